@@ -1,0 +1,28 @@
+/**
+ * An error whose message is written for the user of the action: main.ts prints it as it is,
+ * without a stack trace.
+ */
+export class ActionError extends Error {
+  override readonly name: string = 'ActionError'
+}
+
+/** The run was cancelled (SIGINT/SIGTERM from the runner). */
+export class CancelledError extends Error {
+  override readonly name: string = 'CancelledError'
+  constructor(message = 'The run was cancelled') {
+    super(message)
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof CancelledError || (error instanceof Error && error.name === 'AbortError')
+}
+
+/** Throws CancelledError when `signal` has fired; call it between steps of a long operation. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError()
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

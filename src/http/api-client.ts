@@ -1,0 +1,210 @@
+import { HttpClient, type HttpClientResponse } from '@actions/http-client'
+import type { Clock } from '../clock.js'
+import { ActionError, CancelledError, throwIfCancelled } from '../errors.js'
+import type { Logger } from '../log.js'
+import { type AttemptFailure, type BackoffPolicy, DEFAULT_BACKOFF, type RequestKind, describeFailure } from './retry.js'
+import { AttemptError, withRetries } from './with-retries.js'
+
+export const USER_AGENT = 'docs-admin-action/1'
+
+export interface ApiClientOptions {
+  /** Base address without a trailing slash, possibly with a path prefix. */
+  baseUrl: string
+  apiKey: string
+  clock: Clock
+  log: Logger
+  signal?: AbortSignal | undefined
+  policy?: BackoffPolicy
+  random?: () => number
+  /** Bound on one request, from sending to the whole answer. */
+  requestTimeoutMs?: number
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST'
+  /** Path below the base address, each segment already encoded (see `segment`). */
+  path: string
+  body?: unknown
+  kind: RequestKind
+  /** What the request does, for messages: "start the export of docs.acme.com". */
+  what: string
+  /** Absolute clock time after which no retry wait is started. */
+  deadline?: number | undefined
+}
+
+export interface ApiResponse<T> {
+  status: number
+  body: T
+}
+
+/** A request the service refused or that could not be completed, with what is known about it. */
+export class ApiError extends ActionError {
+  constructor(
+    message: string,
+    readonly failure: AttemptFailure,
+    /** The service's own `error` text, when it gave one. */
+    readonly serviceError: string | undefined,
+    readonly attempts: number,
+    /** True when the retries stopped only because the step's timeout would pass. */
+    readonly stoppedByDeadline: boolean
+  ) {
+    super(message)
+  }
+
+  get status(): number | undefined {
+    return this.failure.kind === 'status' ? this.failure.status : undefined
+  }
+}
+
+/** Encodes one identifier as a single path segment. */
+export function segment(value: string): string {
+  return encodeURIComponent(value)
+}
+
+/**
+ * The one way the action talks to the service: it adds the bearer credential (only ever to the
+ * base address's origin: redirects are not followed), sends and reads JSON, and applies the retry
+ * policy of `retry.ts` with `Retry-After`.
+ */
+export class ApiClient {
+  private readonly http: HttpClient
+
+  constructor(private readonly options: ApiClientOptions) {
+    // Redirects are refused so the key can never follow one to another origin; retries are ours.
+    this.http = new HttpClient(USER_AGENT, [], {
+      allowRedirects: false,
+      allowRetries: false,
+      keepAlive: true,
+      socketTimeout: options.requestTimeoutMs ?? 60_000
+    })
+  }
+
+  async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
+    const { clock, log, signal } = this.options
+    try {
+      return await withRetries((attempt) => this.attempt<T>(request, attempt), {
+        kind: request.kind,
+        policy: this.options.policy ?? DEFAULT_BACKOFF,
+        clock,
+        signal,
+        deadline: request.deadline,
+        random: this.options.random,
+        onRetry: ({ failure, delayMs, retry }) =>
+          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+      })
+    } catch (error) {
+      if (error instanceof AttemptError) throw this.explain(request, error)
+      throw error
+    }
+  }
+
+  /** Releases kept-alive sockets so the process can end. */
+  dispose(): void {
+    this.http.dispose()
+  }
+
+  private async attempt<T>(request: ApiRequest, attempt: number): Promise<ApiResponse<T>> {
+    throwIfCancelled(this.options.signal)
+    const url = `${this.options.baseUrl}${request.path}`
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.options.apiKey}`,
+      Accept: 'application/json'
+    }
+    let payload: string | null = null
+    if (request.body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      payload = JSON.stringify(request.body)
+    }
+    this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`)
+    let response: HttpClientResponse
+    let text: string
+    try {
+      response = await this.whileNotCancelled(this.http.request(request.method, url, payload, headers))
+      text = await this.whileNotCancelled(response.readBody())
+    } catch (error) {
+      if (error instanceof CancelledError) throw error
+      throw new AttemptError(networkFailure(error))
+    }
+    const status = response.message.statusCode ?? 0
+    const body = parseJson(text)
+    if (status >= 200 && status < 300) {
+      if (body === undefined) {
+        throw new ActionError(`Could not ${request.what}: the service answered HTTP ${status} with something that is not JSON (${preview(text)}).`)
+      }
+      return { status, body: body as T }
+    }
+    const retryAfter = response.message.headers['retry-after']
+    throw new AttemptError({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text))
+  }
+
+  private whileNotCancelled<T>(work: Promise<T>): Promise<T> {
+    const { signal } = this.options
+    if (!signal) return work
+    return new Promise<T>((resolve, reject) => {
+      if (signal.aborted) return reject(new CancelledError())
+      const onAbort = (): void => reject(new CancelledError())
+      signal.addEventListener('abort', onAbort, { once: true })
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    })
+  }
+
+  private explain(request: ApiRequest, error: AttemptError): ApiError {
+    const { failure } = error
+    const said = error.detail ? `: ${error.detail}` : ''
+    const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : ''
+    let message: string
+    if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
+      message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`
+    } else if (error.stoppedByDeadline) {
+      message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; the next retry would end after \`timeout\`.`
+    } else if (request.kind === 'once' && isAmbiguous(failure)) {
+      message =
+        `Could not ${request.what}: ${ambiguity(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+        '(a second one could duplicate the work). Check the service before running again.'
+    } else {
+      message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}.`
+    }
+    return new ApiError(message, failure, error.detail, error.attempts, error.stoppedByDeadline)
+  }
+}
+
+/** A failure after which the service may or may not have acted on a request. */
+function isAmbiguous(failure: AttemptFailure): boolean {
+  return failure.kind === 'network' ? failure.code !== 'ECONNREFUSED' : failure.status >= 500 || failure.status === 408
+}
+
+function ambiguity(failure: AttemptFailure): string {
+  return failure.kind === 'network'
+    ? `the connection failed after the request was sent (${failure.code ?? failure.message})`
+    : `the service answered HTTP ${failure.status}`
+}
+
+function networkFailure(error: unknown): AttemptFailure {
+  const err = error as NodeJS.ErrnoException
+  const message = err?.message ?? String(error)
+  // @actions/http-client reports its own socket timeout as a plain Error.
+  const code = err?.code ?? (message.startsWith('Request timeout') ? 'ETIMEDOUT' : undefined)
+  return { kind: 'network', code, message }
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
+function serviceErrorText(body: unknown, text: string): string | undefined {
+  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
+    return (body as { error: string }).error
+  }
+  return text.trim() === '' ? undefined : preview(text)
+}
+
+function preview(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim()
+  return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine || '(empty)'
+}
