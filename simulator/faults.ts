@@ -1,0 +1,56 @@
+// Queued, one-shot (or n-shot) misbehaviours, so tests can script "the next two status polls
+// fail with 503" without touching the happy-path logic of the routes.
+import type { RouteName } from './http.js'
+
+export interface Fault {
+  route: RouteName
+  /** How many matching requests this fault applies to (default 1). */
+  times?: number
+  /** Respond with this status and {"error": "simulated <status>"} (or `body`). */
+  status?: number
+  body?: unknown
+  /** Retry-After header value, e.g. '1' or an HTTP date. */
+  retryAfter?: string
+  /** Destroy the socket without any response, after the request has been read. */
+  drop?: boolean
+  /** Wait before answering normally (or before applying the rest of the fault). */
+  delayMs?: number
+  /** Send headers with the full Content-Length, then this many body bytes, then reset. */
+  truncateAt?: number
+  /** Send this many body bytes, then nothing, keeping the socket open until close(). */
+  stallAt?: number
+  /** With status/drop: still perform the operation first ("processed, but the answer was lost"). */
+  process?: boolean
+}
+
+export class FaultQueue {
+  private readonly queue: Array<{ fault: Fault; remaining: number }> = []
+
+  add(fault: Fault): void {
+    const remaining = fault.times ?? 1
+    if (remaining > 0) this.queue.push({ fault, remaining })
+  }
+
+  /** Takes the oldest pending fault for `route`, consuming one of its uses. */
+  take(route: RouteName): Fault | undefined {
+    const index = this.queue.findIndex((item) => item.fault.route === route)
+    if (index < 0) return undefined
+    const item = this.queue[index]!
+    item.remaining -= 1
+    if (item.remaining <= 0) this.queue.splice(index, 1)
+    return item.fault
+  }
+
+  clear(): void {
+    this.queue.length = 0
+  }
+
+  get pending(): number {
+    return this.queue.length
+  }
+}
+
+/** Whether the fault replaces the normal answer with an error status. */
+export function isErrorFault(fault: Fault): boolean {
+  return fault.status !== undefined || fault.retryAfter !== undefined || fault.body !== undefined
+}
