@@ -70,7 +70,7 @@ describe('ApiClient against the simulator', () => {
     const error = await client.request(start).catch((e: unknown) => e)
     client.dispose()
     expect(error).toBeInstanceOf(ApiError)
-    expect((error as Error).message).toMatch(message)
+    expect(String(error)).toMatch(message)
     expect((error as Error).message).toContain('start the export of docs.acme.com')
     expect(sim.count('export-start')).toBe(1)
   })
@@ -95,7 +95,7 @@ describe('ApiClient against the simulator', () => {
     const { client } = clientFor(sim.apiUrl, 'dsk_wrong')
     const error = await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read' }).catch((e: Error) => e)
     client.dispose()
-    expect(error.message).toMatch(/refused the API key \(HTTP 401.*Check `api-key`/)
+    expect(String(error)).toMatch(/refused the API key \(HTTP 401.*Check `api-key`/)
     expect(sim.count('export-status')).toBe(1)
   })
 

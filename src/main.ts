@@ -80,5 +80,6 @@ async function runOperation(settings: Settings, client: ApiClient, context: Flow
     const { runExport } = await import('./export/export-flow.js')
     return runExport(settings, client, context)
   }
-  throw new ActionError(`\`operation: ${settings.operation}\` is not available yet.`)
+  const { runAgent } = await import('./agent/agent-flow.js')
+  return runAgent(settings, client, context)
 }

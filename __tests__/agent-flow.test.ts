@@ -1,0 +1,325 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals'
+import { readFile, writeFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { readAgentJob } from '../src/agent/agent-api.js'
+import { realClock } from '../src/clock.js'
+import type { InputName } from '../src/inputs.js'
+import { type RecordingLogger, recordingLogger } from '../src/log.js'
+import { run } from '../src/main.js'
+import { type OutputName, Outputs } from '../src/outputs.js'
+import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
+import { FAST_RETRY, tempFolder } from './support/fixtures.js'
+
+// ---------------------------------------------------------------------------------------------
+// harness (the same in agent-comment.test.ts)
+
+interface ActionResult {
+  outputs: Map<OutputName, string>
+  log: RecordingLogger
+  /** The message given to core.setFailed, undefined when the step succeeded. */
+  failure: string | undefined
+  elapsedMs: number
+}
+
+/** Inputs of a quick agent run against `sim`; `values` add to or replace them. */
+function agentInputs(sim: Simulator, values: Partial<Record<InputName, string>>): Partial<Record<InputName, string>> {
+  return {
+    'api-key': sim.apiKey,
+    'base-url': sim.apiUrl,
+    'project-id': 'proj_123',
+    'poll-interval': '20ms',
+    'max-poll-interval': '40ms',
+    timeout: '10s',
+    ...values
+  }
+}
+
+/**
+ * Runs the action in-process as the runner would (run() from main.ts), with workflow commands
+ * written to stdout captured: the failure message is read from `::error::`.
+ */
+async function runAction(values: Partial<Record<InputName, string>>): Promise<ActionResult> {
+  const written: string[] = []
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk))
+    return true
+  })
+  const log = recordingLogger()
+  const outputs = new Map<OutputName, string>()
+  const started = Date.now()
+  process.exitCode = 0
+  try {
+    await run({
+      getInput: (name) => values[name] ?? '',
+      env: { GITHUB_WORKSPACE: process.cwd() },
+      clock: realClock,
+      log,
+      outputs: new Outputs((name, value) => void outputs.set(name, value)),
+      signal: new AbortController().signal,
+      random: () => 0.5,
+      tuning: { retry: FAST_RETRY }
+    })
+  } finally {
+    spy.mockRestore()
+  }
+  const failed = process.exitCode === 1
+  process.exitCode = 0
+  const error = /::error::(.*)/.exec(written.join(''))?.[1]
+  const failure = failed ? decodeCommand(error ?? '(no message)') : undefined
+  return { outputs, log, failure, elapsedMs: Date.now() - started }
+}
+
+function decodeCommand(text: string): string {
+  return text.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%')
+}
+
+/** Reads and empties the job summary file. */
+async function takeSummary(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8')
+  await writeFile(file, '')
+  return text
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let sim: Simulator | undefined
+let temp: { dir: string; remove: () => Promise<void> }
+let summaryFile: string
+const savedEnv = { ...process.env }
+const GITHUB_VARS = ['GITHUB_EVENT_NAME', 'GITHUB_EVENT_PATH', 'GITHUB_STEP_SUMMARY']
+
+beforeAll(async () => {
+  temp = await tempFolder('agent-flow-')
+  summaryFile = path.join(temp.dir, 'summary.md')
+  await writeFile(summaryFile, '')
+})
+afterAll(async () => {
+  await temp.remove()
+})
+beforeEach(() => {
+  for (const name of GITHUB_VARS) delete process.env[name]
+  process.env.GITHUB_STEP_SUMMARY = summaryFile
+})
+afterEach(async () => {
+  await sim?.close()
+  sim = undefined
+  for (const name of GITHUB_VARS) {
+    if (savedEnv[name] === undefined) delete process.env[name]
+    else process.env[name] = savedEnv[name]
+  }
+  process.exitCode = 0
+})
+
+async function simulator(agent: SimulatorOptions['agent'] = {}): Promise<Simulator> {
+  sim = await startSimulator({ agent: { durationMs: 60, ...agent } })
+  return sim
+}
+
+function apiRequests(s: Simulator): number {
+  return s.requests.filter((r) => r.origin === 'api').length
+}
+
+describe('agent-message', () => {
+  test('sends the message once, waits for completed and sets every output', async () => {
+    const s = await simulator()
+    const { outputs, failure, log } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-message')).toBe(1)
+    expect(s.requests.find((r) => r.route === 'agent-message')?.body).toEqual({ prompt: 'Fix the typo on the install page' })
+    expect(Object.fromEntries(outputs)).toEqual(
+      expect.objectContaining({
+        'job-id': 'job_abc',
+        status: 'completed',
+        'pr-link': 'https://github.com/acme/docs/pull/100',
+        model: 'sim-agent-1',
+        'source-repository': 'https://github.com/acme/docs',
+        'source-ref': 'main',
+        'created-at': '2024-01-01T00:00:00.000Z',
+        'archived-at': '',
+        skipped: 'false'
+      })
+    )
+    // Each change of status is logged once, not every identical poll.
+    expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
+    expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: completed after'))).toHaveLength(1)
+    const summary = await takeSummary(summaryFile)
+    expect(summary).toContain('Agent job: agent-message')
+    expect(summary).toContain('<code>job_abc</code>')
+    expect(summary).toContain('<strong>completed</strong>')
+    expect(summary).toContain('https://github.com/acme/docs/pull/100')
+    expect(summary).toContain('Fix the typo on the install page')
+  })
+
+  test('the summary shows the first 200 characters of the prompt', async () => {
+    const s = await simulator()
+    const prompt = `${'a'.repeat(200)}TAIL`
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt }))
+    expect(failure).toBeUndefined()
+    const summary = await takeSummary(summaryFile)
+    expect(summary).toContain(`${'a'.repeat(200)}…`)
+    expect(summary).not.toContain('TAIL')
+  })
+
+  test('completed without file changes: empty pr-link, said in the log and the summary', async () => {
+    const s = await simulator()
+    const { outputs, failure, log } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Check links NOCHANGE' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe('')
+    expect(log.text()).toContain('completed without a pull request')
+    expect(await takeSummary(summaryFile)).toContain('completed without a pull request')
+  })
+
+  test('archived succeeds and sets archived-at', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'ARCHIVE it' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('archived')
+    expect(outputs.get('archived-at')).toMatch(/^\d{4}-\d\d-\d\dT/)
+  })
+
+  test('failed fails the step naming the job, with the outputs kept', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'FAIL please' }))
+    expect(failure).toContain('Agent job job_abc failed')
+    expect(outputs.get('status')).toBe('failed')
+    expect(outputs.get('job-id')).toBe('job_abc')
+    expect(await takeSummary(summaryFile)).toContain('Agent job job_abc failed')
+  })
+
+  test('wait: false sends the message and returns; agent-status then waits for the end', async () => {
+    const s = await simulator()
+    const sent = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', wait: 'false' }))
+    expect(sent.failure).toBeUndefined()
+    expect(sent.outputs.get('status')).toBe('active')
+    expect(s.count('agent-get')).toBe(0)
+    const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
+    expect(status.failure).toBeUndefined()
+    expect(status.outputs.get('status')).toBe('completed')
+    expect(status.outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/100')
+    expect(s.count('agent-message')).toBe(1)
+  })
+})
+
+describe('agent-status and agent-create', () => {
+  test('agent-status with wait: false reads the job once', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-get')).toBe(1)
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
+  })
+
+  test('agent-create creates one job (201), outputs its id and waits for it', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Document the new CLI flag' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-create')).toBe(1)
+    expect(s.agentJobs.size).toBe(2)
+    expect(outputs.get('job-id')).toMatch(/^job_[0-9a-f]+$/)
+    expect(s.agentJobs.get(`proj_123/${outputs.get('job-id')}`)?.prompts).toEqual(['Document the new CLI flag'])
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toMatch(/\/pull\/\d+$/)
+  })
+
+  test('an answer is read defensively: wrapper, snake_case, null and odd types', () => {
+    const job = readAgentJob({ job: { job_id: 7, status: 'active', source: 'https://git.example/r', pr_link: 'javascript:alert(1)', created_at: 1_700_000_000, archivedAt: null } })
+    expect(job).toEqual(
+      expect.objectContaining({ id: '7', status: 'active', sourceRepository: 'https://git.example/r', prLink: undefined, createdAt: '2023-11-14T22:13:20.000Z', archivedAt: undefined })
+    )
+    expect(readAgentJob('not an object').status).toBeUndefined()
+  })
+})
+
+describe('faults and limits', () => {
+  test('the message POST is not sent again after a 500', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', status: 500, process: true })
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(failure).toContain('HTTP 500')
+    expect(failure).toContain('not sent again')
+  })
+
+  test('the message POST is not sent again after a dropped connection', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', drop: true })
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(failure).toContain('not sent again')
+  })
+
+  test('the message POST is retried after 503 and after a 429 with a short Retry-After', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', status: 503 })
+    s.addFault({ route: 'agent-message', status: 429, retryAfter: '0.05' })
+    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Try again' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-message')).toBe(3)
+    expect(s.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Try again'])
+    expect(outputs.get('status')).toBe('completed')
+  })
+
+  test('a 429 whose Retry-After does not fit in timeout fails at once with the hourly limit', async () => {
+    const s = await simulator({ messagesPerHour: 0 })
+    const { failure, elapsedMs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Too many' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(elapsedMs).toBeLessThan(2000)
+    expect(failure).toContain("the project's limit of 100 messages an hour is reached")
+    expect(failure).toMatch(/Try again after \d{4}-\d\d-\d\dT[\d:.]+Z \(in 1h 00m\)/)
+    expect(failure).toContain('rate limit exceeded')
+  })
+
+  test('404: the service text and the job id', async () => {
+    const s = await simulator()
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' }))
+    expect(failure).toContain('job_missing')
+    expect(failure).toContain('job not found')
+    const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_gone' }))
+    expect(status.failure).toContain('job_gone')
+    expect(status.failure).toContain('job not found')
+  })
+
+  test('a blank prompt and path-like ids are refused before any request', async () => {
+    const s = await simulator()
+    const blank = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  \n ' }))
+    expect(blank.failure).toContain('`prompt`')
+    const slash = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'a/b' }))
+    expect(slash.failure).toContain('`job-id`')
+    const dots = await runAction(agentInputs(s, { operation: 'agent-create', 'project-id': '..', prompt: 'x' }))
+    expect(dots.failure).toContain('`project-id`')
+    expect(s.requests).toHaveLength(0)
+  })
+
+  test('an unknown status is treated as running, with one warning', async () => {
+    const s = await simulator({ durationMs: 200, extraStatus: 'finalizing' })
+    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '20ms' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    const warnings = log.lines.filter((l) => l.startsWith('warning:') && l.includes('finalizing'))
+    expect(warnings).toHaveLength(1)
+    expect(log.lines.filter((l) => l.includes('job_abc: finalizing after'))).toHaveLength(1)
+  })
+
+  test('a timeout names the job, its last status and the wait', async () => {
+    const s = await simulator({ durationMs: 60_000 })
+    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '150ms' }))
+    expect(failure).toMatch(/Agent job job_abc did not end within `timeout` \(150ms\): last status `active`, after waiting \d+ms/)
+    expect(failure).toContain('agent-status')
+    expect(outputs.get('status')).toBe('active')
+  })
+})
+
+describe('loading', () => {
+  test('only the comment module loads @actions/github, and only with import()', async () => {
+    const root = path.join(process.cwd(), 'src')
+    const { readdir } = await import('node:fs/promises')
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'))
+    for (const file of files) {
+      const text = await readFile(path.join(root, file), 'utf8')
+      expect({ file, static: /^\s*import\s[^(]*['"]@actions\/github['"]/m.test(text) }).toEqual({ file, static: false })
+      if (text.includes("'@actions/github'")) expect(file).toBe(path.join('agent', 'comment.ts'))
+    }
+  })
+})

@@ -1,0 +1,210 @@
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import { type InputName } from '../src/inputs.js'
+import { recordingLogger } from '../src/log.js'
+import { run } from '../src/main.js'
+import { type OutputName, Outputs } from '../src/outputs.js'
+import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
+import { FAST_RETRY, quickClock, tempFolder } from './support/fixtures.js'
+
+let sim: Simulator
+let workspace: { dir: string; remove: () => Promise<void> }
+
+beforeEach(async () => {
+  workspace = await tempFolder()
+})
+afterEach(async () => {
+  await sim?.close()
+  await workspace.remove()
+  process.exitCode = 0
+})
+
+async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  sim = await startSimulator({ exportJob: { durationMs: 120, queuedMs: 20 }, ...options })
+  return sim
+}
+
+/** Runs the action in-process with the given inputs; returns what it set and logged. */
+async function runExport(inputs: Partial<Record<InputName, string>>) {
+  const values: Partial<Record<OutputName, string>> = {}
+  const log = recordingLogger()
+  const all: Partial<Record<InputName, string>> = {
+    operation: 'export',
+    'api-key': sim.apiKey,
+    'base-url': sim.apiUrl,
+    domain: 'docs.acme.com',
+    'poll-interval': '20ms',
+    'max-poll-interval': '50ms',
+    ...inputs
+  }
+  process.exitCode = 0
+  await run({
+    getInput: (name) => all[name] ?? '',
+    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp') },
+    clock: quickClock(60),
+    log,
+    outputs: new Outputs((name, value) => (values[name] = value)),
+    signal: new AbortController().signal,
+    tuning: { retry: FAST_RETRY, stallTimeoutMs: 300, progressIntervalMs: 0 }
+  })
+  const failed = process.exitCode === 1
+  process.exitCode = 0
+  return { outputs: values, log, failed }
+}
+
+describe('export flow against the simulator', () => {
+  test('starts, waits, downloads, unpacks, and sets every output', async () => {
+    await simulator()
+    const { outputs, failed, log } = await runExport({ 'docs-version': 'v2', paths: '/guides\n/api', 'export-version': '2.1', 'helm-values-file': 'deploy/values.yaml' })
+    expect(failed).toBe(false)
+    expect(sim.requests.find((r) => r.route === 'export-start')?.body).toEqual({ domain: 'docs.acme.com', version: 'v2', paths: ['/guides', '/api'] })
+    const jobId = outputs['job-id'] as string
+    expect(sim.exportJobs.has(jobId)).toBe(true)
+    expect(outputs).toMatchObject({ status: 'completed', progress: '100', 'bundle-url': expect.stringContaining(sim.storageUrl) })
+    expect(Number(outputs['page-count'])).toBeGreaterThan(0)
+    const site = outputs['site-path'] as string
+    expect(site).toBe(path.join(workspace.dir, 'static-export'))
+    expect(await readFile(path.join(site, 'index.html'), 'utf8')).toContain('<html')
+    const archive = outputs['bundle-path'] as string
+    expect(archive).toMatch(/bundle\.tar\.gz$/)
+    expect((await stat(archive)).size).toBe(Number(outputs['bundle-size']))
+    expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
+    expect(new Date(outputs['expires-at'] as string).getTime()).toBeGreaterThan(Date.now())
+    const values = await readFile(path.join(workspace.dir, 'deploy/values.yaml'), 'utf8')
+    expect(values).toBe(`staticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(outputs['bundle-url'])}\n  version: "2.1"\n`)
+    expect(outputs['helm-values']).toBe(values)
+    // The key goes to the API origin only, never to object storage.
+    for (const request of sim.requests) {
+      expect(request.headers.authorization).toBe(request.origin === 'storage' ? undefined : `Bearer ${sim.apiKey}`)
+    }
+    // Each change is logged once, not every identical poll; no line carries the link's query.
+    expect(log.text()).toContain(`Export job ${jobId}: completed, 100%`)
+    expect(log.text()).not.toMatch(/X-Amz-Signature/i)
+    // No leftovers next to the site.
+    expect((await readdir(workspace.dir)).sort()).toEqual(['deploy', 'runner-temp', 'static-export'])
+  })
+
+  test('an unknown status is treated as running, with one warning', async () => {
+    await simulator({ exportJob: { durationMs: 400, queuedMs: 0, extraStatus: 'packaging', progress: 'absent' } })
+    const { outputs, log, failed } = await runExport({})
+    expect(failed).toBe(false)
+    expect(outputs.status).toBe('completed')
+    const warnings = log.lines.filter((line) => line.startsWith('warning:') && line.includes('packaging'))
+    expect(warnings).toHaveLength(1)
+    expect(sim.count('export-status')).toBeGreaterThan(1)
+  })
+
+  test('a failed job fails the step naming the job and the error, with outputs set', async () => {
+    await simulator({ exportJob: { durationMs: 60, queuedMs: 0, failWith: 'theme build crashed' } })
+    const { outputs, log, failed } = await runExport({})
+    expect(failed).toBe(true)
+    expect(outputs.status).toBe('failed')
+    expect(outputs['job-id']).toBeTruthy()
+    expect(sim.count('export-bundle')).toBe(0)
+    expect(log.text()).toContain(`: failed`)
+  })
+
+  test('a timeout names the job, its last status and the wait', async () => {
+    await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    const messages: string[] = []
+    const { outputs, failed } = await runWithFailure({ timeout: '150ms' }, messages)
+    expect(failed).toBe(true)
+    expect(messages.join()).toMatch(new RegExp(`Export job ${outputs['job-id']} did not finish within \`timeout\` \\(150ms\\): last seen running, \\d+%`))
+    expect(outputs.status).toBe('running')
+  })
+
+  test('wait: false starts the job, sets job-id and stops', async () => {
+    await simulator()
+    const { outputs, failed } = await runExport({ wait: 'false' })
+    expect(failed).toBe(false)
+    expect(outputs['job-id']).toBeTruthy()
+    expect(outputs.status).toBe('queued')
+    expect(sim.count('export-status')).toBe(0)
+    expect(sim.count('export-bundle')).toBe(0)
+  })
+
+  test('job-id reuses an existing job without starting another', async () => {
+    await simulator()
+    const first = await runExport({ wait: 'false' })
+    const jobId = first.outputs['job-id'] as string
+    const { outputs, failed } = await runExport({ domain: '', 'job-id': jobId })
+    expect(failed).toBe(false)
+    expect(sim.count('export-start')).toBe(1)
+    expect(outputs['job-id']).toBe(jobId)
+    expect(outputs['site-path']).toBeTruthy()
+  })
+
+  test('download: false generates the link only', async () => {
+    await simulator()
+    const { outputs, failed } = await runExport({ download: 'false' })
+    expect(failed).toBe(false)
+    expect(outputs['bundle-url']).toContain(sim.storageUrl)
+    expect(outputs['bundle-path']).toBeUndefined()
+    expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(0)
+  })
+
+  test('extract: false keeps the archive inside path; zip detected from bytes', async () => {
+    await simulator({ bundle: { format: 'zip' } })
+    const { outputs, failed } = await runExport({ extract: 'false', path: 'out' })
+    expect(failed).toBe(false)
+    expect(outputs['site-path']).toBe('')
+    expect(outputs['bundle-path']).toBe(path.join(workspace.dir, 'out', 'bundle.zip'))
+    expect(await readdir(path.join(workspace.dir, 'out'))).toEqual(['bundle.zip'])
+  })
+
+  test('a rerun replaces the earlier site whole', async () => {
+    await simulator()
+    const site = path.join(workspace.dir, 'static-export')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'stale.html'), 'old')
+    const { failed } = await runExport({})
+    expect(failed).toBe(false)
+    expect(await readdir(site)).not.toContain('stale.html')
+    expect(await readdir(site)).toContain('index.html')
+  })
+
+  test('an expired link is replaced by a fresh one', async () => {
+    await simulator({ bundle: { linkTtlMs: 0 } })
+    sim.setBundle({ linkTtlMs: 0 })
+    const { failed, outputs } = await runExport({ download: 'true' })
+    // Every link the simulator hands out is already expired: the action asks again, then gives up clearly.
+    expect(failed).toBe(true)
+    expect(sim.count('export-bundle')).toBeGreaterThan(1)
+    expect(outputs['bundle-url']).toBeTruthy()
+  })
+
+  test('bad inputs fail before any request, listing every problem', async () => {
+    await simulator()
+    const messages: string[] = []
+    const { failed } = await runWithFailure({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' }, messages)
+    expect(failed).toBe(true)
+    expect(sim.requests).toHaveLength(0)
+    expect(messages.join()).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
+  })
+
+  test('an ambiguous failure of the start request is not repeated', async () => {
+    await simulator()
+    sim.addFault({ route: 'export-start', status: 500, process: true })
+    const messages: string[] = []
+    const { failed } = await runWithFailure({}, messages)
+    expect(failed).toBe(true)
+    expect(sim.count('export-start')).toBe(1)
+    expect(messages.join()).toMatch(/start the export of docs\.acme\.com: the service answered HTTP 500/)
+  })
+})
+
+/** Like runExport, but also captures the failure message that core.setFailed prints. */
+async function runWithFailure(inputs: Partial<Record<InputName, string>>, messages: string[]) {
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = String(chunk)
+    if (text.startsWith('::error::')) messages.push(text.replace(/%0A/g, '\n'))
+    return write(chunk, ...(rest as []))
+  }) as typeof process.stdout.write
+  try {
+    return await runExport(inputs)
+  } finally {
+    process.stdout.write = write
+  }
+}
