@@ -1,84 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals'
-import { readFile, writeFile } from 'node:fs/promises'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { matchCommand, redact, replyText } from '../src/agent/comment.js'
-import { realClock } from '../src/clock.js'
-import type { InputName } from '../src/inputs.js'
-import { type RecordingLogger, recordingLogger } from '../src/log.js'
-import { run } from '../src/main.js'
-import { type OutputName, Outputs } from '../src/outputs.js'
 import { type RecordedRequest, type Simulator, startSimulator } from '../simulator/server.js'
-import { FAST_RETRY, tempFolder } from './support/fixtures.js'
-
-// ---------------------------------------------------------------------------------------------
-// harness (the same in agent-flow.test.ts)
-
-interface ActionResult {
-  outputs: Map<OutputName, string>
-  log: RecordingLogger
-  /** The message given to core.setFailed, undefined when the step succeeded. */
-  failure: string | undefined
-  elapsedMs: number
-}
-
-/** Inputs of a quick agent run against `sim`; `values` add to or replace them. */
-function agentInputs(sim: Simulator, values: Partial<Record<InputName, string>>): Partial<Record<InputName, string>> {
-  return {
-    'api-key': sim.apiKey,
-    'base-url': sim.apiUrl,
-    'project-id': 'proj_123',
-    'poll-interval': '20ms',
-    'max-poll-interval': '40ms',
-    timeout: '10s',
-    ...values
-  }
-}
-
-/**
- * Runs the action in-process as the runner would (run() from main.ts), with workflow commands
- * written to stdout captured: the failure message is read from `::error::`.
- */
-async function runAction(values: Partial<Record<InputName, string>>): Promise<ActionResult> {
-  const written: string[] = []
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    written.push(String(chunk))
-    return true
-  })
-  const log = recordingLogger()
-  const outputs = new Map<OutputName, string>()
-  const started = Date.now()
-  process.exitCode = 0
-  try {
-    await run({
-      getInput: (name) => values[name] ?? '',
-      env: { GITHUB_WORKSPACE: process.cwd() },
-      clock: realClock,
-      log,
-      outputs: new Outputs((name, value) => void outputs.set(name, value)),
-      signal: new AbortController().signal,
-      random: () => 0.5,
-      tuning: { retry: FAST_RETRY }
-    })
-  } finally {
-    spy.mockRestore()
-  }
-  const failed = process.exitCode === 1
-  process.exitCode = 0
-  const error = /::error::(.*)/.exec(written.join(''))?.[1]
-  const failure = failed ? decodeCommand(error ?? '(no message)') : undefined
-  return { outputs, log, failure, elapsedMs: Date.now() - started }
-}
-
-function decodeCommand(text: string): string {
-  return text.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%')
-}
-
-/** Reads and empties the job summary file. */
-async function takeSummary(file: string): Promise<string> {
-  const text = await readFile(file, 'utf8')
-  await writeFile(file, '')
-  return text
-}
+import { tempFolder } from './support/fixtures.js'
+import { type Inputs, agentInputs, runInProcess as runAction, takeSummary } from './support/in-process.js'
 
 // ---------------------------------------------------------------------------------------------
 // comment events, with the payload in a file as the runner gives it
@@ -193,7 +119,7 @@ async function onEvent(s: Simulator, name: string, payload: unknown): Promise<vo
   process.env.GITHUB_RUN_ID = '4242'
 }
 
-function commentInputs(s: Simulator, values: Partial<Record<InputName, string>> = {}): Partial<Record<InputName, string>> {
+function commentInputs(s: Simulator, values: Inputs = {}): Inputs {
   return agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', 'comment-command': '/docs-agent', 'github-token': GITHUB_TOKEN, ...values })
 }
 

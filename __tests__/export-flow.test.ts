@@ -1,12 +1,10 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { type InputName } from '../src/inputs.js'
-import { recordingLogger } from '../src/log.js'
-import { run } from '../src/main.js'
-import { type OutputName, Outputs } from '../src/outputs.js'
+import type { OutputName } from '../src/outputs.js'
 import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { FAST_RETRY, quickClock, tempFolder } from './support/fixtures.js'
+import { type Inputs, runInProcess } from './support/in-process.js'
 
 let sim: Simulator
 let workspace: { dir: string; remove: () => Promise<void> }
@@ -25,32 +23,25 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return sim
 }
 
-/** Runs the action in-process with the given inputs; returns what it set and logged. */
-async function runExport(inputs: Partial<Record<InputName, string>>) {
-  const values: Partial<Record<OutputName, string>> = {}
-  const log = recordingLogger()
-  const all: Partial<Record<InputName, string>> = {
-    operation: 'export',
-    'api-key': sim.apiKey,
-    'base-url': sim.apiUrl,
-    domain: 'docs.acme.com',
-    'poll-interval': '20ms',
-    'max-poll-interval': '50ms',
-    ...inputs
-  }
-  process.exitCode = 0
-  await run({
-    getInput: (name) => all[name] ?? '',
-    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp') },
-    clock: quickClock(60),
-    log,
-    outputs: new Outputs((name, value) => (values[name] = value)),
-    signal: new AbortController().signal,
-    tuning: { retry: FAST_RETRY, stallTimeoutMs: 300, progressIntervalMs: 0 }
-  })
-  const failed = process.exitCode === 1
-  process.exitCode = 0
-  return { outputs: values, log, failed }
+/** Runs the export in-process against `sim`, with short waits; `inputs` add to or replace the defaults. */
+async function runExport(inputs: Inputs) {
+  const result = await runInProcess(
+    {
+      operation: 'export',
+      'api-key': sim.apiKey,
+      'base-url': sim.apiUrl,
+      domain: 'docs.acme.com',
+      'poll-interval': '20ms',
+      'max-poll-interval': '50ms',
+      ...inputs
+    },
+    {
+      env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp') },
+      clock: quickClock(60),
+      tuning: { retry: FAST_RETRY, stallTimeoutMs: 300, progressIntervalMs: 0 }
+    }
+  )
+  return { ...result, outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>, failed: result.failure !== undefined }
 }
 
 describe('export flow against the simulator', () => {
@@ -107,10 +98,9 @@ describe('export flow against the simulator', () => {
 
   test('a timeout names the job, its last status and the wait', async () => {
     await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
-    const messages: string[] = []
-    const { outputs, failed } = await runWithFailure({ timeout: '150ms' }, messages)
+    const { outputs, failed, failure } = await runExport({ timeout: '150ms' })
     expect(failed).toBe(true)
-    expect(messages.join()).toMatch(new RegExp(`Export job ${outputs['job-id']} did not finish within \`timeout\` \\(150ms\\): last seen running, \\d+%`))
+    expect(failure).toMatch(new RegExp(`Export job ${outputs['job-id']} did not finish within \`timeout\` \\(150ms\\): last seen running, \\d+%`))
     expect(outputs.status).toBe('running')
   })
 
@@ -176,35 +166,18 @@ describe('export flow against the simulator', () => {
 
   test('bad inputs fail before any request, listing every problem', async () => {
     await simulator()
-    const messages: string[] = []
-    const { failed } = await runWithFailure({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' }, messages)
+    const { failed, failure } = await runExport({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' })
     expect(failed).toBe(true)
     expect(sim.requests).toHaveLength(0)
-    expect(messages.join()).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
+    expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
   })
 
   test('an ambiguous failure of the start request is not repeated', async () => {
     await simulator()
     sim.addFault({ route: 'export-start', status: 500, process: true })
-    const messages: string[] = []
-    const { failed } = await runWithFailure({}, messages)
+    const { failed, failure } = await runExport({})
     expect(failed).toBe(true)
     expect(sim.count('export-start')).toBe(1)
-    expect(messages.join()).toMatch(/start the export of docs\.acme\.com: the service answered HTTP 500/)
+    expect(failure).toMatch(/start the export of docs\.acme\.com: the service answered HTTP 500/)
   })
 })
-
-/** Like runExport, but also captures the failure message that core.setFailed prints. */
-async function runWithFailure(inputs: Partial<Record<InputName, string>>, messages: string[]) {
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = String(chunk)
-    if (text.startsWith('::error::')) messages.push(text.replace(/%0A/g, '\n'))
-    return write(chunk, ...(rest as []))
-  }) as typeof process.stdout.write
-  try {
-    return await runExport(inputs)
-  } finally {
-    process.stdout.write = write
-  }
-}
