@@ -42,7 +42,8 @@ export function isCommentEvent(name: string | undefined): name is CommentEvent {
 
 let gitHubModule: Promise<GitHubModule> | undefined
 function loadGitHub(): Promise<GitHubModule> {
-  gitHubModule ??= import('@actions/github')
+  // undici (under @actions/github) is loaded lazily too; see deps/undici-lazy.
+  gitHubModule ??= Promise.all([import('@actions/github'), import('undici-lazy').then((undici) => undici.preload())]).then(([github]) => github)
   return gitHubModule
 }
 

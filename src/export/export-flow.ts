@@ -1,7 +1,7 @@
 import { mkdir, rename, rm } from 'node:fs/promises'
 import * as path from 'node:path'
 import { type BundleLink, describeLink, maskLinkSecrets } from '../bundle/link.js'
-import { type TransferResult, transferBundle } from '../bundle/transfer.js'
+import type { TransferResult } from '../bundle/transfer.js'
 import type { FlowContext } from '../context.js'
 import { formatDuration } from '../duration.js'
 import { ActionError } from '../errors.js'
@@ -157,6 +157,8 @@ async function downloadBundle(
   const folder = settings.extract ? path.join(context.tempDir, `docs-export-${safeName(jobId)}`) : settings.path
   await mkdir(folder, { recursive: true })
   const downloaded = path.join(folder, 'bundle')
+  // Loaded here, not at start-up: the archive code is not needed before the job is done.
+  const { transferBundle } = await import('../bundle/transfer.js')
   const result = await transferBundle({
     link,
     refreshLink,
