@@ -1,3 +1,5 @@
+import { CancelledError } from './errors.js'
+
 /**
  * Turns the runner's cancellation into an AbortSignal. The runner sends SIGINT, then SIGTERM
  * 7.5 s later, then kills: flows stop at the signal and clean up; if something still hangs,
@@ -24,4 +26,28 @@ export function cancelOnSignals(
       if (graceTimer) clearTimeout(graceTimer)
     }
   }
+}
+
+/**
+ * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
+ * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
+ * process.
+ */
+export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError())
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(signal.aborted ? new CancelledError() : error)
+      }
+    )
+  })
 }

@@ -38,7 +38,14 @@ export async function run(overrides: Partial<RunDependencies> = {}): Promise<voi
 
   const log = overrides.log ?? actionsLogger
   const outputs = overrides.outputs ?? new Outputs()
-  const cancellation = overrides.signal ? undefined : cancelOnSignals(() => process.exit(1))
+  // If the flow has not wound down in time after a cancellation, end the process before the
+  // runner's SIGKILL: the step still fails with a message rather than vanishing.
+  const cancellation = overrides.signal
+    ? undefined
+    : cancelOnSignals(() => {
+        core.setFailed('The run was cancelled.')
+        process.exit(1)
+      })
   const signal = overrides.signal ?? (cancellation as { signal: AbortSignal }).signal
   let report: Report | undefined
   let client: ApiClient | undefined

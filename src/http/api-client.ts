@@ -1,4 +1,5 @@
 import { HttpClient, type HttpClientResponse } from '@actions/http-client'
+import { untilCancelled } from '../cancellation.js'
 import type { Clock } from '../clock.js'
 import { ActionError, CancelledError, throwIfCancelled } from '../errors.js'
 import type { Logger } from '../log.js'
@@ -119,8 +120,8 @@ export class ApiClient {
     let response: HttpClientResponse
     let text: string
     try {
-      response = await this.whileNotCancelled(this.http.request(request.method, url, payload, headers))
-      text = await this.whileNotCancelled(response.readBody())
+      response = await untilCancelled(this.http.request(request.method, url, payload, headers), this.options.signal)
+      text = await untilCancelled(response.readBody(), this.options.signal)
     } catch (error) {
       if (error instanceof CancelledError) throw error
       throw new AttemptError(networkFailure(error))
@@ -135,17 +136,6 @@ export class ApiClient {
     }
     const retryAfter = response.message.headers['retry-after']
     throw new AttemptError({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text))
-  }
-
-  private whileNotCancelled<T>(work: Promise<T>): Promise<T> {
-    const { signal } = this.options
-    if (!signal) return work
-    return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) return reject(new CancelledError())
-      const onAbort = (): void => reject(new CancelledError())
-      signal.addEventListener('abort', onAbort, { once: true })
-      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-    })
   }
 
   private explain(request: ApiRequest, error: AttemptError): ApiError {

@@ -4,6 +4,7 @@
  * virtual clock.
  */
 import type { Clock } from '../clock.js'
+import { untilCancelled } from '../cancellation.js'
 import { CancelledError } from '../errors.js'
 import { type PollObservation, type PollSettings, nextPollDelay, usableProgress } from './schedule.js'
 
@@ -45,26 +46,6 @@ export class PollTimeoutError<T> extends Error {
   }
 }
 
-/** Settles like `promise`, but rejects with CancelledError as soon as `signal` fires. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new CancelledError())
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(signal.aborted ? new CancelledError() : error)
-      }
-    )
-  })
-}
-
 /**
  * Polls until `read` says done, and resolves with that value. Rejects with CancelledError as soon
  * as `signal` fires (also mid-sleep or mid-check), with whatever `check` or `read` throws, or
@@ -88,7 +69,7 @@ export async function pollUntilDone<T>(options: PollOptions<T>): Promise<PollRes
 
   if (options.checkFirst !== true) await sleepAtMost(settings.initialIntervalMs)
   for (;;) {
-    const value = await abortable(check(), signal)
+    const value = await untilCancelled(check(), signal)
     polls++
     last = value
     const reading = read(value)
