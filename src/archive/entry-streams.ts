@@ -1,0 +1,57 @@
+/** Reading one archive entry's content, for the tar and zip readers alike. */
+import { corrupt } from './errors.js'
+
+/** The minimal readable both tar-stream (streamx) and yauzl (node) entry streams offer. */
+export interface EntryStream extends AsyncIterable<unknown> {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown
+  on(event: 'end' | 'close', listener: () => void): unknown
+  on(event: 'error', listener: (error: unknown) => void): unknown
+  resume(): unknown
+}
+
+/**
+ * The whole content of a small entry, as the chunks it arrived in (no copy: the writer hands
+ * them to one writev). Errors of the stream mean the archive data is bad: they become
+ * CorruptArchiveError.
+ */
+export function readEntry(stream: EntryStream): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let ended = false
+    stream.on('data', (chunk) => void chunks.push(chunk))
+    stream.on('end', () => {
+      ended = true
+      resolve(chunks)
+    })
+    stream.on('error', (error) => reject(corrupt(error)))
+    // Destroyed from outside (the extraction was stopped) without an error of its own.
+    stream.on('close', () => {
+      if (!ended) reject(corrupt(new Error('the entry ended early')))
+    })
+  })
+}
+
+/** Reads and drops an entry's content (tar needs it consumed to go on). */
+export function skipEntry(stream: EntryStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let ended = false
+    stream.on('end', () => {
+      ended = true
+      resolve()
+    })
+    stream.on('error', (error) => reject(corrupt(error)))
+    stream.on('close', () => {
+      if (!ended) reject(corrupt(new Error('the entry ended early')))
+    })
+    stream.resume()
+  })
+}
+
+/** The entry's chunks, with read errors turned into CorruptArchiveError (write errors stay as they are). */
+export async function* entryChunks(stream: EntryStream): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk as Buffer
+  } catch (error) {
+    throw corrupt(error)
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Which kind of archive a body is, judged from its first bytes (never from the URL or the
+ * Content-Type, which storage often gets wrong).
+ */
+
+export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar'
+
+/** Bytes needed to tell a plain tar: the `ustar` magic sits at offset 257. */
+export const FORMAT_SNIFF_BYTES = 262
+
+export type FormatVerdict = { format: ArchiveFormat } | { unknown: string }
+
+/**
+ * The archive format of a body starting with `head`. `complete` says that `head` is the whole
+ * body; until then an undecided head answers undefined (give me more bytes).
+ */
+export function detectFormat(head: Uint8Array, complete: true): FormatVerdict
+export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict | undefined
+export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict | undefined {
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return { format: 'zip' }
+  if (startsWith(head, [0x1f, 0x8b])) return { format: 'tar.gz' }
+  if (isTarHeader(head)) return { format: 'tar' }
+  if (head.length < FORMAT_SNIFF_BYTES && !complete) return undefined
+  return { unknown: describeBytes(head) }
+}
+
+/** True when a tar header block starts at `head` (POSIX `ustar\0` or GNU `ustar `). */
+export function isTarHeader(head: Uint8Array): boolean {
+  return head.length >= FORMAT_SNIFF_BYTES && Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar'
+}
+
+/** A short, log-safe description of what the bytes look like, for "this is not an archive" errors. */
+export function describeBytes(head: Uint8Array): string {
+  if (head.length === 0) return 'nothing at all (the body is empty)'
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64)).toString('latin1')
+  // A UTF-8 byte order mark reads as "ï»¿" in latin1.
+  const trimmed = text.replace(/^(?:\u00ef\u00bb\u00bf)?\s*/, '')
+  const sample = JSON.stringify(trimmed.slice(0, 40))
+  if (/^<!doctype html|^<html|^<head|^<body/i.test(trimmed)) return `an HTML page (${sample})`
+  if (/^<\?xml|^<Error>/i.test(trimmed)) return `an XML document (${sample})`
+  if (/^[{[]/.test(trimmed)) return `JSON (${sample})`
+  if (/^[\x20-\x7e\t\r\n]+$/.test(text)) return `text (${sample})`
+  const hex = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 16)).toString('hex').replace(/(..)(?!$)/g, '$1 ')
+  return `unknown binary data (first bytes: ${hex})`
+}
+
+function startsWith(head: Uint8Array, signature: number[]): boolean {
+  return head.length >= signature.length && signature.every((byte, i) => head[i] === byte)
+}
