@@ -244,7 +244,6 @@ async function runExport(settings, client, context) {
     if (settings.download) {
         const result = await log.group('Download the bundle', () => downloadBundle(jobId, link, settings, context, async () => {
             const fresh = await api.bundle(jobId, deadline);
-            log.info('The bundle link had expired; generated a fresh one.');
             publishLink(fresh, settings, context);
             return fresh;
         }));
@@ -353,7 +352,6 @@ async function downloadBundle(jobId, link, settings, context, refreshLink) {
     outputs.set('site-path', result.siteDir ?? '');
     outputs.set('bundle-sha256', result.sha256);
     outputs.set('bundle-size', result.sizeBytes);
-    log.info(`Bundle: ${result.format}, ${result.sizeBytes} bytes, sha256 ${result.sha256}.`);
     return { ...result, archiveFile };
 }
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */

@@ -58,7 +58,6 @@ export async function runExport(settings: ExportSettings, client: ApiClient, con
     const result = await log.group('Download the bundle', () =>
       downloadBundle(jobId, link, settings, context, async () => {
         const fresh = await api.bundle(jobId, deadline)
-        log.info('The bundle link had expired; generated a fresh one.')
         publishLink(fresh, settings, context)
         return fresh
       })
@@ -182,7 +181,6 @@ async function downloadBundle(
   outputs.set('site-path', result.siteDir ?? '')
   outputs.set('bundle-sha256', result.sha256)
   outputs.set('bundle-size', result.sizeBytes)
-  log.info(`Bundle: ${result.format}, ${result.sizeBytes} bytes, sha256 ${result.sha256}.`)
   return { ...result, archiveFile }
 }
 
