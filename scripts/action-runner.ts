@@ -2,7 +2,7 @@
 // variables (hyphens kept, e.g. INPUT_API-KEY), outputs and summary through files. Used by the
 // demo, the end-to-end test and the benchmark.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,6 +32,7 @@ export interface RunActionOptions {
 }
 
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
+  const ownFolder = options.filesDir === undefined
   const filesDir = options.filesDir ?? (await mkdtemp(path.join(os.tmpdir(), 'docs-admin-run-')))
   const outputFile = path.join(filesDir, 'github_output')
   const summaryFile = path.join(filesDir, 'step_summary')
@@ -56,15 +57,10 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, sig) => resolve([code, sig])))
   clearTimeout(timer)
   const wallMs = performance.now() - started
-  return {
-    exitCode,
-    signal,
-    stdout,
-    stderr,
-    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
-    summary: await readFile(summaryFile, 'utf8'),
-    wallMs
-  }
+  const outputs = parseOutputFile(await readFile(outputFile, 'utf8'))
+  const summary = await readFile(summaryFile, 'utf8')
+  if (ownFolder) await rm(filesDir, { recursive: true, force: true })
+  return { exitCode, signal, stdout, stderr, outputs, summary, wallMs }
 }
 
 /** Reads a GITHUB_OUTPUT file: `name<<DELIMITER` blocks (as @actions/core writes) or `name=value` lines. */
