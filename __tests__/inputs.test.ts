@@ -151,3 +151,16 @@ describe('agent inputs', () => {
     expect(settings).toMatchObject({ jobId: undefined, prompt: 'Update docs', githubToken: undefined })
   })
 })
+
+describe('hostname rules', () => {
+  const exportOf = (domain: string) => (read({ ...exportInputs, domain }) as ExportSettings).domain
+  test('labels of up to 63 characters and names of up to 253 are accepted', () => {
+    const label = 'a'.repeat(63)
+    expect(exportOf(`${label}.acme.com`)).toBe(`${label}.acme.com`)
+    expect(exportOf('localhost')).toBe('localhost')
+    expect(exportOf('x-1.docs.acme.io')).toBe('x-1.docs.acme.io')
+  })
+  test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])('%s is refused', (domain) => {
+    expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+  })
+})

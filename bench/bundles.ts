@@ -1,0 +1,394 @@
+/**
+ * Deterministic docs-site bundles for the download benchmark, generated once and cached.
+ *
+ * HTML pages are text drawn from a pseudo-word vocabulary with Zipf-like frequencies (seeded
+ * PRNG), so they gzip about as well as real prose (~3-4x), not like repeated filler. Images and
+ * downloads are keystream bytes (incompressible, like PNG/PDF). The tar.gz is written as a
+ * stream (tar-stream -> gzip -> file), so generating a 1 GiB site needs no GiB of memory.
+ */
+import { createCipheriv, createHash } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import zlib from 'node:zlib'
+import tarStream from 'tar-stream'
+
+/** Bump when the generated content changes: cached bundles of another version are rebuilt. */
+const GENERATOR_VERSION = 1
+const KiB = 1024
+const MiB = 1024 * KiB
+/** A fixed date: the same bytes on every machine. */
+const MTIME = new Date('2024-01-01T00:00:00Z')
+
+export interface BundleSpec {
+  name: string
+  /** Short label for the report. */
+  label: string
+  seed: number
+  pages: number
+  /** HTML page size range, uniform. */
+  pageBytes: [number, number]
+  /** Images (random bytes), uniform size range. */
+  images: number
+  imageBytes: [number, number]
+  /** Large downloads (random bytes) above the unpacker's 1 MiB in-memory limit. */
+  downloads: number
+  downloadBytes: [number, number]
+  /** search-index.json, text. */
+  searchIndexBytes: number
+}
+
+export const SITE_3000: BundleSpec = {
+  name: 'site-3000',
+  label: '3,000 pages',
+  seed: 3000,
+  pages: 3000,
+  pageBytes: [20 * KiB, 80 * KiB],
+  images: 400,
+  imageBytes: [4 * KiB, 200 * KiB],
+  downloads: 3,
+  downloadBytes: [2 * MiB, 8 * MiB],
+  searchIndexBytes: 8 * MiB
+}
+
+export const SITE_1G: BundleSpec = {
+  name: 'site-1g',
+  label: '1 GiB',
+  seed: 1024,
+  pages: 15_000,
+  pageBytes: [20 * KiB, 80 * KiB],
+  images: 2000,
+  imageBytes: [4 * KiB, 200 * KiB],
+  downloads: 12,
+  downloadBytes: [2 * MiB, 10 * MiB],
+  searchIndexBytes: 40 * MiB
+}
+
+export interface Bundle {
+  spec: BundleSpec
+  /** The tar.gz file. */
+  file: string
+  sizeBytes: number
+  unpackedBytes: number
+  files: number
+  directories: number
+  /** A few paths (relative) with their sizes, to check an unpacked copy. */
+  samples: Array<{ path: string; bytes: number }>
+  version: number
+}
+
+/** The cached bundle, generated first when missing or stale. */
+export async function ensureBundle(spec: BundleSpec, cacheDir: string, log: (line: string) => void = () => {}): Promise<Bundle> {
+  await mkdir(cacheDir, { recursive: true })
+  const file = join(cacheDir, `${spec.name}.tar.gz`)
+  const manifestFile = join(cacheDir, `${spec.name}.json`)
+  const cached = await readManifest(manifestFile)
+  if (cached && cached.version === GENERATOR_VERSION && JSON.stringify(cached.spec) === JSON.stringify(spec)) {
+    const size = await stat(file).then((s) => s.size, () => -1)
+    if (size === cached.sizeBytes) return { ...cached, file }
+  }
+  log(`Generating the ${spec.label} bundle (once; cached in the bench output folder)...`)
+  const started = performance.now()
+  const partial = `${file}.part`
+  const stats = await writeBundle(spec, partial)
+  await rename(partial, file)
+  const bundle: Bundle = { spec, file, ...stats, sizeBytes: (await stat(file)).size, version: GENERATOR_VERSION }
+  await writeFile(manifestFile, JSON.stringify({ ...bundle, file: undefined }, null, 2))
+  log(`  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${(bundle.sizeBytes / MiB).toFixed(0)} MiB tar.gz, in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return bundle
+}
+
+async function readManifest(path: string): Promise<Omit<Bundle, 'file'> | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Omit<Bundle, 'file'>
+  } catch {
+    return undefined
+  }
+}
+
+// --- generation -----------------------------------------------------------------------------------
+
+interface Entry {
+  path: string
+  /** Content, or a large content as chunks produced lazily. */
+  content: Buffer | { size: number; chunks: () => Iterable<Buffer> }
+}
+
+async function writeBundle(spec: BundleSpec, target: string): Promise<Omit<Bundle, 'spec' | 'file' | 'sizeBytes' | 'version'>> {
+  const pack = tarStream.pack()
+  // Level 6 (zlib's default) is what servers and `tar -z` use. A deep input buffer lets gzip
+  // (on the libuv pool) work while the next pages are generated on the main thread.
+  // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
+  const gzip = zlib.createGzip({ level: 6, chunkSize: 256 * KiB, writableHighWaterMark: 8 * MiB } as zlib.ZlibOptions)
+  const written = pipeline(pack, gzip, createWriteStream(target))
+  const counts = { files: 0, directories: 0, unpackedBytes: 0 }
+  const samples: Bundle['samples'] = []
+  const seenDirs = new Set<string>()
+  for (const entry of siteEntries(spec)) {
+    await addParents(pack, entry.path, seenDirs, counts)
+    const size = Buffer.isBuffer(entry.content) ? entry.content.length : entry.content.size
+    counts.files++
+    counts.unpackedBytes += size
+    if (counts.files % 997 === 1) samples.push({ path: entry.path, bytes: size })
+    await addFile(pack, entry)
+  }
+  pack.finalize()
+  await written
+  return { ...counts, samples }
+}
+
+/** Directory entries first, as `tar -c` writes them. */
+async function addParents(pack: tarStream.Pack, path: string, seen: Set<string>, counts: { directories: number }): Promise<void> {
+  const parts = path.split('/').slice(0, -1)
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = parts.slice(0, i).join('/')
+    if (seen.has(dir)) continue
+    seen.add(dir)
+    counts.directories++
+    await new Promise<void>((resolve, reject) => pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime: MTIME }, (e) => (e ? reject(e) : resolve())))
+  }
+}
+
+/** Resolves when the entry is in the pack and the pack is below its high-water mark (backpressure). */
+async function addFile(pack: tarStream.Pack, entry: Entry): Promise<void> {
+  const header = { name: entry.path, mode: 0o644, mtime: MTIME }
+  const content = entry.content
+  if (Buffer.isBuffer(content)) {
+    await new Promise<void>((resolve, reject) => pack.entry({ ...header, size: content.length }, content, (e) => (e ? reject(e) : resolve())))
+    return
+  }
+  const { size, chunks } = content
+  let sink!: ReturnType<tarStream.Pack['entry']>
+  // The callback runs once the entry is whole and its sink closed.
+  const done = new Promise<void>((resolve, reject) => (sink = pack.entry({ ...header, size }, (e) => (e ? reject(e) : resolve()))))
+  for (const chunk of chunks()) {
+    if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()))
+  }
+  sink.end(undefined)
+  await done
+}
+
+/** Every file of the site, in archive order. */
+function* siteEntries(spec: BundleSpec): Generator<Entry> {
+  const random = mulberry32(spec.seed)
+  const words = new Vocabulary(random)
+  const between = ([min, max]: [number, number]): number => min + Math.floor(random() * (max - min + 1))
+
+  yield { path: 'index.html', content: page(words, random, 'Home', 30 * KiB, 0) }
+  for (let i = 0; i < 8; i++) yield { path: `assets/css/theme-${i}.css`, content: css(words, random, between([8 * KiB, 60 * KiB])) }
+  for (let i = 0; i < 12; i++) yield { path: `assets/js/chunk-${i}.js`, content: javascript(words, random, between([20 * KiB, 300 * KiB])) }
+
+  // Pages in sections of ~40, as a docs generator lays them out.
+  const perSection = 40
+  for (let i = 0; i < spec.pages; i++) {
+    const section = Math.floor(i / perSection)
+    const path = `site/docs/${words.slug(section % 97)}-${section}/${words.slug(i)}-${i}.html`
+    yield { path, content: page(words, random, words.title(4), between(spec.pageBytes), i) }
+  }
+  for (let i = 0; i < spec.images; i++) {
+    yield { path: `assets/img/${Math.floor(i / 100)}/figure-${i}.png`, content: randomBytes(`${spec.seed}/img/${i}`, between(spec.imageBytes)) }
+  }
+  for (let i = 0; i < spec.downloads; i++) {
+    const size = between(spec.downloadBytes)
+    const key = `${spec.seed}/dl/${i}`
+    yield { path: `downloads/guide-${i}.pdf`, content: { size, chunks: () => randomChunks(key, size) } }
+  }
+  const indexSize = spec.searchIndexBytes
+  yield { path: 'search-index.json', content: { size: indexSize, chunks: () => searchIndexChunks(words, random, indexSize) } }
+}
+
+/** mulberry32: small, fast, deterministic. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Pseudo-words with Zipf frequencies (s = 1): a few very common, a long tail of rare ones. */
+class Vocabulary {
+  private readonly words: string[]
+  private readonly table: Uint16Array
+
+  constructor(private readonly random: () => number, size = 16_000) {
+    const syllables: string[] = []
+    for (const c of ['', 'b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'ch', 'pl']) {
+      for (const v of ['a', 'e', 'i', 'o', 'u', 'ou', 'ea']) syllables.push(c + v)
+    }
+    const common = ['the', 'of', 'and', 'to', 'a', 'in', 'is', 'for', 'that', 'with', 'on', 'as', 'be', 'this', 'by', 'an', 'or', 'it', 'can', 'you']
+    const seen = new Set<string>(common)
+    this.words = [...common]
+    while (this.words.length < size) {
+      const n = 1 + Math.floor(random() * random() * 4) + (random() < 0.5 ? 1 : 0)
+      let word = ''
+      for (let i = 0; i < n; i++) word += syllables[Math.floor(random() * syllables.length)]
+      if (random() < 0.3) word += ['n', 'r', 's', 'ng', 'tion', 'ment', 'ed'][Math.floor(random() * 7)]
+      if (!seen.has(word)) {
+        seen.add(word)
+        this.words.push(word)
+      }
+    }
+    // Inverse CDF quantised to 2^16 steps: one table read per word instead of a search.
+    const table = new Uint16Array(1 << 16)
+    let total = 0
+    for (let i = 0; i < size; i++) total += 1 / (i + 1)
+    let cumulative = 0
+    let word = 0
+    for (let k = 0; k < table.length; k++) {
+      const target = ((k + 0.5) / table.length) * total
+      while (cumulative + 1 / (word + 1) < target && word < size - 1) cumulative += 1 / (++word)
+      table[k] = word
+    }
+    this.table = table
+  }
+
+  word(): string {
+    return this.words[this.table[(this.random() * 65536) | 0]!]!
+  }
+
+  sentence(min: number, max: number): string {
+    const n = min + Math.floor(this.random() * (max - min))
+    let text = this.word()
+    text = text[0]!.toUpperCase() + text.slice(1)
+    for (let i = 1; i < n; i++) {
+      const r = this.random()
+      // Inline markup, as rendered docs have it: links, code spans, emphasis.
+      if (r < 0.03) text += ` <a href="/docs/${this.slug((r * 1e7) | 0)}.html" class="md-link">${this.word()} ${this.word()}</a>`
+      else if (r < 0.05) text += ` <code class="md-code">${this.word()}.${this.word()}()</code>`
+      else if (r < 0.06) text += ` <strong>${this.word()}</strong>`
+      else text += ' ' + this.word()
+    }
+    return text + '.'
+  }
+
+  title(words: number): string {
+    const parts: string[] = []
+    for (let i = 0; i < words; i++) {
+      const w = this.word()
+      parts.push(w[0]!.toUpperCase() + w.slice(1))
+    }
+    return parts.join(' ')
+  }
+
+  /** A stable slug for a number (same input, same slug). */
+  slug(n: number): string {
+    return `${this.words[(n * 7919 + 101) % this.words.length]}-${this.words[(n * 104_729 + 7) % this.words.length]}`
+  }
+}
+
+/** An HTML page of about `target` bytes: shared chrome, headings, paragraphs, lists, code. */
+function page(words: Vocabulary, random: () => number, title: string, target: number, n: number): Buffer {
+  const head =
+    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
+  // The sidebar is the same on every page of a section, as generated docs have it.
+  const section = Math.floor(n / 40)
+  const nav: string[] = ['<nav class="md-nav md-nav--primary" aria-label="Navigation"><ul class="md-nav__list">']
+  for (let i = 0; i < 40; i++) {
+    const href = `/docs/${words.slug(section % 97)}-${section}/${words.slug(section * 40 + i)}-${section * 40 + i}.html`
+    nav.push(`<li class="md-nav__item"><a href="${href}" class="md-nav__link${section * 40 + i === n ? ' md-nav__link--active' : ''}">${words.slug(section * 40 + i).replace('-', ' ')}</a></li>`)
+  }
+  nav.push('</ul></nav>\n<main class="md-main"><article class="md-content__inner md-typeset">\n', `<h1>${title}</h1>\n`)
+  const parts: string[] = [head, nav.join('\n')]
+  let size = parts.reduce((s, p) => s + p.length, 0)
+  const tail = `</article></main>\n<footer><p>${words.sentence(8, 14)}</p></footer>\n</body>\n</html>\n`
+  while (size + tail.length < target) {
+    const r = random()
+    let block: string
+    if (r < 0.1) {
+      const id = words.slug(Math.floor(random() * 1e6))
+      block = `<h2 id="${id}">${words.title(3)}<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h2>\n`
+    }
+    else if (r < 0.2) block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
+    else if (r < 0.3) block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
+    else block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
+    parts.push(block)
+    size += block.length
+  }
+  parts.push(tail)
+  return fit(parts.join(''), target)
+}
+
+/** A code block with syntax-highlighting spans, as static-site generators render it. */
+function code(words: Vocabulary, random: () => number, lines: number): string {
+  const out: string[] = []
+  const tok = (kind: string, text: string): string => `<span class="token ${kind}">${text}</span>`
+  for (let i = 0; i < lines; i++) {
+    const r = random()
+    if (r < 0.3) {
+      out.push(`${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`)
+    } else if (r < 0.6) {
+      out.push(`  ${tok('property', words.word())}${tok('operator', ':')} ${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`)
+    } else {
+      out.push(tok('comment', `// ${words.word()} ${words.word()} ${words.word()} ${words.word()}`))
+    }
+  }
+  return out.join('\n')
+}
+
+function css(words: Vocabulary, random: () => number, target: number): Buffer {
+  const parts: string[] = []
+  let size = 0
+  while (size < target) {
+    const rule = `.${words.word()}-${words.word()} { margin: ${Math.floor(random() * 32)}px; color: #${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}; display: ${random() < 0.5 ? 'flex' : 'block'}; }\n`
+    parts.push(rule)
+    size += rule.length
+  }
+  return fit(parts.join(''), target)
+}
+
+function javascript(words: Vocabulary, random: () => number, target: number): Buffer {
+  const parts: string[] = []
+  let size = 0
+  while (size < target) {
+    const line = `function ${words.word()}_${Math.floor(random() * 1e4)}(${words.word()},${words.word()}){return ${words.word()}.${words.word()}(${Math.floor(random() * 1e5)})||"${words.word()}"}\n`
+    parts.push(line)
+    size += line.length
+  }
+  return fit(parts.join(''), target)
+}
+
+function* searchIndexChunks(words: Vocabulary, random: () => number, size: number): Generator<Buffer> {
+  let left = size
+  let first = true
+  while (left > 0) {
+    const records: string[] = []
+    let length = 0
+    while (length < 256 * KiB) {
+      const record = `${first ? '[' : ','}{"t":${JSON.stringify(words.title(3))},"u":"/docs/${words.slug(Math.floor(random() * 1e5))}.html","b":${JSON.stringify(words.sentence(10, 30))}}\n`
+      first = false
+      records.push(record)
+      length += record.length
+    }
+    const chunk = Buffer.from(records.join(''), 'utf8').subarray(0, left)
+    left -= chunk.length
+    yield chunk
+  }
+}
+
+/** Exactly `target` bytes (pages are ASCII): cut or padded with spaces. */
+function fit(text: string, target: number): Buffer {
+  const buffer = Buffer.from(text, 'latin1')
+  if (buffer.length >= target) return buffer.subarray(0, target)
+  return Buffer.concat([buffer, Buffer.alloc(target - buffer.length, 0x20)])
+}
+
+/** Incompressible, deterministic bytes: an AES-CTR keystream keyed by `key`. */
+function randomBytes(key: string, size: number): Buffer {
+  return keystream(key).update(Buffer.alloc(size))
+}
+
+function* randomChunks(key: string, size: number): Generator<Buffer> {
+  const cipher = keystream(key)
+  const zeros = Buffer.alloc(MiB)
+  for (let left = size; left > 0; left -= MiB) yield cipher.update(zeros.subarray(0, Math.min(MiB, left)))
+}
+
+function keystream(key: string): ReturnType<typeof createCipheriv> {
+  return createCipheriv('aes-256-ctr', createHash('sha256').update(key).digest(), Buffer.alloc(16))
+}

@@ -1,0 +1,68 @@
+/** Markdown helpers and the machine description for docs/benchmarks.md (generic facts only, no paths). */
+import { readFile } from 'node:fs/promises'
+import os from 'node:os'
+
+export function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n')
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`
+}
+
+export function formatMiB(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GiB` : `${(bytes / 1024 ** 2).toFixed(bytes >= 100 * 1024 ** 2 ? 0 : 1)} MiB`
+}
+
+export function mark(ok: boolean): string {
+  return ok ? 'met' : '**not met**'
+}
+
+export interface Machine {
+  cpu: string
+  cores: number
+  memory: string
+  node: string
+  os: string
+  date: string
+}
+
+export async function describeMachine(): Promise<Machine> {
+  const cpus = os.cpus()
+  const release = await readFile('/etc/os-release', 'utf8').catch(() => '')
+  const distro = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1]
+  return {
+    cpu: (cpus[0]?.model ?? 'unknown').replace(/\s+/g, ' ').trim(),
+    cores: cpus.length,
+    memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    node: process.version,
+    // Kernel major.minor only: the full release string can name the host's build.
+    os: `${distro ?? os.type()} (${os.type()} ${os.release().split('.').slice(0, 2).join('.')}, ${os.arch()})`,
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+  }
+}
+
+export function machineLine(m: Machine): string {
+  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory; Node ${m.node}; ${m.os}; ${m.date}.`
+}
+
+/** CPU time counters from /proc/stat (Linux), to report how much the hypervisor took during the run. */
+export interface CpuTicks {
+  total: number
+  steal: number
+}
+
+export async function readCpuTicks(): Promise<CpuTicks | undefined> {
+  const stat = await readFile('/proc/stat', 'utf8').catch(() => '')
+  const fields = /^cpu\s+(.*)$/m.exec(stat)?.[1]?.trim().split(/\s+/).map(Number)
+  if (fields === undefined || fields.length < 8) return undefined
+  // user nice system idle iowait irq softirq steal [guest guest_nice: already in user/nice]
+  return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7]! }
+}
+
+/** Share of CPU time stolen by the hypervisor between two readings, in percent. */
+export function stealPercent(from: CpuTicks | undefined, to: CpuTicks | undefined): number | undefined {
+  if (from === undefined || to === undefined || to.total <= from.total) return undefined
+  return (100 * (to.steal - from.steal)) / (to.total - from.total)
+}
