@@ -67,7 +67,7 @@ describe('dist/index.js as the runner runs it', () => {
     expect(run.stdout).toContain(`::error::Export job ${run.outputs['job-id']} failed: out of quota.`)
   })
 
-  test('SIGINT during a stalled download: exits within 3 s and leaves no partial files', async () => {
+  test.each(['SIGINT', 'SIGTERM'] as const)('%s during a stalled download: exits within 3 s and leaves no partial files', async (signal) => {
     sim = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     sim.addFault({ route: 'download', stallAt: 100, times: 5 })
     let sentAt = 0
@@ -79,7 +79,7 @@ describe('dist/index.js as the runner runs it', () => {
           if (sim.count('download') > 0) {
             clearInterval(timer)
             sentAt = performance.now()
-            child.kill('SIGINT')
+            child.kill(signal)
           }
         }, 10)
       }
@@ -92,5 +92,30 @@ describe('dist/index.js as the runner runs it', () => {
     const left = await readdir(workspace.dir, { recursive: true })
     expect(left.filter((name) => /\.part$|staging/.test(String(name)))).toEqual([])
     expect(left).not.toContain('static-export')
+  })
+
+  test('SIGINT while polling: stops polling and exits within 3 s', async () => {
+    sim = await startSimulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    let sentAt = 0
+    let pollsAtSignal = 0
+    const run = await runAction({
+      inputs: { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', 'poll-interval': '50ms', 'max-poll-interval': '50ms' },
+      env: env(),
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (sim.count('export-status') >= 2) {
+            clearInterval(timer)
+            sentAt = performance.now()
+            pollsAtSignal = sim.count('export-status')
+            child.kill('SIGINT')
+          }
+        }, 5)
+      }
+    })
+    expect(performance.now() - sentAt).toBeLessThan(3000)
+    expect(run.exitCode).toBe(1)
+    expect(run.outputs['job-id']).toBeTruthy()
+    expect(run.stdout).toContain('::error::The run was cancelled')
+    expect(sim.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
   })
 })
