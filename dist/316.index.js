@@ -409,30 +409,14 @@ async function runAgent(settings, client, context) {
     }
     const responder = comment && settings.commentReply ? await CommentResponder.open(comment, settings.githubToken, log, signal) : undefined;
     const progress = { jobId: settings.jobId, last: undefined };
+    const reply = (outcome) => responder?.reply(replyText({ operation: settings.operation, jobId: progress.jobId, waited: settings.wait, runUrl: comment?.runUrl, ...outcome }, [settings.apiKey, settings.githubToken]));
     try {
         const final = await drive(settings, prompt, client, context, progress, startedAt, () => responder?.react('eyes'));
-        await responder?.reply(replyText({
-            operation: settings.operation,
-            jobId: progress.jobId,
-            status: final?.status,
-            prLink: final?.prLink,
-            waited: settings.wait,
-            error: undefined,
-            runUrl: comment?.runUrl
-        }, [settings.apiKey, settings.githubToken]));
+        await reply({ status: final?.status, prLink: final?.prLink, error: undefined });
     }
     catch (error) {
-        if (responder && !signal.aborted && !(0,errors/* isAbortError */.zf)(error)) {
-            await responder.reply(replyText({
-                operation: settings.operation,
-                jobId: progress.jobId,
-                status: progress.last?.status,
-                prLink: undefined,
-                waited: settings.wait,
-                error: (0,errors/* errorMessage */.gJ)(error),
-                runUrl: comment?.runUrl
-            }, [settings.apiKey, settings.githubToken]));
-        }
+        if (!signal.aborted && !(0,errors/* isAbortError */.zf)(error))
+            await reply({ status: progress.last?.status, prLink: undefined, error: (0,errors/* errorMessage */.gJ)(error) });
         throw error;
     }
 }

@@ -53,39 +53,18 @@ export async function runAgent(settings: AgentSettings, client: ApiClient, conte
 
   const responder = comment && settings.commentReply ? await CommentResponder.open(comment, settings.githubToken, log, signal) : undefined
   const progress: Progress = { jobId: settings.jobId, last: undefined }
-  try {
-    const final = await drive(settings, prompt, client, context, progress, startedAt, () => responder?.react('eyes'))
-    await responder?.reply(
+  const reply = (outcome: { status: string | undefined; prLink: string | undefined; error: string | undefined }) =>
+    responder?.reply(
       replyText(
-        {
-          operation: settings.operation,
-          jobId: progress.jobId,
-          status: final?.status,
-          prLink: final?.prLink,
-          waited: settings.wait,
-          error: undefined,
-          runUrl: comment?.runUrl
-        },
+        { operation: settings.operation, jobId: progress.jobId, waited: settings.wait, runUrl: comment?.runUrl, ...outcome },
         [settings.apiKey, settings.githubToken]
       )
     )
+  try {
+    const final = await drive(settings, prompt, client, context, progress, startedAt, () => responder?.react('eyes'))
+    await reply({ status: final?.status, prLink: final?.prLink, error: undefined })
   } catch (error) {
-    if (responder && !signal.aborted && !isAbortError(error)) {
-      await responder.reply(
-        replyText(
-          {
-            operation: settings.operation,
-            jobId: progress.jobId,
-            status: progress.last?.status,
-            prLink: undefined,
-            waited: settings.wait,
-            error: errorMessage(error),
-            runUrl: comment?.runUrl
-          },
-          [settings.apiKey, settings.githubToken]
-        )
-      )
-    }
+    if (!signal.aborted && !isAbortError(error)) await reply({ status: progress.last?.status, prLink: undefined, error: errorMessage(error) })
     throw error
   }
 }
