@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
+import { seededRandom } from '../simulator/random.js'
 
 /** Bump when the generated content changes: cached bundles of another version are rebuilt. */
 const GENERATOR_VERSION = 1
@@ -171,7 +172,7 @@ async function addFile(pack: tarStream.Pack, entry: Entry): Promise<void> {
 
 /** Every file of the site, in archive order. */
 function* siteEntries(spec: BundleSpec): Generator<Entry> {
-  const random = mulberry32(spec.seed)
+  const random = seededRandom(spec.seed)
   const words = new Vocabulary(random)
   const between = ([min, max]: [number, number]): number => min + Math.floor(random() * (max - min + 1))
 
@@ -196,18 +197,6 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
   }
   const indexSize = spec.searchIndexBytes
   yield { path: 'search-index.json', content: { size: indexSize, chunks: () => searchIndexChunks(words, random, indexSize) } }
-}
-
-/** mulberry32: small, fast, deterministic. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Pseudo-words with Zipf frequencies (s = 1): a few very common, a long tail of rare ones. */

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url'
 import { virtualClock } from '../src/clock.js'
 import { PollTimeoutError, pollUntilDone } from '../src/poll/poller.js'
 import type { PollSettings } from '../src/poll/schedule.js'
+import { seededRandom } from '../simulator/random.js'
 
 type Mode = 'linear' | 'stalls' | 'absent'
 interface JobStatus {
@@ -46,18 +47,6 @@ export function simulatedJob(durationMs: number, mode: Mode): (t: number) => Job
     const f = (t - QUEUED_MS) / (durationMs - QUEUED_MS)
     const exact = mode === 'linear' ? 100 * f : f < 0.25 ? 160 * f : f < 0.75 ? 40 : 75 + 100 * (f - 0.75)
     return { status: 'running', progress: Math.floor(exact) }
-  }
-}
-
-/** mulberry32: a small deterministic PRNG. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
 

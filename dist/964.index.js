@@ -1128,6 +1128,8 @@ function noop() { }
 var retry = __webpack_require__(8902);
 // EXTERNAL MODULE: ./src/http/with-retries.ts
 var with_retries = __webpack_require__(8961);
+// EXTERNAL MODULE: ./src/units.ts
+var units = __webpack_require__(1996);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
 var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
@@ -1142,6 +1144,7 @@ var bundle_link = __webpack_require__(7546);
  * into a consumer with backpressure, and the ways it can go wrong turned into AttemptErrors for
  * the retry policy. Knows nothing of archives.
  */
+
 
 
 
@@ -1411,28 +1414,18 @@ class DownloadProgress {
             return;
         this.lastReportAt = now;
         const percent = this.total ? ` (${Math.floor((this.bytes / this.total) * 100)}%)` : '';
-        const of = this.total !== undefined ? ` of ${formatBytes(this.total)}` : '';
-        this.log.info(`Downloaded ${formatBytes(this.bytes)}${of}${percent} at ${this.rate(now)}`);
+        const of = this.total !== undefined ? ` of ${(0,units/* formatBytes */.z)(this.total)}` : '';
+        this.log.info(`Downloaded ${(0,units/* formatBytes */.z)(this.bytes)}${of}${percent} at ${this.rate(now)}`);
     }
     /** "12.0 MiB in 3.1 s (3.9 MiB/s)" */
     summary() {
         const now = this.clock.now();
-        return `${formatBytes(this.bytes)} in ${((now - this.startedAt) / 1000).toFixed(1)} s (${this.rate(now)})`;
+        return `${(0,units/* formatBytes */.z)(this.bytes)} in ${((now - this.startedAt) / 1000).toFixed(1)} s (${this.rate(now)})`;
     }
     rate(now) {
         const seconds = (now - this.startedAt) / 1000;
-        return seconds > 0 ? `${formatBytes(this.bytes / seconds)}/s` : 'n/a';
+        return seconds > 0 ? `${(0,units/* formatBytes */.z)(this.bytes / seconds)}/s` : 'n/a';
     }
-}
-function formatBytes(bytes) {
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 ;// CONCATENATED MODULE: ./src/bundle/transfer.ts
@@ -1441,6 +1434,7 @@ function formatBytes(bytes) {
  * retry policy, a fresh link when the old one is refused or expired, one more download for a
  * corrupt archive, and an all-or-nothing result on disk (`.part` + staging, renamed when whole).
  */
+
 
 
 
@@ -1464,7 +1458,7 @@ async function transferBundle(options) {
     const state = { link: options.link, linkRefused: false, attempts: 0 };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
     const client = new lib/* HttpClient */.Qq('docs-admin-action');
-    log.info(`Downloading the bundle from ${(0,bundle_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`);
+    log.info(`Downloading the bundle from ${(0,bundle_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z)(state.link.sizeBytes)})` : ''}`);
     try {
         for (let downloads = 1;; downloads++) {
             let received;

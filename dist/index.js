@@ -1129,7 +1129,10 @@ class Outputs {
     }
 }
 
+// EXTERNAL MODULE: ./src/units.ts
+var units = __nccwpck_require__(1996);
 ;// CONCATENATED MODULE: ./src/summary.ts
+
 
 function newReport(title) {
     return { title, rows: [], notes: [] };
@@ -1140,7 +1143,7 @@ const SUMMARY_OUTPUTS = [
     ['status', 'Status', (v) => `<strong>${escapeHtml(v)}</strong>`],
     ['page-count', 'Pages', escapeHtml],
     ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
-    ['bundle-size', 'Bundle size', (v) => escapeHtml(formatBytes(Number(v)))],
+    ['bundle-size', 'Bundle size', (v) => escapeHtml((0,units/* formatBytes */.z)(Number(v)))],
     ['bundle-sha256', 'Bundle sha256', code],
     ['site-path', 'Site', code],
     ['bundle-path', 'Archive', code],
@@ -1179,18 +1182,6 @@ function escapeHtml(text) {
 }
 function code(text) {
     return `<code>${escapeHtml(text)}</code>`;
-}
-function formatBytes(bytes) {
-    if (!Number.isFinite(bytes))
-        return String(bytes);
-    const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -1273,6 +1264,29 @@ async function runOperation(settings, client, context) {
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 316).then(__nccwpck_require__.bind(__nccwpck_require__, 4316));
     return runAgent(settings, client, context);
+}
+
+
+/***/ }),
+
+/***/ 1996:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   z: () => (/* binding */ formatBytes)
+/* harmony export */ });
+/** A byte count for people: `883 B`, `12.4 MiB`. */
+function formatBytes(bytes) {
+    if (!Number.isFinite(bytes))
+        return String(bytes);
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 

@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
+import { seededRandom } from './random.js'
 
 export type ArchiveEntry =
   | { type: 'file'; name: string; content: string | Buffer; mode?: number }
@@ -190,7 +191,7 @@ const TOPICS = ['getting-started', 'configuration', 'deployment', 'plugins', 'th
  */
 export function fixtureSiteEntries(options: { pages?: number; seed?: number } = {}): ArchiveEntry[] {
   const pages = Math.max(0, Math.floor(options.pages ?? 5))
-  const random = mulberry32(options.seed ?? 1)
+  const random = seededRandom(options.seed ?? 1)
   const buildId = Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0')
 
   const guidePaths: string[] = []
@@ -232,14 +233,3 @@ export function countHtmlPages(entries: ArchiveEntry[]): number {
   return entries.filter((e) => e.type === 'file' && /\.html?$/i.test(e.name)).length
 }
 
-// Tiny seeded PRNG: deterministic content without a dependency.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}

@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import type { OutputName, Outputs } from './outputs.js'
+import { formatBytes } from './units.js'
 
 /** What a flow adds to the job summary beyond its outputs: rows of its own and notes. */
 export interface Report {
@@ -57,16 +58,4 @@ export function escapeHtml(text: string): string {
 
 function code(text: string): string {
   return `<code>${escapeHtml(text)}</code>`
-}
-
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes)) return String(bytes)
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`
 }

@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js'
 import { ActionError } from '../errors.js'
 import { AttemptError } from '../http/with-retries.js'
 import type { Logger } from '../log.js'
+import { formatBytes } from '../units.js'
 import { describeLink } from './link.js'
 
 export interface DownloadOptions {
@@ -309,15 +310,4 @@ export class DownloadProgress {
     const seconds = (now - this.startedAt) / 1000
     return seconds > 0 ? `${formatBytes(this.bytes / seconds)}/s` : 'n/a'
   }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`
 }

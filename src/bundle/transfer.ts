@@ -15,7 +15,8 @@ import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../
 import { type AttemptFailure, type BackoffPolicy, describeFailure, isRetryable } from '../http/retry.js'
 import { AttemptError, withRetries } from '../http/with-retries.js'
 import type { Logger } from '../log.js'
-import { DownloadProgress, download, formatBytes } from './download.js'
+import { formatBytes } from '../units.js'
+import { DownloadProgress, download } from './download.js'
 import { type BundleLink, describeLink, isExpired } from './link.js'
 
 export type { ArchiveFormat } from '../archive/format.js'
