@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
 import { writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { matchCommand, redact, replyText } from '../src/agent/comment.js'
 import { type RecordedRequest, type Simulator, startSimulator } from '../simulator/server.js'
 import { tempFolder } from './support/fixtures.js'
-import { type Inputs, agentInputs, runInProcess as runAction, takeSummary } from './support/in-process.js'
+import { type Inputs, agentInputs, isolateGitHubEnv, runInProcess as runAction, takeSummary } from './support/in-process.js'
 
 // ---------------------------------------------------------------------------------------------
 // comment events, with the payload in a file as the runner gives it
@@ -19,7 +19,6 @@ const GITHUB_VARS = [
   'GITHUB_RUN_ID',
   'GITHUB_STEP_SUMMARY'
 ]
-const savedEnv = { ...process.env }
 let sim: Simulator | undefined
 let temp: { dir: string; remove: () => Promise<void> }
 let summaryFile: string
@@ -34,18 +33,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await temp.remove()
 })
-beforeEach(() => {
-  for (const name of GITHUB_VARS) delete process.env[name]
-  process.env.GITHUB_STEP_SUMMARY = summaryFile
-})
+isolateGitHubEnv(GITHUB_VARS, () => summaryFile)
 afterEach(async () => {
   await sim?.close()
   sim = undefined
-  for (const name of GITHUB_VARS) {
-    if (savedEnv[name] === undefined) delete process.env[name]
-    else process.env[name] = savedEnv[name]
-  }
-  process.exitCode = 0
 })
 
 const repository = {

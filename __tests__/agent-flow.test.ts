@@ -1,17 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
 import { readFile, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { readAgentJob } from '../src/agent/agent-api.js'
 import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { tempFolder } from './support/fixtures.js'
-import { agentInputs, runInProcess as runAction, takeSummary } from './support/in-process.js'
+import { agentInputs, isolateGitHubEnv, runInProcess as runAction, takeSummary } from './support/in-process.js'
 
 // ---------------------------------------------------------------------------------------------
 
 let sim: Simulator | undefined
 let temp: { dir: string; remove: () => Promise<void> }
 let summaryFile: string
-const savedEnv = { ...process.env }
 const GITHUB_VARS = ['GITHUB_EVENT_NAME', 'GITHUB_EVENT_PATH', 'GITHUB_STEP_SUMMARY']
 
 beforeAll(async () => {
@@ -22,18 +21,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await temp.remove()
 })
-beforeEach(() => {
-  for (const name of GITHUB_VARS) delete process.env[name]
-  process.env.GITHUB_STEP_SUMMARY = summaryFile
-})
+isolateGitHubEnv(GITHUB_VARS, () => summaryFile)
 afterEach(async () => {
   await sim?.close()
   sim = undefined
-  for (const name of GITHUB_VARS) {
-    if (savedEnv[name] === undefined) delete process.env[name]
-    else process.env[name] = savedEnv[name]
-  }
-  process.exitCode = 0
 })
 
 async function simulator(agent: SimulatorOptions['agent'] = {}): Promise<Simulator> {

@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals'
+import { afterEach, beforeEach, jest } from '@jest/globals'
 import { readFile, writeFile } from 'node:fs/promises'
 import { type Clock, realClock } from '../../src/clock.js'
 import type { InputName } from '../../src/inputs.js'
@@ -84,4 +84,24 @@ export async function takeSummary(file: string): Promise<string> {
   const text = await readFile(file, 'utf8')
   await writeFile(file, '')
   return text
+}
+
+/**
+ * Gives each test of the file a clean set of the GITHUB_* variables it names (the action reads
+ * them from process.env), with the job summary going to `summaryFile()`, and puts the old values
+ * back afterwards.
+ */
+export function isolateGitHubEnv(names: readonly string[], summaryFile: () => string): void {
+  const saved = { ...process.env }
+  beforeEach(() => {
+    for (const name of names) delete process.env[name]
+    process.env.GITHUB_STEP_SUMMARY = summaryFile()
+  })
+  afterEach(() => {
+    for (const name of [...names, 'GITHUB_STEP_SUMMARY']) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
+    process.exitCode = 0
+  })
 }
