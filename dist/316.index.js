@@ -17,11 +17,14 @@ var duration = __webpack_require__(7607);
 var errors = __webpack_require__(3916);
 // EXTERNAL MODULE: ./src/poll/poller.ts + 1 modules
 var poller = __webpack_require__(7980);
+// EXTERNAL MODULE: ./src/http/answer.ts
+var answer = __webpack_require__(9856);
 // EXTERNAL MODULE: ./src/http/api-client.ts
 var api_client = __webpack_require__(3838);
 // EXTERNAL MODULE: ./src/http/retry.ts
 var retry = __webpack_require__(8902);
 ;// CONCATENATED MODULE: ./src/agent/agent-api.ts
+
 
 
 
@@ -86,7 +89,7 @@ class AgentApi {
             }
             if (error.status === 429 && about.rateLimit !== undefined)
                 throw this.rateLimited(request.what, about.rateLimit, error, said);
-            if (request.kind === 'once' && about.jobId !== undefined && mayHaveArrived(error)) {
+            if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
                 throw new api_client/* ApiError */.hD(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`, error.failure, error.serviceError, error.attempts, error.stoppedByDeadline);
             }
             throw error;
@@ -103,11 +106,6 @@ class AgentApi {
         return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`);
     }
 }
-/** A failure after which the service may have acted on the request all the same. */
-function mayHaveArrived(error) {
-    const { failure } = error;
-    return failure.kind === 'network' ? failure.code !== 'ECONNREFUSED' : failure.status >= 500 || failure.status === 408;
-}
 function jobPath(projectId, jobId) {
     return `/v2/agent/${(0,api_client/* segment */.mX)(projectId)}/job/${(0,api_client/* segment */.mX)(jobId)}`;
 }
@@ -116,51 +114,31 @@ function jobPath(projectId, jobId) {
  * snake_case names, a `jobId` instead of `id`, and `source` given as the repository address.
  */
 function readAgentJob(body) {
-    let value = record(body);
+    let value = (0,answer/* record */.g1)(body);
     for (const key of ['job', 'data']) {
-        const inner = record(value[key]);
+        const inner = (0,answer/* record */.g1)(value[key]);
         if (!('id' in value) && !('status' in value) && ('id' in inner || 'status' in inner))
             value = inner;
     }
     const source = value.source;
-    const sourceRecord = record(source);
+    const sourceRecord = (0,answer/* record */.g1)(source);
     return {
-        id: agent_api_text(value.id) ?? agent_api_text(value.jobId) ?? agent_api_text(value.job_id),
-        status: agent_api_text(value.status),
-        model: agent_api_text(value.model),
-        sourceRepository: (typeof source === 'string' ? agent_api_text(source) : undefined) ?? agent_api_text(sourceRecord.repository) ?? agent_api_text(value.repository),
-        sourceRef: agent_api_text(sourceRecord.ref) ?? agent_api_text(sourceRecord.branch),
-        prLink: agent_api_link(value.prLink ?? value.pr_link ?? value.prUrl),
+        id: (0,answer/* text */.Qq)(value.id) ?? (0,answer/* text */.Qq)(value.jobId) ?? (0,answer/* text */.Qq)(value.job_id),
+        status: (0,answer/* text */.Qq)(value.status),
+        model: (0,answer/* text */.Qq)(value.model),
+        sourceRepository: (typeof source === 'string' ? (0,answer/* text */.Qq)(source) : undefined) ?? (0,answer/* text */.Qq)(sourceRecord.repository) ?? (0,answer/* text */.Qq)(value.repository),
+        sourceRef: (0,answer/* text */.Qq)(sourceRecord.ref) ?? (0,answer/* text */.Qq)(sourceRecord.branch),
+        prLink: (0,answer/* httpLink */.Lb)(value.prLink ?? value.pr_link ?? value.prUrl),
         createdAt: time(value.createdAt ?? value.created_at),
         archivedAt: time(value.archivedAt ?? value.archived_at),
-        error: agent_api_text(value.error) ?? agent_api_text(value.errorMessage)
+        error: (0,answer/* text */.Qq)(value.error) ?? (0,answer/* text */.Qq)(value.errorMessage)
     };
-}
-function record(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-function agent_api_text(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return String(value);
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-function agent_api_link(value) {
-    const found = agent_api_text(value);
-    if (found === undefined)
-        return undefined;
-    try {
-        const url = new URL(found);
-        return url.protocol === 'https:' || url.protocol === 'http:' ? found : undefined;
-    }
-    catch {
-        return undefined;
-    }
 }
 /** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
 function time(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return new Date(value < 1e12 ? value * 1000 : value).toISOString();
-    return agent_api_text(value);
+    return (0,answer/* text */.Qq)(value);
 }
 
 ;// CONCATENATED MODULE: ./src/agent/comment.ts
@@ -169,6 +147,7 @@ function time(value) {
  * and reply on it through the GitHub REST API. @actions/github (Octokit and its plugins) is loaded
  * only here and only when a comment event needs it, so other runs do not pay for loading it.
  */
+
 
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 /** Associations GitHub gives to people with write access or membership. */
@@ -205,12 +184,12 @@ async function readTriggeringComment() {
         throw new errors/* ActionError */.lZ(`Could not read the \`${eventName}\` event payload at GITHUB_EVENT_PATH: ${(0,errors/* errorMessage */.gJ)(error)}`);
     }
     const payload = context.payload;
-    const comment = object(payload.comment);
+    const comment = (0,answer/* record */.g1)(payload.comment);
     const id = comment.id;
     if (typeof id !== 'number' || typeof comment.body !== 'string') {
         throw new errors/* ActionError */.lZ(`The \`${eventName}\` event payload (GITHUB_EVENT_PATH=${process.env.GITHUB_EVENT_PATH ?? 'unset'}) carries no comment with an \`id\` and a \`body\`.`);
     }
-    const numbered = eventName === 'issue_comment' ? object(payload.issue) : object(payload.pull_request);
+    const numbered = eventName === 'issue_comment' ? (0,answer/* record */.g1)(payload.issue) : (0,answer/* record */.g1)(payload.pull_request);
     let repository;
     try {
         const { owner, repo } = context.repo;
@@ -229,7 +208,7 @@ async function readTriggeringComment() {
         id,
         threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
         body: comment.body,
-        author: typeof object(comment.user).login === 'string' ? object(comment.user).login : undefined,
+        author: typeof (0,answer/* record */.g1)(comment.user).login === 'string' ? (0,answer/* record */.g1)(comment.user).login : undefined,
         authorAssociation: typeof comment.author_association === 'string' ? comment.author_association : undefined,
         number: typeof numbered.number === 'number' ? numbered.number : undefined,
         repository,
@@ -334,9 +313,6 @@ function describeGitHubError(error) {
         ? ' Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
         : '';
     return `HTTP ${status}: ${message}.${hint}`;
-}
-function object(value) {
-    return value !== null && typeof value === 'object' ? value : {};
 }
 /**
  * The reply on the comment: the job, its status and the PR link, or the error. Secrets are cut
@@ -467,7 +443,7 @@ async function drive(settings, prompt, client, context, progress, startedAt, acc
         if (!settings.wait) {
             const job = await api.get(projectId, jobId, deadline);
             progress.last = job;
-            agent_flow_record(job, context);
+            record(job, context);
             log.info(`Agent job ${jobId}: ${job.status}.`);
             await accepted();
             report.notes.push('Not waiting for the job (`wait: false`).');
@@ -491,7 +467,7 @@ async function drive(settings, prompt, client, context, progress, startedAt, acc
         outputs.set('job-id', jobId);
         // The answer may still show the job as it was before the message (the spec leaves open how a
         // message changes `status`): its outcome fields count only when nothing more will be read.
-        agent_flow_record(answer, context, !settings.wait || (answer.status !== undefined && !AGENT_TERMINAL.has(answer.status)));
+        record(answer, context, !settings.wait || (answer.status !== undefined && !AGENT_TERMINAL.has(answer.status)));
         progress.last = answer;
         await accepted();
         if (!settings.wait) {
@@ -565,7 +541,7 @@ async function waitForJob(api, jobId, settings, context, progress, startedAt, on
                     lastStatus = job.status;
                 }
                 progress.last = job;
-                agent_flow_record(job, context);
+                record(job, context);
             }
         });
         log.info(`Agent job ${jobId} ended \`${result.value.status}\` after ${(0,duration/* formatDuration */.a)(clock.now() - startedAt)} and ${result.polls} status requests.`);
@@ -584,7 +560,7 @@ async function waitForJob(api, jobId, settings, context, progress, startedAt, on
  * Sets the outputs from what a job answer says. `outcome` false leaves status, pr-link and
  * archived-at alone (an answer that may describe the job before the message).
  */
-function agent_flow_record(job, context, outcome = true) {
+function record(job, context, outcome = true) {
     const { outputs } = context;
     if (job.model !== undefined)
         outputs.set('model', job.model);
@@ -600,6 +576,64 @@ function agent_flow_record(job, context, outcome = true) {
         outputs.set('status', job.status);
     outputs.set('pr-link', job.prLink ?? '');
     outputs.set('archived-at', job.archivedAt ?? '');
+}
+
+
+/***/ }),
+
+/***/ 9856:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Lb: () => (/* binding */ httpLink),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   g1: () => (/* binding */ record),
+/* harmony export */   vE: () => (/* binding */ timestamp),
+/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */ });
+/**
+ * Reading service answers defensively: the spec leaves types and extra fields open, so every
+ * field is taken only when it has a usable value, and anything else counts as absent.
+ */
+/** The value as a plain object, or an empty one. */
+function record(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+function text(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** A finite number, also from a numeric string. */
+function finiteNumber(value) {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** An http(s) address, or undefined. */
+function httpLink(value) {
+    const found = text(value);
+    if (found === undefined)
+        return undefined;
+    try {
+        const { protocol } = new URL(found);
+        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+function timestamp(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return new Date(value < 1e12 ? value * 1000 : value);
+    if (typeof value === 'string' && value.trim() !== '') {
+        if (/^\d+(\.\d+)?$/.test(value.trim()))
+            return timestamp(Number(value));
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) ? undefined : new Date(ms);
+    }
+    return undefined;
 }
 
 

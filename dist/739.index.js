@@ -78,9 +78,12 @@ var duration = __webpack_require__(7607);
 var errors = __webpack_require__(3916);
 // EXTERNAL MODULE: ./src/poll/poller.ts + 1 modules
 var poller = __webpack_require__(7980);
+// EXTERNAL MODULE: ./src/http/answer.ts
+var http_answer = __webpack_require__(9856);
 // EXTERNAL MODULE: ./src/http/api-client.ts
 var api_client = __webpack_require__(3838);
 ;// CONCATENATED MODULE: ./src/export/export-api.ts
+
 
 
 const EXPORT_TERMINAL = new Set(['completed', 'failed']);
@@ -107,60 +110,42 @@ class ExportApi {
             what,
             deadline
         });
-        const jobId = answer?.jobId;
-        if (typeof jobId !== 'string' || jobId === '') {
+        const fields = (0,http_answer/* record */.g1)(answer);
+        const jobId = (0,http_answer/* text */.Qq)(fields.jobId);
+        if (jobId === undefined)
             throw new errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries no \`jobId\`.`);
-        }
-        return { jobId, status: export_api_text(answer.status) };
+        return { jobId, status: (0,http_answer/* text */.Qq)(fields.status) };
     }
     async status(jobId, deadline) {
-        const { body } = await this.client.request({
+        const { body: answer } = await this.client.request({
             method: 'GET',
             path: `/v1/static-export/jobs/${(0,api_client/* segment */.mX)(jobId)}`,
             kind: 'idempotent',
             what: `read the status of export job ${jobId}`,
             deadline
         });
-        const status = export_api_text(body?.status);
+        const body = (0,http_answer/* record */.g1)(answer);
+        const status = (0,http_answer/* text */.Qq)(body.status);
         if (status === undefined)
             throw new errors/* ActionError */.lZ(`The status of export job ${jobId} carries no \`status\`.`);
-        return { status, progress: number(body.progress), pageCount: number(body.pageCount), error: export_api_text(body.error) };
+        return { status, progress: (0,http_answer/* finiteNumber */.vM)(body.progress), pageCount: (0,http_answer/* finiteNumber */.vM)(body.pageCount), error: (0,http_answer/* text */.Qq)(body.error) };
     }
     /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
     async bundle(jobId, deadline) {
         const what = `generate the bundle link of export job ${jobId}`;
-        const { body } = await this.client.request({
+        const { body: answer } = await this.client.request({
             method: 'POST',
             path: `/v1/static-export/jobs/${(0,api_client/* segment */.mX)(jobId)}/bundle`,
             kind: 'idempotent',
             what,
             deadline
         });
-        const url = export_api_text(body?.bundleUrl);
-        if (url === undefined || !/^https?:\/\//i.test(url))
+        const body = (0,http_answer/* record */.g1)(answer);
+        const url = (0,http_answer/* httpLink */.Lb)(body.bundleUrl);
+        if (url === undefined)
             throw new errors/* ActionError */.lZ(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`);
-        return { url, expiresAt: timestamp(body.expiresAt), sizeBytes: number(body.sizeBytes) };
+        return { url, expiresAt: (0,http_answer/* timestamp */.vE)(body.expiresAt), sizeBytes: (0,http_answer/* finiteNumber */.vM)(body.sizeBytes) };
     }
-}
-function export_api_text(value) {
-    return typeof value === 'string' && value !== '' ? value : undefined;
-}
-/** A finite number, also from a numeric string (the spec does not fix the type). */
-function number(value) {
-    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
-function timestamp(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return new Date(value < 1e12 ? value * 1000 : value);
-    if (typeof value === 'string' && value.trim() !== '') {
-        if (/^\d+(\.\d+)?$/.test(value.trim()))
-            return timestamp(Number(value));
-        const ms = Date.parse(value);
-        return Number.isNaN(ms) ? undefined : new Date(ms);
-    }
-    return undefined;
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -242,12 +227,11 @@ async function runExport(settings, client, context) {
     });
     let finalLink = link;
     if (settings.download) {
-        const result = await log.group('Download the bundle', () => downloadBundle(jobId, link, settings, context, async () => {
+        finalLink = await log.group('Download the bundle', () => downloadBundle(jobId, link, settings, context, async () => {
             const fresh = await api.bundle(jobId, deadline);
             publishLink(fresh, settings, context);
             return fresh;
         }));
-        finalLink = result.link;
     }
     if (settings.helmValuesFile !== undefined) {
         await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(finalLink.url, settings.exportVersion));
@@ -352,11 +336,70 @@ async function downloadBundle(jobId, link, settings, context, refreshLink) {
     outputs.set('site-path', result.siteDir ?? '');
     outputs.set('bundle-sha256', result.sha256);
     outputs.set('bundle-size', result.sizeBytes);
-    return { ...result, archiveFile };
+    // The link that served the bundle: a fresh one if the first had expired.
+    return result.link;
 }
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id) {
     return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
+}
+
+
+/***/ }),
+
+/***/ 9856:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Lb: () => (/* binding */ httpLink),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   g1: () => (/* binding */ record),
+/* harmony export */   vE: () => (/* binding */ timestamp),
+/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */ });
+/**
+ * Reading service answers defensively: the spec leaves types and extra fields open, so every
+ * field is taken only when it has a usable value, and anything else counts as absent.
+ */
+/** The value as a plain object, or an empty one. */
+function record(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+function text(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** A finite number, also from a numeric string. */
+function finiteNumber(value) {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** An http(s) address, or undefined. */
+function httpLink(value) {
+    const found = text(value);
+    if (found === undefined)
+        return undefined;
+    try {
+        const { protocol } = new URL(found);
+        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+function timestamp(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return new Date(value < 1e12 ? value * 1000 : value);
+    if (typeof value === 'string' && value.trim() !== '') {
+        if (/^\d+(\.\d+)?$/.test(value.trim()))
+            return timestamp(Number(value));
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) ? undefined : new Date(ms);
+    }
+    return undefined;
 }
 
 

@@ -490,6 +490,10 @@ class ApiError extends _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */
     get status() {
         return this.failure.kind === 'status' ? this.failure.status : undefined;
     }
+    /** True when the service may have acted on the request despite the failure. */
+    get mayHaveBeenProcessed() {
+        return isAmbiguous(this.failure);
+    }
 }
 /** Encodes one identifier as a single path segment. */
 function segment(value) {

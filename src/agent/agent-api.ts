@@ -1,5 +1,6 @@
 import { formatDuration } from '../duration.js'
 import { ActionError } from '../errors.js'
+import { httpLink, record, text } from '../http/answer.js'
 import { type ApiClient, ApiError, segment } from '../http/api-client.js'
 import { parseRetryAfter } from '../http/retry.js'
 
@@ -98,7 +99,7 @@ export class AgentApi {
         )
       }
       if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
-      if (request.kind === 'once' && about.jobId !== undefined && mayHaveArrived(error)) {
+      if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
         throw new ApiError(
           `${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`,
           error.failure,
@@ -124,12 +125,6 @@ export class AgentApi {
   }
 }
 
-/** A failure after which the service may have acted on the request all the same. */
-function mayHaveArrived(error: ApiError): boolean {
-  const { failure } = error
-  return failure.kind === 'network' ? failure.code !== 'ECONNREFUSED' : failure.status >= 500 || failure.status === 408
-}
-
 function jobPath(projectId: string, jobId: string): string {
   return `/v2/agent/${segment(projectId)}/job/${segment(jobId)}`
 }
@@ -152,30 +147,10 @@ export function readAgentJob(body: unknown): AgentJob {
     model: text(value.model),
     sourceRepository: (typeof source === 'string' ? text(source) : undefined) ?? text(sourceRecord.repository) ?? text(value.repository),
     sourceRef: text(sourceRecord.ref) ?? text(sourceRecord.branch),
-    prLink: link(value.prLink ?? value.pr_link ?? value.prUrl),
+    prLink: httpLink(value.prLink ?? value.pr_link ?? value.prUrl),
     createdAt: time(value.createdAt ?? value.created_at),
     archivedAt: time(value.archivedAt ?? value.archived_at),
     error: text(value.error) ?? text(value.errorMessage)
-  }
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-}
-
-function text(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
-}
-
-function link(value: unknown): string | undefined {
-  const found = text(value)
-  if (found === undefined) return undefined
-  try {
-    const url = new URL(found)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? found : undefined
-  } catch {
-    return undefined
   }
 }
 

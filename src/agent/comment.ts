@@ -4,6 +4,7 @@
  * only here and only when a comment event needs it, so other runs do not pay for loading it.
  */
 import { ActionError, errorMessage } from '../errors.js'
+import { record } from '../http/answer.js'
 import type { Logger } from '../log.js'
 
 type GitHubModule = typeof import('@actions/github')
@@ -66,14 +67,14 @@ export async function readTriggeringComment(): Promise<TriggeringComment | undef
     throw new ActionError(`Could not read the \`${eventName}\` event payload at GITHUB_EVENT_PATH: ${errorMessage(error)}`)
   }
   const payload = context.payload as Record<string, unknown>
-  const comment = object(payload.comment)
+  const comment = record(payload.comment)
   const id = comment.id
   if (typeof id !== 'number' || typeof comment.body !== 'string') {
     throw new ActionError(
       `The \`${eventName}\` event payload (GITHUB_EVENT_PATH=${process.env.GITHUB_EVENT_PATH ?? 'unset'}) carries no comment with an \`id\` and a \`body\`.`
     )
   }
-  const numbered = eventName === 'issue_comment' ? object(payload.issue) : object(payload.pull_request)
+  const numbered = eventName === 'issue_comment' ? record(payload.issue) : record(payload.pull_request)
   let repository: TriggeringComment['repository']
   try {
     const { owner, repo } = context.repo
@@ -91,7 +92,7 @@ export async function readTriggeringComment(): Promise<TriggeringComment | undef
     id,
     threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
     body: comment.body,
-    author: typeof object(comment.user).login === 'string' ? (object(comment.user).login as string) : undefined,
+    author: typeof record(comment.user).login === 'string' ? (record(comment.user).login as string) : undefined,
     authorAssociation: typeof comment.author_association === 'string' ? comment.author_association : undefined,
     number: typeof numbered.number === 'number' ? numbered.number : undefined,
     repository,
@@ -206,10 +207,6 @@ function describeGitHubError(error: unknown): string {
       ? ' Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
       : ''
   return `HTTP ${status}: ${message}.${hint}`
-}
-
-function object(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {}
 }
 
 export interface ReplyFacts {

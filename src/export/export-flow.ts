@@ -1,7 +1,6 @@
 import { mkdir, rename, rm } from 'node:fs/promises'
 import * as path from 'node:path'
 import { type BundleLink, describeLink, maskLinkSecrets } from '../bundle/link.js'
-import type { TransferResult } from '../bundle/transfer.js'
 import type { FlowContext } from '../context.js'
 import { formatDuration } from '../duration.js'
 import { ActionError } from '../errors.js'
@@ -55,14 +54,13 @@ export async function runExport(settings: ExportSettings, client: ApiClient, con
 
   let finalLink = link
   if (settings.download) {
-    const result = await log.group('Download the bundle', () =>
+    finalLink = await log.group('Download the bundle', () =>
       downloadBundle(jobId, link, settings, context, async () => {
         const fresh = await api.bundle(jobId, deadline)
         publishLink(fresh, settings, context)
         return fresh
       })
     )
-    finalLink = result.link
   }
 
   if (settings.helmValuesFile !== undefined) {
@@ -149,7 +147,7 @@ async function downloadBundle(
   settings: ExportSettings,
   context: FlowContext,
   refreshLink: () => Promise<BundleLink>
-): Promise<TransferResult> {
+): Promise<BundleLink> {
   const { outputs, log, tuning } = context
   // Unpacked: the archive is a by-product kept in the runner's temp folder. Not unpacked: the
   // archive is the product and goes into `path`.
@@ -181,7 +179,8 @@ async function downloadBundle(
   outputs.set('site-path', result.siteDir ?? '')
   outputs.set('bundle-sha256', result.sha256)
   outputs.set('bundle-size', result.sizeBytes)
-  return { ...result, archiveFile }
+  // The link that served the bundle: a fresh one if the first had expired.
+  return result.link
 }
 
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */

@@ -55,6 +55,11 @@ export class ApiError extends ActionError {
   get status(): number | undefined {
     return this.failure.kind === 'status' ? this.failure.status : undefined
   }
+
+  /** True when the service may have acted on the request despite the failure. */
+  get mayHaveBeenProcessed(): boolean {
+    return isAmbiguous(this.failure)
+  }
 }
 
 /** Encodes one identifier as a single path segment. */
