@@ -10,6 +10,6 @@ export default {
     ]
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 20000
 }

@@ -13,10 +13,10 @@
  * completion to the poll that sees it.
  */
 import { pathToFileURL } from 'node:url'
-import { virtualClock } from '../src/clock.js'
-import { PollTimeoutError, pollUntilDone } from '../src/poll/poller.js'
-import type { PollSettings } from '../src/poll/schedule.js'
-import { seededRandom } from '../simulator/random.js'
+import { ActionError } from '../src/common/errors.js'
+import { followJob } from '../src/follow/follow-job.js'
+import type { PollSettings } from '../src/follow/schedule.js'
+import { virtualClock } from '../test/support/clock.js'
 
 type Mode = 'linear' | 'stalls' | 'absent'
 interface JobStatus {
@@ -31,7 +31,7 @@ const MINUTE = 60 * SECOND
 const DURATIONS = [30 * SECOND, 3 * MINUTE, 10 * MINUTE, 45 * MINUTE] as const
 const MODES: readonly Mode[] = ['linear', 'stalls', 'absent']
 
-const DEFAULTS: PollSettings = { initialIntervalMs: 5 * SECOND, maxIntervalMs: 60 * SECOND, timeoutMs: 30 * MINUTE }
+const DEFAULTS: PollSettings & { timeoutMs: number } = { initialIntervalMs: 5 * SECOND, maxIntervalMs: 60 * SECOND, timeoutMs: 30 * MINUTE }
 const BASELINE_INTERVAL_MS = 10 * SECOND
 const BASELINE_MAX_POLLS = 60
 const REQUEST_RATIO_TARGET = 0.3
@@ -65,21 +65,33 @@ function runBaseline(job: (t: number) => JobStatus, durationMs: number): RunOutc
   return { requests: BASELINE_MAX_POLLS, lagMs: undefined }
 }
 
-async function runAction(job: (t: number) => JobStatus, durationMs: number, settings: PollSettings, seed: number): Promise<RunOutcome> {
-  const clock = virtualClock(0)
+const TERMINAL = new Set(['completed', 'failed'])
+const quiet = { debug: () => {}, info: () => {}, warning: () => {}, group: <T>(_title: string, fn: () => Promise<T>) => fn() }
+
+/** The action's own follower on a virtual clock. */
+async function runAction(job: (t: number) => JobStatus, durationMs: number, settings: PollSettings & { timeoutMs: number }, seed: number): Promise<RunOutcome> {
+  const clock = virtualClock({ seed })
+  let requests = 0
   try {
-    const result = await pollUntilDone({
-      check: async () => job(clock.now()),
-      read: (s) => ({ status: s.status, progress: s.progress, done: s.status === 'completed' || s.status === 'failed' }),
-      settings,
-      clock,
-      random: seededRandom(seed),
+    await followJob({
+      name: 'Export job bench',
+      check: async () => (requests++, job(clock.now())),
+      read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
+      terminal: TERMINAL,
+      known: TERMINAL,
+      checkFirst: false,
+      initialIntervalMs: settings.initialIntervalMs,
+      maxIntervalMs: settings.maxIntervalMs,
       startedAt: 0,
-      checkFirst: false
+      timeoutMs: settings.timeoutMs,
+      jobStartedAt: 0,
+      resumeHint: '',
+      clock,
+      log: quiet
     })
-    return { requests: result.polls, lagMs: result.elapsedMs - durationMs }
+    return { requests, lagMs: clock.now() - durationMs }
   } catch (error) {
-    if (error instanceof PollTimeoutError) return { requests: error.polls, lagMs: undefined }
+    if (error instanceof ActionError) return { requests, lagMs: undefined }
     throw error
   }
 }
@@ -134,7 +146,7 @@ export interface PollingBenchResult {
  * progress (waits of at least initialIntervalMs at first, at most maxIntervalMs): during the
  * job's whole run when progress is absent, during the stall otherwise.
  */
-function provablyOutOfReach(mode: Mode, durationMs: number, baselineRequests: number, settings: PollSettings): string | undefined {
+function provablyOutOfReach(mode: Mode, durationMs: number, baselineRequests: number, settings: PollSettings & { timeoutMs: number }): string | undefined {
   const reasons: string[] = []
   const allowed = REQUEST_RATIO_TARGET * baselineRequests
   const blindWindow = mode === 'absent' ? durationMs : mode === 'stalls' ? 0.5 * (durationMs - QUEUED_MS) : 0

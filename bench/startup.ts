@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { INPUT_DEFAULTS } from '../src/inputs.js'
+import { INPUT_DEFAULTS } from '../src/action/inputs.js'
 import { childEnv, median } from './measure.js'
 import { formatMs, mark, table } from './report.js'
 

@@ -7,9 +7,10 @@
  *
  * Prints one JSON line: the result, the time inside transferBundle, and maxRSS (KiB).
  */
-import { transferBundle } from '../src/bundle/transfer.js'
-import { realClock } from '../src/clock.js'
-import type { Logger } from '../src/log.js'
+import { dirname } from 'node:path'
+import { systemClock } from '../src/common/clock.js'
+import type { Logger } from '../src/common/log.js'
+import { transferBundle } from '../src/transfer/transfer.js'
 
 export interface ChildRequest {
   url: string
@@ -41,10 +42,11 @@ async function main(): Promise<void> {
   const result = await transferBundle({
     link: { url: request.url, expiresAt: undefined, sizeBytes: request.sizeBytes },
     refreshLink: () => Promise.reject(new Error('the benchmark link does not expire')),
-    archiveFile: request.archiveFile,
+    archiveFolder: dirname(request.archiveFile),
     siteDir: request.siteDir,
+    deadline: Infinity,
     log,
-    clock: realClock
+    clock: systemClock
   })
   const transferMs = performance.now() - started
   const files = /: (\d+) files/.exec(lines.find((l) => l.startsWith('Unpacked')) ?? '')?.[1]

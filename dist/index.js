@@ -313,1266 +313,16 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 4632:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   c: () => (/* binding */ untilCancelled),
-/* harmony export */   d: () => (/* binding */ cancelOnSignals)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-
-/**
- * Turns the runner's cancellation into an AbortSignal. The runner sends SIGINT, then SIGTERM
- * 7.5 s later, then kills: flows stop at the signal and clean up; if something still hangs,
- * the process ends by itself after `graceMs` so the cleanup of the caller is all that runs.
- */
-function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'SIGTERM']) {
-    const controller = new AbortController();
-    let graceTimer;
-    const onSignal = (name) => {
-        if (controller.signal.aborted)
-            return;
-        controller.abort(new Error(`Received ${name}`));
-        graceTimer = setTimeout(onGraceExpired, graceMs);
-        graceTimer.unref();
-    };
-    for (const name of signals)
-        process.on(name, onSignal);
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            for (const name of signals)
-                process.off(name, onSignal);
-            if (graceTimer)
-                clearTimeout(graceTimer);
-        }
-    };
-}
-/**
- * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
- * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
- * process.
- */
-function untilCancelled(work, signal) {
-    if (signal === undefined)
-        return work;
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc());
-        if (signal.aborted)
-            return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then((value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-        }, (error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(signal.aborted ? new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc() : error);
-        });
-    });
-}
-
-
-/***/ }),
-
-/***/ 7607:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ parseDuration),
-/* harmony export */   a: () => (/* binding */ formatDuration)
-/* harmony export */ });
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/**
- * Parses a duration such as `250ms`, `90s`, `15m`, `1h`, or plain seconds (`30`, `1.5`).
- * Returns milliseconds, or undefined when the text is not a duration.
- */
-function parseDuration(text) {
-    const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/i.exec(text.trim());
-    if (!match)
-        return undefined;
-    const [, amount, unit = 's'] = match;
-    const ms = Number(amount) * (UNIT_MS[unit.toLowerCase()] ?? 1000);
-    return Number.isFinite(ms) ? Math.round(ms) : undefined;
-}
-/** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    const totalSeconds = Math.round(ms / 1000);
-    if (totalSeconds < 60)
-        return `${totalSeconds}s`;
-    const hours = Math.floor(totalSeconds / 3600);
-    const minutes = Math.floor((totalSeconds % 3600) / 60);
-    const seconds = totalSeconds % 60;
-    return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
-}
-
-
-/***/ }),
-
-/***/ 3916:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   cc: () => (/* binding */ CancelledError),
-/* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
-/* harmony export */   gJ: () => (/* binding */ errorMessage),
-/* harmony export */   lZ: () => (/* binding */ ActionError),
-/* harmony export */   zf: () => (/* binding */ isAbortError)
-/* harmony export */ });
-/**
- * An error whose message is written for the user of the action: main.ts prints it as it is,
- * without a stack trace.
- */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** The run was cancelled (SIGINT/SIGTERM from the runner). */
-class CancelledError extends Error {
-    name = 'CancelledError';
-    constructor(message = 'The run was cancelled') {
-        super(message);
-    }
-}
-function isAbortError(error) {
-    return error instanceof CancelledError || (error instanceof Error && error.name === 'AbortError');
-}
-/** Throws CancelledError when `signal` has fired; call it between steps of a long operation. */
-function throwIfCancelled(signal) {
-    if (signal?.aborted)
-        throw new CancelledError();
-}
-function errorMessage(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-
-
-/***/ }),
-
-/***/ 3838:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   OW: () => (/* binding */ ApiClient),
-/* harmony export */   hD: () => (/* binding */ ApiError),
-/* harmony export */   mX: () => (/* binding */ segment)
-/* harmony export */ });
-/* unused harmony export USER_AGENT */
-/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
-/* harmony import */ var _cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4632);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3916);
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8902);
-/* harmony import */ var _with_retries_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8961);
-
-
-
-
-
-const USER_AGENT = 'docs-admin-action/1';
-/** A request the service refused or that could not be completed, with what is known about it. */
-class ApiError extends _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ {
-    failure;
-    serviceError;
-    attempts;
-    stoppedByDeadline;
-    constructor(message, failure, 
-    /** The service's own `error` text, when it gave one. */
-    serviceError, attempts, 
-    /** True when the retries stopped only because the step's timeout would pass. */
-    stoppedByDeadline) {
-        super(message);
-        this.failure = failure;
-        this.serviceError = serviceError;
-        this.attempts = attempts;
-        this.stoppedByDeadline = stoppedByDeadline;
-    }
-    get status() {
-        return this.failure.kind === 'status' ? this.failure.status : undefined;
-    }
-    /** True when the service may have acted on the request despite the failure. */
-    get mayHaveBeenProcessed() {
-        return isAmbiguous(this.failure);
-    }
-}
-/** Encodes one identifier as a single path segment. */
-function segment(value) {
-    return encodeURIComponent(value);
-}
-/**
- * The one way the action talks to the service: it adds the bearer credential (only ever to the
- * base address's origin: redirects are not followed), sends and reads JSON, and applies the retry
- * policy of `retry.ts` with `Retry-After`.
- */
-class ApiClient {
-    options;
-    http;
-    constructor(options) {
-        this.options = options;
-        // Redirects are refused so the key can never follow one to another origin; retries are ours.
-        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(USER_AGENT, [], {
-            allowRedirects: false,
-            allowRetries: false,
-            keepAlive: true,
-            socketTimeout: options.requestTimeoutMs ?? 60_000
-        });
-    }
-    async request(request) {
-        const { clock, log, signal } = this.options;
-        try {
-            return await (0,_with_retries_js__WEBPACK_IMPORTED_MODULE_4__/* .withRetries */ .L)((attempt) => this.attempt(request, attempt), {
-                kind: request.kind,
-                policy: this.options.policy ?? _retry_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_BACKOFF */ .VU,
-                clock,
-                signal,
-                deadline: request.deadline,
-                random: this.options.random,
-                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
-            });
-        }
-        catch (error) {
-            if (error instanceof _with_retries_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .c)
-                throw this.explain(request, error);
-            throw error;
-        }
-    }
-    /** Releases kept-alive sockets so the process can end. */
-    dispose() {
-        this.http.dispose();
-    }
-    async attempt(request, attempt) {
-        (0,_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(this.options.signal);
-        const url = `${this.options.baseUrl}${request.path}`;
-        const headers = {
-            Authorization: `Bearer ${this.options.apiKey}`,
-            Accept: 'application/json'
-        };
-        let payload = null;
-        if (request.body !== undefined) {
-            headers['Content-Type'] = 'application/json';
-            payload = JSON.stringify(request.body);
-        }
-        this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
-        let response;
-        let text;
-        try {
-            response = await (0,_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c)(this.http.request(request.method, url, payload, headers), this.options.signal);
-            text = await (0,_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c)(response.readBody(), this.options.signal);
-        }
-        catch (error) {
-            if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc)
-                throw error;
-            throw new _with_retries_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .c(networkFailure(error));
-        }
-        const status = response.message.statusCode ?? 0;
-        const body = parseJson(text);
-        if (status >= 200 && status < 300) {
-            if (body === undefined) {
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ(`Could not ${request.what}: the service answered HTTP ${status} with something that is not JSON (${preview(text)}).`);
-            }
-            return { status, body: body };
-        }
-        const retryAfter = response.message.headers['retry-after'];
-        throw new _with_retries_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .c({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text));
-    }
-    explain(request, error) {
-        const { failure } = error;
-        const said = error.detail ? `: ${error.detail}` : '';
-        const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
-        let message;
-        if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-            message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`;
-        }
-        else if (error.stoppedByDeadline) {
-            message = `Could not ${request.what}: ${(0,_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}; the next retry would end after \`timeout\`.`;
-        }
-        else if (request.kind === 'once' && isAmbiguous(failure)) {
-            message =
-                `Could not ${request.what}: ${ambiguity(failure)}${said}. The service may have processed the request, so it was not sent again ` +
-                    '(a second one could duplicate the work). Check the service before running again.';
-        }
-        else {
-            message = `Could not ${request.what}: ${(0,_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
-        }
-        return new ApiError(message, failure, error.detail, error.attempts, error.stoppedByDeadline);
-    }
-}
-/** A failure after which the service may or may not have acted on a request. */
-function isAmbiguous(failure) {
-    return failure.kind === 'network' ? failure.code !== 'ECONNREFUSED' : failure.status >= 500 || failure.status === 408;
-}
-function ambiguity(failure) {
-    return failure.kind === 'network'
-        ? `the connection failed after the request was sent (${failure.code ?? failure.message})`
-        : `the service answered HTTP ${failure.status}`;
-}
-function networkFailure(error) {
-    const err = error;
-    const message = err?.message ?? String(error);
-    // @actions/http-client reports its own socket timeout as a plain Error.
-    const code = err?.code ?? (message.startsWith('Request timeout') ? 'ETIMEDOUT' : undefined);
-    return { kind: 'network', code, message };
-}
-function parseJson(text) {
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
-function serviceErrorText(body, text) {
-    if (body && typeof body === 'object' && typeof body.error === 'string') {
-        return body.error;
-    }
-    return text.trim() === '' ? undefined : preview(text);
-}
-function preview(text) {
-    const oneLine = text.replace(/\s+/g, ' ').trim();
-    return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine || '(empty)';
-}
-
-
-/***/ }),
-
-/***/ 8902:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ic: () => (/* binding */ describeFailure),
-/* harmony export */   VU: () => (/* binding */ DEFAULT_BACKOFF),
-/* harmony export */   a2: () => (/* binding */ retryDelay),
-/* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   r3: () => (/* binding */ isRetryable)
-/* harmony export */ });
-/* unused harmony export backoffDelay */
-/**
- * The one retry policy of the action: which failures are worth another try, and how long to wait
- * before it. Pure: no I/O, no clock of its own, so every rule is unit-tested without waiting.
- */
-/** Network error codes that prove the request never reached a server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED']);
-const RETRYABLE_STATUSES = new Set([408, 429]);
-function isRetryable(kind, failure) {
-    if (failure.kind === 'network') {
-        return kind === 'idempotent' || NOT_SENT_CODES.has(failure.code ?? '');
-    }
-    const { status } = failure;
-    if (kind === 'once')
-        return status === 429 || status === 503;
-    return RETRYABLE_STATUSES.has(status) || (status >= 500 && status <= 599);
-}
-const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 };
-/**
- * Wait before retry number `retry` (1 for the first retry): exponential growth with "equal
- * jitter" (half fixed, half random), so that many runners failing together do not retry in step
- * yet none retries at once.
- */
-function backoffDelay(retry, policy, random = Math.random) {
-    const exponential = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, retry - 1));
-    return Math.round(exponential / 2 + random() * (exponential / 2));
-}
-/**
- * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date.
- * Undefined when absent or unreadable; never negative.
- */
-function parseRetryAfter(value, nowMs) {
-    if (value == null)
-        return undefined;
-    const text = value.trim();
-    if (text === '')
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(text))
-        return Math.round(Number(text) * 1000);
-    const date = Date.parse(text);
-    if (Number.isNaN(date))
-        return undefined;
-    return Math.max(0, date - nowMs);
-}
-/**
- * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
- * else the jittered backoff.
- */
-function retryDelay(retry, failure, policy, nowMs, random = Math.random) {
-    const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
-    return asked ?? backoffDelay(retry, policy, random);
-}
-function describeFailure(failure) {
-    return failure.kind === 'network'
-        ? `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
-        : `HTTP ${failure.status}`;
-}
-
-
-/***/ }),
-
-/***/ 8961:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L: () => (/* binding */ withRetries),
-/* harmony export */   c: () => (/* binding */ AttemptError)
-/* harmony export */ });
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8902);
-
-/** Thrown by an attempt to say how it failed, so that the policy can judge it. */
-class AttemptError extends Error {
-    failure;
-    detail;
-    name = 'AttemptError';
-    /** How many attempts were made in all; set when the retries give up. */
-    attempts = 1;
-    /** True when the retries stopped because the next wait would pass the deadline. */
-    stoppedByDeadline = false;
-    constructor(failure, message = (0,_retry_js__WEBPACK_IMPORTED_MODULE_0__/* .describeFailure */ .Ic)(failure), 
-    /** Extra facts for the final message, e.g. the service's `error` text. */
-    detail) {
-        super(message);
-        this.failure = failure;
-        this.detail = detail;
-    }
-}
-/**
- * Runs `attempt` until it succeeds, the policy says the failure is final, the attempts are used
- * up, or the next wait would end past the deadline. Errors other than AttemptError (bugs,
- * cancellation, refused archives) pass through at once. The last AttemptError is rethrown with
- * `attempts` set so callers can say how hard they tried.
- */
-async function withRetries(attempt, options) {
-    const judge = options.isRetryable ?? ((failure) => (0,_retry_js__WEBPACK_IMPORTED_MODULE_0__/* .isRetryable */ .r3)(options.kind, failure));
-    for (let attemptNumber = 1;; attemptNumber++) {
-        try {
-            return await attempt(attemptNumber);
-        }
-        catch (error) {
-            if (!(error instanceof AttemptError))
-                throw error;
-            const final = attemptNumber >= options.policy.maxAttempts || !judge(error.failure);
-            const delayMs = (0,_retry_js__WEBPACK_IMPORTED_MODULE_0__/* .retryDelay */ .a2)(attemptNumber, error.failure, options.policy, Date.now(), options.random);
-            const pastDeadline = options.deadline !== undefined && options.clock.now() + delayMs > options.deadline;
-            if (final || pastDeadline) {
-                error.attempts = attemptNumber;
-                error.stoppedByDeadline = !final;
-                throw error;
-            }
-            options.onRetry?.({ retry: attemptNumber, failure: error.failure, delayMs, error });
-            await options.clock.sleep(delayMs, options.signal);
-        }
-    }
-}
-
-
-/***/ }),
-
-/***/ 9407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3356);
-// The runner's entry point: everything lives in main.ts so that tests and local runs can call run().
-
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 3356:
+/***/ 8201:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  q: () => (/* binding */ actionsHost)
 });
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
-var core = __nccwpck_require__(3340);
-// EXTERNAL MODULE: ./src/cancellation.ts
-var src_cancellation = __nccwpck_require__(4632);
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
-;// CONCATENATED MODULE: ./src/clock.ts
-
-const realClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new errors/* CancelledError */.cc());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new errors/* CancelledError */.cc());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    })
-};
-/**
- * A clock whose sleeps return at once and advance its time: for tests and the polling benchmark.
- * `onSleep` may act at the moment the simulated time has passed (e.g. advance a simulated job).
- */
-function virtualClock(start = 0, onSleep) {
-    let now = start;
-    return {
-        now: () => now,
-        advance: (ms) => void (now += ms),
-        sleep: async (ms, signal) => {
-            if (signal?.aborted)
-                throw new CancelledError();
-            now += Math.max(0, ms);
-            onSleep?.(ms, now);
-            await Promise.resolve();
-            if (signal?.aborted)
-                throw new CancelledError();
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/http/api-client.ts
-var api_client = __nccwpck_require__(3838);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/duration.ts
-var src_duration = __nccwpck_require__(7607);
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-
-
-/**
- * Every input of the action, with the default that action.yml declares. A test holds action.yml
- * and README to this table, so the three never drift apart.
- */
-const INPUT_DEFAULTS = {
-    operation: undefined,
-    'api-key': undefined,
-    'base-url': undefined,
-    domain: undefined,
-    'job-id': undefined,
-    'docs-version': undefined,
-    paths: undefined,
-    wait: 'true',
-    timeout: '30m',
-    'poll-interval': '5s',
-    'max-poll-interval': '60s',
-    path: 'static-export',
-    download: 'true',
-    extract: 'true',
-    'export-version': undefined,
-    'helm-values-file': undefined,
-    'project-id': undefined,
-    prompt: undefined,
-    'comment-command': undefined,
-    'github-token': '${{ github.token }}',
-    'comment-reply': 'true'
-};
-const OPERATIONS = ['export', 'agent-message', 'agent-status', 'agent-create'];
-const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
-const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
-/**
- * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
- * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
- * milliseconds to compile at every start.)
- */
-function isHostname(host) {
-    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
-}
-/**
- * Reads and checks every input, and throws one ActionError that lists every problem found, so a
- * user fixes a workflow in one round rather than one error per run. Nothing here does I/O.
- */
-function readSettings(read, context) {
-    const problems = [];
-    const value = (name) => {
-        const raw = read(name).trim();
-        if (raw !== '')
-            return raw;
-        return INPUT_DEFAULTS[name]?.startsWith('${{') ? undefined : INPUT_DEFAULTS[name];
-    };
-    const required = (name, why = 'is required') => {
-        const found = value(name);
-        if (found === undefined)
-            problems.push(`\`${name}\` ${why}.`);
-        return found ?? '';
-    };
-    const flag = (name) => {
-        const raw = value(name) ?? 'false';
-        if (TRUE_WORDS.has(raw))
-            return true;
-        if (!FALSE_WORDS.has(raw))
-            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
-        return false;
-    };
-    const duration = (name) => {
-        const raw = value(name) ?? '';
-        const ms = (0,src_duration/* parseDuration */.E)(raw);
-        if (ms === undefined || ms <= 0) {
-            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
-            return 1;
-        }
-        return ms;
-    };
-    const operationText = required('operation');
-    const operation = OPERATIONS.find((known) => known === operationText);
-    if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
-    }
-    const common = {
-        apiKey: required('api-key'),
-        baseUrl: checkBaseUrl(required('base-url'), problems),
-        wait: flag('wait'),
-        timeoutMs: duration('timeout'),
-        pollIntervalMs: duration('poll-interval'),
-        maxPollIntervalMs: duration('max-poll-interval')
-    };
-    if (common.maxPollIntervalMs < common.pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
-    }
-    let settings;
-    if (operation === 'export') {
-        const jobId = optionalSegment('job-id', value('job-id'), problems);
-        const domainText = value('domain');
-        if (domainText === undefined && jobId === undefined)
-            problems.push('`domain` is required unless `job-id` names an existing export job.');
-        settings = {
-            ...common,
-            operation,
-            domain: domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn),
-            jobId,
-            docsVersion: value('docs-version'),
-            paths: splitLines(value('paths')),
-            path: checkFolder('path', value('path') ?? '', context.workspace, problems),
-            download: flag('download'),
-            extract: flag('extract'),
-            exportVersion: value('export-version'),
-            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
-        };
-    }
-    else if (operation !== undefined) {
-        const jobId = optionalSegment('job-id', value('job-id'), problems);
-        if (jobId === undefined && operation !== 'agent-create')
-            problems.push(`\`job-id\` is required for \`${operation}\`.`);
-        const commentCommand = value('comment-command');
-        const prompt = read('prompt');
-        if (operation !== 'agent-status' && prompt.trim() === '' && commentCommand === undefined) {
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
-        }
-        settings = {
-            ...common,
-            operation,
-            projectId: requiredSegment('project-id', value('project-id'), problems, `for \`${operation}\``),
-            jobId,
-            prompt: prompt.trim() === '' ? undefined : prompt.trim(),
-            commentCommand,
-            githubToken: value('github-token'),
-            commentReply: flag('comment-reply')
-        };
-    }
-    if (problems.length > 0 || settings === undefined) {
-        throw new errors/* ActionError */.lZ(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    }
-    return settings;
-}
-function checkBaseUrl(text, problems) {
-    if (text === '')
-        return '';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
-        return '';
-    }
-    const loopback = LOOPBACK_HOSTS.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
-    }
-    if (url.username || url.password)
-        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
-    if (url.search || url.hash)
-        problems.push('`base-url` must not carry a query or fragment.');
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
-function checkDomain(text, problems, warn) {
-    let host = text.toLowerCase();
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        let url;
-        try {
-            url = new URL(text);
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-            return undefined;
-        }
-        host = url.hostname;
-        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
-    }
-    if (!isHostname(host)) {
-        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-        return undefined;
-    }
-    return host;
-}
-/** Identifiers that become one path segment of an API address. */
-function optionalSegment(name, text, problems) {
-    if (text === undefined)
-        return undefined;
-    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
-        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
-        return undefined;
-    }
-    return text;
-}
-function requiredSegment(name, text, problems, when) {
-    if (text === undefined) {
-        problems.push(`\`${name}\` is required ${when}.`);
-        return '';
-    }
-    return optionalSegment(name, text, problems) ?? '';
-}
-function splitLines(text) {
-    const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-    return lines.length > 0 ? lines : undefined;
-}
-function optionalPath(text, workspace) {
-    return text === undefined ? undefined : external_node_path_.resolve(workspace, text);
-}
-/**
- * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, or the file system root.
- */
-function checkFolder(name, text, workspace, problems) {
-    const folder = external_node_path_.resolve(workspace, text);
-    const relative = external_node_path_.relative(folder, external_node_path_.resolve(workspace));
-    if (folder === external_node_path_.parse(folder).root || relative === '' || !relative.startsWith('..')) {
-        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`);
-    }
-    return folder;
-}
-
-;// CONCATENATED MODULE: ./src/log.ts
-
-const actionsLogger = {
-    debug: (message) => core/* debug */.Yz(message),
-    info: (message) => core/* info */.pq(message),
-    warning: (message) => core/* warning */.$e(message),
-    group: (title, fn) => core/* group */.Os(title, fn)
-};
-function recordingLogger() {
-    const lines = [];
-    return {
-        lines,
-        debug: (message) => void lines.push(`debug: ${message}`),
-        info: (message) => void lines.push(`info: ${message}`),
-        warning: (message) => void lines.push(`warning: ${message}`),
-        group: async (title, fn) => {
-            lines.push(`group: ${title}`);
-            return fn();
-        },
-        text: () => lines.join('\n')
-    };
-}
-
-;// CONCATENATED MODULE: ./src/outputs.ts
-
-/** Every output of the action. A test holds action.yml and README to this list. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'job-id',
-    'status',
-    'page-count',
-    'progress',
-    'bundle-url',
-    'expires-at',
-    'bundle-path',
-    'site-path',
-    'bundle-sha256',
-    'bundle-size',
-    'helm-values',
-    'pr-link',
-    'model',
-    'source-repository',
-    'source-ref',
-    'created-at',
-    'archived-at',
-    'skipped'
-]));
-/**
- * Where outputs go. Each value is written the moment it is known, so that a step that fails
- * later still hands on what it learned (the job id above all).
- */
-class Outputs {
-    write;
-    values = new Map();
-    constructor(write = core/* setOutput */.uH) {
-        this.write = write;
-    }
-    set(name, value) {
-        const text = value === null || value === undefined ? '' : String(value);
-        if (this.values.get(name) === text)
-            return;
-        this.values.set(name, text);
-        this.write(name, text);
-    }
-    get(name) {
-        return this.values.get(name);
-    }
-}
-
-// EXTERNAL MODULE: ./src/units.ts
-var units = __nccwpck_require__(1996);
-;// CONCATENATED MODULE: ./src/summary.ts
-
-
-function newReport(title) {
-    return { title, rows: [], notes: [] };
-}
-/** The outputs a reader of the summary wants, in reading order, with how to show each. */
-const SUMMARY_OUTPUTS = [
-    ['job-id', 'Job', code],
-    ['status', 'Status', (v) => `<strong>${escapeHtml(v)}</strong>`],
-    ['page-count', 'Pages', escapeHtml],
-    ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
-    ['bundle-size', 'Bundle size', (v) => escapeHtml((0,units/* formatBytes */.z)(Number(v)))],
-    ['bundle-sha256', 'Bundle sha256', code],
-    ['site-path', 'Site', code],
-    ['bundle-path', 'Archive', code],
-    ['expires-at', 'Link expires', escapeHtml],
-    ['model', 'Model', escapeHtml],
-    ['source-repository', 'Repository', escapeHtml],
-    ['source-ref', 'Branch', code]
-];
-/** Rows for the summary: the known outputs first, then the flow's own rows. */
-function summaryRows(outputs, report) {
-    const rows = [];
-    for (const [name, label, show] of SUMMARY_OUTPUTS) {
-        const value = outputs.get(name);
-        if (value)
-            rows.push([label, show(value)]);
-    }
-    return [...rows, ...report.rows.map(([label, value]) => [label, escapeHtml(value)])];
-}
-/** Appends the report to the job summary (never overwrites what earlier steps wrote). */
-async function writeSummary(report, outputs, failure) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
-        return;
-    const summary = core/* summary */.z.addHeading(escapeHtml(report.title), 3);
-    const rows = summaryRows(outputs, report);
-    if (rows.length > 0) {
-        summary.addTable([[{ data: 'Item', header: true }, { data: 'Value', header: true }], ...rows]);
-    }
-    for (const note of report.notes)
-        summary.addRaw(`<p>${escapeHtml(note)}</p>`, true);
-    if (failure)
-        summary.addRaw(`<p>❌ ${escapeHtml(failure)}</p>`, true);
-    await summary.write();
-}
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function code(text) {
-    return `<code>${escapeHtml(text)}</code>`;
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-
-
-
-
-
-
-
-
-
-
-/**
- * The action: read the inputs, run the chosen operation, and turn any error into one clean
- * failure message. Outputs already set stay set; the job summary is written in every case.
- */
-async function run(overrides = {}) {
-    const env = overrides.env ?? process.env;
-    const getInput = overrides.getInput ?? ((name) => core/* getInput */.V4(name));
-    // Mask the secrets before anything else can print them, even a validation error.
-    for (const name of ['api-key', 'github-token']) {
-        const secret = getInput(name).trim();
-        if (secret !== '')
-            core/* setSecret */.Pq(secret);
-    }
-    const log = overrides.log ?? actionsLogger;
-    const outputs = overrides.outputs ?? new Outputs();
-    // If the flow has not wound down in time after a cancellation, end the process before the
-    // runner's SIGKILL: the step still fails with a message rather than vanishing.
-    const cancellation = overrides.signal
-        ? undefined
-        : (0,src_cancellation/* cancelOnSignals */.d)(() => {
-            core/* setFailed */.C1('The run was cancelled.');
-            process.exit(1);
-        });
-    const signal = overrides.signal ?? cancellation.signal;
-    let report;
-    let client;
-    try {
-        const settings = readSettings(getInput, { workspace: env.GITHUB_WORKSPACE || process.cwd(), warn: (m) => log.warning(m) });
-        report = newReport(titleOf(settings));
-        const clock = overrides.clock ?? realClock;
-        client = new api_client/* ApiClient */.OW({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal, random: overrides.random, policy: overrides.tuning?.retry });
-        const context = {
-            clock,
-            log,
-            signal,
-            outputs,
-            report,
-            tempDir: env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(),
-            random: overrides.random,
-            tuning: overrides.tuning
-        };
-        await runOperation(settings, client, context);
-        if (report)
-            await writeSummary(report, outputs);
-    }
-    catch (error) {
-        const message = signal.aborted || error instanceof errors/* CancelledError */.cc ? 'The run was cancelled; partial files were removed.' : (0,errors/* errorMessage */.gJ)(error);
-        if (!(error instanceof errors/* ActionError */.lZ) && !(error instanceof errors/* CancelledError */.cc))
-            core/* debug */.Yz(String(error?.stack ?? error));
-        core/* setFailed */.C1(message);
-        if (report)
-            await writeSummary(report, outputs, message).catch((e) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(e)}`));
-    }
-    finally {
-        client?.dispose();
-        cancellation?.dispose();
-    }
-}
-function titleOf(settings) {
-    return settings.operation === 'export' ? `Static export${settings.domain ? ` of ${settings.domain}` : ''}` : `Agent job: ${settings.operation}`;
-}
-/** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
-async function runOperation(settings, client, context) {
-    if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 739).then(__nccwpck_require__.bind(__nccwpck_require__, 8739));
-        return runExport(settings, client, context);
-    }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 316).then(__nccwpck_require__.bind(__nccwpck_require__, 4316));
-    return runAgent(settings, client, context);
-}
-
-
-/***/ }),
-
-/***/ 1996:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   z: () => (/* binding */ formatBytes)
-/* harmony export */ });
-/** A byte count for people: `883 B`, `12.4 MiB`. */
-function formatBytes(bytes) {
-    if (!Number.isFinite(bytes))
-        return String(bytes);
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-
-/***/ }),
-
-/***/ 2613:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 4434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 9896:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-
-/***/ }),
-
-/***/ 8611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 5692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 9278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 4589:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
-
-/***/ }),
-
-/***/ 6698:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
-
-/***/ }),
-
-/***/ 4573:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-
-/***/ }),
-
-/***/ 7540:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
-
-/***/ }),
-
-/***/ 7598:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 3053:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
-
-/***/ }),
-
-/***/ 610:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-
-/***/ }),
-
-/***/ 8474:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-
-/***/ }),
-
-/***/ 7067:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-
-/***/ }),
-
-/***/ 2467:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 4708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-
-/***/ }),
-
-/***/ 7030:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 643:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-
-/***/ }),
-
-/***/ 1792:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
-
-/***/ }),
-
-/***/ 7075:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 6466:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-
-/***/ }),
-
-/***/ 1692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
-
-/***/ }),
-
-/***/ 3136:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-
-/***/ }),
-
-/***/ 7975:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-
-/***/ }),
-
-/***/ 3429:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 857:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-
-/***/ }),
-
-/***/ 2203:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
-
-/***/ }),
-
-/***/ 3193:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-
-/***/ }),
-
-/***/ 4756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ }),
-
-/***/ 3106:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
-
-/***/ }),
-
-/***/ 3340:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Yz: () => (/* binding */ core_debug),
-  V4: () => (/* binding */ getInput),
-  Os: () => (/* binding */ group),
-  pq: () => (/* binding */ info),
-  C1: () => (/* binding */ setFailed),
-  uH: () => (/* binding */ setOutput),
-  Pq: () => (/* binding */ core_setSecret),
-  z: () => (/* reexport */ summary),
-  $e: () => (/* binding */ warning)
-});
-
-// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, isDebug, markdownSummary, notice, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: cancelOnSignals
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -3725,6 +2475,1268 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __nccwpck_require__(1922);
+;// CONCATENATED MODULE: ./src/action/event.ts
+
+
+/**
+ * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
+ * its webhook payload in the JSON file at GITHUB_EVENT_PATH.
+ */
+async function readRunnerEvent(env) {
+    const name = env('GITHUB_EVENT_NAME') || undefined;
+    const file = env('GITHUB_EVENT_PATH');
+    if (!file)
+        return { name, payload: {} };
+    let text;
+    try {
+        text = await (0,promises_.readFile)(file, 'utf8');
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return { name, payload: {} };
+        throw new errors/* ActionError */.lZ(`Could not read the event payload at GITHUB_EVENT_PATH (${file}): ${(0,errors/* errorMessage */.gJ)(error)}`);
+    }
+    let payload;
+    try {
+        payload = JSON.parse(text);
+    }
+    catch (error) {
+        throw new errors/* ActionError */.lZ(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${(0,errors/* errorMessage */.gJ)(error)}`);
+    }
+    return { name, payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {} };
+}
+
+;// CONCATENATED MODULE: ./src/action/actions-host.ts
+/** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+
+
+function actionsHost() {
+    return {
+        getInput: (name) => getInput(name),
+        setOutput: (name, value) => setOutput(name, value),
+        setSecret: (secret) => core_setSecret(secret),
+        setFailed: (message) => setFailed(message),
+        log: {
+            debug: (message) => core_debug(message),
+            info: (message) => info(message),
+            warning: (message) => warning(message),
+            group: (title, fn) => group(title, fn)
+        },
+        appendSummary: async (html) => {
+            if (!process.env.GITHUB_STEP_SUMMARY)
+                return;
+            await summary.addRaw(html).write();
+        },
+        env: (name) => process.env[name] || undefined,
+        event: () => readRunnerEvent((name) => process.env[name]),
+        github: async (token) => {
+            const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(191)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9191));
+            return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
+        },
+        cancelled: cancelOnSignals(() => {
+            setFailed('The run was cancelled.');
+            process.exit(1);
+        })
+    };
+}
+/**
+ * Turns the runner's cancellation into an AbortSignal. The runner sends SIGINT, then SIGTERM
+ * 7.5 s later, then kills: flows stop at the signal and clean up; if something still hangs, the
+ * process ends by itself after `graceMs`, still failing the step with a message.
+ */
+function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'SIGTERM']) {
+    const controller = new AbortController();
+    const onSignal = (name) => {
+        if (controller.signal.aborted)
+            return;
+        controller.abort(new Error(`Received ${name}`));
+        setTimeout(onGraceExpired, graceMs).unref();
+    };
+    for (const name of signals)
+        process.on(name, onSignal);
+    return controller.signal;
+}
+
+
+/***/ }),
+
+/***/ 3598:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ untilCancelled),
+/* harmony export */   w: () => (/* binding */ withTimeout)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+
+/**
+ * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
+ * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
+ * process.
+ */
+function untilCancelled(work, signal) {
+    if (signal === undefined)
+        return work;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc());
+        if (signal.aborted)
+            return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then((value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+        }, (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(signal.aborted ? new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc() : error);
+        });
+    });
+}
+/**
+ * Runs `work` with a signal that fires after `ms` of clock time or when `signal` does, whichever
+ * comes first; the timer ends with the work.
+ */
+async function withTimeout(clock, ms, signal, work) {
+    const bound = new AbortController();
+    const timer = new AbortController();
+    const onAbort = () => bound.abort(signal?.reason);
+    if (signal?.aborted)
+        onAbort();
+    else
+        signal?.addEventListener('abort', onAbort, { once: true });
+    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${ms} ms`)), () => undefined);
+    try {
+        return await work(bound.signal);
+    }
+    finally {
+        timer.abort();
+        signal?.removeEventListener('abort', onAbort);
+    }
+}
+
+
+/***/ }),
+
+/***/ 1922:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
+/* harmony export */   gJ: () => (/* binding */ errorMessage),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   zf: () => (/* binding */ isAbortError)
+/* harmony export */ });
+/**
+ * An error whose message is written for the user of the action: main.ts prints it as it is,
+ * without a stack trace.
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The run was cancelled (SIGINT/SIGTERM from the runner). */
+class CancelledError extends Error {
+    name = 'CancelledError';
+    constructor(message = 'The run was cancelled') {
+        super(message);
+    }
+}
+function isAbortError(error) {
+    return error instanceof CancelledError || (error instanceof Error && error.name === 'AbortError');
+}
+/** Throws CancelledError when `signal` has fired; call it between steps of a long operation. */
+function throwIfCancelled(signal) {
+    if (signal?.aborted)
+        throw new CancelledError();
+}
+function errorMessage(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+
+/***/ }),
+
+/***/ 8570:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   z3: () => (/* binding */ formatBytes)
+/* harmony export */ });
+/** Durations and byte counts: read from inputs, written for people. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/**
+ * Parses a duration such as `250ms`, `90s`, `15m`, `1h`, or plain seconds (`30`, `1.5`).
+ * Returns milliseconds, or undefined when the text is not a duration.
+ */
+function parseDuration(text) {
+    const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/i.exec(text.trim());
+    if (!match)
+        return undefined;
+    const [, amount, unit = 's'] = match;
+    const ms = Number(amount) * (UNIT_MS[unit.toLowerCase()] ?? 1000);
+    return Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+/** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    const totalSeconds = Math.round(ms / 1000);
+    if (totalSeconds < 60)
+        return `${totalSeconds}s`;
+    const hours = Math.floor(totalSeconds / 3600);
+    const minutes = Math.floor((totalSeconds % 3600) / 60);
+    const seconds = totalSeconds % 60;
+    return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
+}
+/** A byte count for people: `883 B`, `12.4 MiB`. */
+function formatBytes(bytes) {
+    if (!Number.isFinite(bytes))
+        return String(bytes);
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+
+/***/ }),
+
+/***/ 9407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _action_actions_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8201);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1222);
+// The runner's entry point: the action runs against the GitHub runner's Host.
+
+
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)((0,_action_actions_host_js__WEBPACK_IMPORTED_MODULE_0__/* .actionsHost */ .q)());
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 1222:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  e: () => (/* binding */ run)
+});
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * Every input of the action, with the default that action.yml declares. A test holds action.yml
+ * and README to this table, so the three never drift apart.
+ */
+const INPUT_DEFAULTS = {
+    operation: undefined,
+    'api-key': undefined,
+    'base-url': undefined,
+    domain: undefined,
+    'job-id': undefined,
+    'docs-version': undefined,
+    paths: undefined,
+    wait: 'true',
+    timeout: '30m',
+    'poll-interval': '5s',
+    'max-poll-interval': '60s',
+    path: 'static-export',
+    download: 'true',
+    extract: 'true',
+    'export-version': undefined,
+    'helm-values-file': undefined,
+    'project-id': undefined,
+    prompt: undefined,
+    'comment-command': undefined,
+    'github-token': '${{ github.token }}',
+    'comment-reply': 'true'
+};
+/** Inputs whose values are secrets: masked before anything else happens. */
+const SECRET_INPUTS = ['api-key', 'github-token'];
+const OPERATIONS = ['export', 'agent-message', 'agent-status', 'agent-create'];
+
+;// CONCATENATED MODULE: ./src/action/outputs.ts
+/** Every output of the action. A test holds action.yml and README to this list. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'job-id',
+    'status',
+    'page-count',
+    'progress',
+    'bundle-url',
+    'expires-at',
+    'bundle-path',
+    'site-path',
+    'bundle-sha256',
+    'bundle-size',
+    'helm-values',
+    'pr-link',
+    'model',
+    'source-repository',
+    'source-ref',
+    'created-at',
+    'archived-at',
+    'skipped'
+]));
+/**
+ * Where outputs go. Each value is written the moment it is known, so that a step that fails
+ * later still hands on what it learned (the job id above all).
+ */
+class Outputs {
+    write;
+    values = new Map();
+    constructor(write) {
+        this.write = write;
+    }
+    set(name, value) {
+        const text = value === null || value === undefined ? '' : String(value);
+        if (this.values.get(name) === text)
+            return;
+        this.values.set(name, text);
+        this.write(name, text);
+    }
+    get(name) {
+        return this.values.get(name);
+    }
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __nccwpck_require__(1922);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __nccwpck_require__(8570);
+;// CONCATENATED MODULE: ./src/action/settings.ts
+/**
+ * The one validation pass: every input read and checked at once, into one type per operation, so
+ * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ */
+
+
+
+
+const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
+const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/**
+ * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * user fixes a workflow in one round rather than one error per run.
+ */
+function readSettings(read, context) {
+    const problems = [];
+    const value = (name) => {
+        const raw = read(name).trim();
+        if (raw !== '')
+            return raw;
+        return INPUT_DEFAULTS[name]?.startsWith('${{') ? undefined : INPUT_DEFAULTS[name];
+    };
+    const required = (name, why = 'is required') => {
+        const found = value(name);
+        if (found === undefined)
+            problems.push(`\`${name}\` ${why}.`);
+        return found ?? '';
+    };
+    const flag = (name) => {
+        const raw = value(name) ?? 'false';
+        if (TRUE_WORDS.has(raw))
+            return true;
+        if (!FALSE_WORDS.has(raw))
+            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
+        return false;
+    };
+    const duration = (name) => {
+        const raw = value(name) ?? '';
+        const ms = (0,units/* parseDuration */.E9)(raw);
+        if (ms === undefined || ms <= 0) {
+            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
+            return 1;
+        }
+        return ms;
+    };
+    const segment = (name) => checkSegment(name, value(name), problems);
+    const operationText = required('operation');
+    const operation = OPERATIONS.find((known) => known === operationText);
+    if (operationText !== '' && !operation) {
+        problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
+    }
+    const common = {
+        apiKey: required('api-key'),
+        baseUrl: checkBaseUrl(required('base-url'), problems),
+        wait: flag('wait'),
+        timeoutMs: duration('timeout'),
+        pollIntervalMs: duration('poll-interval'),
+        maxPollIntervalMs: duration('max-poll-interval')
+    };
+    if (common.maxPollIntervalMs < common.pollIntervalMs) {
+        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
+    }
+    let settings;
+    if (operation === 'export') {
+        const jobId = segment('job-id');
+        const domainText = value('domain');
+        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
+        const exportCommon = {
+            ...common,
+            operation,
+            path: checkFolder('path', value('path') ?? '', context.workspace, problems),
+            download: flag('download'),
+            extract: flag('extract'),
+            exportVersion: value('export-version'),
+            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
+        };
+        if (jobId !== undefined)
+            settings = { ...exportCommon, jobId, domain };
+        else if (domain !== undefined)
+            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
+        else if (domainText === undefined)
+            problems.push('`domain` is required unless `job-id` names an existing export job.');
+    }
+    else if (operation !== undefined) {
+        const commentCommand = value('comment-command');
+        const agentCommon = {
+            ...common,
+            projectId: segment('project-id') ?? '',
+            commentCommand,
+            githubToken: value('github-token'),
+            commentReply: flag('comment-reply')
+        };
+        if (value('project-id') === undefined)
+            problems.push(`\`project-id\` is required for \`${operation}\`.`);
+        const jobId = segment('job-id');
+        if (jobId === undefined && operation !== 'agent-create' && value('job-id') === undefined) {
+            problems.push(`\`job-id\` is required for \`${operation}\`.`);
+        }
+        const promptText = read('prompt').trim();
+        const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
+        if (operation !== 'agent-status' && prompt === undefined) {
+            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
+        }
+        if (operation === 'agent-create' && prompt !== undefined)
+            settings = { ...agentCommon, operation, prompt };
+        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
+            settings = { ...agentCommon, operation, jobId, prompt };
+        else if (operation === 'agent-status' && jobId !== undefined)
+            settings = { ...agentCommon, operation, jobId };
+    }
+    if (problems.length > 0 || settings === undefined) {
+        throw new errors/* ActionError */.lZ(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    }
+    return settings;
+}
+/**
+ * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
+ * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
+ * milliseconds to compile at every start.)
+ */
+function isHostname(host) {
+    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+}
+function checkBaseUrl(text, problems) {
+    if (text === '')
+        return '';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
+        return '';
+    }
+    const loopback = LOOPBACK_HOSTS.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
+    }
+    if (url.username || url.password)
+        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
+    if (url.search || url.hash)
+        problems.push('`base-url` must not carry a query or fragment.');
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
+function checkDomain(text, problems, warn) {
+    let host = text.toLowerCase();
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+        let url;
+        try {
+            url = new URL(text);
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+            return undefined;
+        }
+        host = url.hostname;
+        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
+    }
+    if (!isHostname(host)) {
+        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+        return undefined;
+    }
+    return host;
+}
+/** An identifier that becomes one path segment of an API address. */
+function checkSegment(name, text, problems) {
+    if (text === undefined)
+        return undefined;
+    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
+        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
+        return undefined;
+    }
+    return text;
+}
+function splitLines(text) {
+    const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+    return lines.length > 0 ? lines : undefined;
+}
+function optionalPath(text, workspace) {
+    return text === undefined ? undefined : external_node_path_.resolve(workspace, text);
+}
+/**
+ * The site folder is replaced whole on success, so it must never be the workspace, one of its
+ * parents, or the file system root.
+ */
+function checkFolder(name, text, workspace, problems) {
+    const folder = external_node_path_.resolve(workspace, text);
+    const relative = external_node_path_.relative(folder, external_node_path_.resolve(workspace));
+    if (folder === external_node_path_.parse(folder).root || relative === '' || !relative.startsWith('..')) {
+        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`);
+    }
+    return folder;
+}
+
+;// CONCATENATED MODULE: ./src/action/summary.ts
+/** The job summary: what the run did, as HTML for the runner's summary page. Pure rendering. */
+
+function newReport(title) {
+    return { title, rows: [], notes: [] };
+}
+/** The outputs a reader of the summary wants, in reading order, with how to show each. */
+const SUMMARY_OUTPUTS = [
+    ['job-id', 'Job', code],
+    ['status', 'Status', (v) => `<strong>${escapeHtml(v)}</strong>`],
+    ['page-count', 'Pages', escapeHtml],
+    ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
+    ['bundle-size', 'Bundle size', (v) => escapeHtml((0,units/* formatBytes */.z3)(Number(v)))],
+    ['bundle-sha256', 'Bundle sha256', code],
+    ['site-path', 'Site', code],
+    ['bundle-path', 'Archive', code],
+    ['expires-at', 'Link expires', escapeHtml],
+    ['model', 'Model', escapeHtml],
+    ['source-repository', 'Repository', escapeHtml],
+    ['source-ref', 'Branch', code]
+];
+/** Rows for the summary: the known outputs first, then the flow's own rows. */
+function summaryRows(outputs, report) {
+    const rows = [];
+    for (const [name, label, show] of SUMMARY_OUTPUTS) {
+        const value = outputs.get(name);
+        if (value)
+            rows.push([label, show(value)]);
+    }
+    return [...rows, ...report.rows.map(([label, value]) => [label, escapeHtml(value)])];
+}
+/** The report as HTML: a heading, a table of what is known, the notes, and the failure if any. */
+function renderSummary(report, outputs, failure) {
+    const parts = [`<h3>${escapeHtml(report.title)}</h3>`];
+    const rows = summaryRows(outputs, report);
+    if (rows.length > 0) {
+        const body = rows.map(([label, value]) => `<tr><td>${escapeHtml(label)}</td><td>${value}</td></tr>`).join('');
+        parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`);
+    }
+    for (const note of report.notes)
+        parts.push(`<p>${escapeHtml(note)}</p>`);
+    if (failure !== undefined)
+        parts.push(`<p>❌ ${escapeHtml(failure)}</p>`);
+    return `${parts.join('\n')}\n`;
+}
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function code(text) {
+    return `<code>${escapeHtml(text)}</code>`;
+}
+
+;// CONCATENATED MODULE: ./src/common/clock.ts
+
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new errors/* CancelledError */.cc());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new errors/* CancelledError */.cc());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+    random: () => Math.random()
+};
+
+// EXTERNAL MODULE: ./src/service/client.ts
+var service_client = __nccwpck_require__(9224);
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+async function run(host, clock = systemClock) {
+    // Mask the secrets before anything else can print them, even a validation error.
+    for (const name of SECRET_INPUTS) {
+        const secret = host.getInput(name).trim();
+        if (secret !== '')
+            host.setSecret(secret);
+    }
+    const { log } = host;
+    const signal = host.cancelled;
+    const outputs = new Outputs((name, value) => host.setOutput(name, value));
+    let settings;
+    let report;
+    let client;
+    let failure;
+    try {
+        settings = readSettings((name) => host.getInput(name), { workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(), warn: (m) => log.warning(m) });
+        report = newReport(titleOf(settings));
+        client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
+        await runOperation(settings, client, { host, clock, signal, outputs, report });
+    }
+    catch (error) {
+        const cancelled = signal.aborted || error instanceof errors/* CancelledError */.cc;
+        if (!cancelled && !(error instanceof errors/* ActionError */.lZ))
+            log.debug(String(error?.stack ?? error));
+        failure = cancelled ? cancelledMessage(settings) : (0,errors/* errorMessage */.gJ)(error);
+        host.setFailed(failure);
+    }
+    finally {
+        client?.dispose();
+    }
+    if (report !== undefined) {
+        await host.appendSummary(renderSummary(report, outputs, failure)).catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
+    }
+}
+function titleOf(settings) {
+    if (settings.operation !== 'export')
+        return `Agent job: ${settings.operation}`;
+    return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`;
+}
+function cancelledMessage(settings) {
+    // Only an export writes files that a cancellation would leave half done.
+    return settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.';
+}
+/** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
+async function runOperation(settings, client, context) {
+    if (settings.operation === 'export') {
+        const { runExport } = await __nccwpck_require__.e(/* import() */ 576).then(__nccwpck_require__.bind(__nccwpck_require__, 5576));
+        return runExport(settings, client, context);
+    }
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 870).then(__nccwpck_require__.bind(__nccwpck_require__, 4870));
+    return runAgent(settings, client, context);
+}
+
+
+/***/ }),
+
+/***/ 9224:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Nl: () => (/* binding */ ServiceClient),
+/* harmony export */   _7: () => (/* binding */ ServiceError),
+/* harmony export */   mX: () => (/* binding */ segment)
+/* harmony export */ });
+/* unused harmony export USER_AGENT */
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
+/* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8817);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5585);
+
+
+
+
+
+const USER_AGENT = 'docs-admin-action/1';
+/** Bound on one request, from sending to the whole answer. */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** A request the service refused or that could not be completed, with what is known about it. */
+class ServiceError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ {
+    failure;
+    serviceError;
+    attempts;
+    stoppedByDeadline;
+    mayHaveBeenProcessed;
+    constructor(message, failure, 
+    /** The service's own `error` text, when it gave one. */
+    serviceError, attempts, 
+    /** True when the retries stopped only because the step's timeout would pass. */
+    stoppedByDeadline, 
+    /** True when the service may have acted on the request despite the failure. */
+    mayHaveBeenProcessed) {
+        super(message);
+        this.failure = failure;
+        this.serviceError = serviceError;
+        this.attempts = attempts;
+        this.stoppedByDeadline = stoppedByDeadline;
+        this.mayHaveBeenProcessed = mayHaveBeenProcessed;
+    }
+    get status() {
+        return this.failure.kind === 'status' ? this.failure.status : undefined;
+    }
+    /** The same failure, told differently. */
+    withMessage(message) {
+        return new ServiceError(message, this.failure, this.serviceError, this.attempts, this.stoppedByDeadline, this.mayHaveBeenProcessed);
+    }
+}
+/** Encodes one identifier as a single path segment. */
+function segment(value) {
+    return encodeURIComponent(value);
+}
+/**
+ * The one way the action talks to the service: it adds the bearer credential (only ever to the
+ * base address's origin: redirects are not followed), sends and reads JSON, and retries through
+ * the one retry loop with `Retry-After`.
+ */
+class ServiceClient {
+    options;
+    http;
+    constructor(options) {
+        this.options = options;
+        // Redirects are refused so the key can never follow one to another origin; retries are ours.
+        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(USER_AGENT, [], { allowRedirects: false, allowRetries: false, keepAlive: true, socketTimeout: REQUEST_TIMEOUT_MS });
+    }
+    /** Resolves with the answer's JSON body. */
+    async request(request) {
+        const { clock, log, signal } = this.options;
+        try {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_4__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
+                kind: request.kind,
+                policy: _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_BACKOFF */ .VU,
+                clock,
+                signal,
+                deadline: request.deadline,
+                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+            });
+        }
+        catch (error) {
+            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb)
+                throw explain(request, error);
+            throw error;
+        }
+    }
+    /** Releases kept-alive sockets so the process can end. */
+    dispose() {
+        this.http.dispose();
+    }
+    async attempt(request, attempt) {
+        (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(this.options.signal);
+        const url = `${this.options.baseUrl}${request.path}`;
+        const headers = { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' };
+        let payload = null;
+        if (request.body !== undefined) {
+            headers['Content-Type'] = 'application/json';
+            payload = JSON.stringify(request.body);
+        }
+        this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
+        let response;
+        let text;
+        try {
+            response = await (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c)(this.http.request(request.method, url, payload, headers), this.options.signal);
+            text = await (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c)(response.readBody(), this.options.signal);
+        }
+        catch (error) {
+            if (error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc)
+                throw error;
+            throw new _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb(networkFailure(error));
+        }
+        const status = response.message.statusCode ?? 0;
+        const body = parseJson(text);
+        if (status >= 200 && status < 300) {
+            if (body === undefined) {
+                throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ(`Could not ${request.what}: the service answered HTTP ${status} with something that is not JSON (${preview(text)}).`);
+            }
+            return body;
+        }
+        const retryAfter = response.message.headers['retry-after'];
+        throw new _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text));
+    }
+}
+/** The final error of a request, written for the user from the one classification of its failure. */
+function explain(request, error) {
+    const { failure } = error;
+    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .classify */ .L8)(request.kind, failure);
+    const said = error.detail ? `: ${error.detail}` : '';
+    const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
+    let message;
+    if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
+        message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`;
+    }
+    else if (error.stoppedByDeadline) {
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}; the next retry would end after \`timeout\`.`;
+    }
+    else if (request.kind === 'once' && mayHaveBeenProcessed) {
+        message =
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+                '(a second one could duplicate the work). Check the service before running again.';
+    }
+    else {
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
+    }
+    return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
+}
+function networkFailure(error) {
+    const err = error;
+    const message = err?.message ?? String(error);
+    // @actions/http-client reports its own socket timeout as a plain Error.
+    const code = err?.code ?? (message.startsWith('Request timeout') ? 'ETIMEDOUT' : undefined);
+    return { kind: 'network', code, message };
+}
+function parseJson(text) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
+function serviceErrorText(body, text) {
+    if (body && typeof body === 'object' && typeof body.error === 'string') {
+        return body.error;
+    }
+    return text.trim() === '' ? undefined : preview(text);
+}
+function preview(text) {
+    const oneLine = text.replace(/\s+/g, ' ').trim();
+    return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine || '(empty)';
+}
+
+
+/***/ }),
+
+/***/ 8817:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ic: () => (/* binding */ describeFailure),
+/* harmony export */   L8: () => (/* binding */ classify),
+/* harmony export */   b9: () => (/* binding */ describeAmbiguity)
+/* harmony export */ });
+/**
+ * What a failed attempt means: worth another try? may the service have acted on it anyway? One
+ * classification, used by the retry policy and by every message that explains a failure, so the
+ * two can never disagree. Pure.
+ */
+/** Network error codes that prove the request never reached a server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED']);
+/** Statuses that say the service did not act: it was too busy to take the request. */
+const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);
+function classify(kind, failure) {
+    if (failure.kind === 'network') {
+        const mayHaveBeenProcessed = !NOT_SENT_CODES.has(failure.code ?? '');
+        return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed };
+    }
+    const { status } = failure;
+    const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408;
+    const transient = status === 408 || status === 429 || (status >= 500 && status <= 599);
+    return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
+}
+function describeFailure(failure) {
+    return failure.kind === 'network'
+        ? `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
+        : `HTTP ${failure.status}`;
+}
+/** How a failure that may have been processed happened, for the "not sent again" message. */
+function describeAmbiguity(failure) {
+    return failure.kind === 'network'
+        ? `the connection failed after the request was sent (${failure.code ?? failure.message})`
+        : `the service answered HTTP ${failure.status}`;
+}
+
+
+/***/ }),
+
+/***/ 5585:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   LH: () => (/* binding */ withRetries),
+/* harmony export */   VU: () => (/* binding */ DEFAULT_BACKOFF),
+/* harmony export */   cb: () => (/* binding */ AttemptError),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter)
+/* harmony export */ });
+/* unused harmony exports backoffDelay, retryDelay */
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8817);
+
+const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 };
+/**
+ * Wait before retry number `retry` (1 for the first retry): exponential growth with "equal
+ * jitter" (half fixed, half random), so that many runners failing together do not retry in step
+ * yet none retries at once.
+ */
+function backoffDelay(retry, policy, random) {
+    const exponential = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, retry - 1));
+    return Math.round(exponential / 2 + random() * (exponential / 2));
+}
+/**
+ * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date.
+ * Undefined when absent or unreadable; never negative.
+ */
+function parseRetryAfter(value, nowMs) {
+    if (value == null)
+        return undefined;
+    const text = value.trim();
+    if (text === '')
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(text))
+        return Math.round(Number(text) * 1000);
+    const date = Date.parse(text);
+    if (Number.isNaN(date))
+        return undefined;
+    return Math.max(0, date - nowMs);
+}
+/**
+ * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
+ * else the jittered backoff.
+ */
+function retryDelay(retry, failure, policy, nowMs, random) {
+    const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
+    return asked ?? backoffDelay(retry, policy, random);
+}
+/** Thrown by an attempt to say how it failed, so that the policy can judge it. */
+class AttemptError extends Error {
+    failure;
+    detail;
+    name = 'AttemptError';
+    /** How many attempts were made in all; set when the retries give up. */
+    attempts = 1;
+    /** True when the retries stopped because the next wait would pass the deadline. */
+    stoppedByDeadline = false;
+    constructor(failure, message = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .describeFailure */ .Ic)(failure), 
+    /** Extra facts for the final message, e.g. the service's `error` text. */
+    detail) {
+        super(message);
+        this.failure = failure;
+        this.detail = detail;
+    }
+}
+/**
+ * Runs `attempt` until it succeeds, the failure is final, the attempts are used up, or the next
+ * wait would end past the deadline. Errors other than AttemptError (bugs, cancellation, refused
+ * archives) pass through at once. The last AttemptError is rethrown with `attempts` set so
+ * callers can say how hard they tried.
+ */
+async function withRetries(attempt, options) {
+    const { clock } = options;
+    for (let attemptNumber = 1;; attemptNumber++) {
+        try {
+            return await attempt(attemptNumber);
+        }
+        catch (error) {
+            if (!(error instanceof AttemptError))
+                throw error;
+            const retryable = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .classify */ .L8)(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true;
+            const final = attemptNumber >= options.policy.maxAttempts || !retryable;
+            const delayMs = retryDelay(attemptNumber, error.failure, options.policy, clock.now(), () => clock.random());
+            const pastDeadline = options.deadline !== undefined && clock.now() + delayMs > options.deadline;
+            if (final || pastDeadline) {
+                error.attempts = attemptNumber;
+                error.stoppedByDeadline = !final;
+                throw error;
+            }
+            options.onRetry?.({ retry: attemptNumber, failure: error.failure, delayMs, error });
+            await clock.sleep(delayMs, options.signal);
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 6466:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 3106:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 

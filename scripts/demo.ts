@@ -3,14 +3,14 @@
 import { readdir, rm } from 'node:fs/promises'
 import * as path from 'node:path'
 import { startSimulator } from '../simulator/server.js'
-import { runAction } from './action-runner.js'
+import { runDist } from '../test/support/runner.js'
 
 const workspace = path.resolve('demo-output')
 const simulator = await startSimulator({ exportJob: { durationMs: 3000, queuedMs: 500 } })
 try {
   console.log(`Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}\n`)
   await rm(path.join(workspace, 'tmp'), { recursive: true, force: true })
-  const run = await runAction({
+  const run = await runDist({
     inputs: {
       operation: 'export',
       'api-key': simulator.apiKey,

@@ -1,4 +1,5 @@
-// The runner's entry point: everything lives in main.ts so that tests and local runs can call run().
+// The runner's entry point: the action runs against the GitHub runner's Host.
+import { actionsHost } from './action/actions-host.js'
 import { run } from './main.js'
 
-await run()
+await run(actionsHost())

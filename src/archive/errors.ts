@@ -1,4 +1,4 @@
-import { ActionError } from '../errors.js'
+import { ActionError } from '../common/errors.js'
 
 /**
  * An archive entry that would write outside the site folder, through a link, or somewhere it has

@@ -47,3 +47,38 @@ export function describeBytes(head: Uint8Array): string {
 function startsWith(head: Uint8Array, signature: number[]): boolean {
   return head.length >= signature.length && signature.every((byte, i) => head[i] === byte)
 }
+
+/**
+ * Holds the first bytes of a stream until `judge` can decide what they are; then hands back the
+ * verdict and every byte held, so nothing is lost. `judge` answers undefined for "more bytes".
+ */
+export class HeadSniffer<V> {
+  private held: Buffer[] | undefined = []
+
+  constructor(private readonly judge: (head: Buffer, complete: boolean) => V | undefined) {}
+
+  /** True until the verdict is out. */
+  get pending(): boolean {
+    return this.held !== undefined
+  }
+
+  /** Adds a chunk; the verdict and the whole head once `judge` decides. */
+  push(chunk: Buffer): { verdict: V; head: Buffer } | undefined {
+    if (this.held === undefined) throw new Error('HeadSniffer: the verdict is out already')
+    this.held.push(chunk)
+    const head = this.held.length === 1 ? chunk : Buffer.concat(this.held)
+    const verdict = this.judge(head, false)
+    if (verdict === undefined) return undefined
+    this.held = undefined
+    return { verdict, head }
+  }
+
+  /** The stream ended early: the verdict on what was held (`judge` must decide now). */
+  end(): { verdict: V; head: Buffer } {
+    const head = Buffer.concat(this.held ?? [])
+    this.held = undefined
+    const verdict = this.judge(head, true)
+    if (verdict === undefined) throw new Error('HeadSniffer: the judge must decide on a complete stream')
+    return { verdict, head }
+  }
+}

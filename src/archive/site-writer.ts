@@ -13,7 +13,7 @@ import fs, { createWriteStream } from 'node:fs'
 import { link, lstat, mkdir, open, symlink, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { Logger } from '../log.js'
+import type { Logger } from '../common/log.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
 
 /** Files up to this size are collected in memory by the readers and written in one call. */
@@ -21,11 +21,6 @@ export const SMALL_FILE_BYTES = 1024 * 1024
 /** Writes in flight at once: enough to keep the libuv pool busy, few enough to bound memory. */
 const DEFAULT_MAX_IN_FLIGHT = 16
 const STREAM_HIGH_WATER_MARK = 1024 * 1024
-
-/** Thrown into pending work when the extraction is stopped from outside. */
-class ExtractionStopped extends Error {
-  override readonly name = 'ExtractionStopped'
-}
 
 export class SiteWriter {
   private readonly index = new EntryIndex()
@@ -37,9 +32,6 @@ export class SiteWriter {
   private readonly slotWaiters: Array<() => void> = []
   private readonly idleWaiters: Array<() => void> = []
   private failure: unknown
-  private stopped = false
-  /** Aborts the large-file streams in flight when the extraction is stopped. */
-  private readonly stopping = new AbortController()
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
 
@@ -47,8 +39,17 @@ export class SiteWriter {
     /** Absolute path of the folder to fill; it must exist and be empty. */
     readonly root: string,
     private readonly log: Logger,
+    /** Stops the extraction: nothing new starts, large-file streams end, the reason is the failure. */
+    private readonly signal: AbortSignal,
     private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT
-  ) {}
+  ) {
+    const stop = (): void => {
+      this.failure ??= signal.reason
+      for (const wake of this.slotWaiters.splice(0)) wake()
+    }
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+  }
 
   async directory(name: string): Promise<void> {
     this.throwIfFailed()
@@ -109,13 +110,9 @@ export class SiteWriter {
     this.throwIfFailed()
   }
 
-  /** Stops scheduling and waits until nothing is in flight, so the folder can be removed safely. */
-  async stop(): Promise<void> {
-    this.stopped = true
-    this.failure ??= new ExtractionStopped('The extraction was stopped')
-    this.stopping.abort(this.failure)
-    for (const wake of this.slotWaiters.splice(0)) wake()
-    await this.idle()
+  /** Resolves when nothing is in flight: after a stop, the folder can then be removed safely. */
+  settled(): Promise<void> {
+    return this.idle()
   }
 
   // --- scheduling -------------------------------------------------------------------------------
@@ -125,11 +122,11 @@ export class SiteWriter {
    * when it has started; a failure is kept and thrown by the next call.
    */
   private async schedule(paths: string[], operation: () => Promise<void>): Promise<void> {
-    while (this.inFlight >= this.maxInFlight && !this.stopped) await new Promise<void>((wake) => this.slotWaiters.push(wake))
+    while (this.inFlight >= this.maxInFlight && !this.signal.aborted) await new Promise<void>((wake) => this.slotWaiters.push(wake))
     this.throwIfFailed()
     this.inFlight++
     const earlier = paths.map((path) => this.lastWriteAt.get(path)).filter((p) => p !== undefined)
-    const run = (earlier.length === 0 ? operation() : Promise.all(earlier).then(() => this.stopped ? undefined : operation()))
+    const run = (earlier.length === 0 ? operation() : Promise.all(earlier).then(() => (this.signal.aborted ? undefined : operation())))
       .catch((error: unknown) => {
         this.failure ??= error
       })
@@ -169,7 +166,7 @@ export class SiteWriter {
   }
 
   private async mkdirOnce(path: string): Promise<void> {
-    if (this.stopped) throw new ExtractionStopped('The extraction was stopped')
+    this.signal.throwIfAborted()
     try {
       await mkdir(this.absolute(path))
     } catch (error) {
@@ -192,7 +189,7 @@ export class SiteWriter {
     const target = this.absolute(path)
     const handle = await replacing(target, (file) => open(file, 'wx', mode))
     const output = createWriteStream(target, { fd: handle, highWaterMark: STREAM_HIGH_WATER_MARK })
-    await pipeline(content, output, { signal: this.stopping.signal })
+    await pipeline(content, output, { signal: this.signal })
   }
 
   private async createHardlink(path: string, targetPath: string): Promise<void> {

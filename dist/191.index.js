@@ -1,0 +1,73 @@
+export const id = 191;
+export const ids = [191];
+export const modules = {
+
+/***/ 8350:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ GitHubApiError)
+/* harmony export */ });
+/** A GitHub API call that failed; `status` 0 when no answer came. */
+class GitHubApiError extends Error {
+    status;
+    name = 'GitHubApiError';
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9191:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   createGitHubApi: () => (/* binding */ createGitHubApi)
+/* harmony export */ });
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2413);
+/* harmony import */ var undici_lazy__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4769);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1922);
+/* harmony import */ var _host_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8350);
+/**
+ * The GitHub API port over Octokit (@actions/github). Loaded only when a run talks to GitHub, so
+ * that other runs do not pay for loading Octokit and its plugins.
+ */
+
+
+
+
+/** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
+async function createGitHubApi(token, apiUrl) {
+    // undici (under Octokit) is loaded lazily too; see deps/undici-lazy.
+    await (0,undici_lazy__WEBPACK_IMPORTED_MODULE_1__.preload)();
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, apiUrl ? { baseUrl: apiUrl } : {});
+    const { rest } = octokit;
+    const call = async (request) => {
+        try {
+            return await request();
+        }
+        catch (error) {
+            const status = error?.status;
+            throw new _host_js__WEBPACK_IMPORTED_MODULE_3__/* .GitHubApiError */ .O(typeof status === 'number' ? status : 0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error));
+        }
+    };
+    const posted = (data) => ({ id: data.id, url: data.html_url });
+    return {
+        reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
+            await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+        },
+        reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
+            await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+        },
+        createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
+        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data)
+    };
+}
+
+
+/***/ })
+
+};

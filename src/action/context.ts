@@ -1,0 +1,20 @@
+import type { Clock } from '../common/clock.js'
+import type { Host } from './host.js'
+import type { Outputs } from './outputs.js'
+import type { Report } from './summary.js'
+
+/**
+ * What a flow may ask of the runner: logging, masking, the environment, the event and GitHub.
+ * Not the inputs (the settings carry them) and not the failure (main owns it).
+ */
+export type FlowHost = Pick<Host, 'log' | 'setSecret' | 'env' | 'event' | 'github'>
+
+/** What every flow is handed: nothing in a flow reaches for globals of its own. */
+export interface FlowContext {
+  host: FlowHost
+  clock: Clock
+  /** Fires when the run is cancelled. */
+  signal: AbortSignal
+  outputs: Outputs
+  report: Report
+}

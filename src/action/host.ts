@@ -1,0 +1,74 @@
+/**
+ * The port to the runner: everything the action takes from or gives to the machine it runs on.
+ * `run()` is handed one Host and reaches for nothing else: no `process.env`, no `@actions/core`.
+ * The GitHub runner's Host is in actions-host.ts; tests use one fake of this interface.
+ */
+import type { Logger } from '../common/log.js'
+import type { InputName } from './inputs.js'
+import type { OutputName } from './outputs.js'
+
+/** The runner's environment variables the action reads. */
+export type RunnerVariable =
+  | 'GITHUB_WORKSPACE'
+  | 'RUNNER_TEMP'
+  | 'GITHUB_REPOSITORY'
+  | 'GITHUB_SERVER_URL'
+  | 'GITHUB_RUN_ID'
+
+export interface Host {
+  /** One input's raw value, '' when unset. */
+  getInput(name: InputName): string
+  setOutput(name: OutputName, value: string): void
+  /** Registers a value to be masked wherever it would appear in the log. */
+  setSecret(secret: string): void
+  /** Marks the step failed with a message for the user. */
+  setFailed(message: string): void
+  readonly log: Logger
+  /** Appends HTML to the job summary (never overwrites what earlier steps wrote). */
+  appendSummary(html: string): Promise<void>
+  env(name: RunnerVariable): string | undefined
+  /** The event that started the run, with its payload. */
+  event(): Promise<RunnerEvent>
+  /** A client of the GitHub REST API, authenticated with `token`. */
+  github(token: string): Promise<GitHubApi>
+  /** Fires when the run is cancelled. */
+  readonly cancelled: AbortSignal
+}
+
+export interface RunnerEvent {
+  /** `push`, `issue_comment`, ...; undefined outside a workflow run. */
+  name: string | undefined
+  payload: Record<string, unknown>
+}
+
+export interface RepoRef {
+  owner: string
+  repo: string
+}
+
+export type Reaction = 'eyes' | 'rocket' | '+1' | 'confused'
+
+export interface PostedComment {
+  id: number
+  url: string | undefined
+}
+
+/** The GitHub REST calls the action makes. Every call may be bounded by `signal`. */
+export interface GitHubApi {
+  reactToIssueComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
+  reactToReviewComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
+  createIssueComment(repo: RepoRef, issueNumber: number, body: string, signal?: AbortSignal): Promise<PostedComment>
+  /** Replies in a review comment's thread; `commentId` must be the thread's first comment. */
+  replyToReviewComment(repo: RepoRef, pullNumber: number, commentId: number, body: string, signal?: AbortSignal): Promise<PostedComment>
+}
+
+/** A GitHub API call that failed; `status` 0 when no answer came. */
+export class GitHubApiError extends Error {
+  override readonly name = 'GitHubApiError'
+  constructor(
+    readonly status: number,
+    message: string
+  ) {
+    super(message)
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * The one validation pass: every input read and checked at once, into one type per operation, so
+ * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ */
+import * as path from 'node:path'
+import { ActionError } from '../common/errors.js'
+import { parseDuration } from '../common/units.js'
+import { INPUT_DEFAULTS, type InputName, OPERATIONS } from './inputs.js'
+
+interface CommonSettings {
+  apiKey: string
+  /** Base address without a trailing slash; may carry a path prefix (a gateway). */
+  baseUrl: string
+  wait: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+  maxPollIntervalMs: number
+}
+
+interface ExportCommon extends CommonSettings {
+  operation: 'export'
+  /** Absolute folder for the site (or for the archive when `extract` is false). */
+  path: string
+  download: boolean
+  extract: boolean
+  exportVersion: string | undefined
+  /** Absolute path of the Helm values file to write, when asked for. */
+  helmValuesFile: string | undefined
+}
+
+/** Start a new export of `domain`. */
+export interface ExportByDomain extends ExportCommon {
+  jobId?: undefined
+  domain: string
+  docsVersion: string | undefined
+  paths: string[] | undefined
+}
+
+/** Follow (and download) an export job that exists already. */
+export interface ExportByJob extends ExportCommon {
+  jobId: string
+  /** Only for the job summary's title: the job decides what is exported. */
+  domain: string | undefined
+}
+
+export type ExportSettings = ExportByDomain | ExportByJob
+
+/** Where the agent's instruction comes from. */
+export type PromptSource =
+  | { from: 'input'; text: string }
+  /** The triggering comment's text after `command`. */
+  | { from: 'comment'; command: string }
+
+interface AgentCommon extends CommonSettings {
+  projectId: string
+  /** On a comment event: only comments starting with it run anything. */
+  commentCommand: string | undefined
+  githubToken: string | undefined
+  commentReply: boolean
+}
+
+export interface AgentMessage extends AgentCommon {
+  operation: 'agent-message'
+  jobId: string
+  prompt: PromptSource
+}
+
+export interface AgentStatus extends AgentCommon {
+  operation: 'agent-status'
+  jobId: string
+}
+
+export interface AgentCreate extends AgentCommon {
+  operation: 'agent-create'
+  prompt: PromptSource
+}
+
+export type AgentSettings = AgentMessage | AgentStatus | AgentCreate
+export type Settings = ExportSettings | AgentSettings
+
+/** Reads one input's raw value ('' when unset), as @actions/core's getInput does. */
+export type InputReader = (name: InputName) => string
+
+export interface ReadContext {
+  /** The folder relative paths are resolved against (GITHUB_WORKSPACE). */
+  workspace: string
+  /** Called for problems that are fixed up rather than refused. */
+  warn: (message: string) => void
+}
+
+const TRUE_WORDS = new Set(['true', 'True', 'TRUE'])
+const FALSE_WORDS = new Set(['false', 'False', 'FALSE'])
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
+const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/
+
+/**
+ * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * user fixes a workflow in one round rather than one error per run.
+ */
+export function readSettings(read: InputReader, context: ReadContext): Settings {
+  const problems: string[] = []
+  const value = (name: InputName): string | undefined => {
+    const raw = read(name).trim()
+    if (raw !== '') return raw
+    return INPUT_DEFAULTS[name]?.startsWith('${{') ? undefined : INPUT_DEFAULTS[name]
+  }
+  const required = (name: InputName, why = 'is required'): string => {
+    const found = value(name)
+    if (found === undefined) problems.push(`\`${name}\` ${why}.`)
+    return found ?? ''
+  }
+  const flag = (name: InputName): boolean => {
+    const raw = value(name) ?? 'false'
+    if (TRUE_WORDS.has(raw)) return true
+    if (!FALSE_WORDS.has(raw)) problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`)
+    return false
+  }
+  const duration = (name: InputName): number => {
+    const raw = value(name) ?? ''
+    const ms = parseDuration(raw)
+    if (ms === undefined || ms <= 0) {
+      problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`)
+      return 1
+    }
+    return ms
+  }
+  const segment = (name: InputName): string | undefined => checkSegment(name, value(name), problems)
+
+  const operationText = required('operation')
+  const operation = OPERATIONS.find((known) => known === operationText)
+  if (operationText !== '' && !operation) {
+    problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`)
+  }
+  const common: CommonSettings = {
+    apiKey: required('api-key'),
+    baseUrl: checkBaseUrl(required('base-url'), problems),
+    wait: flag('wait'),
+    timeoutMs: duration('timeout'),
+    pollIntervalMs: duration('poll-interval'),
+    maxPollIntervalMs: duration('max-poll-interval')
+  }
+  if (common.maxPollIntervalMs < common.pollIntervalMs) {
+    problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`)
+  }
+
+  let settings: Settings | undefined
+  if (operation === 'export') {
+    const jobId = segment('job-id')
+    const domainText = value('domain')
+    const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn)
+    const exportCommon: ExportCommon = {
+      ...common,
+      operation,
+      path: checkFolder('path', value('path') ?? '', context.workspace, problems),
+      download: flag('download'),
+      extract: flag('extract'),
+      exportVersion: value('export-version'),
+      helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
+    }
+    if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
+    else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
+    else if (domainText === undefined) problems.push('`domain` is required unless `job-id` names an existing export job.')
+  } else if (operation !== undefined) {
+    const commentCommand = value('comment-command')
+    const agentCommon: AgentCommon = {
+      ...common,
+      projectId: segment('project-id') ?? '',
+      commentCommand,
+      githubToken: value('github-token'),
+      commentReply: flag('comment-reply')
+    }
+    if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
+    const jobId = segment('job-id')
+    if (jobId === undefined && operation !== 'agent-create' && value('job-id') === undefined) {
+      problems.push(`\`job-id\` is required for \`${operation}\`.`)
+    }
+    const promptText = read('prompt').trim()
+    const prompt: PromptSource | undefined =
+      promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined
+    if (operation !== 'agent-status' && prompt === undefined) {
+      problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`)
+    }
+    if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }
+    else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined) settings = { ...agentCommon, operation, jobId, prompt }
+    else if (operation === 'agent-status' && jobId !== undefined) settings = { ...agentCommon, operation, jobId }
+  }
+
+  if (problems.length > 0 || settings === undefined) {
+    throw new ActionError(
+      problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+    )
+  }
+  return settings
+}
+
+/**
+ * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
+ * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
+ * milliseconds to compile at every start.)
+ */
+function isHostname(host: string): boolean {
+  return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label))
+}
+
+function checkBaseUrl(text: string, problems: string[]): string {
+  if (text === '') return ''
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`)
+    return ''
+  }
+  const loopback = LOOPBACK_HOSTS.test(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.')
+  }
+  if (url.username || url.password) problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.')
+  if (url.search || url.hash) problems.push('`base-url` must not carry a query or fragment.')
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
+function checkDomain(text: string, problems: string[], warn: (message: string) => void): string | undefined {
+  let host = text.toLowerCase()
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL | undefined
+    try {
+      url = new URL(text)
+    } catch {
+      url = undefined
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+      problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`)
+      return undefined
+    }
+    host = url.hostname
+    warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`)
+  }
+  if (!isHostname(host)) {
+    problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`)
+    return undefined
+  }
+  return host
+}
+
+/** An identifier that becomes one path segment of an API address. */
+function checkSegment(name: InputName, text: string | undefined, problems: string[]): string | undefined {
+  if (text === undefined) return undefined
+  if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
+    problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`)
+    return undefined
+  }
+  return text
+}
+
+function splitLines(text: string | undefined): string[] | undefined {
+  const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
+  return lines.length > 0 ? lines : undefined
+}
+
+function optionalPath(text: string | undefined, workspace: string): string | undefined {
+  return text === undefined ? undefined : path.resolve(workspace, text)
+}
+
+/**
+ * The site folder is replaced whole on success, so it must never be the workspace, one of its
+ * parents, or the file system root.
+ */
+function checkFolder(name: InputName, text: string, workspace: string, problems: string[]): string {
+  const folder = path.resolve(workspace, text)
+  const relative = path.relative(folder, path.resolve(workspace))
+  if (folder === path.parse(folder).root || relative === '' || !relative.startsWith('..')) {
+    problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`)
+  }
+  return folder
+}

@@ -1,0 +1,195 @@
+/**
+ * Takes one download attempt's bytes as they arrive and sends each chunk, without copies, to
+ * three places at once: the sha256, the `<archive>.part` file, and (for tar and tar.gz) the
+ * unpacker filling a staging folder. Zip is unpacked from the finished `.part` file.
+ * Each attempt gets a fresh receiver: fresh hash, fresh `.part`, fresh staging folder.
+ */
+import { createHash } from 'node:crypto'
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import type { WriteStream } from 'node:fs'
+import { ActionError, CancelledError } from '../common/errors.js'
+import type { Logger } from '../common/log.js'
+import { CorruptArchiveError } from './errors.js'
+import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
+import { SiteWriter } from './site-writer.js'
+import { createStagingFolder, removeQuietly } from './staging.js'
+import { TarUnpacker } from './tar.js'
+import { unpackZip } from './zip.js'
+
+/** The `.part` file is written in ~1 MiB writev calls instead of one call per network chunk. */
+const PART_FILE_BATCH_BYTES = 1024 * 1024
+const PART_FILE_HIGH_WATER_MARK = 2 * PART_FILE_BATCH_BYTES
+
+export interface ReceiverOptions {
+  partFile: string
+  /** Where the site will go; the staging folder is made beside it. Undefined: keep the archive only. */
+  siteDir: string | undefined
+  log: Logger
+  /**
+   * Told at once when unpacking fails for a reason another download would not cure (an unsafe
+   * entry, a full disk), so the download can stop rather than finish for nothing.
+   */
+  onFatal: (error: unknown) => void
+  /** Stops the unpacking at once (cancellation), also while a zip is unpacked after the download. */
+  signal?: AbortSignal | undefined
+}
+
+export interface ReceivedArchive {
+  sha256: string
+  sizeBytes: number
+  format: ArchiveFormat
+  /** The unpacked site, ready to be swapped in; undefined when not unpacking. */
+  staging: string | undefined
+  counts: SiteWriter['counts'] | undefined
+}
+
+export class ArchiveReceiver {
+  private readonly hash = createHash('sha256')
+  private bytes = 0
+  /** The first bytes, held until the format is known (a tar is recognised at offset 257). */
+  private readonly head = new HeadSniffer<FormatVerdict>(detectFormat)
+  private format: ArchiveFormat | undefined
+  private unpacker: TarUnpacker | undefined
+  /** Whether the `.part` stream is corked, and how much it holds since the last flush. */
+  private corked = false
+  private corkedBytes = 0
+  /** Stops the unpacker and the writer: on the caller's signal, or when discarded. */
+  private readonly stopper = new AbortController()
+  private readonly writer: SiteWriter | undefined
+
+  private constructor(
+    private readonly options: ReceiverOptions,
+    private readonly part: WriteStream,
+    private readonly staging: string | undefined
+  ) {
+    part.on('error', (error) => options.onFatal(error))
+    const { signal } = options
+    if (signal?.aborted) this.stopper.abort(signal.reason)
+    else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
+    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal)
+  }
+
+  static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
+    // 'w' truncates: a retry never appends to what a failed attempt left.
+    const part = createWriteStream(options.partFile, { flags: 'w', highWaterMark: PART_FILE_HIGH_WATER_MARK })
+    try {
+      await once(part, 'open')
+    } catch (error) {
+      part.destroy()
+      throw error
+    }
+    let staging: string | undefined
+    try {
+      staging = options.siteDir === undefined ? undefined : await createStagingFolder(options.siteDir)
+    } catch (error) {
+      part.destroy()
+      await removeQuietly(options.partFile)
+      throw error
+    }
+    return new ArchiveReceiver(options, part, staging)
+  }
+
+  /** One chunk of the body; a returned promise asks the download to wait (backpressure). */
+  write(chunk: Buffer): Promise<void> | undefined {
+    this.hash.update(chunk)
+    this.bytes += chunk.length
+    const fileWait = this.writePart(chunk) ? undefined : once(this.part, 'drain')
+    const unpackWait = this.unpack(chunk)
+    if (fileWait === undefined) return unpackWait
+    return unpackWait === undefined ? fileWait.then(noop) : Promise.all([fileWait, unpackWait]).then(noop)
+  }
+
+  /**
+   * The body is complete: closes the `.part` file and finishes unpacking. Throws
+   * CorruptArchiveError (with the archive's size and sha256) when the bytes cannot be unpacked.
+   */
+  async complete(): Promise<ReceivedArchive> {
+    if (this.head.pending) {
+      // A body shorter than the sniffing window.
+      const { verdict, head } = this.head.end()
+      this.decideFormat(verdict)
+      if (this.unpacker !== undefined) await this.unpacker.write(head)
+    }
+    const format = this.format!
+    this.flushPart()
+    this.part.end()
+    await once(this.part, 'close')
+    const sha256 = this.hash.digest('hex')
+    if (this.writer !== undefined) {
+      try {
+        if (format === 'zip') await unpackZip(this.options.partFile, this.writer)
+        else await this.unpacker!.end()
+        await this.writer.finish()
+      } catch (error) {
+        if (!(error instanceof CorruptArchiveError)) throw error
+        throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error })
+      }
+    }
+    return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts }
+  }
+
+  /** Stops everything and removes the `.part` file and the staging folder. */
+  async discard(): Promise<void> {
+    if (!this.stopper.signal.aborted) this.stopper.abort(new CancelledError('The unpacking was stopped'))
+    this.part.destroy()
+    // In-flight writes must settle first, or one could recreate a folder after the removal.
+    await Promise.all([this.writer?.settled(), this.part.closed ? undefined : once(this.part, 'close').catch(noop)])
+    await Promise.all([removeQuietly(this.options.partFile), this.staging === undefined ? undefined : removeQuietly(this.staging)])
+  }
+
+  /**
+   * Like `part.write`, but the chunks go to disk together, ~1 MiB per writev, without copies.
+   * Never left corked while the caller waits for 'drain': a corked stream would not flush, and
+   * 'drain' would never come.
+   */
+  private writePart(chunk: Buffer): boolean {
+    if (!this.corked) {
+      this.part.cork()
+      this.corked = true
+    }
+    const roomLeft = this.part.write(chunk)
+    this.corkedBytes += chunk.length
+    if (!roomLeft || this.corkedBytes >= PART_FILE_BATCH_BYTES) this.flushPart()
+    return roomLeft
+  }
+
+  private flushPart(): void {
+    if (!this.corked) return
+    this.corked = false
+    this.corkedBytes = 0
+    this.part.uncork()
+  }
+
+  private unpack(chunk: Buffer): Promise<void> | undefined {
+    if (this.head.pending) {
+      const judged = this.head.push(chunk)
+      if (judged === undefined) return undefined
+      this.decideFormat(judged.verdict)
+      chunk = judged.head
+    }
+    // After a corrupt-data failure the unpacker is left behind; the download goes on so that
+    // the error can tell the size and sha256 of what was served.
+    if (this.unpacker === undefined || this.unpacker.error !== undefined) return undefined
+    return this.unpacker.write(chunk)
+  }
+
+  /** Sets the format and, for tar and tar.gz when unpacking, starts the streaming unpacker. */
+  private decideFormat(verdict: FormatVerdict): ArchiveFormat {
+    if ('unknown' in verdict) {
+      throw new ActionError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
+    }
+    this.format = verdict.format
+    if (this.writer === undefined || verdict.format === 'zip') return verdict.format
+    this.unpacker = new TarUnpacker(this.writer, {
+      gzip: verdict.format === 'tar.gz',
+      onError: (error) => {
+        if (!(error instanceof CorruptArchiveError)) this.options.onFatal(error)
+      },
+      signal: this.stopper.signal
+    })
+    return verdict.format
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,48 @@
+import { CancelledError } from './errors.js'
+import type { Clock } from './clock.js'
+
+/**
+ * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
+ * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
+ * process.
+ */
+export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError())
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(signal.aborted ? new CancelledError() : error)
+      }
+    )
+  })
+}
+
+/**
+ * Runs `work` with a signal that fires after `ms` of clock time or when `signal` does, whichever
+ * comes first; the timer ends with the work.
+ */
+export async function withTimeout<T>(clock: Clock, ms: number, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const bound = new AbortController()
+  const timer = new AbortController()
+  const onAbort = (): void => bound.abort(signal?.reason)
+  if (signal?.aborted) onAbort()
+  else signal?.addEventListener('abort', onAbort, { once: true })
+  clock.sleep(ms, timer.signal).then(
+    () => bound.abort(new Error(`no answer within ${ms} ms`)),
+    () => undefined
+  )
+  try {
+    return await work(bound.signal)
+  } finally {
+    timer.abort()
+    signal?.removeEventListener('abort', onAbort)
+  }
+}

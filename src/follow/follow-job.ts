@@ -1,0 +1,109 @@
+/**
+ * Following a job until it ends, for export and agent jobs alike: check, read, report, sleep. The
+ * status request, the clock and the cancellation signal are handed in, so tests and the benchmark
+ * run it on a virtual clock; when to check next is schedule.ts's pure decision.
+ */
+import { untilCancelled } from '../common/cancellation.js'
+import type { Clock } from '../common/clock.js'
+import { ActionError, throwIfCancelled } from '../common/errors.js'
+import type { Logger } from '../common/log.js'
+import { formatDuration } from '../common/units.js'
+import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
+
+/** What one status answer says, as the follower needs it. */
+export interface JobReading {
+  status: string
+  /** 0..100 when the job reports it; anything else is ignored. */
+  progress?: number | undefined
+  /** For the log: `running, 40%, 120 pages`. A change of it is logged. */
+  summary: string
+}
+
+export interface FollowOptions<T> {
+  /** The job as the log names it: `Export job exp_123`. */
+  name: string
+  /** One status request (the service client does its own retries). */
+  check: () => Promise<T>
+  read: (value: T) => JobReading
+  /** Statuses that end the wait. */
+  terminal: ReadonlySet<string>
+  /** Statuses the action knows; any other counts as still running, after one warning. */
+  known: ReadonlySet<string>
+  /** Called with every answer, first to last (outputs). */
+  onValue?: (value: T) => void
+  /** An answer read already: it counts as the first check. */
+  first?: T | undefined
+  /** Whether the first check comes at once (the job may be done already) or after one interval. */
+  checkFirst: boolean
+  initialIntervalMs: number
+  maxIntervalMs: number
+  /** Clock time the step started: elapsed times count from here, and the timeout too. */
+  startedAt: number
+  timeoutMs: number
+  /** Clock time this run started the job, when it did: its progress rate is then bounded. */
+  jobStartedAt?: number | undefined
+  /** How to pick the job up after a timeout: `rerun with \`job-id: x\``. */
+  resumeHint: string
+  clock: Clock
+  log: Logger
+  signal?: AbortSignal | undefined
+}
+
+export interface FollowResult<T> {
+  value: T
+  /** Status requests made. */
+  polls: number
+}
+
+/**
+ * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
+ * change and warns once per unknown status. It never gives up early: a wait that would pass the
+ * deadline is cut short to check once more at the deadline; after that, it fails with an
+ * ActionError that names the job, its last status and how to pick it up again. Rejects with
+ * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ */
+export async function followJob<T>(options: FollowOptions<T>): Promise<FollowResult<T>> {
+  const { clock, log, signal, name, startedAt } = options
+  const deadline = startedAt + options.timeoutMs
+  const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs }
+  const history: PollObservation[] = []
+  const warned = new Set<string>()
+  let lastSummary: string | undefined
+  let polls = 0
+  const elapsed = (): string => formatDuration(clock.now() - startedAt)
+  const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
+
+  throwIfCancelled(signal)
+  let value = options.first
+  if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
+  for (;;) {
+    if (value === undefined) {
+      value = await untilCancelled(options.check(), signal)
+      polls++
+    }
+    const reading = options.read(value)
+    const now = clock.now()
+    history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) })
+    if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+      warned.add(reading.status)
+      log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
+    }
+    if (reading.summary !== lastSummary) {
+      log.info(`${name}: ${reading.summary} after ${elapsed()}.`)
+      lastSummary = reading.summary
+    }
+    options.onValue?.(value)
+    if (options.terminal.has(reading.status)) {
+      log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
+      return { value, polls }
+    }
+    if (now >= deadline) {
+      throw new ActionError(
+        `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
+          `The job may still finish: ${options.resumeHint}.`
+      )
+    }
+    await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt))
+    value = undefined
+  }
+}

@@ -1,0 +1,154 @@
+import { ActionError } from '../common/errors.js'
+import { formatDuration } from '../common/units.js'
+import { asObject, httpLink, text } from './answer.js'
+import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
+import { parseRetryAfter } from './retry.js'
+
+/**
+ * An agent job as read from an answer (spec 2.1). No field is marked required there, so every
+ * field may be missing; `null` and wrong types read as undefined.
+ */
+export interface AgentJob {
+  id: string | undefined
+  status: string | undefined
+  model: string | undefined
+  sourceRepository: string | undefined
+  sourceRef: string | undefined
+  /** Only an http(s) address: the link ends up in a comment reply and the summary. */
+  prLink: string | undefined
+  /** As the service gave it; a number (epoch seconds or milliseconds) as ISO 8601. */
+  createdAt: string | undefined
+  archivedAt: string | undefined
+  /** Not in the spec; shown when a service sends it along with `failed`. */
+  error: string | undefined
+}
+
+/** The states that end a wait (spec 3.1). */
+export const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'archived', 'failed'])
+export const AGENT_KNOWN: ReadonlySet<string> = new Set(['active', 'completed', 'archived', 'failed'])
+
+/** Spec section 8: follow-up messages per project and hour. */
+export const MESSAGES_PER_HOUR = 100
+
+/** The agent operations (spec 4.1, 4.2, plus create) with their failures explained for a user. */
+export class AgentApi {
+  constructor(
+    private readonly client: ServiceClient,
+    /** Wall time, to say when a rate limit ends. */
+    private readonly now: () => number
+  ) {}
+
+  async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
+    const body = await this.call(
+      { method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline },
+      { projectId, jobId }
+    )
+    const job = readAgentJob(body)
+    if (job.status === undefined) {
+      throw new ActionError(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`)
+    }
+    return { ...job, status: job.status }
+  }
+
+  /** Sends a follow-up message: never repeated unless the service surely did not receive it. */
+  async message(projectId: string, jobId: string, prompt: string, deadline?: number): Promise<AgentJob> {
+    const body = await this.call(
+      {
+        method: 'POST',
+        path: `${jobPath(projectId, jobId)}/message`,
+        body: { prompt },
+        kind: 'once',
+        what: `send the message to agent job ${jobId}`,
+        deadline
+      },
+      { projectId, jobId, rateLimit: `the project's limit of ${MESSAGES_PER_HOUR} messages an hour is reached` }
+    )
+    return readAgentJob(body)
+  }
+
+  /** Creates a job (not in the spec file: its answer is read as loosely as the others). */
+  async create(projectId: string, prompt: string, deadline?: number): Promise<AgentJob & { id: string }> {
+    const what = `create an agent job in project ${projectId}`
+    const body = await this.call(
+      { method: 'POST', path: `/v2/agent/${segment(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline },
+      { projectId, rateLimit: "the service's rate limit for this project is reached" }
+    )
+    const job = readAgentJob(body)
+    if (job.id === undefined) {
+      throw new ActionError(
+        `The service accepted the request to ${what} but its answer carries no job \`id\`, so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`
+      )
+    }
+    return { ...job, id: job.id }
+  }
+
+  private async call(
+    request: ServiceRequest,
+    about: { projectId: string; jobId?: string; rateLimit?: string }
+  ): Promise<unknown> {
+    try {
+      return await this.client.request(request)
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error
+      const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
+      if (error.status === 404) {
+        const what = about.jobId === undefined ? `Project ${about.projectId}` : `Agent job ${about.jobId} in project ${about.projectId}`
+        throw new ActionError(
+          `${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`
+        )
+      }
+      if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
+      if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
+        throw error.withMessage(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`)
+      }
+      throw error
+    }
+  }
+
+  private rateLimited(what: string, limit: string, error: ServiceError, said: string): ActionError {
+    const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined
+    const now = this.now()
+    const waitMs = parseRetryAfter(retryAfter, now)
+    const when =
+      waitMs === undefined
+        ? 'The service did not say when to try again; try again later.'
+        : `Try again after ${new Date(now + waitMs).toISOString()} (in ${formatDuration(waitMs)}).`
+    const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : ''
+    return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`)
+  }
+}
+
+function jobPath(projectId: string, jobId: string): string {
+  return `/v2/agent/${segment(projectId)}/job/${segment(jobId)}`
+}
+
+/**
+ * Reads an AgentJob from an answer. Tolerates a wrapper (`{"job": {...}}` or `{"data": {...}}`),
+ * snake_case names, a `jobId` instead of `id`, and `source` given as the repository address.
+ */
+export function readAgentJob(body: unknown): AgentJob {
+  let value = asObject(body)
+  for (const key of ['job', 'data']) {
+    const inner = asObject(value[key])
+    if (!('id' in value) && !('status' in value) && ('id' in inner || 'status' in inner)) value = inner
+  }
+  const source = value.source
+  const sourceFields = asObject(source)
+  return {
+    id: text(value.id) ?? text(value.jobId) ?? text(value.job_id),
+    status: text(value.status),
+    model: text(value.model),
+    sourceRepository: (typeof source === 'string' ? text(source) : undefined) ?? text(sourceFields.repository) ?? text(value.repository),
+    sourceRef: text(sourceFields.ref) ?? text(sourceFields.branch),
+    prLink: httpLink(value.prLink ?? value.pr_link ?? value.prUrl),
+    createdAt: time(value.createdAt ?? value.created_at),
+    archivedAt: time(value.archivedAt ?? value.archived_at),
+    error: text(value.error) ?? text(value.errorMessage)
+  }
+}
+
+/** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
+function time(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value).toISOString()
+  return text(value)
+}

@@ -1,0 +1,107 @@
+/**
+ * The one retry loop of the action, for API requests and downloads alike: how long to wait before
+ * the next attempt, and when to give up. The verdict on each failure comes from failure.ts.
+ */
+import type { Clock } from '../common/clock.js'
+import { type AttemptFailure, type RequestKind, classify, describeFailure } from './failure.js'
+
+export interface BackoffPolicy {
+  /** Wait before the first retry. */
+  initialMs: number
+  /** Cap of the exponential growth. */
+  maxMs: number
+  /** Attempts in all, the first one included. */
+  maxAttempts: number
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 }
+
+/**
+ * Wait before retry number `retry` (1 for the first retry): exponential growth with "equal
+ * jitter" (half fixed, half random), so that many runners failing together do not retry in step
+ * yet none retries at once.
+ */
+export function backoffDelay(retry: number, policy: BackoffPolicy, random: () => number): number {
+  const exponential = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, retry - 1))
+  return Math.round(exponential / 2 + random() * (exponential / 2))
+}
+
+/**
+ * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date.
+ * Undefined when absent or unreadable; never negative.
+ */
+export function parseRetryAfter(value: string | undefined | null, nowMs: number): number | undefined {
+  if (value == null) return undefined
+  const text = value.trim()
+  if (text === '') return undefined
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  const date = Date.parse(text)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - nowMs)
+}
+
+/**
+ * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
+ * else the jittered backoff.
+ */
+export function retryDelay(retry: number, failure: AttemptFailure, policy: BackoffPolicy, nowMs: number, random: () => number): number {
+  const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined
+  return asked ?? backoffDelay(retry, policy, random)
+}
+
+/** Thrown by an attempt to say how it failed, so that the policy can judge it. */
+export class AttemptError extends Error {
+  override readonly name = 'AttemptError'
+  /** How many attempts were made in all; set when the retries give up. */
+  attempts = 1
+  /** True when the retries stopped because the next wait would pass the deadline. */
+  stoppedByDeadline = false
+  constructor(
+    readonly failure: AttemptFailure,
+    message = describeFailure(failure),
+    /** Extra facts for the final message, e.g. the service's `error` text. */
+    readonly detail?: string
+  ) {
+    super(message)
+  }
+}
+
+export interface RetryOptions {
+  kind: RequestKind
+  policy: BackoffPolicy
+  clock: Clock
+  signal?: AbortSignal | undefined
+  /** Absolute time (clock ms) after which no wait is started: the step's own timeout. */
+  deadline?: number | undefined
+  /** Retries also this failure, e.g. a download that knows a 403 means "link expired". */
+  alsoRetry?: (failure: AttemptFailure) => boolean
+  onRetry?: (info: { retry: number; failure: AttemptFailure; delayMs: number; error: AttemptError }) => void
+}
+
+/**
+ * Runs `attempt` until it succeeds, the failure is final, the attempts are used up, or the next
+ * wait would end past the deadline. Errors other than AttemptError (bugs, cancellation, refused
+ * archives) pass through at once. The last AttemptError is rethrown with `attempts` set so
+ * callers can say how hard they tried.
+ */
+export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  const { clock } = options
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    try {
+      return await attempt(attemptNumber)
+    } catch (error) {
+      if (!(error instanceof AttemptError)) throw error
+      const retryable = classify(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true
+      const final = attemptNumber >= options.policy.maxAttempts || !retryable
+      const delayMs = retryDelay(attemptNumber, error.failure, options.policy, clock.now(), () => clock.random())
+      const pastDeadline = options.deadline !== undefined && clock.now() + delayMs > options.deadline
+      if (final || pastDeadline) {
+        error.attempts = attemptNumber
+        error.stoppedByDeadline = !final
+        throw error
+      }
+      options.onRetry?.({ retry: attemptNumber, failure: error.failure, delayMs, error })
+      await clock.sleep(delayMs, options.signal)
+    }
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * One download attempt of a bundle link: the GET, the status, the body streamed chunk by chunk
+ * into a consumer with backpressure, and the ways it can go wrong turned into AttemptErrors for
+ * the retry policy. Knows nothing of archives.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import type { IncomingMessage } from 'node:http'
+import type { HttpClient } from '@actions/http-client'
+import type { Clock } from '../common/clock.js'
+import { ActionError } from '../common/errors.js'
+import { AttemptError } from '../service/retry.js'
+import { describeLink } from './link.js'
+
+export interface DownloadOptions {
+  url: string
+  /**
+   * Only for its agent, which honours HTTPS_PROXY/NO_PROXY. No handler of it ever runs: a
+   * presigned link must go out without an Authorization header (storage refuses both at once).
+   */
+  client: HttpClient
+  /** Takes each chunk; a returned promise pauses the body until it settles. Its errors end the download as they are. */
+  onChunk: (chunk: Buffer) => Promise<void> | undefined
+  /** Called once the response headers are in. */
+  onResponse?: (info: { contentLength: number | undefined }) => void
+  /** Aborting it stops the download at once; the download then rejects with `signal.reason`. */
+  signal: AbortSignal
+  /** No byte (nor headers) for this long: the attempt is abandoned as stalled. */
+  stallTimeoutMs: number
+  clock: Clock
+  /** The size the bundle operation announced: fewer bytes is a truncation, more is a mismatch. */
+  expectedSize?: number | undefined
+}
+
+export interface DownloadResult {
+  bytes: number
+  contentLength: number | undefined
+}
+
+const MAX_REDIRECTS = 5
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+/** Enough of an error body to read the storage's error code. */
+const ERROR_BODY_BYTES = 4096
+
+export async function download(options: DownloadOptions): Promise<DownloadResult> {
+  const stall = new StallWatch(options.clock, options.stallTimeoutMs)
+  // A failure of the consumer stops the download with that failure as the reason: it passes
+  // through as it is, never judged as a network failure.
+  const consumer = new AbortController()
+  const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal])
+  try {
+    const response = await get(options.url, options.client, signal)
+    const contentLength = parseContentLength(response.headers['content-length'])
+    const expected = options.expectedSize
+    if (expected !== undefined && contentLength !== undefined && contentLength !== expected) {
+      response.destroy()
+      if (contentLength > expected) throw sizeMismatch(contentLength, expected)
+      throw truncated(contentLength, expected, 'the response announced only')
+    }
+    options.onResponse?.({ contentLength })
+    const bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error))
+    const whole = contentLength ?? expected
+    if (whole !== undefined && bytes < whole) throw truncated(bytes, whole, 'the body ended after')
+    return { bytes, contentLength }
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason
+    if (consumer.signal.aborted) throw consumer.signal.reason
+    if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${options.stallTimeoutMs} ms` })
+    if (error instanceof AttemptError || error instanceof ActionError) throw error
+    const code = (error as NodeJS.ErrnoException | undefined)?.code
+    throw new AttemptError({ kind: 'network', code, message: withoutQuery(error instanceof Error ? error.message : String(error), options.url) })
+  } finally {
+    stall.stop()
+  }
+}
+
+/** GET through the client's agent (proxy aware), following a few redirects; resolves on 200. */
+async function get(url: string, client: HttpClient, signal: AbortSignal): Promise<IncomingMessage> {
+  let target = new URL(url)
+  for (let redirects = 0; ; redirects++) {
+    const headers: http.OutgoingHttpHeaders = { accept: '*/*', 'accept-encoding': 'identity' }
+    if (client.userAgent) headers['user-agent'] = client.userAgent
+    const { message } = await client.requestRaw(
+      {
+        parsedUrl: target,
+        httpModule: target.protocol === 'https:' ? https : http,
+        options: {
+          host: target.hostname,
+          port: target.port === '' ? undefined : Number(target.port),
+          path: `${target.pathname}${target.search}`,
+          method: 'GET',
+          headers,
+          agent: client.getAgent(target.href),
+          signal
+        }
+      },
+      null
+    )
+    const status = message.statusCode ?? 0
+    if (status === 200) return message
+    const location = message.headers.location
+    if (REDIRECT_STATUSES.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
+      message.resume()
+      const next = new URL(location, target)
+      if (target.protocol === 'https:' && next.protocol !== 'https:') {
+        throw new ActionError(`The bundle link ${describeLink(target.href)} redirects from HTTPS to plain HTTP; refusing to follow it`)
+      }
+      target = next
+      continue
+    }
+    throw new AttemptError({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message))
+  }
+}
+
+/**
+ * Feeds the body to `onChunk`, pausing the socket while it is busy; resolves with the byte count.
+ * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
+ * rejects with the stop's reason.
+ */
+function readBody(response: IncomingMessage, options: DownloadOptions, stall: StallWatch, consumerFailed: (error: unknown) => void): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    let bytes = 0
+    let settled = false
+    const settle = (error?: unknown): void => {
+      if (settled) return
+      settled = true
+      options.signal.removeEventListener('abort', stop)
+      if (error === undefined) return resolve(bytes)
+      response.destroy()
+      reject(error)
+    }
+    const stop = (): void => settle(options.signal.reason)
+    if (options.signal.aborted) return stop()
+    options.signal.addEventListener('abort', stop, { once: true })
+    /** The consumer's backpressure wait for the last chunk; the body counts as read only after it. */
+    let busy: Promise<void> | undefined
+    response.on('data', (chunk: Buffer) => {
+      if (settled) return
+      stall.touch()
+      bytes += chunk.length
+      if (options.expectedSize !== undefined && bytes > options.expectedSize) return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
+      let wait: Promise<void> | undefined
+      try {
+        wait = options.onChunk(chunk)
+      } catch (error) {
+        return consumerFailed(error)
+      }
+      if (wait === undefined) return
+      // Our side is busy (disk, unpacking): that is no stall of the server's.
+      response.pause()
+      stall.pause()
+      const current = wait.then(() => {
+        if (busy === current) busy = undefined
+        stall.touch()
+        response.resume()
+      }, consumerFailed)
+      busy = current
+    })
+    let ended = false
+    // 'end' may come while we are paused on the last chunk.
+    response.on('end', () => {
+      ended = true
+      void (busy ?? Promise.resolve()).then(() => settle())
+    })
+    response.on('error', (error) => settle(new AttemptError({ kind: 'network', code: (error as NodeJS.ErrnoException).code, message: `${error.message} after ${bytes} bytes` })))
+    response.on('close', () => ended || settle(new AttemptError({ kind: 'network', code: 'ECONNRESET', message: `the connection closed after ${bytes} bytes` })))
+  })
+}
+
+/**
+ * Fires when no byte arrived for `timeoutMs`, counting only while we wait for the server (not
+ * while our own side applies backpressure). Chunks only note the time; one sleep on the clock at
+ * a time checks it.
+ */
+class StallWatch {
+  private readonly controller = new AbortController()
+  private readonly stopped = new AbortController()
+  private lastActivity: number
+  private paused = false
+  fired = false
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeoutMs: number
+  ) {
+    this.lastActivity = clock.now()
+    void this.watch()
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  touch(): void {
+    this.paused = false
+    this.lastActivity = this.clock.now()
+  }
+
+  pause(): void {
+    this.paused = true
+  }
+
+  stop(): void {
+    this.stopped.abort()
+  }
+
+  private async watch(): Promise<void> {
+    try {
+      for (;;) {
+        const idle = this.clock.now() - this.lastActivity
+        if (!this.paused && idle >= this.timeoutMs) {
+          this.fired = true
+          this.controller.abort(new Error('stalled'))
+          return
+        }
+        await this.clock.sleep(this.paused ? this.timeoutMs : this.timeoutMs - idle, this.stopped.signal)
+      }
+    } catch {
+      // Stopped: the download is over.
+    }
+  }
+}
+
+/** Some errors quote the request path (http-client's "Request timeout: <path>"): never the signed query. */
+function withoutQuery(message: string, url: string): string {
+  const { search } = new URL(url)
+  return search === '' ? message : message.split(search).join('')
+}
+
+function parseContentLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined
+  return Number(value)
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function truncated(bytes: number, whole: number, what: string): AttemptError {
+  return new AttemptError({ kind: 'network', code: 'ETRUNCATED', message: `${what} ${bytes} of ${whole} bytes` })
+}
+
+function sizeMismatch(bytes: number, expected: number, prefix = ''): ActionError {
+  return new ActionError(
+    `The bundle download is ${prefix}${bytes} bytes, but the bundle operation said the archive has ${expected} bytes: the link serves a different file`
+  )
+}
+
+/**
+ * The storage's error code and message (S3-style XML), for the final error text. Only those two
+ * elements: other ones (StringToSign, SignatureProvided) would echo the link's credentials.
+ */
+async function storageErrorDetail(response: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  let length = 0
+  try {
+    for await (const chunk of response) {
+      chunks.push(chunk as Buffer)
+      length += (chunk as Buffer).length
+      if (length >= ERROR_BODY_BYTES) break
+    }
+  } catch {
+    return undefined
+  } finally {
+    response.destroy()
+  }
+  const body = Buffer.concat(chunks).toString('utf8')
+  const code = /<Code>([^<]{1,100})<\/Code>/.exec(body)?.[1]
+  const message = /<Message>([^<]{1,300})<\/Message>/.exec(body)?.[1]
+  if (code === undefined && message === undefined) return undefined
+  return [code, message].filter(Boolean).join(': ')
+}
+

@@ -1,0 +1,242 @@
+/**
+ * Downloads a bundle and, when asked, unpacks it into the site folder: retries through the one
+ * retry loop, a fresh link when the old one is refused or expired, one more download for a
+ * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's file:
+ * it names it, writes it as `.part`, gives it the extension of its format once the bytes tell,
+ * and returns its final path.
+ */
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { HttpClient } from '@actions/http-client'
+import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
+import { CorruptArchiveError } from '../archive/errors.js'
+import type { ArchiveFormat } from '../archive/format.js'
+import { removeQuietly, swapIntoPlace } from '../archive/staging.js'
+import type { Clock } from '../common/clock.js'
+import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
+import type { Logger } from '../common/log.js'
+import { formatBytes } from '../common/units.js'
+import type { BundleLink } from '../service/export-api.js'
+import { type AttemptFailure, describeFailure } from '../service/failure.js'
+import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
+import { download } from './download.js'
+import { describeLink, isExpired } from './link.js'
+import { DownloadProgress } from './progress.js'
+
+export interface TransferOptions {
+  link: BundleLink
+  /** Calls the bundle operation again for a fresh link (after a 403, or when `expiresAt` has passed). */
+  refreshLink: () => Promise<BundleLink>
+  /** The folder the archive is kept in (made when missing); the file is `bundle.<format>`. */
+  archiveFolder: string
+  /** When set: unpack the archive here (absolute). When undefined: only keep the archive. */
+  siteDir?: string | undefined
+  /** Absolute clock ms; no wait is started that would end after it. */
+  deadline: number
+  signal?: AbortSignal | undefined
+  log: Logger
+  clock: Clock
+}
+
+export interface TransferResult {
+  /** Absolute path of the archive: `<archiveFolder>/bundle.<zip|tar.gz|tar>`. */
+  archiveFile: string
+  siteDir: string | undefined
+  sha256: string
+  sizeBytes: number
+  format: ArchiveFormat
+  /** The link that served the bundle (a fresh one if it had to be renewed). */
+  link: BundleLink
+  attempts: number
+}
+
+export const TRANSFER_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 }
+/** No byte for this long = stalled: the attempt is abandoned and retried. */
+export const STALL_TIMEOUT_MS = 30_000
+/** A corrupt archive is downloaded once more; the same failure again is final. */
+const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2
+/** The archive's name without its extension. */
+const ARCHIVE_NAME = 'bundle'
+const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
+
+export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
+  const { log, clock, signal } = options
+  throwIfCancelled(signal)
+  await mkdir(options.archiveFolder, { recursive: true })
+  const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
+  // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
+  const client = new HttpClient('docs-admin-action')
+  log.info(`Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`)
+  try {
+    for (let downloads = 1; ; downloads++) {
+      let received: ReceivedArchive
+      try {
+        received = await withRetries(() => attempt(options, state, client), {
+          kind: 'idempotent',
+          policy: TRANSFER_RETRY,
+          clock,
+          signal,
+          deadline: options.deadline,
+          // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+          alsoRetry: isLinkRefused,
+          onRetry: ({ retry, delayMs, error }) =>
+            log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`)
+        })
+      } catch (error) {
+        if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
+          log.warning(`${error.message}. Downloading it once more.`)
+          continue
+        }
+        throw finalError(error, state, downloads)
+      }
+      return await finish(options, state, received)
+    }
+  } finally {
+    client.dispose()
+  }
+}
+
+interface TransferState {
+  link: BundleLink
+  /** The last attempt got a 403: the next one asks for a fresh link first. */
+  linkRefused: boolean
+  attempts: number
+}
+
+/** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
+async function attempt(options: TransferOptions, state: TransferState, client: HttpClient): Promise<ReceivedArchive> {
+  const { log, clock, signal } = options
+  state.attempts++
+  throwIfCancelled(signal)
+  if (state.linkRefused || isExpired(state.link, clock.now())) {
+    log.info(state.linkRefused ? 'The bundle link was refused (HTTP 403); asking for a fresh one' : 'The bundle link has expired; asking for a fresh one')
+    state.link = await freshLink(options)
+    state.linkRefused = false
+  }
+
+  // Stops this attempt, with the reason as the error: the user's cancellation, or an unpacking
+  // failure another download would not cure.
+  const stop = new AbortController()
+  const onCancel = (): void => stop.abort(new CancelledError())
+  signal?.addEventListener('abort', onCancel, { once: true })
+  let receiver: ArchiveReceiver | undefined
+  try {
+    throwIfCancelled(signal)
+    receiver = await ArchiveReceiver.open({
+      partFile: partFileOf(options),
+      siteDir: options.siteDir,
+      log,
+      onFatal: (error) => stop.abort(error),
+      signal: stop.signal
+    })
+    const opened = receiver
+    const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
+    await download({
+      url: state.link.url,
+      client,
+      clock,
+      signal: stop.signal,
+      stallTimeoutMs: STALL_TIMEOUT_MS,
+      expectedSize: state.link.sizeBytes,
+      onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+      onChunk: (chunk) => {
+        progress.add(chunk.length)
+        return opened.write(chunk)
+      }
+    })
+    const received = await receiver.complete()
+    throwIfCancelled(signal)
+    log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`)
+    return received
+  } catch (error) {
+    // The reason we stopped for (cancellation, unsafe entry) wins over how the stop surfaced.
+    const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
+    if (!stop.signal.aborted) stop.abort(cause)
+    await receiver?.discard()
+    if (cause instanceof AttemptError && isLinkRefused(cause.failure)) {
+      state.linkRefused = true
+      // Retry-After 0: no backoff is needed before asking for a fresh link.
+      throw new AttemptError({ kind: 'status', status: 403, retryAfter: '0' }, cause.message, cause.detail)
+    }
+    throw cause
+  } finally {
+    signal?.removeEventListener('abort', onCancel)
+  }
+}
+
+/** Names the whole archive by its format (dropping an earlier run's of another format), then swaps the staged site in. */
+async function finish(options: TransferOptions, state: TransferState, received: ReceivedArchive): Promise<TransferResult> {
+  const { log, siteDir } = options
+  const { staging, counts } = received
+  const archiveFile = archiveFileOf(options, received.format)
+  try {
+    throwIfCancelled(options.signal)
+    await rename(partFileOf(options), archiveFile)
+    for (const format of Object.keys(EXTENSIONS) as ArchiveFormat[]) {
+      if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
+    }
+    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir)
+  } catch (error) {
+    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined ? undefined : removeQuietly(staging)])
+    throw error
+  }
+  if (siteDir !== undefined && counts !== undefined) {
+    const extras = [
+      counts.symlinks ? `${counts.symlinks} symlinks` : '',
+      counts.hardlinks ? `${counts.hardlinks} hardlinks` : '',
+      counts.skipped ? `${counts.skipped} entries skipped` : ''
+    ].filter(Boolean)
+    log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
+  }
+  return {
+    archiveFile,
+    siteDir,
+    sha256: received.sha256,
+    sizeBytes: received.sizeBytes,
+    format: received.format,
+    link: state.link,
+    attempts: state.attempts
+  }
+}
+
+async function freshLink(options: TransferOptions): Promise<BundleLink> {
+  try {
+    const link = await options.refreshLink()
+    throwIfCancelled(options.signal)
+    return link
+  } catch (error) {
+    if (error instanceof CancelledError || error instanceof ActionError) throw error
+    // Not an AttemptError any more: the bundle operation has had its own retries.
+    throw new ActionError(`Could not get a fresh bundle link: ${errorMessage(error)}`, { cause: error })
+  }
+}
+
+function isLinkRefused(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' && failure.status === 403
+}
+
+function describeAttemptError(error: AttemptError): string {
+  return error.detail ? `${describeFailure(error.failure)}: ${error.detail}` : error.message
+}
+
+/** The error the step fails with, written for the user. */
+function finalError(error: unknown, state: TransferState, downloads: number): unknown {
+  const where = describeLink(state.link.url)
+  if (error instanceof CorruptArchiveError) {
+    return new ActionError(`${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`, { cause: error })
+  }
+  if (!(error instanceof AttemptError)) return error
+  const tries = `${state.attempts} attempt${state.attempts === 1 ? '' : 's'}`
+  const why = describeAttemptError(error)
+  const hint = isLinkRefused(error.failure) ? ' The storage refused the link even after a fresh one was requested.' : ''
+  const stopped = error.stoppedByDeadline ? ' Stopped retrying: the next wait would pass the step timeout.' : ''
+  return new ActionError(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error })
+}
+
+function partFileOf(options: TransferOptions): string {
+  return join(options.archiveFolder, `${ARCHIVE_NAME}.part`)
+}
+
+function archiveFileOf(options: TransferOptions, format: ArchiveFormat): string {
+  return join(options.archiveFolder, `${ARCHIVE_NAME}.${EXTENSIONS[format]}`)
+}

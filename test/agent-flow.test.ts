@@ -1,0 +1,232 @@
+import { afterEach, describe, expect, test } from '@jest/globals'
+import { readFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { readAgentJob } from '../src/service/agent-api.js'
+import type { Simulator, SimulatorOptions } from '../simulator/server.js'
+import { type Inputs, type RunResult, type SimulatorFixture, agentInputs as inputsFor, simulatorFixture } from './support/harness.js'
+
+let fixture: SimulatorFixture | undefined
+afterEach(async () => {
+  await fixture?.sim.close()
+  fixture = undefined
+})
+
+/** Agent jobs work for 3 s on the test clock after each message. */
+async function simulator(agent: SimulatorOptions['agent'] = {}): Promise<Simulator> {
+  fixture = await simulatorFixture({ agent: { durationMs: 3000, ...agent } })
+  return fixture.sim
+}
+
+/** Polls every second or two, so a 3 s job is seen `active` first. */
+function agentInputs(sim: Simulator, values: Inputs): Inputs {
+  return inputsFor(sim, { 'poll-interval': '1s', 'max-poll-interval': '2s', ...values })
+}
+
+function runAction(inputs: Inputs): Promise<RunResult> {
+  return (fixture as SimulatorFixture).run(inputs)
+}
+
+describe('agent-message', () => {
+  test('sends the message once, waits for completed and sets every output', async () => {
+    const s = await simulator()
+    const { outputs, failure, log, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-message')).toBe(1)
+    expect(s.requests.find((r) => r.route === 'agent-message')?.body).toEqual({ prompt: 'Fix the typo on the install page' })
+    expect(Object.fromEntries(outputs)).toEqual(
+      expect.objectContaining({
+        'job-id': 'job_abc',
+        status: 'completed',
+        'pr-link': 'https://github.com/acme/docs/pull/100',
+        model: 'sim-agent-1',
+        'source-repository': 'https://github.com/acme/docs',
+        'source-ref': 'main',
+        'created-at': '2024-01-01T00:00:00.000Z',
+        'archived-at': '',
+        skipped: 'false'
+      })
+    )
+    // Each change of status is logged once, not every identical poll.
+    expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
+    expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: completed after'))).toHaveLength(1)
+    expect(summary).toContain('Agent job: agent-message')
+    expect(summary).toContain('<code>job_abc</code>')
+    expect(summary).toContain('<strong>completed</strong>')
+    expect(summary).toContain('https://github.com/acme/docs/pull/100')
+    expect(summary).toContain('Fix the typo on the install page')
+  })
+
+  test('the summary shows the first 200 characters of the prompt', async () => {
+    const s = await simulator()
+    const prompt = `${'a'.repeat(200)}TAIL`
+    const { failure, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt }))
+    expect(failure).toBeUndefined()
+    expect(summary).toContain(`${'a'.repeat(200)}…`)
+    expect(summary).not.toContain('TAIL')
+  })
+
+  test('completed without file changes: empty pr-link, said in the log and the summary', async () => {
+    const s = await simulator()
+    const { outputs, failure, log, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Check links NOCHANGE' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe('')
+    expect(log.text()).toContain('completed without a pull request')
+    expect(summary).toContain('completed without a pull request')
+  })
+
+  test('archived succeeds and sets archived-at', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'ARCHIVE it' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('archived')
+    expect(outputs.get('archived-at')).toMatch(/^\d{4}-\d\d-\d\dT/)
+  })
+
+  test('failed fails the step naming the job, with the outputs kept', async () => {
+    const s = await simulator()
+    const { outputs, failure, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'FAIL please' }))
+    expect(failure).toContain('Agent job job_abc failed')
+    expect(outputs.get('status')).toBe('failed')
+    expect(outputs.get('job-id')).toBe('job_abc')
+    expect(summary).toContain('Agent job job_abc failed')
+  })
+
+  test('wait: false sends the message and returns; agent-status then waits for the end', async () => {
+    const s = await simulator()
+    const sent = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', wait: 'false' }))
+    expect(sent.failure).toBeUndefined()
+    expect(sent.outputs.get('status')).toBe('active')
+    expect(s.count('agent-get')).toBe(0)
+    const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
+    expect(status.failure).toBeUndefined()
+    expect(status.outputs.get('status')).toBe('completed')
+    expect(status.outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/100')
+    expect(s.count('agent-message')).toBe(1)
+  })
+})
+
+describe('agent-status and agent-create', () => {
+  test('agent-status with wait: false reads the job once', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-get')).toBe(1)
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
+  })
+
+  test('agent-create creates one job (201), outputs its id and waits for it', async () => {
+    const s = await simulator()
+    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Document the new CLI flag' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-create')).toBe(1)
+    expect(s.agentJobs.size).toBe(2)
+    expect(outputs.get('job-id')).toMatch(/^job_[0-9a-f]+$/)
+    expect(s.agentJobs.get(`proj_123/${outputs.get('job-id')}`)?.prompts).toEqual(['Document the new CLI flag'])
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toMatch(/\/pull\/\d+$/)
+  })
+
+  test('an answer is read defensively: wrapper, snake_case, null and odd types', () => {
+    const job = readAgentJob({ job: { job_id: 7, status: 'active', source: 'https://git.example/r', pr_link: 'javascript:alert(1)', created_at: 1_700_000_000, archivedAt: null } })
+    expect(job).toEqual(
+      expect.objectContaining({ id: '7', status: 'active', sourceRepository: 'https://git.example/r', prLink: undefined, createdAt: '2023-11-14T22:13:20.000Z', archivedAt: undefined })
+    )
+    expect(readAgentJob('not an object').status).toBeUndefined()
+  })
+})
+
+describe('faults and limits', () => {
+  test('the message POST is not sent again after a 500', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', status: 500, process: true })
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(failure).toContain('HTTP 500')
+    expect(failure).toContain('not sent again')
+  })
+
+  test('the message POST is not sent again after a dropped connection', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', drop: true })
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(failure).toContain('not sent again')
+  })
+
+  test('the message POST is retried after 503 and after a 429 with a short Retry-After', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', status: 503 })
+    s.addFault({ route: 'agent-message', status: 429, retryAfter: '2' })
+    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Try again' }))
+    expect(failure).toBeUndefined()
+    expect(s.count('agent-message')).toBe(3)
+    expect(s.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Try again'])
+    expect(outputs.get('status')).toBe('completed')
+  })
+
+  test('a 429 whose Retry-After does not fit in timeout fails at once with the hourly limit', async () => {
+    const s = await simulator({ messagesPerHour: 0 })
+    const { failure, elapsedMs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Too many' }))
+    expect(s.count('agent-message')).toBe(1)
+    expect(elapsedMs).toBeLessThan(10_000)
+    expect(failure).toContain("the project's limit of 100 messages an hour is reached")
+    expect(failure).toMatch(/Try again after \d{4}-\d\d-\d\dT[\d:.]+Z \(in 1h 00m\)/)
+    expect(failure).toContain('rate limit exceeded')
+  })
+
+  test('404: the service text and the job id', async () => {
+    const s = await simulator()
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' }))
+    expect(failure).toContain('job_missing')
+    expect(failure).toContain('job not found')
+    const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_gone' }))
+    expect(status.failure).toContain('job_gone')
+    expect(status.failure).toContain('job not found')
+  })
+
+  test('a blank prompt and path-like ids are refused before any request', async () => {
+    const s = await simulator()
+    const blank = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  \n ' }))
+    expect(blank.failure).toContain('`prompt`')
+    const slash = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'a/b' }))
+    expect(slash.failure).toContain('`job-id`')
+    const dots = await runAction(agentInputs(s, { operation: 'agent-create', 'project-id': '..', prompt: 'x' }))
+    expect(dots.failure).toContain('`project-id`')
+    expect(s.requests).toHaveLength(0)
+  })
+
+  test('an unknown status is treated as running, with one warning', async () => {
+    const s = await simulator({ durationMs: 10_000, extraStatus: 'finalizing' })
+    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '1s' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    const warnings = log.lines.filter((l) => l.startsWith('warning:') && l.includes('finalizing'))
+    expect(warnings).toHaveLength(1)
+    expect(log.lines.filter((l) => l.includes('job_abc: finalizing after'))).toHaveLength(1)
+  })
+
+  test('a timeout names the job, its last status and the wait', async () => {
+    const s = await simulator({ durationMs: 600_000 })
+    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '20s' }))
+    expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(20s\): last seen active, after waiting 2\ds\. The job may still finish: check it/)
+    expect(failure).toContain('agent-status')
+    expect(outputs.get('status')).toBe('active')
+  })
+})
+
+describe('loading', () => {
+  test('@actions/github is loaded only when GitHub is called: one module imports it, and that module only with import()', async () => {
+    const root = path.join(process.cwd(), 'src')
+    const { readdir } = await import('node:fs/promises')
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'))
+    const importers: string[] = []
+    for (const file of files) {
+      const text = await readFile(path.join(root, file), 'utf8')
+      if (text.includes("'@actions/github'")) importers.push(file)
+      expect({ file, staticImportOfTheAdapter: /^\s*import\s[^(]*['"]\.\/octokit\.js['"]/m.test(text) }).toEqual({ file, staticImportOfTheAdapter: false })
+    }
+    expect(importers).toEqual([path.join('action', 'octokit.ts')])
+  })
+})

@@ -1,0 +1,30 @@
+import { describe, expect, test } from '@jest/globals'
+import { asObject, finiteNumber, httpLink, text, timestamp } from '../src/service/answer.js'
+
+describe('reading service answers', () => {
+  test('asObject takes only plain objects', () => {
+    expect(asObject({ a: 1 })).toEqual({ a: 1 })
+    for (const value of [null, undefined, [1], 'x', 3]) expect(asObject(value)).toEqual({})
+  })
+  test('text is non-blank and trimmed; numbers count as their text', () => {
+    expect(text(' exp_1 ')).toBe('exp_1')
+    expect(text(42)).toBe('42')
+    for (const value of ['', '   ', null, {}, Number.NaN]) expect(text(value)).toBeUndefined()
+  })
+  test('finiteNumber accepts numbers and numeric strings only', () => {
+    expect(finiteNumber(40)).toBe(40)
+    expect(finiteNumber('12.5')).toBe(12.5)
+    for (const value of ['', 'ten', Number.POSITIVE_INFINITY, null]) expect(finiteNumber(value)).toBeUndefined()
+  })
+  test('httpLink accepts http(s) addresses only', () => {
+    expect(httpLink('https://s3.example.com/b?X-Amz-Signature=1')).toBe('https://s3.example.com/b?X-Amz-Signature=1')
+    for (const value of ['ftp://x/y', 'javascript:alert(1)', 'not a url', 42]) expect(httpLink(value)).toBeUndefined()
+  })
+  test('timestamp reads ISO 8601 and epoch seconds or milliseconds', () => {
+    const iso = '2026-11-22T03:39:47.000Z'
+    expect(timestamp(iso)?.toISOString()).toBe(iso)
+    expect(timestamp(Date.parse(iso) / 1000)?.toISOString()).toBe(iso)
+    expect(timestamp(String(Date.parse(iso)))?.toISOString()).toBe(iso)
+    expect(timestamp('soon')).toBeUndefined()
+  })
+})

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, test } from '@jest/globals'
+import { ServiceClient, ServiceError } from '../src/service/client.js'
+import { type Simulator, startSimulator } from '../simulator/server.js'
+import { acceleratedClock } from './support/clock.js'
+import { recordingLogger } from './support/fake-host.js'
+import { unusedPort } from './support/temp.js'
+
+let sim: Simulator | undefined
+afterEach(async () => {
+  await sim?.close()
+  sim = undefined
+})
+
+function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator') {
+  const clock = acceleratedClock()
+  const log = recordingLogger()
+  const client = new ServiceClient({ baseUrl, apiKey, clock, log })
+  return { client, clock, log }
+}
+
+const start = { method: 'POST', path: '/v1/static-export/jobs', body: { domain: 'docs.acme.com' }, kind: 'once', what: 'start the export of docs.acme.com' } as const
+
+describe('ServiceClient against the simulator', () => {
+  test('sends the bearer key and JSON, under a path prefix', async () => {
+    sim = await startSimulator({ pathPrefix: '/docs-api' })
+    const { client } = clientFor(sim.apiUrl)
+    const body = (await client.request(start)) as { jobId: string }
+    client.dispose()
+    expect(body.jobId).toEqual(expect.any(String))
+    const [request] = sim.requests
+    expect(request?.path).toBe('/docs-api/v1/static-export/jobs')
+    expect(request?.headers.authorization).toBe('Bearer dsk_test_simulator')
+    expect(request?.headers['content-type']).toBe('application/json')
+    expect(request?.body).toEqual({ domain: 'docs.acme.com' })
+  })
+
+  test('retries a GET on 500, 502 and a dropped connection, honouring Retry-After', async () => {
+    sim = await startSimulator()
+    const { client, clock } = clientFor(sim.apiUrl)
+    const body = (await client.request(start)) as { jobId: string }
+    sim.addFault({ route: 'export-status', status: 500 })
+    sim.addFault({ route: 'export-status', status: 502, retryAfter: '2' })
+    sim.addFault({ route: 'export-status', drop: true })
+    const answer = (await client.request({ method: 'GET', path: `/v1/static-export/jobs/${body.jobId}`, kind: 'idempotent', what: 'read' })) as { status: string }
+    client.dispose()
+    expect(answer.status).toEqual(expect.any(String))
+    expect(sim.count('export-status')).toBe(4)
+    expect(clock.sleeps).toContain(2000)
+  })
+
+  test('the start POST is retried on 429 and 503 only', async () => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-start', status: 429, retryAfter: '0' })
+    sim.addFault({ route: 'export-start', status: 503 })
+    await client.request(start)
+    expect(sim.count('export-start')).toBe(3)
+    expect(sim.exportJobs.size).toBe(1)
+    client.dispose()
+  })
+
+  test.each([
+    [{ status: 500, process: true }, /answered HTTP 500.*may have processed the request, so it was not sent again/s],
+    [{ drop: true, process: true }, /connection failed after the request was sent.*not sent again/s],
+    [{ status: 504 }, /answered HTTP 504/]
+  ])('the start POST is never repeated after an ambiguous failure (%o)', async (fault, message) => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-start', ...fault })
+    const error = await client.request(start).catch((e: unknown) => e)
+    client.dispose()
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(String(error)).toMatch(message)
+    expect((error as Error).message).toContain('start the export of docs.acme.com')
+    expect(sim.count('export-start')).toBe(1)
+  })
+
+  test('the start POST is retried when the connection is refused', async () => {
+    const port = await unusedPort()
+    const { client, clock } = clientFor(`http://127.0.0.1:${port}`)
+    // The service comes up during the first retry wait.
+    const sleep = clock.sleep
+    clock.sleep = async (ms, signal) => {
+      if (!sim) sim = await startSimulator({ apiPort: port })
+      return sleep(ms, signal)
+    }
+    const body = (await client.request(start)) as { jobId: string }
+    client.dispose()
+    expect(body.jobId).toEqual(expect.any(String))
+    expect(sim?.count('export-start')).toBe(1)
+  })
+
+  test('a refused key names the input at fault and is not retried', async () => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl, 'dsk_wrong')
+    const error = await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read' }).catch((e: Error) => e)
+    client.dispose()
+    expect(String(error)).toMatch(/refused the API key \(HTTP 401.*Check `api-key`/)
+    expect(sim.count('export-status')).toBe(1)
+  })
+
+  test("gives the service's error text and the attempts made", async () => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-status', status: 503, body: { error: 'maintenance window' }, times: 10 })
+    const error = (await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read the job' }).catch((e) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toBe('Could not read the job: HTTP 503: maintenance window after 5 attempts.')
+    expect(error.status).toBe(503)
+    expect(sim.count('export-status')).toBe(5)
+  })
+
+  test('a once-only POST refused with 503 every time was never processed, and the message says so', async () => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-start', status: 503, times: 10 })
+    const error = (await client.request(start).catch((e) => e)) as ServiceError
+    client.dispose()
+    expect(sim.count('export-start')).toBe(5)
+    expect(error.mayHaveBeenProcessed).toBe(false)
+    expect(error.message).toBe('Could not start the export of docs.acme.com: HTTP 503: simulated 503 after 5 attempts.')
+    expect(sim.exportJobs.size).toBe(0)
+  })
+
+  test('an answer that is not JSON is an error, not a crash', async () => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-start', status: 200, body: '<html>proxy login</html>' })
+    await expect(client.request(start)).rejects.toThrow(/HTTP 200 with something that is not JSON \(<html>proxy login<\/html>\)/)
+    client.dispose()
+  })
+})

@@ -1,0 +1,310 @@
+import { createHash } from 'node:crypto'
+import { lstat, mkdir, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import zlib from 'node:zlib'
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import tarStream from 'tar-stream'
+import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
+import { CorruptArchiveError, UnsafeEntryError } from '../src/archive/errors.js'
+import type { ArchiveFormat } from '../src/archive/format.js'
+import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
+import { unwritten } from '../src/archive/site-writer.js'
+import { swapIntoPlace } from '../src/archive/staging.js'
+import { ActionError, CancelledError } from '../src/common/errors.js'
+import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
+import { tempFolder } from './support/temp.js'
+
+let work: { dir: string; remove: () => Promise<void> }
+let siteDir: string
+let outside: string
+let partFile: string
+
+beforeEach(async () => {
+  work = await tempFolder('archive-extract-')
+  siteDir = join(work.dir, 'site')
+  outside = join(work.dir, 'outside')
+  partFile = join(work.dir, 'bundle.part')
+  await mkdir(outside)
+  await writeFile(join(outside, 'secret.txt'), 'secret')
+})
+afterEach(async () => work.remove())
+
+function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Buffer> {
+  return format === 'zip' ? Promise.resolve(buildZip(entries)) : buildTar(entries, { gzip: format === 'tar.gz' })
+}
+
+/** Feeds `archive` through a receiver in odd-sized chunks, as a download would, then swaps the site in. */
+async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger()): Promise<ReceivedArchive> {
+  let fatal: unknown
+  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error) })
+  try {
+    for (let offset = 0; offset < archive.length; offset += 7919) {
+      await receiver.write(archive.subarray(offset, offset + 7919))
+      if (fatal !== undefined) throw fatal
+    }
+    const received = await receiver.complete()
+    await swapIntoPlace(received.staging!, siteDir)
+    await rm(partFile)
+    return received
+  } catch (error) {
+    await receiver.discard()
+    throw error
+  }
+}
+
+/** The work folder holds only what the test put there and the site: no `.part`, no staging folder. */
+async function expectNothingElseWritten(site: 'site' | 'no site'): Promise<void> {
+  expect((await readdir(work.dir)).sort()).toEqual(site === 'site' ? ['outside', 'site'] : ['outside'])
+  expect(await readdir(outside)).toEqual(['secret.txt'])
+  expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret')
+}
+
+describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
+  test('unpacks the fixture site', async () => {
+    const entries = fixtureSiteEntries({ pages: 12 })
+    const received = await unpack(await build(format, entries))
+    expect(received.format).toBe(format)
+    for (const entry of entries) {
+      if (entry.type === 'file') expect(await readFile(join(siteDir, entry.name), 'utf8')).toBe(entry.content)
+      if (entry.type === 'directory') expect((await stat(join(siteDir, entry.name))).isDirectory()).toBe(true)
+    }
+    await expectNothingElseWritten('site')
+  })
+
+  test('keeps the executable bit, drops setuid/setgid/sticky', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'run.sh', content: '#!/bin/sh\n', mode: 0o4755 },
+        { type: 'file', name: 'shared', content: 'x', mode: 0o3775 },
+        { type: 'file', name: 'plain.txt', content: 'x', mode: 0o644 }
+      ])
+    )
+    const mode = async (name: string): Promise<number> => (await stat(join(siteDir, name))).mode & 0o7777
+    expect(await mode('run.sh')).toBe(0o755 & ~process.umask())
+    expect((await mode('shared')) & 0o7000).toBe(0)
+    expect((await mode('shared')) & 0o100).toBe(0o100)
+    expect(await mode('plain.txt')).toBe(0o644 & ~process.umask())
+  })
+
+  test('creates symlinks that stay inside', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'assets/app.js', content: 'js' },
+        { type: 'symlink', name: 'guides/app.js', target: '../assets/app.js' },
+        { type: 'symlink', name: 'latest', target: 'guides' }
+      ])
+    )
+    expect(await readlink(join(siteDir, 'guides/app.js'))).toBe('../assets/app.js')
+    expect(await readFile(join(siteDir, 'latest/app.js'), 'utf8')).toBe('js')
+  })
+
+  test('the later of duplicate entries wins', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'a.html', content: 'first' },
+        { type: 'symlink', name: 'b.html', target: 'a.html' },
+        { type: 'file', name: 'a.html', content: 'second' },
+        { type: 'file', name: 'b.html', content: 'a file now' }
+      ])
+    )
+    expect(await readFile(join(siteDir, 'a.html'), 'utf8')).toBe('second')
+    expect((await lstat(join(siteDir, 'b.html'))).isFile()).toBe(true)
+    expect(await readFile(join(siteDir, 'b.html'), 'utf8')).toBe('a file now')
+  })
+
+  test('unpacks large files by streaming them', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17, 'abcdefgh')
+    await unpack(await build(format, [{ type: 'file', name: 'big.bin', content: big }]))
+    expect((await readFile(join(siteDir, 'big.bin'))).equals(big)).toBe(true)
+  })
+
+  const hostile: Array<[string, ArchiveEntry[], string]> = [
+    ['an absolute path', [{ type: 'file', name: '/tmp/docs-admin-evil.txt', content: 'x' }], '/tmp/docs-admin-evil.txt'],
+    ['a ".." segment', [{ type: 'file', name: '../outside/evil.txt', content: 'x' }], '../outside/evil.txt'],
+    ['a drive-letter path', [{ type: 'file', name: 'C:\\evil.txt', content: 'x' }], 'C:\\evil.txt'],
+    ['a symlink out', [{ type: 'file', name: 'ok.html', content: 'x' }, { type: 'symlink', name: 'out', target: '../outside' }], 'out'],
+    ['an absolute symlink', [{ type: 'symlink', name: 'out', target: '/etc' }], 'out'],
+    [
+      'chained symlinks out',
+      [
+        { type: 'file', name: 'ok.html', content: 'x' },
+        { type: 'symlink', name: 'a', target: '.' },
+        { type: 'symlink', name: 'd/b', target: '../a/../outside' }
+      ],
+      'd/b'
+    ],
+    [
+      'a file through a symlink',
+      [
+        { type: 'symlink', name: 'a', target: '.' },
+        { type: 'symlink', name: 'd/b', target: '../a/..' },
+        { type: 'file', name: 'd/b/outside/evil.txt', content: 'x' }
+      ],
+      'd/b/outside/evil.txt'
+    ]
+  ]
+  test.each(hostile)('refuses %s, names the entry, writes nothing outside and keeps the old site', async (_, entries, entryName) => {
+    await mkdir(siteDir)
+    await writeFile(join(siteDir, 'old.html'), 'old site')
+    const error = await unpack(await build(format, entries)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as UnsafeEntryError).entryName).toBe(entryName)
+    expect((error as Error).message).toContain(JSON.stringify(entryName))
+    await expectNothingElseWritten('site')
+    expect(await readdir(siteDir)).toEqual(['old.html'])
+    await expect(stat('/tmp/docs-admin-evil.txt')).rejects.toThrow()
+  })
+
+  test('reports corrupt data as CorruptArchiveError with size and sha256', async () => {
+    const good = await build(format, fixtureSiteEntries({ pages: 30 }))
+    const broken = Buffer.from(good)
+    // zip: the central directory; tar: the first header's name (its checksum no longer matches);
+    // tar.gz: the middle of the deflate stream.
+    if (format === 'zip') broken.fill(0x41, broken.length - 60, broken.length - 30)
+    else if (format === 'tar') broken.fill(0x41, 0, 100)
+    else broken.fill(0x41, 600, 1400)
+    const error = await unpack(broken).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toMatch(new RegExp(`corrupt \\(${format.replace('.', '\\.')}, ${broken.length} bytes, sha256 [0-9a-f]{64}\\)`))
+    await expectNothingElseWritten('no site')
+  })
+})
+
+describe('tar only', () => {
+  test('hardlinks inside are linked; a later rewrite of the link leaves the target alone', async () => {
+    await unpack(
+      await buildTar(
+        [
+          { type: 'file', name: 'a.html', content: 'one' },
+          { type: 'hardlink', name: 'copy/b.html', target: 'a.html' },
+          { type: 'hardlink', name: 'c.html', target: 'a.html' },
+          { type: 'file', name: 'c.html', content: 'two' }
+        ],
+        { gzip: true }
+      )
+    )
+    const [a, b] = await Promise.all([stat(join(siteDir, 'a.html')), stat(join(siteDir, 'copy/b.html'))])
+    expect(b.ino).toBe(a.ino)
+    expect(await readFile(join(siteDir, 'a.html'), 'utf8')).toBe('one')
+    expect(await readFile(join(siteDir, 'c.html'), 'utf8')).toBe('two')
+  })
+
+  test.each([
+    ['../outside/secret.txt', 'outside'],
+    ['/etc/passwd', 'absolute'],
+    ['missing.html', 'not a regular file']
+  ])('refuses a hardlink to %j', async (target, reason) => {
+    const archive = await buildTar([{ type: 'hardlink', name: 'h', target }], { gzip: true })
+    const error = await unpack(archive).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain(reason)
+    await expectNothingElseWritten('no site')
+  })
+
+  test('skips devices and fifos with a warning', async () => {
+    const pack = tarStream.pack()
+    pack.entry({ name: 'pipe', type: 'fifo' })
+    pack.entry({ name: 'tty', type: 'character-device', devmajor: 4, devminor: 1 })
+    pack.entry({ name: 'index.html', size: 2 }, 'ok')
+    pack.finalize()
+    const chunks: Buffer[] = []
+    for await (const chunk of pack) chunks.push(chunk as Buffer)
+    const log = recordingLogger()
+    await unpack(Buffer.concat(chunks), log)
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+    expect(log.text()).toContain('warning: Skipped the archive entry "pipe": fifo entries are not extracted')
+    expect(log.text()).toContain('"tty": character device')
+  })
+
+  test('a gzip that holds no tar gets a clear, non-corrupt error', async () => {
+    const error = await unpack(zlib.gzipSync(Buffer.from('<html>' + 'x'.repeat(400)))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect(error).not.toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('not a tar archive: it looks like an HTML page')
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a truncated tar.gz is corrupt', async () => {
+    const good = await buildTar(fixtureSiteEntries({ pages: 40 }), { gzip: true })
+    await expect(unpack(good.subarray(0, good.length - 100))).rejects.toBeInstanceOf(CorruptArchiveError)
+    await expectNothingElseWritten('no site')
+  })
+})
+
+describe('zip only', () => {
+  test('refuses a NUL byte in a name', async () => {
+    const error = await unpack(buildZip([{ type: 'file', name: 'a\0b.html', content: 'x' }])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain('NUL')
+  })
+
+  test('an empty zip gives an empty site', async () => {
+    await unpack(buildZip([]))
+    expect(await readdir(siteDir)).toEqual([])
+  })
+})
+
+test('a short writev continues with exactly the bytes it did not write', () => {
+  const chunks = [Buffer.from('abc'), Buffer.from('defg'), Buffer.from('h')]
+  expect(unwritten(chunks, 0).map(String)).toEqual(['abc', 'defg', 'h'])
+  expect(unwritten(chunks, 3).map(String)).toEqual(['defg', 'h'])
+  expect(unwritten(chunks, 5).map(String)).toEqual(['fg', 'h'])
+  expect(unwritten(chunks, 8)).toEqual([])
+})
+
+describe('the .part file', () => {
+  test('a large body fed in small chunks is kept whole (backpressure never waits forever)', async () => {
+    const archive = await buildTar([{ type: 'file', name: 'big.bin', content: Buffer.alloc(12 * 1024 * 1024, 'docs') }])
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error } })
+    for (let offset = 0; offset < archive.length; offset += 4096) await receiver.write(archive.subarray(offset, offset + 4096))
+    const received = await receiver.complete()
+    expect(received).toMatchObject({ format: 'tar', sizeBytes: archive.length, staging: undefined, sha256: createHash('sha256').update(archive).digest('hex') })
+    expect((await readFile(partFile)).equals(archive)).toBe(true)
+  }, 5000)
+})
+
+describe('stopping', () => {
+  test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {
+    const archive = buildZip(fixtureSiteEntries({ pages: 1500 }))
+    const controller = new AbortController()
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal })
+    await receiver.write(archive)
+    const completing = receiver.complete()
+    // Wait until the staging folder fills, then stop.
+    const staging = async (): Promise<string[]> => {
+      const name = (await readdir(work.dir)).find((entry) => entry.startsWith('.site.staging-'))
+      return name === undefined ? [] : readdir(join(work.dir, name, 'guides')).catch((): string[] => [])
+    }
+    while ((await staging()).length < 10) await new Promise((resolve) => setTimeout(resolve, 1))
+    const stoppedAt = Date.now()
+    const reason = new CancelledError()
+    controller.abort(reason)
+    // The stop's reason is the failure, as it is.
+    await expect(completing).rejects.toBe(reason)
+    expect(Date.now() - stoppedAt).toBeLessThan(300)
+    await receiver.discard()
+    await expectNothingElseWritten('no site')
+  })
+})
+
+describe('staging swap', () => {
+  test('replaces the old site whole and leaves no staging folder', async () => {
+    await mkdir(join(siteDir, 'old'), { recursive: true })
+    await writeFile(join(siteDir, 'old/page.html'), 'old')
+    await unpack(await buildTar(fixtureSiteEntries(), { gzip: true }))
+    const listing = await readdir(siteDir)
+    expect(listing).not.toContain('old')
+    expect(listing).toContain('index.html')
+    expect((await readdir(work.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  test('a failed unpack keeps the old site as it was', async () => {
+    await mkdir(siteDir)
+    await writeFile(join(siteDir, 'index.html'), 'old')
+    const entries: ArchiveEntry[] = [...fixtureSiteEntries(), { type: 'file', name: '../escape.html', content: 'x' }]
+    await expect(unpack(await buildTar(entries, { gzip: true }))).rejects.toBeInstanceOf(UnsafeEntryError)
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+    expect(await readFile(join(siteDir, 'index.html'), 'utf8')).toBe('old')
+    await expectNothingElseWritten('site')
+  })
+})

@@ -1,0 +1,186 @@
+import { describe, expect, test } from '@jest/globals'
+import { EntryIndex, entryPath, fileMode } from '../src/archive/entry-safety.js'
+import { UnsafeEntryError } from '../src/archive/errors.js'
+import { describeBytes, detectFormat } from '../src/archive/format.js'
+import { ActionError } from '../src/common/errors.js'
+
+function refusal(fn: () => unknown): UnsafeEntryError {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect(error).toBeInstanceOf(ActionError)
+    return error as UnsafeEntryError
+  }
+  throw new Error('expected the entry to be refused')
+}
+
+describe('entryPath', () => {
+  test.each([
+    ['index.html', 'index.html'],
+    ['./guides/a.html', 'guides/a.html'],
+    ['guides//a.html', 'guides/a.html'],
+    ['guides/', 'guides'],
+    ['./', ''],
+    ['a\\b.html', 'a/b.html'],
+    ['..foo/bar..', '..foo/bar..']
+  ])('%j -> %j', (name, path) => {
+    expect(entryPath(name)).toBe(path)
+  })
+
+  test.each([
+    ['/etc/passwd', 'absolute'],
+    ['\\evil', 'absolute'],
+    ['C:\\Windows\\evil', 'absolute'],
+    ['c:evil', 'absolute'],
+    ['../evil', '".."'],
+    ['a/../../evil', '".."'],
+    ['a\\..\\..\\evil', '".."'],
+    ['a/..', '".."'],
+    ['a\0b', 'NUL']
+  ])('refuses %j, naming the entry', (name, reason) => {
+    const error = refusal(() => entryPath(name))
+    expect(error.entryName).toBe(name)
+    expect(error.message).toContain(JSON.stringify(name))
+    expect(error.message).toContain(reason)
+  })
+})
+
+describe('fileMode', () => {
+  test('drops setuid, setgid and sticky bits, keeps the executable bits', () => {
+    expect(fileMode(0o4755)).toBe(0o755)
+    expect(fileMode(0o2755)).toBe(0o755)
+    expect(fileMode(0o1777)).toBe(0o777)
+    expect(fileMode(0o100644)).toBe(0o644)
+    expect(fileMode(undefined)).toBe(0o644)
+  })
+})
+
+describe('EntryIndex', () => {
+  test('accepts an ordinary site with inside links', () => {
+    const index = new EntryIndex()
+    index.addDirectory('assets/')
+    index.addFile('assets/app.js')
+    index.addFile('guides/a.html')
+    expect(index.addHardlink('guides/b.html', 'guides/a.html')).toEqual({ path: 'guides/b.html', targetPath: 'guides/a.html' })
+    index.addSymlink('latest', 'guides')
+    index.addSymlink('guides/style.js', '../assets/app.js')
+    index.addSymlink('dangling', 'nowhere/yet')
+    expect(index.symlinksToCreate()).toEqual([
+      { path: 'latest', target: 'guides' },
+      { path: 'guides/style.js', target: '../assets/app.js' },
+      { path: 'dangling', target: 'nowhere/yet' }
+    ])
+  })
+
+  test('refuses a symlink out of the root, absolute or relative', () => {
+    expect(refusal(() => new EntryIndex().addSymlink('l', '/etc')).message).toContain('absolute')
+    expect(refusal(() => new EntryIndex().addSymlink('l', 'C:\\Windows')).message).toContain('absolute')
+    expect(refusal(() => new EntryIndex().addSymlink('d/l', '../../x')).message).toContain('outside')
+    expect(refusal(() => new EntryIndex().addSymlink('l', '..')).message).toContain('outside')
+    expect(refusal(() => new EntryIndex().addSymlink('l', '..\\x')).message).toContain('outside')
+    expect(refusal(() => new EntryIndex().addSymlink('l', 'a\0b')).message).toContain('NUL')
+  })
+
+  test('refuses symlinks that only escape when chained through each other', () => {
+    // a -> . ; d/b -> ../a/../x : lexically "x", but through a the OS reaches ../x.
+    const chained = new EntryIndex()
+    chained.addSymlink('a', '.')
+    chained.addSymlink('d/b', '../a/../x')
+    expect(refusal(() => chained.symlinksToCreate()).entryName).toBe('d/b')
+
+    // The same with the links in the other order.
+    const reversed = new EntryIndex()
+    reversed.addSymlink('d/b', '../a/../x')
+    reversed.addSymlink('a', '.')
+    expect(refusal(() => reversed.symlinksToCreate()).entryName).toBe('d/b')
+
+    // sub/up -> .. is the root; l -> sub/up/.. climbs above it.
+    const climbing = new EntryIndex()
+    climbing.addSymlink('sub/up', '..')
+    climbing.addSymlink('l', 'sub/up/..')
+    expect(refusal(() => climbing.symlinksToCreate()).entryName).toBe('l')
+  })
+
+  test('refuses symlink loops (bounded resolution)', () => {
+    const loop = new EntryIndex()
+    loop.addSymlink('a', 'b')
+    loop.addSymlink('b', 'a')
+    expect(refusal(() => loop.symlinksToCreate()).message).toContain('loops')
+  })
+
+  test('refuses any entry written through a symlink', () => {
+    const index = new EntryIndex()
+    index.addSymlink('s', 'sub')
+    expect(refusal(() => index.addFile('s/evil')).message).toContain('through the symlink "s"')
+    expect(refusal(() => index.addDirectory('s/d/')).message).toContain('through the symlink')
+    expect(refusal(() => index.addSymlink('s/l', 'x')).message).toContain('through the symlink')
+    index.addFile('real')
+    expect(refusal(() => index.addHardlink('s/h', 'real')).message).toContain('through the symlink')
+  })
+
+  test('refuses a symlink where earlier entries made a directory', () => {
+    const index = new EntryIndex()
+    index.addFile('d/f')
+    expect(refusal(() => index.addSymlink('d', '.')).message).toContain('replace a directory')
+  })
+
+  test('refuses hardlinks out of the root, to nothing, or to non-files', () => {
+    const index = new EntryIndex()
+    index.addFile('f')
+    index.addSymlink('s', 'f')
+    index.addDirectory('dir')
+    expect(refusal(() => index.addHardlink('h', '/etc/passwd')).message).toContain('absolute')
+    expect(refusal(() => index.addHardlink('h', '../outside')).message).toContain('outside')
+    expect(refusal(() => index.addHardlink('h', 'missing')).message).toContain('not a regular file')
+    expect(refusal(() => index.addHardlink('h', 's')).message).toContain('not a regular file')
+    expect(refusal(() => index.addHardlink('h', 'dir')).message).toContain('not a regular file')
+    expect(refusal(() => index.addHardlink('f', 'f')).message).toContain('itself')
+  })
+
+  test('the later entry wins at a path, except between files and folders', () => {
+    const index = new EntryIndex()
+    index.addSymlink('x', 'a')
+    index.addFile('x') // a file replaces the earlier symlink: it is never created
+    expect(index.symlinksToCreate()).toEqual([])
+    index.addSymlink('x', 'b') // and a symlink replaces the file
+    expect(index.symlinksToCreate()).toEqual([{ path: 'x', target: 'b' }])
+    index.addFile('f')
+    index.addFile('f')
+    expect(refusal(() => index.addDirectory('f/')).message).toContain('is a file')
+    expect(refusal(() => index.addFile('f/g')).message).toContain('made a file')
+    index.addDirectory('d')
+    expect(refusal(() => index.addFile('d')).message).toContain('replace a directory')
+  })
+
+  test('refuses an empty file name', () => {
+    expect(refusal(() => new EntryIndex().addFile('./')).message).toContain('empty path')
+  })
+})
+
+describe('detectFormat', () => {
+  const tarHead = Buffer.alloc(512)
+  tarHead.write('index.html', 0)
+  tarHead.write('ustar\x0000', 257, 'latin1')
+
+  test('knows zip, empty zip, gzip and tar by their first bytes', () => {
+    expect(detectFormat(Buffer.from('PK\x03\x04rest', 'latin1'), false)).toEqual({ format: 'zip' })
+    expect(detectFormat(Buffer.from('PK\x05\x06', 'latin1'), false)).toEqual({ format: 'zip' })
+    expect(detectFormat(Buffer.from([0x1f, 0x8b, 8, 0]), false)).toEqual({ format: 'tar.gz' })
+    expect(detectFormat(tarHead, false)).toEqual({ format: 'tar' })
+  })
+
+  test('waits for more bytes until it can tell a tar', () => {
+    expect(detectFormat(tarHead.subarray(0, 100), false)).toBeUndefined()
+    expect(detectFormat(Buffer.from('P'), false)).toBeUndefined()
+  })
+
+  test('names what a non-archive looks like', () => {
+    const html = Buffer.from('<!DOCTYPE html>\n<html><head><title>Error</title></head>' + ' '.repeat(300))
+    expect(detectFormat(html, false)).toEqual({ unknown: expect.stringContaining('an HTML page') })
+    expect(detectFormat(Buffer.from('<?xml version="1.0"?><Error/>'), true)).toEqual({ unknown: expect.stringContaining('an XML document') })
+    expect(detectFormat(Buffer.from('{"error":"nope"}'), true)).toEqual({ unknown: expect.stringContaining('JSON') })
+    expect(detectFormat(Buffer.alloc(0), true)).toEqual({ unknown: expect.stringContaining('empty') })
+    expect(describeBytes(Buffer.from([0, 1, 2, 0xff]))).toBe('unknown binary data (first bytes: 00 01 02 ff)')
+  })
+})

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises'
+import { describe, expect, test } from '@jest/globals'
+import { parse } from 'yaml'
+import { INPUT_DEFAULTS } from '../src/action/inputs.js'
+import { OUTPUT_NAMES } from '../src/action/outputs.js'
+
+interface ActionYml {
+  runs: { using: string; main: string }
+  inputs: Record<string, { description?: string; required?: boolean; default?: string }>
+  outputs: Record<string, { description?: string }>
+}
+
+const action = parse(await readFile(new URL('../action.yml', import.meta.url), 'utf8')) as ActionYml
+const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+
+/** The rows of the first markdown table under `## heading`, as arrays of cell texts. */
+function tableUnder(heading: string): string[][] {
+  const section = readme.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? ''
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()))
+}
+
+const unquote = (cell: string | undefined): string => (cell ?? '').replace(/^`(.*)`$/, '$1')
+
+describe('action.yml, README and the code say the same', () => {
+  test('action.yml runs dist/index.js on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+  })
+
+  test('every input of the code is in action.yml with the same default, and no other', () => {
+    expect(Object.keys(action.inputs)).toEqual(Object.keys(INPUT_DEFAULTS))
+    for (const [name, fallback] of Object.entries(INPUT_DEFAULTS)) {
+      expect([name, action.inputs[name]?.default]).toEqual([name, fallback])
+      expect(action.inputs[name]?.description).toBeTruthy()
+    }
+  })
+
+  test('every output of the code is in action.yml, and no other', () => {
+    expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES])
+    for (const output of Object.values(action.outputs)) expect(output.description).toBeTruthy()
+  })
+
+  test("README's inputs table matches action.yml: names, required and defaults", () => {
+    const rows = tableUnder('Inputs').map(([name, required, fallback]) => [unquote(name), required, unquote(fallback)])
+    const expected = Object.entries(action.inputs).map(([name, input]) => [name, input.required ? 'yes' : 'no', input.default ?? ''])
+    expect(rows).toEqual(expected)
+  })
+
+  test("README's outputs table matches action.yml", () => {
+    expect(tableUnder('Outputs').map(([name]) => unquote(name))).toEqual(Object.keys(action.outputs))
+  })
+
+  test('README gives the two set-up commands of a fresh clone', () => {
+    expect(readme).toContain('npm ci && npm run demo')
+    expect(readme).toMatch(/^npm test\b/m)
+  })
+})

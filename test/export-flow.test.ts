@@ -1,0 +1,176 @@
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import type { OutputName } from '../src/action/outputs.js'
+import type { Simulator, SimulatorOptions } from '../simulator/server.js'
+import { type Inputs, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
+import { tempFolder } from './support/temp.js'
+
+let fixture: SimulatorFixture | undefined
+let sim: Simulator
+let workspace: { dir: string; remove: () => Promise<void> }
+
+beforeEach(async () => {
+  workspace = await tempFolder()
+})
+afterEach(async () => {
+  await fixture?.sim.close()
+  fixture = undefined
+  await workspace.remove()
+})
+
+/** Export jobs take 3 s (after 0.5 s in the queue) on the test clock. */
+async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  fixture = await simulatorFixture({ exportJob: { durationMs: 3000, queuedMs: 500 }, ...options })
+  sim = fixture.sim
+  return sim
+}
+
+/** Runs the export in-process against `sim`; `inputs` add to or replace the defaults. */
+async function runExport(inputs: Inputs) {
+  const result = await (fixture as SimulatorFixture).run(exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }), {
+    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp') }
+  })
+  return { ...result, outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>, failed: result.failure !== undefined }
+}
+
+describe('export flow against the simulator', () => {
+  test('starts, waits, downloads, unpacks, and sets every output', async () => {
+    await simulator()
+    const { outputs, failed, log } = await runExport({ 'docs-version': 'v2', paths: '/guides\n/api', 'export-version': '2.1', 'helm-values-file': 'deploy/values.yaml' })
+    expect(failed).toBe(false)
+    expect(sim.requests.find((r) => r.route === 'export-start')?.body).toEqual({ domain: 'docs.acme.com', version: 'v2', paths: ['/guides', '/api'] })
+    const jobId = outputs['job-id'] as string
+    expect(sim.exportJobs.has(jobId)).toBe(true)
+    expect(outputs).toMatchObject({ status: 'completed', progress: '100', 'bundle-url': expect.stringContaining(sim.storageUrl) })
+    expect(Number(outputs['page-count'])).toBeGreaterThan(0)
+    const site = outputs['site-path'] as string
+    expect(site).toBe(path.join(workspace.dir, 'static-export'))
+    expect(await readFile(path.join(site, 'index.html'), 'utf8')).toContain('<html')
+    const archive = outputs['bundle-path'] as string
+    expect(archive).toMatch(/bundle\.tar\.gz$/)
+    expect((await stat(archive)).size).toBe(Number(outputs['bundle-size']))
+    expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
+    expect(new Date(outputs['expires-at'] as string).getTime()).toBeGreaterThan(Date.now())
+    const values = await readFile(path.join(workspace.dir, 'deploy/values.yaml'), 'utf8')
+    expect(values).toBe(`staticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(outputs['bundle-url'])}\n  version: "2.1"\n`)
+    expect(outputs['helm-values']).toBe(values)
+    // The key goes to the API origin only, never to object storage.
+    for (const request of sim.requests) {
+      expect(request.headers.authorization).toBe(request.origin === 'storage' ? undefined : `Bearer ${sim.apiKey}`)
+    }
+    // Each change is logged once, not every identical poll; no line carries the link's query.
+    expect(log.text()).toContain(`Export job ${jobId}: completed, 100%`)
+    expect(log.text()).not.toMatch(/X-Amz-Signature/i)
+    // No leftovers next to the site.
+    expect((await readdir(workspace.dir)).sort()).toEqual(['deploy', 'runner-temp', 'static-export'])
+  })
+
+  test('an unknown status is treated as running, with one warning', async () => {
+    await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0, extraStatus: 'packaging', progress: 'absent' } })
+    // Polls at least every second: several of them see the last 20% of the job, `packaging`.
+    const { outputs, log, failed } = await runExport({ 'max-poll-interval': '1s' })
+    expect(failed).toBe(false)
+    expect(outputs.status).toBe('completed')
+    const warnings = log.lines.filter((line) => line.startsWith('warning:') && line.includes('packaging'))
+    expect(warnings).toHaveLength(1)
+    expect(sim.count('export-status')).toBeGreaterThan(1)
+  })
+
+  test('a failed job fails the step naming the job and the error, with outputs set', async () => {
+    await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'theme build crashed' } })
+    const { outputs, log, failed } = await runExport({})
+    expect(failed).toBe(true)
+    expect(outputs.status).toBe('failed')
+    expect(outputs['job-id']).toBeTruthy()
+    expect(sim.count('export-bundle')).toBe(0)
+    expect(log.text()).toContain(`: failed`)
+  })
+
+  test('a timeout names the job, its last status and the wait', async () => {
+    await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
+    const { outputs, failed, failure } = await runExport({ timeout: '20s' })
+    expect(failed).toBe(true)
+    expect(failure).toMatch(
+      new RegExp(`Export job ${outputs['job-id']} did not finish within \`timeout\` \\(20s\\): last seen running, \\d+%.*after waiting 2\\ds\\. The job may still finish: rerun with \`job-id: ${outputs['job-id']}\``)
+    )
+    expect(outputs.status).toBe('running')
+  })
+
+  test('wait: false starts the job, sets job-id and stops', async () => {
+    await simulator()
+    const { outputs, failed } = await runExport({ wait: 'false' })
+    expect(failed).toBe(false)
+    expect(outputs['job-id']).toBeTruthy()
+    expect(outputs.status).toBe('queued')
+    expect(sim.count('export-status')).toBe(0)
+    expect(sim.count('export-bundle')).toBe(0)
+  })
+
+  test('job-id reuses an existing job without starting another', async () => {
+    await simulator()
+    const first = await runExport({ wait: 'false' })
+    const jobId = first.outputs['job-id'] as string
+    const { outputs, failed } = await runExport({ domain: '', 'job-id': jobId })
+    expect(failed).toBe(false)
+    expect(sim.count('export-start')).toBe(1)
+    expect(outputs['job-id']).toBe(jobId)
+    expect(outputs['site-path']).toBeTruthy()
+  })
+
+  test('download: false generates the link only', async () => {
+    await simulator()
+    const { outputs, failed } = await runExport({ download: 'false' })
+    expect(failed).toBe(false)
+    expect(outputs['bundle-url']).toContain(sim.storageUrl)
+    expect(outputs['bundle-path']).toBeUndefined()
+    expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(0)
+  })
+
+  test('extract: false keeps the archive inside path; zip detected from bytes', async () => {
+    await simulator({ bundle: { format: 'zip' } })
+    const { outputs, failed } = await runExport({ extract: 'false', path: 'out' })
+    expect(failed).toBe(false)
+    expect(outputs['site-path']).toBe('')
+    expect(outputs['bundle-path']).toBe(path.join(workspace.dir, 'out', 'bundle.zip'))
+    expect(await readdir(path.join(workspace.dir, 'out'))).toEqual(['bundle.zip'])
+  })
+
+  test('a rerun replaces the earlier site whole', async () => {
+    await simulator()
+    const site = path.join(workspace.dir, 'static-export')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'stale.html'), 'old')
+    const { failed } = await runExport({})
+    expect(failed).toBe(false)
+    expect(await readdir(site)).not.toContain('stale.html')
+    expect(await readdir(site)).toContain('index.html')
+  })
+
+  test('an expired link is replaced by a fresh one', async () => {
+    await simulator({ bundle: { linkTtlMs: 0 } })
+    sim.setBundle({ linkTtlMs: 0 })
+    const { failed, outputs } = await runExport({ download: 'true' })
+    // Every link the simulator hands out is already expired: the action asks again, then gives up clearly.
+    expect(failed).toBe(true)
+    expect(sim.count('export-bundle')).toBeGreaterThan(1)
+    expect(outputs['bundle-url']).toBeTruthy()
+  })
+
+  test('bad inputs fail before any request, listing every problem', async () => {
+    await simulator()
+    const { failed, failure } = await runExport({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' })
+    expect(failed).toBe(true)
+    expect(sim.requests).toHaveLength(0)
+    expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
+  })
+
+  test('an ambiguous failure of the start request is not repeated', async () => {
+    await simulator()
+    sim.addFault({ route: 'export-start', status: 500, process: true })
+    const { failed, failure } = await runExport({})
+    expect(failed).toBe(true)
+    expect(sim.count('export-start')).toBe(1)
+    expect(failure).toMatch(/start the export of docs\.acme\.com: the service answered HTTP 500/)
+  })
+})

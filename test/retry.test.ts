@@ -1,0 +1,117 @@
+import { describe, expect, test } from '@jest/globals'
+import { type AttemptFailure, classify } from '../src/service/failure.js'
+import { AttemptError, backoffDelay, parseRetryAfter, retryDelay, withRetries } from '../src/service/retry.js'
+import { virtualClock } from './support/clock.js'
+
+const status = (code: number, retryAfter?: string): AttemptFailure => ({ kind: 'status', status: code, retryAfter })
+const network = (code: string): AttemptFailure => ({ kind: 'network', code, message: code })
+
+const isRetryable = (kind: 'idempotent' | 'once', failure: AttemptFailure): boolean => classify(kind, failure).retry
+
+describe('which failures are retried', () => {
+  test.each([408, 429, 500, 502, 503, 504])('idempotent requests retry HTTP %d', (code) => {
+    expect(isRetryable('idempotent', status(code))).toBe(true)
+  })
+  test.each([400, 401, 403, 404, 409, 422])('idempotent requests do not retry HTTP %d', (code) => {
+    expect(isRetryable('idempotent', status(code))).toBe(false)
+  })
+  test.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNREFUSED', 'EPIPE'])('idempotent requests retry %s', (code) => {
+    expect(isRetryable('idempotent', network(code))).toBe(true)
+  })
+  test('requests that create something retry only where nothing was processed', () => {
+    expect(isRetryable('once', network('ECONNREFUSED'))).toBe(true)
+    expect(isRetryable('once', status(429))).toBe(true)
+    expect(isRetryable('once', status(503))).toBe(true)
+    for (const failure of [status(500), status(502), status(504), status(408), network('ECONNRESET'), network('ETIMEDOUT')]) {
+      expect(isRetryable('once', failure)).toBe(false)
+    }
+  })
+  test('what is retried for a request that creates something was surely not processed, and the other way round', () => {
+    const failures = [408, 429, 500, 502, 503, 504, 400, 404, 409].map((code) => status(code))
+    for (const failure of [...failures, network('ECONNREFUSED'), network('ECONNRESET'), network('ETIMEDOUT')]) {
+      const verdict = classify('once', failure)
+      if (verdict.retry) expect(verdict.mayHaveBeenProcessed).toBe(false)
+      if (verdict.mayHaveBeenProcessed) expect(verdict.retry).toBe(false)
+    }
+    expect(classify('once', status(503)).mayHaveBeenProcessed).toBe(false)
+    expect(classify('once', status(500)).mayHaveBeenProcessed).toBe(true)
+    expect(classify('once', network('ECONNRESET')).mayHaveBeenProcessed).toBe(true)
+    expect(classify('once', status(409)).mayHaveBeenProcessed).toBe(false)
+  })
+})
+
+describe('waits', () => {
+  const policy = { initialMs: 1000, maxMs: 8000, maxAttempts: 10 }
+  test('grow exponentially with equal jitter, capped', () => {
+    expect(backoffDelay(1, policy, () => 0)).toBe(500)
+    expect(backoffDelay(1, policy, () => 1)).toBe(1000)
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(3000)
+    expect(backoffDelay(10, policy, () => 1)).toBe(8000)
+  })
+  test('Retry-After in seconds or as an HTTP date wins over the backoff', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z')
+    expect(parseRetryAfter('7', now)).toBe(7000)
+    expect(parseRetryAfter('0.25', now)).toBe(250)
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000)
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+    expect(parseRetryAfter(undefined, now)).toBeUndefined()
+    expect(retryDelay(1, status(429, '12'), policy, now, () => 0)).toBe(12_000)
+    expect(retryDelay(1, status(429, 'garbage'), policy, now, () => 0)).toBe(500)
+  })
+})
+
+describe('withRetries', () => {
+  const policy = { initialMs: 100, maxMs: 1000, maxAttempts: 4 }
+
+  test('retries until success, sleeping the policy waits', async () => {
+    const clock = Object.assign(virtualClock(), { random: () => 1 })
+    let calls = 0
+    const value = await withRetries(
+      async () => {
+        calls++
+        if (calls < 3) throw new AttemptError(status(503))
+        return 'ok'
+      },
+      { kind: 'idempotent', policy, clock }
+    )
+    expect(value).toBe('ok')
+    expect(calls).toBe(3)
+    expect(clock.now()).toBe(100 + 200)
+  })
+
+  test('stops at a final failure and says how many attempts were made', async () => {
+    const clock = virtualClock()
+    const error = await withRetries(() => Promise.reject(new AttemptError(status(500))), { kind: 'idempotent', policy, clock }).catch((e) => e)
+    expect(error).toBeInstanceOf(AttemptError)
+    expect(error.attempts).toBe(4)
+    const once = await withRetries(() => Promise.reject(new AttemptError(status(500))), { kind: 'once', policy, clock }).catch((e) => e)
+    expect(once.attempts).toBe(1)
+  })
+
+  test('does not start a wait that ends past the deadline', async () => {
+    const clock = virtualClock()
+    const error = await withRetries(() => Promise.reject(new AttemptError(status(429, '60'))), {
+      kind: 'once',
+      policy,
+      clock,
+      deadline: 30_000
+    }).catch((e) => e)
+    expect(error.stoppedByDeadline).toBe(true)
+    expect(clock.now()).toBe(0)
+  })
+
+  test('other errors pass through at once', async () => {
+    let calls = 0
+    await expect(
+      withRetries(
+        async () => {
+          calls++
+          throw new Error('bug')
+        },
+        { kind: 'idempotent', policy, clock: virtualClock() }
+      )
+    ).rejects.toThrow('bug')
+    expect(calls).toBe(1)
+  })
+})

@@ -1,0 +1,169 @@
+import * as path from 'node:path'
+import { describe, expect, test } from '@jest/globals'
+import type { InputName } from '../src/action/inputs.js'
+import { type AgentSettings, type ExportByDomain, type ExportSettings, readSettings } from '../src/action/settings.js'
+import { ActionError } from '../src/common/errors.js'
+import { formatDuration, parseDuration } from '../src/common/units.js'
+
+const workspace = path.resolve('/work/space')
+
+function read(values: Partial<Record<InputName, string>>, warnings: string[] = []) {
+  return readSettings((name) => values[name] ?? '', { workspace, warn: (m) => warnings.push(m) })
+}
+
+const exportInputs = { operation: 'export', 'api-key': 'dsk_x', 'base-url': 'https://api.example.com', domain: 'docs.acme.com' }
+
+function problemsOf(values: Partial<Record<InputName, string>>): string {
+  try {
+    read(values)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ActionError)
+    return (error as Error).message
+  }
+  throw new Error('expected the inputs to be refused')
+}
+
+describe('parseDuration', () => {
+  test.each([
+    ['250ms', 250],
+    ['90s', 90_000],
+    ['15m', 900_000],
+    ['1h', 3_600_000],
+    ['30', 30_000],
+    ['1.5', 1500],
+    [' 2 s ', 2000],
+    ['0.5m', 30_000]
+  ])('%s is %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms))
+
+  test.each(['', 'soon', '-5s', '5 minutes', '1h30m', 'NaN', '5d'])('%s is not a duration', (text) => {
+    expect(parseDuration(text)).toBeUndefined()
+  })
+
+  test('formats for the log', () => {
+    expect(formatDuration(850)).toBe('850ms')
+    expect(formatDuration(42_000)).toBe('42s')
+    expect(formatDuration(185_000)).toBe('3m 05s')
+    expect(formatDuration(3_720_000)).toBe('1h 02m')
+  })
+})
+
+describe('export inputs', () => {
+  test('defaults match action.yml', () => {
+    const settings = read(exportInputs) as ExportSettings
+    expect(settings).toMatchObject({
+      operation: 'export',
+      baseUrl: 'https://api.example.com',
+      domain: 'docs.acme.com',
+      wait: true,
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 5000,
+      maxPollIntervalMs: 60_000,
+      path: path.join(workspace, 'static-export'),
+      download: true,
+      extract: true,
+      paths: undefined,
+      helmValuesFile: undefined
+    })
+    // A new export: no job to reuse.
+    expect('jobId' in settings).toBe(false)
+  })
+
+  test('base-url keeps a path prefix and drops a trailing slash', () => {
+    expect(read({ ...exportInputs, 'base-url': 'https://gw.acme.com/docs-api/' }).baseUrl).toBe('https://gw.acme.com/docs-api')
+  })
+
+  test.each(['http://127.0.0.1:8787', 'http://localhost:1', 'http://[::1]:9', 'http://127.1.2.3'])('http is allowed for loopback %s', (url) => {
+    expect(read({ ...exportInputs, 'base-url': url }).baseUrl).toBe(new URL(url).origin)
+  })
+
+  test('http to any other host is refused', () => {
+    expect(problemsOf({ ...exportInputs, 'base-url': 'http://api.example.com' })).toMatch(/`base-url` must use `https:\/\/`/)
+  })
+
+  test('a site URL is normalised to its hostname, with a warning', () => {
+    const warnings: string[] = []
+    expect((read({ ...exportInputs, domain: 'https://Docs.Acme.com/' }, warnings) as ExportSettings).domain).toBe('docs.acme.com')
+    expect(warnings.join()).toMatch(/bare hostname/)
+  })
+
+  test.each(['https://docs.acme.com/guide', 'docs acme', 'docs.acme.com:8080', 'ftp://docs.acme.com/', '-bad.com', 'a..b'])('domain %s is refused', (domain) => {
+    expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+  })
+
+  test('paths are split on lines, blanks dropped', () => {
+    expect((read({ ...exportInputs, paths: '/a\n\n  /b/c  \r\n' }) as ExportByDomain).paths).toEqual(['/a', '/b/c'])
+  })
+
+  test('job-id alone is enough, and relative paths resolve against the workspace', () => {
+    const settings = read({ ...exportInputs, domain: '', 'job-id': 'exp_1', 'helm-values-file': 'deploy/values.yaml', path: '/abs/site' }) as ExportSettings
+    expect(settings.jobId).toBe('exp_1')
+    expect(settings.helmValuesFile).toBe(path.join(workspace, 'deploy/values.yaml'))
+    expect(settings.path).toBe(path.resolve('/abs/site'))
+  })
+
+  test('every problem is listed in one error, before any request', () => {
+    const message = problemsOf({
+      operation: 'export',
+      'base-url': 'ftp://x',
+      wait: 'yes',
+      timeout: 'forever',
+      'poll-interval': '10s',
+      'max-poll-interval': '5s',
+      path: '.',
+      'job-id': '../etc'
+    })
+    expect(message).toMatch(/^Invalid inputs:/)
+    for (const name of ['api-key', 'base-url', 'wait', 'timeout', 'max-poll-interval', 'path', 'job-id', 'domain']) {
+      expect(message).toContain(`\`${name}\``)
+    }
+  })
+
+  test('the workspace or a parent of it is refused as `path`', () => {
+    expect(problemsOf({ ...exportInputs, path: '..' })).toMatch(/`path` must be a folder of its own/)
+    expect(problemsOf({ ...exportInputs, path: '/' })).toMatch(/`path` must be a folder of its own/)
+  })
+
+  test('an unknown operation names the allowed ones', () => {
+    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(/`operation` must be one of `export`, `agent-message`, `agent-status`, `agent-create`/)
+  })
+})
+
+describe('agent inputs', () => {
+  const agent = { 'api-key': 'k', 'base-url': 'https://api.example.com', 'project-id': 'proj_1' }
+
+  test('agent-message needs a job, a project and a prompt', () => {
+    const message = problemsOf({ operation: 'agent-message', 'api-key': 'k', 'base-url': 'https://api.example.com', prompt: '   ' })
+    expect(message).toContain('`job-id` is required for `agent-message`')
+    expect(message).toContain('`project-id` is required')
+    expect(message).toContain('`prompt` is required')
+  })
+
+  test('a comment command may supply the prompt later', () => {
+    const settings = read({ ...agent, operation: 'agent-message', 'job-id': 'job_1', 'comment-command': '/docs-agent' }) as AgentSettings
+    expect(settings).toMatchObject({ prompt: { from: 'comment', command: '/docs-agent' }, commentCommand: '/docs-agent', commentReply: true })
+  })
+
+  test.each(['a/b', '.', '..'])('path segment %s is refused', (id) => {
+    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': id })).toMatch(/`job-id` must be a plain identifier/)
+    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': 'j', 'project-id': id })).toMatch(/`project-id` must be a plain identifier/)
+  })
+
+  test('agent-create needs no job id; the github token default is not taken literally', () => {
+    const settings = read({ ...agent, operation: 'agent-create', prompt: ' Update docs ' }) as AgentSettings
+    expect(settings).toMatchObject({ operation: 'agent-create', prompt: { from: 'input', text: 'Update docs' }, githubToken: undefined })
+    expect('jobId' in settings).toBe(false)
+  })
+})
+
+describe('hostname rules', () => {
+  const exportOf = (domain: string) => (read({ ...exportInputs, domain }) as ExportSettings).domain
+  test('labels of up to 63 characters and names of up to 253 are accepted', () => {
+    const label = 'a'.repeat(63)
+    expect(exportOf(`${label}.acme.com`)).toBe(`${label}.acme.com`)
+    expect(exportOf('localhost')).toBe('localhost')
+    expect(exportOf('x-1.docs.acme.io')).toBe('x-1.docs.acme.io')
+  })
+  test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])('%s is refused', (domain) => {
+    expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+  })
+})

@@ -1,0 +1,74 @@
+/**
+ * The test clock: one implementation of the action's Clock for every test. Its random numbers
+ * come from a seeded PRNG, so jitter is the same on every run.
+ *
+ * - `acceleratedClock` runs real time `speed` times faster: for runs over real HTTP, where the
+ *   simulator shares the clock (its jobs progress and its links expire in the same time), and
+ *   every wait of the action (polls, retries, stall detection, timeouts) shrinks alike.
+ * - `virtualClock` does not run at all: a sleep returns at once and moves time on. For pure loops
+ *   (following a job, retrying) whose every step is simulated.
+ */
+import type { Clock } from '../../src/common/clock.js'
+import { CancelledError } from '../../src/common/errors.js'
+import { seededRandom } from '../../simulator/random.js'
+
+export interface TestClock extends Clock {
+  /** Moves the clock on at once (e.g. to expire the links a simulator handed out). */
+  advance(ms: number): void
+  /** Every wait asked for, in clock ms. */
+  readonly sleeps: number[]
+}
+
+/** Default speed: 30 s of stall detection take 0.3 s; a 5 s poll interval, 50 ms. */
+export const TEST_SPEED = 100
+
+export function acceleratedClock(options: { speed?: number; seed?: number } = {}): TestClock {
+  const speed = options.speed ?? TEST_SPEED
+  const random = seededRandom(options.seed ?? 1)
+  const realStart = performance.now()
+  const start = Date.now()
+  let offset = 0
+  const sleeps: number[] = []
+  return {
+    sleeps,
+    now: () => start + offset + (performance.now() - realStart) * speed,
+    advance: (ms) => void (offset += ms),
+    random,
+    sleep: (ms, signal) => {
+      sleeps.push(ms)
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(new CancelledError())
+        const onAbort = (): void => {
+          clearTimeout(timer)
+          reject(new CancelledError())
+        }
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        }, Math.max(0, ms) / speed)
+        signal?.addEventListener('abort', onAbort, { once: true })
+      })
+    }
+  }
+}
+
+/** `onSleep` may act at the moment the simulated time has passed (e.g. move a simulated job on). */
+export function virtualClock(options: { start?: number; seed?: number; onSleep?: (ms: number, now: number) => void } = {}): TestClock {
+  let now = options.start ?? 0
+  const random = seededRandom(options.seed ?? 1)
+  const sleeps: number[] = []
+  return {
+    sleeps,
+    now: () => now,
+    advance: (ms) => void (now += ms),
+    random,
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw new CancelledError()
+      sleeps.push(ms)
+      now += Math.max(0, ms)
+      options.onSleep?.(ms, now)
+      await Promise.resolve()
+      if (signal?.aborted) throw new CancelledError()
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The one fake of the runner: a Host that takes its inputs and environment from the test and
+ * records everything the action gives back (outputs, secrets, the failure, log lines, the
+ * summary). The event is read from a payload file and GitHub is reached over HTTP exactly as on
+ * a runner, through the same code, so only the runner itself is faked.
+ */
+import { readRunnerEvent } from '../../src/action/event.js'
+import type { GitHubApi, Host, RunnerEvent, RunnerVariable } from '../../src/action/host.js'
+import type { InputName } from '../../src/action/inputs.js'
+import type { OutputName } from '../../src/action/outputs.js'
+import type { Logger } from '../../src/common/log.js'
+
+export type Inputs = Partial<Record<InputName, string>>
+
+/** GITHUB_* and RUNNER_* variables, including GITHUB_EVENT_NAME/PATH and GITHUB_API_URL. */
+export type RunnerEnv = Partial<Record<RunnerVariable | 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH' | 'GITHUB_API_URL', string>>
+
+export interface RecordingLogger extends Logger {
+  /** Every line so far, prefixed with its level: `info: ...`, `warning: ...`, `group: ...`. */
+  readonly lines: string[]
+  text(): string
+}
+
+export function recordingLogger(): RecordingLogger {
+  const lines: string[] = []
+  return {
+    lines,
+    debug: (message) => void lines.push(`debug: ${message}`),
+    info: (message) => void lines.push(`info: ${message}`),
+    warning: (message) => void lines.push(`warning: ${message}`),
+    group: async (title, fn) => {
+      lines.push(`group: ${title}`)
+      return fn()
+    },
+    text: () => lines.join('\n')
+  }
+}
+
+export class FakeHost implements Host {
+  readonly outputs = new Map<OutputName, string>()
+  readonly secrets: string[] = []
+  readonly log = recordingLogger()
+  /** The message the step failed with; undefined while it has not failed. */
+  failure: string | undefined
+  summary = ''
+  private readonly cancellation = new AbortController()
+
+  constructor(
+    private readonly inputs: Inputs,
+    private readonly variables: RunnerEnv = {}
+  ) {}
+
+  get cancelled(): AbortSignal {
+    return this.cancellation.signal
+  }
+
+  /** What the runner does when the user cancels the run. */
+  cancel(): void {
+    this.cancellation.abort(new Error('Received SIGINT'))
+  }
+
+  getInput(name: InputName): string {
+    return this.inputs[name] ?? ''
+  }
+
+  setOutput(name: OutputName, value: string): void {
+    this.outputs.set(name, value)
+  }
+
+  setSecret(secret: string): void {
+    this.secrets.push(secret)
+  }
+
+  setFailed(message: string): void {
+    this.failure = message
+  }
+
+  async appendSummary(html: string): Promise<void> {
+    this.summary += html
+  }
+
+  env(name: RunnerVariable): string | undefined {
+    return this.variables[name] || undefined
+  }
+
+  event(): Promise<RunnerEvent> {
+    return readRunnerEvent((name) => this.variables[name])
+  }
+
+  async github(token: string): Promise<GitHubApi> {
+    const { createGitHubApi } = await import('../../src/action/octokit.js')
+    return createGitHubApi(token, this.variables.GITHUB_API_URL)
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Runs the action in-process as the runner would (run() from main.ts), against the simulator over
+ * real HTTP on 127.0.0.1, with the one fake Host and the test clock shared by both.
+ */
+import { writeFile } from 'node:fs/promises'
+import type { OutputName } from '../../src/action/outputs.js'
+import { run } from '../../src/main.js'
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/server.js'
+import { type TestClock, acceleratedClock } from './clock.js'
+import { FakeHost, type Inputs, type RecordingLogger, type RunnerEnv } from './fake-host.js'
+
+export type { Inputs, RunnerEnv } from './fake-host.js'
+
+export interface RunResult {
+  outputs: Map<OutputName, string>
+  log: RecordingLogger
+  /** The message the step failed with, undefined when it succeeded. */
+  failure: string | undefined
+  summary: string
+  /** Values registered to be masked. */
+  secrets: string[]
+  /** Clock time the run took. */
+  elapsedMs: number
+}
+
+export interface RunOptions {
+  env?: RunnerEnv
+  clock?: TestClock
+  /** Called with the host before the run starts (e.g. to cancel it later). */
+  onHost?: (host: FakeHost) => void
+}
+
+export async function runAction(inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
+  const clock = options.clock ?? acceleratedClock()
+  const host = new FakeHost(inputs, options.env ?? { GITHUB_WORKSPACE: process.cwd() })
+  options.onHost?.(host)
+  const started = clock.now()
+  await run(host, clock)
+  return { outputs: host.outputs, log: host.log, failure: host.failure, summary: host.summary, secrets: host.secrets, elapsedMs: clock.now() - started }
+}
+
+/** A simulator whose jobs and links live on `clock`, and runs of the action on the same clock. */
+export interface SimulatorFixture {
+  sim: Simulator
+  clock: TestClock
+  run(inputs: Inputs, options?: Omit<RunOptions, 'clock'>): Promise<RunResult>
+}
+
+export async function simulatorFixture(options: SimulatorOptions = {}, clock: TestClock = acceleratedClock()): Promise<SimulatorFixture> {
+  const sim = await startSimulator({ now: () => clock.now(), ...options })
+  return { sim, clock, run: (inputs, runOptions = {}) => runAction(inputs, { ...runOptions, clock }) }
+}
+
+/** Inputs that point an agent run at `sim`; `values` add to or replace them. */
+export function agentInputs(sim: Simulator, values: Inputs): Inputs {
+  return { 'api-key': sim.apiKey, 'base-url': sim.apiUrl, 'project-id': 'proj_123', ...values }
+}
+
+/** Inputs that point an export run at `sim`; `values` add to or replace them. */
+export function exportInputs(sim: Simulator, values: Inputs): Inputs {
+  return { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', ...values }
+}
+
+/** Writes an event payload file as the runner does, and returns the variables that name it. */
+export async function eventFile(file: string, name: string, payload: unknown): Promise<RunnerEnv> {
+  await writeFile(file, JSON.stringify(payload, null, 2))
+  return { GITHUB_EVENT_NAME: name, GITHUB_EVENT_PATH: file }
+}
+

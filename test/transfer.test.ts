@@ -1,0 +1,322 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
+import { type Simulator, startSimulator } from '../simulator/server.js'
+import { UnsafeEntryError } from '../src/archive/errors.js'
+import { ActionError, CancelledError } from '../src/common/errors.js'
+import type { BundleLink } from '../src/service/export-api.js'
+import { type TransferOptions, transferBundle } from '../src/transfer/transfer.js'
+import { type TestClock, acceleratedClock } from './support/clock.js'
+import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
+import { tempFolder } from './support/temp.js'
+
+let sim: Simulator
+/** Shared by the simulator and the transfer: moving it on expires the links the simulator issued. */
+let clock: TestClock
+/** The bundle operation of one completed export job, shared by the tests (each serves its own body). */
+let bundleOperation: () => Promise<BundleLink>
+let work: { dir: string; remove: () => Promise<void> }
+let log: RecordingLogger
+/** Requests recorded before the current test. */
+let requestsBefore = 0
+
+const siteEntries = (): ArchiveEntry[] => fixtureSiteEntries({ pages: 20 })
+let siteTarGz: Buffer
+/** 4 MiB of incompressible content in a plain tar. */
+let bigTar: Buffer
+
+beforeAll(async () => {
+  clock = acceleratedClock()
+  sim = await startSimulator({ exportJob: { durationMs: 5, queuedMs: 0 }, now: () => clock.now() })
+  bundleOperation = await exportJob()
+  siteTarGz = await buildTar(siteEntries(), { gzip: true })
+  bigTar = await buildTar([{ type: 'file', name: 'big.bin', content: randomBytes(4 * 1024 * 1024) }])
+})
+afterAll(async () => sim.close())
+
+beforeEach(async () => {
+  sim.clearFaults()
+  requestsBefore = sim.requests.length
+  work = await tempFolder('transfer-')
+  log = recordingLogger()
+})
+afterEach(async () => work.remove())
+
+const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
+
+/** Runs an export job to completion and returns "call the bundle operation" (as the flow would). */
+async function exportJob(): Promise<() => Promise<BundleLink>> {
+  const headers = { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' }
+  const started = await fetch(`${sim.apiUrl}/v1/static-export/jobs`, { method: 'POST', headers, body: JSON.stringify({ domain: 'docs.example.com' }) })
+  const { jobId } = (await started.json()) as { jobId: string }
+  for (;;) {
+    const status = (await (await fetch(`${sim.apiUrl}/v1/static-export/jobs/${jobId}`, { headers })).json()) as { status: string }
+    if (status.status === 'completed') break
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return async () => {
+    const response = await fetch(`${sim.apiUrl}/v1/static-export/jobs/${jobId}/bundle`, { method: 'POST', headers })
+    const bundle = (await response.json()) as { bundleUrl: string; expiresAt: string; sizeBytes?: number }
+    return { url: bundle.bundleUrl, expiresAt: new Date(bundle.expiresAt), sizeBytes: bundle.sizeBytes }
+  }
+}
+
+/** Serves `body` verbatim (the link ends in `.bin`: the format must come from the bytes). */
+async function serve(body: Buffer): Promise<{ refreshLink: () => Promise<BundleLink>; link: BundleLink; refreshes: () => number }> {
+  sim.setBundle({ body })
+  let refreshes = 0
+  const link = await bundleOperation()
+  return {
+    link,
+    refreshLink: () => {
+      refreshes++
+      return bundleOperation()
+    },
+    refreshes: () => refreshes
+  }
+}
+
+function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLink> }, extra: Partial<TransferOptions> = {}): TransferOptions {
+  return {
+    link: served.link,
+    refreshLink: served.refreshLink,
+    archiveFolder: join(work.dir, 'bundle'),
+    siteDir: join(work.dir, 'site'),
+    deadline: clock.now() + 30 * 60_000,
+    log,
+    clock,
+    ...extra
+  }
+}
+
+/** Everything in the work folder: no `.part` and no staging folder may be left. */
+async function workListing(): Promise<string[]> {
+  const top = (await readdir(work.dir)).sort()
+  const bundleDir = top.includes('bundle') ? (await readdir(join(work.dir, 'bundle'))).map((name) => `bundle/${name}`) : []
+  return [...top, ...bundleDir].sort()
+}
+
+/** This test's requests to the storage origin. */
+function storageRequests(): Simulator['requests'] {
+  return sim.requests.slice(requestsBefore).filter((request) => request.origin === 'storage')
+}
+
+function downloads(): number {
+  return storageRequests().length
+}
+
+describe('happy path', () => {
+  test.each([
+    ['tar.gz', () => Promise.resolve(siteTarGz)],
+    ['tar', () => buildTar(siteEntries())],
+    ['zip', () => Promise.resolve(buildZip(siteEntries()))]
+  ] as const)('%s: downloads, hashes, unpacks, without Authorization and without the query in the log', async (format, build) => {
+    const body = await build()
+    const served = await serve(body)
+    const result = await transferBundle(options(served))
+
+    expect(result).toMatchObject({ format, sha256: sha256(body), sizeBytes: body.length, attempts: 1, siteDir: join(work.dir, 'site') })
+    // The transfer names the archive by the format its bytes showed.
+    expect(result.archiveFile).toBe(join(work.dir, 'bundle', `bundle.${format}`))
+    expect((await readFile(result.archiveFile)).equals(body)).toBe(true)
+    for (const entry of siteEntries()) {
+      if (entry.type === 'file') expect(await readFile(join(work.dir, 'site', entry.name), 'utf8')).toBe(entry.content)
+    }
+    expect(await workListing()).toEqual(['bundle', `bundle/bundle.${format}`, 'site'])
+
+    expect(storageRequests()).toHaveLength(1)
+    for (const request of storageRequests()) expect(request.headers.authorization).toBeUndefined()
+    expect(log.text()).not.toMatch(/X-Amz|Signature|\?/)
+    expect(log.text()).toContain(`Downloading the bundle from ${sim.storageUrl}/bundles/`)
+    expect(log.text()).toContain(`sha256 ${sha256(body)}`)
+  })
+
+  test('without siteDir only the archive is kept', async () => {
+    const body = siteTarGz
+    const result = await transferBundle(options(await serve(body), { siteDir: undefined }))
+    expect(result).toMatchObject({ format: 'tar.gz', siteDir: undefined, sha256: sha256(body) })
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
+  })
+
+  test('an archive of another format from an earlier run is replaced, not kept beside', async () => {
+    await mkdir(join(work.dir, 'bundle'))
+    await writeFile(join(work.dir, 'bundle/bundle.zip'), 'an earlier zip')
+    await transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
+  })
+
+  test('replaces an earlier site whole', async () => {
+    await mkdir(join(work.dir, 'site/old'), { recursive: true })
+    await writeFile(join(work.dir, 'site/old/page.html'), 'old')
+    await transferBundle(options(await serve(siteTarGz)))
+    const site = await readdir(join(work.dir, 'site'))
+    expect(site).toContain('index.html')
+    expect(site).not.toContain('old')
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz', 'site'])
+  })
+
+  test('logs progress lines with bytes, percent and rate, at most every 5 s', async () => {
+    const body = bigTar
+    // Each reading of this clock is one second later: a line is due every five readings.
+    let now = 0
+    const slow = { ...acceleratedClock(), now: () => (now += 1000) }
+    await transferBundle(options(await serve(body), { clock: slow, deadline: Infinity }))
+    const lines = log.lines.filter((line) => /^info: Downloaded .+ of 4\.0 MiB \(\d+%\) at .+\/s$/.test(line))
+    expect(lines.length).toBeGreaterThan(0)
+    // Over loopback the download takes far less than 5 s: no progress line at all.
+    const quiet = recordingLogger()
+    await transferBundle(options(await serve(body), { log: quiet, clock: acceleratedClock({ speed: 1 }) }))
+    expect(quiet.lines.filter((line) => line.includes('%)'))).toEqual([])
+  })
+})
+
+describe('retries', () => {
+  test('a refused (expired) link is renewed through refreshLink and the download retried', async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    clock.advance(60 * 60 * 1000) // the storage now considers the link expired; we do not know
+    const result = await transferBundle(options({ ...served, link: { ...served.link, expiresAt: undefined } }))
+    expect(served.refreshes()).toBe(1)
+    expect(result.link.url).not.toBe(served.link.url)
+    expect(result).toMatchObject({ attempts: 2, sha256: sha256(body) })
+    expect(storageRequests().map((request) => request.status)).toEqual([403, 200])
+    expect(log.text()).toContain('refused (HTTP 403); asking for a fresh one')
+  })
+
+  test('a link already expired is renewed before downloading', async () => {
+    const served = await serve(siteTarGz)
+    const result = await transferBundle(options({ ...served, link: { ...served.link, expiresAt: new Date(Date.now() - 1000) } }))
+    expect(served.refreshes()).toBe(1)
+    expect(result.attempts).toBe(1)
+    expect(storageRequests()).toHaveLength(1)
+    expect(storageRequests()[0]!.query['X-Amz-Credential']).toBe(new URL(result.link.url).searchParams.get('X-Amz-Credential'))
+  })
+
+  test('500, 429 with Retry-After and a dropped connection are retried', async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    sim.addFault({ route: 'download', status: 500 })
+    sim.addFault({ route: 'download', status: 429, retryAfter: '3' })
+    sim.addFault({ route: 'download', drop: true })
+    const sleepsBefore = clock.sleeps.length
+    const result = await transferBundle(options(served))
+    expect(result).toMatchObject({ attempts: 4, sha256: sha256(body) })
+    expect(downloads()).toBe(4)
+    expect(clock.sleeps.slice(sleepsBefore)).toContain(3000) // Retry-After honoured
+    expect(log.text()).toContain('HTTP 500')
+    expect(log.text()).toContain('ECONNRESET')
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz', 'site'])
+  })
+
+  test('a truncated body and a stall (no byte for 30 s) are retried', async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    sim.addFault({ route: 'download', truncateAt: 1000 })
+    sim.addFault({ route: 'download', stallAt: 1000 })
+    const result = await transferBundle(options(served))
+    expect(result).toMatchObject({ attempts: 3, sha256: sha256(body) })
+    expect(downloads()).toBe(3)
+    expect(log.text()).toContain('after 1000 bytes')
+    expect(log.text()).toContain('ESTALLED: no data arrived for 30000 ms')
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz', 'site'])
+  })
+
+  test('gives up after the attempts with a clear message and no leftovers', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', status: 503, times: 10 })
+    const error = await transferBundle(options(served)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toMatch(/^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+ \(4 attempts\): HTTP 503/)
+    expect(downloads()).toBe(4)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('a body shorter than sizeBytes is a truncation: retried, then a clear failure', async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: body.length + 10 } })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toContain(`${body.length} of ${body.length + 10} bytes`)
+    expect(downloads()).toBe(4)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('a body larger than sizeBytes fails at once', async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: body.length - 10 } })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toContain(`the bundle operation said the archive has ${body.length - 10} bytes`)
+    expect(downloads()).toBe(1)
+  })
+})
+
+describe('archives that cannot be used', () => {
+  test('a corrupt archive is downloaded exactly twice, then fails naming its size and sha256', async () => {
+    const body = Buffer.from(siteTarGz)
+    body.fill(0x41, 500, 1500)
+    const error = await transferBundle(options(await serve(body))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    const message = (error as Error).message
+    expect(message).toContain('corrupt')
+    expect(message).toContain(`${body.length} bytes, sha256 ${sha256(body)}`)
+    expect(message).toContain('downloaded 2 times')
+    expect(downloads()).toBe(2)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('an HTML page instead of an archive fails at once, saying so', async () => {
+    const page = Buffer.from('<!DOCTYPE html>\n<html><body><h1>Sign in to continue</h1></body></html>\n')
+    const error = await transferBundle(options(await serve(page))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toContain('not a zip, tar.gz or tar archive: its first bytes look like an HTML page')
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('an unsafe entry fails at once, is never downloaded again, and keeps the old site', async () => {
+    await mkdir(join(work.dir, 'site'))
+    await writeFile(join(work.dir, 'site/index.html'), 'old')
+    const entries: ArchiveEntry[] = [...siteEntries(), { type: 'symlink', name: 'a', target: '.' }, { type: 'symlink', name: 'd/b', target: '../a/../x' }]
+    const error = await transferBundle(options(await serve(await buildTar(entries, { gzip: true })))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain('"d/b"')
+    expect(downloads()).toBe(1)
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+    expect(await workListing()).toEqual(['bundle', 'site'])
+  })
+})
+
+describe('cancellation', () => {
+  test('mid-download: rejects with CancelledError promptly and leaves no .part or staging folder', async () => {
+    await mkdir(join(work.dir, 'site'))
+    await writeFile(join(work.dir, 'site/index.html'), 'old')
+    const served = await serve(bigTar)
+    sim.addFault({ route: 'download', stallAt: 1024 * 1024 })
+    const controller = new AbortController()
+    const transfer = transferBundle(options(served, { signal: controller.signal }))
+    // Wait until the body has started to arrive, then cancel.
+    while (!(await readdir(join(work.dir, 'bundle')).catch((): string[] => [])).includes('bundle.part')) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 50))
+    const cancelledAt = Date.now()
+    controller.abort()
+    await expect(transfer).rejects.toBeInstanceOf(CancelledError)
+    expect(Date.now() - cancelledAt).toBeLessThan(500)
+    expect(await workListing()).toEqual(['bundle', 'site'])
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+  })
+
+  test('during a retry wait', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', status: 503, retryAfter: '60' })
+    const controller = new AbortController()
+    const transfer = transferBundle(options(served, { signal: controller.signal }))
+    while (downloads() === 0) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 30))
+    controller.abort()
+    await expect(transfer).rejects.toBeInstanceOf(CancelledError)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+})
