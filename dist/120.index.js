@@ -266,7 +266,10 @@ class EntryIndex {
         for (const [path, target] of this.symlinks) {
             const node = this.nodes.get(path);
             const entryName = node?.kind === 'symlink' ? node.entryName : path;
-            const verdict = this.resolve(parentOf(path), target, { hops: MAX_LINK_HOPS });
+            const verdict = walk(parentOf(path), target, (at) => {
+                const node = this.nodes.get(at);
+                return node?.kind === 'symlink' ? node.target : undefined;
+            });
             if (verdict === 'loop')
                 throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
@@ -275,38 +278,6 @@ class EntryIndex {
             planned.push({ path, target });
         }
         return planned;
-    }
-    /**
-     * Walks `target` from directory `from` like path resolution does: each segment that names a
-     * symlink is replaced by where that symlink leads, before the next `..` is applied. Undefined
-     * when the walk leaves the root at any step.
-     */
-    resolve(from, target, budget) {
-        const segments = from === '' ? [] : from.split('/');
-        for (const segment of target.split(SEPARATORS)) {
-            if (segment === '' || segment === '.')
-                continue;
-            if (segment === '..') {
-                if (segments.length === 0)
-                    return undefined;
-                segments.pop();
-                continue;
-            }
-            segments.push(segment);
-            const node = this.nodes.get(segments.join('/'));
-            if (node?.kind !== 'symlink')
-                continue;
-            if (--budget.hops < 0)
-                return 'loop';
-            segments.pop();
-            const resolved = this.resolve(segments.join('/'), node.target, budget);
-            if (resolved === undefined || resolved === 'loop')
-                return resolved;
-            segments.length = 0;
-            if (resolved !== '')
-                segments.push(...resolved.split('/'));
-        }
-        return segments.join('/');
     }
     /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
     claimLeaf(name) {
@@ -340,6 +311,15 @@ class EntryIndex {
 }
 /** `target` from directory `from` without following links; undefined when it climbs above the root. */
 function resolveLexically(from, target) {
+    return walk(from, target, () => undefined);
+}
+/**
+ * Walks `target` from directory `from` like path resolution does: where `linkAt` names a symlink's
+ * target for the path reached, the walk goes where that symlink leads before the next segment (so
+ * a `..` after it climbs from there). Undefined when the walk leaves the root at any step; 'loop'
+ * after too many links.
+ */
+function walk(from, target, linkAt, budget = { hops: MAX_LINK_HOPS }) {
     const segments = from === '' ? [] : from.split('/');
     for (const segment of target.split(SEPARATORS)) {
         if (segment === '' || segment === '.')
@@ -348,9 +328,21 @@ function resolveLexically(from, target) {
             if (segments.length === 0)
                 return undefined;
             segments.pop();
+            continue;
         }
-        else
-            segments.push(segment);
+        segments.push(segment);
+        const link = linkAt(segments.join('/'));
+        if (link === undefined)
+            continue;
+        if (--budget.hops < 0)
+            return 'loop';
+        segments.pop();
+        const resolved = walk(segments.join('/'), link, linkAt, budget);
+        if (resolved === undefined || resolved === 'loop')
+            return resolved;
+        segments.length = 0;
+        if (resolved !== '')
+            segments.push(...resolved.split('/'));
     }
     return segments.join('/');
 }

@@ -313,16 +313,174 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 8201:
+/***/ 3598:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ untilCancelled),
+/* harmony export */   w: () => (/* binding */ withTimeout)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+
+/**
+ * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
+ * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
+ * process.
+ */
+function untilCancelled(work, signal) {
+    if (signal === undefined)
+        return work;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc());
+        if (signal.aborted)
+            return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then((value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+        }, (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(signal.aborted ? new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc() : error);
+        });
+    });
+}
+/**
+ * Runs `work` with a signal that fires after `ms` of clock time or when `signal` does, whichever
+ * comes first; the timer ends with the work.
+ */
+async function withTimeout(clock, ms, signal, work) {
+    const bound = new AbortController();
+    const timer = new AbortController();
+    const onAbort = () => bound.abort(signal?.reason);
+    if (signal?.aborted)
+        onAbort();
+    else
+        signal?.addEventListener('abort', onAbort, { once: true });
+    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${ms} ms`)), () => undefined);
+    try {
+        return await work(bound.signal);
+    }
+    finally {
+        timer.abort();
+        signal?.removeEventListener('abort', onAbort);
+    }
+}
+
+
+/***/ }),
+
+/***/ 1922:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
+/* harmony export */   gJ: () => (/* binding */ errorMessage),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   zf: () => (/* binding */ isAbortError)
+/* harmony export */ });
+/**
+ * An error whose message is written for the user of the action: main.ts prints it as it is,
+ * without a stack trace.
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The run was cancelled (SIGINT/SIGTERM from the runner). */
+class CancelledError extends Error {
+    name = 'CancelledError';
+    constructor(message = 'The run was cancelled') {
+        super(message);
+    }
+}
+function isAbortError(error) {
+    return error instanceof CancelledError || (error instanceof Error && error.name === 'AbortError');
+}
+/** Throws CancelledError when `signal` has fired; call it between steps of a long operation. */
+function throwIfCancelled(signal) {
+    if (signal?.aborted)
+        throw new CancelledError();
+}
+function errorMessage(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+
+/***/ }),
+
+/***/ 8570:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   z3: () => (/* binding */ formatBytes)
+/* harmony export */ });
+/** Durations and byte counts: read from inputs, written for people. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/**
+ * Parses a duration such as `250ms`, `90s`, `15m`, `1h`, or plain seconds (`30`, `1.5`).
+ * Returns milliseconds, or undefined when the text is not a duration.
+ */
+function parseDuration(text) {
+    const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/i.exec(text.trim());
+    if (!match)
+        return undefined;
+    const [, amount, unit = 's'] = match;
+    const ms = Number(amount) * (UNIT_MS[unit.toLowerCase()] ?? 1000);
+    return Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+/** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
+function formatDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)}ms`;
+    const totalSeconds = Math.round(ms / 1000);
+    if (totalSeconds < 60)
+        return `${totalSeconds}s`;
+    const hours = Math.floor(totalSeconds / 3600);
+    const minutes = Math.floor((totalSeconds % 3600) / 60);
+    const seconds = totalSeconds % 60;
+    return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
+}
+/** A byte count for people: `883 B`, `12.4 MiB`. */
+function formatBytes(bytes) {
+    if (!Number.isFinite(bytes))
+        return String(bytes);
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+
+/***/ }),
+
+/***/ 9407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3654);
+// The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
+
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 3654:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  q: () => (/* binding */ actionsHost)
+  e: () => (/* binding */ run)
 });
-
-// UNUSED EXPORTS: cancelOnSignals
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -2561,180 +2719,6 @@ function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'S
     return controller.signal;
 }
 
-
-/***/ }),
-
-/***/ 3598:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   c: () => (/* binding */ untilCancelled),
-/* harmony export */   w: () => (/* binding */ withTimeout)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
-
-/**
- * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
- * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
- * process.
- */
-function untilCancelled(work, signal) {
-    if (signal === undefined)
-        return work;
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc());
-        if (signal.aborted)
-            return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then((value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-        }, (error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(signal.aborted ? new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc() : error);
-        });
-    });
-}
-/**
- * Runs `work` with a signal that fires after `ms` of clock time or when `signal` does, whichever
- * comes first; the timer ends with the work.
- */
-async function withTimeout(clock, ms, signal, work) {
-    const bound = new AbortController();
-    const timer = new AbortController();
-    const onAbort = () => bound.abort(signal?.reason);
-    if (signal?.aborted)
-        onAbort();
-    else
-        signal?.addEventListener('abort', onAbort, { once: true });
-    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${ms} ms`)), () => undefined);
-    try {
-        return await work(bound.signal);
-    }
-    finally {
-        timer.abort();
-        signal?.removeEventListener('abort', onAbort);
-    }
-}
-
-
-/***/ }),
-
-/***/ 1922:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   cc: () => (/* binding */ CancelledError),
-/* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
-/* harmony export */   gJ: () => (/* binding */ errorMessage),
-/* harmony export */   lZ: () => (/* binding */ ActionError),
-/* harmony export */   zf: () => (/* binding */ isAbortError)
-/* harmony export */ });
-/**
- * An error whose message is written for the user of the action: main.ts prints it as it is,
- * without a stack trace.
- */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** The run was cancelled (SIGINT/SIGTERM from the runner). */
-class CancelledError extends Error {
-    name = 'CancelledError';
-    constructor(message = 'The run was cancelled') {
-        super(message);
-    }
-}
-function isAbortError(error) {
-    return error instanceof CancelledError || (error instanceof Error && error.name === 'AbortError');
-}
-/** Throws CancelledError when `signal` has fired; call it between steps of a long operation. */
-function throwIfCancelled(signal) {
-    if (signal?.aborted)
-        throw new CancelledError();
-}
-function errorMessage(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-
-
-/***/ }),
-
-/***/ 8570:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E9: () => (/* binding */ parseDuration),
-/* harmony export */   a3: () => (/* binding */ formatDuration),
-/* harmony export */   z3: () => (/* binding */ formatBytes)
-/* harmony export */ });
-/** Durations and byte counts: read from inputs, written for people. */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/**
- * Parses a duration such as `250ms`, `90s`, `15m`, `1h`, or plain seconds (`30`, `1.5`).
- * Returns milliseconds, or undefined when the text is not a duration.
- */
-function parseDuration(text) {
-    const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/i.exec(text.trim());
-    if (!match)
-        return undefined;
-    const [, amount, unit = 's'] = match;
-    const ms = Number(amount) * (UNIT_MS[unit.toLowerCase()] ?? 1000);
-    return Number.isFinite(ms) ? Math.round(ms) : undefined;
-}
-/** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
-function formatDuration(ms) {
-    if (ms < 1000)
-        return `${Math.round(ms)}ms`;
-    const totalSeconds = Math.round(ms / 1000);
-    if (totalSeconds < 60)
-        return `${totalSeconds}s`;
-    const hours = Math.floor(totalSeconds / 3600);
-    const minutes = Math.floor((totalSeconds % 3600) / 60);
-    const seconds = totalSeconds % 60;
-    return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
-}
-/** A byte count for people: `883 B`, `12.4 MiB`. */
-function formatBytes(bytes) {
-    if (!Number.isFinite(bytes))
-        return String(bytes);
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-
-/***/ }),
-
-/***/ 9407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_actions_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8201);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1222);
-// The runner's entry point: the action runs against the GitHub runner's Host.
-
-
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)((0,_action_actions_host_js__WEBPACK_IMPORTED_MODULE_0__/* .actionsHost */ .q)());
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 1222:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
-});
-
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
  * Every input of the action, with the default that action.yml declares. A test holds action.yml
@@ -2813,8 +2797,6 @@ class Outputs {
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/common/errors.ts
-var errors = __nccwpck_require__(1922);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __nccwpck_require__(8570);
 ;// CONCATENATED MODULE: ./src/action/settings.ts
@@ -3093,6 +3075,12 @@ const systemClock = {
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __nccwpck_require__(9224);
 ;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The action: read the settings, run the chosen operation, and turn any error into one clean
+ * failure message. Everything from the runner comes through the Host (the GitHub runner's unless
+ * a test or another front end passes its own); outputs already set stay set, and the job summary
+ * is written in every case.
+ */
 
 
 
@@ -3100,7 +3088,8 @@ var service_client = __nccwpck_require__(9224);
 
 
 
-async function run(host, clock = systemClock) {
+
+async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
     for (const name of SECRET_INPUTS) {
         const secret = host.getInput(name).trim();

@@ -1,5 +1,4 @@
-// The runner's entry point: the action runs against the GitHub runner's Host.
-import { actionsHost } from './action/actions-host.js'
+// The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 import { run } from './main.js'
 
-await run(actionsHost())
+await run()

@@ -1,8 +1,10 @@
 /**
  * The action: read the settings, run the chosen operation, and turn any error into one clean
- * failure message. Everything from the runner comes through the Host; outputs already set stay
- * set, and the job summary is written in every case.
+ * failure message. Everything from the runner comes through the Host (the GitHub runner's unless
+ * a test or another front end passes its own); outputs already set stay set, and the job summary
+ * is written in every case.
  */
+import { actionsHost } from './action/actions-host.js'
 import type { FlowContext } from './action/context.js'
 import type { Host } from './action/host.js'
 import { SECRET_INPUTS } from './action/inputs.js'
@@ -13,7 +15,7 @@ import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, errorMessage } from './common/errors.js'
 import { ServiceClient } from './service/client.js'
 
-export async function run(host: Host, clock: Clock = systemClock): Promise<void> {
+export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
   for (const name of SECRET_INPUTS) {
     const secret = host.getInput(name).trim()

@@ -129,7 +129,10 @@ export class EntryIndex {
     for (const [path, target] of this.symlinks) {
       const node = this.nodes.get(path)
       const entryName = node?.kind === 'symlink' ? node.entryName : path
-      const verdict = this.resolve(parentOf(path), target, { hops: MAX_LINK_HOPS })
+      const verdict = walk(parentOf(path), target, (at) => {
+        const node = this.nodes.get(at)
+        return node?.kind === 'symlink' ? node.target : undefined
+      })
       if (verdict === 'loop') throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`)
       if (verdict === undefined) {
         throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`)
@@ -137,33 +140,6 @@ export class EntryIndex {
       planned.push({ path, target })
     }
     return planned
-  }
-
-  /**
-   * Walks `target` from directory `from` like path resolution does: each segment that names a
-   * symlink is replaced by where that symlink leads, before the next `..` is applied. Undefined
-   * when the walk leaves the root at any step.
-   */
-  private resolve(from: string, target: string, budget: { hops: number }): string | undefined | 'loop' {
-    const segments = from === '' ? [] : from.split('/')
-    for (const segment of target.split(SEPARATORS)) {
-      if (segment === '' || segment === '.') continue
-      if (segment === '..') {
-        if (segments.length === 0) return undefined
-        segments.pop()
-        continue
-      }
-      segments.push(segment)
-      const node = this.nodes.get(segments.join('/'))
-      if (node?.kind !== 'symlink') continue
-      if (--budget.hops < 0) return 'loop'
-      segments.pop()
-      const resolved = this.resolve(segments.join('/'), node.target, budget)
-      if (resolved === undefined || resolved === 'loop') return resolved
-      segments.length = 0
-      if (resolved !== '') segments.push(...resolved.split('/'))
-    }
-    return segments.join('/')
   }
 
   /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
@@ -194,13 +170,33 @@ export class EntryIndex {
 
 /** `target` from directory `from` without following links; undefined when it climbs above the root. */
 export function resolveLexically(from: string, target: string): string | undefined {
+  return walk(from, target, () => undefined) as string | undefined
+}
+
+/**
+ * Walks `target` from directory `from` like path resolution does: where `linkAt` names a symlink's
+ * target for the path reached, the walk goes where that symlink leads before the next segment (so
+ * a `..` after it climbs from there). Undefined when the walk leaves the root at any step; 'loop'
+ * after too many links.
+ */
+function walk(from: string, target: string, linkAt: (path: string) => string | undefined, budget = { hops: MAX_LINK_HOPS }): string | undefined | 'loop' {
   const segments = from === '' ? [] : from.split('/')
   for (const segment of target.split(SEPARATORS)) {
     if (segment === '' || segment === '.') continue
     if (segment === '..') {
       if (segments.length === 0) return undefined
       segments.pop()
-    } else segments.push(segment)
+      continue
+    }
+    segments.push(segment)
+    const link = linkAt(segments.join('/'))
+    if (link === undefined) continue
+    if (--budget.hops < 0) return 'loop'
+    segments.pop()
+    const resolved = walk(segments.join('/'), link, linkAt, budget)
+    if (resolved === undefined || resolved === 'loop') return resolved
+    segments.length = 0
+    if (resolved !== '') segments.push(...resolved.split('/'))
   }
   return segments.join('/')
 }
