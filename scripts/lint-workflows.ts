@@ -78,7 +78,7 @@ function shellcheck(file: string, text: string): Problem[] {
   const problems: Problem[] = []
   for (const job of jobsOf(doc.contents)) {
     if (!isMap(job)) continue
-    const runsOn = JSON.stringify(job.toJSON()?.['runs-on'] ?? '')
+    const runsOn = JSON.stringify(job.get('runs-on') ?? '')
     const jobShell = shellOf(job) ?? shellOf(doc.contents) ?? (/windows/i.test(runsOn) ? 'pwsh' : 'bash')
     const steps = job.get('steps')
     for (const step of isSeq(steps) ? steps.items : []) {
@@ -93,7 +93,7 @@ function shellcheck(file: string, text: string): Problem[] {
       const { line, col } = lines.linePos(run.range?.[0] ?? 0)
       let findings: Array<{ line: number; column: number; level: string; code: number; message: string }>
       try {
-        findings = JSON.parse(result.stdout)
+        findings = JSON.parse(result.stdout) as typeof findings
       } catch {
         problems.push({ file, line, column: col, message: `shellcheck failed: ${result.stderr || result.error?.message}`, kind: 'shellcheck' })
         continue
