@@ -14,7 +14,7 @@ export default defineConfig(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node }
   },
   {
-    files: ['__tests__/**/*.ts', 'test/**/*.ts'],
+    files: ['test/**/*.ts'],
     ...jest.configs['flat/recommended']
   }
 )

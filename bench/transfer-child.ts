@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     debug: () => {},
     info: (m) => void lines.push(m),
     warning: (m) => void lines.push(`warning: ${m}`),
+    notice: (m) => void lines.push(`notice: ${m}`),
     group: (_title, fn) => fn()
   }
   const started = performance.now()

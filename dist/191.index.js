@@ -39,6 +39,8 @@ class GitHubApiError extends Error {
 
 
 
+/** A conversation is read to at most this many pages of 100 comments. */
+const MAX_COMMENT_PAGES = 50;
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
 async function createGitHubApi(token, apiUrl) {
     // undici (under Octokit) is loaded lazily too; see deps/undici-lazy.
@@ -56,6 +58,23 @@ async function createGitHubApi(token, apiUrl) {
     };
     const posted = (data) => ({ id: data.id, url: data.html_url });
     return {
+        getPermission: async ({ owner, repo }, username, signal) => {
+            const { data } = await call(() => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
+            const roleName = data.role_name;
+            return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined };
+        },
+        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(async () => {
+            const comments = [];
+            let pages = 0;
+            const iterator = octokit.paginate.iterator(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100, request: { signal } });
+            for await (const { data } of iterator) {
+                for (const comment of data)
+                    comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } });
+                if (++pages >= MAX_COMMENT_PAGES)
+                    break;
+            }
+            return comments;
+        }),
         reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
             await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
@@ -63,7 +82,13 @@ async function createGitHubApi(token, apiUrl) {
             await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
         createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
-        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data)
+        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data),
+        updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
+            await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+        },
+        updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
+            await call(() => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+        }
     };
 }
 

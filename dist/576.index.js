@@ -472,7 +472,7 @@ async function followJob(options) {
             log.info(`${name}: ${reading.summary} after ${elapsed()}.`);
             lastSummary = reading.summary;
         }
-        options.onValue?.(value);
+        await options.onValue?.(value);
         if (options.terminal.has(reading.status)) {
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };

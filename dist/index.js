@@ -313,6 +313,329 @@ exports.debug = debug; // for test
 
 /***/ }),
 
+/***/ 3566:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kx: () => (/* binding */ isCommentEvent),
+/* harmony export */   No: () => (/* binding */ readRunnerEvent)
+/* harmony export */ });
+/* unused harmony export COMMENT_EVENTS */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
+
+
+/** The events of a comment on an issue or pull request. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
+function isCommentEvent(name) {
+    return COMMENT_EVENTS.includes(name ?? '');
+}
+/**
+ * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
+ * its webhook payload in the JSON file at GITHUB_EVENT_PATH.
+ */
+async function readRunnerEvent(env) {
+    const name = env('GITHUB_EVENT_NAME') || undefined;
+    const file = env('GITHUB_EVENT_PATH');
+    if (!file)
+        return { name, payload: {} };
+    let text;
+    try {
+        text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(file, 'utf8');
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return { name, payload: {} };
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not read the event payload at GITHUB_EVENT_PATH (${file}): ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error)}`);
+    }
+    let payload;
+    try {
+        payload = JSON.parse(text);
+    }
+    catch (error) {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error)}`);
+    }
+    return { name, payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {} };
+}
+
+
+/***/ }),
+
+/***/ 1729:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   WJ: () => (/* binding */ INPUT_DEFAULTS),
+/* harmony export */   pH: () => (/* binding */ SECRET_INPUTS),
+/* harmony export */   xb: () => (/* binding */ OPERATIONS)
+/* harmony export */ });
+/**
+ * Every input of the action, with the default that action.yml declares. A test holds action.yml
+ * and README to this table, so the three never drift apart.
+ */
+const INPUT_DEFAULTS = {
+    operation: undefined,
+    'api-key': undefined,
+    'base-url': undefined,
+    domain: undefined,
+    'job-id': undefined,
+    'docs-version': undefined,
+    paths: undefined,
+    wait: 'true',
+    timeout: '30m',
+    'poll-interval': '5s',
+    'max-poll-interval': '60s',
+    path: 'static-export',
+    download: 'true',
+    extract: 'true',
+    'export-version': undefined,
+    'helm-values-file': undefined,
+    'project-id': undefined,
+    prompt: undefined,
+    'comment-command': undefined,
+    'comment-permission': 'write',
+    'github-token': '${{ github.token }}',
+    'comment-reply': 'true'
+};
+/** Inputs whose values are secrets: masked before anything else happens. */
+const SECRET_INPUTS = ['api-key', 'github-token'];
+const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'];
+
+
+/***/ }),
+
+/***/ 9297:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ PERMISSION_LEVELS),
+/* harmony export */   s: () => (/* binding */ readSettings)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8570);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3566);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
+/**
+ * The one validation pass: every input read and checked at once, into one type per operation, so
+ * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ */
+
+
+
+
+
+/** Repository permissions, weakest first (GitHub's roles). */
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
+const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/**
+ * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * user fixes a workflow in one round rather than one error per run.
+ */
+function readSettings(read, context) {
+    const problems = [];
+    const value = (name) => {
+        const raw = read(name).trim();
+        if (raw !== '')
+            return raw;
+        return _inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .INPUT_DEFAULTS */ .WJ[name]?.startsWith('${{') ? undefined : _inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .INPUT_DEFAULTS */ .WJ[name];
+    };
+    const required = (name, why = 'is required') => {
+        const found = value(name);
+        if (found === undefined)
+            problems.push(`\`${name}\` ${why}.`);
+        return found ?? '';
+    };
+    const flag = (name) => {
+        const raw = value(name) ?? 'false';
+        if (TRUE_WORDS.has(raw))
+            return true;
+        if (!FALSE_WORDS.has(raw))
+            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
+        return false;
+    };
+    const duration = (name) => {
+        const raw = value(name) ?? '';
+        const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDuration */ .E9)(raw);
+        if (ms === undefined || ms <= 0) {
+            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
+            return 1;
+        }
+        return ms;
+    };
+    const segment = (name) => checkSegment(name, value(name), problems);
+    const operationText = required('operation');
+    const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb.find((known) => known === operationText);
+    if (operationText !== '' && !operation) {
+        problems.push(`\`operation\` must be one of ${_inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
+    }
+    const common = {
+        apiKey: required('api-key'),
+        baseUrl: checkBaseUrl(required('base-url'), problems),
+        wait: flag('wait'),
+        timeoutMs: duration('timeout'),
+        pollIntervalMs: duration('poll-interval'),
+        maxPollIntervalMs: duration('max-poll-interval')
+    };
+    if (common.maxPollIntervalMs < common.pollIntervalMs) {
+        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
+    }
+    let settings;
+    if (operation === 'export') {
+        const jobId = segment('job-id');
+        const domainText = value('domain');
+        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
+        const exportCommon = {
+            ...common,
+            operation,
+            path: checkFolder('path', value('path') ?? '', context.workspace, problems),
+            download: flag('download'),
+            extract: flag('extract'),
+            exportVersion: value('export-version'),
+            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
+        };
+        if (jobId !== undefined)
+            settings = { ...exportCommon, jobId, domain };
+        else if (domain !== undefined)
+            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
+        else if (domainText === undefined)
+            problems.push('`domain` is required unless `job-id` names an existing export job.');
+    }
+    else if (operation !== undefined) {
+        const commentCommand = value('comment-command');
+        const agentCommon = {
+            ...common,
+            projectId: segment('project-id') ?? '',
+            commentCommand,
+            commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
+            githubToken: value('github-token'),
+            commentReply: flag('comment-reply')
+        };
+        if (value('project-id') === undefined)
+            problems.push(`\`project-id\` is required for \`${operation}\`.`);
+        const jobIdText = segment('job-id');
+        // On a comment the job may be the one recorded on the pull request; only the run can tell.
+        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_3__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
+        if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
+            problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`);
+        }
+        const promptText = read('prompt').trim();
+        const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
+        if (operation !== 'agent-status' && prompt === undefined) {
+            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
+        }
+        if (operation === 'agent' && prompt !== undefined)
+            settings = { ...agentCommon, operation, jobId: jobIdText, prompt };
+        else if (operation === 'agent-create' && prompt !== undefined)
+            settings = { ...agentCommon, operation, prompt };
+        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
+            settings = { ...agentCommon, operation, jobId, prompt };
+        else if (operation === 'agent-status' && jobId !== undefined)
+            settings = { ...agentCommon, operation, jobId };
+    }
+    if (problems.length > 0 || settings === undefined) {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    }
+    return settings;
+}
+/**
+ * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
+ * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
+ * milliseconds to compile at every start.)
+ */
+function isHostname(host) {
+    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+}
+function checkBaseUrl(text, problems) {
+    if (text === '')
+        return '';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
+        return '';
+    }
+    const loopback = LOOPBACK_HOSTS.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
+    }
+    if (url.username || url.password)
+        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
+    if (url.search || url.hash)
+        problems.push('`base-url` must not carry a query or fragment.');
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
+function checkDomain(text, problems, warn) {
+    let host = text.toLowerCase();
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+        let url;
+        try {
+            url = new URL(text);
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+            return undefined;
+        }
+        host = url.hostname;
+        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
+    }
+    if (!isHostname(host)) {
+        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+        return undefined;
+    }
+    return host;
+}
+function permissionLevel(text, problems) {
+    const level = PERMISSION_LEVELS.find((known) => known === text);
+    if (level !== undefined)
+        return level;
+    problems.push(`\`comment-permission\` must be one of ${PERMISSION_LEVELS.map((l) => `\`${l}\``).join(', ')}, not \`${text}\`.`);
+    return 'admin';
+}
+/** An identifier that becomes one path segment of an API address. */
+function checkSegment(name, text, problems) {
+    if (text === undefined)
+        return undefined;
+    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
+        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
+        return undefined;
+    }
+    return text;
+}
+function splitLines(text) {
+    const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+    return lines.length > 0 ? lines : undefined;
+}
+function optionalPath(text, workspace) {
+    return text === undefined ? undefined : node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
+}
+/**
+ * The site folder is replaced whole on success, so it must never be the workspace, one of its
+ * parents, or the file system root.
+ */
+function checkFolder(name, text, workspace, problems) {
+    const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
+    const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(folder, node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace));
+    if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root || relative === '' || !relative.startsWith('..')) {
+        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`);
+    }
+    return folder;
+}
+
+
+/***/ }),
+
 /***/ 3598:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -463,7 +786,7 @@ function formatBytes(bytes) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3654);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(32);
 // The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -473,7 +796,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3654:
+/***/ 32:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -506,7 +829,7 @@ function utils_toCommandValue(input) {
  * @returns The command properties to send with the actual annotation command
  * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
  */
-function utils_toCommandProperties(annotationProperties) {
+function toCommandProperties(annotationProperties) {
     if (!Object.keys(annotationProperties).length) {
         return {};
     }
@@ -2523,7 +2846,7 @@ function core_debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -2531,7 +2854,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -2539,7 +2862,7 @@ function warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -2633,41 +2956,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./src/common/errors.ts
-var errors = __nccwpck_require__(1922);
-;// CONCATENATED MODULE: ./src/action/event.ts
-
-
-/**
- * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
- * its webhook payload in the JSON file at GITHUB_EVENT_PATH.
- */
-async function readRunnerEvent(env) {
-    const name = env('GITHUB_EVENT_NAME') || undefined;
-    const file = env('GITHUB_EVENT_PATH');
-    if (!file)
-        return { name, payload: {} };
-    let text;
-    try {
-        text = await (0,promises_.readFile)(file, 'utf8');
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return { name, payload: {} };
-        throw new errors/* ActionError */.lZ(`Could not read the event payload at GITHUB_EVENT_PATH (${file}): ${(0,errors/* errorMessage */.gJ)(error)}`);
-    }
-    let payload;
-    try {
-        payload = JSON.parse(text);
-    }
-    catch (error) {
-        throw new errors/* ActionError */.lZ(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${(0,errors/* errorMessage */.gJ)(error)}`);
-    }
-    return { name, payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {} };
-}
-
+// EXTERNAL MODULE: ./src/action/event.ts
+var action_event = __nccwpck_require__(3566);
 ;// CONCATENATED MODULE: ./src/action/actions-host.ts
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
 
@@ -2682,6 +2972,7 @@ function actionsHost() {
             debug: (message) => core_debug(message),
             info: (message) => info(message),
             warning: (message) => warning(message),
+            notice: (message) => notice(message),
             group: (title, fn) => group(title, fn)
         },
         appendSummary: async (html) => {
@@ -2690,7 +2981,7 @@ function actionsHost() {
             await summary.addRaw(html).write();
         },
         env: (name) => process.env[name] || undefined,
-        event: () => readRunnerEvent((name) => process.env[name]),
+        event: () => (0,action_event/* readRunnerEvent */.No)((name) => process.env[name]),
         github: async (token) => {
             const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(191)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9191));
             return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
@@ -2719,38 +3010,8 @@ function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'S
     return controller.signal;
 }
 
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * Every input of the action, with the default that action.yml declares. A test holds action.yml
- * and README to this table, so the three never drift apart.
- */
-const INPUT_DEFAULTS = {
-    operation: undefined,
-    'api-key': undefined,
-    'base-url': undefined,
-    domain: undefined,
-    'job-id': undefined,
-    'docs-version': undefined,
-    paths: undefined,
-    wait: 'true',
-    timeout: '30m',
-    'poll-interval': '5s',
-    'max-poll-interval': '60s',
-    path: 'static-export',
-    download: 'true',
-    extract: 'true',
-    'export-version': undefined,
-    'helm-values-file': undefined,
-    'project-id': undefined,
-    prompt: undefined,
-    'comment-command': undefined,
-    'github-token': '${{ github.token }}',
-    'comment-reply': 'true'
-};
-/** Inputs whose values are secrets: masked before anything else happens. */
-const SECRET_INPUTS = ['api-key', 'github-token'];
-const OPERATIONS = ['export', 'agent-message', 'agent-status', 'agent-create'];
-
+// EXTERNAL MODULE: ./src/action/inputs.ts
+var inputs = __nccwpck_require__(1729);
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
 /** Every output of the action. A test holds action.yml and README to this list. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
@@ -2771,7 +3032,10 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'source-ref',
     'created-at',
     'archived-at',
-    'skipped'
+    'pr-number',
+    'comment-url',
+    'skipped',
+    'skip-reason'
 ]));
 /**
  * Where outputs go. Each value is written the moment it is known, so that a step that fails
@@ -2795,211 +3059,10 @@ class Outputs {
     }
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/action/settings.ts
+var action_settings = __nccwpck_require__(9297);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __nccwpck_require__(8570);
-;// CONCATENATED MODULE: ./src/action/settings.ts
-/**
- * The one validation pass: every input read and checked at once, into one type per operation, so
- * a flow never sees a value it would have to check or cast again. Pure: no I/O.
- */
-
-
-
-
-const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
-const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
-/**
- * Reads and checks every input, and throws one ActionError that lists every problem found, so a
- * user fixes a workflow in one round rather than one error per run.
- */
-function readSettings(read, context) {
-    const problems = [];
-    const value = (name) => {
-        const raw = read(name).trim();
-        if (raw !== '')
-            return raw;
-        return INPUT_DEFAULTS[name]?.startsWith('${{') ? undefined : INPUT_DEFAULTS[name];
-    };
-    const required = (name, why = 'is required') => {
-        const found = value(name);
-        if (found === undefined)
-            problems.push(`\`${name}\` ${why}.`);
-        return found ?? '';
-    };
-    const flag = (name) => {
-        const raw = value(name) ?? 'false';
-        if (TRUE_WORDS.has(raw))
-            return true;
-        if (!FALSE_WORDS.has(raw))
-            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
-        return false;
-    };
-    const duration = (name) => {
-        const raw = value(name) ?? '';
-        const ms = (0,units/* parseDuration */.E9)(raw);
-        if (ms === undefined || ms <= 0) {
-            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
-            return 1;
-        }
-        return ms;
-    };
-    const segment = (name) => checkSegment(name, value(name), problems);
-    const operationText = required('operation');
-    const operation = OPERATIONS.find((known) => known === operationText);
-    if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
-    }
-    const common = {
-        apiKey: required('api-key'),
-        baseUrl: checkBaseUrl(required('base-url'), problems),
-        wait: flag('wait'),
-        timeoutMs: duration('timeout'),
-        pollIntervalMs: duration('poll-interval'),
-        maxPollIntervalMs: duration('max-poll-interval')
-    };
-    if (common.maxPollIntervalMs < common.pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
-    }
-    let settings;
-    if (operation === 'export') {
-        const jobId = segment('job-id');
-        const domainText = value('domain');
-        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
-        const exportCommon = {
-            ...common,
-            operation,
-            path: checkFolder('path', value('path') ?? '', context.workspace, problems),
-            download: flag('download'),
-            extract: flag('extract'),
-            exportVersion: value('export-version'),
-            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
-        };
-        if (jobId !== undefined)
-            settings = { ...exportCommon, jobId, domain };
-        else if (domain !== undefined)
-            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
-        else if (domainText === undefined)
-            problems.push('`domain` is required unless `job-id` names an existing export job.');
-    }
-    else if (operation !== undefined) {
-        const commentCommand = value('comment-command');
-        const agentCommon = {
-            ...common,
-            projectId: segment('project-id') ?? '',
-            commentCommand,
-            githubToken: value('github-token'),
-            commentReply: flag('comment-reply')
-        };
-        if (value('project-id') === undefined)
-            problems.push(`\`project-id\` is required for \`${operation}\`.`);
-        const jobId = segment('job-id');
-        if (jobId === undefined && operation !== 'agent-create' && value('job-id') === undefined) {
-            problems.push(`\`job-id\` is required for \`${operation}\`.`);
-        }
-        const promptText = read('prompt').trim();
-        const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
-        if (operation !== 'agent-status' && prompt === undefined) {
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
-        }
-        if (operation === 'agent-create' && prompt !== undefined)
-            settings = { ...agentCommon, operation, prompt };
-        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
-            settings = { ...agentCommon, operation, jobId, prompt };
-        else if (operation === 'agent-status' && jobId !== undefined)
-            settings = { ...agentCommon, operation, jobId };
-    }
-    if (problems.length > 0 || settings === undefined) {
-        throw new errors/* ActionError */.lZ(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    }
-    return settings;
-}
-/**
- * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
- * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
- * milliseconds to compile at every start.)
- */
-function isHostname(host) {
-    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
-}
-function checkBaseUrl(text, problems) {
-    if (text === '')
-        return '';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
-        return '';
-    }
-    const loopback = LOOPBACK_HOSTS.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
-    }
-    if (url.username || url.password)
-        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
-    if (url.search || url.hash)
-        problems.push('`base-url` must not carry a query or fragment.');
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
-function checkDomain(text, problems, warn) {
-    let host = text.toLowerCase();
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        let url;
-        try {
-            url = new URL(text);
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-            return undefined;
-        }
-        host = url.hostname;
-        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
-    }
-    if (!isHostname(host)) {
-        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-        return undefined;
-    }
-    return host;
-}
-/** An identifier that becomes one path segment of an API address. */
-function checkSegment(name, text, problems) {
-    if (text === undefined)
-        return undefined;
-    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
-        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
-        return undefined;
-    }
-    return text;
-}
-function splitLines(text) {
-    const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-    return lines.length > 0 ? lines : undefined;
-}
-function optionalPath(text, workspace) {
-    return text === undefined ? undefined : external_node_path_.resolve(workspace, text);
-}
-/**
- * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, or the file system root.
- */
-function checkFolder(name, text, workspace, problems) {
-    const folder = external_node_path_.resolve(workspace, text);
-    const relative = external_node_path_.relative(folder, external_node_path_.resolve(workspace));
-    if (folder === external_node_path_.parse(folder).root || relative === '' || !relative.startsWith('..')) {
-        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`);
-    }
-    return folder;
-}
-
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /** The job summary: what the run did, as HTML for the runner's summary page. Pure rendering. */
 
@@ -3052,6 +3115,8 @@ function code(text) {
     return `<code>${escapeHtml(text)}</code>`;
 }
 
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __nccwpck_require__(1922);
 ;// CONCATENATED MODULE: ./src/common/clock.ts
 
 const systemClock = {
@@ -3091,7 +3156,7 @@ var service_client = __nccwpck_require__(9224);
 
 async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
-    for (const name of SECRET_INPUTS) {
+    for (const name of inputs/* SECRET_INPUTS */.pH) {
         const secret = host.getInput(name).trim();
         if (secret !== '')
             host.setSecret(secret);
@@ -3104,7 +3169,11 @@ async function run(host = actionsHost(), clock = systemClock) {
     let client;
     let failure;
     try {
-        settings = readSettings((name) => host.getInput(name), { workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(), warn: (m) => log.warning(m) });
+        settings = (0,action_settings/* readSettings */.s)((name) => host.getInput(name), {
+            workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(),
+            eventName: host.env('GITHUB_EVENT_NAME'),
+            warn: (m) => log.warning(m)
+        });
         report = newReport(titleOf(settings));
         client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
         await runOperation(settings, client, { host, clock, signal, outputs, report });
@@ -3138,7 +3207,7 @@ async function runOperation(settings, client, context) {
         const { runExport } = await __nccwpck_require__.e(/* import() */ 576).then(__nccwpck_require__.bind(__nccwpck_require__, 5576));
         return runExport(settings, client, context);
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 870).then(__nccwpck_require__.bind(__nccwpck_require__, 4870));
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 74).then(__nccwpck_require__.bind(__nccwpck_require__, 4074));
     return runAgent(settings, client, context);
 }
 

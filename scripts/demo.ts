@@ -1,39 +1,103 @@
-// `npm run demo`: starts the built-in simulator, runs the built action (dist/index.js) exactly
-// as the runner would to export a docs site, and leaves the unpacked site in ./demo-output/site.
+// `npm run demo`: starts the built-in simulator and runs the built action (dist/index.js) exactly
+// as the runner would.
+//   npm run demo            exports a docs site; the unpacked site lands in ./demo-output/site
+//   npm run demo -- agent   a two-turn conversation: a command on an issue creates an agent job and
+//                           its pull request; a command on that pull request reaches the same job.
+//                           Prints the comments a user sees.
 import { readdir, rm } from 'node:fs/promises'
 import * as path from 'node:path'
-import { startSimulator } from '../simulator/server.js'
-import { runDist } from '../test/support/runner.js'
+import { type Simulator, startSimulator } from '../simulator/server.js'
+import { REPO, issueCommentEvent } from '../test/support/events.js'
+import { type DistRun, runDist } from '../test/support/runner.js'
 
 const workspace = path.resolve('demo-output')
-const simulator = await startSimulator({ exportJob: { durationMs: 3000, queuedMs: 500 } })
+const env = { GITHUB_WORKSPACE: workspace, RUNNER_TEMP: path.join(workspace, 'tmp') }
+const mode = process.argv[2] ?? 'export'
+if (mode !== 'export' && mode !== 'agent') {
+  console.error(`Unknown demo \`${mode}\`: use \`npm run demo\` or \`npm run demo -- agent\`.`)
+  process.exit(2)
+}
+
+const simulator = await startSimulator({ exportJob: { durationMs: 3000, queuedMs: 500 }, agent: { durationMs: 2000 }, github: { permissions: { octocat: 'write' } } })
 try {
-  console.log(`Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}\n`)
-  await rm(path.join(workspace, 'tmp'), { recursive: true, force: true })
+  console.log(`Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}, GitHub API ${simulator.githubApiUrl}\n`)
+  await rm(env.RUNNER_TEMP, { recursive: true, force: true })
+  if (mode === 'export') await exportDemo(simulator)
+  else await agentDemo(simulator)
+} finally {
+  await simulator.close()
+}
+
+async function exportDemo(sim: Simulator): Promise<void> {
   const run = await runDist({
     inputs: {
       operation: 'export',
-      'api-key': simulator.apiKey,
-      'base-url': simulator.apiUrl,
+      'api-key': sim.apiKey,
+      'base-url': sim.apiUrl,
       domain: 'docs.example.com',
       'poll-interval': '500ms',
       path: 'site',
       'export-version': 'demo',
       'helm-values-file': 'values.static-export.yaml'
     },
-    env: { GITHUB_WORKSPACE: workspace, RUNNER_TEMP: path.join(workspace, 'tmp') }
+    env
   })
+  if (!report(run)) return
+  const site = run.outputs['site-path'] ?? ''
+  console.log(`\nThe unpacked site is in ${path.relative(process.cwd(), site)}: ${(await readdir(site)).join(', ')}`)
+}
+
+async function agentDemo(sim: Simulator): Promise<void> {
+  const turn = (number: number, pullRequest: boolean, text: string): Promise<DistRun> => {
+    console.log(`\n━━ octocat comments on ${pullRequest ? 'pull request' : 'issue'} #${number}: "${text}"\n`)
+    return runDist({
+      inputs: {
+        operation: 'agent',
+        'api-key': sim.apiKey,
+        'base-url': sim.apiUrl,
+        'project-id': 'proj_123',
+        'comment-command': '/docs-agent',
+        'github-token': 'ghs_demo_token',
+        'poll-interval': '500ms'
+      },
+      event: { name: 'issue_comment', payload: issueCommentEvent(text, { number, pullRequest }) },
+      env: { ...env, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: sim.githubApiUrl, GITHUB_SERVER_URL: sim.github.serverUrl, GITHUB_RUN_ID: '1' }
+    })
+  }
+  sim.github.thread(REPO, 7, { title: 'Install page has a typo' })
+  const first = await turn(7, false, '/docs-agent Document the new --dry-run flag of the CLI')
+  if (!report(first)) return
+  showComments(sim, 7)
+  const pull = Number(first.outputs['pr-number'])
+  showComments(sim, pull)
+  const second = await turn(pull, true, '/docs-agent Add an example of --dry-run with --verbose')
+  if (!report(second)) return
+  showComments(sim, pull)
+  const jobId = first.outputs['job-id'] ?? ''
+  console.log(`\nBoth instructions went to agent job ${jobId}:`)
+  for (const prompt of sim.agentJobs.get(`proj_123/${jobId}`)?.prompts ?? []) console.log(`  - ${prompt.split('\n')[0]}`)
+}
+
+/** Prints the run's log and outputs; false when it failed. */
+function report(run: DistRun): boolean {
   process.stdout.write(run.stdout.replace(/^::(debug|add-mask)::.*\n/gm, ''))
   process.stderr.write(run.stderr)
   console.log('\nOutputs:')
   for (const [name, value] of Object.entries(run.outputs)) console.log(`  ${name}: ${value.replace(/\n/g, '\n    ')}`)
-  if (run.exitCode !== 0) {
-    console.error(`\nThe action failed (exit ${run.exitCode}).`)
-    process.exitCode = 1
-  } else {
-    const site = run.outputs['site-path'] ?? ''
-    console.log(`\nThe unpacked site is in ${path.relative(process.cwd(), site)}: ${(await readdir(site)).join(', ')}`)
+  if (run.exitCode === 0) return true
+  console.error(`\nThe action failed (exit ${run.exitCode}).`)
+  process.exitCode = 1
+  return false
+}
+
+/** The comments of an issue or pull request as its page shows them. */
+function showComments(sim: Simulator, number: number): void {
+  const thread = sim.github.thread(REPO, number)
+  console.log(`\n┌─ ${thread.isPullRequest ? 'Pull request' : 'Issue'} #${number}: ${thread.title}`)
+  for (const comment of thread.comments) {
+    const visible = comment.body.replace(/<!--[\s\S]*?-->\n?/g, '')
+    console.log(`│ ${comment.user.login}${comment.history.length > 1 ? ` (edited ${comment.history.length - 1}×)` : ''}:`)
+    for (const line of visible.split('\n')) console.log(`│   ${line}`)
   }
-} finally {
-  await simulator.close()
+  console.log('└─')
 }

@@ -6,7 +6,7 @@
 //   - GitHub's own schema for action metadata (@actions/workflow-parser) on action.yml, and what no tool checks:
 //     the Marketplace's limit on the description, a runtime GitHub's runners still offer, an entry file that exists.
 //
-// Which inputs the workflows and the README give this action is checked by a test (__tests__/workflows.test.ts).
+// Which inputs the workflows and the README give this action is checked by a test (test/workflows.test.ts).
 //
 //   npm run lint:workflows                the files above
 //   npm run lint:workflows -- FILE...     these files (one named action.yml or action.yaml is action metadata)

@@ -1,6 +1,7 @@
 // Agent jobs (spec 2.1, 3.1, 4.1, 4.2) plus a create operation for demos. Like export jobs,
 // a job's progress is settled lazily from the clock when it is read, so no timers are needed.
 import { randomBytes } from 'node:crypto'
+import type { GitHubFake } from './github.js'
 import { errorReply, json } from './http.js'
 import type { Reply, RequestContext, Route } from './http.js'
 
@@ -34,24 +35,29 @@ export interface AgentJobRecord {
   /** Set while the agent works on the latest prompt. */
   run?: { startedAt: number; endsAt: number; outcome: Outcome }
   prompts: string[]
+  /** The job's pull request, once it opened one: later messages update it rather than open another. */
+  pullRequest?: string
 }
 
 export const DEFAULT_PROJECT_ID = 'proj_123'
-export const DEFAULT_REPOSITORY = 'https://github.com/acme/docs'
+/** The repository agent jobs work on, on the simulated GitHub server. */
+export const DEFAULT_REPO = 'acme/docs'
 const HOUR_MS = 60 * 60 * 1000
 
 export function agentJobKey(projectId: string, id: string): string {
   return `${projectId}/${id}`
 }
 
-export function defaultAgentJobs(): AgentJob[] {
+/** The seeded job: completed, with pull request #42 of the simulated repository. */
+export function defaultAgentJobs(github: GitHubFake): AgentJob[] {
+  github.thread(DEFAULT_REPO, 42, { title: 'Docs: the first agent pull request', isPullRequest: true })
   return [
     {
       id: 'job_abc',
       status: 'completed',
-      source: { repository: DEFAULT_REPOSITORY, ref: 'main' },
+      source: { repository: `${github.serverUrl}/${DEFAULT_REPO}`, ref: 'main' },
       model: 'sim-agent-1',
-      prLink: `${DEFAULT_REPOSITORY}/pull/42`,
+      prLink: `${github.serverUrl}/${DEFAULT_REPO}/pull/42`,
       createdAt: '2024-01-01T00:00:00.000Z',
       archivedAt: null
     }
@@ -61,15 +67,16 @@ export function defaultAgentJobs(): AgentJob[] {
 export class AgentService {
   readonly jobs = new Map<string, AgentJobRecord>()
   private readonly messageTimes = new Map<string, number[]>()
-  private nextPr = 100
 
   constructor(
     private readonly options: AgentOptions,
-    private readonly now: () => number
+    private readonly now: () => number,
+    /** Where the jobs open their pull requests. */
+    private readonly github: GitHubFake
   ) {
-    for (const seed of options.jobs ?? defaultAgentJobs()) {
+    for (const seed of options.jobs ?? defaultAgentJobs(github)) {
       const { projectId = DEFAULT_PROJECT_ID, ...job } = seed as AgentJob & { projectId?: string }
-      this.jobs.set(agentJobKey(projectId, job.id), { projectId, job: { ...job, source: { ...job.source } }, prompts: [] })
+      this.jobs.set(agentJobKey(projectId, job.id), { projectId, job: { ...job, source: { ...job.source } }, prompts: [], pullRequest: job.prLink ?? undefined })
     }
   }
 
@@ -98,10 +105,13 @@ export class AgentService {
     record.run = undefined
     const job = record.job
     switch (run.outcome) {
-      case 'completed':
+      case 'completed': {
         job.status = 'completed'
-        job.prLink = `${DEFAULT_REPOSITORY}/pull/${this.nextPr++}`
+        const prompt = record.prompts.at(-1) ?? ''
+        record.pullRequest ??= this.github.openPullRequest(DEFAULT_REPO, `Docs agent: ${prompt.split('\n')[0]?.slice(0, 60) ?? ''}`, prompt)
+        job.prLink = record.pullRequest
         return
+      }
       case 'nochange':
         job.status = 'completed'
         job.prLink = null
@@ -128,6 +138,8 @@ export class AgentService {
   private message(ctx: RequestContext): Reply {
     const record = this.lookup(ctx)
     if (!record) return errorReply(404, 'job not found')
+    // The spec leaves the refusal open; this simulator's choice: an archived job takes no more messages.
+    if (this.view(record).status === 'archived') return errorReply(409, 'job is archived and takes no more messages')
     const prompt = readPrompt(ctx)
     if (typeof prompt !== 'string') return prompt
     const limited = this.rateLimit(record.projectId)
@@ -143,7 +155,7 @@ export class AgentService {
     const job: AgentJob = {
       id: `job_${randomBytes(6).toString('hex')}`,
       status: 'active',
-      source: { repository: DEFAULT_REPOSITORY, ref: 'main' },
+      source: { repository: `${this.github.serverUrl}/${DEFAULT_REPO}`, ref: 'main' },
       model: 'sim-agent-1',
       prLink: null,
       createdAt: new Date(this.now()).toISOString(),

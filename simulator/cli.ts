@@ -15,6 +15,8 @@ const USAGE = `Usage: tsx simulator/cli.ts [options]
   --format F          bundle format: tar.gz | tar | zip (default tar.gz)
   --pages N           guide pages in the generated site (default 5)
   --link-ttl D        bundle link lifetime, e.g. 15m (default 15m)
+  --github-user U=R   a GitHub user's role on the repository, e.g. octocat=write (repeatable;
+                      anyone else has read)
   -h, --help          show this help`
 
 /** Parses '250', '250ms', '5s', '2m' into milliseconds. */
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       format: { type: 'string' },
       pages: { type: 'string' },
       'link-ttl': { type: 'string' },
+      'github-user': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' }
     },
     strict: true
@@ -61,6 +64,12 @@ async function main(): Promise<void> {
   if (pages !== undefined && (!Number.isInteger(pages) || pages < 0)) throw new Error(`invalid --pages: ${values.pages}`)
   // A human watching the CLI should see queued/running for a few seconds, hence 5s by default.
   const durationMs = parseDuration(values['job-duration'] ?? '5s')
+  const permissions: Record<string, string> = {}
+  for (const pair of values['github-user'] ?? []) {
+    const [login, role] = pair.split('=')
+    if (!login || !role) throw new Error(`invalid --github-user: ${pair} (use LOGIN=ROLE, e.g. octocat=write)`)
+    permissions[login] = role
+  }
 
   const options: SimulatorOptions = {
     apiPort,
@@ -70,6 +79,7 @@ async function main(): Promise<void> {
     pathPrefix: values['path-prefix'],
     exportJob: { durationMs, queuedMs: Math.min(1000, Math.floor(durationMs / 5)) },
     agent: { durationMs },
+    github: { permissions },
     bundle: {
       format,
       entries: fixtureSiteEntries({ pages }),

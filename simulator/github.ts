@@ -1,45 +1,206 @@
-// A tiny fake of the GitHub REST endpoints the action uses to acknowledge and answer comments.
-// Served on the API origin under /github-api so GITHUB_API_URL can point at the simulator.
+// A small fake of the GitHub REST endpoints the action uses in a comment conversation: a user's
+// permission, an issue's or pull request's comments (paginated, created, edited), review comment
+// replies, reactions, and issues. Served on the API origin under /github-api so GITHUB_API_URL
+// can point at the simulator. Pull requests that agent jobs open are created here too.
 import type { Reply, RequestContext, Route } from './http.js'
 
 export const GITHUB_API_ROOT = '/github-api'
 
+export interface GitHubOptions {
+  /** Web address of the simulated server: agent pull request links start with it. Default https://github.com. */
+  serverUrl?: string
+  /** Repository role (`role_name`) of users by login; anyone else has `read`. */
+  permissions?: Record<string, string>
+  /** Answer every permission request with this status instead (e.g. 403). */
+  permissionStatus?: number
+  /** Repositories (`owner/repo`) the token may write to; default all. */
+  writableRepos?: string[]
+}
+
+export interface GitHubComment {
+  id: number
+  body: string
+  user: { login: string; type: string }
+  /** `issue`: the conversation; `review`: a review comment thread. */
+  kind: 'issue' | 'review'
+  inReplyTo?: number
+  /** Every body the comment had, oldest first (edits included). */
+  history: string[]
+}
+
+export interface GitHubThread {
+  repo: string
+  number: number
+  title: string
+  body: string
+  isPullRequest: boolean
+  comments: GitHubComment[]
+}
+
+/** The login the action's token writes as (GITHUB_TOKEN's identity). */
+export const TOKEN_USER = { login: 'github-actions[bot]', type: 'Bot' }
+
 const REACTIONS = new Set(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'])
+const ROLES = new Map([
+  ['admin', 'admin'],
+  ['maintain', 'write'],
+  ['write', 'write'],
+  ['triage', 'read'],
+  ['read', 'read'],
+  ['none', 'none']
+])
 
-export function githubRoutes(): Route[] {
-  let nextId = 1000
-  const base = `${GITHUB_API_ROOT}/repos/:owner/:repo`
+export class GitHubFake {
+  readonly serverUrl: string
+  /** Conversations by `owner/repo#number`. */
+  readonly threads = new Map<string, GitHubThread>()
+  /** Reactions by comment id (the triggering comment lives only in the event payload). */
+  readonly reactions: Array<{ commentId: number; content: string }> = []
+  private nextId = 1000
+  /** The next issue or pull request number of each repository. */
+  private readonly nextNumber = new Map<string, number>()
 
-  const reaction = (ctx: RequestContext): Reply => {
-    const denied = checkAuth(ctx)
-    if (denied) return denied
-    const content = field(ctx, 'content')
-    if (content === undefined || !REACTIONS.has(content)) return validationFailed('content')
-    return gh(201, { id: nextId++, content, user: { login: 'docs-bot' }, created_at: new Date().toISOString() })
+  constructor(private readonly options: GitHubOptions = {}) {
+    this.serverUrl = (options.serverUrl ?? 'https://github.com').replace(/\/+$/, '')
   }
 
-  const comment = (ctx: RequestContext, kind: 'issue' | 'reply'): Reply => {
+  /** The conversation of an issue or pull request, made on first use (tests name any number). */
+  thread(repo: string, number: number, init: Partial<Pick<GitHubThread, 'title' | 'body' | 'isPullRequest'>> = {}): GitHubThread {
+    const key = `${repo}#${number}`
+    let thread = this.threads.get(key)
+    if (thread === undefined) {
+      thread = { repo, number, title: init.title ?? `Issue ${number}`, body: init.body ?? '', isPullRequest: init.isPullRequest ?? false, comments: [] }
+      this.threads.set(key, thread)
+      this.nextNumber.set(repo, Math.max(this.nextNumber.get(repo) ?? 100, number + 1))
+    }
+    return thread
+  }
+
+  /** Opens a pull request (as an agent job does) and returns its link. */
+  openPullRequest(repo: string, title: string, body: string): string {
+    const number = this.nextNumber.get(repo) ?? 100
+    this.thread(repo, number, { title, body, isPullRequest: true })
+    return `${this.serverUrl}/${repo}/pull/${number}`
+  }
+
+  /** Adds a comment as someone else would write it (tests seed conversations). */
+  addComment(repo: string, number: number, body: string, user = { login: 'octocat', type: 'User' }): GitHubComment {
+    const comment: GitHubComment = { id: this.nextId++, body, user, kind: 'issue', history: [body] }
+    this.thread(repo, number).comments.push(comment)
+    return comment
+  }
+
+  routes(): Route[] {
+    const base = `${GITHUB_API_ROOT}/repos/:owner/:repo`
+    return [
+      { name: 'github-permission', method: 'GET', pattern: `${base}/collaborators/:user/permission`, handle: (ctx) => this.permission(ctx) },
+      { name: 'github-issue', method: 'GET', pattern: `${base}/issues/:number`, handle: (ctx) => this.issue(ctx) },
+      { name: 'github-comments', method: 'GET', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.listComments(ctx) },
+      { name: 'github-comment', method: 'POST', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.createComment(ctx, 'issue') },
+      { name: 'github-comment', method: 'POST', pattern: `${base}/pulls/:number/comments/:commentId/replies`, handle: (ctx) => this.createComment(ctx, 'review') },
+      { name: 'github-comment-edit', method: 'PATCH', pattern: `${base}/issues/comments/:commentId`, handle: (ctx) => this.editComment(ctx) },
+      { name: 'github-comment-edit', method: 'PATCH', pattern: `${base}/pulls/comments/:commentId`, handle: (ctx) => this.editComment(ctx) },
+      { name: 'github-reaction', method: 'POST', pattern: `${base}/issues/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) },
+      { name: 'github-reaction', method: 'POST', pattern: `${base}/pulls/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) }
+    ]
+  }
+
+  private permission(ctx: RequestContext): Reply {
     const denied = checkAuth(ctx)
+    if (denied) return denied
+    if (this.options.permissionStatus !== undefined) return gh(this.options.permissionStatus, { message: 'Resource not accessible by integration' })
+    const login = ctx.params.user ?? ''
+    const role = this.options.permissions?.[login] ?? 'read'
+    return gh(200, { permission: ROLES.get(role) ?? 'read', role_name: role, user: { login, type: 'User' } })
+  }
+
+  private issue(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx)
+    if (denied) return denied
+    const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
+    const url = `${this.serverUrl}/${thread.repo}/${thread.isPullRequest ? 'pull' : 'issues'}/${thread.number}`
+    return gh(200, { number: thread.number, title: thread.title, body: thread.body, html_url: url, ...(thread.isPullRequest ? { pull_request: { html_url: url } } : {}) })
+  }
+
+  private listComments(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx)
+    if (denied) return denied
+    const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
+    const all = thread.comments.filter((c) => c.kind === 'issue')
+    const perPage = Math.min(100, Math.max(1, Number(ctx.query.per_page ?? 30) || 30))
+    const page = Math.max(1, Number(ctx.query.page ?? 1) || 1)
+    const last = Math.max(1, Math.ceil(all.length / perPage))
+    const headers: Record<string, string> = {}
+    if (page < last) {
+      const link = (p: number): string => `<http://${ctx.headers.host}${ctx.fullPath}?per_page=${perPage}&page=${p}>`
+      headers.link = `${link(page + 1)}; rel="next", ${link(last)}; rel="last"`
+    }
+    return { status: 200, headers, json: all.slice((page - 1) * perPage, page * perPage).map((c) => this.view(thread, c)) }
+  }
+
+  private createComment(ctx: RequestContext, kind: 'issue' | 'review'): Reply {
+    const denied = checkAuth(ctx) ?? this.checkWrite(ctx)
     if (denied) return denied
     const body = field(ctx, 'body')
     if (body === undefined || body === '') return validationFailed('body')
-    const { owner, repo } = ctx.params
-    const id = nextId++
-    if (kind === 'issue') {
-      const number = ctx.params.number ?? ''
-      if (!/^\d+$/.test(number)) return gh(404, { message: 'Not Found' })
-      return gh(201, { id, body, html_url: `https://github.com/${owner}/${repo}/issues/${number}#issuecomment-${id}` })
-    }
-    const inReplyTo = Number(ctx.params.commentId)
-    return gh(201, { id, body, in_reply_to_id: inReplyTo, html_url: `https://github.com/${owner}/${repo}/pull/${ctx.params.number}#discussion_r${id}` })
+    if (!/^\d+$/.test(ctx.params.number ?? '')) return gh(404, { message: 'Not Found' })
+    const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
+    const comment: GitHubComment = { id: this.nextId++, body, user: TOKEN_USER, kind, history: [body] }
+    if (kind === 'review') comment.inReplyTo = Number(ctx.params.commentId)
+    thread.comments.push(comment)
+    return gh(201, this.view(thread, comment))
   }
 
-  return [
-    { name: 'github-reaction', method: 'POST', pattern: `${base}/issues/comments/:commentId/reactions`, handle: reaction },
-    { name: 'github-reaction', method: 'POST', pattern: `${base}/pulls/comments/:commentId/reactions`, handle: reaction },
-    { name: 'github-comment', method: 'POST', pattern: `${base}/issues/:number/comments`, handle: (ctx) => comment(ctx, 'issue') },
-    { name: 'github-comment', method: 'POST', pattern: `${base}/pulls/:number/comments/:commentId/replies`, handle: (ctx) => comment(ctx, 'reply') }
-  ]
+  private editComment(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx) ?? this.checkWrite(ctx)
+    if (denied) return denied
+    const body = field(ctx, 'body')
+    if (body === undefined || body === '') return validationFailed('body')
+    const found = this.findComment(Number(ctx.params.commentId))
+    if (found === undefined) return gh(404, { message: 'Not Found' })
+    found.comment.body = body
+    found.comment.history.push(body)
+    return gh(200, this.view(found.thread, found.comment))
+  }
+
+  private react(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx) ?? this.checkWrite(ctx)
+    if (denied) return denied
+    const content = field(ctx, 'content')
+    if (content === undefined || !REACTIONS.has(content)) return validationFailed('content')
+    this.reactions.push({ commentId: Number(ctx.params.commentId), content })
+    return gh(201, { id: this.nextId++, content, user: TOKEN_USER, created_at: new Date().toISOString() })
+  }
+
+  private findComment(id: number): { thread: GitHubThread; comment: GitHubComment } | undefined {
+    for (const thread of this.threads.values()) {
+      const comment = thread.comments.find((c) => c.id === id)
+      if (comment) return { thread, comment }
+    }
+    return undefined
+  }
+
+  private checkWrite(ctx: RequestContext): Reply | undefined {
+    const writable = this.options.writableRepos
+    if (writable === undefined || writable.includes(repoOf(ctx))) return undefined
+    return gh(403, { message: 'Resource not accessible by integration' })
+  }
+
+  private view(thread: GitHubThread, comment: GitHubComment): Record<string, unknown> {
+    const kind = thread.isPullRequest ? 'pull' : 'issues'
+    const anchor = comment.kind === 'review' ? `discussion_r${comment.id}` : `issuecomment-${comment.id}`
+    return {
+      id: comment.id,
+      body: comment.body,
+      user: comment.user,
+      html_url: `${this.serverUrl}/${thread.repo}/${kind}/${thread.number}#${anchor}`,
+      ...(comment.inReplyTo === undefined ? {} : { in_reply_to_id: comment.inReplyTo })
+    }
+  }
+}
+
+function repoOf(ctx: RequestContext): string {
+  return `${ctx.params.owner}/${ctx.params.repo}`
 }
 
 /** GitHub accepts `token X` and `Bearer X`. */

@@ -165,8 +165,12 @@ export type RouteName =
   | 'agent-get'
   | 'agent-message'
   | 'agent-create'
-  | 'github-reaction'
+  | 'github-permission'
+  | 'github-issue'
+  | 'github-comments'
   | 'github-comment'
+  | 'github-comment-edit'
+  | 'github-reaction'
   | 'unknown'
 
 /** A route table entry; `pattern` is matched against RequestContext.path. */

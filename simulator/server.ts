@@ -13,7 +13,8 @@ import { exportRoutes } from './export.js'
 import type { ExportJobOptions, ExportJobRecord } from './export.js'
 import { FaultQueue, isErrorFault } from './faults.js'
 import type { Fault } from './faults.js'
-import { GITHUB_API_ROOT, githubRoutes } from './github.js'
+import { GITHUB_API_ROOT, GitHubFake } from './github.js'
+import type { GitHubOptions } from './github.js'
 import { errorReply, findRoute, lowerCaseHeaders, parseJsonBody, readBody, writeReply } from './http.js'
 import type { Reply, RequestContext, Route, RouteName } from './http.js'
 import { BundleStore } from './storage.js'
@@ -25,6 +26,8 @@ export { agentJobKey } from './agent.js'
 export type { ExportJobBehavior, ExportJobOptions, ExportJobRecord, ExportJobView } from './export.js'
 export { exportJobView } from './export.js'
 export type { Fault } from './faults.js'
+export type { GitHubComment, GitHubOptions, GitHubThread } from './github.js'
+export { GitHubFake, TOKEN_USER } from './github.js'
 export type { RouteName } from './http.js'
 export type { BundleOptions } from './storage.js'
 
@@ -42,6 +45,8 @@ export interface SimulatorOptions {
   /** Clock for job progress and link expiry (tests may pass a fake). */
   now?: () => number
   agent?: AgentOptions
+  /** The GitHub fake: its server address, users' permissions, writable repositories. */
+  github?: GitHubOptions
 }
 
 export interface RecordedRequest {
@@ -77,6 +82,8 @@ export interface Simulator {
   exportJobs: Map<string, ExportJobRecord>
   /** Agent jobs by `${projectId}/${id}` (see agentJobKey). */
   agentJobs: Map<string, AgentJobRecord>
+  /** The GitHub fake: its conversations, and the pull requests agent jobs opened. */
+  github: GitHubFake
   /** Closes both servers and destroys open sockets, including stalled downloads. */
   close(): Promise<void>
 }
@@ -101,9 +108,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const bundles = new BundleStore(options.bundle, now, () => storageUrl)
   const exportJobs = new Map<string, ExportJobRecord>()
-  const agent = new AgentService(options.agent ?? {}, now)
+  const github = new GitHubFake(options.github)
+  const agent = new AgentService(options.agent ?? {}, now, github)
   const apiRoutes = withApiAuth([...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }), ...agent.routes()], apiKey)
-  const ghRoutes = githubRoutes()
+  const ghRoutes = github.routes()
   const storageRoutes = bundles.routes()
 
   const resolve = (server: 'api' | 'storage', method: string, path: string): Resolved => {
@@ -197,6 +205,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       setBundle: (bundle) => bundles.setBundle(bundle),
       exportJobs,
       agentJobs: agent.jobs,
+      github,
       close
     }
   } catch (error) {

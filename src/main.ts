@@ -29,7 +29,11 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   let client: ServiceClient | undefined
   let failure: string | undefined
   try {
-    settings = readSettings((name) => host.getInput(name), { workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(), warn: (m) => log.warning(m) })
+    settings = readSettings((name) => host.getInput(name), {
+      workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(),
+      eventName: host.env('GITHUB_EVENT_NAME'),
+      warn: (m) => log.warning(m)
+    })
     report = newReport(titleOf(settings))
     client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
     await runOperation(settings, client, { host, clock, signal, outputs, report })

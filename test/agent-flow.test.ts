@@ -37,7 +37,7 @@ describe('agent-message', () => {
       expect.objectContaining({
         'job-id': 'job_abc',
         status: 'completed',
-        'pr-link': 'https://github.com/acme/docs/pull/100',
+        'pr-link': 'https://github.com/acme/docs/pull/42',
         model: 'sim-agent-1',
         'source-repository': 'https://github.com/acme/docs',
         'source-ref': 'main',
@@ -52,7 +52,7 @@ describe('agent-message', () => {
     expect(summary).toContain('Agent job: agent-message')
     expect(summary).toContain('<code>job_abc</code>')
     expect(summary).toContain('<strong>completed</strong>')
-    expect(summary).toContain('https://github.com/acme/docs/pull/100')
+    expect(summary).toContain('https://github.com/acme/docs/pull/42')
     expect(summary).toContain('Fix the typo on the install page')
   })
 
@@ -101,7 +101,7 @@ describe('agent-message', () => {
     const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
     expect(status.failure).toBeUndefined()
     expect(status.outputs.get('status')).toBe('completed')
-    expect(status.outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/100')
+    expect(status.outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
     expect(s.count('agent-message')).toBe(1)
   })
 })

@@ -5,6 +5,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { runDist } from './support/runner.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
+import { REPO, issueCommentEvent } from './support/events.js'
 import { tempFolder } from './support/temp.js'
 
 let sim: Simulator
@@ -117,5 +118,35 @@ describe('dist/index.js as the runner runs it', () => {
     expect(run.outputs['job-id']).toBeTruthy()
     expect(run.stdout).toContain('::error::The run was cancelled')
     expect(sim.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+  })
+
+  test('a conversation across two runs: a command on an issue creates a job, a command on its pull request (no job-id) reaches the same job', async () => {
+    sim = await startSimulator({ agent: { durationMs: 300 }, github: { permissions: { octocat: 'write' } } })
+    const turn = (number: number, pullRequest: boolean, text: string) =>
+      runDist({
+        inputs: {
+          operation: 'agent',
+          'api-key': sim.apiKey,
+          'base-url': sim.apiUrl,
+          'project-id': 'proj_123',
+          'comment-command': '/docs-agent',
+          'github-token': 'ghs_e2e_token_0123456789',
+          'poll-interval': '100ms'
+        },
+        event: { name: 'issue_comment', payload: issueCommentEvent(text, { number, pullRequest }) },
+        env: { ...env(), GITHUB_REPOSITORY: REPO, GITHUB_API_URL: sim.githubApiUrl, GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '77' }
+      })
+    const first = await turn(7, false, '/docs-agent Document the --dry-run flag')
+    expect(first.exitCode).toBe(0)
+    const jobId = first.outputs['job-id'] as string
+    const pullNumber = Number(first.outputs['pr-number'])
+    expect(pullNumber).toBeGreaterThan(0)
+    const second = await turn(pullNumber, true, '/docs-agent Add an example to it')
+    expect(second.stderr).toBe('')
+    expect(second.exitCode).toBe(0)
+    expect(second.outputs['job-id']).toBe(jobId)
+    expect(sim.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Document the --dry-run flag'), 'Add an example to it'])
+    expect(sim.count('agent-create')).toBe(1)
+    expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 })

@@ -7,8 +7,8 @@ import { formatDuration, parseDuration } from '../src/common/units.js'
 
 const workspace = path.resolve('/work/space')
 
-function read(values: Partial<Record<InputName, string>>, warnings: string[] = []) {
-  return readSettings((name) => values[name] ?? '', { workspace, warn: (m) => warnings.push(m) })
+function read(values: Partial<Record<InputName, string>>, warnings: string[] = [], eventName?: string) {
+  return readSettings((name) => values[name] ?? '', { workspace, eventName, warn: (m) => warnings.push(m) })
 }
 
 const exportInputs = { operation: 'export', 'api-key': 'dsk_x', 'base-url': 'https://api.example.com', domain: 'docs.acme.com' }
@@ -124,7 +124,7 @@ describe('export inputs', () => {
   })
 
   test('an unknown operation names the allowed ones', () => {
-    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(/`operation` must be one of `export`, `agent-message`, `agent-status`, `agent-create`/)
+    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(/`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`/)
   })
 })
 
@@ -165,5 +165,33 @@ describe('hostname rules', () => {
   })
   test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])('%s is refused', (domain) => {
     expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+  })
+})
+
+describe('comment conversations', () => {
+  const agent = { 'api-key': 'k', 'base-url': 'https://api.example.com', 'project-id': 'proj_1' }
+
+  test('comment-permission defaults to write and takes only GitHub roles', () => {
+    expect(read({ ...agent, operation: 'agent', prompt: 'x' })).toMatchObject({ operation: 'agent', commentPermission: 'write', jobId: undefined })
+    expect(read({ ...agent, operation: 'agent', prompt: 'x', 'comment-permission': 'maintain' })).toMatchObject({ commentPermission: 'maintain' })
+    expect(problemsOf({ ...agent, operation: 'agent', prompt: 'x', 'comment-permission': 'owner' })).toMatch(
+      /`comment-permission` must be one of `none`, `read`, `triage`, `write`, `maintain`, `admin`, not `owner`/
+    )
+  })
+
+  test('on a comment, agent-message and agent-status may leave job-id to the pull request; elsewhere they may not', () => {
+    const onComment = read({ ...agent, operation: 'agent-status' }, [], 'issue_comment')
+    expect(onComment).toMatchObject({ operation: 'agent-status', jobId: { from: 'pull-request' } })
+    expect(read({ ...agent, operation: 'agent-message', 'comment-command': '/docs-agent' }, [], 'pull_request_review_comment')).toMatchObject({
+      jobId: { from: 'pull-request' },
+      prompt: { from: 'comment', command: '/docs-agent' }
+    })
+    expect(read({ ...agent, operation: 'agent-status', 'job-id': 'job_9' }, [], 'issue_comment')).toMatchObject({ jobId: { from: 'input', id: 'job_9' } })
+    expect(problemsOf({ ...agent, operation: 'agent-status' })).toMatch(/`job-id` is required for `agent-status`/)
+  })
+
+  test('agent needs an instruction: the prompt input or a comment command', () => {
+    expect(problemsOf({ ...agent, operation: 'agent' })).toMatch(/`prompt` is required for `agent`/)
+    expect(read({ ...agent, operation: 'agent', 'comment-command': '/docs-agent', 'job-id': 'job_2' })).toMatchObject({ jobId: 'job_2', prompt: { from: 'comment' } })
   })
 })

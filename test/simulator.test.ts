@@ -542,18 +542,23 @@ describe('agent jobs', () => {
     clock.advance(1)
     const done = (await call(sim, 'GET', jobPath)).body
     expect(done.status).toBe('completed')
-    expect(done.prLink).toMatch(/^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/)
+    // A follow-up updates the job's own pull request (the seeded job opened #42).
+    expect(done.prLink).toBe('https://github.com/acme/docs/pull/42')
+    expect(sim.github.thread('acme/docs', 42)).toMatchObject({ isPullRequest: true })
 
     const outcomes: Array<[string, Record<string, unknown>]> = [
       ['please FAIL now', { status: 'failed', prLink: null }],
-      ['ARCHIVE it', { status: 'archived', archivedAt: new Date(clock.now() + 2000).toISOString() }],
-      ['NOCHANGE needed', { status: 'completed', prLink: null }]
+      ['NOCHANGE needed', { status: 'completed', prLink: null }],
+      ['ARCHIVE it', { status: 'archived', archivedAt: new Date(clock.now() + 3000).toISOString() }]
     ]
     for (const [prompt, expected] of outcomes) {
       expect((await call(sim, 'POST', `${jobPath}/message`, { prompt })).body.status).toBe('active')
       clock.advance(1000)
       expect((await call(sim, 'GET', jobPath)).body).toMatchObject(expected)
     }
+    // An archived job takes no more messages (the simulator's choice: the spec leaves it open).
+    const refused = await call(sim, 'POST', `${jobPath}/message`, { prompt: 'one more' })
+    expect(refused).toMatchObject({ status: 409, body: { error: 'job is archived and takes no more messages' } })
   })
 
   test('create -> 201 new active job; extraStatus near the end', async () => {
@@ -566,8 +571,12 @@ describe('agent jobs', () => {
     clock.advance(850)
     expect((await call(sim, 'GET', path)).body.status).toBe('reviewing')
     clock.advance(150)
-    expect((await call(sim, 'GET', path)).body.status).toBe('completed')
+    const done = (await call(sim, 'GET', path)).body
+    expect(done.status).toBe('completed')
     expect(sim.agentJobs.has(`proj_9/${created.body.id}`)).toBe(true)
+    // A new job opens its pull request in the simulated GitHub repository.
+    const number = Number(/\/pull\/(\d+)$/.exec(done.prLink)?.[1])
+    expect(sim.github.thread('acme/docs', number)).toMatchObject({ isPullRequest: true, body: 'Write a quickstart' })
   })
 
   test('429 with Retry-After after messagesPerHour per project, window slides', async () => {
@@ -624,5 +633,28 @@ describe('GitHub REST fake', () => {
     expect(sim.count('github-comment')).toBe(2)
     expect(sim.requests.filter((r) => r.origin === 'github')).toHaveLength(7)
     expect(sim.requests[1]).toMatchObject({ route: 'github-reaction', body: { content: 'eyes' }, status: 201 })
+  })
+
+  test('permissions per user, paginated comments with Link headers, edits, and repositories the token may not write to', async () => {
+    const sim = await start({ github: { permissions: { octocat: 'maintain' }, writableRepos: ['acme/docs'] } })
+    const gh = (method: string, path: string, body?: unknown): Promise<Response> =>
+      fetch(`${sim.githubApiUrl}${path}`, { method, headers: { authorization: 'token ghs_abc', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    expect(await (await gh('GET', '/repos/acme/docs/collaborators/octocat/permission')).json()).toMatchObject({ permission: 'write', role_name: 'maintain' })
+    expect(await (await gh('GET', '/repos/acme/docs/collaborators/someone/permission')).json()).toMatchObject({ permission: 'read', role_name: 'read' })
+
+    for (let i = 0; i < 5; i++) sim.github.addComment('acme/docs', 9, `c${i}`)
+    const first = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=1')
+    expect(((await first.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c0', 'c1'])
+    expect(first.headers.get('link')).toMatch(/<http:\/\/127\.0\.0\.1:\d+\/github-api\/repos\/acme\/docs\/issues\/9\/comments\?per_page=2&page=2>; rel="next", <[^>]+page=3>; rel="last"/)
+    const last = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=3')
+    expect(((await last.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c4'])
+    expect(last.headers.get('link')).toBeNull()
+
+    const posted = (await (await gh('POST', '/repos/acme/docs/issues/9/comments', { body: 'working' })).json()) as { id: number; user: { type: string } }
+    expect(posted.user).toEqual({ login: 'github-actions[bot]', type: 'Bot' })
+    expect((await gh('PATCH', `/repos/acme/docs/issues/comments/${posted.id}`, { body: 'done' })).status).toBe(200)
+    expect(sim.github.thread('acme/docs', 9).comments.at(-1)).toMatchObject({ body: 'done', history: ['working', 'done'] })
+    expect((await gh('PATCH', '/repos/acme/docs/issues/comments/999999', { body: 'x' })).status).toBe(404)
+    expect((await gh('POST', '/repos/acme/handbook/issues/1/comments', { body: 'x' })).status).toBe(403)
   })
 })

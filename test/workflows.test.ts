@@ -20,6 +20,7 @@ interface Step {
 }
 interface Job {
   if?: string
+  concurrency?: Mapping
   steps?: Step[]
 }
 interface Workflow {
@@ -112,22 +113,26 @@ describe('what the examples promise', () => {
     ).toMatch(/helm upgrade --install [\s\S]*-f "\$VALUES_FILE"/)
   })
 
-  test('agent-pr-comment: only trusted commenters with the command, on pull requests', () => {
-    const workflow = load('examples/agent-pr-comment.yml')
+  test('agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key, base URL and project id', () => {
+    const workflow = load('examples/agent-comments.yml')
+    expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
     const [job] = Object.values(workflow.jobs)
-    for (const part of [
-      'github.event.issue.pull_request',
-      "startsWith(github.event.comment.body, '/docs-agent')",
-      '"OWNER", "MEMBER", "COLLABORATOR"',
-      'github.event.comment.author_association'
-    ]) {
-      expect(job?.if).toContain(part)
-    }
-    expect(actionStep(workflow)?.with?.['comment-command']).toBe('/docs-agent')
+    expect(job?.if).toContain("startsWith(github.event.comment.body, '/docs-agent')")
+    expect(job?.concurrency).toEqual({ group: 'docs-agent-${{ github.event.issue.number || github.event.pull_request.number }}', 'cancel-in-progress': false })
+    expect(actionStep(workflow)?.with).toEqual({
+      operation: 'agent',
+      'api-key': '${{ secrets.DOCS_ADMIN_API_KEY }}',
+      'base-url': '${{ vars.DOCS_API_BASE_URL }}',
+      'project-id': '${{ vars.DOCS_PROJECT_ID }}',
+      'comment-command': '/docs-agent',
+      timeout: '45m'
+    })
+    expect(workflow.permissions).toEqual({ issues: 'write', 'pull-requests': 'write' })
   })
 
-  test('agent-on-release: the release tag reaches the prompt through env', () => {
+  test('agent-on-release: the release tag reaches the prompt through env; the token may record the job on its pull request', () => {
     const workflow = load('examples/agent-on-release.yml')
+    expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write' })
     expect(readFileSync(path.join(ROOT, 'examples/agent-on-release.yml'), 'utf8')).toMatch(/RELEASE_TAG: \$\{\{ github\.event\.release\.tag_name \}\}/)
     expect(String(actionStep(workflow)?.with?.['prompt'])).toContain('${{ env.RELEASE_TAG }}')
   })

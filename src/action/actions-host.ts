@@ -13,6 +13,7 @@ export function actionsHost(): Host {
       debug: (message) => core.debug(message),
       info: (message) => core.info(message),
       warning: (message) => core.warning(message),
+      notice: (message) => core.notice(message),
       group: (title, fn) => core.group(title, fn)
     },
     appendSummary: async (html) => {

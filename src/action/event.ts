@@ -2,6 +2,14 @@ import { readFile } from 'node:fs/promises'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { RunnerEvent } from './host.js'
 
+/** The events of a comment on an issue or pull request. */
+export const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'] as const
+export type CommentEvent = (typeof COMMENT_EVENTS)[number]
+
+export function isCommentEvent(name: string | undefined): name is CommentEvent {
+  return (COMMENT_EVENTS as readonly string[]).includes(name ?? '')
+}
+
 /**
  * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
  * its webhook payload in the JSON file at GITHUB_EVENT_PATH.

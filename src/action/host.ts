@@ -9,6 +9,7 @@ import type { OutputName } from './outputs.js'
 
 /** The runner's environment variables the action reads. */
 export type RunnerVariable =
+  | 'GITHUB_EVENT_NAME'
   | 'GITHUB_WORKSPACE'
   | 'RUNNER_TEMP'
   | 'GITHUB_REPOSITORY'
@@ -53,13 +54,33 @@ export interface PostedComment {
   url: string | undefined
 }
 
+/** A comment of an issue or pull request's conversation. */
+export interface IssueComment {
+  id: number
+  body: string
+  author: { login: string | undefined; type: string | undefined }
+}
+
+/** What GitHub says of a user's access to a repository. */
+export interface RepositoryPermission {
+  /** The user's role (`admin`, `maintain`, `write`, `triage`, `read`, or a custom role's name). */
+  roleName: string | undefined
+  /** The base permission (`admin`, `write`, `read`, `none`). */
+  permission: string | undefined
+}
+
 /** The GitHub REST calls the action makes. Every call may be bounded by `signal`. */
 export interface GitHubApi {
+  getPermission(repo: RepoRef, username: string, signal?: AbortSignal): Promise<RepositoryPermission>
+  /** Every comment of the conversation of an issue or pull request, oldest first (all pages). */
+  listIssueComments(repo: RepoRef, issueNumber: number, signal?: AbortSignal): Promise<IssueComment[]>
   reactToIssueComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
   reactToReviewComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
   createIssueComment(repo: RepoRef, issueNumber: number, body: string, signal?: AbortSignal): Promise<PostedComment>
   /** Replies in a review comment's thread; `commentId` must be the thread's first comment. */
   replyToReviewComment(repo: RepoRef, pullNumber: number, commentId: number, body: string, signal?: AbortSignal): Promise<PostedComment>
+  updateIssueComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
+  updateReviewComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
 }
 
 /** A GitHub API call that failed; `status` 0 when no answer came. */

@@ -22,6 +22,7 @@ export const INPUT_DEFAULTS = {
   'project-id': undefined,
   prompt: undefined,
   'comment-command': undefined,
+  'comment-permission': 'write',
   'github-token': '${{ github.token }}',
   'comment-reply': 'true'
 } as const satisfies Record<string, string | undefined>
@@ -31,5 +32,5 @@ export type InputName = keyof typeof INPUT_DEFAULTS
 /** Inputs whose values are secrets: masked before anything else happens. */
 export const SECRET_INPUTS = ['api-key', 'github-token'] as const satisfies readonly InputName[]
 
-export const OPERATIONS = ['export', 'agent-message', 'agent-status', 'agent-create'] as const
+export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'] as const
 export type Operation = (typeof OPERATIONS)[number]

@@ -5,7 +5,10 @@
 import { getOctokit } from '@actions/github'
 import { preload } from 'undici-lazy'
 import { errorMessage } from '../common/errors.js'
-import { type GitHubApi, GitHubApiError, type PostedComment, type RepoRef } from './host.js'
+import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment } from './host.js'
+
+/** A conversation is read to at most this many pages of 100 comments. */
+const MAX_COMMENT_PAGES = 50
 
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
 export async function createGitHubApi(token: string, apiUrl: string | undefined): Promise<GitHubApi> {
@@ -23,17 +26,39 @@ export async function createGitHubApi(token: string, apiUrl: string | undefined)
   }
   const posted = (data: { id: number; html_url?: string }): PostedComment => ({ id: data.id, url: data.html_url })
   return {
+    getPermission: async ({ owner, repo }, username, signal) => {
+      const { data } = await call(() => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }))
+      const roleName = (data as { role_name?: unknown }).role_name
+      return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined }
+    },
+    listIssueComments: ({ owner, repo }, issueNumber, signal) =>
+      call(async () => {
+        const comments: IssueComment[] = []
+        let pages = 0
+        const iterator = octokit.paginate.iterator(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100, request: { signal } })
+        for await (const { data } of iterator) {
+          for (const comment of data) comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } })
+          if (++pages >= MAX_COMMENT_PAGES) break
+        }
+        return comments
+      }),
     reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
       await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
     },
     reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
       await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
     },
-    createIssueComment: async ({ owner, repo }: RepoRef, issueNumber, body, signal) =>
+    createIssueComment: async ({ owner, repo }, issueNumber, body, signal) =>
       posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
     replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) =>
       posted(
         (await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data
-      )
+      ),
+    updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
+      await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+    },
+    updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
+      await call(() => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+    }
   }
 }

@@ -17,7 +17,10 @@ export const OUTPUT_NAMES = [
   'source-ref',
   'created-at',
   'archived-at',
-  'skipped'
+  'pr-number',
+  'comment-url',
+  'skipped',
+  'skip-reason'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]

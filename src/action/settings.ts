@@ -5,6 +5,7 @@
 import * as path from 'node:path'
 import { ActionError } from '../common/errors.js'
 import { parseDuration } from '../common/units.js'
+import { isCommentEvent } from './event.js'
 import { INPUT_DEFAULTS, type InputName, OPERATIONS } from './inputs.js'
 
 interface CommonSettings {
@@ -51,23 +52,40 @@ export type PromptSource =
   /** The triggering comment's text after `command`. */
   | { from: 'comment'; command: string }
 
+/** Which agent job: the one named by `job-id`, or the one recorded on the pull request commented on. */
+export type JobSource = { from: 'input'; id: string } | { from: 'pull-request' }
+
+/** Repository permissions, weakest first (GitHub's roles). */
+export const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
+
 interface AgentCommon extends CommonSettings {
   projectId: string
   /** On a comment event: only comments starting with it run anything. */
   commentCommand: string | undefined
+  /** On a comment event: the least permission on the repository its author needs. */
+  commentPermission: PermissionLevel
   githubToken: string | undefined
   commentReply: boolean
 }
 
+/** The comment workflow's operation: the recorded job of a pull request gets the instruction, else a new job does. */
+export interface AgentConversation extends AgentCommon {
+  operation: 'agent'
+  /** Overrides the job the pull request records. */
+  jobId: string | undefined
+  prompt: PromptSource
+}
+
 export interface AgentMessage extends AgentCommon {
   operation: 'agent-message'
-  jobId: string
+  jobId: JobSource
   prompt: PromptSource
 }
 
 export interface AgentStatus extends AgentCommon {
   operation: 'agent-status'
-  jobId: string
+  jobId: JobSource
 }
 
 export interface AgentCreate extends AgentCommon {
@@ -75,7 +93,7 @@ export interface AgentCreate extends AgentCommon {
   prompt: PromptSource
 }
 
-export type AgentSettings = AgentMessage | AgentStatus | AgentCreate
+export type AgentSettings = AgentConversation | AgentMessage | AgentStatus | AgentCreate
 export type Settings = ExportSettings | AgentSettings
 
 /** Reads one input's raw value ('' when unset), as @actions/core's getInput does. */
@@ -84,6 +102,8 @@ export type InputReader = (name: InputName) => string
 export interface ReadContext {
   /** The folder relative paths are resolved against (GITHUB_WORKSPACE). */
   workspace: string
+  /** The event that started the run (GITHUB_EVENT_NAME): on a comment, the job may come from the pull request. */
+  eventName: string | undefined
   /** Called for problems that are fixed up rather than refused. */
   warn: (message: string) => void
 }
@@ -166,13 +186,17 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
       ...common,
       projectId: segment('project-id') ?? '',
       commentCommand,
+      commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
       githubToken: value('github-token'),
       commentReply: flag('comment-reply')
     }
     if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
-    const jobId = segment('job-id')
-    if (jobId === undefined && operation !== 'agent-create' && value('job-id') === undefined) {
-      problems.push(`\`job-id\` is required for \`${operation}\`.`)
+    const jobIdText = segment('job-id')
+    // On a comment the job may be the one recorded on the pull request; only the run can tell.
+    const jobId: JobSource | undefined =
+      jobIdText !== undefined ? { from: 'input', id: jobIdText } : isCommentEvent(context.eventName) ? { from: 'pull-request' } : undefined
+    if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
+      problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`)
     }
     const promptText = read('prompt').trim()
     const prompt: PromptSource | undefined =
@@ -180,7 +204,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     if (operation !== 'agent-status' && prompt === undefined) {
       problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`)
     }
-    if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }
+    if (operation === 'agent' && prompt !== undefined) settings = { ...agentCommon, operation, jobId: jobIdText, prompt }
+    else if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }
     else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined) settings = { ...agentCommon, operation, jobId, prompt }
     else if (operation === 'agent-status' && jobId !== undefined) settings = { ...agentCommon, operation, jobId }
   }
@@ -242,6 +267,13 @@ function checkDomain(text: string, problems: string[], warn: (message: string) =
     return undefined
   }
   return host
+}
+
+function permissionLevel(text: string, problems: string[]): PermissionLevel {
+  const level = PERMISSION_LEVELS.find((known) => known === text)
+  if (level !== undefined) return level
+  problems.push(`\`comment-permission\` must be one of ${PERMISSION_LEVELS.map((l) => `\`${l}\``).join(', ')}, not \`${text}\`.`)
+  return 'admin'
 }
 
 /** An identifier that becomes one path segment of an API address. */

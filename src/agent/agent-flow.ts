@@ -1,78 +1,92 @@
 /**
- * Agent jobs: send a follow-up message, create a job, or read one, and (with `wait`) follow the
- * job until it is `completed`, `archived` or `failed`. On a comment event, the comment may carry
- * the prompt (`comment-command`), and gets a reaction and a reply (`comment-reply`).
+ * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
+ * until it is `completed`, `archived` or `failed`. On a comment the run is a conversation: the
+ * comment's author must have `comment-permission` on the repository, the command gets 👀 and one
+ * reply that follows the job, and a pull request the agent opens records its job so that the next
+ * comment there reaches the same job.
  */
 import type { FlowContext } from '../action/context.js'
+import { type GitHubApi, GitHubApiError } from '../action/host.js'
 import type { Outputs } from '../action/outputs.js'
-import type { AgentSettings } from '../action/settings.js'
+import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
-import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob } from '../service/agent-api.js'
+import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
 import type { ServiceClient } from '../service/client.js'
-import { replyText } from './reply.js'
-import { CommentResponder } from './responder.js'
-import { type TriggeringComment, TRUSTED_ASSOCIATIONS, readTriggeringComment, resolvePrompt, skipReason } from './trigger.js'
+import { describeGitHubError } from './github-calls.js'
+import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
+import { meets, readPermission } from './permission.js'
+import { ProgressComment } from './progress-comment.js'
+import { type ProgressFacts, progressText } from './reply.js'
+import {
+  type SkipReason,
+  type Subject,
+  type TriggeringComment,
+  promptWithContext,
+  readTriggeringComment,
+  repositoryOf,
+  resolvePrompt,
+  skipReason,
+  subjectOf
+} from './trigger.js'
 
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200
+/** The command a record tells people to use when `comment-command` is not set. */
+const DEFAULT_COMMAND = '/docs-agent'
+
+/** What the run asks of the service. */
+type Request =
+  | { kind: 'read'; job: RecordedJob }
+  | { kind: 'message'; job: RecordedJob; prompt: string; ifRefused: string | undefined }
+  | { kind: 'create'; projectId: string; prompt: string }
 
 export async function runAgent(settings: AgentSettings, client: ServiceClient, context: FlowContext): Promise<void> {
-  const { clock, host, outputs, report, signal } = context
-  const { log } = host
+  const { clock, host, outputs, report } = context
   const startedAt = clock.now()
   const deadline = startedAt + settings.timeoutMs
-
-  // 1. A comment event: who wrote it, and does it ask for anything?
   const event = await host.event()
   const comment = readTriggeringComment(event, (name) => host.env(name))
+  const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
+  const github = settings.githubToken === undefined ? undefined : await host.github(settings.githubToken)
+
+  // 1. A comment runs the agent only when it is new, holds the command, and its author may.
   if (comment !== undefined) {
     describeComment(comment, context)
-    const skip = skipReason(comment, settings.commentCommand)
-    if (skip !== undefined) {
-      log.info(`${skip} Nothing to do.`)
-      outputs.set('skipped', true)
-      report.notes.push(`Skipped: ${skip}`)
-      return
-    }
+    const skip = await gate(comment, settings, github, context, deadline)
+    if (skip !== undefined) return skipped(skip, context)
   }
   outputs.set('skipped', false)
-  const prompt = settings.operation === 'agent-status' ? undefined : resolvePrompt(settings.prompt, comment, event.name)
-  if (prompt !== undefined) report.rows.push(['Prompt', prompt.length > PROMPT_PREVIEW ? `${prompt.slice(0, PROMPT_PREVIEW)}…` : prompt])
-
-  const responder = comment !== undefined && settings.commentReply ? await CommentResponder.open(comment, settings.githubToken, context) : undefined
+  outputs.set('skip-reason', '')
+  const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined
+  await progress?.acknowledge()
+  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, deadline)
   const api = new AgentApi(client, () => clock.now())
-  let jobId = settings.operation === 'agent-create' ? undefined : settings.jobId
-  let last: AgentJob | undefined
-  const reply = (outcome: { status: string | undefined; prLink: string | undefined; error: string | undefined }) =>
-    responder?.reply(
-      replyText({ operation: settings.operation, jobId, waited: settings.wait, runUrl: comment?.runUrl, ...outcome }, [settings.apiKey, settings.githubToken])
-    )
+  const conversation = new Conversation(settings, context, progress, records, comment?.runUrl, startedAt)
 
   try {
-    // 2. Reach the job: read it, or hand it the instruction.
-    if (jobId !== undefined) outputs.set('job-id', jobId)
-    const reached = await reachJob(settings, prompt, api, deadline, context)
-    jobId = reached.jobId
-    last = reached.job
-    outputs.set('job-id', jobId)
-    await responder?.react('eyes')
+    // 2. Which job, and what to ask of it: settled before any request to the service.
+    const instruction = settings.operation === 'agent-status' ? undefined : resolvePrompt(settings.prompt, comment, event.name)
+    if (instruction !== undefined) report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
+    const request = await plan(settings, instruction, comment?.subject ?? subjectOf(event, home), records)
 
-    // 3. Follow it to its end, unless asked not to.
-    let final: AgentJob = reached.job
+    // 3. Reach the job.
+    if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
+    const reached = await reach(request, api, deadline, context)
+    await conversation.reached(reached)
+
+    // 4. Follow it to its end, unless asked not to.
+    let final: AgentJob = reached.job.answer
     if (settings.wait) {
-      const name = `Agent job ${jobId}`
-      const followed = await log.group(`Wait for agent job ${jobId}`, () =>
+      const { jobId, projectId } = reached.job
+      const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
         followJob({
-          name,
-          check: () => api.get(settings.projectId, reached.jobId, deadline),
+          name: `Agent job ${jobId}`,
+          check: () => api.get(projectId, jobId, deadline),
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
-          onValue: (job) => {
-            last = job
-            publishJob(job, outputs)
-          },
+          onValue: (job) => conversation.seen(job),
           // A read answer is the first check; a message's answer may still describe the job as
           // it was before the message, so only a status read counts.
           first: reached.read,
@@ -81,108 +95,302 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           maxIntervalMs: settings.maxPollIntervalMs,
           startedAt,
           timeoutMs: settings.timeoutMs,
-          resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${reached.jobId}\``,
+          resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``,
           clock,
-          log,
-          signal
+          log: host.log,
+          signal: context.signal
         })
       )
       final = followed.value
     } else {
-      if (final.status !== undefined) log.info(`Agent job ${jobId}: ${final.status}.`)
+      if (reached.job.answer.status !== undefined) host.log.info(`Agent job ${reached.job.jobId}: ${reached.job.answer.status}.`)
       report.notes.push('Not waiting for the job (`wait: false`).')
     }
-    if (settings.wait || settings.operation === 'agent-status') judgeEnd(jobId, final, context)
-    await reply({ status: final.status, prLink: final.prLink, error: undefined })
+
+    // 5. Act on its end.
+    await conversation.ended(final, settings.wait || request.kind === 'read')
   } catch (error) {
-    if (!signal.aborted && !isAbortError(error)) await reply({ status: last?.status, prLink: undefined, error: errorMessage(error) })
+    if (!context.signal.aborted && !isAbortError(error)) await conversation.failed(errorMessage(error))
     throw error
   }
 }
 
-interface ReachedJob {
-  jobId: string
-  /** The service's answer. */
-  job: AgentJob
-  /** The answer of a status read, which following it counts as its first check. */
+/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
+async function gate(
+  comment: TriggeringComment,
+  settings: AgentSettings,
+  github: GitHubApi | undefined,
+  context: FlowContext,
+  deadline: number
+): Promise<{ reason: SkipReason; message: string } | undefined> {
+  const skip = skipReason(comment, settings.commentCommand)
+  if (skip !== undefined) return skip
+  const { author, repository } = comment
+  if (github === undefined || author === undefined || repository === undefined) {
+    const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository'
+    throw new ActionError(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`)
+  }
+  const level = await readPermission(github, repository, author, context, deadline)
+  context.report.rows.push(['Permission', level])
+  if (meets(level, settings.commentPermission)) return undefined
+  return {
+    reason: 'permission',
+    message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
+  }
+}
+
+function skipped(skip: { reason: SkipReason; message: string }, context: FlowContext): void {
+  const { host, outputs, report } = context
+  // A refused author deserves a mark on the run's page; the other reasons are routine.
+  if (skip.reason === 'permission') host.log.notice(`${skip.message} Nothing was sent to the docs service.`)
+  else host.log.info(`${skip.message} Nothing to do.`)
+  outputs.set('skipped', true)
+  outputs.set('skip-reason', skip.reason)
+  report.notes.push(`Skipped: ${skip.message}`)
+}
+
+/**
+ * What to ask of which job. `agent` sends the instruction to the job recorded on the pull request
+ * (or named by `job-id`), and creates a job anywhere else, with the issue or pull request as
+ * context; if the job no longer takes messages, a new job gets the instruction and the link.
+ */
+async function plan(settings: AgentSettings, instruction: string | undefined, subject: Subject | undefined, records: JobRecords | undefined): Promise<Request> {
+  const text = instruction as string // resolved for every operation but agent-status
+  switch (settings.operation) {
+    case 'agent-status':
+      return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) }
+    case 'agent-message':
+      return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), prompt: text, ifRefused: undefined }
+    case 'agent-create':
+      return { kind: 'create', projectId: settings.projectId, prompt: text }
+    case 'agent': {
+      const recorded =
+        settings.jobId !== undefined
+          ? { projectId: settings.projectId, jobId: settings.jobId }
+          : subject?.isPullRequest && records !== undefined
+            ? await recordedOn(subject, records)
+            : undefined
+      if (recorded === undefined) return { kind: 'create', projectId: settings.projectId, prompt: promptWithContext(text, subject) }
+      const earlier = subject?.isPullRequest
+        ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
+        : `docs agent job ${recorded.jobId}`
+      const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`
+      return { kind: 'message', job: recorded, prompt: text, ifRefused }
+    }
+  }
+}
+
+/** The job `job-id` names, or the one recorded on the pull request commented on. */
+async function jobOf(source: JobSource, settings: AgentSettings, subject: Subject | undefined, records: JobRecords | undefined): Promise<RecordedJob> {
+  if (source.from === 'input') return { projectId: settings.projectId, jobId: source.id }
+  const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.'
+  if (subject === undefined || !subject.isPullRequest) {
+    throw new ActionError(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`)
+  }
+  if (records === undefined) throw new ActionError(`\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`)
+  const recorded = await recordedOn(subject, records)
+  if (recorded === undefined) {
+    throw new ActionError(`No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`)
+  }
+  return recorded
+}
+
+async function recordedOn(subject: Subject, records: JobRecords): Promise<RecordedJob | undefined> {
+  try {
+    return await records.latest({ repository: subject.repository, number: subject.number })
+  } catch (error) {
+    if (!(error instanceof GitHubApiError)) throw error
+    throw new ActionError(
+      `Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`
+    )
+  }
+}
+
+/** A job and what the service last said of it. */
+interface JobInHand extends RecordedJob {
+  answer: AgentJob
+}
+
+interface Reached {
+  job: JobInHand
+  /** What was asked of the job in the end. */
+  request: Request['kind']
+  /** The answer of a status read, which following the job counts as its first check. */
   read: (AgentJob & { status: string }) | undefined
+  /** Something the reader should know, e.g. that a new job took over. */
+  note: string | undefined
 }
 
-/** Reads the job, sends it the message, or creates it. */
-async function reachJob(settings: AgentSettings, prompt: string | undefined, api: AgentApi, deadline: number, context: FlowContext): Promise<ReachedJob> {
+/** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
+async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext): Promise<Reached> {
   const { log } = context.host
-  const { projectId } = settings
-  if (settings.operation === 'agent-status') {
-    const job = await api.get(projectId, settings.jobId, deadline)
-    publishJob(job, context.outputs)
-    return { jobId: settings.jobId, job, read: job }
+  switch (request.kind) {
+    case 'read': {
+      const answer = await api.get(request.job.projectId, request.job.jobId, deadline)
+      return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined }
+    }
+    case 'create':
+      return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined }
+    case 'message': {
+      const { projectId, jobId } = request.job
+      try {
+        const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
+          const sent = await api.message(projectId, jobId, request.prompt, deadline)
+          log.info(`Agent job ${jobId} accepted the message.`)
+          return sent
+        })
+        return { job: { ...request.job, answer }, request: 'message', read: undefined, note: undefined }
+      } catch (error) {
+        if (request.ifRefused === undefined || !refusesMessages(error)) throw error
+        const note = `Agent job \`${jobId}\` no longer takes messages (${error.serviceError ?? `HTTP ${error.status}`}), so a new job got this instruction.`
+        log.warning(note)
+        return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note }
+      }
+    }
   }
-  const text = prompt as string // resolved for every operation but agent-status
-  const reached =
-    settings.operation === 'agent-create'
-      ? await log.group(`Create an agent job in project ${projectId}`, async () => {
-          const created = await api.create(projectId, text, deadline)
-          log.info(`Created agent job ${created.id} in project ${projectId}.`)
-          return { jobId: created.id, job: created as AgentJob, read: undefined }
-        })
-      : await log.group(`Send the message to agent job ${settings.jobId}`, async () => {
-          const sent = await api.message(projectId, settings.jobId, text, deadline)
-          log.info(`Agent job ${settings.jobId} accepted the message.`)
-          return { jobId: settings.jobId, job: sent, read: undefined }
-        })
-  // The answer may still show the job as it was before the message (the spec leaves open how a
-  // message changes `status`): its outcome fields count only when nothing more will be read.
-  const { status } = reached.job
-  publishJob(reached.job, context.outputs, !settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status)))
-  return reached
 }
 
-/** A job in its final state (or, without wait, as read): `failed` fails the step. */
-function judgeEnd(jobId: string, job: AgentJob, context: FlowContext): void {
-  const { host, report } = context
-  if (job.status === 'failed') {
-    throw new ActionError(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`)
+async function create(projectId: string, prompt: string, api: AgentApi, deadline: number, context: FlowContext): Promise<JobInHand> {
+  const { log } = context.host
+  return log.group(`Create an agent job in project ${projectId}`, async () => {
+    const created = await api.create(projectId, prompt, deadline)
+    log.info(`Created agent job ${created.id} in project ${projectId}.`)
+    return { projectId, jobId: created.id, answer: created }
+  })
+}
+
+/**
+ * What the run tells: the outputs, the job summary, the progress comment and the pull request's
+ * record, each kept up to date as the job moves on.
+ */
+class Conversation {
+  private readonly outputs: Outputs
+  private readonly serverUrl: string
+  /** Known once the service has answered. */
+  private reachedJob: Reached | undefined
+  /** The last answer whose status counts. */
+  private last: AgentJob | undefined
+
+  constructor(
+    private readonly settings: AgentSettings,
+    private readonly context: FlowContext,
+    private readonly progress: ProgressComment | undefined,
+    private readonly records: JobRecords | undefined,
+    private readonly runUrl: string | undefined,
+    private readonly startedAt: number
+  ) {
+    this.outputs = context.outputs
+    this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com'
   }
-  if (job.status === 'completed' && job.prLink !== undefined) {
-    host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`)
-    return
+
+  /** The service answered: the job is known. */
+  async reached(reached: Reached): Promise<void> {
+    const { job, read } = reached
+    this.reachedJob = reached
+    this.outputs.set('job-id', job.jobId)
+    // A message's answer may still show the job as it was before the message (the spec leaves
+    // open how a message changes `status`): its outcome fields count only when nothing more
+    // will be read.
+    const { status } = job.answer
+    const settled = read !== undefined || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status))
+    this.publish(job.answer, settled)
+    // A job read without waiting is shown once, as it ended up.
+    if (this.settings.wait || read === undefined) await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer)
+    await this.noteRecord(job.answer)
   }
-  const note =
-    job.status === 'completed'
-      ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
-      : job.status === 'archived'
-        ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
-        : undefined
-  if (note === undefined) return
-  host.log.info(note)
-  report.notes.push(note)
+
+  /** A status answer while following the job. */
+  async seen(job: AgentJob & { status: string }): Promise<void> {
+    const changed = job.status !== this.last?.status
+    this.publish(job, true)
+    if (changed && !AGENT_TERMINAL.has(job.status)) await this.show('working', job)
+    await this.noteRecord(job)
+  }
+
+  /** The job's final state (or, without wait, as read): `failed` fails the step. */
+  async ended(job: AgentJob, judged: boolean): Promise<void> {
+    const { host, report } = this.context
+    const jobId = this.reachedJob?.job.jobId
+    if (!judged) {
+      await this.show('handed-over', job)
+      return
+    }
+    await this.show('ended', job)
+    await this.noteRecord(job)
+    if (job.status === 'failed') throw new ActionError(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`)
+    if (job.status === 'completed' && job.prLink !== undefined) {
+      host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`)
+      return
+    }
+    const note =
+      job.status === 'completed'
+        ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
+        : job.status === 'archived'
+          ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
+          : undefined
+    if (note === undefined) return
+    host.log.info(note)
+    report.notes.push(note)
+  }
+
+  async failed(message: string): Promise<void> {
+    // A job that failed said so in its own `ended` comment already.
+    if (this.last?.status === 'failed') return
+    await this.progress?.show(this.text('failed', this.last, message))
+  }
+
+  private async show(phase: ProgressFacts['phase'], job: AgentJob): Promise<void> {
+    await this.progress?.show(this.text(phase, job, phase === 'ended' ? job.error : undefined))
+  }
+
+  private text(phase: ProgressFacts['phase'], job: AgentJob | undefined, error: string | undefined): string {
+    const ended = phase === 'ended' || phase === 'failed'
+    return progressText(
+      {
+        jobId: this.reachedJob?.job.jobId,
+        status: job?.status,
+        prLink: job?.prLink,
+        phase,
+        request: this.reachedJob?.request ?? 'read',
+        error,
+        note: this.reachedJob?.note,
+        elapsedMs: ended ? this.context.clock.now() - this.startedAt : undefined,
+        runUrl: this.runUrl
+      },
+      [this.settings.apiKey, this.settings.githubToken]
+    )
+  }
+
+  /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
+  private publish(job: AgentJob, settled: boolean): void {
+    const { outputs } = this
+    if (settled) this.last = job
+    if (job.model !== undefined) outputs.set('model', job.model)
+    if (job.sourceRepository !== undefined) outputs.set('source-repository', job.sourceRepository)
+    if (job.sourceRef !== undefined) outputs.set('source-ref', job.sourceRef)
+    if (job.createdAt !== undefined) outputs.set('created-at', job.createdAt)
+    if (!settled) return
+    if (job.status !== undefined) outputs.set('status', job.status)
+    outputs.set('pr-link', job.prLink ?? '')
+    outputs.set('pr-number', this.pullRequestOf(job)?.number ?? '')
+    outputs.set('archived-at', job.archivedAt ?? '')
+  }
+
+  /** A pull request link on this GitHub server records the job there. */
+  private async noteRecord(answer: AgentJob): Promise<void> {
+    const pull = this.pullRequestOf(answer)
+    const job = this.reachedJob?.job
+    if (pull !== undefined && job !== undefined && this.records !== undefined) await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull)
+  }
+
+  private pullRequestOf(job: AgentJob): PullRequestRef | undefined {
+    return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl)
+  }
 }
 
 function describeComment(comment: TriggeringComment, context: FlowContext): void {
   const { host, report } = context
   const who = comment.author ?? 'an unknown author'
-  const association = comment.authorAssociation ?? 'unknown'
-  host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who} (author association ${association}).`)
+  host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`)
   report.rows.push(['Comment by', who])
-  report.rows.push(['Author association', association])
-  if (!TRUSTED_ASSOCIATIONS.has(association)) {
-    host.log.warning(
-      `The comment's author association is ${association}: make sure the workflow lets only trusted authors (e.g. OWNER, MEMBER, COLLABORATOR) run the agent.`
-    )
-  }
-}
-
-/**
- * Sets the outputs from what a job answer says. `outcome` false leaves status, pr-link and
- * archived-at alone (an answer that may describe the job before the message).
- */
-function publishJob(job: AgentJob, outputs: Outputs, outcome = true): void {
-  if (job.model !== undefined) outputs.set('model', job.model)
-  if (job.sourceRepository !== undefined) outputs.set('source-repository', job.sourceRepository)
-  if (job.sourceRef !== undefined) outputs.set('source-ref', job.sourceRef)
-  if (job.createdAt !== undefined) outputs.set('created-at', job.createdAt)
-  if (!outcome) return
-  if (job.status !== undefined) outputs.set('status', job.status)
-  outputs.set('pr-link', job.prLink ?? '')
-  outputs.set('archived-at', job.archivedAt ?? '')
 }

@@ -1,39 +1,47 @@
 /**
- * The comment that triggered a run (issue_comment, pull_request_review_comment), read from the
- * event payload, and what it asks for: nothing (skipped) or an instruction. Pure.
+ * What started the run, read from the event payload: the comment (issue_comment,
+ * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
+ * for: nothing (skipped, and why) or an instruction. Pure.
  */
+import { isCommentEvent } from '../action/event.js'
 import type { RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
 import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import { asObject } from '../service/answer.js'
 
-export const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'] as const
-export type CommentEvent = (typeof COMMENT_EVENTS)[number]
-
-/** Associations GitHub gives to people with write access or membership. */
-export const TRUSTED_ASSOCIATIONS: ReadonlySet<string> = new Set(['OWNER', 'MEMBER', 'COLLABORATOR'])
+/** The issue or pull request a run is about. */
+export interface Subject {
+  repository: RepoRef
+  number: number
+  isPullRequest: boolean
+  title: string
+  body: string
+  url: string | undefined
+}
 
 export interface TriggeringComment {
-  event: CommentEvent
+  event: 'issue_comment' | 'pull_request_review_comment'
   /** `created`, `edited`, `deleted`; undefined when the payload does not say. */
   action: string | undefined
   id: number
   body: string
   author: string | undefined
-  /** `OWNER`, `MEMBER`, `COLLABORATOR`, `CONTRIBUTOR`, `NONE`, ... as GitHub sends it. */
-  authorAssociation: string | undefined
+  /** `User`, `Bot`, `Organization`, as GitHub sends it. */
+  authorType: string | undefined
   /** Review comments: the first comment of the thread (GitHub does not take replies to replies). */
   threadId: number
-  /** The issue (issue_comment, also on a pull request) or the pull request (review comment). */
-  number: number | undefined
+  /** The repository of the workflow (and of the comment). */
   repository: RepoRef | undefined
-  /** Link to this workflow run, for the reply. */
+  /** The issue or pull request the comment is on. */
+  subject: Subject | undefined
+  /** Link to this workflow run. */
   runUrl: string | undefined
 }
 
-export function isCommentEvent(name: string | undefined): name is CommentEvent {
-  return (COMMENT_EVENTS as readonly string[]).includes(name ?? '')
-}
+export type SkipReason = 'bot' | 'not-created' | 'no-command' | 'permission'
+
+/** How much of an issue's or pull request's body goes into a new job's prompt. */
+export const CONTEXT_BODY_CHARS = 4000
 
 /** The comment of a comment event; undefined for any other event. */
 export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVariable) => string | undefined): TriggeringComment | undefined {
@@ -44,27 +52,44 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
   if (typeof id !== 'number' || typeof comment.body !== 'string') {
     throw new ActionError(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`)
   }
-  const numbered = asObject(event.name === 'issue_comment' ? payload.issue : payload.pull_request)
+  const user = asObject(comment.user)
   const repository = repositoryOf(env('GITHUB_REPOSITORY'), asObject(payload.repository))
   const serverUrl = env('GITHUB_SERVER_URL') ?? 'https://github.com'
   const runId = env('GITHUB_RUN_ID')
-  const login = asObject(comment.user).login
   return {
     event: event.name,
     action: typeof payload.action === 'string' ? payload.action : undefined,
     id,
     threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
     body: comment.body,
-    author: typeof login === 'string' ? login : undefined,
-    authorAssociation: typeof comment.author_association === 'string' ? comment.author_association : undefined,
-    number: typeof numbered.number === 'number' ? numbered.number : undefined,
+    author: typeof user.login === 'string' ? user.login : undefined,
+    authorType: typeof user.type === 'string' ? user.type : undefined,
     repository,
+    subject: subjectOf(event, repository),
     runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
   }
 }
 
+/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+export function subjectOf(event: RunnerEvent, repository: RepoRef | undefined): Subject | undefined {
+  const { payload } = event
+  const issue = asObject(payload.issue)
+  const pull = asObject(payload.pull_request)
+  const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined
+  if (found === undefined || repository === undefined) return undefined
+  return {
+    repository,
+    number: found.number as number,
+    // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+    isPullRequest: found === pull || 'pull_request' in issue,
+    title: typeof found.title === 'string' ? found.title : '',
+    body: typeof found.body === 'string' ? found.body : '',
+    url: typeof found.html_url === 'string' ? found.html_url : undefined
+  }
+}
+
 /** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
-function repositoryOf(variable: string | undefined, payloadRepository: Record<string, unknown>): RepoRef | undefined {
+export function repositoryOf(variable: string | undefined, payloadRepository: Record<string, unknown>): RepoRef | undefined {
   const [owner, repo, ...rest] = (variable ?? '').split('/')
   if (owner && repo && rest.length === 0) return { owner, repo }
   const login = asObject(payloadRepository.owner).login
@@ -83,11 +108,17 @@ export function matchCommand(body: string, command: string): { matched: boolean;
   return { matched: true, rest: after.trim() }
 }
 
-/** Why the comment does not run anything, or undefined when it does. */
-export function skipReason(comment: TriggeringComment, command: string | undefined): string | undefined {
-  // An edit or deletion must not send the same instruction a second time.
-  if (comment.action !== undefined && comment.action !== 'created') return `The comment was ${comment.action}, not created.`
-  if (command !== undefined && !matchCommand(comment.body, command).matched) return `The comment does not start with \`${command}\`.`
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
+ * must never talk to each other in a loop), it is not new (an edit must not send an instruction
+ * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
+ */
+export function skipReason(comment: TriggeringComment, command: string | undefined): { reason: SkipReason; message: string } | undefined {
+  if (comment.authorType === 'Bot') return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` }
+  if (comment.action !== undefined && comment.action !== 'created') return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` }
+  if (command !== undefined && !matchCommand(comment.body, command).matched) {
+    return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` }
+  }
   return undefined
 }
 
@@ -104,4 +135,13 @@ export function resolvePrompt(source: PromptSource, comment: TriggeringComment |
   throw new ActionError(
     `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`
   )
+}
+
+/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
+export function promptWithContext(instruction: string, subject: Subject | undefined): string {
+  if (subject === undefined) return instruction
+  const kind = subject.isPullRequest ? 'pull request' : 'issue'
+  const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`
+  const body = subject.body.length > CONTEXT_BODY_CHARS ? `${subject.body.slice(0, CONTEXT_BODY_CHARS)}…` : subject.body
+  return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`
 }

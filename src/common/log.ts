@@ -6,6 +6,8 @@ export interface Logger {
   debug(message: string): void
   info(message: string): void
   warning(message: string): void
+  /** Shown as an annotation on the run's summary page. */
+  notice(message: string): void
   /** Runs `fn` inside a collapsible log group. */
   group<T>(title: string, fn: () => Promise<T>): Promise<T>
 }

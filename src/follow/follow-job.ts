@@ -29,8 +29,8 @@ export interface FollowOptions<T> {
   terminal: ReadonlySet<string>
   /** Statuses the action knows; any other counts as still running, after one warning. */
   known: ReadonlySet<string>
-  /** Called with every answer, first to last (outputs). */
-  onValue?: (value: T) => void
+  /** Called with every answer, first to last (outputs, a progress comment); a promise is waited for. */
+  onValue?: (value: T) => void | Promise<void>
   /** An answer read already: it counts as the first check. */
   first?: T | undefined
   /** Whether the first check comes at once (the job may be done already) or after one interval. */
@@ -92,7 +92,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       log.info(`${name}: ${reading.summary} after ${elapsed()}.`)
       lastSummary = reading.summary
     }
-    options.onValue?.(value)
+    await options.onValue?.(value)
     if (options.terminal.has(reading.status)) {
       log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
       return { value, polls }

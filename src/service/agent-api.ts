@@ -152,3 +152,13 @@ function time(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value).toISOString()
   return text(value)
 }
+
+/**
+ * Whether a failed message was refused because the job takes no more messages (it is archived,
+ * failed, or otherwise closed): a 4xx the spec leaves open, other than a bad key (401, 403), an
+ * unknown job (404), a timeout (408) and the rate limit (429).
+ */
+export function refusesMessages(error: unknown): error is ServiceError {
+  const status = error instanceof ServiceError ? error.status : undefined
+  return status !== undefined && status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status)
+}

@@ -16,7 +16,7 @@ export type Inputs = Partial<Record<InputName, string>>
 export type RunnerEnv = Partial<Record<RunnerVariable | 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH' | 'GITHUB_API_URL', string>>
 
 export interface RecordingLogger extends Logger {
-  /** Every line so far, prefixed with its level: `info: ...`, `warning: ...`, `group: ...`. */
+  /** Every line so far, prefixed with its level: `info: ...`, `warning: ...`, `notice: ...`, `group: ...`. */
   readonly lines: string[]
   text(): string
 }
@@ -28,6 +28,7 @@ export function recordingLogger(): RecordingLogger {
     debug: (message) => void lines.push(`debug: ${message}`),
     info: (message) => void lines.push(`info: ${message}`),
     warning: (message) => void lines.push(`warning: ${message}`),
+    notice: (message) => void lines.push(`notice: ${message}`),
     group: async (title, fn) => {
       lines.push(`group: ${title}`)
       return fn()

@@ -22,8 +22,10 @@ export interface DistRun {
 
 export interface RunDistOptions {
   inputs: Record<string, string>
-  /** Extra environment (GITHUB_WORKSPACE, RUNNER_TEMP, event variables...). */
+  /** Extra environment (GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_REPOSITORY, ...). */
   env?: Record<string, string>
+  /** The event that starts the run: its payload goes to a file, as the runner writes it. */
+  event?: { name: string; payload: unknown }
   /** Folder for the GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files (a temp folder by default). */
   filesDir?: string
   /** Called with the child process once spawned (e.g. to send it SIGINT). */
@@ -38,11 +40,18 @@ export async function runDist(options: RunDistOptions): Promise<DistRun> {
   const summaryFile = path.join(filesDir, 'step_summary')
   await writeFile(outputFile, '')
   await writeFile(summaryFile, '')
+  const eventVariables: Record<string, string> = {}
+  if (options.event !== undefined) {
+    const eventFile = path.join(filesDir, 'event.json')
+    await writeFile(eventFile, JSON.stringify(options.event.payload, null, 2))
+    Object.assign(eventVariables, { GITHUB_EVENT_NAME: options.event.name, GITHUB_EVENT_PATH: eventFile })
+  }
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_')))
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    ...eventVariables,
     ...options.env
   }
   for (const [name, value] of Object.entries(options.inputs)) env[`INPUT_${name.toUpperCase()}`] = value

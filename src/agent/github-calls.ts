@@ -1,0 +1,73 @@
+/**
+ * How the agent flow calls GitHub: reads it depends on are retried like the service's GETs and
+ * fail when GitHub cannot answer; everything else is best-effort, one bounded try whose failure
+ * is a warning, never a failed step.
+ */
+import type { FlowContext } from '../action/context.js'
+import { GitHubApiError } from '../action/host.js'
+import { withTimeout } from '../common/cancellation.js'
+import { CancelledError, errorMessage } from '../common/errors.js'
+import type { AttemptFailure } from '../service/failure.js'
+import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
+
+/** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
+const GITHUB_TIMEOUT_MS = 15_000
+const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
+
+/** Hint for a refused write on the workflow's own repository. */
+export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+
+/**
+ * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
+ * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
+ */
+export async function readGitHub<T>(context: FlowContext, deadline: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { clock, signal } = context
+  try {
+    return await withRetries(
+      async () => {
+        try {
+          return await withTimeout(clock, GITHUB_TIMEOUT_MS, signal, call)
+        } catch (error) {
+          if (signal.aborted) throw new CancelledError()
+          throw new AttemptError(failureOf(error), errorMessage(error))
+        }
+      },
+      { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline }
+    )
+  } catch (error) {
+    if (!(error instanceof AttemptError)) throw error
+    const status = error.failure.kind === 'status' ? error.failure.status : 0
+    throw new GitHubApiError(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`)
+  }
+}
+
+/** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
+export async function tryGitHub<T>(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<T>, hint = WRITE_PERMISSION_HINT): Promise<T | undefined> {
+  const { clock, signal, host } = context
+  if (signal.aborted) return undefined
+  try {
+    const result = await withTimeout(clock, GITHUB_TIMEOUT_MS, signal, call)
+    host.log.debug(`Did ${what}.`)
+    return result
+  } catch (error) {
+    host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`)
+    return undefined
+  }
+}
+
+export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT): string {
+  const message = errorMessage(error)
+  if (!(error instanceof GitHubApiError) || error.status === 0) return message
+  return `HTTP ${error.status}: ${message}.${isRefusal(error.status) ? ` ${hint}` : ''}`
+}
+
+/** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+export function isRefusal(status: number): boolean {
+  return status === 401 || status === 403 || status === 404
+}
+
+function failureOf(error: unknown): AttemptFailure {
+  if (error instanceof GitHubApiError && error.status > 0) return { kind: 'status', status: error.status }
+  return { kind: 'network', code: (error as NodeJS.ErrnoException)?.code, message: errorMessage(error) }
+}

@@ -1,0 +1,107 @@
+/**
+ * The memory of a pull request: one comment, written by the action, that says which agent job
+ * opened it and how to steer it, with the job in a hidden marker. A later comment on the pull
+ * request reaches the same job with no state outside GitHub. Only comments written by a bot count
+ * as records, so nobody can point a conversation at another job by writing the marker by hand.
+ */
+import type { FlowContext } from '../action/context.js'
+import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
+import { readGitHub, tryGitHub } from './github-calls.js'
+
+export interface RecordedJob {
+  projectId: string
+  jobId: string
+}
+
+export interface PullRequestRef {
+  repository: RepoRef
+  number: number
+}
+
+const MARKER = /<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
+
+export function recordBody(job: RecordedJob, command: string): string {
+  return [
+    `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
+    `🤖 Docs agent job \`${job.jobId}\` opened this pull request.`,
+    '',
+    `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
+  ].join('\n')
+}
+
+/** The jobs recorded in a conversation, oldest first: markers in comments written by a bot only. */
+export function recordedJobs(comments: readonly IssueComment[]): RecordedJob[] {
+  const jobs: RecordedJob[] = []
+  for (const comment of comments) {
+    if (comment.author.type !== 'Bot') continue
+    const match = MARKER.exec(comment.body)
+    if (match === null) continue
+    try {
+      jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') })
+    } catch {
+      // A malformed marker is no record.
+    }
+  }
+  return jobs.filter((job) => job.projectId !== '' && job.jobId !== '')
+}
+
+/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
+export function parsePullRequestLink(link: string, serverUrl: string): PullRequestRef | undefined {
+  let url: URL
+  let server: URL
+  try {
+    url = new URL(link)
+    server = new URL(serverUrl)
+  } catch {
+    return undefined
+  }
+  const base = server.pathname.replace(/\/+$/, '')
+  if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`)) return undefined
+  const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length))
+  if (match === null) return undefined
+  return { repository: { owner: decodeURIComponent(match[1] ?? ''), repo: decodeURIComponent(match[2] ?? '') }, number: Number(match[3]) }
+}
+
+export class JobRecords {
+  /** `job@pull request` keys handled by this run: each is looked at once. */
+  private readonly noted = new Set<string>()
+
+  constructor(
+    private readonly github: GitHubApi,
+    private readonly context: FlowContext,
+    /** The comment command the record tells people to use. */
+    private readonly command: string,
+    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
+    private readonly home: RepoRef | undefined,
+    private readonly deadline: number
+  ) {}
+
+  /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
+  async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
+    const comments = await readGitHub(this.context, this.deadline, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
+    return recordedJobs(comments).at(-1)
+  }
+
+  /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
+  async note(job: RecordedJob, pull: PullRequestRef): Promise<void> {
+    const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`
+    const key = `${job.projectId}/${job.jobId}@${where}`
+    if (this.noted.has(key)) return
+    this.noted.add(key)
+    const hint = this.writeHint(pull.repository)
+    const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint)
+    if (comments === undefined) return
+    if (recordedJobs(comments).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId)) return
+    const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) =>
+      this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint)
+    if (posted !== undefined) this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`)
+  }
+
+  private writeHint(repository: RepoRef): string {
+    const where = `${repository.owner}/${repository.repo}`
+    if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
+      return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).'
+    }
+    return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`
+  }
+}

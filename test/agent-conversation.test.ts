@@ -1,0 +1,367 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import * as path from 'node:path'
+import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
+import { levelOf, meets } from '../src/agent/permission.js'
+import { progressText, quiet, redact } from '../src/agent/reply.js'
+import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
+import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
+import { type Inputs, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
+import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
+import { tempFolder } from './support/temp.js'
+
+// Comment events as the runner gives them: variables, and the webhook payload in a file.
+
+const GITHUB_TOKEN = 'ghs_testtoken0123456789'
+let fixture: SimulatorFixture | undefined
+let temp: { dir: string; remove: () => Promise<void> }
+
+beforeAll(async () => {
+  temp = await tempFolder('agent-conversation-')
+})
+afterAll(async () => {
+  await temp.remove()
+})
+afterEach(async () => {
+  await fixture?.sim.close()
+  fixture = undefined
+})
+
+/** A simulator where octocat may write to the repository; agent jobs take 3 s. */
+async function startSim(options: SimulatorOptions = {}): Promise<Simulator> {
+  fixture = await simulatorFixture({ agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } })
+  return fixture.sim
+}
+
+/** Runs the action on `payload` as the runner would deliver the event. */
+async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}): Promise<RunResult> {
+  const env: RunnerEnv = {
+    ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_API_URL: sim.githubApiUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242'
+  }
+  const values = agentInputs(sim, { operation: 'agent', 'comment-command': '/docs-agent', 'github-token': GITHUB_TOKEN, 'poll-interval': '1s', 'max-poll-interval': '2s', ...inputs })
+  return (fixture as SimulatorFixture).run(values, { env })
+}
+
+const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
+const github = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'github')
+const thread = (sim: Simulator, number: number): GitHubThread => sim.github.thread(REPO, number)
+/** Comments the action wrote on a thread. */
+const written = (sim: Simulator, number: number) => thread(sim, number).comments.filter((c) => c.user.type === 'Bot')
+
+describe('the gate: who may run the agent from a comment', () => {
+  test('an author below comment-permission: no request to the service, no reaction, no reply; skipped with a notice', async () => {
+    const sim = await startSim({ github: { permissions: { octocat: 'triage' } } })
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent delete every page'))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('skipped')).toBe('true')
+    expect(outputs.get('skip-reason')).toBe('permission')
+    expect(serviceRequests(sim)).toHaveLength(0)
+    expect(github(sim).map((r) => r.route)).toEqual(['github-permission'])
+    expect(github(sim)[0]?.path).toBe('/github-api/repos/acme/docs/collaborators/octocat/permission')
+    expect(log.lines).toContain('notice: octocat has the permission `triage` on acme/docs; `comment-permission` asks for `write` or more. Nothing was sent to the docs service.')
+  })
+
+  test('comment-permission can ask for more, or let anyone with read access in', async () => {
+    const sim = await startSim({ github: { permissions: { octocat: 'maintain' } } })
+    const strict = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'comment-permission': 'admin' })
+    expect(strict.outputs.get('skip-reason')).toBe('permission')
+    expect(serviceRequests(sim)).toHaveLength(0)
+    const open = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'comment-permission': 'read' })
+    expect(open.failure).toBeUndefined()
+    expect(open.outputs.get('skip-reason')).toBe('')
+    expect(sim.count('agent-create')).toBe(1)
+  })
+
+  test('when the permission cannot be read (403) the run fails closed and says which token permission is missing', async () => {
+    const sim = await startSim({ github: { permissionStatus: 403 } })
+    const { failure, outputs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
+    expect(failure).toMatch(/Could not read the permission of octocat on acme\/docs \(HTTP 403: .*\), so the comment was not acted on and nothing was sent to the docs service/)
+    expect(failure).toContain('"Metadata: read"')
+    expect(failure).toContain('`github-token`')
+    expect(serviceRequests(sim)).toHaveLength(0)
+    expect(github(sim).map((r) => r.route)).toEqual(['github-permission'])
+    expect(outputs.get('skipped')).toBeUndefined()
+  })
+
+  test('a GitHub that keeps failing is retried, then the run fails closed', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-permission', status: 502, times: 10 })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
+    expect(failure).toMatch(/HTTP 502.*after 4 attempts.*nothing was sent to the docs service: GitHub did not answer; rerun the workflow/)
+    expect(sim.count('github-permission')).toBe(4)
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('without a token the permission cannot be checked: fail closed', async () => {
+    const sim = await startSim()
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'github-token': '' })
+    expect(failure).toContain('there is no `github-token`')
+    expect(sim.requests).toHaveLength(0)
+  })
+
+  test.each([
+    ['bot', issueCommentEvent('/docs-agent fix it', { user: { login: 'docs-bot[bot]', type: 'Bot' } })],
+    ['not-created', issueCommentEvent('/docs-agent fix it', { action: 'edited' })],
+    ['not-created', issueCommentEvent('/docs-agent fix it', { action: 'deleted' })],
+    ['no-command', issueCommentEvent('Looks good to me! /docs-agent is neat')]
+  ])('skip-reason %s: nothing is asked of GitHub or the service', async (reason, payload) => {
+    const sim = await startSim()
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', payload)
+    expect(failure).toBeUndefined()
+    expect(outputs.get('skipped')).toBe('true')
+    expect(outputs.get('skip-reason')).toBe(reason)
+    expect(outputs.has('job-id')).toBe(false)
+    expect(sim.requests).toHaveLength(0)
+    expect(log.text()).toContain('Nothing to do.')
+  })
+
+  test('role_name counts when it is a GitHub role; a custom role falls back to its base permission', () => {
+    expect(levelOf({ roleName: 'maintain', permission: 'write' })).toBe('maintain')
+    expect(levelOf({ roleName: 'docs-editors', permission: 'write' })).toBe('write')
+    expect(levelOf({ roleName: undefined, permission: 'read' })).toBe('read')
+    expect(levelOf({ roleName: undefined, permission: undefined })).toBe('none')
+    expect(meets('maintain', 'write')).toBe(true)
+    expect(meets('triage', 'write')).toBe(false)
+    expect(meets('none', 'none')).toBe(true)
+  })
+})
+
+describe('one progress comment per run', () => {
+  test('👀 before the service is asked, one reply when it accepts, edited as the job moves and when it ends', async () => {
+    const sim = await startSim()
+    const { failure, outputs, summary } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent  Fix the typo on the install page\n'))
+    expect(failure).toBeUndefined()
+    const routes = sim.requests.map((r) => r.route)
+    // Permission, then the reaction, then the service.
+    expect(routes.slice(0, 3)).toEqual(['github-permission', 'github-reaction', 'agent-create'])
+    expect(sim.github.reactions).toEqual([{ commentId: 123456, content: 'eyes' }])
+    // One new comment on the issue; the job's pull request (#100) got the record.
+    const [reply, ...others] = written(sim, 7)
+    expect(others).toHaveLength(0)
+    expect(outputs.get('comment-url')).toBe(`https://github.com/${REPO}/issues/7#issuecomment-${reply?.id}`)
+    const [working, final] = [reply?.history[0] ?? '', reply?.body ?? '']
+    const jobId = outputs.get('job-id') as string
+    expect(working).toContain(`⏳ Docs agent job \`${jobId}\` is working on it (status **active**).`)
+    expect(working).toContain('[Workflow run](https://github.com/acme/docs/actions/runs/4242)')
+    expect(final).toMatch(new RegExp(`✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: https://github.com/acme/docs/pull/100`))
+    expect(sim.count('github-comment-edit')).toBe(reply!.history.length - 1)
+    expect(outputs.get('pr-number')).toBe('100')
+    for (const secret of [GITHUB_TOKEN, sim.apiKey]) expect(JSON.stringify(sim.requests.map((r) => r.body))).not.toContain(secret)
+    expect(summary).toContain('octocat')
+    expect(summary).toContain('Fix the typo on the install page')
+  })
+
+  test('a failure before the service accepts: one reply with the error, nothing edited', async () => {
+    const sim = await startSim()
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_nope' })
+    expect(failure).toContain('job not found')
+    const replies = written(sim, 7)
+    expect(replies).toHaveLength(1)
+    expect(replies[0]?.history).toHaveLength(1)
+    expect(replies[0]?.body).toContain('❌')
+    expect(replies[0]?.body).toContain('job not found')
+  })
+
+  test('a failed job: the comment carries the service error, the step fails', async () => {
+    const sim = await startSim()
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent FAIL on purpose'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(failure).toContain('Agent job job_abc failed')
+    const [reply] = written(sim, 7)
+    expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
+  })
+
+  test('a failing GitHub API only warns', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-reaction', status: 500 })
+    sim.addFault({ route: 'github-comment', status: 500, times: 5 })
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the typo'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    const warnings = log.lines.filter((l) => l.startsWith('warning:'))
+    expect(warnings).toEqual(
+      expect.arrayContaining([expect.stringContaining('Could not react to comment 123456: HTTP 500'), expect.stringContaining('Could not reply to comment 123456: HTTP 500')])
+    )
+    // The reply that failed is not posted again later: never a second comment.
+    expect(sim.count('github-comment-edit')).toBe(0)
+    expect(sim.requests.filter((r) => r.route === 'github-comment' && r.path.endsWith('/issues/7/comments'))).toHaveLength(1)
+  })
+
+  test('a review comment: 👀 on it, the reply in its thread (on the first comment), edits of that reply', async () => {
+    const sim = await startSim()
+    const { failure, outputs } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Reword this NOCHANGE', { id: 990, in_reply_to_id: 987 }), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
+    expect(failure).toBeUndefined()
+    expect(outputs.get('pr-link')).toBe('')
+    const paths = github(sim).map((r) => `${r.method} ${r.path}`)
+    expect(paths).toContain('POST /github-api/repos/acme/docs/pulls/comments/990/reactions')
+    expect(paths).toContain('POST /github-api/repos/acme/docs/pulls/12/comments/987/replies')
+    expect(paths.filter((p) => p.startsWith('PATCH'))).toEqual(expect.arrayContaining(['PATCH /github-api/repos/acme/docs/pulls/comments/' + thread(sim, 12).comments[0]?.id]))
+    expect(thread(sim, 12).comments[0]?.body).toContain('with no file changes, so no pull request was opened')
+  })
+
+  test('text from the service cannot ping people', async () => {
+    expect(quiet('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
+    const text = progressText(
+      { jobId: 'job_1', status: 'failed', prLink: undefined, phase: 'ended', request: 'message', error: 'ping @octocat', note: undefined, elapsedMs: 61_000, runUrl: undefined },
+      []
+    )
+    expect(text).toBe('❌ Docs agent job `job_1` **failed** after 1m 01s: ping @\u200doctocat')
+  })
+
+  test('the comment never carries a secret', () => {
+    const text = progressText(
+      { jobId: 'job_1', status: 'failed', prLink: undefined, phase: 'failed', request: 'message', error: 'boom dsk_secret_key and ghs_token_123', note: undefined, elapsedMs: 5, runUrl: undefined },
+      ['dsk_secret_key', 'ghs_token_123', undefined]
+    )
+    expect(text).toContain('boom *** and ***')
+    expect(redact('abc', ['', 'ab'])).toBe('abc')
+  })
+})
+
+describe('the pull request remembers its job', () => {
+  test('a command on an issue creates a job with the issue as context; its pull request records the job', async () => {
+    const sim = await startSim()
+    const body = `${'x'.repeat(CONTEXT_BODY_CHARS)}TAIL`
+    const { failure, outputs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command', { title: 'Wrong install command', body }))
+    expect(failure).toBeUndefined()
+    const jobId = outputs.get('job-id') as string
+    const prompt = sim.agentJobs.get(`proj_123/${jobId}`)?.prompts[0] ?? ''
+    expect(prompt).toContain('Fix the install command\n\n---\nContext: this was asked on the issue #7 "Wrong install command" (https://github.com/acme/docs/issues/7).')
+    expect(prompt).toContain(`${'x'.repeat(CONTEXT_BODY_CHARS)}…`)
+    expect(prompt).not.toContain('TAIL')
+    // The record on the job's pull request: one comment by the action, with the job in a marker.
+    const records = written(sim, 100)
+    expect(records).toHaveLength(1)
+    expect(records[0]?.body).toContain(`<!-- docs-admin-action:agent-job project=proj_123 job=${jobId} -->`)
+    expect(records[0]?.body).toContain('`/docs-agent <instruction>`')
+    expect(recordedJobs(thread(sim, 100).comments.map((c) => ({ id: c.id, body: c.body, author: c.user })))).toEqual([{ projectId: 'proj_123', jobId }])
+  })
+
+  test('a command on that pull request reaches the same job; a rerun adds no second record', async () => {
+    const sim = await startSim()
+    const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command'))
+    const jobId = first.outputs.get('job-id') as string
+    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true }))
+    expect(onPull.failure).toBeUndefined()
+    expect(onPull.outputs.get('job-id')).toBe(jobId)
+    expect(sim.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Fix the install command'), 'Also fix the upgrade page'])
+    expect(sim.count('agent-create')).toBe(1)
+    // The follow-up updated the same pull request: still one record on it.
+    expect(onPull.outputs.get('pr-number')).toBe('100')
+    expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
+    const again = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent status please', { number: 100, pullRequest: true }), { operation: 'agent-status' })
+    expect(again.failure).toBeUndefined()
+    expect(again.outputs.get('job-id')).toBe(jobId)
+    expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
+  })
+
+  test('agent-message and agent-status without job-id: the most recent record of the pull request, read through every page', async () => {
+    const sim = await startSim()
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_old' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    for (let i = 0; i < 230; i++) sim.github.addComment(REPO, 12, `comment ${i}`)
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    const { failure, outputs } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Tighten the wording'), { operation: 'agent-message' })
+    expect(failure).toBeUndefined()
+    expect(outputs.get('job-id')).toBe('job_abc')
+    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Tighten the wording'])
+    expect(sim.count('github-comments')).toBeGreaterThanOrEqual(3)
+  })
+
+  test('a marker written by a person is no record', async () => {
+    const sim = await startSim()
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'))
+    const { failure } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    expect(failure).toMatch(/No agent job is recorded on pull request #12/)
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('no record and no job-id: fail before any request to the service, saying how to fix it', async () => {
+    const sim = await startSim()
+    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { operation: 'agent-status' })
+    expect(onPull.failure).toMatch(/No agent job is recorded on pull request #12.*Set `job-id`, or create the job with this action/)
+    const onIssue = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    expect(onIssue.failure).toMatch(/`agent-message` has no `job-id` and the comment is not on a pull request/)
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('comments that cannot be read leave the job unknown: fail, never guess', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-comments', status: 503, times: 10 })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }))
+    expect(failure).toMatch(/Could not read the comments of pull request #12 to find the agent job recorded there \(HTTP 503.*\); nothing was sent to the docs service/)
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('a job that takes no more messages: a new job gets the instruction and the link, and the reply says so', async () => {
+    const sim = await startSim()
+    const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent ARCHIVE when done'))
+    const archived = first.outputs.get('job-id') as string
+    expect(first.outputs.get('status')).toBe('archived')
+    // An archived job opened no pull request here: record one by hand, as the action would have.
+    sim.github.thread(REPO, 60, { isPullRequest: true })
+    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true }))
+    expect(failure).toBeUndefined()
+    const created = outputs.get('job-id') as string
+    expect(created).not.toBe(archived)
+    expect(sim.agentJobs.get(`proj_123/${created}`)?.prompts[0]).toBe(
+      `One more thing\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/60, opened by docs agent job ${archived}, which no longer takes messages.`
+    )
+    expect(log.text()).toContain(`Agent job \`${archived}\` no longer takes messages (job is archived and takes no more messages), so a new job got this instruction.`)
+    expect(written(sim, 60).at(-1)?.body).toContain('no longer takes messages')
+  })
+
+  test('a pull request in another repository: recorded there when the token may, else a warning that says which token would', async () => {
+    const sim = await startSim({ github: { writableRepos: [REPO] } })
+    sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
+    const denied = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    expect(denied.failure).toBeUndefined()
+    expect(denied.outputs.get('pr-number')).toBe('5')
+    expect(denied.log.lines).toContainEqual(
+      expect.stringMatching(/^warning: Could not record agent job job_abc on acme\/handbook#5: HTTP 403: .*a token that may write to acme\/handbook's pull requests/)
+    )
+    await fixture?.sim.close()
+    const open = await startSim()
+    open.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
+    await onEvent(open, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    expect(open.github.thread('acme/handbook', 5).comments.map((c) => c.body)).toEqual([expect.stringContaining('job=job_abc')])
+  })
+
+  test('a pull request on another GitHub server is neither numbered nor recorded', async () => {
+    const sim = await startSim()
+    sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://gitlab.example.com/acme/docs/-/merge_requests/5'
+    const { outputs } = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    expect(outputs.get('pr-link')).toBe('https://gitlab.example.com/acme/docs/-/merge_requests/5')
+    expect(outputs.get('pr-number')).toBe('')
+    expect(sim.count('github-comment')).toBe(0)
+  })
+})
+
+describe('pure parts', () => {
+  test('matchCommand wants the command as a word of its own at the start', () => {
+    expect(matchCommand('/docs-agent fix it', '/docs-agent')).toEqual({ matched: true, rest: 'fix it' })
+    expect(matchCommand('  /docs-agent\r\nfix\nit ', '/docs-agent')).toEqual({ matched: true, rest: 'fix\nit' })
+    expect(matchCommand('/docs-agent', '/docs-agent')).toEqual({ matched: true, rest: '' })
+    expect(matchCommand('/docs-agents fix', '/docs-agent')).toEqual({ matched: false, rest: '' })
+    expect(matchCommand('please /docs-agent fix', '/docs-agent')).toEqual({ matched: false, rest: '' })
+  })
+
+  test('pull request links are read on the runner\'s GitHub server only (GitHub Enterprise Server too)', () => {
+    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12', 'https://github.com')).toEqual({ repository: { owner: 'acme', repo: 'docs' }, number: 12 })
+    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12/files#diff', 'https://github.com')).toMatchObject({ number: 12 })
+    expect(parsePullRequestLink('https://ghe.acme.io/docs/site/pull/3', 'https://ghe.acme.io/')).toMatchObject({ repository: { owner: 'docs', repo: 'site' }, number: 3 })
+    expect(parsePullRequestLink('https://github.com/acme/docs/issues/12', 'https://github.com')).toBeUndefined()
+    expect(parsePullRequestLink('https://evil.example/acme/docs/pull/12', 'https://github.com')).toBeUndefined()
+  })
+
+  test('a new job\'s prompt without an issue is the instruction alone', () => {
+    expect(promptWithContext('Do it', undefined)).toBe('Do it')
+  })
+})

@@ -1,0 +1,60 @@
+/**
+ * Webhook payloads of comment events as GitHub delivers them (the fields the action reads, and a
+ * few it does not), for the in-process tests, the dist tests and the demo.
+ */
+export const REPO = 'acme/docs'
+export const OCTOCAT = { login: 'octocat', id: 583231, type: 'User' }
+
+const repository = {
+  id: 1296269,
+  name: 'docs',
+  full_name: REPO,
+  private: false,
+  owner: { login: 'acme', id: 1, type: 'Organization' },
+  html_url: `https://github.com/${REPO}`
+}
+
+export interface CommentOn {
+  /** The issue or pull request commented on (default 7). */
+  number?: number
+  pullRequest?: boolean
+  title?: string
+  body?: string
+  /** The comment's author (default octocat). */
+  user?: { login: string; type: string }
+  /** `created` by default. */
+  action?: string
+  commentId?: number
+}
+
+export function issueCommentEvent(text: string, on: CommentOn = {}): Record<string, unknown> {
+  const number = on.number ?? 7
+  const kind = on.pullRequest ? 'pull' : 'issues'
+  const user = on.user ?? OCTOCAT
+  const id = on.commentId ?? 123456
+  return {
+    action: on.action ?? 'created',
+    issue: {
+      number,
+      title: on.title ?? 'Install page has a typo',
+      body: on.body ?? 'The install page says `npm i docs-cli` but the package is `@acme/docs-cli`.',
+      state: 'open',
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/${kind}/${number}`,
+      ...(on.pullRequest ? { pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/${number}`, html_url: `https://github.com/${REPO}/pull/${number}` } } : {})
+    },
+    comment: { id, html_url: `https://github.com/${REPO}/${kind}/${number}#issuecomment-${id}`, body: text, user, author_association: 'MEMBER' },
+    repository,
+    sender: user
+  }
+}
+
+export function reviewCommentEvent(text: string, comment: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    action: 'created',
+    comment: { id: 987, pull_request_review_id: 55, path: 'docs/install.md', line: 3, body: text, user: OCTOCAT, html_url: `https://github.com/${REPO}/pull/12#discussion_r987`, ...comment },
+    pull_request: { number: 12, title: 'Docs: install', body: 'Reworks the install page.', state: 'open', user: OCTOCAT, html_url: `https://github.com/${REPO}/pull/12` },
+    repository,
+    sender: OCTOCAT
+  }
+}
