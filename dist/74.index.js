@@ -634,10 +634,11 @@ async function runAgent(settings, client, context) {
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl, startedAt);
     try {
         // 2. Which job, and what to ask of it: settled before any request to the service.
-        const instruction = settings.operation === 'agent-status' ? undefined : resolvePrompt(settings.prompt, comment, event.name);
-        if (instruction !== undefined)
+        const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
+        if (request.kind !== 'read') {
+            const { instruction } = request;
             report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
-        const request = await plan(settings, instruction, comment?.subject ?? subjectOf(event, home), records);
+        }
         // 3. Reach the job.
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
@@ -718,28 +719,33 @@ function skipped(skip, context) {
  * (or named by `job-id`), and creates a job anywhere else, with the issue or pull request as
  * context; if the job no longer takes messages, a new job gets the instruction and the link.
  */
-async function plan(settings, instruction, subject, records) {
-    const text = instruction; // resolved for every operation but agent-status
+async function plan(settings, trigger, records) {
+    const { subject } = trigger;
     switch (settings.operation) {
         case 'agent-status':
             return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
-        case 'agent-message':
-            return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), prompt: text, ifRefused: undefined };
-        case 'agent-create':
-            return { kind: 'create', projectId: settings.projectId, prompt: text };
+        case 'agent-message': {
+            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), instruction, ifRefused: undefined };
+        }
+        case 'agent-create': {
+            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction };
+        }
         case 'agent': {
+            const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
             const recorded = settings.jobId !== undefined
                 ? { projectId: settings.projectId, jobId: settings.jobId }
                 : subject?.isPullRequest && records !== undefined
                     ? await recordedOn(subject, records)
                     : undefined;
             if (recorded === undefined)
-                return { kind: 'create', projectId: settings.projectId, prompt: promptWithContext(text, subject) };
+                return { kind: 'create', projectId: settings.projectId, instruction: text, prompt: promptWithContext(text, subject) };
             const earlier = subject?.isPullRequest
                 ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
                 : `docs agent job ${recorded.jobId}`;
             const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`;
-            return { kind: 'message', job: recorded, prompt: text, ifRefused };
+            return { kind: 'message', job: recorded, instruction: text, ifRefused };
         }
     }
 }
@@ -783,7 +789,7 @@ async function reach(request, api, deadline, context) {
             const { projectId, jobId } = request.job;
             try {
                 const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-                    const sent = await api.message(projectId, jobId, request.prompt, deadline);
+                    const sent = await api.message(projectId, jobId, request.instruction, deadline);
                     log.info(`Agent job ${jobId} accepted the message.`);
                     return sent;
                 });

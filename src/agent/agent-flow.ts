@@ -35,11 +35,18 @@ const PROMPT_PREVIEW = 200
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent'
 
-/** What the run asks of the service. */
+/** What the run asks of the service; `instruction` is what the user asked for. */
 type Request =
   | { kind: 'read'; job: RecordedJob }
-  | { kind: 'message'; job: RecordedJob; prompt: string; ifRefused: string | undefined }
-  | { kind: 'create'; projectId: string; prompt: string }
+  | { kind: 'message'; job: RecordedJob; instruction: string; ifRefused: string | undefined }
+  | { kind: 'create'; projectId: string; instruction: string; prompt: string }
+
+/** Where a run's instruction comes from and what it is about. */
+interface Trigger {
+  comment: TriggeringComment | undefined
+  eventName: string | undefined
+  subject: Subject | undefined
+}
 
 export async function runAgent(settings: AgentSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report } = context
@@ -66,9 +73,11 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
 
   try {
     // 2. Which job, and what to ask of it: settled before any request to the service.
-    const instruction = settings.operation === 'agent-status' ? undefined : resolvePrompt(settings.prompt, comment, event.name)
-    if (instruction !== undefined) report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
-    const request = await plan(settings, instruction, comment?.subject ?? subjectOf(event, home), records)
+    const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records)
+    if (request.kind !== 'read') {
+      const { instruction } = request
+      report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
+    }
 
     // 3. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
@@ -154,28 +163,33 @@ function skipped(skip: { reason: SkipReason; message: string }, context: FlowCon
  * (or named by `job-id`), and creates a job anywhere else, with the issue or pull request as
  * context; if the job no longer takes messages, a new job gets the instruction and the link.
  */
-async function plan(settings: AgentSettings, instruction: string | undefined, subject: Subject | undefined, records: JobRecords | undefined): Promise<Request> {
-  const text = instruction as string // resolved for every operation but agent-status
+async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecords | undefined): Promise<Request> {
+  const { subject } = trigger
   switch (settings.operation) {
     case 'agent-status':
       return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) }
-    case 'agent-message':
-      return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), prompt: text, ifRefused: undefined }
-    case 'agent-create':
-      return { kind: 'create', projectId: settings.projectId, prompt: text }
+    case 'agent-message': {
+      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
+      return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), instruction, ifRefused: undefined }
+    }
+    case 'agent-create': {
+      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
+      return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction }
+    }
     case 'agent': {
+      const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
       const recorded =
         settings.jobId !== undefined
           ? { projectId: settings.projectId, jobId: settings.jobId }
           : subject?.isPullRequest && records !== undefined
             ? await recordedOn(subject, records)
             : undefined
-      if (recorded === undefined) return { kind: 'create', projectId: settings.projectId, prompt: promptWithContext(text, subject) }
+      if (recorded === undefined) return { kind: 'create', projectId: settings.projectId, instruction: text, prompt: promptWithContext(text, subject) }
       const earlier = subject?.isPullRequest
         ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
         : `docs agent job ${recorded.jobId}`
       const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`
-      return { kind: 'message', job: recorded, prompt: text, ifRefused }
+      return { kind: 'message', job: recorded, instruction: text, ifRefused }
     }
   }
 }
@@ -235,7 +249,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
       const { projectId, jobId } = request.job
       try {
         const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-          const sent = await api.message(projectId, jobId, request.prompt, deadline)
+          const sent = await api.message(projectId, jobId, request.instruction, deadline)
           log.info(`Agent job ${jobId} accepted the message.`)
           return sent
         })
