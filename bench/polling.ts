@@ -66,7 +66,7 @@ function runBaseline(job: (t: number) => JobStatus, durationMs: number): RunOutc
 }
 
 const TERMINAL = new Set(['completed', 'failed'])
-const quiet = { debug: () => {}, info: () => {}, warning: () => {}, notice: () => {}, group: <T>(_title: string, fn: () => Promise<T>) => fn() }
+const quiet = { debug: () => {}, info: () => {}, warning: () => {}, notice: () => {}, progress: () => {}, group: <T>(_title: string, fn: () => Promise<T>) => fn() }
 
 /** The action's own follower on a virtual clock. */
 async function runAction(job: (t: number) => JobStatus, durationMs: number, settings: PollSettings & { timeoutMs: number }, seed: number): Promise<RunOutcome> {

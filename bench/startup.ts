@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { INPUT_DEFAULTS } from '../src/action/inputs.js'
+import { INPUTS } from '../src/action/inputs.js'
 import { childEnv, median } from './measure.js'
 import { formatMs, mark, table } from './report.js'
 
@@ -64,7 +64,7 @@ export async function runStartupBench(pairs: number): Promise<StartupResult> {
 /** What the runner passes: every input with its action.yml default, the given ones, and the files it provides. */
 async function runnerEnv(temp: string, baseUrl: string): Promise<NodeJS.ProcessEnv> {
   const inputs: Record<string, string> = {}
-  for (const [name, fallback] of Object.entries(INPUT_DEFAULTS)) if (fallback !== undefined) inputs[name] = fallback
+  for (const [name, spec] of Object.entries(INPUTS)) if ('default' in spec) inputs[name] = spec.default
   Object.assign(inputs, {
     operation: 'export',
     'api-key': 'bench-api-key-0123456789',

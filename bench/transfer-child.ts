@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     info: (m) => void lines.push(m),
     warning: (m) => void lines.push(`warning: ${m}`),
     notice: (m) => void lines.push(`notice: ${m}`),
+    progress: (m) => void lines.push(m),
     group: (_title, fn) => fn()
   }
   const started = performance.now()

@@ -1438,7 +1438,7 @@ class DownloadProgress {
         this.lastReportAt = now;
         const percent = this.total ? ` (${Math.floor((this.bytes / this.total) * 100)}%)` : '';
         const of = this.total !== undefined ? ` of ${(0,units/* formatBytes */.z3)(this.total)}` : '';
-        this.log.info(`Downloaded ${(0,units/* formatBytes */.z3)(this.bytes)}${of}${percent} at ${this.rate(now)}`);
+        this.log.progress(`Downloaded ${(0,units/* formatBytes */.z3)(this.bytes)}${of}${percent} at ${this.rate(now)}`);
     }
     /** "12.0 MiB in 3.1 s (3.9 MiB/s)" */
     summary() {

@@ -28,9 +28,8 @@ class GitHubApiError extends Error {
 /* harmony export */   createGitHubApi: () => (/* binding */ createGitHubApi)
 /* harmony export */ });
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2413);
-/* harmony import */ var undici_lazy__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4769);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1922);
-/* harmony import */ var _host_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8350);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1922);
+/* harmony import */ var _host_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8350);
 /**
  * The GitHub API port over Octokit (@actions/github). Loaded only when a run talks to GitHub, so
  * that other runs do not pay for loading Octokit and its plugins.
@@ -38,13 +37,10 @@ class GitHubApiError extends Error {
 
 
 
-
 /** A conversation is read to at most this many pages of 100 comments. */
 const MAX_COMMENT_PAGES = 50;
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
-async function createGitHubApi(token, apiUrl) {
-    // undici (under Octokit) is loaded lazily too; see deps/undici-lazy.
-    await (0,undici_lazy__WEBPACK_IMPORTED_MODULE_1__.preload)();
+function createGitHubApi(token, apiUrl) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, apiUrl ? { baseUrl: apiUrl } : {});
     const { rest } = octokit;
     const call = async (request) => {
@@ -53,7 +49,7 @@ async function createGitHubApi(token, apiUrl) {
         }
         catch (error) {
             const status = error?.status;
-            throw new _host_js__WEBPACK_IMPORTED_MODULE_3__/* .GitHubApiError */ .O(typeof status === 'number' ? status : 0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error));
+            throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(typeof status === 'number' ? status : 0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error));
         }
     };
     const posted = (data) => ({ id: data.id, url: data.html_url });

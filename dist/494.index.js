@@ -2829,7 +2829,7 @@ function mapWritable (buf) {
 /***/ 7934:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const PassThroughDecoder = __webpack_require__(7256)
+const PassThroughDecoder = __webpack_require__(4875)
 const UTF8Decoder = __webpack_require__(6414)
 
 module.exports = class TextDecoder {
@@ -2897,7 +2897,7 @@ function normalizeEncoding(encoding) {
 
 /***/ }),
 
-/***/ 7256:
+/***/ 4875:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const b4a = __webpack_require__(3057)

@@ -458,7 +458,7 @@ async function followJob(options) {
         await sleepAtMost(options.initialIntervalMs);
     for (;;) {
         if (value === undefined) {
-            value = await (0,cancellation/* untilCancelled */.c)(options.check(), signal);
+            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
             polls++;
         }
         const reading = options.read(value);

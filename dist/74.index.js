@@ -191,7 +191,7 @@ async function readGitHub(context, deadline, call) {
     try {
         return await (0,retry/* withRetries */.LH)(async () => {
             try {
-                return await (0,cancellation/* withTimeout */.w)(clock, GITHUB_TIMEOUT_MS, signal, call);
+                return await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
             }
             catch (error) {
                 if (signal.aborted)
@@ -213,7 +213,7 @@ async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
     if (signal.aborted)
         return undefined;
     try {
-        const result = await (0,cancellation/* withTimeout */.w)(clock, GITHUB_TIMEOUT_MS, signal, call);
+        const result = await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
         host.log.debug(`Did ${what}.`);
         return result;
     }
@@ -1157,7 +1157,7 @@ async function followJob(options) {
         await sleepAtMost(options.initialIntervalMs);
     for (;;) {
         if (value === undefined) {
-            value = await (0,cancellation/* untilCancelled */.c)(options.check(), signal);
+            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
             polls++;
         }
         const reading = options.read(value);

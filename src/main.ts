@@ -12,7 +12,7 @@ import { Outputs } from './action/outputs.js'
 import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
-import { ActionError, CancelledError, errorMessage } from './common/errors.js'
+import { ActionError, CancelledError, InputError, errorMessage } from './common/errors.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
@@ -41,7 +41,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     const cancelled = signal.aborted || error instanceof CancelledError
     if (!cancelled && !(error instanceof ActionError)) log.debug(String((error as Error)?.stack ?? error))
     failure = cancelled ? cancelledMessage(settings) : errorMessage(error)
-    host.setFailed(failure)
+    host.setFailed(failure, cancelled ? 'cancelled' : error instanceof InputError ? 'input' : 'failed')
   } finally {
     client?.dispose()
   }

@@ -1,42 +1,92 @@
-// Runs the committed bundle, dist/index.js, exactly as the GitHub runner does: inputs in INPUT_*
-// variables with their hyphens, outputs through GITHUB_OUTPUT, summary through GITHUB_STEP_SUMMARY.
-import { access, readFile, readdir } from 'node:fs/promises'
+// Runs the committed bundles as their users do: dist/index.js as the GitHub runner runs the action
+// (INPUT_* variables with their hyphens, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event payload file),
+// and dist/cli.js as a CI script runs the CLI. Both front ends pass the same export and agent tests.
+import { access, mkdir, readFile, readdir } from 'node:fs/promises'
 import * as path from 'node:path'
+import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { runDist } from './support/runner.js'
-import { type Simulator, startSimulator } from '../simulator/server.js'
+import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from './support/events.js'
+import { runCli, runDist } from './support/runner.js'
 import { tempFolder } from './support/temp.js'
 
-let sim: Simulator
+let sim: Simulator | undefined
 let workspace: { dir: string; remove: () => Promise<void> }
 
 beforeEach(async () => {
   workspace = await tempFolder()
+  await mkdir(path.join(workspace.dir, 'tmp'))
 })
 afterEach(async () => {
   await sim?.close()
+  sim = undefined
   await workspace.remove()
 })
 
-const env = () => ({ GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') })
+async function simulator(options: SimulatorOptions): Promise<Simulator> {
+  sim = await startSimulator(options)
+  return sim
+}
 
-describe('dist/index.js as the runner runs it', () => {
-  test('exports, unpacks, writes outputs, the summary and the Helm values; masks secrets', async () => {
-    sim = await startSimulator({ exportJob: { durationMs: 150, queuedMs: 20 } })
+/** How one run ended, whichever front end ran it. */
+interface Ended {
+  exitCode: number | null
+  outputs: Record<string, string>
+  /** Everything the process printed. */
+  printed: string
+  /** The failure message, when it failed. */
+  error: string | undefined
+}
+
+interface FrontEnd {
+  name: string
+  /** Exit code of a cancelled run. */
+  cancelled: number
+  run(operation: string, inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ended>
+}
+
+const action: FrontEnd = {
+  name: 'the action (dist/index.js)',
+  cancelled: 1,
+  async run(operation, inputs, onSpawn) {
     const run = await runDist({
-      inputs: {
-        operation: 'export',
-        'api-key': sim.apiKey,
-        'base-url': sim.apiUrl,
-        domain: 'docs.acme.com',
-        'poll-interval': '30ms',
-        'export-version': 'v9',
-        'helm-values-file': 'values.yaml'
-      },
-      env: env()
+      inputs: { operation, 'api-key': (sim as Simulator).apiKey, ...inputs },
+      env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') },
+      onSpawn
     })
-    expect(run.stderr).toBe('')
+    const error = /^::error::(.*)$/m.exec(run.stdout)?.[1]?.replace(/%0A/g, '\n').replace(/%25/g, '%')
+    return { exitCode: run.exitCode, outputs: run.outputs, printed: `${run.stdout}${run.stderr}`, error }
+  }
+}
+
+const cli: FrontEnd = {
+  name: 'the CLI (dist/cli.js)',
+  cancelled: 130,
+  async run(operation, inputs, onSpawn) {
+    const args = [operation, ...Object.entries(inputs).flatMap(([name, value]) => [`--${name}`, value]), '--json']
+    const run = await runCli({ args, env: { DOCS_ADMIN_API_KEY: (sim as Simulator).apiKey, TMPDIR: path.join(workspace.dir, 'tmp') }, cwd: workspace.dir, onSpawn })
+    const error = /^error: (.*)$/m.exec(run.stderr)?.[1]
+    return { exitCode: run.exitCode, outputs: JSON.parse(run.stdout || '{}') as Record<string, string>, printed: `${run.stdout}${run.stderr}`, error }
+  }
+}
+
+/** Sends `signal` once `ready()` holds. */
+function signalWhen(ready: () => boolean, signal: NodeJS.Signals, sent: { at: number }): (child: ChildProcess) => void {
+  return (child) => {
+    const timer = setInterval(() => {
+      if (!ready()) return
+      clearInterval(timer)
+      sent.at = performance.now()
+      child.kill(signal)
+    }, 5)
+  }
+}
+
+describe.each([action, cli])('$name', (frontEnd) => {
+  test('exports, unpacks, writes outputs and the Helm values; the key and the signature are never printed', async () => {
+    const s = await simulator({ exportJob: { durationMs: 150, queuedMs: 20 } })
+    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms', 'export-version': 'v9', 'helm-values-file': 'values.yaml' })
+    expect(run.error).toBeUndefined()
     expect(run.exitCode).toBe(0)
     const { outputs } = run
     expect(outputs.status).toBe('completed')
@@ -45,96 +95,96 @@ describe('dist/index.js as the runner runs it', () => {
     expect(outputs['bundle-path']).toBe(path.join(workspace.dir, 'tmp', `docs-export-${outputs['job-id']}`, 'bundle.tar.gz'))
     expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toContain('version: "v9"')
-    expect(run.summary).toContain(outputs['job-id'])
-    expect(run.summary).toContain('completed')
-    // The key and the link's signature are masked before anything else is printed, and never appear elsewhere.
+    // The full link is an output; the log never shows its signature, nor the key.
     const signature = new URL(outputs['bundle-url'] as string).searchParams.get('X-Amz-Signature') as string
-    const lines = run.stdout.split('\n')
-    expect(lines[0]).toBe(`::add-mask::${sim.apiKey}`)
-    expect(lines).toContain(`::add-mask::${signature}`)
-    expect(lines.filter((line) => line.includes(signature) && !line.startsWith('::add-mask::'))).toEqual([])
-    expect(lines.filter((line) => line.includes(sim.apiKey) && !line.startsWith('::add-mask::'))).toEqual([])
+    const logLines = run.printed.split('\n').filter((line) => !line.startsWith('::add-mask::') && !line.startsWith('{'))
+    expect(logLines.filter((line) => line.includes(signature) || line.includes(s.apiKey))).toEqual([])
     expect((await readdir(workspace.dir)).sort()).toEqual(['static-export', 'tmp', 'values.yaml'])
   })
 
-  test('a failed job exits 1 with outputs still set', async () => {
-    sim = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0, failWith: 'out of quota' } })
-    const run = await runDist({
-      inputs: { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
-      env: env()
-    })
+  test('a failed job exits 1 naming the job and the cause, with the outputs still set', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0, failWith: 'out of quota' } })
+    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' })
     expect(run.exitCode).toBe(1)
     expect(run.outputs.status).toBe('failed')
-    expect(run.stdout).toContain(`::error::Export job ${run.outputs['job-id']} failed: out of quota.`)
+    expect(run.error).toBe(`Export job ${run.outputs['job-id']} failed: out of quota.`)
   })
 
   test.each(['SIGINT', 'SIGTERM'] as const)('%s during a stalled download: exits within 3 s and leaves no partial files', async (signal) => {
-    sim = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
-    sim.addFault({ route: 'download', stallAt: 100, times: 5 })
-    let sentAt = 0
-    const run = await runDist({
-      inputs: { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
-      env: env(),
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (sim.count('download') > 0) {
-            clearInterval(timer)
-            sentAt = performance.now()
-            child.kill(signal)
-          }
-        }, 10)
-      }
-    })
-    const exitedAfter = performance.now() - sentAt
-    expect(sentAt).toBeGreaterThan(0)
-    expect(exitedAfter).toBeLessThan(3000)
-    expect(run.exitCode).toBe(1)
-    expect(run.stdout).toContain('::error::The run was cancelled')
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    s.addFault({ route: 'download', stallAt: 100, times: 5 })
+    const sent = { at: 0 }
+    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }, signalWhen(() => s.count('download') > 0, signal, sent))
+    expect(sent.at).toBeGreaterThan(0)
+    expect(performance.now() - sent.at).toBeLessThan(3000)
+    expect(run.exitCode).toBe(frontEnd.cancelled)
+    expect(run.error).toContain('The run was cancelled')
     const left = await readdir(workspace.dir, { recursive: true })
     expect(left.filter((name) => /\.part$|staging/.test(String(name)))).toEqual([])
     expect(left).not.toContain('static-export')
   })
 
-  test('SIGINT while polling: stops polling and exits within 3 s', async () => {
-    sim = await startSimulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
-    let sentAt = 0
+  test('SIGINT while polling: stops polling and exits within 3 s, the job id handed on', async () => {
+    const s = await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    const sent = { at: 0 }
     let pollsAtSignal = 0
-    const run = await runDist({
-      inputs: { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', 'poll-interval': '50ms', 'max-poll-interval': '50ms' },
-      env: env(),
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (sim.count('export-status') >= 2) {
-            clearInterval(timer)
-            sentAt = performance.now()
-            pollsAtSignal = sim.count('export-status')
-            child.kill('SIGINT')
-          }
-        }, 5)
-      }
-    })
-    expect(performance.now() - sentAt).toBeLessThan(3000)
-    expect(run.exitCode).toBe(1)
+    const run = await frontEnd.run(
+      'export',
+      { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '50ms', 'max-poll-interval': '50ms' },
+      signalWhen(() => (pollsAtSignal = s.count('export-status')) >= 2, 'SIGINT', sent)
+    )
+    expect(performance.now() - sent.at).toBeLessThan(3000)
+    expect(run.exitCode).toBe(frontEnd.cancelled)
     expect(run.outputs['job-id']).toBeTruthy()
-    expect(run.stdout).toContain('::error::The run was cancelled')
-    expect(sim.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+    expect(s.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+  })
+
+  test('agent-message sends the message once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {
+    const s = await simulator({ agent: { durationMs: 200 } })
+    const common = { 'base-url': s.apiUrl, 'project-id': 'proj_123', 'poll-interval': '50ms' }
+    const sent = await frontEnd.run('agent-message', { ...common, 'job-id': 'job_abc', prompt: 'Document the --dry-run flag' })
+    expect(sent.exitCode).toBe(0)
+    expect(sent.outputs).toMatchObject({ 'job-id': 'job_abc', status: 'completed', 'pr-link': 'https://github.com/acme/docs/pull/42', 'pr-number': '42' })
+    expect(s.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Document the --dry-run flag'])
+    const created = await frontEnd.run('agent-create', { ...common, prompt: 'Write a quickstart' })
+    expect(created.exitCode).toBe(0)
+    expect(s.agentJobs.get(`proj_123/${created.outputs['job-id']}`)?.prompts).toEqual(['Write a quickstart'])
+    const unknown = await frontEnd.run('agent-status', { ...common, 'job-id': 'job_gone' })
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.error).toContain('Agent job job_gone in project proj_123 was not found')
+  })
+})
+
+describe('the action only', () => {
+  test('secrets are masked before anything else is printed; the job summary is written', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const run = await runDist({
+      inputs: { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
+      env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') }
+    })
+    const lines = run.stdout.split('\n')
+    expect(lines[0]).toBe(`::add-mask::${s.apiKey}`)
+    const signature = new URL(run.outputs['bundle-url'] as string).searchParams.get('X-Amz-Signature') as string
+    expect(lines).toContain(`::add-mask::${signature}`)
+    expect(run.summary).toContain(run.outputs['job-id'])
+    expect(run.summary).toContain('completed')
   })
 
   test('a conversation across two runs: a command on an issue creates a job, a command on its pull request (no job-id) reaches the same job', async () => {
-    sim = await startSimulator({ agent: { durationMs: 300 }, github: { permissions: { octocat: 'write' } } })
+    const s = await simulator({ agent: { durationMs: 300 }, github: { permissions: { octocat: 'write' } } })
     const turn = (number: number, pullRequest: boolean, text: string) =>
       runDist({
         inputs: {
           operation: 'agent',
-          'api-key': sim.apiKey,
-          'base-url': sim.apiUrl,
+          'api-key': s.apiKey,
+          'base-url': s.apiUrl,
           'project-id': 'proj_123',
           'comment-command': '/docs-agent',
           'github-token': 'ghs_e2e_token_0123456789',
           'poll-interval': '100ms'
         },
         event: { name: 'issue_comment', payload: issueCommentEvent(text, { number, pullRequest }) },
-        env: { ...env(), GITHUB_REPOSITORY: REPO, GITHUB_API_URL: sim.githubApiUrl, GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '77' }
+        env: { GITHUB_WORKSPACE: workspace.dir, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: s.githubApiUrl, GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '77' }
       })
     const first = await turn(7, false, '/docs-agent Document the --dry-run flag')
     expect(first.exitCode).toBe(0)
@@ -145,8 +195,56 @@ describe('dist/index.js as the runner runs it', () => {
     expect(second.stderr).toBe('')
     expect(second.exitCode).toBe(0)
     expect(second.outputs['job-id']).toBe(jobId)
-    expect(sim.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Document the --dry-run flag'), 'Add an example to it'])
-    expect(sim.count('agent-create')).toBe(1)
+    expect(s.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Document the --dry-run flag'), 'Add an example to it'])
+    expect(s.count('agent-create')).toBe(1)
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
+  })
+})
+
+describe('the CLI only', () => {
+  test('outputs as name=value lines on stdout, the log on stderr, and no workflow command anywhere', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const run = await runCli({
+      args: ['export', '--domain', 'docs.acme.com', '--poll-interval', '20ms', '--path', 'site'],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey, DOCS_ADMIN_BASE_URL: s.apiUrl, TMPDIR: path.join(workspace.dir, 'tmp') },
+      cwd: workspace.dir
+    })
+    expect(run.exitCode).toBe(0)
+    const lines = run.stdout.trimEnd().split('\n')
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+=/)
+    expect(lines).toContain(`site-path=${path.join(workspace.dir, 'site')}`)
+    expect(lines.find((line) => line.startsWith('helm-values='))).toMatch(/^helm-values=staticExport:\\n  enabled: true\\n  bundleUrl: ".*"\\n$/)
+    expect(run.stderr).toContain('Unpacked the tar.gz bundle')
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/^::|\n::/)
+  })
+
+  test('bad input exits 2 before any request; a key on the command line works but warns', async () => {
+    const s = await simulator({})
+    const bad = await runCli({ args: ['export', '--domain', 'not a host', '--base-url', s.apiUrl], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toContain('error: Invalid input: `domain` must be a bare hostname')
+    const noKey = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j'], cwd: workspace.dir })
+    expect(noKey.exitCode).toBe(2)
+    expect(noKey.stderr).toBe('docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n')
+    const unknownFlag = await runCli({ args: ['export', '--colour', 'blue'], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    expect(unknownFlag.exitCode).toBe(2)
+    expect(unknownFlag.stderr).toContain("Unknown option '--colour'")
+    expect(s.requests).toHaveLength(0)
+    const flagged = await runCli({ args: ['agent-status', '--api-key', s.apiKey, '--base-url', s.apiUrl, '--project-id', 'proj_123', '--job-id', 'job_abc', '--json'], cwd: workspace.dir })
+    expect(flagged.exitCode).toBe(0)
+    expect(flagged.stderr).toContain("warning: --api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead.")
+    expect(flagged.stderr).not.toContain(s.apiKey)
+    expect(JSON.parse(flagged.stdout)).toMatchObject({ status: 'completed' })
+  })
+
+  test('--help for the CLI and for each operation', async () => {
+    const general = await runCli({ args: ['--help'] })
+    expect(general.exitCode).toBe(0)
+    expect(general.stdout).toContain('Usage: docs-admin <operation> [flags]')
+    expect(general.stdout).toContain('Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.')
+    const exportHelp = await runCli({ args: ['export', '--help'] })
+    expect(exportHelp.stdout).toContain('--poll-interval <value> (default 5s)')
+    expect(exportHelp.stdout).not.toContain('--project-id')
+    expect(exportHelp.stdout).not.toContain('--comment-command')
   })
 })

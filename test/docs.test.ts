@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
-import { INPUT_DEFAULTS } from '../src/action/inputs.js'
+import { INPUTS } from '../src/action/inputs.js'
 import { OUTPUT_NAMES } from '../src/action/outputs.js'
 
 interface ActionYml {
@@ -30,11 +30,11 @@ describe('action.yml, README and the code say the same', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
   })
 
-  test('every input of the code is in action.yml with the same default, and no other', () => {
-    expect(Object.keys(action.inputs)).toEqual(Object.keys(INPUT_DEFAULTS))
-    for (const [name, fallback] of Object.entries(INPUT_DEFAULTS)) {
-      expect([name, action.inputs[name]?.default]).toEqual([name, fallback])
-      expect(action.inputs[name]?.description).toBeTruthy()
+  test('every input of the code is in action.yml with the same default and description, and no other', () => {
+    expect(Object.keys(action.inputs)).toEqual(Object.keys(INPUTS))
+    for (const [name, spec] of Object.entries(INPUTS)) {
+      const declared = action.inputs[name]
+      expect([name, declared?.default, declared?.description]).toEqual([name, 'default' in spec ? spec.default : undefined, spec.description])
     }
   })
 
@@ -43,14 +43,14 @@ describe('action.yml, README and the code say the same', () => {
     for (const output of Object.values(action.outputs)) expect(output.description).toBeTruthy()
   })
 
-  test("README's inputs table matches action.yml: names, required and defaults", () => {
-    const rows = tableUnder('Inputs').map(([name, required, fallback]) => [unquote(name), required, unquote(fallback)])
-    const expected = Object.entries(action.inputs).map(([name, input]) => [name, input.required ? 'yes' : 'no', input.default ?? ''])
+  test("README's inputs table matches action.yml: names, required, defaults and meanings", () => {
+    const rows = tableUnder('Inputs').map(([name, required, fallback, meaning]) => [unquote(name), required, unquote(fallback), meaning])
+    const expected = Object.entries(action.inputs).map(([name, input]) => [name, input.required ? 'yes' : 'no', input.default ?? '', input.description])
     expect(rows).toEqual(expected)
   })
 
   test("README's outputs table matches action.yml", () => {
-    expect(tableUnder('Outputs').map(([name]) => unquote(name))).toEqual(Object.keys(action.outputs))
+    expect(tableUnder('Outputs').map(([name, meaning]) => [unquote(name), meaning])).toEqual(Object.entries(action.outputs).map(([name, output]) => [name, output.description]))
   })
 
   test('README gives the two set-up commands of a fresh clone', () => {

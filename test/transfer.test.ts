@@ -163,7 +163,7 @@ describe('happy path', () => {
     let now = 0
     const slow = { ...acceleratedClock(), now: () => (now += 1000) }
     await transferBundle(options(await serve(body), { clock: slow, deadline: Infinity }))
-    const lines = log.lines.filter((line) => /^info: Downloaded .+ of 4\.0 MiB \(\d+%\) at .+\/s$/.test(line))
+    const lines = log.lines.filter((line) => /^progress: Downloaded .+ of 4\.0 MiB \(\d+%\) at .+\/s$/.test(line))
     expect(lines.length).toBeGreaterThan(0)
     // Over loopback the download takes far less than 5 s: no progress line at all.
     const quiet = recordingLogger()

@@ -1,5 +1,6 @@
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
 import * as core from '@actions/core'
+import { cancelOnSignals } from '../common/cancellation.js'
 import { readRunnerEvent } from './event.js'
 import type { Host } from './host.js'
 
@@ -14,6 +15,7 @@ export function actionsHost(): Host {
       info: (message) => core.info(message),
       warning: (message) => core.warning(message),
       notice: (message) => core.notice(message),
+      progress: (message) => core.info(message),
       group: (title, fn) => core.group(title, fn)
     },
     appendSummary: async (html) => {
@@ -31,20 +33,4 @@ export function actionsHost(): Host {
       process.exit(1)
     })
   }
-}
-
-/**
- * Turns the runner's cancellation into an AbortSignal. The runner sends SIGINT, then SIGTERM
- * 7.5 s later, then kills: flows stop at the signal and clean up; if something still hangs, the
- * process ends by itself after `graceMs`, still failing the step with a message.
- */
-export function cancelOnSignals(onGraceExpired: () => void, graceMs = 2500, signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): AbortSignal {
-  const controller = new AbortController()
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) return
-    controller.abort(new Error(`Received ${name}`))
-    setTimeout(onGraceExpired, graceMs).unref()
-  }
-  for (const name of signals) process.on(name, onSignal)
-  return controller.signal
 }

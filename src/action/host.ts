@@ -22,8 +22,8 @@ export interface Host {
   setOutput(name: OutputName, value: string): void
   /** Registers a value to be masked wherever it would appear in the log. */
   setSecret(secret: string): void
-  /** Marks the step failed with a message for the user. */
-  setFailed(message: string): void
+  /** Marks the step failed with a message for the user; `kind` says why (a CLI exits by it). */
+  setFailed(message: string, kind: FailureKind): void
   readonly log: Logger
   /** Appends HTML to the job summary (never overwrites what earlier steps wrote). */
   appendSummary(html: string): Promise<void>
@@ -35,6 +35,9 @@ export interface Host {
   /** Fires when the run is cancelled. */
   readonly cancelled: AbortSignal
 }
+
+/** Why a run failed: bad inputs (nothing was asked of anyone), the work itself, or a cancellation. */
+export type FailureKind = 'input' | 'failed' | 'cancelled'
 
 export interface RunnerEvent {
   /** `push`, `issue_comment`, ...; undefined outside a workflow run. */

@@ -1,36 +1,56 @@
 /**
- * Every input of the action, with the default that action.yml declares. A test holds action.yml
- * and README to this table, so the three never drift apart.
+ * Every input of the action: its default (as action.yml declares it), what it means, and which
+ * operations read it. action.yml and README are held to this table by a test, and the CLI's flags
+ * and help are made from it, so the four never drift apart.
  */
-export const INPUT_DEFAULTS = {
-  operation: undefined,
-  'api-key': undefined,
-  'base-url': undefined,
-  domain: undefined,
-  'job-id': undefined,
-  'docs-version': undefined,
-  paths: undefined,
-  wait: 'true',
-  timeout: '30m',
-  'poll-interval': '5s',
-  'max-poll-interval': '60s',
-  path: 'static-export',
-  download: 'true',
-  extract: 'true',
-  'export-version': undefined,
-  'helm-values-file': undefined,
-  'project-id': undefined,
-  prompt: undefined,
-  'comment-command': undefined,
-  'comment-permission': 'write',
-  'github-token': '${{ github.token }}',
-  'comment-reply': 'true'
-} as const satisfies Record<string, string | undefined>
-
-export type InputName = keyof typeof INPUT_DEFAULTS
-
-/** Inputs whose values are secrets: masked before anything else happens. */
-export const SECRET_INPUTS = ['api-key', 'github-token'] as const satisfies readonly InputName[]
 
 export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'] as const
 export type Operation = (typeof OPERATIONS)[number]
+
+interface InputSpec {
+  description: string
+  /** The operations that read it. */
+  for: 'all' | readonly Operation[]
+  default?: string
+}
+
+export const INPUTS = {
+  operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
+  'api-key': { description: 'Admin API key of the documentation service. Masked in the log at once.', for: 'all' },
+  'base-url': { description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.', for: 'all' },
+  domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
+  'job-id': { description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.', for: ['export', 'agent', 'agent-message', 'agent-status'] },
+  'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
+  paths: { description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.', for: ['export'] },
+  wait: { description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.', for: 'all', default: 'true' },
+  timeout: { description: 'Bound on the whole wait: `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).', for: 'all', default: '30m' },
+  'poll-interval': { description: 'First wait between status polls; later waits grow, and follow the job\'s progress.', for: 'all', default: '5s' },
+  'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
+  path: { description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export.', for: ['export'], default: 'static-export' },
+  download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
+  extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
+  'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
+  'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
+  'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
+  prompt: { description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.', for: ['agent', 'agent-message', 'agent-create'] },
+  'comment-command': { description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
+  'comment-permission': { description: 'On a comment event: the least permission on the repository the comment\'s author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'write' },
+  'github-token': { description: 'Token for the GitHub API: the comment author\'s permission, the reaction and progress comment, and the record of the job on the pull request it opens.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: '${{ github.token }}' },
+  'comment-reply': { description: 'On a comment event: react to the command at once, and keep one reply up to date with the job\'s status, pull request link or error.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'true' }
+} as const satisfies Record<string, InputSpec>
+
+export type InputName = keyof typeof INPUTS
+
+/** The default action.yml declares; undefined for none (and for `${{ ... }}` expressions the runner fills in). */
+export function defaultOf(name: InputName): string | undefined {
+  const spec: InputSpec = INPUTS[name]
+  return spec.default === undefined || spec.default.startsWith('${{') ? undefined : spec.default
+}
+
+export function readBy(name: InputName, operation: Operation): boolean {
+  const spec: InputSpec = INPUTS[name]
+  return spec.for === 'all' || spec.for.includes(operation)
+}
+
+/** Inputs whose values are secrets: masked before anything else happens. */
+export const SECRET_INPUTS = ['api-key', 'github-token'] as const satisfies readonly InputName[]

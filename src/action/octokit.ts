@@ -3,7 +3,6 @@
  * that other runs do not pay for loading Octokit and its plugins.
  */
 import { getOctokit } from '@actions/github'
-import { preload } from 'undici-lazy'
 import { errorMessage } from '../common/errors.js'
 import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment } from './host.js'
 
@@ -11,9 +10,7 @@ import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment }
 const MAX_COMMENT_PAGES = 50
 
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
-export async function createGitHubApi(token: string, apiUrl: string | undefined): Promise<GitHubApi> {
-  // undici (under Octokit) is loaded lazily too; see deps/undici-lazy.
-  await preload()
+export function createGitHubApi(token: string, apiUrl: string | undefined): GitHubApi {
   const octokit = getOctokit(token, apiUrl ? { baseUrl: apiUrl } : {})
   const { rest } = octokit
   const call = async <T>(request: () => Promise<T>): Promise<T> => {

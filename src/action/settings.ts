@@ -3,10 +3,10 @@
  * a flow never sees a value it would have to check or cast again. Pure: no I/O.
  */
 import * as path from 'node:path'
-import { ActionError } from '../common/errors.js'
+import { InputError } from '../common/errors.js'
 import { parseDuration } from '../common/units.js'
 import { isCommentEvent } from './event.js'
-import { INPUT_DEFAULTS, type InputName, OPERATIONS } from './inputs.js'
+import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
 
 interface CommonSettings {
   apiKey: string
@@ -122,7 +122,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   const value = (name: InputName): string | undefined => {
     const raw = read(name).trim()
     if (raw !== '') return raw
-    return INPUT_DEFAULTS[name]?.startsWith('${{') ? undefined : INPUT_DEFAULTS[name]
+    return defaultOf(name)
   }
   const required = (name: InputName, why = 'is required'): string => {
     const found = value(name)
@@ -211,9 +211,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   }
 
   if (problems.length > 0 || settings === undefined) {
-    throw new ActionError(
-      problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`
-    )
+    throw new InputError(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
   return settings
 }

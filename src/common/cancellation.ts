@@ -46,3 +46,19 @@ export async function withTimeout<T>(clock: Clock, ms: number, signal: AbortSign
     signal?.removeEventListener('abort', onAbort)
   }
 }
+
+/**
+ * Turns the signals a CI system sends to cancel a run into an AbortSignal. The GitHub runner sends
+ * SIGINT, then SIGTERM 7.5 s later, then kills: flows stop at the signal and clean up; if something
+ * still hangs, `onGraceExpired` ends the process after `graceMs`, still with a message.
+ */
+export function cancelOnSignals(onGraceExpired: () => void, graceMs = 2500, signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): AbortSignal {
+  const controller = new AbortController()
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) return
+    controller.abort(new Error(`Received ${name}`))
+    setTimeout(onGraceExpired, graceMs).unref()
+  }
+  for (const name of signals) process.on(name, onSignal)
+  return controller.signal
+}

@@ -6,6 +6,11 @@ export class ActionError extends Error {
   override readonly name: string = 'ActionError'
 }
 
+/** The inputs are not usable: nothing was asked of anyone. */
+export class InputError extends ActionError {
+  override readonly name: string = 'InputError'
+}
+
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 export class CancelledError extends Error {
   override readonly name: string = 'CancelledError'

@@ -8,6 +8,8 @@ export interface Logger {
   warning(message: string): void
   /** Shown as an annotation on the run's summary page. */
   notice(message: string): void
+  /** A line about work under way that the next such line supersedes (a terminal shows it in place). */
+  progress(message: string): void
   /** Runs `fn` inside a collapsible log group. */
   group<T>(title: string, fn: () => Promise<T>): Promise<T>
 }

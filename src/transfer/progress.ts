@@ -32,7 +32,7 @@ export class DownloadProgress {
     this.lastReportAt = now
     const percent = this.total ? ` (${Math.floor((this.bytes / this.total) * 100)}%)` : ''
     const of = this.total !== undefined ? ` of ${formatBytes(this.total)}` : ''
-    this.log.info(`Downloaded ${formatBytes(this.bytes)}${of}${percent} at ${this.rate(now)}`)
+    this.log.progress(`Downloaded ${formatBytes(this.bytes)}${of}${percent} at ${this.rate(now)}`)
   }
 
   /** "12.0 MiB in 3.1 s (3.9 MiB/s)" */

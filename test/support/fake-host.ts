@@ -5,7 +5,7 @@
  * a runner, through the same code, so only the runner itself is faked.
  */
 import { readRunnerEvent } from '../../src/action/event.js'
-import type { GitHubApi, Host, RunnerEvent, RunnerVariable } from '../../src/action/host.js'
+import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable } from '../../src/action/host.js'
 import type { InputName } from '../../src/action/inputs.js'
 import type { OutputName } from '../../src/action/outputs.js'
 import type { Logger } from '../../src/common/log.js'
@@ -29,6 +29,7 @@ export function recordingLogger(): RecordingLogger {
     info: (message) => void lines.push(`info: ${message}`),
     warning: (message) => void lines.push(`warning: ${message}`),
     notice: (message) => void lines.push(`notice: ${message}`),
+    progress: (message) => void lines.push(`progress: ${message}`),
     group: async (title, fn) => {
       lines.push(`group: ${title}`)
       return fn()
@@ -43,6 +44,7 @@ export class FakeHost implements Host {
   readonly log = recordingLogger()
   /** The message the step failed with; undefined while it has not failed. */
   failure: string | undefined
+  failureKind: FailureKind | undefined
   summary = ''
   private readonly cancellation = new AbortController()
 
@@ -72,8 +74,9 @@ export class FakeHost implements Host {
     this.secrets.push(secret)
   }
 
-  setFailed(message: string): void {
+  setFailed(message: string, kind: FailureKind): void {
     this.failure = message
+    this.failureKind = kind
   }
 
   async appendSummary(html: string): Promise<void> {

@@ -1,36 +1,46 @@
-// Runs the built action (dist/index.js) the way the GitHub runner does: inputs as INPUT_*
-// variables (hyphens kept, e.g. INPUT_API-KEY), outputs and summary through files. Used by the
-// end-to-end tests and the demo.
-import { spawn } from 'node:child_process'
+// Runs what users run, the built files in dist/, as they are run:
+// - runDist: the action, as the GitHub runner does: inputs as INPUT_* variables (hyphens kept,
+//   e.g. INPUT_API-KEY), outputs and summary through files, the event payload in a file.
+// - runCli: the docs-admin CLI, as a CI script does: the operation and flags on the command line,
+//   the key in DOCS_ADMIN_API_KEY, the outputs as JSON on stdout.
+// Used by the end-to-end tests and the demo.
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const DIST_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url))
+export const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
-export interface DistRun {
+export interface ProcessRun {
   exitCode: number | null
   signal: NodeJS.Signals | null
   stdout: string
   stderr: string
-  outputs: Record<string, string>
-  summary: string
   /** Milliseconds from spawn to exit. */
   wallMs: number
 }
 
-export interface RunDistOptions {
+export interface DistRun extends ProcessRun {
+  outputs: Record<string, string>
+  summary: string
+}
+
+interface SpawnOptions {
+  /** Called with the child process once spawned (e.g. to send it SIGINT). */
+  onSpawn?: (child: ChildProcess) => void
+  timeoutMs?: number
+}
+
+export interface RunDistOptions extends SpawnOptions {
   inputs: Record<string, string>
   /** Extra environment (GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_REPOSITORY, ...). */
   env?: Record<string, string>
   /** The event that starts the run: its payload goes to a file, as the runner writes it. */
   event?: { name: string; payload: unknown }
-  /** Folder for the GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files (a temp folder by default). */
+  /** Folder for the GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and event files (a temp folder by default). */
   filesDir?: string
-  /** Called with the child process once spawned (e.g. to send it SIGINT). */
-  onSpawn?: (child: import('node:child_process').ChildProcess) => void
-  timeoutMs?: number
 }
 
 export async function runDist(options: RunDistOptions): Promise<DistRun> {
@@ -40,23 +50,41 @@ export async function runDist(options: RunDistOptions): Promise<DistRun> {
   const summaryFile = path.join(filesDir, 'step_summary')
   await writeFile(outputFile, '')
   await writeFile(summaryFile, '')
-  const eventVariables: Record<string, string> = {}
+  const env: NodeJS.ProcessEnv = { ...cleanEnvironment(), GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile }
   if (options.event !== undefined) {
     const eventFile = path.join(filesDir, 'event.json')
     await writeFile(eventFile, JSON.stringify(options.event.payload, null, 2))
-    Object.assign(eventVariables, { GITHUB_EVENT_NAME: options.event.name, GITHUB_EVENT_PATH: eventFile })
+    Object.assign(env, { GITHUB_EVENT_NAME: options.event.name, GITHUB_EVENT_PATH: eventFile })
   }
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_')))
-  const env: NodeJS.ProcessEnv = {
-    ...inherited,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    ...eventVariables,
-    ...options.env
-  }
+  Object.assign(env, options.env)
   for (const [name, value] of Object.entries(options.inputs)) env[`INPUT_${name.toUpperCase()}`] = value
+  const run = await spawnEntry(DIST_ENTRY, [], env, undefined, options)
+  const outputs = parseOutputFile(await readFile(outputFile, 'utf8'))
+  const summary = await readFile(summaryFile, 'utf8')
+  if (ownFolder) await rm(filesDir, { recursive: true, force: true })
+  return { ...run, outputs, summary }
+}
+
+export interface RunCliOptions extends SpawnOptions {
+  args: string[]
+  /** Extra environment (DOCS_ADMIN_API_KEY, DOCS_ADMIN_BASE_URL, ...). */
+  env?: Record<string, string>
+  /** The folder it runs in. */
+  cwd?: string
+}
+
+export function runCli(options: RunCliOptions): Promise<ProcessRun> {
+  return spawnEntry(CLI_ENTRY, options.args, { ...cleanEnvironment(), ...options.env }, options.cwd, options)
+}
+
+/** This process's environment without anything a run could take for its own input. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_|DOCS_ADMIN_)/.test(name)))
+}
+
+async function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined, options: SpawnOptions): Promise<ProcessRun> {
   const started = performance.now()
-  const child = spawn(process.execPath, [DIST_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [entry, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   options.onSpawn?.(child)
   let stdout = ''
   let stderr = ''
@@ -65,11 +93,7 @@ export async function runDist(options: RunDistOptions): Promise<DistRun> {
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, sig) => resolve([code, sig])))
   clearTimeout(timer)
-  const wallMs = performance.now() - started
-  const outputs = parseOutputFile(await readFile(outputFile, 'utf8'))
-  const summary = await readFile(summaryFile, 'utf8')
-  if (ownFolder) await rm(filesDir, { recursive: true, force: true })
-  return { exitCode, signal, stdout, stderr, outputs, summary, wallMs }
+  return { exitCode, signal, stdout, stderr, wallMs: performance.now() - started }
 }
 
 /** Reads a GITHUB_OUTPUT file: `name<<DELIMITER` blocks (as @actions/core writes) or `name=value` lines. */

@@ -1,0 +1,94 @@
+export const id = 191;
+export const ids = [191];
+export const modules = {
+
+/***/ 8350:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ GitHubApiError)
+/* harmony export */ });
+/** A GitHub API call that failed; `status` 0 when no answer came. */
+class GitHubApiError extends Error {
+    status;
+    name = 'GitHubApiError';
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9191:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   createGitHubApi: () => (/* binding */ createGitHubApi)
+/* harmony export */ });
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2413);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1922);
+/* harmony import */ var _host_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8350);
+/**
+ * The GitHub API port over Octokit (@actions/github). Loaded only when a run talks to GitHub, so
+ * that other runs do not pay for loading Octokit and its plugins.
+ */
+
+
+
+/** A conversation is read to at most this many pages of 100 comments. */
+const MAX_COMMENT_PAGES = 50;
+/** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
+function createGitHubApi(token, apiUrl) {
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, apiUrl ? { baseUrl: apiUrl } : {});
+    const { rest } = octokit;
+    const call = async (request) => {
+        try {
+            return await request();
+        }
+        catch (error) {
+            const status = error?.status;
+            throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(typeof status === 'number' ? status : 0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error));
+        }
+    };
+    const posted = (data) => ({ id: data.id, url: data.html_url });
+    return {
+        getPermission: async ({ owner, repo }, username, signal) => {
+            const { data } = await call(() => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
+            const roleName = data.role_name;
+            return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined };
+        },
+        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(async () => {
+            const comments = [];
+            let pages = 0;
+            const iterator = octokit.paginate.iterator(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100, request: { signal } });
+            for await (const { data } of iterator) {
+                for (const comment of data)
+                    comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } });
+                if (++pages >= MAX_COMMENT_PAGES)
+                    break;
+            }
+            return comments;
+        }),
+        reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
+            await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+        },
+        reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
+            await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+        },
+        createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
+        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data),
+        updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
+            await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+        },
+        updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
+            await call(() => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+        }
+    };
+}
+
+
+/***/ })
+
+};

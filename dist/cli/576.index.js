@@ -1,0 +1,603 @@
+export const id = 576;
+export const ids = [576];
+export const modules = {
+
+/***/ 5576:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  runExport: () => (/* binding */ runExport)
+});
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
+var follow_job = __webpack_require__(4256);
+// EXTERNAL MODULE: ./src/service/answer.ts
+var service_answer = __webpack_require__(885);
+// EXTERNAL MODULE: ./src/service/client.ts
+var client = __webpack_require__(9224);
+;// CONCATENATED MODULE: ./src/service/export-api.ts
+
+
+
+const EXPORT_TERMINAL = new Set(['completed', 'failed']);
+const EXPORT_KNOWN = new Set(['queued', 'running', 'completed', 'failed']);
+/** The three static export operations (spec 4.3-4.5). */
+class ExportApi {
+    client;
+    constructor(client) {
+        this.client = client;
+    }
+    /** Starts an export. Sent at most once unless the service surely did not receive it. */
+    async start(request, deadline) {
+        const body = { domain: request.domain };
+        if (request.version !== undefined)
+            body.version = request.version;
+        if (request.paths !== undefined)
+            body.paths = request.paths;
+        const what = `start the export of ${request.domain}`;
+        const answer = await this.client.request({
+            method: 'POST',
+            path: '/v1/static-export/jobs',
+            body,
+            kind: 'once',
+            what,
+            deadline
+        });
+        const fields = (0,service_answer/* asObject */.eB)(answer);
+        const jobId = (0,service_answer/* text */.Qq)(fields.jobId);
+        if (jobId === undefined)
+            throw new errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries no \`jobId\`.`);
+        return { jobId, status: (0,service_answer/* text */.Qq)(fields.status) };
+    }
+    async status(jobId, deadline) {
+        const answer = await this.client.request({
+            method: 'GET',
+            path: `/v1/static-export/jobs/${(0,client/* segment */.mX)(jobId)}`,
+            kind: 'idempotent',
+            what: `read the status of export job ${jobId}`,
+            deadline
+        });
+        const body = (0,service_answer/* asObject */.eB)(answer);
+        const status = (0,service_answer/* text */.Qq)(body.status);
+        if (status === undefined)
+            throw new errors/* ActionError */.lZ(`The status of export job ${jobId} carries no \`status\`.`);
+        return { status, progress: (0,service_answer/* finiteNumber */.vM)(body.progress), pageCount: (0,service_answer/* finiteNumber */.vM)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
+    }
+    /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
+    async bundle(jobId, deadline) {
+        const what = `generate the bundle link of export job ${jobId}`;
+        const answer = await this.client.request({
+            method: 'POST',
+            path: `/v1/static-export/jobs/${(0,client/* segment */.mX)(jobId)}/bundle`,
+            kind: 'idempotent',
+            what,
+            deadline
+        });
+        const body = (0,service_answer/* asObject */.eB)(answer);
+        const url = (0,service_answer/* httpLink */.Lb)(body.bundleUrl);
+        if (url === undefined)
+            throw new errors/* ActionError */.lZ(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`);
+        return { url, expiresAt: (0,service_answer/* timestamp */.vE)(body.expiresAt), sizeBytes: (0,service_answer/* finiteNumber */.vM)(body.sizeBytes) };
+    }
+}
+
+// EXTERNAL MODULE: ./src/transfer/link.ts
+var transfer_link = __webpack_require__(3907);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+;// CONCATENATED MODULE: ./src/export/helm-values.ts
+
+
+
+/**
+ * The Helm values a self-hosted deployment reads to serve the bundle. Strings are written as
+ * JSON strings, which are valid YAML double-quoted scalars, so no value can break the document.
+ */
+function helmValuesYaml(bundleUrl, version) {
+    const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${JSON.stringify(bundleUrl)}`];
+    if (version !== undefined)
+        lines.push(`  version: ${JSON.stringify(version)}`);
+    return `${lines.join('\n')}\n`;
+}
+/** Writes `content` whole or not at all: a reader never sees half a values file. */
+async function writeFileAtomically(file, content) {
+    await (0,promises_.mkdir)(external_node_path_.dirname(file), { recursive: true });
+    const temporary = `${file}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`;
+    try {
+        await (0,promises_.writeFile)(temporary, content, { mode: 0o600 });
+        await (0,promises_.rename)(temporary, file);
+    }
+    catch (error) {
+        await (0,promises_.rm)(temporary, { force: true });
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/export/export-flow.ts
+/**
+ * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
+ * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
+ * known, so a failure part-way still hands on the job id and the last status.
+ */
+
+
+
+
+
+
+
+async function runExport(settings, client, context) {
+    const { clock, host, outputs, report } = context;
+    const { log } = host;
+    const api = new ExportApi(client);
+    const startedAt = clock.now();
+    const deadline = startedAt + settings.timeoutMs;
+    const jobId = await log.group('Start the export', async () => {
+        if (settings.jobId !== undefined) {
+            log.info(`Reusing export job ${settings.jobId}.`);
+            return settings.jobId;
+        }
+        const started = await api.start({ domain: settings.domain, version: settings.docsVersion, paths: settings.paths }, deadline);
+        log.info(`Started export job ${started.jobId} for ${settings.domain}.`);
+        outputs.set('status', started.status ?? 'queued');
+        return started.jobId;
+    });
+    outputs.set('job-id', jobId);
+    if (!settings.wait) {
+        if (settings.jobId !== undefined)
+            publishStatus(await api.status(jobId, deadline), context);
+        report.notes.push('Not waiting for the job (`wait: false`).');
+        return;
+    }
+    const { value: final } = await log.group(`Wait for export job ${jobId}`, () => (0,follow_job/* followJob */.B)({
+        name: `Export job ${jobId}`,
+        check: () => api.status(jobId, deadline),
+        read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
+        terminal: EXPORT_TERMINAL,
+        known: EXPORT_KNOWN,
+        onValue: (status) => publishStatus(status, context),
+        // A job of an earlier run may be done already; one this run started is not.
+        checkFirst: settings.jobId !== undefined,
+        jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
+        initialIntervalMs: settings.pollIntervalMs,
+        maxIntervalMs: settings.maxPollIntervalMs,
+        startedAt,
+        timeoutMs: settings.timeoutMs,
+        resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`,
+        clock,
+        log,
+        signal: context.signal
+    }));
+    if (final.status === 'failed') {
+        throw new errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
+    }
+    /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
+    const generateLink = async () => {
+        const link = await api.bundle(jobId, deadline);
+        publishLink(link, settings, context);
+        return link;
+    };
+    let link = await log.group('Generate the bundle link', async () => {
+        const first = await generateLink();
+        log.info(`Bundle link: ${(0,transfer_link/* describeLink */.Ex)(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`);
+        return first;
+    });
+    if (settings.download) {
+        link = await log.group('Download the bundle', async () => {
+            // Loaded here, not at start-up: the archive code is not needed before the job is done.
+            const { transferBundle } = await Promise.all(/* import() */[__webpack_require__.e(494), __webpack_require__.e(120)]).then(__webpack_require__.bind(__webpack_require__, 3120));
+            const result = await transferBundle({
+                link,
+                refreshLink: generateLink,
+                // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
+                // it is the product and goes into `path`.
+                archiveFolder: settings.extract ? external_node_path_.join(host.env('RUNNER_TEMP') ?? external_node_os_.tmpdir(), `docs-export-${safeName(jobId)}`) : settings.path,
+                siteDir: settings.extract ? settings.path : undefined,
+                deadline,
+                signal: context.signal,
+                log,
+                clock
+            });
+            outputs.set('bundle-path', result.archiveFile);
+            outputs.set('site-path', result.siteDir ?? '');
+            outputs.set('bundle-sha256', result.sha256);
+            outputs.set('bundle-size', result.sizeBytes);
+            // The link that served the bundle: a fresh one if the first had expired.
+            return result.link;
+        });
+    }
+    if (settings.helmValuesFile !== undefined) {
+        await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(link.url, settings.exportVersion));
+        log.info(`Wrote the Helm values to ${settings.helmValuesFile}.`);
+        report.rows.push(['Helm values', settings.helmValuesFile]);
+    }
+}
+function publishStatus(value, context) {
+    const { outputs } = context;
+    outputs.set('status', value.status);
+    if (value.progress !== undefined)
+        outputs.set('progress', value.progress);
+    if (value.pageCount !== undefined)
+        outputs.set('page-count', value.pageCount);
+}
+/** `running, 40%, 120 pages`. */
+function describeStatus(value) {
+    const parts = [value.status];
+    if (value.progress !== undefined)
+        parts.push(`${value.progress}%`);
+    if (value.pageCount !== undefined)
+        parts.push(`${value.pageCount} pages`);
+    if (value.error !== undefined)
+        parts.push(`error: ${value.error}`);
+    return parts.join(', ');
+}
+/** Masks the link's signature before anything can print it, then hands it on. */
+function publishLink(link, settings, context) {
+    (0,transfer_link/* maskLinkSecrets */.oY)(link.url, (secret) => context.host.setSecret(secret));
+    context.outputs.set('bundle-url', link.url);
+    context.outputs.set('expires-at', link.expiresAt?.toISOString());
+    context.outputs.set('helm-values', helmValuesYaml(link.url, settings.exportVersion));
+}
+/** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
+function safeName(id) {
+    return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
+}
+
+
+/***/ }),
+
+/***/ 4256:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  B: () => (/* binding */ followJob)
+});
+
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
+;// CONCATENATED MODULE: ./src/follow/schedule.ts
+/**
+ * When to ask for a job's status next. Pure: the history of what the job reported, the settings,
+ * the current time and a random source in; a wait in milliseconds out.
+ *
+ * Two regimes:
+ * - Blind backoff (nothing usable to go on: no progress, a stall, progress going backwards):
+ *   initialIntervalMs doubling per poll, capped at maxIntervalMs, +-10% jitter.
+ * - ETA (progress advancing): fit a constant rate to the recent observations, taking the integer
+ *   quantisation of `progress` into account, which gives an interval [early, late] in which the
+ *   job should end. Poll at the latest moment that still notices an end at `early` within a small
+ *   lag budget; when that poll finds the job still running, its observation narrows the interval.
+ */
+/** Blind backoff: the wait doubles with every poll. */
+const GROWTH = 2;
+/** Blind waits are spread by +-10% so that many runners do not poll in step. */
+const BLIND_JITTER = 0.1;
+/** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
+const QUANTUM = 1;
+/** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
+const LAG_FRACTION = 0.03;
+/** A rate is trusted (its ETA may carry a wait past maxIntervalMs) from this many points... */
+const TRUST_MIN_POINTS = 3;
+/** ...when its quantisation spread, (rHi - rLo) / rHi, is at most this. */
+const TRUST_MAX_SPREAD = 0.25;
+/** A trusted wait extrapolates at most this many times the span the rate was measured over. */
+const HORIZON = 1;
+/** Only the most recent points are considered when fitting a rate (bounds the work per poll). */
+const MAX_SEGMENT = 32;
+/** Shortest wait ever returned: ETA aiming must not turn into a busy loop. */
+function minimumDelay(settings) {
+    return Math.max(1, settings.initialIntervalMs / 5);
+}
+/** The blind backoff before jitter, after `polls` status requests. */
+function blindDelay(polls, settings) {
+    const { initialIntervalMs: initial, maxIntervalMs: max } = settings;
+    return Math.min(max, initial * GROWTH ** Math.min(polls, 64));
+}
+/** A usable progress value: finite and within 0..100; anything else is treated as absent. */
+function usableProgress(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
+}
+/**
+ * The longest recent run of observations that a single constant rate explains, given that each
+ * reported value P stands for a true progress in [P, P + QUANTUM). A stall or a jump breaks the
+ * run, so the fit only ever describes the job's current pace.
+ *
+ * For a line p(t) = a + r t the constraints are pairwise (for a fixed r the offsets allowed by
+ * each point are intervals, and intervals on a line intersect iff they do pairwise), so the
+ * feasible rates are the intersection of the pairwise ranges [(dP - Q)/dt, (dP + Q)/dt].
+ */
+function fitRate(history) {
+    const last = history.at(-1);
+    const lastP = usableProgress(last?.progress);
+    if (last === undefined || lastP === undefined)
+        return undefined;
+    const segment = [{ at: last.at, p: lastP }];
+    let rLo = -Infinity;
+    let rHi = Infinity;
+    for (let i = history.length - 2; i >= 0 && segment.length < MAX_SEGMENT; i--) {
+        const obs = history[i];
+        const p = usableProgress(obs?.progress);
+        if (obs === undefined || p === undefined)
+            continue;
+        let lo = rLo;
+        let hi = rHi;
+        let ok = true;
+        for (const later of segment) {
+            const dt = later.at - obs.at;
+            const dp = later.p - p;
+            if (dt <= 0 || dp < 0) {
+                ok = false;
+                break;
+            }
+            lo = Math.max(lo, (dp - QUANTUM) / dt);
+            hi = Math.min(hi, (dp + QUANTUM) / dt);
+        }
+        if (!ok || lo > hi)
+            break;
+        rLo = lo;
+        rHi = hi;
+        segment.unshift({ at: obs.at, p });
+    }
+    if (segment.length < 2)
+        return undefined;
+    const first = segment[0];
+    return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi };
+}
+function nextPollDelay(history, settings, now, random, startedAt) {
+    const floor = minimumDelay(settings);
+    const blindBase = blindDelay(history.length, settings);
+    const blind = Math.max(floor, blindBase * (1 + BLIND_JITTER * (2 * random() - 1)));
+    const last = history.at(-1);
+    const lastP = usableProgress(last?.progress);
+    // Progress absent (or garbage) now: nothing to estimate with.
+    if (last === undefined || lastP === undefined)
+        return blind;
+    // Stalled (no change since the previous report) or going backwards: the end could come at any
+    // moment (a stalled job may jump) or never; only the blind backoff is safe.
+    const previous = history.at(-2);
+    const previousP = usableProgress(previous?.progress);
+    if (previousP !== undefined && lastP <= previousP)
+        return blind;
+    const fit = fitRate(history);
+    if (fit === undefined || fit.rHi <= 0) {
+        // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
+        // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
+        // upper bound of the remaining time: it may shorten the blind wait, never lengthen it.
+        if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
+            const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP;
+            return Math.max(floor, Math.min(blind, last.at + remainingUpper - now));
+        }
+        return blind;
+    }
+    // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
+    // coarse integer steps is wide; the interval narrows as points accumulate.
+    const early = last.at + Math.max(0, 100 - lastP - QUANTUM) / fit.rHi;
+    const late = fit.rLo > 0 ? last.at + (100 - lastP) / fit.rLo : Infinity;
+    const origin = startedAt ?? history[0]?.at ?? last.at;
+    const estimatedEnd = Number.isFinite(late) ? (early + late) / 2 : early;
+    const tolerance = Math.max(floor, LAG_FRACTION * (estimatedEnd - origin));
+    // Poll at `late` when the interval is narrower than the lag budget (this poll then sees the end,
+    // at most `tolerance` after it); else at early + tolerance (an end at `early` is still noticed
+    // within budget, and a poll that comes too soon brings a point that narrows the interval).
+    const target = Math.min(late, early + tolerance);
+    let wait;
+    if (target <= now) {
+        // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
+        // the expected end: wait about as long as it is overdue, bounded by the blind backoff.
+        wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)));
+    }
+    else {
+        wait = target - now;
+    }
+    // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
+    // only later (a poll just before the estimated end is a wasted request) and well within the
+    // lag budget.
+    wait += Math.min(BLIND_JITTER * wait, tolerance / 4) * random();
+    // How far the estimate may stretch the wait:
+    // - two points: a rate with no consistency check (and coarse while progress steps are few):
+    //   it may only shorten the blind backoff;
+    // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
+    // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
+    //   but no further ahead than the span the rate was measured over, so that a job that speeds
+    //   up is not overslept by much.
+    const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
+    const limit = trusted
+        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
+        : fit.points >= TRUST_MIN_POINTS
+            ? Math.max(blind, settings.maxIntervalMs)
+            : blind;
+    return Math.max(floor, Math.min(wait, limit));
+}
+
+;// CONCATENATED MODULE: ./src/follow/follow-job.ts
+/**
+ * Following a job until it ends, for export and agent jobs alike: check, read, report, sleep. The
+ * status request, the clock and the cancellation signal are handed in, so tests and the benchmark
+ * run it on a virtual clock; when to check next is schedule.ts's pure decision.
+ */
+
+
+
+
+/**
+ * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
+ * change and warns once per unknown status. It never gives up early: a wait that would pass the
+ * deadline is cut short to check once more at the deadline; after that, it fails with an
+ * ActionError that names the job, its last status and how to pick it up again. Rejects with
+ * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ */
+async function followJob(options) {
+    const { clock, log, signal, name, startedAt } = options;
+    const deadline = startedAt + options.timeoutMs;
+    const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs };
+    const history = [];
+    const warned = new Set();
+    let lastSummary;
+    let polls = 0;
+    const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
+    const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
+    (0,errors/* throwIfCancelled */.dZ)(signal);
+    let value = options.first;
+    if (value === undefined && !options.checkFirst)
+        await sleepAtMost(options.initialIntervalMs);
+    for (;;) {
+        if (value === undefined) {
+            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+            polls++;
+        }
+        const reading = options.read(value);
+        const now = clock.now();
+        history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) });
+        if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+            warned.add(reading.status);
+            log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
+        }
+        if (reading.summary !== lastSummary) {
+            log.info(`${name}: ${reading.summary} after ${elapsed()}.`);
+            lastSummary = reading.summary;
+        }
+        await options.onValue?.(value);
+        if (options.terminal.has(reading.status)) {
+            log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
+            return { value, polls };
+        }
+        if (now >= deadline) {
+            throw new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
+                `The job may still finish: ${options.resumeHint}.`);
+        }
+        await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt));
+        value = undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 885:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Lb: () => (/* binding */ httpLink),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   vE: () => (/* binding */ timestamp),
+/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */ });
+/**
+ * Reading service answers defensively: the spec leaves types and extra fields open, so every
+ * field is taken only when it has a usable value, and anything else counts as absent.
+ */
+/** The value as a plain object, or an empty one. */
+function asObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+function text(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** A finite number, also from a numeric string. */
+function finiteNumber(value) {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** An http(s) address, or undefined. */
+function httpLink(value) {
+    const found = text(value);
+    if (found === undefined)
+        return undefined;
+    try {
+        const { protocol } = new URL(found);
+        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+function timestamp(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return new Date(value < 1e12 ? value * 1000 : value);
+    if (typeof value === 'string' && value.trim() !== '') {
+        if (/^\d+(\.\d+)?$/.test(value.trim()))
+            return timestamp(Number(value));
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) ? undefined : new Date(ms);
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
+/***/ 3907:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Ex: () => (/* binding */ describeLink),
+/* harmony export */   _d: () => (/* binding */ isExpired),
+/* harmony export */   oY: () => (/* binding */ maskLinkSecrets)
+/* harmony export */ });
+/**
+ * Query parameters that carry a presigned link's credentials (S3, GCS, Azure SAS and the
+ * simulator). Their values are secrets: anyone holding them can download the bundle.
+ */
+const SIGNATURE_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|se|sp|sv)$/i;
+/**
+ * Registers the link's signature values as secrets, so that the runner masks them wherever they
+ * would appear in the log, including in the whole URL when a user prints the `bundle-url` output.
+ */
+function maskLinkSecrets(url, setSecret) {
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return;
+    }
+    for (const [name, value] of parsed.searchParams) {
+        if (SIGNATURE_PARAMS.test(name) && value !== '') {
+            setSecret(value);
+            // The masker matches text as printed: the raw and the encoded spellings may both appear.
+            const encoded = encodeURIComponent(value);
+            if (encoded !== value)
+                setSecret(encoded);
+        }
+    }
+}
+/** The link without its query: safe to print in any log line. */
+function describeLink(url) {
+    try {
+        const parsed = new URL(url);
+        return `${parsed.origin}${parsed.pathname}`;
+    }
+    catch {
+        return '(unreadable link)';
+    }
+}
+/** True when the link's expiry has passed, or passes within `marginMs`. */
+function isExpired(link, nowMs, marginMs = 0) {
+    return link.expiresAt !== undefined && link.expiresAt.getTime() - marginMs <= nowMs;
+}
+
+
+/***/ })
+
+};

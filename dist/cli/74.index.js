@@ -1,0 +1,1249 @@
+export const id = 74;
+export const ids = [74];
+export const modules = {
+
+/***/ 8350:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ GitHubApiError)
+/* harmony export */ });
+/** A GitHub API call that failed; `status` 0 when no answer came. */
+class GitHubApiError extends Error {
+    status;
+    name = 'GitHubApiError';
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+
+
+/***/ }),
+
+/***/ 4074:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  runAgent: () => (/* binding */ runAgent)
+});
+
+// EXTERNAL MODULE: ./src/action/host.ts
+var host = __webpack_require__(8350);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
+var follow_job = __webpack_require__(4256);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
+// EXTERNAL MODULE: ./src/service/answer.ts
+var answer = __webpack_require__(885);
+// EXTERNAL MODULE: ./src/service/client.ts
+var client = __webpack_require__(9224);
+// EXTERNAL MODULE: ./src/service/retry.ts
+var retry = __webpack_require__(5585);
+;// CONCATENATED MODULE: ./src/service/agent-api.ts
+
+
+
+
+
+/** The states that end a wait (spec 3.1). */
+const AGENT_TERMINAL = new Set(['completed', 'archived', 'failed']);
+const AGENT_KNOWN = new Set(['active', 'completed', 'archived', 'failed']);
+/** Spec section 8: follow-up messages per project and hour. */
+const MESSAGES_PER_HOUR = 100;
+/** The agent operations (spec 4.1, 4.2, plus create) with their failures explained for a user. */
+class AgentApi {
+    client;
+    now;
+    constructor(client, 
+    /** Wall time, to say when a rate limit ends. */
+    now) {
+        this.client = client;
+        this.now = now;
+    }
+    async get(projectId, jobId, deadline) {
+        const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId });
+        const job = readAgentJob(body);
+        if (job.status === undefined) {
+            throw new errors/* ActionError */.lZ(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`);
+        }
+        return { ...job, status: job.status };
+    }
+    /** Sends a follow-up message: never repeated unless the service surely did not receive it. */
+    async message(projectId, jobId, prompt, deadline) {
+        const body = await this.call({
+            method: 'POST',
+            path: `${jobPath(projectId, jobId)}/message`,
+            body: { prompt },
+            kind: 'once',
+            what: `send the message to agent job ${jobId}`,
+            deadline
+        }, { projectId, jobId, rateLimit: `the project's limit of ${MESSAGES_PER_HOUR} messages an hour is reached` });
+        return readAgentJob(body);
+    }
+    /** Creates a job (not in the spec file: its answer is read as loosely as the others). */
+    async create(projectId, prompt, deadline) {
+        const what = `create an agent job in project ${projectId}`;
+        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,client/* segment */.mX)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
+        const job = readAgentJob(body);
+        if (job.id === undefined) {
+            throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no job \`id\`, so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
+        }
+        return { ...job, id: job.id };
+    }
+    async call(request, about) {
+        try {
+            return await this.client.request(request);
+        }
+        catch (error) {
+            if (!(error instanceof client/* ServiceError */._7))
+                throw error;
+            const said = error.serviceError ? `: the service said "${error.serviceError}"` : '';
+            if (error.status === 404) {
+                const what = about.jobId === undefined ? `Project ${about.projectId}` : `Agent job ${about.jobId} in project ${about.projectId}`;
+                throw new errors/* ActionError */.lZ(`${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`);
+            }
+            if (error.status === 429 && about.rateLimit !== undefined)
+                throw this.rateLimited(request.what, about.rateLimit, error, said);
+            if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
+                throw error.withMessage(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`);
+            }
+            throw error;
+        }
+    }
+    rateLimited(what, limit, error, said) {
+        const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined;
+        const now = this.now();
+        const waitMs = (0,retry/* parseRetryAfter */.mu)(retryAfter, now);
+        const when = waitMs === undefined
+            ? 'The service did not say when to try again; try again later.'
+            : `Try again after ${new Date(now + waitMs).toISOString()} (in ${(0,units/* formatDuration */.a3)(waitMs)}).`;
+        const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : '';
+        return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`);
+    }
+}
+function jobPath(projectId, jobId) {
+    return `/v2/agent/${(0,client/* segment */.mX)(projectId)}/job/${(0,client/* segment */.mX)(jobId)}`;
+}
+/**
+ * Reads an AgentJob from an answer. Tolerates a wrapper (`{"job": {...}}` or `{"data": {...}}`),
+ * snake_case names, a `jobId` instead of `id`, and `source` given as the repository address.
+ */
+function readAgentJob(body) {
+    let value = (0,answer/* asObject */.eB)(body);
+    for (const key of ['job', 'data']) {
+        const inner = (0,answer/* asObject */.eB)(value[key]);
+        if (!('id' in value) && !('status' in value) && ('id' in inner || 'status' in inner))
+            value = inner;
+    }
+    const source = value.source;
+    const sourceFields = (0,answer/* asObject */.eB)(source);
+    return {
+        id: (0,answer/* text */.Qq)(value.id) ?? (0,answer/* text */.Qq)(value.jobId) ?? (0,answer/* text */.Qq)(value.job_id),
+        status: (0,answer/* text */.Qq)(value.status),
+        model: (0,answer/* text */.Qq)(value.model),
+        sourceRepository: (typeof source === 'string' ? (0,answer/* text */.Qq)(source) : undefined) ?? (0,answer/* text */.Qq)(sourceFields.repository) ?? (0,answer/* text */.Qq)(value.repository),
+        sourceRef: (0,answer/* text */.Qq)(sourceFields.ref) ?? (0,answer/* text */.Qq)(sourceFields.branch),
+        prLink: (0,answer/* httpLink */.Lb)(value.prLink ?? value.pr_link ?? value.prUrl),
+        createdAt: time(value.createdAt ?? value.created_at),
+        archivedAt: time(value.archivedAt ?? value.archived_at),
+        error: (0,answer/* text */.Qq)(value.error) ?? (0,answer/* text */.Qq)(value.errorMessage)
+    };
+}
+/** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
+function time(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return new Date(value < 1e12 ? value * 1000 : value).toISOString();
+    return (0,answer/* text */.Qq)(value);
+}
+/**
+ * Whether a failed message was refused because the job takes no more messages (it is archived,
+ * failed, or otherwise closed): a 4xx the spec leaves open, other than a bad key (401, 403), an
+ * unknown job (404), a timeout (408) and the rate limit (429).
+ */
+function refusesMessages(error) {
+    const status = error instanceof client/* ServiceError */._7 ? error.status : undefined;
+    return status !== undefined && status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status);
+}
+
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
+;// CONCATENATED MODULE: ./src/agent/github-calls.ts
+
+
+
+
+/** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
+const GITHUB_TIMEOUT_MS = 15_000;
+const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
+/** Hint for a refused write on the workflow's own repository. */
+const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
+/**
+ * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
+ * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
+ */
+async function readGitHub(context, deadline, call) {
+    const { clock, signal } = context;
+    try {
+        return await (0,retry/* withRetries */.LH)(async () => {
+            try {
+                return await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
+            }
+            catch (error) {
+                if (signal.aborted)
+                    throw new errors/* CancelledError */.cc();
+                throw new retry/* AttemptError */.cb(failureOf(error), (0,errors/* errorMessage */.gJ)(error));
+            }
+        }, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
+    }
+    catch (error) {
+        if (!(error instanceof retry/* AttemptError */.cb))
+            throw error;
+        const status = error.failure.kind === 'status' ? error.failure.status : 0;
+        throw new host/* GitHubApiError */.O(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`);
+    }
+}
+/** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
+async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
+    const { clock, signal, host } = context;
+    if (signal.aborted)
+        return undefined;
+    try {
+        const result = await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
+        host.log.debug(`Did ${what}.`);
+        return result;
+    }
+    catch (error) {
+        host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
+        return undefined;
+    }
+}
+function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
+    const message = (0,errors/* errorMessage */.gJ)(error);
+    if (!(error instanceof host/* GitHubApiError */.O) || error.status === 0)
+        return message;
+    return `HTTP ${error.status}: ${message}.${isRefusal(error.status) ? ` ${hint}` : ''}`;
+}
+/** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+function isRefusal(status) {
+    return status === 401 || status === 403 || status === 404;
+}
+function failureOf(error) {
+    if (error instanceof host/* GitHubApiError */.O && error.status > 0)
+        return { kind: 'status', status: error.status };
+    return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };
+}
+
+;// CONCATENATED MODULE: ./src/agent/job-record.ts
+
+const MARKER = /<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
+function recordBody(job, command) {
+    return [
+        `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
+        `🤖 Docs agent job \`${job.jobId}\` opened this pull request.`,
+        '',
+        `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
+    ].join('\n');
+}
+/** The jobs recorded in a conversation, oldest first: markers in comments written by a bot only. */
+function recordedJobs(comments) {
+    const jobs = [];
+    for (const comment of comments) {
+        if (comment.author.type !== 'Bot')
+            continue;
+        const match = MARKER.exec(comment.body);
+        if (match === null)
+            continue;
+        try {
+            jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') });
+        }
+        catch {
+            // A malformed marker is no record.
+        }
+    }
+    return jobs.filter((job) => job.projectId !== '' && job.jobId !== '');
+}
+/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
+function parsePullRequestLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    const base = server.pathname.replace(/\/+$/, '');
+    if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`))
+        return undefined;
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
+    if (match === null)
+        return undefined;
+    return { repository: { owner: decodeURIComponent(match[1] ?? ''), repo: decodeURIComponent(match[2] ?? '') }, number: Number(match[3]) };
+}
+class JobRecords {
+    github;
+    context;
+    command;
+    home;
+    deadline;
+    /** `job@pull request` keys handled by this run: each is looked at once. */
+    noted = new Set();
+    constructor(github, context, 
+    /** The comment command the record tells people to use. */
+    command, 
+    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
+    home, deadline) {
+        this.github = github;
+        this.context = context;
+        this.command = command;
+        this.home = home;
+        this.deadline = deadline;
+    }
+    /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
+    async latest(pull) {
+        const comments = await readGitHub(this.context, this.deadline, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
+        return recordedJobs(comments).at(-1);
+    }
+    /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
+    async note(job, pull) {
+        const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`;
+        const key = `${job.projectId}/${job.jobId}@${where}`;
+        if (this.noted.has(key))
+            return;
+        this.noted.add(key);
+        const hint = this.writeHint(pull.repository);
+        const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint);
+        if (comments === undefined)
+            return;
+        if (recordedJobs(comments).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+            return;
+        const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
+        if (posted !== undefined)
+            this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
+    }
+    writeHint(repository) {
+        const where = `${repository.owner}/${repository.repo}`;
+        if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
+            return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).';
+        }
+        return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`;
+    }
+}
+
+// EXTERNAL MODULE: ./src/action/settings.ts
+var settings = __webpack_require__(9297);
+;// CONCATENATED MODULE: ./src/agent/permission.ts
+
+
+
+
+/** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
+function levelOf(answer) {
+    const known = (name) => settings/* PERMISSION_LEVELS */.e.find((level) => level === name);
+    return known(answer.roleName) ?? known(answer.permission) ?? 'none';
+}
+function meets(level, required) {
+    return settings/* PERMISSION_LEVELS */.e.indexOf(level) >= settings/* PERMISSION_LEVELS */.e.indexOf(required);
+}
+/** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
+async function readPermission(github, repository, author, context, deadline) {
+    const where = `${repository.owner}/${repository.repo}`;
+    try {
+        return levelOf(await readGitHub(context, deadline, (signal) => github.getPermission(repository, author, signal)));
+    }
+    catch (error) {
+        if (!(error instanceof host/* GitHubApiError */.O))
+            throw error;
+        const why = error.status === 401 || error.status === 403 || error.status === 404
+            ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
+            : 'GitHub did not answer; rerun the workflow';
+        throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} (${error.status > 0 ? `HTTP ${error.status}: ` : ''}${(0,errors/* errorMessage */.gJ)(error)}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
+
+class ProgressComment {
+    github;
+    comment;
+    number;
+    context;
+    tried = false;
+    posted;
+    shown;
+    constructor(github, comment, 
+    /** Where replies go: the issue or pull request. */
+    number, context) {
+        this.github = github;
+        this.comment = comment;
+        this.number = number;
+        this.context = context;
+    }
+    /** Undefined (after a warning) when the payload does not say where the comment is. */
+    static open(github, comment, context) {
+        const { repository, subject } = comment;
+        if (repository === undefined || subject === undefined) {
+            context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.');
+            return undefined;
+        }
+        return new ProgressComment(github, { ...comment, repository }, subject.number, context);
+    }
+    async acknowledge() {
+        const { repository, id, event } = this.comment;
+        await tryGitHub(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment' ? this.github.reactToIssueComment(repository, id, 'eyes', signal) : this.github.reactToReviewComment(repository, id, 'eyes', signal));
+    }
+    /** Shows `body`: the first call posts the reply, later calls edit it. */
+    async show(body) {
+        if (body === this.shown)
+            return;
+        this.shown = body;
+        const { repository, id, event, threadId } = this.comment;
+        if (!this.tried) {
+            this.tried = true;
+            this.posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) => event === 'issue_comment'
+                ? this.github.createIssueComment(repository, this.number, body, signal)
+                : this.github.replyToReviewComment(repository, this.number, threadId, body, signal));
+            if (this.posted?.url !== undefined)
+                this.context.outputs.set('comment-url', this.posted.url);
+            return;
+        }
+        const posted = this.posted;
+        if (posted === undefined)
+            return;
+        await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment' ? this.github.updateIssueComment(repository, posted.id, body, signal) : this.github.updateReviewComment(repository, posted.id, body, signal));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent/reply.ts
+/** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
+
+/**
+ * The comment: the job, its status and the PR link, or the error. Text from the service is kept
+ * from pinging people (@mentions are broken up), and secrets are cut out (the log masks them, a
+ * comment does not).
+ */
+function progressText(facts, secrets) {
+    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job \`${facts.jobId}\``;
+    const status = `**${facts.status ?? 'unknown'}**`;
+    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
+    const lines = [];
+    switch (facts.phase) {
+        case 'failed':
+            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', quiet(facts.error ?? ''));
+            break;
+        case 'working':
+            lines.push(`⏳ ${job} is working on it (status ${status}).`);
+            break;
+        case 'handed-over':
+            lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
+            break;
+        case 'ended':
+            lines.push(endLine(job, facts, status, after));
+    }
+    if (facts.note !== undefined)
+        lines.push('', quiet(facts.note));
+    if (facts.runUrl)
+        lines.push('', `[Workflow run](${facts.runUrl})`);
+    return redact(lines.join('\n'), secrets);
+}
+function endLine(job, facts, status, after) {
+    switch (facts.status) {
+        case 'completed':
+            return facts.prLink
+                ? `✅ ${job} is **completed**${after}. Pull request: ${facts.prLink}`
+                : `✅ ${job} is **completed**${after} with no file changes, so no pull request was opened.`;
+        case 'archived':
+            return `✅ ${job} is **archived**${after}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
+        case 'failed':
+            return `❌ ${job} **failed**${after}: ${quiet(facts.error ?? 'the service gave no reason')}`;
+        default:
+            return `ℹ️ ${job} is ${quiet(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
+    }
+}
+/** Breaks up @mentions (a zero-width joiner after the @), so text from elsewhere pings nobody. */
+function quiet(text) {
+    return text.replace(/@(?=[A-Za-z0-9])/g, '@\u200d');
+}
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets) {
+        if (secret !== undefined && secret.length >= 4)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/action/event.ts
+var action_event = __webpack_require__(3566);
+;// CONCATENATED MODULE: ./src/agent/trigger.ts
+/**
+ * What started the run, read from the event payload: the comment (issue_comment,
+ * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
+ * for: nothing (skipped, and why) or an instruction. Pure.
+ */
+
+
+
+/** How much of an issue's or pull request's body goes into a new job's prompt. */
+const CONTEXT_BODY_CHARS = 4000;
+/** The comment of a comment event; undefined for any other event. */
+function readTriggeringComment(event, env) {
+    if (!(0,action_event/* isCommentEvent */.Kx)(event.name))
+        return undefined;
+    const { payload } = event;
+    const comment = (0,answer/* asObject */.eB)(payload.comment);
+    const id = comment.id;
+    if (typeof id !== 'number' || typeof comment.body !== 'string') {
+        throw new errors/* ActionError */.lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
+    }
+    const user = (0,answer/* asObject */.eB)(comment.user);
+    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,answer/* asObject */.eB)(payload.repository));
+    const serverUrl = env('GITHUB_SERVER_URL') ?? 'https://github.com';
+    const runId = env('GITHUB_RUN_ID');
+    return {
+        event: event.name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        id,
+        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+        body: comment.body,
+        author: typeof user.login === 'string' ? user.login : undefined,
+        authorType: typeof user.type === 'string' ? user.type : undefined,
+        repository,
+        subject: subjectOf(event, repository),
+        runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
+    };
+}
+/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+function subjectOf(event, repository) {
+    const { payload } = event;
+    const issue = (0,answer/* asObject */.eB)(payload.issue);
+    const pull = (0,answer/* asObject */.eB)(payload.pull_request);
+    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
+    if (found === undefined || repository === undefined)
+        return undefined;
+    return {
+        repository,
+        number: found.number,
+        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+        isPullRequest: found === pull || 'pull_request' in issue,
+        title: typeof found.title === 'string' ? found.title : '',
+        body: typeof found.body === 'string' ? found.body : '',
+        url: typeof found.html_url === 'string' ? found.html_url : undefined
+    };
+}
+/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
+function repositoryOf(variable, payloadRepository) {
+    const [owner, repo, ...rest] = (variable ?? '').split('/');
+    if (owner && repo && rest.length === 0)
+        return { owner, repo };
+    const login = (0,answer/* asObject */.eB)(payloadRepository.owner).login;
+    return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined;
+}
+/**
+ * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
+ * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
+ */
+function matchCommand(body, command) {
+    const text = body.trimStart();
+    if (command === '' || !text.startsWith(command))
+        return { matched: false, rest: '' };
+    const after = text.slice(command.length);
+    if (after !== '' && !/^\s/.test(after))
+        return { matched: false, rest: '' };
+    return { matched: true, rest: after.trim() };
+}
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
+ * must never talk to each other in a loop), it is not new (an edit must not send an instruction
+ * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
+ */
+function skipReason(comment, command) {
+    if (comment.authorType === 'Bot')
+        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
+    if (comment.action !== undefined && comment.action !== 'created')
+        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
+    if (command !== undefined && !matchCommand(comment.body, command).matched) {
+        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
+    }
+    return undefined;
+}
+/** The instruction for the agent: the `prompt` input, else the comment's text after the command. Never blank. */
+function resolvePrompt(source, comment, eventName) {
+    if (source.from === 'input')
+        return source.text;
+    if (comment === undefined) {
+        throw new errors/* ActionError */.lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
+    }
+    const { rest } = matchCommand(comment.body, source.command);
+    if (rest !== '')
+        return rest;
+    throw new errors/* ActionError */.lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
+}
+/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
+function promptWithContext(instruction, subject) {
+    if (subject === undefined)
+        return instruction;
+    const kind = subject.isPullRequest ? 'pull request' : 'issue';
+    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
+    const body = subject.body.length > CONTEXT_BODY_CHARS ? `${subject.body.slice(0, CONTEXT_BODY_CHARS)}…` : subject.body;
+    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
+}
+
+;// CONCATENATED MODULE: ./src/agent/agent-flow.ts
+
+
+
+
+
+
+
+
+
+
+/** How much of the prompt the job summary shows. */
+const PROMPT_PREVIEW = 200;
+/** The command a record tells people to use when `comment-command` is not set. */
+const DEFAULT_COMMAND = '/docs-agent';
+async function runAgent(settings, client, context) {
+    const { clock, host, outputs, report } = context;
+    const startedAt = clock.now();
+    const deadline = startedAt + settings.timeoutMs;
+    const event = await host.event();
+    const comment = readTriggeringComment(event, (name) => host.env(name));
+    const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {});
+    const github = settings.githubToken === undefined ? undefined : await host.github(settings.githubToken);
+    // 1. A comment runs the agent only when it is new, holds the command, and its author may.
+    if (comment !== undefined) {
+        describeComment(comment, context);
+        const skip = await gate(comment, settings, github, context, deadline);
+        if (skip !== undefined)
+            return skipped(skip, context);
+    }
+    outputs.set('skipped', false);
+    outputs.set('skip-reason', '');
+    const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined;
+    await progress?.acknowledge();
+    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, deadline);
+    const api = new AgentApi(client, () => clock.now());
+    const conversation = new Conversation(settings, context, progress, records, comment?.runUrl, startedAt);
+    try {
+        // 2. Which job, and what to ask of it: settled before any request to the service.
+        const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
+        if (request.kind !== 'read') {
+            const { instruction } = request;
+            report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
+        }
+        // 3. Reach the job.
+        if (request.kind !== 'create')
+            outputs.set('job-id', request.job.jobId);
+        const reached = await reach(request, api, deadline, context);
+        await conversation.reached(reached);
+        // 4. Follow it to its end, unless asked not to.
+        let final = reached.job.answer;
+        if (settings.wait) {
+            const { jobId, projectId } = reached.job;
+            const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
+                name: `Agent job ${jobId}`,
+                check: () => api.get(projectId, jobId, deadline),
+                read: (job) => ({ status: job.status, summary: job.status }),
+                terminal: AGENT_TERMINAL,
+                known: AGENT_KNOWN,
+                onValue: (job) => conversation.seen(job),
+                // A read answer is the first check; a message's answer may still describe the job as
+                // it was before the message, so only a status read counts.
+                first: reached.read,
+                checkFirst: false,
+                initialIntervalMs: settings.pollIntervalMs,
+                maxIntervalMs: settings.maxPollIntervalMs,
+                startedAt,
+                timeoutMs: settings.timeoutMs,
+                resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``,
+                clock,
+                log: host.log,
+                signal: context.signal
+            }));
+            final = followed.value;
+        }
+        else {
+            if (reached.job.answer.status !== undefined)
+                host.log.info(`Agent job ${reached.job.jobId}: ${reached.job.answer.status}.`);
+            report.notes.push('Not waiting for the job (`wait: false`).');
+        }
+        // 5. Act on its end.
+        await conversation.ended(final, settings.wait || request.kind === 'read');
+    }
+    catch (error) {
+        if (!context.signal.aborted && !(0,errors/* isAbortError */.zf)(error))
+            await conversation.failed((0,errors/* errorMessage */.gJ)(error));
+        throw error;
+    }
+}
+/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
+async function gate(comment, settings, github, context, deadline) {
+    const skip = skipReason(comment, settings.commentCommand);
+    if (skip !== undefined)
+        return skip;
+    const { author, repository } = comment;
+    if (github === undefined || author === undefined || repository === undefined) {
+        const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository';
+        throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
+    }
+    const level = await readPermission(github, repository, author, context, deadline);
+    context.report.rows.push(['Permission', level]);
+    if (meets(level, settings.commentPermission))
+        return undefined;
+    return {
+        reason: 'permission',
+        message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
+    };
+}
+function skipped(skip, context) {
+    const { host, outputs, report } = context;
+    // A refused author deserves a mark on the run's page; the other reasons are routine.
+    if (skip.reason === 'permission')
+        host.log.notice(`${skip.message} Nothing was sent to the docs service.`);
+    else
+        host.log.info(`${skip.message} Nothing to do.`);
+    outputs.set('skipped', true);
+    outputs.set('skip-reason', skip.reason);
+    report.notes.push(`Skipped: ${skip.message}`);
+}
+/**
+ * What to ask of which job. `agent` sends the instruction to the job recorded on the pull request
+ * (or named by `job-id`), and creates a job anywhere else, with the issue or pull request as
+ * context; if the job no longer takes messages, a new job gets the instruction and the link.
+ */
+async function plan(settings, trigger, records) {
+    const { subject } = trigger;
+    switch (settings.operation) {
+        case 'agent-status':
+            return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
+        case 'agent-message': {
+            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), instruction, ifRefused: undefined };
+        }
+        case 'agent-create': {
+            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction };
+        }
+        case 'agent': {
+            const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            const recorded = settings.jobId !== undefined
+                ? { projectId: settings.projectId, jobId: settings.jobId }
+                : subject?.isPullRequest && records !== undefined
+                    ? await recordedOn(subject, records)
+                    : undefined;
+            if (recorded === undefined)
+                return { kind: 'create', projectId: settings.projectId, instruction: text, prompt: promptWithContext(text, subject) };
+            const earlier = subject?.isPullRequest
+                ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
+                : `docs agent job ${recorded.jobId}`;
+            const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`;
+            return { kind: 'message', job: recorded, instruction: text, ifRefused };
+        }
+    }
+}
+/** The job `job-id` names, or the one recorded on the pull request commented on. */
+async function jobOf(source, settings, subject, records) {
+    if (source.from === 'input')
+        return { projectId: settings.projectId, jobId: source.id };
+    const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.';
+    if (subject === undefined || !subject.isPullRequest) {
+        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`);
+    }
+    if (records === undefined)
+        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`);
+    const recorded = await recordedOn(subject, records);
+    if (recorded === undefined) {
+        throw new errors/* ActionError */.lZ(`No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`);
+    }
+    return recorded;
+}
+async function recordedOn(subject, records) {
+    try {
+        return await records.latest({ repository: subject.repository, number: subject.number });
+    }
+    catch (error) {
+        if (!(error instanceof host/* GitHubApiError */.O))
+            throw error;
+        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
+    }
+}
+/** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
+async function reach(request, api, deadline, context) {
+    const { log } = context.host;
+    switch (request.kind) {
+        case 'read': {
+            const answer = await api.get(request.job.projectId, request.job.jobId, deadline);
+            return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined };
+        }
+        case 'create':
+            return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined };
+        case 'message': {
+            const { projectId, jobId } = request.job;
+            try {
+                const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
+                    const sent = await api.message(projectId, jobId, request.instruction, deadline);
+                    log.info(`Agent job ${jobId} accepted the message.`);
+                    return sent;
+                });
+                return { job: { ...request.job, answer }, request: 'message', read: undefined, note: undefined };
+            }
+            catch (error) {
+                if (request.ifRefused === undefined || !refusesMessages(error))
+                    throw error;
+                const note = `Agent job \`${jobId}\` no longer takes messages (${error.serviceError ?? `HTTP ${error.status}`}), so a new job got this instruction.`;
+                log.warning(note);
+                return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note };
+            }
+        }
+    }
+}
+async function create(projectId, prompt, api, deadline, context) {
+    const { log } = context.host;
+    return log.group(`Create an agent job in project ${projectId}`, async () => {
+        const created = await api.create(projectId, prompt, deadline);
+        log.info(`Created agent job ${created.id} in project ${projectId}.`);
+        return { projectId, jobId: created.id, answer: created };
+    });
+}
+/**
+ * What the run tells: the outputs, the job summary, the progress comment and the pull request's
+ * record, each kept up to date as the job moves on.
+ */
+class Conversation {
+    settings;
+    context;
+    progress;
+    records;
+    runUrl;
+    startedAt;
+    outputs;
+    serverUrl;
+    /** Known once the service has answered. */
+    reachedJob;
+    /** The last answer whose status counts. */
+    last;
+    constructor(settings, context, progress, records, runUrl, startedAt) {
+        this.settings = settings;
+        this.context = context;
+        this.progress = progress;
+        this.records = records;
+        this.runUrl = runUrl;
+        this.startedAt = startedAt;
+        this.outputs = context.outputs;
+        this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com';
+    }
+    /** The service answered: the job is known. */
+    async reached(reached) {
+        const { job, read } = reached;
+        this.reachedJob = reached;
+        this.outputs.set('job-id', job.jobId);
+        // A message's answer may still show the job as it was before the message (the spec leaves
+        // open how a message changes `status`): its outcome fields count only when nothing more
+        // will be read.
+        const { status } = job.answer;
+        const settled = read !== undefined || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status));
+        this.publish(job.answer, settled);
+        // A job read without waiting is shown once, as it ended up.
+        if (this.settings.wait || read === undefined)
+            await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer);
+        await this.noteRecord(job.answer);
+    }
+    /** A status answer while following the job. */
+    async seen(job) {
+        const changed = job.status !== this.last?.status;
+        this.publish(job, true);
+        if (changed && !AGENT_TERMINAL.has(job.status))
+            await this.show('working', job);
+        await this.noteRecord(job);
+    }
+    /** The job's final state (or, without wait, as read): `failed` fails the step. */
+    async ended(job, judged) {
+        const { host, report } = this.context;
+        const jobId = this.reachedJob?.job.jobId;
+        if (!judged) {
+            await this.show('handed-over', job);
+            return;
+        }
+        await this.show('ended', job);
+        await this.noteRecord(job);
+        if (job.status === 'failed')
+            throw new errors/* ActionError */.lZ(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`);
+        if (job.status === 'completed' && job.prLink !== undefined) {
+            host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`);
+            return;
+        }
+        const note = job.status === 'completed'
+            ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
+            : job.status === 'archived'
+                ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
+                : undefined;
+        if (note === undefined)
+            return;
+        host.log.info(note);
+        report.notes.push(note);
+    }
+    async failed(message) {
+        // A job that failed said so in its own `ended` comment already.
+        if (this.last?.status === 'failed')
+            return;
+        await this.progress?.show(this.text('failed', this.last, message));
+    }
+    async show(phase, job) {
+        await this.progress?.show(this.text(phase, job, phase === 'ended' ? job.error : undefined));
+    }
+    text(phase, job, error) {
+        const ended = phase === 'ended' || phase === 'failed';
+        return progressText({
+            jobId: this.reachedJob?.job.jobId,
+            status: job?.status,
+            prLink: job?.prLink,
+            phase,
+            request: this.reachedJob?.request ?? 'read',
+            error,
+            note: this.reachedJob?.note,
+            elapsedMs: ended ? this.context.clock.now() - this.startedAt : undefined,
+            runUrl: this.runUrl
+        }, [this.settings.apiKey, this.settings.githubToken]);
+    }
+    /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
+    publish(job, settled) {
+        const { outputs } = this;
+        if (settled)
+            this.last = job;
+        if (job.model !== undefined)
+            outputs.set('model', job.model);
+        if (job.sourceRepository !== undefined)
+            outputs.set('source-repository', job.sourceRepository);
+        if (job.sourceRef !== undefined)
+            outputs.set('source-ref', job.sourceRef);
+        if (job.createdAt !== undefined)
+            outputs.set('created-at', job.createdAt);
+        if (!settled)
+            return;
+        if (job.status !== undefined)
+            outputs.set('status', job.status);
+        outputs.set('pr-link', job.prLink ?? '');
+        outputs.set('pr-number', this.pullRequestOf(job)?.number ?? '');
+        outputs.set('archived-at', job.archivedAt ?? '');
+    }
+    /** A pull request link on this GitHub server records the job there. */
+    async noteRecord(answer) {
+        const pull = this.pullRequestOf(answer);
+        const job = this.reachedJob?.job;
+        if (pull !== undefined && job !== undefined && this.records !== undefined)
+            await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull);
+    }
+    pullRequestOf(job) {
+        return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl);
+    }
+}
+function describeComment(comment, context) {
+    const { host, report } = context;
+    const who = comment.author ?? 'an unknown author';
+    host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`);
+    report.rows.push(['Comment by', who]);
+}
+
+
+/***/ }),
+
+/***/ 4256:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  B: () => (/* binding */ followJob)
+});
+
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
+;// CONCATENATED MODULE: ./src/follow/schedule.ts
+/**
+ * When to ask for a job's status next. Pure: the history of what the job reported, the settings,
+ * the current time and a random source in; a wait in milliseconds out.
+ *
+ * Two regimes:
+ * - Blind backoff (nothing usable to go on: no progress, a stall, progress going backwards):
+ *   initialIntervalMs doubling per poll, capped at maxIntervalMs, +-10% jitter.
+ * - ETA (progress advancing): fit a constant rate to the recent observations, taking the integer
+ *   quantisation of `progress` into account, which gives an interval [early, late] in which the
+ *   job should end. Poll at the latest moment that still notices an end at `early` within a small
+ *   lag budget; when that poll finds the job still running, its observation narrows the interval.
+ */
+/** Blind backoff: the wait doubles with every poll. */
+const GROWTH = 2;
+/** Blind waits are spread by +-10% so that many runners do not poll in step. */
+const BLIND_JITTER = 0.1;
+/** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
+const QUANTUM = 1;
+/** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
+const LAG_FRACTION = 0.03;
+/** A rate is trusted (its ETA may carry a wait past maxIntervalMs) from this many points... */
+const TRUST_MIN_POINTS = 3;
+/** ...when its quantisation spread, (rHi - rLo) / rHi, is at most this. */
+const TRUST_MAX_SPREAD = 0.25;
+/** A trusted wait extrapolates at most this many times the span the rate was measured over. */
+const HORIZON = 1;
+/** Only the most recent points are considered when fitting a rate (bounds the work per poll). */
+const MAX_SEGMENT = 32;
+/** Shortest wait ever returned: ETA aiming must not turn into a busy loop. */
+function minimumDelay(settings) {
+    return Math.max(1, settings.initialIntervalMs / 5);
+}
+/** The blind backoff before jitter, after `polls` status requests. */
+function blindDelay(polls, settings) {
+    const { initialIntervalMs: initial, maxIntervalMs: max } = settings;
+    return Math.min(max, initial * GROWTH ** Math.min(polls, 64));
+}
+/** A usable progress value: finite and within 0..100; anything else is treated as absent. */
+function usableProgress(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
+}
+/**
+ * The longest recent run of observations that a single constant rate explains, given that each
+ * reported value P stands for a true progress in [P, P + QUANTUM). A stall or a jump breaks the
+ * run, so the fit only ever describes the job's current pace.
+ *
+ * For a line p(t) = a + r t the constraints are pairwise (for a fixed r the offsets allowed by
+ * each point are intervals, and intervals on a line intersect iff they do pairwise), so the
+ * feasible rates are the intersection of the pairwise ranges [(dP - Q)/dt, (dP + Q)/dt].
+ */
+function fitRate(history) {
+    const last = history.at(-1);
+    const lastP = usableProgress(last?.progress);
+    if (last === undefined || lastP === undefined)
+        return undefined;
+    const segment = [{ at: last.at, p: lastP }];
+    let rLo = -Infinity;
+    let rHi = Infinity;
+    for (let i = history.length - 2; i >= 0 && segment.length < MAX_SEGMENT; i--) {
+        const obs = history[i];
+        const p = usableProgress(obs?.progress);
+        if (obs === undefined || p === undefined)
+            continue;
+        let lo = rLo;
+        let hi = rHi;
+        let ok = true;
+        for (const later of segment) {
+            const dt = later.at - obs.at;
+            const dp = later.p - p;
+            if (dt <= 0 || dp < 0) {
+                ok = false;
+                break;
+            }
+            lo = Math.max(lo, (dp - QUANTUM) / dt);
+            hi = Math.min(hi, (dp + QUANTUM) / dt);
+        }
+        if (!ok || lo > hi)
+            break;
+        rLo = lo;
+        rHi = hi;
+        segment.unshift({ at: obs.at, p });
+    }
+    if (segment.length < 2)
+        return undefined;
+    const first = segment[0];
+    return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi };
+}
+function nextPollDelay(history, settings, now, random, startedAt) {
+    const floor = minimumDelay(settings);
+    const blindBase = blindDelay(history.length, settings);
+    const blind = Math.max(floor, blindBase * (1 + BLIND_JITTER * (2 * random() - 1)));
+    const last = history.at(-1);
+    const lastP = usableProgress(last?.progress);
+    // Progress absent (or garbage) now: nothing to estimate with.
+    if (last === undefined || lastP === undefined)
+        return blind;
+    // Stalled (no change since the previous report) or going backwards: the end could come at any
+    // moment (a stalled job may jump) or never; only the blind backoff is safe.
+    const previous = history.at(-2);
+    const previousP = usableProgress(previous?.progress);
+    if (previousP !== undefined && lastP <= previousP)
+        return blind;
+    const fit = fitRate(history);
+    if (fit === undefined || fit.rHi <= 0) {
+        // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
+        // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
+        // upper bound of the remaining time: it may shorten the blind wait, never lengthen it.
+        if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
+            const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP;
+            return Math.max(floor, Math.min(blind, last.at + remainingUpper - now));
+        }
+        return blind;
+    }
+    // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
+    // coarse integer steps is wide; the interval narrows as points accumulate.
+    const early = last.at + Math.max(0, 100 - lastP - QUANTUM) / fit.rHi;
+    const late = fit.rLo > 0 ? last.at + (100 - lastP) / fit.rLo : Infinity;
+    const origin = startedAt ?? history[0]?.at ?? last.at;
+    const estimatedEnd = Number.isFinite(late) ? (early + late) / 2 : early;
+    const tolerance = Math.max(floor, LAG_FRACTION * (estimatedEnd - origin));
+    // Poll at `late` when the interval is narrower than the lag budget (this poll then sees the end,
+    // at most `tolerance` after it); else at early + tolerance (an end at `early` is still noticed
+    // within budget, and a poll that comes too soon brings a point that narrows the interval).
+    const target = Math.min(late, early + tolerance);
+    let wait;
+    if (target <= now) {
+        // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
+        // the expected end: wait about as long as it is overdue, bounded by the blind backoff.
+        wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)));
+    }
+    else {
+        wait = target - now;
+    }
+    // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
+    // only later (a poll just before the estimated end is a wasted request) and well within the
+    // lag budget.
+    wait += Math.min(BLIND_JITTER * wait, tolerance / 4) * random();
+    // How far the estimate may stretch the wait:
+    // - two points: a rate with no consistency check (and coarse while progress steps are few):
+    //   it may only shorten the blind backoff;
+    // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
+    // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
+    //   but no further ahead than the span the rate was measured over, so that a job that speeds
+    //   up is not overslept by much.
+    const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
+    const limit = trusted
+        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
+        : fit.points >= TRUST_MIN_POINTS
+            ? Math.max(blind, settings.maxIntervalMs)
+            : blind;
+    return Math.max(floor, Math.min(wait, limit));
+}
+
+;// CONCATENATED MODULE: ./src/follow/follow-job.ts
+/**
+ * Following a job until it ends, for export and agent jobs alike: check, read, report, sleep. The
+ * status request, the clock and the cancellation signal are handed in, so tests and the benchmark
+ * run it on a virtual clock; when to check next is schedule.ts's pure decision.
+ */
+
+
+
+
+/**
+ * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
+ * change and warns once per unknown status. It never gives up early: a wait that would pass the
+ * deadline is cut short to check once more at the deadline; after that, it fails with an
+ * ActionError that names the job, its last status and how to pick it up again. Rejects with
+ * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ */
+async function followJob(options) {
+    const { clock, log, signal, name, startedAt } = options;
+    const deadline = startedAt + options.timeoutMs;
+    const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs };
+    const history = [];
+    const warned = new Set();
+    let lastSummary;
+    let polls = 0;
+    const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
+    const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
+    (0,errors/* throwIfCancelled */.dZ)(signal);
+    let value = options.first;
+    if (value === undefined && !options.checkFirst)
+        await sleepAtMost(options.initialIntervalMs);
+    for (;;) {
+        if (value === undefined) {
+            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+            polls++;
+        }
+        const reading = options.read(value);
+        const now = clock.now();
+        history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) });
+        if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+            warned.add(reading.status);
+            log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
+        }
+        if (reading.summary !== lastSummary) {
+            log.info(`${name}: ${reading.summary} after ${elapsed()}.`);
+            lastSummary = reading.summary;
+        }
+        await options.onValue?.(value);
+        if (options.terminal.has(reading.status)) {
+            log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
+            return { value, polls };
+        }
+        if (now >= deadline) {
+            throw new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
+                `The job may still finish: ${options.resumeHint}.`);
+        }
+        await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt));
+        value = undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 885:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Lb: () => (/* binding */ httpLink),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   vE: () => (/* binding */ timestamp),
+/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */ });
+/**
+ * Reading service answers defensively: the spec leaves types and extra fields open, so every
+ * field is taken only when it has a usable value, and anything else counts as absent.
+ */
+/** The value as a plain object, or an empty one. */
+function asObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+function text(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** A finite number, also from a numeric string. */
+function finiteNumber(value) {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** An http(s) address, or undefined. */
+function httpLink(value) {
+    const found = text(value);
+    if (found === undefined)
+        return undefined;
+    try {
+        const { protocol } = new URL(found);
+        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+function timestamp(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return new Date(value < 1e12 ? value * 1000 : value);
+    if (typeof value === 'string' && value.trim() !== '') {
+        if (/^\d+(\.\d+)?$/.test(value.trim()))
+            return timestamp(Number(value));
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) ? undefined : new Date(ms);
+    }
+    return undefined;
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,154 @@
+/**
+ * The command line of `docs-admin`: the operation as a subcommand and the action's inputs as
+ * flags (`--base-url`, `--poll-interval`, ...), read from the one input table so the CLI and the
+ * action take the same things. Pure: argv and the environment in, inputs or a help text out.
+ */
+import { parseArgs } from 'node:util'
+import { INPUTS, type InputName, OPERATIONS, type Operation, readBy } from '../action/inputs.js'
+
+export const COMMAND = 'docs-admin'
+
+/** Where secrets come from instead of the command line, and the variable a base URL may come from. */
+export const ENVIRONMENT = {
+  apiKey: 'DOCS_ADMIN_API_KEY',
+  baseUrl: 'DOCS_ADMIN_BASE_URL',
+  githubToken: 'GITHUB_TOKEN'
+} as const
+
+/** Inputs that only mean something on a GitHub comment event. */
+const COMMENT_ONLY: readonly InputName[] = ['comment-command', 'comment-permission', 'comment-reply']
+/** Flags whose value lands in the shell's history. */
+const SECRET_FLAGS: Partial<Record<InputName, string>> = { 'api-key': ENVIRONMENT.apiKey, 'github-token': ENVIRONMENT.githubToken }
+/** Flags that may be given more than once; their values are joined by newlines, as the input takes them. */
+const REPEATABLE: readonly InputName[] = ['paths']
+
+const SUMMARIES: Record<Operation, string> = {
+  export: 'export a docs site: start (or reuse) the job, wait, download and unpack the bundle',
+  agent: 'send an instruction to the agent job --job-id, or create a job with it',
+  'agent-message': 'send a follow-up prompt to an agent job and wait for it',
+  'agent-status': 'read an agent job (and wait until it ends)',
+  'agent-create': 'create an agent job with a prompt and wait for it'
+}
+
+export type CommandLine =
+  | { kind: 'help'; text: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'run'; operation: Operation; inputs: Partial<Record<InputName, string>>; json: boolean; warnings: string[] }
+
+export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+  const [first, ...rest] = argv
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: generalHelp() }
+  const operation = OPERATIONS.find((known) => known === first)
+  if (operation === undefined) return { kind: 'error', message: `unknown operation \`${first}\`; one of ${OPERATIONS.join(', ')}` }
+
+  const flags = flagsOf(operation)
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      allowPositionals: false,
+      strict: true,
+      options: {
+        ...Object.fromEntries(flags.map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.includes(name) }])),
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    })
+  } catch (error) {
+    return { kind: 'error', message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)` }
+  }
+  const { values } = parsed
+  if (values.help === true) return { kind: 'help', text: operationHelp(operation) }
+
+  const inputs: Partial<Record<InputName, string>> = { operation }
+  const warnings: string[] = []
+  for (const name of flags) {
+    const value = values[name]
+    if (value === undefined) continue
+    inputs[name] = Array.isArray(value) ? value.join('\n') : String(value)
+    const variable = SECRET_FLAGS[name]
+    if (variable !== undefined) warnings.push(`--${name} puts a secret in your shell's history and the process list; set ${variable} instead.`)
+  }
+  inputs['api-key'] ??= env[ENVIRONMENT.apiKey]
+  inputs['base-url'] ??= env[ENVIRONMENT.baseUrl]
+  if (flags.includes('github-token')) inputs['github-token'] ??= env[ENVIRONMENT.githubToken]
+  if (inputs['api-key'] === undefined || inputs['api-key'] === '') {
+    return { kind: 'error', message: `no API key: set ${ENVIRONMENT.apiKey} (the admin API key of the documentation service)` }
+  }
+  return { kind: 'run', operation, inputs, json: values.json === true, warnings }
+}
+
+/** The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. */
+export function flagsOf(operation: Operation): InputName[] {
+  return (Object.keys(INPUTS) as InputName[]).filter((name) => name !== 'operation' && !COMMENT_ONLY.includes(name) && readBy(name, operation))
+}
+
+function generalHelp(): string {
+  const width = Math.max(...OPERATIONS.map((o) => o.length))
+  return [
+    `Usage: ${COMMAND} <operation> [flags]`,
+    '',
+    'Drives the documentation service\'s admin API from any CI system; the same core as the GitHub Action.',
+    '',
+    'Operations:',
+    ...OPERATIONS.map((o) => `  ${o.padEnd(width)}  ${SUMMARIES[o]}`),
+    '',
+    `Run \`${COMMAND} <operation> --help\` for its flags.`,
+    '',
+    ...footer()
+  ].join('\n')
+}
+
+function operationHelp(operation: Operation): string {
+  const rows = flagsOf(operation).map((name) => {
+    const spec: { description: string; default?: string } = INPUTS[name]
+    const fallback = spec.default !== undefined && !spec.default.startsWith('${{') ? ` (default ${spec.default})` : ''
+    const variable = name === 'api-key' ? ` Prefer ${ENVIRONMENT.apiKey}.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : ''
+    return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.description)}${variable}`, 74).map((line) => `      ${line}`)]
+  })
+  return [
+    `Usage: ${COMMAND} ${operation} [flags]`,
+    '',
+    `${SUMMARIES[operation].replace(/^./, (c) => c.toUpperCase())}.`,
+    '',
+    'Flags:',
+    ...rows.flat(),
+    '  --json',
+    '      Print the outputs as one JSON object instead of name=value lines.',
+    '  -h, --help',
+    '      Show this help.',
+    '',
+    ...footer()
+  ].join('\n')
+}
+
+function footer(): string[] {
+  return [
+    'Environment:',
+    `  ${ENVIRONMENT.apiKey}   the admin API key (required; never needed on the command line)`,
+    `  ${ENVIRONMENT.baseUrl}  the base address of the service API, unless --base-url gives it`,
+    '',
+    'Outputs go to stdout as name=value lines (newlines in a value as \\n), or as JSON with --json;',
+    'the log goes to stderr. Relative paths are relative to the current folder.',
+    '',
+    'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
+  ]
+}
+
+/** The input descriptions are written for workflow files: backticks are noise on a terminal. */
+function plain(text: string): string {
+  return text.replace(/`/g, '')
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  if (line !== '') lines.push(line)
+  return lines
+}

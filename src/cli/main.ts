@@ -1,0 +1,18 @@
+// The entry point of `docs-admin`, the CLI for every CI system: the action's own run() against a
+// Host made of the command line, stdout and stderr.
+import { run } from '../main.js'
+import { COMMAND, parseCommandLine } from './args.js'
+import { CliHost, EXIT_CODES } from './cli-host.js'
+
+const commandLine = parseCommandLine(process.argv.slice(2), process.env)
+if (commandLine.kind === 'help') {
+  process.stdout.write(`${commandLine.text}\n`)
+} else if (commandLine.kind === 'error') {
+  process.stderr.write(`${COMMAND}: ${commandLine.message}\n`)
+  process.exitCode = EXIT_CODES.input
+} else {
+  const host = new CliHost(commandLine.inputs, { stdout: process.stdout, stderr: process.stderr, env: process.env })
+  for (const warning of commandLine.warnings) host.log.warning(warning)
+  await run(host)
+  process.exitCode = host.finish(commandLine.json)
+}

@@ -1,0 +1,103 @@
+import { Writable } from 'node:stream'
+import { describe, expect, test } from '@jest/globals'
+import { flagsOf, parseCommandLine } from '../src/cli/args.js'
+import { CliHost } from '../src/cli/cli-host.js'
+
+const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
+
+describe('the command line', () => {
+  test('the operation is a subcommand, flags are the inputs, the key and base URL come from the environment', () => {
+    expect(parseCommandLine(['export', '--domain', 'docs.acme.com', '--poll-interval=2s', '--paths', '/a', '--paths', '/b'], env)).toEqual({
+      kind: 'run',
+      operation: 'export',
+      inputs: { operation: 'export', domain: 'docs.acme.com', 'poll-interval': '2s', paths: '/a\n/b', 'api-key': 'dsk_from_env', 'base-url': 'https://api.acme.com' },
+      json: false,
+      warnings: []
+    })
+    expect(parseCommandLine(['agent-status', '--job-id', 'j', '--base-url', 'https://other', '--json'], env)).toMatchObject({
+      inputs: { 'base-url': 'https://other', 'job-id': 'j' },
+      json: true
+    })
+  })
+
+  test('a secret on the command line is taken, with a warning', () => {
+    expect(parseCommandLine(['agent-create', '--api-key', 'dsk_flag', '--prompt', 'x'], {})).toMatchObject({
+      inputs: { 'api-key': 'dsk_flag' },
+      warnings: ["--api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead."]
+    })
+  })
+
+  test('errors: no operation known, a flag of another operation, a positional argument, no key', () => {
+    expect(parseCommandLine(['deploy'], env)).toEqual({ kind: 'error', message: 'unknown operation `deploy`; one of export, agent, agent-message, agent-status, agent-create' })
+    expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining("Unknown option '--project-id'") })
+    expect(parseCommandLine(['export', 'docs.acme.com'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining('docs-admin export --help') })
+    expect(parseCommandLine(['export'], {})).toMatchObject({ kind: 'error', message: expect.stringContaining('DOCS_ADMIN_API_KEY') })
+  })
+
+  test('help, for all and per operation, needs no key', () => {
+    expect(parseCommandLine([], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('Operations:') })
+    expect(parseCommandLine(['agent-message', '-h'], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('--prompt <value>') })
+  })
+
+  test('the flags of an operation are the inputs it reads; the comment-only ones are not flags', () => {
+    expect(flagsOf('agent-status')).toEqual(['api-key', 'base-url', 'job-id', 'wait', 'timeout', 'poll-interval', 'max-poll-interval', 'project-id', 'github-token'])
+    expect(flagsOf('export')).not.toContain('prompt')
+  })
+})
+
+/** A stream that keeps what is written, and may claim to be a terminal. */
+function capture(isTTY: boolean): Writable & { isTTY: boolean; text: () => string } {
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString())
+      done()
+    }
+  })
+  return Object.assign(stream, { isTTY, text: () => chunks.join('') })
+}
+
+describe('the CLI host', () => {
+  const host = (isTTY: boolean) => {
+    const stdout = capture(false)
+    const stderr = capture(isTTY)
+    return { stdout, stderr, host: new CliHost({ 'api-key': 'k' }, { stdout, stderr, env: {} }, new AbortController().signal) }
+  }
+
+  test('on a terminal a progress line is rewritten in place, and the next line starts below it', () => {
+    const { host: h, stderr } = host(true)
+    h.log.progress('Downloaded 1 MiB')
+    h.log.progress('Downloaded 2 MiB')
+    h.log.info('Unpacked')
+    expect(stderr.text()).toBe('\rDownloaded 1 MiB\u001b[K\rDownloaded 2 MiB\u001b[K\nUnpacked\n')
+  })
+
+  test('elsewhere progress lines are plain lines', () => {
+    const { host: h, stderr } = host(false)
+    h.log.progress('Downloaded 1 MiB')
+    h.log.warning('slow')
+    expect(stderr.text()).toBe('Downloaded 1 MiB\nwarning: slow\n')
+  })
+
+  test('secrets are redacted in the log; outputs keep them; the exit code follows the failure', () => {
+    const { host: h, stderr, stdout } = host(false)
+    h.setSecret('s3cr3t-signature')
+    h.log.info('link ?sig=s3cr3t-signature')
+    h.setOutput('bundle-url', 'https://x/b?sig=s3cr3t-signature')
+    h.setOutput('helm-values', 'a: 1\nb: "c\\\\d"\n')
+    h.setFailed('Export job e1 failed.', 'failed')
+    expect(stderr.text()).toBe('link ?sig=***\nerror: Export job e1 failed.\n')
+    expect(h.finish(false)).toBe(1)
+    expect(stdout.text()).toBe('bundle-url=https://x/b?sig=s3cr3t-signature\nhelm-values=a: 1\\nb: "c\\\\\\\\d"\\n\n')
+  })
+
+  test('exit codes: 0, 2 for input, 130 for a cancellation', () => {
+    expect(host(false).host.finish(true)).toBe(0)
+    const input = host(false).host
+    input.setFailed('Invalid input', 'input')
+    expect(input.finish(true)).toBe(2)
+    const cancelled = host(false).host
+    cancelled.setFailed('The run was cancelled.', 'cancelled')
+    expect(cancelled.finish(true)).toBe(130)
+  })
+})
