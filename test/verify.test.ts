@@ -1,0 +1,70 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import { lineAt, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { checkSite } from '../src/verify/site.js'
+import { tempFolder } from './support/temp.js'
+
+describe('links of a page', () => {
+  test('href and src values, quoted either way or not at all; data-src and srcset are not links', () => {
+    const page = Buffer.from('<a href="/guides/start">x</a>\n<img src=\'img/a.png\' data-src="no.png" srcset="no.png 2x">\n<a href=plain>y</a><script src="app.js"></script>')
+    expect(scanLinks(page).map((l) => l.value)).toEqual(['/guides/start', 'img/a.png', 'plain', 'app.js'])
+    const [first] = scanLinks(page)
+    expect(page.toString('utf8', first!.offset, first!.offset + 13)).toBe('/guides/start')
+    expect(lineAt(page, scanLinks(page)[1]!.offset)).toBe(2)
+  })
+
+  test('targets: relative to the page, root paths from the site root; other schemes, hosts and fragments are not checked', () => {
+    expect(linkTarget('guides/advanced/x.html', '../start')).toBe('guides/start')
+    expect(linkTarget('guides/x.html', '/assets/app.css?v=3#top')).toBe('assets/app.css')
+    expect(linkTarget('index.html', 'guides/')).toBe('guides/')
+    expect(linkTarget('index.html', './a%20b.html')).toBe('a b.html')
+    expect(linkTarget('index.html', 'search?q=1&amp;p=2')).toBe('search')
+    for (const external of ['https://acme.com/x', '//cdn.acme.com/x.js', 'mailto:a@b', 'javascript:void(0)', 'data:image/png;base64,xx', '#intro', '', '../../out']) {
+      expect(linkTarget('guides/x.html', external)).toBeUndefined()
+    }
+  })
+
+  test('a target is served by the file, by <path>.html, or by <path>/index.html, as static hosts map page URLs', () => {
+    const files = new Set(['index.html', 'guides/start.html', 'guides/index.html', 'assets/app.css'])
+    expect(resolves('guides/start', files)).toBe(true)
+    expect(resolves('guides/start.html', files)).toBe(true)
+    expect(resolves('guides', files)).toBe(true)
+    expect(resolves('guides/', files)).toBe(true)
+    expect(resolves('', files)).toBe(true)
+    expect(resolves('assets/app.css', files)).toBe(true)
+    expect(resolves('guides/missing', files)).toBe(false)
+    expect(resolves('assets/', files)).toBe(false)
+  })
+})
+
+describe('checking a site', () => {
+  let site: { dir: string; remove: () => Promise<void> }
+  beforeEach(async () => {
+    site = await tempFolder('verify-')
+  })
+  afterEach(async () => site.remove())
+
+  const write = async (files: Record<string, string>): Promise<void> => {
+    for (const [name, content] of Object.entries(files)) {
+      await mkdir(dirname(join(site.dir, name)), { recursive: true })
+      await writeFile(join(site.dir, name), content)
+    }
+  }
+
+  test('a whole site passes', async () => {
+    await write({ 'index.html': '<a href="guides/start">Start</a><link href="/assets/s.css">', 'guides/start.html': '<a href="../">home</a>', 'assets/s.css': '' })
+    expect(await checkSite(site.dir, { expectedPages: 2 })).toEqual({ problems: [], htmlPages: 2, links: 3, brokenCount: 0, broken: [] })
+  })
+
+  test('no index page, too few pages, and broken links with file and line (the first 20, all counted)', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => `<a href="/gone-${i}">x</a>`).join('\n')
+    await write({ 'home.html': `<p>\n<a href="missing.html">a</a>`, 'z.html': many })
+    const check = await checkSite(site.dir, { expectedPages: 5 })
+    expect(check.problems).toEqual(['The site has no index.html at its root.', 'The site has 2 HTML pages, fewer than the 5 the export job reported.'])
+    expect(check.brokenCount).toBe(26)
+    expect(check.broken).toHaveLength(20)
+    expect(check.broken[0]).toEqual({ file: 'home.html', line: 2, link: 'missing.html' })
+    expect(check.broken[19]).toEqual({ file: 'z.html', line: 19, link: '/gone-18' })
+  })
+})
