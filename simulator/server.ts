@@ -135,11 +135,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       writeReply(res, method === 'HEAD' ? { ...reply, headOnly: true } : reply, {
         truncateAt: fault?.truncateAt,
         stallAt: fault?.stallAt,
+        trickleMs: fault?.trickleMs,
         onStatus: (status) => (record.status = status)
       })
 
     const fault = faults.take(resolved.name)
     if (fault?.delayMs) await sleep(fault.delayMs, undefined, { signal: closing.signal })
+    if (fault?.hang) {
+      if (fault.process) await resolved.handle(ctx)
+      // No answer at all: the client's own bound, or close(), ends the exchange.
+      return new Promise<void>((resolve) => {
+        res.once('close', resolve)
+        closing.signal.addEventListener('abort', () => resolve(), { once: true })
+      })
+    }
     if (fault && (fault.drop || isErrorFault(fault))) {
       // "Processed, but the answer was lost": perform the operation, then fail anyway.
       if (fault.process) await resolved.handle(ctx)
@@ -149,7 +158,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       return respond(faultReply(fault))
     }
-    return respond(await resolved.handle(ctx), fault)
+    const reply = await resolved.handle(ctx)
+    if (fault?.patch !== undefined && reply.json !== null && typeof reply.json === 'object') {
+      reply.json = { ...(reply.json as Record<string, unknown>), ...fault.patch }
+    }
+    return respond(reply, fault)
   }
 
   const sockets = new Set<Socket>()
