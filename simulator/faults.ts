@@ -11,6 +11,8 @@ export interface Fault {
   body?: unknown
   /** Retry-After header value, e.g. '1' or an HTTP date. */
   retryAfter?: string
+  /** More headers of the error answer, e.g. `{ location: '...' }` with a 302. */
+  headers?: Record<string, string>
   /** Destroy the socket without any response, after the request has been read. */
   drop?: boolean
   /** Wait before answering normally (or before applying the rest of the fault). */

@@ -242,7 +242,7 @@ function withApiAuth(routes: Route[], apiKey: string): Route[] {
 
 function faultReply(fault: Fault): Reply {
   const status = fault.status ?? 503
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...fault.headers }
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter
   if (typeof fault.body === 'string') return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, raw: fault.body }
   return { status, headers, json: fault.body ?? { error: `simulated ${status}` } }
