@@ -262,4 +262,13 @@ describe('pure parts', () => {
     expect(text).toContain('boom *** and ***')
     expect(redact('abc', ['', 'ab'])).toBe('abc')
   })
+
+  test("the service's text in the reply pings nobody", () => {
+    const text = replyText(
+      { operation: 'agent-message', jobId: 'job_1', status: 'failed', prLink: undefined, waited: true, error: 'ask @octocat or @acme/admins', runUrl: undefined },
+      []
+    )
+    expect(text).not.toMatch(/@(octocat|acme)/)
+    expect(text.replace(/\u200d/g, '')).toContain('ask @octocat or @acme/admins')
+  })
 })

@@ -1,5 +1,6 @@
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
 import * as core from '@actions/core'
+import { plainLogLines } from '../common/text.js'
 import { readRunnerEvent } from './event.js'
 import type { Host } from './host.js'
 
@@ -11,9 +12,10 @@ export function actionsHost(): Host {
     setFailed: (message) => core.setFailed(message),
     log: {
       debug: (message) => core.debug(message),
-      info: (message) => core.info(message),
+      // core.info prints the message as it is: no line of it may be taken for a workflow command.
+      info: (message) => core.info(plainLogLines(message)),
       warning: (message) => core.warning(message),
-      group: (title, fn) => core.group(title, fn)
+      group: (title, fn) => core.group(plainLogLines(title), fn)
     },
     appendSummary: async (html) => {
       if (!process.env.GITHUB_STEP_SUMMARY) return

@@ -1,5 +1,6 @@
 /** The text of the reply on a triggering comment. Pure. */
 import type { AgentSettings } from '../action/settings.js'
+import { withoutMentions } from '../common/text.js'
 
 export interface ReplyFacts {
   operation: AgentSettings['operation']
@@ -37,7 +38,8 @@ export function replyText(facts: ReplyFacts, secrets: ReadonlyArray<string | und
     lines.push(`${mark} ${job} is ${status}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`)
   }
   if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
-  return redact(lines.join('\n'), secrets)
+  // The job's text comes from the service: it must not ping anyone.
+  return redact(withoutMentions(lines.join('\n')), secrets)
 }
 
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {

@@ -12,7 +12,8 @@ const ZERO_WIDTH_JOINER = '\u200d'
 
 /** Line breaks, other control characters, and the marks that reorder text on screen. */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
-const COMMAND_START = /^(\s*)(::)/
+// The runner trims what .NET calls white space, which also takes in U+0085 (next line).
+const COMMAND_START = /^([\s\u0085]*)(::)/
 const OLD_COMMAND = /##\[/g
 const LINE_BREAK = /\r\n|\r|\n/
 

@@ -1,0 +1,62 @@
+import { describe, expect, test } from '@jest/globals'
+import { plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
+import { text } from '../src/service/answer.js'
+
+/**
+ * The runner's reading of one stdout line (actions/runner ActionCommand): a command when the
+ * line, its leading white space trimmed, starts with `::name` and has a second `::`; or, in the
+ * older form, when it holds `##[name` anywhere and a `]` after it.
+ */
+function runnerCommand(line: string): string | undefined {
+  const trimmed = line.replace(/^[\s\u0085]+/, '')
+  if (trimmed.startsWith('::')) {
+    const end = trimmed.indexOf('::', 2)
+    if (end > 0) return trimmed.slice(2, end).split(' ')[0]
+  }
+  const at = line.indexOf('##[')
+  if (at >= 0 && line.indexOf(']', at) > 0) return line.slice(at + 3, line.indexOf(']', at)).split(' ')[0]
+  return undefined
+}
+
+/** Every line as the runner splits stdout (at \n, \r and \r\n). */
+const lines = (out: string): string[] => out.split(/\r\n|\r|\n/)
+
+const hostile = [
+  '::stop-commands::x',
+  '  ::set-output name=bundle-url::https://evil.example',
+  'running\n::set-output name=x::y',
+  'running\r::add-mask::everything',
+  'running\u2028::warning::spoofed',
+  'done ##[set-output name=x;]y',
+  '\u00a0\u3000::error::unicode white space first',
+  '\u0085::set-output name=x::next line first',
+  'tab\there'
+]
+
+describe('text from the service', () => {
+  test.each(hostile)('%j reads as one line that starts no command', (value) => {
+    const safe = serviceText(value)
+    expect(lines(safe)).toHaveLength(1)
+    expect(runnerCommand(safe)).toBeUndefined()
+    // And it stays readable: only invisible marks and spaces were added.
+    expect(safe.replace(/[\u200b\s]/g, '')).toBe(value.replace(/[\s\u2028\u0085]/g, ''))
+  })
+
+  test('the answer readers give it out made safe', () => {
+    expect(text('::stop-commands::x')).toBe('\u200b::stop-commands::x')
+    expect(text('running\n::set-output name=x::y')).toBe('running ::set-output name=x::y')
+    expect(text('  job_1  ')).toBe('job_1')
+  })
+
+  test('a log line of ours cannot become a command, whatever it embeds', () => {
+    const message = `Export job x: ${hostile.join('\n')}`
+    for (const line of lines(plainLogLines(message))) expect(runnerCommand(line)).toBeUndefined()
+    expect(plainLogLines('Export job exp_1: running, 40%')).toBe('Export job exp_1: running, 40%')
+  })
+
+  test('mentions in a comment keep their text but ping nobody', () => {
+    const safe = withoutMentions('ask @octocat and @acme/docs-team, mail a@b.c')
+    expect(safe).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/)
+    expect(safe.replace(/\u200d/g, '')).toBe('ask @octocat and @acme/docs-team, mail a@b.c')
+  })
+})
