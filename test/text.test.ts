@@ -1,25 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
 import { text } from '../src/service/answer.js'
-
-/**
- * The runner's reading of one stdout line (actions/runner ActionCommand): a command when the
- * line, its leading white space trimmed, starts with `::name` and has a second `::`; or, in the
- * older form, when it holds `##[name` anywhere and a `]` after it.
- */
-function runnerCommand(line: string): string | undefined {
-  const trimmed = line.replace(/^[\s\u0085]+/, '')
-  if (trimmed.startsWith('::')) {
-    const end = trimmed.indexOf('::', 2)
-    if (end > 0) return trimmed.slice(2, end).split(' ')[0]
-  }
-  const at = line.indexOf('##[')
-  if (at >= 0 && line.indexOf(']', at) > 0) return line.slice(at + 3, line.indexOf(']', at)).split(' ')[0]
-  return undefined
-}
-
-/** Every line as the runner splits stdout (at \n, \r and \r\n). */
-const lines = (out: string): string[] => out.split(/\r\n|\r|\n/)
+import { runnerCommand, runnerLines as lines } from './support/runner.js'
 
 const hostile = [
   '::stop-commands::x',
