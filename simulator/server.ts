@@ -73,6 +73,8 @@ export interface Simulator {
   addFault(fault: Fault): void
   clearFaults(): void
   setBundle(bundle: BundleOptions | undefined): void
+  /** Every bundle link handed out, in order. */
+  issuedLinks: readonly string[]
   /** Export jobs by jobId. */
   exportJobs: Map<string, ExportJobRecord>
   /** Agent jobs by `${projectId}/${id}` (see agentJobKey). */
@@ -208,6 +210,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       addFault: (fault) => faults.add(fault),
       clearFaults: () => faults.clear(),
       setBundle: (bundle) => bundles.setBundle(bundle),
+      issuedLinks: bundles.issuedLinks,
       exportJobs,
       agentJobs: agent.jobs,
       close

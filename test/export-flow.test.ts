@@ -171,7 +171,7 @@ describe('export flow against the simulator', () => {
     const { failed, failure, outputs, secrets } = await runExport({ 'helm-values-file': 'values.yaml' })
     expect(failed).toBe(true)
     expect(failure).toBe(
-      'Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/iam/security-credentials/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
+      `Export job ${outputs['job-id']}: Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/iam/security-credentials/: it leads to a link-local address (such as a cloud metadata service), and \`base-url\` does not.`
     )
     expect(outputs['bundle-url']).toBeUndefined()
     expect(outputs['helm-values']).toBeUndefined()
