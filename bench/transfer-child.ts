@@ -10,6 +10,7 @@
 import { dirname } from 'node:path'
 import { systemClock } from '../src/common/clock.js'
 import type { Logger } from '../src/common/log.js'
+import { linkPolicy } from '../src/transfer/link.js'
 import { transferBundle } from '../src/transfer/transfer.js'
 
 export interface ChildRequest {
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     archiveFolder: dirname(request.archiveFile),
     siteDir: request.siteDir,
     deadline: Infinity,
+    // A local service: its own plain-http loopback links are allowed.
+    policy: await linkPolicy(request.url),
     log,
     clock: systemClock
   })

@@ -11,6 +11,8 @@ export interface Fault {
   body?: unknown
   /** Retry-After header value, e.g. '1' or an HTTP date. */
   retryAfter?: string
+  /** More headers of the error answer, e.g. `{ location: '...' }` with a 302. */
+  headers?: Record<string, string>
   /** Destroy the socket without any response, after the request has been read. */
   drop?: boolean
   /** Wait before answering normally (or before applying the rest of the fault). */
@@ -19,6 +21,12 @@ export interface Fault {
   truncateAt?: number
   /** Send this many body bytes, then nothing, keeping the socket open until close(). */
   stallAt?: number
+  /** Read the request, then never answer: no status, no headers (until close() or the client gives up). */
+  hang?: boolean
+  /** Send the body one byte at a time, one every this many (real) ms, after the headers. */
+  trickleMs?: number
+  /** Fields merged into the normal JSON answer (wrong types, absurd values, missing ones as `undefined`). */
+  patch?: Record<string, unknown>
   /** With status/drop: still perform the operation first ("processed, but the answer was lost"). */
   process?: boolean
 }

@@ -1,6 +1,7 @@
 // Small HTTP plumbing shared by the simulator's routes: request parsing and a response writer
 // that can misbehave on purpose (truncate, stall) while still honouring backpressure.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /** What a route handler returns; the server writes it (or replaces it with a fault). */
 export interface Reply {
@@ -73,6 +74,8 @@ export interface WriteOptions {
   truncateAt?: number
   /** Send this many body bytes and then nothing more, leaving the socket open. */
   stallAt?: number
+  /** Send the body one byte every this many ms. */
+  trickleMs?: number
   /** Called with the status as soon as the head is committed (for request recording). */
   onStatus?: (status: number) => void
 }
@@ -96,11 +99,14 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
   const body = limit === undefined ? payload : payload.subarray(0, Math.max(0, limit))
   res.flushHeaders()
   let flushed: Promise<void> = Promise.resolve()
-  for (let offset = 0; offset < body.length; offset += CHUNK) {
+  const chunk = options.trickleMs === undefined ? CHUNK : 1
+  for (let offset = 0; offset < body.length; offset += chunk) {
+    if (res.destroyed) return
+    if (options.trickleMs !== undefined && offset > 0) await sleep(options.trickleMs)
     if (res.destroyed) return
     let ok = true
     flushed = new Promise<void>((resolve) => {
-      ok = res.write(body.subarray(offset, offset + CHUNK), () => resolve())
+      ok = res.write(body.subarray(offset, offset + chunk), () => resolve())
     })
     if (!ok && !(await drained(res))) return
   }

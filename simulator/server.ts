@@ -78,6 +78,8 @@ export interface Simulator {
   addFault(fault: Fault): void
   clearFaults(): void
   setBundle(bundle: BundleOptions | undefined): void
+  /** Every bundle link handed out, in order. */
+  issuedLinks: readonly string[]
   /** Export jobs by jobId. */
   exportJobs: Map<string, ExportJobRecord>
   /** Agent jobs by `${projectId}/${id}` (see agentJobKey). */
@@ -143,11 +145,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       writeReply(res, method === 'HEAD' ? { ...reply, headOnly: true } : reply, {
         truncateAt: fault?.truncateAt,
         stallAt: fault?.stallAt,
+        trickleMs: fault?.trickleMs,
         onStatus: (status) => (record.status = status)
       })
 
     const fault = faults.take(resolved.name)
     if (fault?.delayMs) await sleep(fault.delayMs, undefined, { signal: closing.signal })
+    if (fault?.hang) {
+      if (fault.process) await resolved.handle(ctx)
+      // No answer at all: the client's own bound, or close(), ends the exchange.
+      return new Promise<void>((resolve) => {
+        res.once('close', resolve)
+        closing.signal.addEventListener('abort', () => resolve(), { once: true })
+      })
+    }
     if (fault && (fault.drop || isErrorFault(fault))) {
       // "Processed, but the answer was lost": perform the operation, then fail anyway.
       if (fault.process) await resolved.handle(ctx)
@@ -157,7 +168,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       return respond(faultReply(fault))
     }
-    return respond(await resolved.handle(ctx), fault)
+    const reply = await resolved.handle(ctx)
+    if (fault?.patch !== undefined && reply.json !== null && typeof reply.json === 'object') {
+      reply.json = { ...(reply.json as Record<string, unknown>), ...fault.patch }
+    }
+    return respond(reply, fault)
   }
 
   const sockets = new Set<Socket>()
@@ -203,6 +218,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       addFault: (fault) => faults.add(fault),
       clearFaults: () => faults.clear(),
       setBundle: (bundle) => bundles.setBundle(bundle),
+      issuedLinks: bundles.issuedLinks,
       exportJobs,
       agentJobs: agent.jobs,
       github,
@@ -238,7 +254,7 @@ function withApiAuth(routes: Route[], apiKey: string): Route[] {
 
 function faultReply(fault: Fault): Reply {
   const status = fault.status ?? 503
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...fault.headers }
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter
   if (typeof fault.body === 'string') return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, raw: fault.body }
   return { status, headers, json: fault.body ?? { error: `simulated ${status}` } }

@@ -40,6 +40,8 @@ export class BundleStore {
   private readonly links = new Map<string, IssuedLink>()
   private readonly archives = new Map<string, { generation: number; data: Promise<Buffer> }>()
   private issued = 0
+  /** Every link handed out, in order (tests check that no signature leaks). */
+  readonly issuedLinks: string[] = []
 
   constructor(
     config: BundleOptions | undefined,
@@ -84,6 +86,7 @@ export class BundleStore {
     // The exact expiry (ms) is kept server-side so a fake clock can expire links precisely.
     this.links.set(signature, { jobId, expiresAtMs, archive })
     const result: IssuedBundle = { bundleUrl: `${this.storageUrl()}${path}?${query}`, expiresAt: new Date(expiresAtMs).toISOString() }
+    this.issuedLinks.push(result.bundleUrl)
     if (this.config.reportSize !== false) result.sizeBytes = data.length
     return result
   }

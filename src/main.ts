@@ -40,7 +40,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   } catch (error) {
     const cancelled = signal.aborted || error instanceof CancelledError
     if (!cancelled && !(error instanceof ActionError)) log.debug(String((error as Error)?.stack ?? error))
-    failure = cancelled ? cancelledMessage(settings) : errorMessage(error)
+    failure = cancelled ? cancelledMessage(settings) : namingTheJob(errorMessage(error), settings, outputs.get('job-id'))
     host.setFailed(failure, cancelled ? 'cancelled' : error instanceof InputError ? 'input' : 'failed')
   } finally {
     client?.dispose()
@@ -53,6 +53,12 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
 function titleOf(settings: Settings): string {
   if (settings.operation !== 'export') return `Agent job: ${settings.operation}`
   return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`
+}
+
+/** A failure once a job exists says which job: the user picks it up from there. */
+function namingTheJob(message: string, settings: Settings | undefined, jobId: string | undefined): string {
+  if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId)) return message
+  return `${settings.operation === 'export' ? 'Export' : 'Agent'} job ${jobId}: ${message}`
 }
 
 function cancelledMessage(settings: Settings | undefined): string {

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/agent/permission.js'
-import { progressText, quiet, redact } from '../src/agent/reply.js'
+import { progressText, redact } from '../src/agent/reply.js'
+import { withoutMentions } from '../src/common/text.js'
 import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type Inputs, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
@@ -205,7 +206,7 @@ describe('one progress comment per run', () => {
   })
 
   test('text from the service cannot ping people', async () => {
-    expect(quiet('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
+    expect(withoutMentions('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
     const text = progressText(
       { jobId: 'job_1', status: 'failed', prLink: undefined, phase: 'ended', request: 'message', error: 'ping @octocat', note: undefined, elapsedMs: 61_000, runUrl: undefined },
       []

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { asObject, finiteNumber, httpLink, text, timestamp } from '../src/service/answer.js'
+import { readAgentJob } from '../src/service/agent-api.js'
+import { asObject, count, finiteNumber, httpLink, percent, text, timestamp } from '../src/service/answer.js'
 
 describe('reading service answers', () => {
   test('asObject takes only plain objects', () => {
@@ -26,5 +27,17 @@ describe('reading service answers', () => {
     expect(timestamp(Date.parse(iso) / 1000)?.toISOString()).toBe(iso)
     expect(timestamp(String(Date.parse(iso)))?.toISOString()).toBe(iso)
     expect(timestamp('soon')).toBeUndefined()
+  })
+  test('a time no Date can hold reads as absent, instead of throwing when printed', () => {
+    for (const value of [1e308, '1e308', 9e15 * 1000, '99999999999999999999']) expect(timestamp(value)).toBeUndefined()
+    expect(readAgentJob({ id: 'job_1', status: 'active', createdAt: 1e308, archivedAt: 9e18 })).toMatchObject({ createdAt: undefined, archivedAt: undefined })
+  })
+  test('percent is 0..100 and count a whole non-negative number, or absent', () => {
+    expect(percent(40)).toBe(40)
+    expect(percent('99.5')).toBe(99.5)
+    for (const value of [1e308, -1, 101, 'lots', null]) expect(percent(value)).toBeUndefined()
+    expect(count(12)).toBe(12)
+    expect(count('7')).toBe(7)
+    for (const value of [-3, 12.5, 1e308, 'many', true]) expect(count(value)).toBeUndefined()
   })
 })

@@ -11,8 +11,8 @@ afterEach(async () => {
   sim = undefined
 })
 
-function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator') {
-  const clock = acceleratedClock()
+function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator', speed?: number) {
+  const clock = acceleratedClock({ speed })
   const log = recordingLogger()
   const client = new ServiceClient({ baseUrl, apiKey, clock, log })
   return { client, clock, log }
@@ -126,7 +126,77 @@ describe('ServiceClient against the simulator', () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl)
     sim.addFault({ route: 'export-start', status: 200, body: '<html>proxy login</html>' })
-    await expect(client.request(start)).rejects.toThrow(/HTTP 200 with something that is not JSON \(<html>proxy login<\/html>\)/)
+    await expect(client.request(start)).rejects.toThrow(/answered HTTP 200, but its answer was unusable \(not JSON: <html>proxy login<\/html>\)/)
     client.dispose()
+  })
+})
+
+describe('an answer that breaks off or is unusable', () => {
+  const read = (jobId: string, deadline?: number) =>
+    ({ method: 'GET', path: `/v1/static-export/jobs/${jobId}`, kind: 'idempotent', what: `read export job ${jobId}`, deadline }) as const
+
+  /** A started job to read, and a client whose clock runs 1000 times faster: a minute's bound takes 60 ms. */
+  async function startedJob() {
+    sim = await startSimulator()
+    const setup = clientFor(sim.apiUrl)
+    const { jobId } = (await setup.client.request(start)) as { jobId: string }
+    setup.client.dispose()
+    return { jobId, ...clientFor(sim.apiUrl, sim.apiKey, 1000) }
+  }
+
+  test.each([
+    ['cut in the middle of the body', { truncateAt: 10 }],
+    ['stalled in the middle of the body', { stallAt: 10 }],
+    ['sent one byte at a time', { trickleMs: 200 }],
+    ['never answered', { hang: true }],
+    ['a 200 that is not JSON', { status: 200, body: '{"status": "runn' }],
+    ['larger than any answer', { status: 200, body: { status: 'running', pad: 'x'.repeat(5 * 1024 * 1024) } }]
+  ])('a GET %s is tried again', async (_, fault) => {
+    const { jobId, client, log } = await startedJob()
+    sim?.addFault({ route: 'export-status', ...fault })
+    const answer = (await client.request(read(jobId))) as { status: string }
+    client.dispose()
+    expect(answer.status).toEqual(expect.any(String))
+    expect(sim?.count('export-status')).toBe(2)
+    expect(log.text()).toMatch(/Could not read export job .*; retry 1 in/)
+  })
+
+  test.each([
+    ['cut in the middle of the body', { truncateAt: 5 }, /the connection broke off after 5 bytes of the answer/],
+    ['stalled in the middle of the body', { stallAt: 5 }, /no complete answer within 1m 00s/],
+    ['not JSON', { status: 200, body: 'OK' }, /not JSON: OK/]
+  ])('a start POST whose 200 answer is %s fails as "may have been processed", and is not sent again', async (_, fault, why) => {
+    sim = await startSimulator()
+    const { client } = clientFor(sim.apiUrl, sim.apiKey, 1000)
+    sim.addFault({ route: 'export-start', process: true, ...fault })
+    const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.message).toMatch(/answered HTTP 20\d, but its answer was unusable/)
+    expect(error.message).toMatch(why)
+    expect(error.message).toContain('The service may have processed the request, so it was not sent again')
+    expect(error.mayHaveBeenProcessed).toBe(true)
+    expect(sim.count('export-start')).toBe(1)
+  })
+
+  test('an oversized answer is refused after the cap, without reading it all', async () => {
+    const { jobId, client } = await startedJob()
+    sim?.addFault({ route: 'export-status', status: 200, body: { pad: 'x'.repeat(5 * 1024 * 1024) }, times: 5 })
+    const error = (await client.request(read(jobId)).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toMatch(/unusable answer: the answer is larger than 4194304 bytes after 5 attempts/)
+  })
+
+  test('each attempt ends with the step: a hung request fails soon after the deadline, naming `timeout`', async () => {
+    const { jobId } = await startedJob()
+    const { client, clock } = clientFor(sim?.apiUrl as string)
+    sim?.addFault({ route: 'export-status', hang: true, times: 5 })
+    const deadline = clock.now() + 5000
+    const error = (await client.request(read(jobId, deadline)).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toMatch(/no complete answer before `timeout` ran out; no time is left within `timeout` for another try/)
+    // The deadline, plus the grace the last request has to be answered in.
+    expect(clock.now()).toBeLessThan(deadline + 2000 + 1500)
+    expect(sim?.count('export-status')).toBe(1)
   })
 })

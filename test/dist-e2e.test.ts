@@ -5,9 +5,9 @@ import { access, mkdir, readFile, readdir } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
+import { type Fault, type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from './support/events.js'
-import { runCli, runDist } from './support/runner.js'
+import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from './support/runner.js'
 import { tempFolder } from './support/temp.js'
 
 let sim: Simulator | undefined
@@ -155,6 +155,26 @@ describe.each([action, cli])('$name', (frontEnd) => {
   })
 })
 
+/** Runs an export against a simulator of its own with `faults`, in a workspace of its own (for runs side by side). */
+async function exportWith(faults: Fault[], inputs: Record<string, string> = {}, options: SimulatorOptions = {}): Promise<DistRun & { sim: Simulator }> {
+  const own = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0 }, ...options })
+  const folder = await tempFolder()
+  try {
+    for (const fault of faults) own.addFault(fault)
+    const run = await runDist({
+      inputs: { operation: 'export', 'api-key': own.apiKey, 'base-url': own.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms', ...inputs },
+      env: { GITHUB_WORKSPACE: folder.dir, RUNNER_TEMP: path.join(folder.dir, 'tmp') }
+    })
+    return { ...run, sim: own }
+  } finally {
+    await own.close()
+    await folder.remove()
+  }
+}
+
+/** The `::error::` lines of a run. */
+const errors = (run: DistRun): string[] => runnerLines(run.stdout).filter((line) => line.startsWith('::error::'))
+
 describe('the action only', () => {
   test('secrets are masked before anything else is printed; the job summary is written', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
@@ -198,6 +218,51 @@ describe('the action only', () => {
     expect(s.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Document the --dry-run flag'), 'Add an example to it'])
     expect(s.count('agent-create')).toBe(1)
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
+  })
+
+  test('a connection cut in the middle of an answer: a GET is retried, a once-only POST fails saying it may have been processed', async () => {
+    const [status, start] = await Promise.all([
+      exportWith([{ route: 'export-status', truncateAt: 5 }]),
+      exportWith([{ route: 'export-start', truncateAt: 5, process: true }])
+    ])
+    expect(status.exitCode).toBe(0)
+    expect(status.outputs.status).toBe('completed')
+    expect(start.exitCode).toBe(1)
+    expect(errors(start)).toEqual([
+      expect.stringMatching(/^::error::Could not start the export of docs\.acme\.com: the service answered HTTP 202, but its answer was unusable \(the connection broke off after 5 bytes of the answer\)\. The service may have processed the request, so it was not sent again/)
+    ])
+    expect(start.sim.count('export-start')).toBe(1)
+    for (const run of [status, start]) expect(run.stderr).toBe('')
+  })
+
+  test('`timeout` bounds the step whatever the service and the storage do: hung headers, a body one byte a second, a trickling download', async () => {
+    const runs = await Promise.all([
+      exportWith([{ route: 'export-status', hang: true, times: 100 }], { timeout: '1s' }),
+      exportWith([{ route: 'export-status', trickleMs: 1000, times: 100 }], { timeout: '1s' }),
+      exportWith([{ route: 'download', trickleMs: 50, times: 100 }], { timeout: '1s' })
+    ])
+    for (const run of runs) {
+      expect(run.exitCode).toBe(1)
+      expect(errors(run)).toEqual([expect.stringContaining('`timeout` ran out')])
+      // 1 s, the grace of a request under way (2 s), and the start of node.
+      expect(run.wallMs).toBeLessThan(1000 + 2000 + 2500)
+    }
+  })
+
+  test('text from the service cannot issue workflow commands', async () => {
+    const hostile = ['::stop-commands::pwned', 'running\n::set-output name=bundle-url::https://evil.example', '##[add-mask]Export', '  ::add-mask::job']
+    const runs = await Promise.all([
+      exportWith(hostile.map((status) => ({ route: 'export-status', patch: { status } }))),
+      exportWith([], {}, { exportJob: { durationMs: 40, queuedMs: 0, failWith: 'quota\n::set-output name=status::completed\r::stop-commands::z ##[error]x' } })
+    ])
+    expect(runs[0]?.exitCode).toBe(0)
+    expect(runs[1]?.exitCode).toBe(1)
+    for (const run of runs) {
+      const commands = runnerLines(run.stdout).map(runnerCommand).filter((name) => name !== undefined)
+      expect(commands.filter((name) => !OWN_COMMANDS.has(name))).toEqual([])
+      expect(run.stdout).not.toMatch(/^\s*::(stop-commands|set-output)/m)
+      expect(Object.keys(run.outputs)).not.toContain('x')
+    }
   })
 })
 

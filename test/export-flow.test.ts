@@ -165,6 +165,37 @@ describe('export flow against the simulator', () => {
     expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
   })
 
+  test('a bundle link to a link-local address is refused before it is handed on or fetched', async () => {
+    await simulator()
+    sim.addFault({ route: 'export-bundle', patch: { bundleUrl: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/?sig=0123456789abcdef' } })
+    const { failed, failure, outputs, secrets } = await runExport({ 'helm-values-file': 'values.yaml' })
+    expect(failed).toBe(true)
+    expect(failure).toBe(
+      `Export job ${outputs['job-id']}: Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/iam/security-credentials/: it leads to a link-local address (such as a cloud metadata service), and \`base-url\` does not.`
+    )
+    expect(outputs['bundle-url']).toBeUndefined()
+    expect(outputs['helm-values']).toBeUndefined()
+    expect(secrets).toContain('0123456789abcdef')
+    expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(0)
+    expect(await readdir(workspace.dir)).toEqual([])
+  })
+
+  test('outputs carry only sane figures: progress 0..100, a whole non-negative page count', async () => {
+    await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
+    sim.addFault({ route: 'export-status', patch: { progress: 1e308, pageCount: -3 }, times: 100 })
+    const { outputs, failed, log } = await runExport({ timeout: '5s' })
+    expect(failed).toBe(true)
+    expect(outputs.status).toBe('running')
+    expect(outputs.progress).toBeUndefined()
+    expect(outputs['page-count']).toBeUndefined()
+    expect(log.text()).not.toContain('1e+308')
+    sim.clearFaults()
+    sim.addFault({ route: 'export-status', patch: { progress: '42', pageCount: 12.5 }, times: 100 })
+    const second = await runExport({ timeout: '5s' })
+    expect(second.outputs.progress).toBe('42')
+    expect(second.outputs['page-count']).toBeUndefined()
+  })
+
   test('an ambiguous failure of the start request is not repeated', async () => {
     await simulator()
     sim.addFault({ route: 'export-start', status: 500, process: true })

@@ -55,6 +55,10 @@ describe('waits', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000)
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
     expect(parseRetryAfter('soon', now)).toBeUndefined()
+    // Date.parse would read these as dates long past, i.e. "retry at once".
+    for (const value of ['-1', '-600', '1e3', '12 apples', '0x10', '', '  ']) expect(parseRetryAfter(value, now)).toBeUndefined()
+    expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:10 GMT', now)).toBe(10_000)
+    expect(parseRetryAfter('Thu Jan  1 00:00:20 2026', now)).toBe(20_000)
     expect(parseRetryAfter(undefined, now)).toBeUndefined()
     expect(retryDelay(1, status(429, '12'), policy, now, () => 0)).toBe(12_000)
     expect(retryDelay(1, status(429, 'garbage'), policy, now, () => 0)).toBe(500)
@@ -99,6 +103,22 @@ describe('withRetries', () => {
     }).catch((e) => e)
     expect(error.stoppedByDeadline).toBe(true)
     expect(clock.now()).toBe(0)
+  })
+
+  test('does not start another attempt once the deadline has passed, even when a wait overran', async () => {
+    // This clock's waits end late, as a loaded machine's may.
+    const base = virtualClock()
+    const clock = { ...base, sleep: (ms: number, signal?: AbortSignal) => base.sleep(ms + 5000, signal) }
+    let calls = 0
+    const error = await withRetries(
+      async () => {
+        calls++
+        throw new AttemptError(status(503, '1'))
+      },
+      { kind: 'idempotent', policy, clock, deadline: 3000 }
+    ).catch((e) => e)
+    expect(calls).toBe(1)
+    expect(error.stoppedByDeadline).toBe(true)
   })
 
   test('other errors pass through at once', async () => {

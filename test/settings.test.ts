@@ -118,6 +118,14 @@ describe('export inputs', () => {
     }
   })
 
+  test('absurd durations are refused, naming the input and the bound', () => {
+    const message = problemsOf({ ...exportInputs, timeout: '2000h', 'poll-interval': '700h', 'max-poll-interval': '700h' })
+    expect(message).toContain('`timeout` must be at most `168h`, not `2000h`.')
+    expect(message).toContain('`poll-interval` must be at most `24h`, not `700h`.')
+    expect(message).toContain('`max-poll-interval` must be at most `24h`, not `700h`.')
+    expect(read({ ...exportInputs, timeout: '168h', 'poll-interval': '24h', 'max-poll-interval': '24h' }).timeoutMs).toBe(168 * 3_600_000)
+  })
+
   test('the workspace or a parent of it is refused as `path`', () => {
     expect(problemsOf({ ...exportInputs, path: '..' })).toMatch(/`path` must be a folder of its own/)
     expect(problemsOf({ ...exportInputs, path: '/' })).toMatch(/`path` must be a folder of its own/)

@@ -7,6 +7,7 @@ import { type Simulator, startSimulator } from '../simulator/server.js'
 import { UnsafeEntryError } from '../src/archive/errors.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import type { BundleLink } from '../src/service/export-api.js'
+import { type LinkPolicy, linkPolicy } from '../src/transfer/link.js'
 import { type TransferOptions, transferBundle } from '../src/transfer/transfer.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
@@ -21,6 +22,8 @@ let work: { dir: string; remove: () => Promise<void> }
 let log: RecordingLogger
 /** Requests recorded before the current test. */
 let requestsBefore = 0
+/** The links of a service on a loopback address. */
+let policy: LinkPolicy
 
 const siteEntries = (): ArchiveEntry[] => fixtureSiteEntries({ pages: 20 })
 let siteTarGz: Buffer
@@ -31,6 +34,7 @@ beforeAll(async () => {
   clock = acceleratedClock()
   sim = await startSimulator({ exportJob: { durationMs: 5, queuedMs: 0 }, now: () => clock.now() })
   bundleOperation = await exportJob()
+  policy = await linkPolicy(sim.apiUrl)
   siteTarGz = await buildTar(siteEntries(), { gzip: true })
   bigTar = await buildTar([{ type: 'file', name: 'big.bin', content: randomBytes(4 * 1024 * 1024) }])
 })
@@ -85,6 +89,7 @@ function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLi
     archiveFolder: join(work.dir, 'bundle'),
     siteDir: join(work.dir, 'site'),
     deadline: clock.now() + 30 * 60_000,
+    policy,
     log,
     clock,
     ...extra
@@ -253,6 +258,62 @@ describe('retries', () => {
   })
 })
 
+describe('the step timeout bounds the download', () => {
+  test('a body sent one byte at a time ends at the deadline, naming `timeout`, with no leftovers', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', trickleMs: 20 })
+    const deadline = clock.now() + 10_000
+    const error = await transferBundle(options(served, { deadline })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toMatch(/ETIMEDOUT: `timeout` ran out after \d+ bytes of the download\. Stopped retrying/)
+    // The deadline plus the short grace of a request under way; without the bound it would run ~18 s of real time.
+    expect(clock.now()).toBeLessThan(deadline + 2000 + 1500)
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('a Retry-After past the deadline is not waited for', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', status: 503, retryAfter: '600' })
+    const before = clock.now()
+    const error = await transferBundle(options(served, { deadline: before + 60_000 })).catch((e: unknown) => e)
+    expect((error as Error).message).toMatch(/HTTP 503\. Stopped retrying: the next wait would pass the step timeout/)
+    expect(clock.now() - before).toBeLessThan(5000)
+  })
+})
+
+describe('where a link may lead', () => {
+  test('a redirect to a link-local address is refused before it is followed', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })
+    const error = await transferBundle(options(served)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(
+      'Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
+    )
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual(['bundle'])
+  })
+
+  test('plain http is refused when the service is not itself plain http on a loopback host', async () => {
+    const served = await serve(siteTarGz)
+    const https = await linkPolicy('https://127.0.0.1:1')
+    const error = await transferBundle(options(served, { policy: https })).catch((e: unknown) => e)
+    expect((error as Error).message).toMatch(/^Refusing to fetch the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+: it does not use https:\/\//)
+    expect(downloads()).toBe(0)
+  })
+
+  test('localhost counts as a loopback address', async () => {
+    const served = await serve(siteTarGz)
+    const url = new URL(served.link.url)
+    url.hostname = 'localhost'
+    const elsewhere = { allowHttp: true, allowed: new Set<never>() }
+    const error = await transferBundle(options({ ...served, link: { ...served.link, url: url.href } }, { policy: elsewhere })).catch((e: unknown) => e)
+    expect((error as Error).message).toMatch(/^Refusing to fetch the bundle from http:\/\/localhost:\d+\/bundles\/[^?]+: it leads to a loopback address/)
+    expect(downloads()).toBe(0)
+  })
+})
+
 describe('archives that cannot be used', () => {
   test('a corrupt archive is downloaded exactly twice, then fails naming its size and sha256', async () => {
     const body = Buffer.from(siteTarGz)
@@ -272,6 +333,8 @@ describe('archives that cannot be used', () => {
     const error = await transferBundle(options(await serve(page))).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toContain('not a zip, tar.gz or tar archive: its first bytes look like an HTML page')
+    // Its kind only: what such a page says may be anything, credentials included.
+    expect((error as Error).message).not.toMatch(/DOCTYPE|Sign in/)
     expect(downloads()).toBe(1)
     expect(await workListing()).toEqual(['bundle'])
   })

@@ -1,6 +1,7 @@
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
 import * as core from '@actions/core'
 import { cancelOnSignals } from '../common/cancellation.js'
+import { plainLogLines } from '../common/text.js'
 import { readRunnerEvent } from './event.js'
 import type { Host } from './host.js'
 
@@ -12,11 +13,12 @@ export function actionsHost(): Host {
     setFailed: (message) => core.setFailed(message),
     log: {
       debug: (message) => core.debug(message),
-      info: (message) => core.info(message),
+      // core.info prints the message as it is: no line of it may be taken for a workflow command.
+      info: (message) => core.info(plainLogLines(message)),
       warning: (message) => core.warning(message),
       notice: (message) => core.notice(message),
-      progress: (message) => core.info(message),
-      group: (title, fn) => core.group(title, fn)
+      progress: (message) => core.info(plainLogLines(message)),
+      group: (title, fn) => core.group(plainLogLines(title), fn)
     },
     appendSummary: async (html) => {
       if (!process.env.GITHUB_STEP_SUMMARY) return

@@ -108,6 +108,10 @@ export interface ReadContext {
   warn: (message: string) => void
 }
 
+/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
+const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' }
+/** A day between two status checks is as long as waiting makes sense. */
+const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' }
 const TRUE_WORDS = new Set(['true', 'True', 'TRUE'])
 const FALSE_WORDS = new Set(['false', 'False', 'FALSE'])
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
@@ -135,12 +139,16 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     if (!FALSE_WORDS.has(raw)) problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`)
     return false
   }
-  const duration = (name: InputName): number => {
+  const duration = (name: InputName, most: { ms: number; as: string }): number => {
     const raw = value(name) ?? ''
     const ms = parseDuration(raw)
     if (ms === undefined || ms <= 0) {
       problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`)
       return 1
+    }
+    if (ms > most.ms) {
+      problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`)
+      return most.ms
     }
     return ms
   }
@@ -155,9 +163,9 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     apiKey: required('api-key'),
     baseUrl: checkBaseUrl(required('base-url'), problems),
     wait: flag('wait'),
-    timeoutMs: duration('timeout'),
-    pollIntervalMs: duration('poll-interval'),
-    maxPollIntervalMs: duration('max-poll-interval')
+    timeoutMs: duration('timeout', LONGEST_TIMEOUT),
+    pollIntervalMs: duration('poll-interval', LONGEST_INTERVAL),
+    maxPollIntervalMs: duration('max-poll-interval', LONGEST_INTERVAL)
   }
   if (common.maxPollIntervalMs < common.pollIntervalMs) {
     problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`)

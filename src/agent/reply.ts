@@ -1,4 +1,5 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
+import { withoutMentions } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
 export interface ProgressFacts {
@@ -22,9 +23,8 @@ export interface ProgressFacts {
 }
 
 /**
- * The comment: the job, its status and the PR link, or the error. Text from the service is kept
- * from pinging people (@mentions are broken up), and secrets are cut out (the log masks them, a
- * comment does not).
+ * The comment: the job, its status and the PR link, or the error. Text from the service pings
+ * nobody (@mentions are broken up), and secrets are cut out (the log masks them, a comment does not).
  */
 export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): string {
   const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job \`${facts.jobId}\``
@@ -33,7 +33,7 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
   const lines: string[] = []
   switch (facts.phase) {
     case 'failed':
-      lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', quiet(facts.error ?? ''))
+      lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', withoutMentions(facts.error ?? ''))
       break
     case 'working':
       lines.push(`⏳ ${job} is working on it (status ${status}).`)
@@ -44,7 +44,7 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
     case 'ended':
       lines.push(endLine(job, facts, status, after))
   }
-  if (facts.note !== undefined) lines.push('', quiet(facts.note))
+  if (facts.note !== undefined) lines.push('', withoutMentions(facts.note))
   if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
   return redact(lines.join('\n'), secrets)
 }
@@ -58,15 +58,10 @@ function endLine(job: string, facts: ProgressFacts, status: string, after: strin
     case 'archived':
       return `✅ ${job} is **archived**${after}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`
     case 'failed':
-      return `❌ ${job} **failed**${after}: ${quiet(facts.error ?? 'the service gave no reason')}`
+      return `❌ ${job} **failed**${after}: ${withoutMentions(facts.error ?? 'the service gave no reason')}`
     default:
-      return `ℹ️ ${job} is ${quiet(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`
+      return `ℹ️ ${job} is ${withoutMentions(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`
   }
-}
-
-/** Breaks up @mentions (a zero-width joiner after the @), so text from elsewhere pings nobody. */
-export function quiet(text: string): string {
-  return text.replace(/@(?=[A-Za-z0-9])/g, '@\u200d')
 }
 
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {

@@ -29,19 +29,20 @@ export function isTarHeader(head: Uint8Array): boolean {
   return head.length >= FORMAT_SNIFF_BYTES && Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar'
 }
 
-/** A short, log-safe description of what the bytes look like, for "this is not an archive" errors. */
+/**
+ * What the bytes look like, for "this is not an archive" errors: only their kind, never the bytes
+ * themselves (a link may lead to a page that holds credentials, and anything shown reaches the log).
+ */
 export function describeBytes(head: Uint8Array): string {
   if (head.length === 0) return 'nothing at all (the body is empty)'
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64)).toString('latin1')
   // A UTF-8 byte order mark reads as "ï»¿" in latin1.
   const trimmed = text.replace(/^(?:\u00ef\u00bb\u00bf)?\s*/, '')
-  const sample = JSON.stringify(trimmed.slice(0, 40))
-  if (/^<!doctype html|^<html|^<head|^<body/i.test(trimmed)) return `an HTML page (${sample})`
-  if (/^<\?xml|^<Error>/i.test(trimmed)) return `an XML document (${sample})`
-  if (/^[{[]/.test(trimmed)) return `JSON (${sample})`
-  if (/^[\x20-\x7e\t\r\n]+$/.test(text)) return `text (${sample})`
-  const hex = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 16)).toString('hex').replace(/(..)(?!$)/g, '$1 ')
-  return `unknown binary data (first bytes: ${hex})`
+  if (/^<!doctype html|^<html|^<head|^<body/i.test(trimmed)) return 'an HTML page'
+  if (/^<\?xml|^<Error>/i.test(trimmed)) return 'an XML document'
+  if (/^[{[]/.test(trimmed)) return 'JSON'
+  if (/^[\x20-\x7e\t\r\n]+$/.test(text)) return 'text'
+  return 'binary data of an unknown kind'
 }
 
 function startsWith(head: Uint8Array, signature: number[]): boolean {

@@ -13,20 +13,37 @@ export interface Clock {
   random(): number
 }
 
+/**
+ * The longest wait a timer takes: setTimeout turns anything longer (and NaN) into 1 ms, which
+ * would turn a long wait into a busy loop.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(new CancelledError())
-      const onAbort = (): void => {
-        clearTimeout(timer)
-        reject(new CancelledError())
-      }
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort)
-        resolve()
-      }, Math.max(0, ms))
-      signal?.addEventListener('abort', onAbort, { once: true })
-    }),
+  sleep: async (ms, signal) => {
+    // A wait longer than one timer is several timers in a row.
+    let left = Number.isNaN(ms) ? 0 : Math.max(0, ms)
+    do {
+      const step = Math.min(left, MAX_TIMER_MS)
+      await timer(step, signal)
+      left -= step
+    } while (left > 0)
+  },
   random: () => Math.random()
+}
+
+function timer(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError())
+    const onAbort = (): void => {
+      clearTimeout(handle)
+      reject(new CancelledError())
+    }
+    const handle = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 }

@@ -11,7 +11,7 @@ import { ActionError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import type { ServiceClient } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
-import { describeLink, maskLinkSecrets } from '../transfer/link.js'
+import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import { helmValuesYaml, writeFileAtomically } from './helm-values.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
@@ -64,9 +64,14 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
     throw new ActionError(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`)
   }
 
+  // Judged before it is handed on: a link that leads somewhere it may not is no output either.
+  const policy = await linkPolicy(settings.baseUrl)
   /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
   const generateLink = async (): Promise<BundleLink> => {
     const link = await api.bundle(jobId, deadline)
+    maskLinkSecrets(link.url, (secret) => context.host.setSecret(secret))
+    const refused = refuseLink(new URL(link.url), policy)
+    if (refused !== undefined) throw new ActionError(`${refused}.`)
     publishLink(link, settings, context)
     return link
   }
@@ -88,6 +93,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         archiveFolder: settings.extract ? path.join(host.env('RUNNER_TEMP') ?? os.tmpdir(), `docs-export-${safeName(jobId)}`) : settings.path,
         siteDir: settings.extract ? settings.path : undefined,
         deadline,
+        policy,
         signal: context.signal,
         log,
         clock
@@ -108,6 +114,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
 }
 
+/** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
 function publishStatus(value: ExportStatus, context: FlowContext): void {
   const { outputs } = context
   outputs.set('status', value.status)
@@ -124,9 +131,8 @@ function describeStatus(value: ExportStatus): string {
   return parts.join(', ')
 }
 
-/** Masks the link's signature before anything can print it, then hands it on. */
+/** Hands the link on (its secrets are masked already). */
 function publishLink(link: BundleLink, settings: ExportSettings, context: FlowContext): void {
-  maskLinkSecrets(link.url, (secret) => context.host.setSecret(secret))
   context.outputs.set('bundle-url', link.url)
   context.outputs.set('expires-at', link.expiresAt?.toISOString())
   context.outputs.set('helm-values', helmValuesYaml(link.url, settings.exportVersion))

@@ -1,6 +1,6 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
-import { asObject, httpLink, text } from './answer.js'
+import { asObject, httpLink, text, timestamp } from './answer.js'
 import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
@@ -149,7 +149,7 @@ export function readAgentJob(body: unknown): AgentJob {
 
 /** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
 function time(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value).toISOString()
+  if (typeof value === 'number') return timestamp(value)?.toISOString()
   return text(value)
 }
 

@@ -1,23 +1,42 @@
 /**
  * Reading service answers defensively: the spec leaves types and extra fields open, so every
- * field is taken only when it has a usable value, and anything else counts as absent.
+ * field is taken only when it has a usable value, and anything else counts as absent. Text is
+ * made safe for a log line here, where it enters: one line, no workflow command.
  */
+import { serviceText } from '../common/text.js'
 
 /** The value as a plain object, or an empty one. */
 export function asObject(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }
 
-/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+/**
+ * Non-blank text (trimmed), on one line and unable to start a workflow command (see
+ * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+  if (typeof value !== 'string') return undefined
+  const safe = serviceText(value).trim()
+  return safe === '' ? undefined : safe
 }
 
 /** A finite number, also from a numeric string. */
 export function finiteNumber(value: unknown): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined
+}
+
+/** A percentage, 0..100; anything else (1e308, -5, "lots") counts as absent. */
+export function percent(value: unknown): number | undefined {
+  const n = finiteNumber(value)
+  return n !== undefined && n >= 0 && n <= 100 ? n : undefined
+}
+
+/** A count (pages, bytes): a non-negative whole number a double holds exactly, or absent. */
+export function count(value: unknown): number | undefined {
+  const n = finiteNumber(value)
+  return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
 /** An http(s) address, or undefined. */
@@ -34,11 +53,15 @@ export function httpLink(value: unknown): string | undefined {
 
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
 export function timestamp(value: unknown): Date | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value)
+  if (typeof value === 'number' && Number.isFinite(value)) return validDate(new Date(value < 1e12 ? value * 1000 : value))
   if (typeof value === 'string' && value.trim() !== '') {
     if (/^\d+(\.\d+)?$/.test(value.trim())) return timestamp(Number(value))
-    const ms = Date.parse(value)
-    return Number.isNaN(ms) ? undefined : new Date(ms)
+    return validDate(new Date(Date.parse(value)))
   }
   return undefined
+}
+
+/** Beyond year 275760 a Date is invalid, and printing one throws. */
+function validDate(date: Date): Date | undefined {
+  return Number.isNaN(date.getTime()) ? undefined : date
 }

@@ -1,15 +1,22 @@
-import { HttpClient, type HttpClientResponse } from '@actions/http-client'
-import { untilCancelled } from '../common/cancellation.js'
+import type { IncomingMessage } from 'node:http'
+import { HttpClient } from '@actions/http-client'
+import { withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
-import { ActionError, CancelledError, throwIfCancelled } from '../common/errors.js'
+import { type Budget, budget } from '../common/deadline.js'
+import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
+import { formatBytes, formatDuration } from '../common/units.js'
+import { serviceText } from '../common/text.js'
+import { BodyError, readBody, send } from './exchange.js'
 import { type AttemptFailure, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, withRetries } from './retry.js'
 
 export const USER_AGENT = 'docs-admin-action/1'
 
-/** Bound on one request, from sending to the whole answer. */
+/** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000
+/** The largest answer read: the documented ones are a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 export interface ServiceClientOptions {
   /** Base address without a trailing slash, possibly with a path prefix. */
@@ -28,7 +35,10 @@ export interface ServiceRequest {
   kind: RequestKind
   /** What the request does, for messages: "start the export of docs.acme.com". */
   what: string
-  /** Absolute clock time after which no retry wait is started. */
+  /**
+   * Absolute clock time after which no retry wait is started; each attempt also ends by then
+   * (plus the short grace of common/deadline.ts).
+   */
   deadline?: number | undefined
 }
 
@@ -101,8 +111,9 @@ export class ServiceClient {
   }
 
   private async attempt(request: ServiceRequest, attempt: number): Promise<unknown> {
-    throwIfCancelled(this.options.signal)
-    const url = `${this.options.baseUrl}${request.path}`
+    const { clock, signal } = this.options
+    throwIfCancelled(signal)
+    const url = new URL(`${this.options.baseUrl}${request.path}`)
     const headers: Record<string, string> = { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' }
     let payload: string | null = null
     if (request.body !== undefined) {
@@ -110,25 +121,34 @@ export class ServiceClient {
       payload = JSON.stringify(request.body)
     }
     this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`)
-    let response: HttpClientResponse
-    let text: string
-    try {
-      response = await untilCancelled(this.http.request(request.method, url, payload, headers), this.options.signal)
-      text = await untilCancelled(response.readBody(), this.options.signal)
-    } catch (error) {
-      if (error instanceof CancelledError) throw error
-      throw new AttemptError(networkFailure(error))
-    }
-    const status = response.message.statusCode ?? 0
-    const body = parseJson(text)
-    if (status >= 200 && status < 300) {
-      if (body === undefined) {
-        throw new ActionError(`Could not ${request.what}: the service answered HTTP ${status} with something that is not JSON (${preview(text)}).`)
+    const bound = budget(clock, request.deadline, REQUEST_TIMEOUT_MS)
+    return withTimeout(clock, bound.ms, signal, async (stop) => {
+      let response: IncomingMessage
+      try {
+        response = await send(this.http, { url, method: request.method, headers, body: payload, signal: stop })
+      } catch (error) {
+        // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
+        if (signal?.aborted) throw new CancelledError()
+        throw new AttemptError(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error))
       }
+      const status = response.statusCode ?? 0
+      const ok = status >= 200 && status < 300
+      const failure: AttemptFailure = { kind: 'status', status, retryAfter: header(response.headers['retry-after']) }
+      let raw: Buffer
+      try {
+        // An error body is only read for its message: its start is enough.
+        raw = await readBody(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' })
+      } catch (error) {
+        if (signal?.aborted) throw new CancelledError()
+        // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
+        if (!ok) throw new AttemptError(failure, `HTTP ${status}`)
+        throw new AttemptError({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : errorMessage(error) })
+      }
+      if (!ok) throw new AttemptError(failure, `HTTP ${status}`, serviceErrorText(raw))
+      const body = parseJson(raw)
+      if (body === undefined) throw new AttemptError({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` })
       return body
-    }
-    const retryAfter = response.message.headers['retry-after']
-    throw new AttemptError({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text))
+    })
   }
 }
 
@@ -142,7 +162,7 @@ function explain(request: ServiceRequest, error: AttemptError): ServiceError {
   if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
     message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`
   } else if (error.stoppedByDeadline) {
-    message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; the next retry would end after \`timeout\`.`
+    message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`
   } else if (request.kind === 'once' && mayHaveBeenProcessed) {
     message =
       `Could not ${request.what}: ${describeAmbiguity(failure)}${said}. The service may have processed the request, so it was not sent again ` +
@@ -161,7 +181,14 @@ function networkFailure(error: unknown): AttemptFailure {
   return { kind: 'network', code, message }
 }
 
-function parseJson(text: string): unknown {
+/** What cut an attempt short: the step's `timeout`, or the bound on one request. */
+function outOfTime(bound: Budget): string {
+  return bound.byDeadline ? 'no complete answer before `timeout` ran out' : `no complete answer within ${formatDuration(bound.ms)}`
+}
+
+/** JSON, or undefined for an empty or unreadable body. */
+function parseJson(raw: Buffer): unknown {
+  const text = raw.toString('utf8')
   if (text.trim() === '') return undefined
   try {
     return JSON.parse(text)
@@ -171,14 +198,22 @@ function parseJson(text: string): unknown {
 }
 
 /** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
-function serviceErrorText(body: unknown, text: string): string | undefined {
+function serviceErrorText(raw: Buffer): string | undefined {
+  const body = parseJson(raw)
   if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
-    return (body as { error: string }).error
+    return preview(Buffer.from((body as { error: string }).error), 300)
   }
-  return text.trim() === '' ? undefined : preview(text)
+  return raw.toString('utf8').trim() === '' ? undefined : preview(raw)
 }
 
-function preview(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim()
-  return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine || '(empty)'
+/** The start of a body, on one line and unable to start a workflow command. */
+function preview(raw: Buffer, length = 120): string {
+  if (raw.length === 0) return '(empty)'
+  const text = serviceText(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim()
+  if (text === '') return `${formatBytes(raw.length)} of blank or unprintable text`
+  return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
 }

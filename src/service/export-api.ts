@@ -1,5 +1,5 @@
 import { ActionError } from '../common/errors.js'
-import { asObject, finiteNumber, httpLink, text, timestamp } from './answer.js'
+import { asObject, count, httpLink, percent, text, timestamp } from './answer.js'
 import { type ServiceClient, segment } from './client.js'
 
 /** A status answer, read defensively: the spec leaves types and further fields open. */
@@ -63,7 +63,7 @@ export class ExportApi {
     const body = asObject(answer)
     const status = text(body.status)
     if (status === undefined) throw new ActionError(`The status of export job ${jobId} carries no \`status\`.`)
-    return { status, progress: finiteNumber(body.progress), pageCount: finiteNumber(body.pageCount), error: text(body.error) }
+    return { status, progress: percent(body.progress), pageCount: count(body.pageCount), error: text(body.error) }
   }
 
   /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
@@ -79,6 +79,6 @@ export class ExportApi {
     const body = asObject(answer)
     const url = httpLink(body.bundleUrl)
     if (url === undefined) throw new ActionError(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`)
-    return { url, expiresAt: timestamp(body.expiresAt), sizeBytes: finiteNumber(body.sizeBytes) }
+    return { url, expiresAt: timestamp(body.expiresAt), sizeBytes: count(body.sizeBytes) }
   }
 }

@@ -12,10 +12,17 @@
  */
 export type RequestKind = 'idempotent' | 'once'
 
-/** What went wrong with one attempt. */
+/**
+ * What went wrong with one attempt.
+ * - `network`: no status came (refused, reset, timed out before the headers).
+ * - `status`: the service refused the request with an error status.
+ * - `answer`: the service said yes (2xx), but its answer could not be used: cut short, too
+ *   large, or not JSON. It acted on the request, so the request counts as processed.
+ */
 export type AttemptFailure =
   | { kind: 'network'; code: string | undefined; message: string }
   | { kind: 'status'; status: number; retryAfter?: string | undefined }
+  | { kind: 'answer'; status: number; problem: string }
 
 export interface Verdict {
   /** Another attempt may succeed, and sending one is safe for this kind of request. */
@@ -31,6 +38,8 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED'])
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503])
 
 export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
+  // Asked again, the service answers again; a request that creates something would create it twice.
+  if (failure.kind === 'answer') return { retry: kind === 'idempotent', mayHaveBeenProcessed: true }
   if (failure.kind === 'network') {
     const mayHaveBeenProcessed = !NOT_SENT_CODES.has(failure.code ?? '')
     return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed }
@@ -42,14 +51,16 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
 }
 
 export function describeFailure(failure: AttemptFailure): string {
-  return failure.kind === 'network'
-    ? `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
-    : `HTTP ${failure.status}`
+  if (failure.kind === 'network') return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
+  if (failure.kind === 'answer') return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`
+  return `HTTP ${failure.status}`
 }
 
 /** How a failure that may have been processed happened, for the "not sent again" message. */
 export function describeAmbiguity(failure: AttemptFailure): string {
-  return failure.kind === 'network'
-    ? `the connection failed after the request was sent (${failure.code ?? failure.message})`
-    : `the service answered HTTP ${failure.status}`
+  if (failure.kind === 'network') {
+    return `the connection failed after the request was sent (${failure.code ? `${failure.code}: ` : ''}${failure.message})`
+  }
+  if (failure.kind === 'answer') return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
+  return `the service answered HTTP ${failure.status}`
 }

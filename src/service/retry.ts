@@ -27,14 +27,16 @@ export function backoffDelay(retry: number, policy: BackoffPolicy, random: () =>
 }
 
 /**
- * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date.
- * Undefined when absent or unreadable; never negative.
+ * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date
+ * (every form of which starts with the day's name; Date.parse alone would take `-1` for the year
+ * 1 BC, i.e. "at once"). Undefined when absent or unreadable, so the backoff applies; never
+ * negative.
  */
 export function parseRetryAfter(value: string | undefined | null, nowMs: number): number | undefined {
   if (value == null) return undefined
   const text = value.trim()
-  if (text === '') return undefined
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(text)) return undefined
   const date = Date.parse(text)
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - nowMs)
@@ -80,12 +82,13 @@ export interface RetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, the failure is final, the attempts are used up, or the next
- * wait would end past the deadline. Errors other than AttemptError (bugs, cancellation, refused
- * archives) pass through at once. The last AttemptError is rethrown with `attempts` set so
- * callers can say how hard they tried.
+ * wait would end past the deadline (no retry is started after it either, even when a wait
+ * overran). Errors other than AttemptError (bugs, cancellation, refused archives) pass through
+ * at once. The last AttemptError is rethrown with `attempts` set so callers can say how hard
+ * they tried.
  */
 export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
-  const { clock } = options
+  const { clock, deadline } = options
   for (let attemptNumber = 1; ; attemptNumber++) {
     try {
       return await attempt(attemptNumber)
@@ -94,14 +97,17 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
       const retryable = classify(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true
       const final = attemptNumber >= options.policy.maxAttempts || !retryable
       const delayMs = retryDelay(attemptNumber, error.failure, options.policy, clock.now(), () => clock.random())
-      const pastDeadline = options.deadline !== undefined && clock.now() + delayMs > options.deadline
-      if (final || pastDeadline) {
-        error.attempts = attemptNumber
-        error.stoppedByDeadline = !final
-        throw error
-      }
+      const pastDeadline = deadline !== undefined && clock.now() + delayMs > deadline
+      if (final || pastDeadline) throw givenUp(error, attemptNumber, !final)
       options.onRetry?.({ retry: attemptNumber, failure: error.failure, delayMs, error })
       await clock.sleep(delayMs, options.signal)
+      if (deadline !== undefined && clock.now() > deadline) throw givenUp(error, attemptNumber, true)
     }
   }
+}
+
+function givenUp(error: AttemptError, attempts: number, stoppedByDeadline: boolean): AttemptError {
+  error.attempts = attempts
+  error.stoppedByDeadline = stoppedByDeadline
+  return error
 }

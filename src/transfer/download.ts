@@ -1,16 +1,20 @@
 /**
- * One download attempt of a bundle link: the GET, the status, the body streamed chunk by chunk
- * into a consumer with backpressure, and the ways it can go wrong turned into AttemptErrors for
- * the retry policy. Knows nothing of archives.
+ * One download attempt of a bundle link: the GET (every hop judged by the link policy), the
+ * status, the body streamed chunk by chunk into a consumer with backpressure, and the ways it can
+ * go wrong turned into AttemptErrors for the retry policy. Ends by the step's deadline whatever
+ * the storage does. Knows nothing of archives.
  */
-import http from 'node:http'
-import https from 'node:https'
 import type { IncomingMessage } from 'node:http'
 import type { HttpClient } from '@actions/http-client'
+import { getProxyUrl } from '@actions/http-client/lib/proxy'
+import { withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
+import { budget } from '../common/deadline.js'
 import { ActionError } from '../common/errors.js'
+import { serviceText } from '../common/text.js'
+import { readBody as readWhole, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
-import { describeLink } from './link.js'
+import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink } from './link.js'
 
 export interface DownloadOptions {
   url: string
@@ -30,6 +34,10 @@ export interface DownloadOptions {
   clock: Clock
   /** The size the bundle operation announced: fewer bytes is a truncation, more is a mismatch. */
   expectedSize?: number | undefined
+  /** Where the link and its redirects may lead. */
+  policy: LinkPolicy
+  /** Absolute clock ms: the step's deadline; the attempt ends by then (plus the grace), bytes still coming or not. */
+  deadline: number
 }
 
 export interface DownloadResult {
@@ -43,13 +51,19 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 const ERROR_BODY_BYTES = 4096
 
 export async function download(options: DownloadOptions): Promise<DownloadResult> {
+  const bound = budget(options.clock, options.deadline, Number.MAX_SAFE_INTEGER)
+  return withTimeout(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime))
+}
+
+async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promise<DownloadResult> {
   const stall = new StallWatch(options.clock, options.stallTimeoutMs)
   // A failure of the consumer stops the download with that failure as the reason: it passes
   // through as it is, never judged as a network failure.
   const consumer = new AbortController()
-  const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal])
+  const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal, outOfTime])
+  let bytes = 0
   try {
-    const response = await get(options.url, options.client, signal)
+    const response = await get(options.url, options, signal)
     const contentLength = parseContentLength(response.headers['content-length'])
     const expected = options.expectedSize
     if (expected !== undefined && contentLength !== undefined && contentLength !== expected) {
@@ -58,14 +72,16 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
       throw truncated(contentLength, expected, 'the response announced only')
     }
     options.onResponse?.({ contentLength })
-    const bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error))
+    bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count))
     const whole = contentLength ?? expected
     if (whole !== undefined && bytes < whole) throw truncated(bytes, whole, 'the body ended after')
     return { bytes, contentLength }
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason
     if (consumer.signal.aborted) throw consumer.signal.reason
+    if (outOfTime.aborted) throw new AttemptError({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` })
     if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${options.stallTimeoutMs} ms` })
+    if (error instanceof RefusedAddressError) throw new ActionError(`${error.message}.`)
     if (error instanceof AttemptError || error instanceof ActionError) throw error
     const code = (error as NodeJS.ErrnoException | undefined)?.code
     throw new AttemptError({ kind: 'network', code, message: withoutQuery(error instanceof Error ? error.message : String(error), options.url) })
@@ -74,41 +90,24 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
   }
 }
 
-/** GET through the client's agent (proxy aware), following a few redirects; resolves on 200. */
-async function get(url: string, client: HttpClient, signal: AbortSignal): Promise<IncomingMessage> {
+/** GET the link, following a few redirects, each hop judged by the policy; resolves on 200. */
+async function get(url: string, options: DownloadOptions, signal: AbortSignal): Promise<IncomingMessage> {
   let target = new URL(url)
   for (let redirects = 0; ; redirects++) {
-    const headers: http.OutgoingHttpHeaders = { accept: '*/*', 'accept-encoding': 'identity' }
-    if (client.userAgent) headers['user-agent'] = client.userAgent
-    const { message } = await client.requestRaw(
-      {
-        parsedUrl: target,
-        httpModule: target.protocol === 'https:' ? https : http,
-        options: {
-          host: target.hostname,
-          port: target.port === '' ? undefined : Number(target.port),
-          path: `${target.pathname}${target.search}`,
-          method: 'GET',
-          headers,
-          agent: client.getAgent(target.href),
-          signal
-        }
-      },
-      null
-    )
+    const refused = refuseLink(target, options.policy)
+    if (refused !== undefined) throw new ActionError(`${refused}.`)
+    // Through a proxy, the proxy resolves the name; a direct connection checks where it leads.
+    const lookup = getProxyUrl(target) === undefined ? guardedLookup(options.policy, describeLink(target.href)) : undefined
+    const message = await send(options.client, { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup })
     const status = message.statusCode ?? 0
     if (status === 200) return message
     const location = message.headers.location
     if (REDIRECT_STATUSES.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
       message.resume()
-      const next = new URL(location, target)
-      if (target.protocol === 'https:' && next.protocol !== 'https:') {
-        throw new ActionError(`The bundle link ${describeLink(target.href)} redirects from HTTPS to plain HTTP; refusing to follow it`)
-      }
-      target = next
+      target = new URL(location, target)
       continue
     }
-    throw new AttemptError({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message))
+    throw new AttemptError({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal))
   }
 }
 
@@ -117,7 +116,13 @@ async function get(url: string, client: HttpClient, signal: AbortSignal): Promis
  * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
  * rejects with the stop's reason.
  */
-function readBody(response: IncomingMessage, options: DownloadOptions, stall: StallWatch, consumerFailed: (error: unknown) => void): Promise<number> {
+function readBody(
+  response: IncomingMessage,
+  options: DownloadOptions,
+  stall: StallWatch,
+  consumerFailed: (error: unknown) => void,
+  progress: (bytes: number) => void
+): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     let bytes = 0
     let settled = false
@@ -138,6 +143,7 @@ function readBody(response: IncomingMessage, options: DownloadOptions, stall: St
       if (settled) return
       stall.touch()
       bytes += chunk.length
+      progress(bytes)
       if (options.expectedSize !== undefined && bytes > options.expectedSize) return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
       let wait: Promise<void> | undefined
       try {
@@ -250,24 +256,15 @@ function sizeMismatch(bytes: number, expected: number, prefix = ''): ActionError
  * The storage's error code and message (S3-style XML), for the final error text. Only those two
  * elements: other ones (StringToSign, SignatureProvided) would echo the link's credentials.
  */
-async function storageErrorDetail(response: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = []
-  let length = 0
+async function storageErrorDetail(response: IncomingMessage, signal: AbortSignal): Promise<string | undefined> {
+  let body: string
   try {
-    for await (const chunk of response) {
-      chunks.push(chunk as Buffer)
-      length += (chunk as Buffer).length
-      if (length >= ERROR_BODY_BYTES) break
-    }
+    body = (await readWhole(response, { maxBytes: ERROR_BODY_BYTES, larger: 'cut', signal })).toString('utf8')
   } catch {
     return undefined
-  } finally {
-    response.destroy()
   }
-  const body = Buffer.concat(chunks).toString('utf8')
   const code = /<Code>([^<]{1,100})<\/Code>/.exec(body)?.[1]
   const message = /<Message>([^<]{1,300})<\/Message>/.exec(body)?.[1]
   if (code === undefined && message === undefined) return undefined
-  return [code, message].filter(Boolean).join(': ')
+  return serviceText([code, message].filter(Boolean).join(': '))
 }
-

@@ -1,38 +1,61 @@
-/** A presigned bundle link: its secrets, its printable form, its expiry. */
+/** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
+import { lookup as systemLookup } from 'node:dns'
+import { BlockList, type LookupFunction, isIP } from 'node:net'
+import { serviceText } from '../common/text.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /**
- * Query parameters that carry a presigned link's credentials (S3, GCS, Azure SAS and the
- * simulator). Their values are secrets: anyone holding them can download the bundle.
+ * Query parameters whose values let anyone holding them download the bundle (S3, GCS, Azure SAS,
+ * CloudFront, OSS and the simulator). The others (version, expiry, permissions such as `sp=r`,
+ * key ids) are no secret, and masking a short value would cut it out of every log line.
  */
-const SIGNATURE_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|se|sp|sv)$/i
+const SECRET_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|security-token|access_token)$/i
+
+/** Shorter values are no signature, and masked they would blank out common words everywhere. */
+const MIN_SECRET_LENGTH = 8
 
 /**
- * Registers the link's signature values as secrets, so that the runner masks them wherever they
- * would appear in the log, including in the whole URL when a user prints the `bundle-url` output.
+ * Registers the link's secret values so that the runner masks them wherever they would appear,
+ * in every spelling the log, the outputs and the Helm values may show: as the value stands in the
+ * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
  */
 export function maskLinkSecrets(url: string, setSecret: (value: string) => void): void {
-  let parsed: URL
+  let search: string
   try {
-    parsed = new URL(url)
+    search = new URL(url).search
   } catch {
     return
   }
-  for (const [name, value] of parsed.searchParams) {
-    if (SIGNATURE_PARAMS.test(name) && value !== '') {
-      setSecret(value)
-      // The masker matches text as printed: the raw and the encoded spellings may both appear.
-      const encoded = encodeURIComponent(value)
-      if (encoded !== value) setSecret(encoded)
-    }
+  const spellings = new Set<string>()
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const at = pair.indexOf('=')
+    if (at <= 0) continue
+    if (!SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at)))) continue
+    const raw = pair.slice(at + 1)
+    const decoded = decodeOrNot(raw)
+    const encoded = encodeURIComponent(decoded)
+    for (const spelling of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)]) spellings.add(spelling)
   }
+  for (const spelling of spellings) if (spelling.length >= MIN_SECRET_LENGTH) setSecret(spelling)
+}
+
+function decodeOrNot(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+function lowerEscapes(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
 }
 
 /** The link without its query: safe to print in any log line. */
 export function describeLink(url: string): string {
   try {
     const parsed = new URL(url)
-    return `${parsed.origin}${parsed.pathname}`
+    return serviceText(`${parsed.origin}${parsed.pathname}`)
   } catch {
     return '(unreadable link)'
   }
@@ -41,4 +64,106 @@ export function describeLink(url: string): string {
 /** True when the link's expiry has passed, or passes within `marginMs`. */
 export function isExpired(link: BundleLink, nowMs: number, marginMs = 0): boolean {
   return link.expiresAt !== undefined && link.expiresAt.getTime() - marginMs <= nowMs
+}
+
+/** Where an address leads: anywhere, or somewhere a link from outside has no business going. */
+type Reach = 'public' | 'private' | 'loopback' | 'link-local' | 'reserved'
+
+const REACHES: Array<[Exclude<Reach, 'public'>, string, BlockList]> = [
+  ['loopback', 'a loopback address (this machine)', blockList(['127.0.0.0/8', '0.0.0.0/8'], ['::1/128', '::/128'])],
+  ['link-local', 'a link-local address (such as a cloud metadata service)', blockList(['169.254.0.0/16'], ['fe80::/10'])],
+  ['private', 'a private network address', blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])],
+  ['reserved', 'a multicast or reserved address', blockList(['224.0.0.0/3'], ['ff00::/8'])]
+]
+
+function blockList(v4: string[], v6: string[]): BlockList {
+  const list = new BlockList()
+  for (const [subnets, type] of [[v4, 'ipv4'], [v6, 'ipv6']] as const) {
+    for (const subnet of subnets) {
+      const [address = '', prefix = ''] = subnet.split('/')
+      list.addSubnet(address, Number(prefix), type)
+    }
+  }
+  return list
+}
+
+function reachOf(address: string): Reach {
+  const family = isIP(address)
+  if (family === 0) return 'public'
+  const type = family === 4 ? 'ipv4' : 'ipv6'
+  return REACHES.find(([, , list]) => list.check(address, type))?.[0] ?? 'public'
+}
+
+/** The address in a URL's host, or the host name (without the root's dot: `localhost.` is `localhost`). */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+}
+
+/**
+ * Where the bundle link, and every redirect of its download, may lead. A link comes from the
+ * service and is fetched from inside the runner's network, so it may not lead where `base-url`
+ * does not: plain http only when `base-url` is itself plain http on a loopback host (a local
+ * service), and loopback, link-local or private addresses only when `base-url` is on one.
+ */
+export interface LinkPolicy {
+  allowHttp: boolean
+  /** The non-public reaches `base-url` is on. */
+  allowed: ReadonlySet<Reach>
+}
+
+/** The policy for links of the service at `baseUrl`; a host name counts by the addresses it resolves to. */
+export async function linkPolicy(baseUrl: string, lookup: typeof systemLookup = systemLookup): Promise<LinkPolicy> {
+  const url = new URL(baseUrl)
+  const host = hostOf(url)
+  const addresses = isIP(host) !== 0 || host === 'localhost' ? [host === 'localhost' ? '127.0.0.1' : host] : await resolveAll(host, lookup)
+  const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'))
+  return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed }
+}
+
+function resolveAll(host: string, lookup: typeof systemLookup): Promise<string[]> {
+  return new Promise((resolve) => {
+    lookup(host, { all: true }, (error, addresses) => resolve(error ? [] : addresses.map((a) => a.address)))
+  })
+}
+
+/** Why the link may not be fetched, or undefined when it may. */
+export function refuseLink(url: URL, policy: LinkPolicy): string | undefined {
+  const where = describeLink(url.href)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+    return `Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when \`base-url\` is plain http on a loopback host)`
+  }
+  const host = hostOf(url)
+  return refuseAddress(host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host, where, policy)
+}
+
+function refuseAddress(address: string, where: string, policy: LinkPolicy): string | undefined {
+  const reach = reachOf(address)
+  if (reach === 'public' || policy.allowed.has(reach)) return undefined
+  const said = REACHES.find(([name]) => name === reach)?.[1] ?? reach
+  return `Refusing to fetch the bundle from ${where}: it leads to ${said}, and \`base-url\` does not`
+}
+
+/** Thrown by the guarded lookup: the host name resolved to an address the policy refuses. */
+export class RefusedAddressError extends Error {
+  override readonly name = 'RefusedAddressError'
+}
+
+/**
+ * The system's lookup, but a host name that resolves to a refused address fails, so that a link
+ * cannot reach by name what it may not reach by address. For direct connections only: through a
+ * proxy, the proxy resolves the name.
+ */
+export function guardedLookup(policy: LinkPolicy, where: string): LookupFunction {
+  return (hostname, options, callback) => {
+    systemLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0)
+      for (const { address } of addresses) {
+        const refused = refuseAddress(address, where, policy)
+        if (refused !== undefined) return callback(new RefusedAddressError(refused), '', 0)
+      }
+      const [first] = addresses
+      if (options.all) (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses)
+      else callback(null, first?.address ?? '', first?.family ?? 4)
+    })
+  }
 }

@@ -20,7 +20,7 @@ import type { BundleLink } from '../service/export-api.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 import { download } from './download.js'
-import { describeLink, isExpired } from './link.js'
+import { type LinkPolicy, describeLink, isExpired } from './link.js'
 import { DownloadProgress } from './progress.js'
 
 export interface TransferOptions {
@@ -31,8 +31,10 @@ export interface TransferOptions {
   archiveFolder: string
   /** When set: unpack the archive here (absolute). When undefined: only keep the archive. */
   siteDir?: string | undefined
-  /** Absolute clock ms; no wait is started that would end after it. */
+  /** Absolute clock ms: no wait is started that would end after it, and a download under way ends by then (plus a short grace). */
   deadline: number
+  /** Where the link and the download's redirects may lead. */
+  policy: LinkPolicy
   signal?: AbortSignal | undefined
   log: Logger
   clock: Clock
@@ -138,6 +140,8 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
       signal: stop.signal,
       stallTimeoutMs: STALL_TIMEOUT_MS,
       expectedSize: state.link.sizeBytes,
+      policy: options.policy,
+      deadline: options.deadline,
       onResponse: ({ contentLength }) => progress.setTotal(contentLength),
       onChunk: (chunk) => {
         progress.add(chunk.length)

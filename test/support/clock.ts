@@ -8,7 +8,7 @@
  * - `virtualClock` does not run at all: a sleep returns at once and moves time on. For pure loops
  *   (following a job, retrying) whose every step is simulated.
  */
-import type { Clock } from '../../src/common/clock.js'
+import { type Clock, MAX_TIMER_MS } from '../../src/common/clock.js'
 import { CancelledError } from '../../src/common/errors.js'
 import { seededRandom } from '../../simulator/random.js'
 
@@ -45,7 +45,7 @@ export function acceleratedClock(options: { speed?: number; seed?: number } = {}
         const timer = setTimeout(() => {
           signal?.removeEventListener('abort', onAbort)
           resolve()
-        }, Math.max(0, ms) / speed)
+        }, Math.min(MAX_TIMER_MS, Math.max(0, ms) / speed))
         signal?.addEventListener('abort', onAbort, { once: true })
       })
     }

@@ -115,3 +115,28 @@ export function parseOutputFile(text: string): Record<string, string> {
   }
   return outputs
 }
+
+/**
+ * The runner's reading of one stdout line (actions/runner's ActionCommand): the name of the
+ * workflow command it holds, or undefined. A command when the line, its leading white space
+ * trimmed (.NET's, which takes in U+0085), starts with `::name` and has a second `::`; or, in the
+ * older form, when it holds `##[name` anywhere with a `]` after it.
+ */
+export function runnerCommand(line: string): string | undefined {
+  const trimmed = line.replace(/^[\s\u0085]+/, '')
+  if (trimmed.startsWith('::')) {
+    const end = trimmed.indexOf('::', 2)
+    if (end > 0) return trimmed.slice(2, end).split(' ')[0]
+  }
+  const at = line.indexOf('##[')
+  const close = at < 0 ? -1 : line.indexOf(']', at)
+  return close > 0 ? line.slice(at + 3, close).split(' ')[0] : undefined
+}
+
+/** Stdout as the runner splits it into lines (at \n, \r and \r\n). */
+export function runnerLines(stdout: string): string[] {
+  return stdout.split(/\r\n|\r|\n/)
+}
+
+/** The workflow commands the action itself issues; any other is one that text from outside smuggled in. */
+export const OWN_COMMANDS: ReadonlySet<string> = new Set(['add-mask', 'group', 'endgroup', 'debug', 'error', 'warning', 'notice'])

@@ -1,0 +1,45 @@
+/**
+ * Text from elsewhere (the service, the storage, an archive) is data: before it reaches a log
+ * line or a comment it must not be able to act. The runner reads its stdout line by line (a line
+ * ends at \n, \r or \r\n) and obeys a line that starts, after leading white space, with `::`
+ * (`::set-output`, `::stop-commands`, `::add-mask`...), and one that holds `##[` anywhere (the
+ * older form). A zero-width space is not white space to the runner, so one put in front of
+ * either turns the command into plain text and still reads the same to a person.
+ */
+
+const ZERO_WIDTH_SPACE = '\u200b'
+const ZERO_WIDTH_JOINER = '\u200d'
+
+/** Line breaks, other control characters, and the marks that reorder text on screen. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
+// The runner trims what .NET calls white space, which also takes in U+0085 (next line).
+const COMMAND_START = /^([\s\u0085]*)(::)/
+const OLD_COMMAND = /##\[/g
+const LINE_BREAK = /\r\n|\r|\n/
+
+/**
+ * One line of someone else's text, safe to print anywhere in a log line: control characters
+ * become spaces (so the text cannot end our line and start one of its own), and the command
+ * marks are broken.
+ */
+export function serviceText(text: string): string {
+  return defuseLine(text.replace(UNPRINTABLE, ' '))
+}
+
+/**
+ * A message of ours, line by line, so that no line of it can be taken for a workflow command
+ * even if it embeds text that was not made safe. For the runner's `info` lines: `::error::` and
+ * the other commands escape their own data.
+ */
+export function plainLogLines(message: string): string {
+  return message.split(LINE_BREAK).map(defuseLine).join('\n')
+}
+
+/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
+export function withoutMentions(text: string): string {
+  return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`)
+}
+
+function defuseLine(line: string): string {
+  return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`)
+}

@@ -1,0 +1,107 @@
+/**
+ * One HTTP exchange, for the API and the storage alike: the request through @actions/http-client's
+ * agent (so HTTPS_PROXY and NO_PROXY apply, and no handler adds a header), with a signal that
+ * ends it whether the headers or the body are still coming; and a body reader that always
+ * settles. (http-client's own readBody listens only for 'data' and 'end': a connection cut in
+ * the middle of a body leaves it pending for ever, and it copies the whole body at every chunk.)
+ */
+import http from 'node:http'
+import https from 'node:https'
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
+import type { LookupFunction } from 'node:net'
+import type { HttpClient } from '@actions/http-client'
+
+export interface Exchange {
+  url: URL
+  method: 'GET' | 'POST'
+  headers: OutgoingHttpHeaders
+  body?: string | null | undefined
+  /** Ends the exchange at once, at any stage. */
+  signal: AbortSignal
+  /** Resolves host names in place of the system's lookup (to refuse some addresses). */
+  lookup?: LookupFunction | undefined
+}
+
+/** Sends the request; resolves once the answer's status and headers are in, whatever the status. */
+export async function send(client: HttpClient, exchange: Exchange): Promise<IncomingMessage> {
+  const { url } = exchange
+  const headers: OutgoingHttpHeaders = { ...exchange.headers }
+  if (client.userAgent) headers['user-agent'] = client.userAgent
+  const { message } = await client.requestRaw(
+    {
+      parsedUrl: url,
+      httpModule: url.protocol === 'https:' ? https : http,
+      options: {
+        host: url.hostname,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: exchange.method,
+        headers,
+        agent: client.getAgent(url.href),
+        signal: exchange.signal,
+        ...(exchange.lookup === undefined ? {} : { lookup: exchange.lookup })
+      }
+    },
+    exchange.body ?? null
+  )
+  return message
+}
+
+/** A body that could not be read whole: the connection ended early, or it was too large. */
+export class BodyError extends Error {
+  override readonly name = 'BodyError'
+  constructor(
+    /** ECONNRESET (cut short) or ETOOLARGE. */
+    readonly code: 'ECONNRESET' | 'ETOOLARGE',
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+export interface ReadOptions {
+  /** The most bytes read. */
+  maxBytes: number
+  /** `fail` (the default): a larger body is an error. `cut`: keep its first `maxBytes`. */
+  larger?: 'fail' | 'cut'
+  /** Ends the read at once; it then rejects with the signal's reason. */
+  signal: AbortSignal
+}
+
+/**
+ * Reads a whole body in linear time (the chunks are joined once). Rejects with a BodyError when
+ * the connection ends before the body does, or the body passes `maxBytes`.
+ */
+export function readBody(message: IncomingMessage, options: ReadOptions): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let bytes = 0
+    let settled = false
+    const settle = (error: unknown, body?: Buffer): void => {
+      if (settled) return
+      settled = true
+      options.signal.removeEventListener('abort', stop)
+      // A body read only in part holds its connection: let it go.
+      if (!message.complete) message.destroy()
+      if (error === undefined) resolve(body ?? Buffer.alloc(0))
+      else reject(error)
+    }
+    const stop = (): void => settle(options.signal.reason)
+    if (options.signal.aborted) return stop()
+    options.signal.addEventListener('abort', stop, { once: true })
+    message.on('data', (chunk: Buffer) => {
+      if (settled) return
+      if (bytes + chunk.length > options.maxBytes) {
+        if (options.larger !== 'cut') return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`))
+        chunks.push(chunk.subarray(0, options.maxBytes - bytes))
+        return settle(undefined, Buffer.concat(chunks))
+      }
+      bytes += chunk.length
+      chunks.push(chunk)
+    })
+    message.on('end', () => settle(undefined, Buffer.concat(chunks, bytes)))
+    const brokeOff = (): void => settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`))
+    message.on('error', brokeOff)
+    message.on('close', brokeOff)
+  })
+}

@@ -1,0 +1,64 @@
+// Property-based fuzzing: random fault schedules on every route of the service and the storage
+// (error statuses with odd Retry-After values, resets before and during bodies, stalls, hung
+// headers, trickling bodies, malformed, oversized and wrongly typed answers, links that lead
+// where they may not) and random inputs; every run must keep every promise of
+// test/support/scenarios.ts. `npm test` runs a few cases with a fixed seed; `npm run fuzz` runs
+// many with a random one (FUZZ_RUNS, FUZZ_SEED).
+import { describe, expect, test } from '@jest/globals'
+import fc from 'fast-check'
+import { startSimulator } from '../simulator/server.js'
+import { parseDuration } from '../src/common/units.js'
+import { TEST_SPEED, acceleratedClock } from './support/clock.js'
+import { runAction } from './support/harness.js'
+import { type Operation, type Pace, type Scenario, prepareWorkspace, scenarioArbitrary, scenarioInputs, simulatorOptions, violations } from './support/scenarios.js'
+import { tempFolder } from './support/temp.js'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 24)
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
+
+/** On the accelerated clock: a minute of timeout is 0.6 s of real time. */
+const PACE: Pace = { timeouts: ['15s', '30s', '60s'], pollIntervals: ['500ms', '2s'], jobMs: 2000, trickleMs: [100, 300] }
+
+/** Runs one scenario in-process against a simulator of its own; resolves with the promises it broke. */
+async function brokenPromises(scenario: Scenario): Promise<string[]> {
+  const clock = acceleratedClock({ seed: SEED })
+  const sim = await startSimulator({ now: () => clock.now(), ...simulatorOptions(scenario, PACE) })
+  const folder = await tempFolder('fuzz-')
+  try {
+    for (const fault of scenario.faults) sim.addFault(fault)
+    const { runnerTemp, before } = await prepareWorkspace(scenario, folder.dir)
+    const result = await runAction(scenarioInputs(scenario, sim), { clock, env: { GITHUB_WORKSPACE: folder.dir, RUNNER_TEMP: runnerTemp } })
+    return await violations({
+      scenario,
+      sim,
+      errors: result.failure === undefined ? [] : [result.failure],
+      log: result.log.text(),
+      summary: result.summary,
+      outputs: Object.fromEntries(result.outputs),
+      elapsedMs: result.elapsedMs,
+      timeoutMs: parseDuration(scenario.inputs.timeout ?? '') ?? 0,
+      // Real work (unpacking, 5 MiB answers) counts TEST_SPEED times on this clock: allow 200 ms of it.
+      slackMs: 5000 + 200 * TEST_SPEED,
+      workspace: folder.dir,
+      runnerTemp,
+      before
+    })
+  } finally {
+    await sim.close()
+    await folder.remove()
+  }
+}
+
+describe.each<[string, Operation[]]>([
+  ['export', ['export']],
+  ['agent message', ['agent-message']]
+])('%s runs under random faults', (_, operations) => {
+  test('keep every promise', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(PACE, operations), async (scenario) => {
+        expect(await brokenPromises(scenario)).toEqual([])
+      }),
+      { seed: SEED, numRuns: operations.includes('export') ? RUNS : Math.ceil(RUNS / 3), endOnFailure: true }
+    )
+  }, 600_000)
+})

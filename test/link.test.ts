@@ -1,0 +1,89 @@
+import type { LookupAddress } from 'node:dns'
+import { describe, expect, test } from '@jest/globals'
+import { type LinkPolicy, guardedLookup, linkPolicy, maskLinkSecrets, refuseLink } from '../src/transfer/link.js'
+
+const masked = (url: string): string[] => {
+  const secrets: string[] = []
+  maskLinkSecrets(url, (secret) => secrets.push(secret))
+  return secrets
+}
+
+describe('the secrets of a presigned link', () => {
+  test('are masked in every spelling the link carries: raw, decoded, encoded, lower-case escapes', () => {
+    const secrets = masked('https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D')
+    expect(secrets.sort()).toEqual(
+      [
+        'AbC%2Bd/Ef%2bGh+IjKl%3D', // as it stands in the URL, a raw `+` and a lower-case escape included
+        'AbC+d/Ef+Gh+IjKl=', // decoded
+        'AbC%2Bd%2FEf%2BGh%2BIjKl%3D', // encoded again
+        'AbC%2bd/Ef%2bGh+IjKl%3d', // as it stands, escapes in lower case
+        'AbC%2bd%2fEf%2bGh%2bIjKl%3d' // encoded, escapes in lower case
+      ].sort()
+    )
+  })
+
+  test('S3 signature, credential and token are secrets; dates, expiry and algorithm are not', () => {
+    const secrets = masked(
+      'https://b.s3.amazonaws.com/site.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Security-Token=FQoGZXIvYXdzEXAMPLE&X-Amz-Signature=0123456789abcdef'
+    )
+    expect(secrets).toEqual(
+      expect.arrayContaining(['0123456789abcdef', 'FQoGZXIvYXdzEXAMPLE', 'AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request', 'AKIAEXAMPLE/20260101/us-east-1/s3/aws4_request'])
+    )
+    expect(secrets).not.toContain('900')
+    expect(secrets).not.toContain('host')
+    expect(secrets).not.toContain('20260101T000000Z')
+    expect(secrets).not.toContain('AWS4-HMAC-SHA256')
+  })
+
+  test('short values and non-secret parameters are never masked (they would blank out words everywhere)', () => {
+    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual([])
+  })
+
+  test('an unreadable link masks nothing and does not throw', () => {
+    expect(masked('not a url')).toEqual([])
+    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual(['%E0%A4%A', '%25E0%25A4%25A', '%e0%a4%A'])
+  })
+})
+
+describe('where a link may lead', () => {
+  const policy = (baseUrl: string): Promise<LinkPolicy> => linkPolicy(baseUrl, ((_host: string, _options: unknown, callback: (error: null, all: LookupAddress[]) => void) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as never)
+
+  test.each([
+    ['https://api.example.com', 'https://storage.example.com/b/x.zip', undefined],
+    ['https://api.example.com', 'http://storage.example.com/b/x.zip', /does not use https:\/\//],
+    ['https://api.example.com', 'https://169.254.169.254/latest/meta-data/', /link-local address/],
+    ['https://api.example.com', 'https://[fe80::1]/x', /link-local address/],
+    ['https://api.example.com', 'https://[::ffff:169.254.169.254]/x', /link-local address/],
+    ['https://api.example.com', 'https://2852039166/x', /link-local address/],
+    ['https://api.example.com', 'https://127.0.0.1/x', /loopback address/],
+    ['https://api.example.com', 'https://0.0.0.0/x', /loopback address/],
+    ['https://api.example.com', 'https://localhost./x', /loopback address/],
+    ['https://api.example.com', 'https://10.1.2.3/x', /private network address/],
+    ['https://api.example.com', 'https://[fd00::1]/x', /private network address/],
+    ['https://api.example.com', 'https://224.0.0.1/x', /multicast or reserved/],
+    ['https://10.0.0.5', 'https://10.9.9.9/x', undefined],
+    ['https://10.0.0.5', 'https://169.254.169.254/x', /link-local address/],
+    ['http://127.0.0.1:8787', 'http://127.0.0.1:8788/x', undefined],
+    ['http://127.0.0.1:8787', 'http://10.0.0.1/x', /private network address/],
+    ['https://127.0.0.1:8787', 'http://127.0.0.1:8788/x', /does not use https:\/\//]
+  ])('base-url %s, link %s', async (baseUrl, link, refused) => {
+    const problem = refuseLink(new URL(link), await policy(baseUrl))
+    if (refused === undefined) expect(problem).toBeUndefined()
+    else expect(problem).toMatch(refused)
+  })
+
+  test('a host name counts by the addresses it resolves to', async () => {
+    const onPrivate = await linkPolicy('https://docs-api.corp', ((_h: string, _o: unknown, callback: (e: null, all: LookupAddress[]) => void) =>
+      callback(null, [{ address: '10.0.0.7', family: 4 }])) as never)
+    expect(refuseLink(new URL('https://10.3.3.3/x'), onPrivate)).toBeUndefined()
+  })
+
+  test('a name that resolves to a refused address fails at connect time', async () => {
+    const lookup = guardedLookup({ allowHttp: false, allowed: new Set() }, 'https://localhost/x')
+    const error = await new Promise<Error | null>((resolve) => lookup('localhost', { all: true }, (e) => resolve(e)))
+    expect(error?.message).toMatch(/^Refusing to fetch the bundle from https:\/\/localhost\/x: it leads to a loopback address/)
+    const allowed = guardedLookup({ allowHttp: true, allowed: new Set(['loopback']) }, 'http://localhost/x')
+    const address = await new Promise<unknown>((resolve) => allowed('localhost', {}, (_e, a) => resolve(a)))
+    expect(address).toMatch(/^(127\.0\.0\.1|::1)$/)
+  })
+})

@@ -1,0 +1,44 @@
+import { describe, expect, test } from '@jest/globals'
+import { plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
+import { text } from '../src/service/answer.js'
+import { runnerCommand, runnerLines as lines } from './support/runner.js'
+
+const hostile = [
+  '::stop-commands::x',
+  '  ::set-output name=bundle-url::https://evil.example',
+  'running\n::set-output name=x::y',
+  'running\r::add-mask::everything',
+  'running\u2028::warning::spoofed',
+  'done ##[set-output name=x;]y',
+  '\u00a0\u3000::error::unicode white space first',
+  '\u0085::set-output name=x::next line first',
+  'tab\there'
+]
+
+describe('text from the service', () => {
+  test.each(hostile)('%j reads as one line that starts no command', (value) => {
+    const safe = serviceText(value)
+    expect(lines(safe)).toHaveLength(1)
+    expect(runnerCommand(safe)).toBeUndefined()
+    // And it stays readable: only invisible marks and spaces were added.
+    expect(safe.replace(/[\u200b\s]/g, '')).toBe(value.replace(/[\s\u2028\u0085]/g, ''))
+  })
+
+  test('the answer readers give it out made safe', () => {
+    expect(text('::stop-commands::x')).toBe('\u200b::stop-commands::x')
+    expect(text('running\n::set-output name=x::y')).toBe('running ::set-output name=x::y')
+    expect(text('  job_1  ')).toBe('job_1')
+  })
+
+  test('a log line of ours cannot become a command, whatever it embeds', () => {
+    const message = `Export job x: ${hostile.join('\n')}`
+    for (const line of lines(plainLogLines(message))) expect(runnerCommand(line)).toBeUndefined()
+    expect(plainLogLines('Export job exp_1: running, 40%')).toBe('Export job exp_1: running, 40%')
+  })
+
+  test('mentions in a comment keep their text but ping nobody', () => {
+    const safe = withoutMentions('ask @octocat and @acme/docs-team, mail a@b.c')
+    expect(safe).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/)
+    expect(safe.replace(/\u200d/g, '')).toBe('ask @octocat and @acme/docs-team, mail a@b.c')
+  })
+})
