@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __webpack_require__(4942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
+var lib = __webpack_require__(2779);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:events"
@@ -81,24 +81,25 @@ function detectFormat(head, complete) {
 function isTarHeader(head) {
     return head.length >= FORMAT_SNIFF_BYTES && Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar';
 }
-/** A short, log-safe description of what the bytes look like, for "this is not an archive" errors. */
+/**
+ * What the bytes look like, for "this is not an archive" errors: only their kind, never the bytes
+ * themselves (a link may lead to a page that holds credentials, and anything shown reaches the log).
+ */
 function describeBytes(head) {
     if (head.length === 0)
         return 'nothing at all (the body is empty)';
     const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 64)).toString('latin1');
     // A UTF-8 byte order mark reads as "ï»¿" in latin1.
     const trimmed = text.replace(/^(?:\u00ef\u00bb\u00bf)?\s*/, '');
-    const sample = JSON.stringify(trimmed.slice(0, 40));
     if (/^<!doctype html|^<html|^<head|^<body/i.test(trimmed))
-        return `an HTML page (${sample})`;
+        return 'an HTML page';
     if (/^<\?xml|^<Error>/i.test(trimmed))
-        return `an XML document (${sample})`;
+        return 'an XML document';
     if (/^[{[]/.test(trimmed))
-        return `JSON (${sample})`;
+        return 'JSON';
     if (/^[\x20-\x7e\t\r\n]+$/.test(text))
-        return `text (${sample})`;
-    const hex = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 16)).toString('hex').replace(/(..)(?!$)/g, '$1 ');
-    return `unknown binary data (first bytes: ${hex})`;
+        return 'text';
+    return 'binary data of an unknown kind';
 }
 function startsWith(head, signature) {
     return head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
@@ -1151,20 +1152,22 @@ var units = __webpack_require__(8570);
 var failure = __webpack_require__(8817);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(7067);
-var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __webpack_require__(4708);
-var external_node_https_default = /*#__PURE__*/__webpack_require__.n(external_node_https_);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var proxy = __webpack_require__(9783);
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
+// EXTERNAL MODULE: ./src/common/deadline.ts
+var deadline = __webpack_require__(673);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
+// EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
+var exchange = __webpack_require__(4944);
 // EXTERNAL MODULE: ./src/transfer/link.ts
 var transfer_link = __webpack_require__(3907);
 ;// CONCATENATED MODULE: ./src/transfer/download.ts
-/**
- * One download attempt of a bundle link: the GET, the status, the body streamed chunk by chunk
- * into a consumer with backpressure, and the ways it can go wrong turned into AttemptErrors for
- * the retry policy. Knows nothing of archives.
- */
+
+
+
 
 
 
@@ -1175,13 +1178,18 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Enough of an error body to read the storage's error code. */
 const ERROR_BODY_BYTES = 4096;
 async function download(options) {
+    const bound = (0,deadline/* budget */.g)(options.clock, options.deadline, Number.MAX_SAFE_INTEGER);
+    return (0,cancellation/* withTimeout */.wj)(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime));
+}
+async function attempt(options, outOfTime) {
     const stall = new StallWatch(options.clock, options.stallTimeoutMs);
     // A failure of the consumer stops the download with that failure as the reason: it passes
     // through as it is, never judged as a network failure.
     const consumer = new AbortController();
-    const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal]);
+    const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal, outOfTime]);
+    let bytes = 0;
     try {
-        const response = await get(options.url, options.client, signal);
+        const response = await get(options.url, options, signal);
         const contentLength = parseContentLength(response.headers['content-length']);
         const expected = options.expectedSize;
         if (expected !== undefined && contentLength !== undefined && contentLength !== expected) {
@@ -1191,7 +1199,7 @@ async function download(options) {
             throw truncated(contentLength, expected, 'the response announced only');
         }
         options.onResponse?.({ contentLength });
-        const bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error));
+        bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count));
         const whole = contentLength ?? expected;
         if (whole !== undefined && bytes < whole)
             throw truncated(bytes, whole, 'the body ended after');
@@ -1202,8 +1210,12 @@ async function download(options) {
             throw options.signal.reason;
         if (consumer.signal.aborted)
             throw consumer.signal.reason;
+        if (outOfTime.aborted)
+            throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` });
         if (stall.fired)
             throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${options.stallTimeoutMs} ms` });
+        if (error instanceof transfer_link/* RefusedAddressError */.bT)
+            throw new errors/* ActionError */.lZ(`${error.message}.`);
         if (error instanceof retry/* AttemptError */.cb || error instanceof errors/* ActionError */.lZ)
             throw error;
         const code = error?.code;
@@ -1213,40 +1225,26 @@ async function download(options) {
         stall.stop();
     }
 }
-/** GET through the client's agent (proxy aware), following a few redirects; resolves on 200. */
-async function get(url, client, signal) {
+/** GET the link, following a few redirects, each hop judged by the policy; resolves on 200. */
+async function get(url, options, signal) {
     let target = new URL(url);
     for (let redirects = 0;; redirects++) {
-        const headers = { accept: '*/*', 'accept-encoding': 'identity' };
-        if (client.userAgent)
-            headers['user-agent'] = client.userAgent;
-        const { message } = await client.requestRaw({
-            parsedUrl: target,
-            httpModule: target.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default()),
-            options: {
-                host: target.hostname,
-                port: target.port === '' ? undefined : Number(target.port),
-                path: `${target.pathname}${target.search}`,
-                method: 'GET',
-                headers,
-                agent: client.getAgent(target.href),
-                signal
-            }
-        }, null);
+        const refused = (0,transfer_link/* refuseLink */.VQ)(target, options.policy);
+        if (refused !== undefined)
+            throw new errors/* ActionError */.lZ(`${refused}.`);
+        // Through a proxy, the proxy resolves the name; a direct connection checks where it leads.
+        const lookup = (0,proxy/* getProxyUrl */.s)(target) === undefined ? (0,transfer_link/* guardedLookup */.rN)(options.policy, (0,transfer_link/* describeLink */.Ex)(target.href)) : undefined;
+        const message = await (0,exchange/* send */.tN)(options.client, { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup });
         const status = message.statusCode ?? 0;
         if (status === 200)
             return message;
         const location = message.headers.location;
         if (REDIRECT_STATUSES.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
             message.resume();
-            const next = new URL(location, target);
-            if (target.protocol === 'https:' && next.protocol !== 'https:') {
-                throw new errors/* ActionError */.lZ(`The bundle link ${(0,transfer_link/* describeLink */.Ex)(target.href)} redirects from HTTPS to plain HTTP; refusing to follow it`);
-            }
-            target = next;
+            target = new URL(location, target);
             continue;
         }
-        throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message));
+        throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal));
     }
 }
 /**
@@ -1254,7 +1252,7 @@ async function get(url, client, signal) {
  * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
  * rejects with the stop's reason.
  */
-function readBody(response, options, stall, consumerFailed) {
+function readBody(response, options, stall, consumerFailed, progress) {
     return new Promise((resolve, reject) => {
         let bytes = 0;
         let settled = false;
@@ -1279,6 +1277,7 @@ function readBody(response, options, stall, consumerFailed) {
                 return;
             stall.touch();
             bytes += chunk.length;
+            progress(bytes);
             if (options.expectedSize !== undefined && bytes > options.expectedSize)
                 return settle(sizeMismatch(bytes, options.expectedSize, 'at least '));
             let wait;
@@ -1383,29 +1382,19 @@ function sizeMismatch(bytes, expected, prefix = '') {
  * The storage's error code and message (S3-style XML), for the final error text. Only those two
  * elements: other ones (StringToSign, SignatureProvided) would echo the link's credentials.
  */
-async function storageErrorDetail(response) {
-    const chunks = [];
-    let length = 0;
+async function storageErrorDetail(response, signal) {
+    let body;
     try {
-        for await (const chunk of response) {
-            chunks.push(chunk);
-            length += chunk.length;
-            if (length >= ERROR_BODY_BYTES)
-                break;
-        }
+        body = (await (0,exchange/* readBody */.x8)(response, { maxBytes: ERROR_BODY_BYTES, larger: 'cut', signal })).toString('utf8');
     }
     catch {
         return undefined;
     }
-    finally {
-        response.destroy();
-    }
-    const body = Buffer.concat(chunks).toString('utf8');
     const code = /<Code>([^<]{1,100})<\/Code>/.exec(body)?.[1];
     const message = /<Message>([^<]{1,300})<\/Message>/.exec(body)?.[1];
     if (code === undefined && message === undefined)
         return undefined;
-    return [code, message].filter(Boolean).join(': ');
+    return (0,common_text/* serviceText */.Lo)([code, message].filter(Boolean).join(': '));
 }
 
 ;// CONCATENATED MODULE: ./src/transfer/progress.ts
@@ -1492,7 +1481,7 @@ async function transferBundle(options) {
         for (let downloads = 1;; downloads++) {
             let received;
             try {
-                received = await (0,retry/* withRetries */.LH)(() => attempt(options, state, client), {
+                received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state, client), {
                     kind: 'idempotent',
                     policy: TRANSFER_RETRY,
                     clock,
@@ -1518,7 +1507,7 @@ async function transferBundle(options) {
     }
 }
 /** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
-async function attempt(options, state, client) {
+async function transfer_attempt(options, state, client) {
     const { log, clock, signal } = options;
     state.attempts++;
     (0,errors/* throwIfCancelled */.dZ)(signal);
@@ -1551,6 +1540,8 @@ async function attempt(options, state, client) {
             signal: stop.signal,
             stallTimeoutMs: STALL_TIMEOUT_MS,
             expectedSize: state.link.sizeBytes,
+            policy: options.policy,
+            deadline: options.deadline,
             onResponse: ({ contentLength }) => progress.setTotal(contentLength),
             onChunk: (chunk) => {
                 progress.add(chunk.length);

@@ -156,8 +156,8 @@ function readAgentJob(body) {
 }
 /** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
 function time(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return new Date(value < 1e12 ? value * 1000 : value).toISOString();
+    if (typeof value === 'number')
+        return (0,answer/* timestamp */.vE)(value)?.toISOString();
     return (0,answer/* text */.Qq)(value);
 }
 /**
@@ -172,7 +172,10 @@ function refusesMessages(error) {
 
 // EXTERNAL MODULE: ./src/common/cancellation.ts
 var cancellation = __webpack_require__(3598);
+// EXTERNAL MODULE: ./src/common/deadline.ts
+var deadline = __webpack_require__(673);
 ;// CONCATENATED MODULE: ./src/agent/github-calls.ts
+
 
 
 
@@ -186,12 +189,12 @@ const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-async function readGitHub(context, deadline, call) {
-    const { clock, signal } = context;
+async function readGitHub(context, call) {
+    const { clock, signal, deadline } = context;
     try {
         return await (0,retry/* withRetries */.LH)(async () => {
             try {
-                return await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
+                return await bounded(context, call);
             }
             catch (error) {
                 if (signal.aborted)
@@ -209,11 +212,11 @@ async function readGitHub(context, deadline, call) {
 }
 /** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
 async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
-    const { clock, signal, host } = context;
+    const { signal, host } = context;
     if (signal.aborted)
         return undefined;
     try {
-        const result = await (0,cancellation/* withTimeout */.wj)(clock, GITHUB_TIMEOUT_MS, signal, call);
+        const result = await bounded(context, call);
         host.log.debug(`Did ${what}.`);
         return result;
     }
@@ -231,6 +234,10 @@ function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
 /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
 function isRefusal(status) {
     return status === 401 || status === 403 || status === 404;
+}
+/** One request, within its own bound and the step's `timeout` (a reply after a timeout still gets the grace). */
+function bounded(context, call) {
+    return (0,cancellation/* withTimeout */.wj)(context.clock, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms, context.signal, call);
 }
 function failureOf(error) {
     if (error instanceof host/* GitHubApiError */.O && error.status > 0)
@@ -291,23 +298,21 @@ class JobRecords {
     context;
     command;
     home;
-    deadline;
     /** `job@pull request` keys handled by this run: each is looked at once. */
     noted = new Set();
     constructor(github, context, 
     /** The comment command the record tells people to use. */
     command, 
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    home, deadline) {
+    home) {
         this.github = github;
         this.context = context;
         this.command = command;
         this.home = home;
-        this.deadline = deadline;
     }
     /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
     async latest(pull) {
-        const comments = await readGitHub(this.context, this.deadline, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
+        const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
         return recordedJobs(comments).at(-1);
     }
     /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
@@ -352,10 +357,10 @@ function meets(level, required) {
     return settings/* PERMISSION_LEVELS */.e.indexOf(level) >= settings/* PERMISSION_LEVELS */.e.indexOf(required);
 }
 /** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
-async function readPermission(github, repository, author, context, deadline) {
+async function readPermission(github, repository, author, context) {
     const where = `${repository.owner}/${repository.repo}`;
     try {
-        return levelOf(await readGitHub(context, deadline, (signal) => github.getPermission(repository, author, signal)));
+        return levelOf(await readGitHub(context, (signal) => github.getPermission(repository, author, signal)));
     }
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
@@ -420,13 +425,15 @@ class ProgressComment {
     }
 }
 
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
+
 /**
- * The comment: the job, its status and the PR link, or the error. Text from the service is kept
- * from pinging people (@mentions are broken up), and secrets are cut out (the log masks them, a
- * comment does not).
+ * The comment: the job, its status and the PR link, or the error. Text from the service pings
+ * nobody (@mentions are broken up), and secrets are cut out (the log masks them, a comment does not).
  */
 function progressText(facts, secrets) {
     const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job \`${facts.jobId}\``;
@@ -435,7 +442,7 @@ function progressText(facts, secrets) {
     const lines = [];
     switch (facts.phase) {
         case 'failed':
-            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', quiet(facts.error ?? ''));
+            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* withoutMentions */.Cw)(facts.error ?? ''));
             break;
         case 'working':
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
@@ -447,7 +454,7 @@ function progressText(facts, secrets) {
             lines.push(endLine(job, facts, status, after));
     }
     if (facts.note !== undefined)
-        lines.push('', quiet(facts.note));
+        lines.push('', (0,common_text/* withoutMentions */.Cw)(facts.note));
     if (facts.runUrl)
         lines.push('', `[Workflow run](${facts.runUrl})`);
     return redact(lines.join('\n'), secrets);
@@ -461,14 +468,10 @@ function endLine(job, facts, status, after) {
         case 'archived':
             return `✅ ${job} is **archived**${after}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
         case 'failed':
-            return `❌ ${job} **failed**${after}: ${quiet(facts.error ?? 'the service gave no reason')}`;
+            return `❌ ${job} **failed**${after}: ${(0,common_text/* withoutMentions */.Cw)(facts.error ?? 'the service gave no reason')}`;
         default:
-            return `ℹ️ ${job} is ${quiet(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
+            return `ℹ️ ${job} is ${(0,common_text/* withoutMentions */.Cw)(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
     }
-}
-/** Breaks up @mentions (a zero-width joiner after the @), so text from elsewhere pings nobody. */
-function quiet(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, '@\u200d');
 }
 function redact(text, secrets) {
     let out = text;
@@ -611,9 +614,7 @@ const PROMPT_PREVIEW = 200;
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent';
 async function runAgent(settings, client, context) {
-    const { clock, host, outputs, report } = context;
-    const startedAt = clock.now();
-    const deadline = startedAt + settings.timeoutMs;
+    const { clock, host, outputs, report, startedAt, deadline } = context;
     const event = await host.event();
     const comment = readTriggeringComment(event, (name) => host.env(name));
     const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {});
@@ -621,7 +622,7 @@ async function runAgent(settings, client, context) {
     // 1. A comment runs the agent only when it is new, holds the command, and its author may.
     if (comment !== undefined) {
         describeComment(comment, context);
-        const skip = await gate(comment, settings, github, context, deadline);
+        const skip = await gate(comment, settings, github, context);
         if (skip !== undefined)
             return skipped(skip, context);
     }
@@ -629,9 +630,9 @@ async function runAgent(settings, client, context) {
     outputs.set('skip-reason', '');
     const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined;
     await progress?.acknowledge();
-    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, deadline);
+    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home);
     const api = new AgentApi(client, () => clock.now());
-    const conversation = new Conversation(settings, context, progress, records, comment?.runUrl, startedAt);
+    const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {
         // 2. Which job, and what to ask of it: settled before any request to the service.
         const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
@@ -685,7 +686,7 @@ async function runAgent(settings, client, context) {
     }
 }
 /** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
-async function gate(comment, settings, github, context, deadline) {
+async function gate(comment, settings, github, context) {
     const skip = skipReason(comment, settings.commentCommand);
     if (skip !== undefined)
         return skip;
@@ -694,7 +695,7 @@ async function gate(comment, settings, github, context, deadline) {
         const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository';
         throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
     }
-    const level = await readPermission(github, repository, author, context, deadline);
+    const level = await readPermission(github, repository, author, context);
     context.report.rows.push(['Permission', level]);
     if (meets(level, settings.commentPermission))
         return undefined;
@@ -823,20 +824,18 @@ class Conversation {
     progress;
     records;
     runUrl;
-    startedAt;
     outputs;
     serverUrl;
     /** Known once the service has answered. */
     reachedJob;
     /** The last answer whose status counts. */
     last;
-    constructor(settings, context, progress, records, runUrl, startedAt) {
+    constructor(settings, context, progress, records, runUrl) {
         this.settings = settings;
         this.context = context;
         this.progress = progress;
         this.records = records;
         this.runUrl = runUrl;
-        this.startedAt = startedAt;
         this.outputs = context.outputs;
         this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com';
     }
@@ -909,7 +908,7 @@ class Conversation {
             request: this.reachedJob?.request ?? 'read',
             error,
             note: this.reachedJob?.note,
-            elapsedMs: ended ? this.context.clock.now() - this.startedAt : undefined,
+            elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
             runUrl: this.runUrl
         }, [this.settings.apiKey, this.settings.githubToken]);
     }
@@ -1192,30 +1191,51 @@ async function followJob(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   Lb: () => (/* binding */ httpLink),
 /* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   eB: () => (/* binding */ asObject),
-/* harmony export */   vE: () => (/* binding */ timestamp),
-/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
+/* unused harmony export finiteNumber */
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2450);
 /**
  * Reading service answers defensively: the spec leaves types and extra fields open, so every
- * field is taken only when it has a usable value, and anything else counts as absent.
+ * field is taken only when it has a usable value, and anything else counts as absent. Text is
+ * made safe for a log line here, where it enters: one line, no workflow command.
  */
+
 /** The value as a plain object, or an empty one. */
 function asObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
-/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+/**
+ * Non-blank text (trimmed), on one line and unable to start a workflow command (see
+ * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ */
 function text(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return String(value);
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    if (typeof value !== 'string')
+        return undefined;
+    const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(value).trim();
+    return safe === '' ? undefined : safe;
 }
 /** A finite number, also from a numeric string. */
 function finiteNumber(value) {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** A percentage, 0..100; anything else (1e308, -5, "lots") counts as absent. */
+function percent(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && n >= 0 && n <= 100 ? n : undefined;
+}
+/** A count (pages, bytes): a non-negative whole number a double holds exactly, or absent. */
+function count(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 /** An http(s) address, or undefined. */
 function httpLink(value) {
@@ -1233,14 +1253,17 @@ function httpLink(value) {
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
-        return new Date(value < 1e12 ? value * 1000 : value);
+        return validDate(new Date(value < 1e12 ? value * 1000 : value));
     if (typeof value === 'string' && value.trim() !== '') {
         if (/^\d+(\.\d+)?$/.test(value.trim()))
             return timestamp(Number(value));
-        const ms = Date.parse(value);
-        return Number.isNaN(ms) ? undefined : new Date(ms);
+        return validDate(new Date(Date.parse(value)));
     }
     return undefined;
+}
+/** Beyond year 275760 a Date is invalid, and printing one throws. */
+function validDate(date) {
+    return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 

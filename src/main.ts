@@ -36,7 +36,8 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     })
     report = newReport(titleOf(settings))
     client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
-    await runOperation(settings, client, { host, clock, signal, outputs, report })
+    const startedAt = clock.now()
+    await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs })
   } catch (error) {
     const cancelled = signal.aborted || error instanceof CancelledError
     if (!cancelled && !(error instanceof ActionError)) log.debug(String((error as Error)?.stack ?? error))

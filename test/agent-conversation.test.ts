@@ -174,6 +174,21 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
   })
 
+  test('a timeout still reaches the comment, within the step\'s bound', async () => {
+    const sim = await startSim({ agent: { durationMs: 3_600_000 } })
+    const { failure, elapsedMs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Slow one'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc',
+      timeout: '5m',
+      'max-poll-interval': '60s'
+    })
+    expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(5m 00s\)/)
+    expect(elapsedMs).toBeLessThan(300_000 + 5000)
+    const [reply] = written(sim, 7)
+    expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \(status \*\*active\*\*\): the run failed after 5m 0\ds\./)
+    expect(reply?.body).toContain('did not finish within `timeout` (5m 00s)')
+  })
+
   test('a failing GitHub API only warns', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-reaction', status: 500 })

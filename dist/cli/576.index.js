@@ -69,7 +69,7 @@ class ExportApi {
         const status = (0,service_answer/* text */.Qq)(body.status);
         if (status === undefined)
             throw new errors/* ActionError */.lZ(`The status of export job ${jobId} carries no \`status\`.`);
-        return { status, progress: (0,service_answer/* finiteNumber */.vM)(body.progress), pageCount: (0,service_answer/* finiteNumber */.vM)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
+        return { status, progress: (0,service_answer/* percent */.KN)(body.progress), pageCount: (0,service_answer/* count */.U9)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
     }
     /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
     async bundle(jobId, deadline) {
@@ -85,7 +85,7 @@ class ExportApi {
         const url = (0,service_answer/* httpLink */.Lb)(body.bundleUrl);
         if (url === undefined)
             throw new errors/* ActionError */.lZ(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`);
-        return { url, expiresAt: (0,service_answer/* timestamp */.vE)(body.expiresAt), sizeBytes: (0,service_answer/* finiteNumber */.vM)(body.sizeBytes) };
+        return { url, expiresAt: (0,service_answer/* timestamp */.vE)(body.expiresAt), sizeBytes: (0,service_answer/* count */.U9)(body.sizeBytes) };
     }
 }
 
@@ -137,11 +137,9 @@ async function writeFileAtomically(file, content) {
 
 
 async function runExport(settings, client, context) {
-    const { clock, host, outputs, report } = context;
+    const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
     const api = new ExportApi(client);
-    const startedAt = clock.now();
-    const deadline = startedAt + settings.timeoutMs;
     const jobId = await log.group('Start the export', async () => {
         if (settings.jobId !== undefined) {
             log.info(`Reusing export job ${settings.jobId}.`);
@@ -181,9 +179,15 @@ async function runExport(settings, client, context) {
     if (final.status === 'failed') {
         throw new errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
     }
+    // Judged before it is handed on: a link that leads somewhere it may not is no output either.
+    const policy = await (0,transfer_link/* linkPolicy */.ln)(settings.baseUrl);
     /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
     const generateLink = async () => {
         const link = await api.bundle(jobId, deadline);
+        (0,transfer_link/* maskLinkSecrets */.oY)(link.url, (secret) => context.host.setSecret(secret));
+        const refused = (0,transfer_link/* refuseLink */.VQ)(new URL(link.url), policy);
+        if (refused !== undefined)
+            throw new errors/* ActionError */.lZ(`${refused}.`);
         publishLink(link, settings, context);
         return link;
     };
@@ -204,6 +208,7 @@ async function runExport(settings, client, context) {
                 archiveFolder: settings.extract ? external_node_path_.join(host.env('RUNNER_TEMP') ?? external_node_os_.tmpdir(), `docs-export-${safeName(jobId)}`) : settings.path,
                 siteDir: settings.extract ? settings.path : undefined,
                 deadline,
+                policy,
                 signal: context.signal,
                 log,
                 clock
@@ -222,6 +227,7 @@ async function runExport(settings, client, context) {
         report.rows.push(['Helm values', settings.helmValuesFile]);
     }
 }
+/** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
 function publishStatus(value, context) {
     const { outputs } = context;
     outputs.set('status', value.status);
@@ -241,9 +247,8 @@ function describeStatus(value) {
         parts.push(`error: ${value.error}`);
     return parts.join(', ');
 }
-/** Masks the link's signature before anything can print it, then hands it on. */
+/** Hands the link on (its secrets are masked already). */
 function publishLink(link, settings, context) {
-    (0,transfer_link/* maskLinkSecrets */.oY)(link.url, (secret) => context.host.setSecret(secret));
     context.outputs.set('bundle-url', link.url);
     context.outputs.set('expires-at', link.expiresAt?.toISOString());
     context.outputs.set('helm-values', helmValuesYaml(link.url, settings.exportVersion));
@@ -493,30 +498,51 @@ async function followJob(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   Lb: () => (/* binding */ httpLink),
 /* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   eB: () => (/* binding */ asObject),
-/* harmony export */   vE: () => (/* binding */ timestamp),
-/* harmony export */   vM: () => (/* binding */ finiteNumber)
+/* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
+/* unused harmony export finiteNumber */
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2450);
 /**
  * Reading service answers defensively: the spec leaves types and extra fields open, so every
- * field is taken only when it has a usable value, and anything else counts as absent.
+ * field is taken only when it has a usable value, and anything else counts as absent. Text is
+ * made safe for a log line here, where it enters: one line, no workflow command.
  */
+
 /** The value as a plain object, or an empty one. */
 function asObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
-/** Non-blank text (trimmed); a finite number is taken as its text (ids are sometimes numbers). */
+/**
+ * Non-blank text (trimmed), on one line and unable to start a workflow command (see
+ * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ */
 function text(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return String(value);
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    if (typeof value !== 'string')
+        return undefined;
+    const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(value).trim();
+    return safe === '' ? undefined : safe;
 }
 /** A finite number, also from a numeric string. */
 function finiteNumber(value) {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** A percentage, 0..100; anything else (1e308, -5, "lots") counts as absent. */
+function percent(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && n >= 0 && n <= 100 ? n : undefined;
+}
+/** A count (pages, bytes): a non-negative whole number a double holds exactly, or absent. */
+function count(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 /** An http(s) address, or undefined. */
 function httpLink(value) {
@@ -534,14 +560,17 @@ function httpLink(value) {
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
-        return new Date(value < 1e12 ? value * 1000 : value);
+        return validDate(new Date(value < 1e12 ? value * 1000 : value));
     if (typeof value === 'string' && value.trim() !== '') {
         if (/^\d+(\.\d+)?$/.test(value.trim()))
             return timestamp(Number(value));
-        const ms = Date.parse(value);
-        return Number.isNaN(ms) ? undefined : new Date(ms);
+        return validDate(new Date(Date.parse(value)));
     }
     return undefined;
+}
+/** Beyond year 275760 a Date is invalid, and printing one throws. */
+function validDate(date) {
+    return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 
@@ -552,41 +581,76 @@ function timestamp(value) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Ex: () => (/* binding */ describeLink),
+/* harmony export */   VQ: () => (/* binding */ refuseLink),
 /* harmony export */   _d: () => (/* binding */ isExpired),
-/* harmony export */   oY: () => (/* binding */ maskLinkSecrets)
+/* harmony export */   bT: () => (/* binding */ RefusedAddressError),
+/* harmony export */   ln: () => (/* binding */ linkPolicy),
+/* harmony export */   oY: () => (/* binding */ maskLinkSecrets),
+/* harmony export */   rN: () => (/* binding */ guardedLookup)
 /* harmony export */ });
+/* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(610);
+/* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_dns__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2450);
+/** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
+
+
+
 /**
- * Query parameters that carry a presigned link's credentials (S3, GCS, Azure SAS and the
- * simulator). Their values are secrets: anyone holding them can download the bundle.
+ * Query parameters whose values let anyone holding them download the bundle (S3, GCS, Azure SAS,
+ * CloudFront, OSS and the simulator). The others (version, expiry, permissions such as `sp=r`,
+ * key ids) are no secret, and masking a short value would cut it out of every log line.
  */
-const SIGNATURE_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|se|sp|sv)$/i;
+const SECRET_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|security-token|access_token)$/i;
+/** Shorter values are no signature, and masked they would blank out common words everywhere. */
+const MIN_SECRET_LENGTH = 8;
 /**
- * Registers the link's signature values as secrets, so that the runner masks them wherever they
- * would appear in the log, including in the whole URL when a user prints the `bundle-url` output.
+ * Registers the link's secret values so that the runner masks them wherever they would appear,
+ * in every spelling the log, the outputs and the Helm values may show: as the value stands in the
+ * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
  */
 function maskLinkSecrets(url, setSecret) {
-    let parsed;
+    let search;
     try {
-        parsed = new URL(url);
+        search = new URL(url).search;
     }
     catch {
         return;
     }
-    for (const [name, value] of parsed.searchParams) {
-        if (SIGNATURE_PARAMS.test(name) && value !== '') {
-            setSecret(value);
-            // The masker matches text as printed: the raw and the encoded spellings may both appear.
-            const encoded = encodeURIComponent(value);
-            if (encoded !== value)
-                setSecret(encoded);
-        }
+    const spellings = new Set();
+    for (const pair of search.replace(/^\?/, '').split('&')) {
+        const at = pair.indexOf('=');
+        if (at <= 0)
+            continue;
+        if (!SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at))))
+            continue;
+        const raw = pair.slice(at + 1);
+        const decoded = decodeOrNot(raw);
+        const encoded = encodeURIComponent(decoded);
+        for (const spelling of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)])
+            spellings.add(spelling);
     }
+    for (const spelling of spellings)
+        if (spelling.length >= MIN_SECRET_LENGTH)
+            setSecret(spelling);
+}
+function decodeOrNot(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+function lowerEscapes(text) {
+    return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 }
 /** The link without its query: safe to print in any log line. */
 function describeLink(url) {
     try {
         const parsed = new URL(url);
-        return `${parsed.origin}${parsed.pathname}`;
+        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceText */ .Lo)(`${parsed.origin}${parsed.pathname}`);
     }
     catch {
         return '(unreadable link)';
@@ -595,6 +659,89 @@ function describeLink(url) {
 /** True when the link's expiry has passed, or passes within `marginMs`. */
 function isExpired(link, nowMs, marginMs = 0) {
     return link.expiresAt !== undefined && link.expiresAt.getTime() - marginMs <= nowMs;
+}
+const REACHES = [
+    ['loopback', 'a loopback address (this machine)', blockList(['127.0.0.0/8', '0.0.0.0/8'], ['::1/128', '::/128'])],
+    ['link-local', 'a link-local address (such as a cloud metadata service)', blockList(['169.254.0.0/16'], ['fe80::/10'])],
+    ['private', 'a private network address', blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])],
+    ['reserved', 'a multicast or reserved address', blockList(['224.0.0.0/3'], ['ff00::/8'])]
+];
+function blockList(v4, v6) {
+    const list = new node_net__WEBPACK_IMPORTED_MODULE_1__.BlockList();
+    for (const [subnets, type] of [[v4, 'ipv4'], [v6, 'ipv6']]) {
+        for (const subnet of subnets) {
+            const [address = '', prefix = ''] = subnet.split('/');
+            list.addSubnet(address, Number(prefix), type);
+        }
+    }
+    return list;
+}
+function reachOf(address) {
+    const family = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(address);
+    if (family === 0)
+        return 'public';
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    return REACHES.find(([, , list]) => list.check(address, type))?.[0] ?? 'public';
+}
+/** The address in a URL's host, or the host name (without the root's dot: `localhost.` is `localhost`). */
+function hostOf(url) {
+    return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+/** The policy for links of the service at `baseUrl`; a host name counts by the addresses it resolves to. */
+async function linkPolicy(baseUrl, lookup = node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup) {
+    const url = new URL(baseUrl);
+    const host = hostOf(url);
+    const addresses = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(host) !== 0 || host === 'localhost' ? [host === 'localhost' ? '127.0.0.1' : host] : await resolveAll(host, lookup);
+    const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'));
+    return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed };
+}
+function resolveAll(host, lookup) {
+    return new Promise((resolve) => {
+        lookup(host, { all: true }, (error, addresses) => resolve(error ? [] : addresses.map((a) => a.address)));
+    });
+}
+/** Why the link may not be fetched, or undefined when it may. */
+function refuseLink(url, policy) {
+    const where = describeLink(url.href);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+        return `Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when \`base-url\` is plain http on a loopback host)`;
+    }
+    const host = hostOf(url);
+    return refuseAddress(host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host, where, policy);
+}
+function refuseAddress(address, where, policy) {
+    const reach = reachOf(address);
+    if (reach === 'public' || policy.allowed.has(reach))
+        return undefined;
+    const said = REACHES.find(([name]) => name === reach)?.[1] ?? reach;
+    return `Refusing to fetch the bundle from ${where}: it leads to ${said}, and \`base-url\` does not`;
+}
+/** Thrown by the guarded lookup: the host name resolved to an address the policy refuses. */
+class RefusedAddressError extends Error {
+    name = 'RefusedAddressError';
+}
+/**
+ * The system's lookup, but a host name that resolves to a refused address fails, so that a link
+ * cannot reach by name what it may not reach by address. For direct connections only: through a
+ * proxy, the proxy resolves the name.
+ */
+function guardedLookup(policy, where) {
+    return (hostname, options, callback) => {
+        (0,node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup)(hostname, { ...options, all: true }, (error, addresses) => {
+            if (error)
+                return callback(error, '', 0);
+            for (const { address } of addresses) {
+                const refused = refuseAddress(address, where, policy);
+                if (refused !== undefined)
+                    return callback(new RefusedAddressError(refused), '', 0);
+            }
+            const [first] = addresses;
+            if (options.all)
+                callback(null, addresses);
+            else
+                callback(null, first?.address ?? '', first?.family ?? 4);
+        });
+    };
 }
 
 

@@ -28497,6 +28497,10 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 
 /** Repository permissions, weakest first (GitHub's roles). */
 const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
+const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' };
+/** A day between two status checks is as long as waiting makes sense. */
+const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' };
 const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
 const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -28527,12 +28531,16 @@ function readSettings(read, context) {
             problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
         return false;
     };
-    const duration = (name) => {
+    const duration = (name, most) => {
         const raw = value(name) ?? '';
         const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDuration */ .E9)(raw);
         if (ms === undefined || ms <= 0) {
             problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
             return 1;
+        }
+        if (ms > most.ms) {
+            problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`);
+            return most.ms;
         }
         return ms;
     };
@@ -28546,9 +28554,9 @@ function readSettings(read, context) {
         apiKey: required('api-key'),
         baseUrl: checkBaseUrl(required('base-url'), problems),
         wait: flag('wait'),
-        timeoutMs: duration('timeout'),
-        pollIntervalMs: duration('poll-interval'),
-        maxPollIntervalMs: duration('max-poll-interval')
+        timeoutMs: duration('timeout', LONGEST_TIMEOUT),
+        pollIntervalMs: duration('poll-interval', LONGEST_INTERVAL),
+        maxPollIntervalMs: duration('max-poll-interval', LONGEST_INTERVAL)
     };
     if (common.maxPollIntervalMs < common.pollIntervalMs) {
         problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
@@ -29084,6 +29092,25 @@ function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'S
 
 /***/ }),
 
+/***/ 673:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ budget)
+/* harmony export */ });
+/* unused harmony export DEADLINE_GRACE_MS */
+const DEADLINE_GRACE_MS = 2000;
+/** What is left for one piece of work: at most `capMs`, and never past the deadline's grace. */
+function budget(clock, deadline, capMs) {
+    if (deadline === undefined)
+        return { ms: capMs, byDeadline: false };
+    const left = Math.max(0, deadline + DEADLINE_GRACE_MS - clock.now());
+    return left < capMs ? { ms: left, byDeadline: true } : { ms: capMs, byDeadline: false };
+}
+
+
+/***/ }),
+
 /***/ 1922:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29123,6 +29150,57 @@ function throwIfCancelled(signal) {
 }
 function errorMessage(error) {
     return error instanceof Error ? error.message : String(error);
+}
+
+
+/***/ }),
+
+/***/ 2450:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cw: () => (/* binding */ withoutMentions),
+/* harmony export */   Lo: () => (/* binding */ serviceText),
+/* harmony export */   qH: () => (/* binding */ plainLogLines)
+/* harmony export */ });
+/**
+ * Text from elsewhere (the service, the storage, an archive) is data: before it reaches a log
+ * line or a comment it must not be able to act. The runner reads its stdout line by line (a line
+ * ends at \n, \r or \r\n) and obeys a line that starts, after leading white space, with `::`
+ * (`::set-output`, `::stop-commands`, `::add-mask`...), and one that holds `##[` anywhere (the
+ * older form). A zero-width space is not white space to the runner, so one put in front of
+ * either turns the command into plain text and still reads the same to a person.
+ */
+const ZERO_WIDTH_SPACE = '\u200b';
+const ZERO_WIDTH_JOINER = '\u200d';
+/** Line breaks, other control characters, and the marks that reorder text on screen. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+// The runner trims what .NET calls white space, which also takes in U+0085 (next line).
+const COMMAND_START = /^([\s\u0085]*)(::)/;
+const OLD_COMMAND = /##\[/g;
+const LINE_BREAK = /\r\n|\r|\n/;
+/**
+ * One line of someone else's text, safe to print anywhere in a log line: control characters
+ * become spaces (so the text cannot end our line and start one of its own), and the command
+ * marks are broken.
+ */
+function serviceText(text) {
+    return defuseLine(text.replace(UNPRINTABLE, ' '));
+}
+/**
+ * A message of ours, line by line, so that no line of it can be taken for a workflow command
+ * even if it embeds text that was not made safe. For the runner's `info` lines: `::error::` and
+ * the other commands escape their own data.
+ */
+function plainLogLines(message) {
+    return message.split(LINE_BREAK).map(defuseLine).join('\n');
+}
+/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
+function withoutMentions(text) {
+    return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`);
+}
+function defuseLine(line) {
+    return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`);
 }
 
 
@@ -29359,8 +29437,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
+var lib = __nccwpck_require__(2779);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -31341,10 +31419,13 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 // EXTERNAL MODULE: ./src/common/cancellation.ts
 var cancellation = __nccwpck_require__(3598);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __nccwpck_require__(2450);
 // EXTERNAL MODULE: ./src/action/event.ts
 var action_event = __nccwpck_require__(3566);
 ;// CONCATENATED MODULE: ./src/action/actions-host.ts
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+
 
 
 
@@ -31356,11 +31437,12 @@ function actionsHost() {
         setFailed: (message) => setFailed(message),
         log: {
             debug: (message) => core_debug(message),
-            info: (message) => info(message),
+            // core.info prints the message as it is: no line of it may be taken for a workflow command.
+            info: (message) => info((0,common_text/* plainLogLines */.qH)(message)),
             warning: (message) => warning(message),
             notice: (message) => notice(message),
-            progress: (message) => info(message),
-            group: (title, fn) => group(title, fn)
+            progress: (message) => info((0,common_text/* plainLogLines */.qH)(message)),
+            group: (title, fn) => group((0,common_text/* plainLogLines */.qH)(title), fn)
         },
         appendSummary: async (html) => {
             if (!process.env.GITHUB_STEP_SUMMARY)
@@ -31489,23 +31571,39 @@ function code(text) {
 var errors = __nccwpck_require__(1922);
 ;// CONCATENATED MODULE: ./src/common/clock.ts
 
+/**
+ * The longest wait a timer takes: setTimeout turns anything longer (and NaN) into 1 ms, which
+ * would turn a long wait into a busy loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const systemClock = {
     now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
+    sleep: async (ms, signal) => {
+        // A wait longer than one timer is several timers in a row.
+        let left = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+        do {
+            const step = Math.min(left, MAX_TIMER_MS);
+            await timer(step, signal);
+            left -= step;
+        } while (left > 0);
+    },
+    random: () => Math.random()
+};
+function timer(ms, signal) {
+    return new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new errors/* CancelledError */.cc());
         const onAbort = () => {
-            clearTimeout(timer);
+            clearTimeout(handle);
             reject(new errors/* CancelledError */.cc());
         };
-        const timer = setTimeout(() => {
+        const handle = setTimeout(() => {
             signal?.removeEventListener('abort', onAbort);
             resolve();
-        }, Math.max(0, ms));
+        }, ms);
         signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-    random: () => Math.random()
-};
+    });
+}
 
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __nccwpck_require__(9224);
@@ -31546,13 +31644,14 @@ async function run(host = actionsHost(), clock = systemClock) {
         });
         report = newReport(titleOf(settings));
         client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
-        await runOperation(settings, client, { host, clock, signal, outputs, report });
+        const startedAt = clock.now();
+        await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs });
     }
     catch (error) {
         const cancelled = signal.aborted || error instanceof errors/* CancelledError */.cc;
         if (!cancelled && !(error instanceof errors/* ActionError */.lZ))
             log.debug(String(error?.stack ?? error));
-        failure = cancelled ? cancelledMessage(settings) : (0,errors/* errorMessage */.gJ)(error);
+        failure = cancelled ? cancelledMessage(settings) : namingTheJob((0,errors/* errorMessage */.gJ)(error), settings, outputs.get('job-id'));
         host.setFailed(failure, cancelled ? 'cancelled' : error instanceof errors/* InputError */.dz ? 'input' : 'failed');
     }
     finally {
@@ -31566,6 +31665,12 @@ function titleOf(settings) {
     if (settings.operation !== 'export')
         return `Agent job: ${settings.operation}`;
     return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`;
+}
+/** A failure once a job exists says which job: the user picks it up from there. */
+function namingTheJob(message, settings, jobId) {
+    if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId))
+        return message;
+    return `${settings.operation === 'export' ? 'Export' : 'Agent'} job ${jobId}: ${message}`;
 }
 function cancelledMessage(settings) {
     // Only an export writes files that a cancellation would leave half done.
@@ -31592,20 +31697,30 @@ async function runOperation(settings, client, context) {
 /* harmony export */   _7: () => (/* binding */ ServiceError),
 /* harmony export */   mX: () => (/* binding */ segment)
 /* harmony export */ });
-/* unused harmony export USER_AGENT */
-/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
+/* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES */
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(673);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8817);
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5585);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2450);
+/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4944);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8817);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5585);
+
+
+
+
 
 
 
 
 
 const USER_AGENT = 'docs-admin-action/1';
-/** Bound on one request, from sending to the whole answer. */
+/** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000;
+/** The largest answer read: the documented ones are a few hundred bytes. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** A request the service refused or that could not be completed, with what is known about it. */
 class ServiceError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ {
     failure;
@@ -31656,17 +31771,17 @@ class ServiceClient {
     async request(request) {
         const { clock, log, signal } = this.options;
         try {
-            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_4__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_6__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
                 kind: request.kind,
-                policy: _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_BACKOFF */ .VU,
+                policy: _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULT_BACKOFF */ .VU,
                 clock,
                 signal,
                 deadline: request.deadline,
-                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
             });
         }
         catch (error) {
-            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb)
+            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb)
                 throw explain(request, error);
             throw error;
         }
@@ -31676,8 +31791,9 @@ class ServiceClient {
         this.http.dispose();
     }
     async attempt(request, attempt) {
-        (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(this.options.signal);
-        const url = `${this.options.baseUrl}${request.path}`;
+        const { clock, signal } = this.options;
+        (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(signal);
+        const url = new URL(`${this.options.baseUrl}${request.path}`);
         const headers = { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' };
         let payload = null;
         if (request.body !== undefined) {
@@ -31685,33 +31801,47 @@ class ServiceClient {
             payload = JSON.stringify(request.body);
         }
         this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
-        let response;
-        let text;
-        try {
-            response = await (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c8)(this.http.request(request.method, url, payload, headers), this.options.signal);
-            text = await (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .untilCancelled */ .c8)(response.readBody(), this.options.signal);
-        }
-        catch (error) {
-            if (error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc)
-                throw error;
-            throw new _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb(networkFailure(error));
-        }
-        const status = response.message.statusCode ?? 0;
-        const body = parseJson(text);
-        if (status >= 200 && status < 300) {
-            if (body === undefined) {
-                throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ(`Could not ${request.what}: the service answered HTTP ${status} with something that is not JSON (${preview(text)}).`);
+        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_7__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
+        return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
+            let response;
+            try {
+                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_4__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
             }
+            catch (error) {
+                // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
+                if (signal?.aborted)
+                    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
+            }
+            const status = response.statusCode ?? 0;
+            const ok = status >= 200 && status < 300;
+            const failure = { kind: 'status', status, retryAfter: header(response.headers['retry-after']) };
+            let raw;
+            try {
+                // An error body is only read for its message: its start is enough.
+                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_4__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
+            }
+            catch (error) {
+                if (signal?.aborted)
+                    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
+                // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
+                if (!ok)
+                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
+            }
+            if (!ok)
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
+            const body = parseJson(raw);
+            if (body === undefined)
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
             return body;
-        }
-        const retryAfter = response.message.headers['retry-after'];
-        throw new _retry_js__WEBPACK_IMPORTED_MODULE_4__/* .AttemptError */ .cb({ kind: 'status', status, retryAfter }, `HTTP ${status}`, serviceErrorText(body, text));
+        });
     }
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error) {
     const { failure } = error;
-    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .classify */ .L8)(request.kind, failure);
+    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .classify */ .L8)(request.kind, failure);
     const said = error.detail ? `: ${error.detail}` : '';
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
@@ -31719,15 +31849,15 @@ function explain(request, error) {
         message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`;
     }
     else if (error.stoppedByDeadline) {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}; the next retry would end after \`timeout\`.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`;
     }
     else if (request.kind === 'once' && mayHaveBeenProcessed) {
         message =
-            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
                 '(a second one could duplicate the work). Check the service before running again.';
     }
     else {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
     }
     return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
 }
@@ -31738,7 +31868,13 @@ function networkFailure(error) {
     const code = err?.code ?? (message.startsWith('Request timeout') ? 'ETIMEDOUT' : undefined);
     return { kind: 'network', code, message };
 }
-function parseJson(text) {
+/** What cut an attempt short: the step's `timeout`, or the bound on one request. */
+function outOfTime(bound) {
+    return bound.byDeadline ? 'no complete answer before `timeout` ran out' : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
+}
+/** JSON, or undefined for an empty or unreadable body. */
+function parseJson(raw) {
+    const text = raw.toString('utf8');
     if (text.trim() === '')
         return undefined;
     try {
@@ -31749,15 +31885,133 @@ function parseJson(text) {
     }
 }
 /** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
-function serviceErrorText(body, text) {
+function serviceErrorText(raw) {
+    const body = parseJson(raw);
     if (body && typeof body === 'object' && typeof body.error === 'string') {
-        return body.error;
+        return preview(Buffer.from(body.error), 300);
     }
-    return text.trim() === '' ? undefined : preview(text);
+    return raw.toString('utf8').trim() === '' ? undefined : preview(raw);
 }
-function preview(text) {
-    const oneLine = text.replace(/\s+/g, ' ').trim();
-    return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine || '(empty)';
+/** The start of a body, on one line and unable to start a workflow command. */
+function preview(raw, length = 120) {
+    if (raw.length === 0)
+        return '(empty)';
+    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_8__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim();
+    if (text === '')
+        return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(raw.length)} of blank or unprintable text`;
+    return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text;
+}
+function header(value) {
+    return Array.isArray(value) ? value[0] : value;
+}
+
+
+/***/ }),
+
+/***/ 4944:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  x8: () => (/* binding */ readBody),
+  tN: () => (/* binding */ send)
+});
+
+// UNUSED EXPORTS: BodyError
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/service/exchange.ts
+/**
+ * One HTTP exchange, for the API and the storage alike: the request through @actions/http-client's
+ * agent (so HTTPS_PROXY and NO_PROXY apply, and no handler adds a header), with a signal that
+ * ends it whether the headers or the body are still coming; and a body reader that always
+ * settles. (http-client's own readBody listens only for 'data' and 'end': a connection cut in
+ * the middle of a body leaves it pending for ever, and it copies the whole body at every chunk.)
+ */
+
+
+/** Sends the request; resolves once the answer's status and headers are in, whatever the status. */
+async function send(client, exchange) {
+    const { url } = exchange;
+    const headers = { ...exchange.headers };
+    if (client.userAgent)
+        headers['user-agent'] = client.userAgent;
+    const { message } = await client.requestRaw({
+        parsedUrl: url,
+        httpModule: url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default()),
+        options: {
+            host: url.hostname,
+            port: url.port === '' ? undefined : Number(url.port),
+            path: `${url.pathname}${url.search}`,
+            method: exchange.method,
+            headers,
+            agent: client.getAgent(url.href),
+            signal: exchange.signal,
+            ...(exchange.lookup === undefined ? {} : { lookup: exchange.lookup })
+        }
+    }, exchange.body ?? null);
+    return message;
+}
+/** A body that could not be read whole: the connection ended early, or it was too large. */
+class BodyError extends Error {
+    code;
+    name = 'BodyError';
+    constructor(
+    /** ECONNRESET (cut short) or ETOOLARGE. */
+    code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/**
+ * Reads a whole body in linear time (the chunks are joined once). Rejects with a BodyError when
+ * the connection ends before the body does, or the body passes `maxBytes`.
+ */
+function readBody(message, options) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let bytes = 0;
+        let settled = false;
+        const settle = (error, body) => {
+            if (settled)
+                return;
+            settled = true;
+            options.signal.removeEventListener('abort', stop);
+            // A body read only in part holds its connection: let it go.
+            if (!message.complete)
+                message.destroy();
+            if (error === undefined)
+                resolve(body ?? Buffer.alloc(0));
+            else
+                reject(error);
+        };
+        const stop = () => settle(options.signal.reason);
+        if (options.signal.aborted)
+            return stop();
+        options.signal.addEventListener('abort', stop, { once: true });
+        message.on('data', (chunk) => {
+            if (settled)
+                return;
+            if (bytes + chunk.length > options.maxBytes) {
+                if (options.larger !== 'cut')
+                    return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`));
+                chunks.push(chunk.subarray(0, options.maxBytes - bytes));
+                return settle(undefined, Buffer.concat(chunks));
+            }
+            bytes += chunk.length;
+            chunks.push(chunk);
+        });
+        message.on('end', () => settle(undefined, Buffer.concat(chunks, bytes)));
+        const brokeOff = () => settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`));
+        message.on('error', brokeOff);
+        message.on('close', brokeOff);
+    });
 }
 
 
@@ -31781,6 +32035,9 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED']);
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);
 function classify(kind, failure) {
+    // Asked again, the service answers again; a request that creates something would create it twice.
+    if (failure.kind === 'answer')
+        return { retry: kind === 'idempotent', mayHaveBeenProcessed: true };
     if (failure.kind === 'network') {
         const mayHaveBeenProcessed = !NOT_SENT_CODES.has(failure.code ?? '');
         return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed };
@@ -31791,15 +32048,20 @@ function classify(kind, failure) {
     return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
 }
 function describeFailure(failure) {
-    return failure.kind === 'network'
-        ? `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
-        : `HTTP ${failure.status}`;
+    if (failure.kind === 'network')
+        return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`;
+    if (failure.kind === 'answer')
+        return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`;
+    return `HTTP ${failure.status}`;
 }
 /** How a failure that may have been processed happened, for the "not sent again" message. */
 function describeAmbiguity(failure) {
-    return failure.kind === 'network'
-        ? `the connection failed after the request was sent (${failure.code ?? failure.message})`
-        : `the service answered HTTP ${failure.status}`;
+    if (failure.kind === 'network') {
+        return `the connection failed after the request was sent (${failure.code ? `${failure.code}: ` : ''}${failure.message})`;
+    }
+    if (failure.kind === 'answer')
+        return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`;
+    return `the service answered HTTP ${failure.status}`;
 }
 
 
@@ -31828,17 +32090,19 @@ function backoffDelay(retry, policy, random) {
     return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 /**
- * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date.
- * Undefined when absent or unreadable; never negative.
+ * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date
+ * (every form of which starts with the day's name; Date.parse alone would take `-1` for the year
+ * 1 BC, i.e. "at once"). Undefined when absent or unreadable, so the backoff applies; never
+ * negative.
  */
 function parseRetryAfter(value, nowMs) {
     if (value == null)
         return undefined;
     const text = value.trim();
-    if (text === '')
-        return undefined;
     if (/^\d+(\.\d+)?$/.test(text))
         return Math.round(Number(text) * 1000);
+    if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(text))
+        return undefined;
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return undefined;
@@ -31871,12 +32135,13 @@ class AttemptError extends Error {
 }
 /**
  * Runs `attempt` until it succeeds, the failure is final, the attempts are used up, or the next
- * wait would end past the deadline. Errors other than AttemptError (bugs, cancellation, refused
- * archives) pass through at once. The last AttemptError is rethrown with `attempts` set so
- * callers can say how hard they tried.
+ * wait would end past the deadline (no retry is started after it either, even when a wait
+ * overran). Errors other than AttemptError (bugs, cancellation, refused archives) pass through
+ * at once. The last AttemptError is rethrown with `attempts` set so callers can say how hard
+ * they tried.
  */
 async function withRetries(attempt, options) {
-    const { clock } = options;
+    const { clock, deadline } = options;
     for (let attemptNumber = 1;; attemptNumber++) {
         try {
             return await attempt(attemptNumber);
@@ -31887,16 +32152,20 @@ async function withRetries(attempt, options) {
             const retryable = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .classify */ .L8)(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true;
             const final = attemptNumber >= options.policy.maxAttempts || !retryable;
             const delayMs = retryDelay(attemptNumber, error.failure, options.policy, clock.now(), () => clock.random());
-            const pastDeadline = options.deadline !== undefined && clock.now() + delayMs > options.deadline;
-            if (final || pastDeadline) {
-                error.attempts = attemptNumber;
-                error.stoppedByDeadline = !final;
-                throw error;
-            }
+            const pastDeadline = deadline !== undefined && clock.now() + delayMs > deadline;
+            if (final || pastDeadline)
+                throw givenUp(error, attemptNumber, !final);
             options.onRetry?.({ retry: attemptNumber, failure: error.failure, delayMs, error });
             await clock.sleep(delayMs, options.signal);
+            if (deadline !== undefined && clock.now() > deadline)
+                throw givenUp(error, attemptNumber, true);
         }
     }
+}
+function givenUp(error, attempts, stoppedByDeadline) {
+    error.attempts = attempts;
+    error.stoppedByDeadline = stoppedByDeadline;
+    return error;
 }
 
 
@@ -32025,13 +32294,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 4708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 
 /***/ }),
 
@@ -32168,119 +32430,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 4942:
+/***/ 2779:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
-});
-
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
-
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/node_modules/undici/index.js
-var undici = __nccwpck_require__(3368);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+var https__WEBPACK_IMPORTED_MODULE_1___namespace_cache;
+var http__WEBPACK_IMPORTED_MODULE_0___namespace_cache;
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Qq: () => (/* binding */ HttpClient)
+/* harmony export */ });
+/* unused harmony exports HttpCodes, Headers, MediaTypes, getProxyUrl, HttpClientError, HttpClientResponse, isHttps */
+/* harmony import */ var http__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8611);
+/* harmony import */ var https__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5692);
+/* harmony import */ var _proxy_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9783);
+/* harmony import */ var tunnel__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(770);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3368);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -32339,7 +32502,7 @@ var MediaTypes;
  * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
-function lib_getProxyUrl(serverUrl) {
+function getProxyUrl(serverUrl) {
     const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
@@ -32704,7 +32867,7 @@ class HttpClient {
     }
     getAgentDispatcher(serverUrl) {
         const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
+        const proxyUrl = _proxy_js__WEBPACK_IMPORTED_MODULE_2__/* .getProxyUrl */ .s(parsedUrl);
         const useProxy = proxyUrl && proxyUrl.hostname;
         if (!useProxy) {
             return;
@@ -32715,7 +32878,7 @@ class HttpClient {
         const info = {};
         info.parsedUrl = requestUrl;
         const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        info.httpModule = usingSsl ? /*#__PURE__*/ (https__WEBPACK_IMPORTED_MODULE_1___namespace_cache || (https__WEBPACK_IMPORTED_MODULE_1___namespace_cache = __nccwpck_require__.t(https__WEBPACK_IMPORTED_MODULE_1__, 2))) : /*#__PURE__*/ (http__WEBPACK_IMPORTED_MODULE_0___namespace_cache || (http__WEBPACK_IMPORTED_MODULE_0___namespace_cache = __nccwpck_require__.t(http__WEBPACK_IMPORTED_MODULE_0__, 2)));
         const defaultPort = usingSsl ? 443 : 80;
         info.options = {};
         info.options.host = info.parsedUrl.hostname;
@@ -32814,7 +32977,7 @@ class HttpClient {
     }
     _getAgent(parsedUrl) {
         let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
+        const proxyUrl = _proxy_js__WEBPACK_IMPORTED_MODULE_2__/* .getProxyUrl */ .s(parsedUrl);
         const useProxy = proxyUrl && proxyUrl.hostname;
         if (this._keepAlive && useProxy) {
             agent = this._proxyAgent;
@@ -32829,7 +32992,7 @@ class HttpClient {
         const usingSsl = parsedUrl.protocol === 'https:';
         let maxSockets = 100;
         if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+            maxSockets = this.requestOptions.maxSockets || http__WEBPACK_IMPORTED_MODULE_0__.globalAgent.maxSockets;
         }
         // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
         if (proxyUrl && proxyUrl.hostname) {
@@ -32843,10 +33006,10 @@ class HttpClient {
             let tunnelAgent;
             const overHttps = proxyUrl.protocol === 'https:';
             if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+                tunnelAgent = overHttps ? tunnel__WEBPACK_IMPORTED_MODULE_3__.httpsOverHttps : tunnel__WEBPACK_IMPORTED_MODULE_3__.httpsOverHttp;
             }
             else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+                tunnelAgent = overHttps ? tunnel__WEBPACK_IMPORTED_MODULE_3__.httpOverHttps : tunnel__WEBPACK_IMPORTED_MODULE_3__.httpOverHttp;
             }
             agent = tunnelAgent(agentOptions);
             this._proxyAgent = agent;
@@ -32854,7 +33017,7 @@ class HttpClient {
         // if tunneling agent isn't assigned create a new agent
         if (!agent) {
             const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            agent = usingSsl ? new https__WEBPACK_IMPORTED_MODULE_1__.Agent(options) : new http__WEBPACK_IMPORTED_MODULE_0__.Agent(options);
             this._agent = agent;
         }
         if (usingSsl && this._ignoreSslError) {
@@ -32877,7 +33040,7 @@ class HttpClient {
             return proxyAgent;
         }
         const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+        proxyAgent = new undici__WEBPACK_IMPORTED_MODULE_4__/* .ProxyAgent */ .kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
             token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
         })));
         this._proxyAgentDispatcher = proxyAgent;
@@ -32977,6 +33140,106 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 9783:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ getProxyUrl)
+/* harmony export */ });
+/* unused harmony export checkBypass */
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
 
 /***/ })
 

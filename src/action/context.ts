@@ -17,4 +17,8 @@ export interface FlowContext {
   signal: AbortSignal
   outputs: Outputs
   report: Report
+  /** Clock time the step started; `timeout` counts from here. */
+  startedAt: number
+  /** Clock time the step's `timeout` ends: every request and wait is bounded by it. */
+  deadline: number
 }

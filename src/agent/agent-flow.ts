@@ -49,9 +49,7 @@ interface Trigger {
 }
 
 export async function runAgent(settings: AgentSettings, client: ServiceClient, context: FlowContext): Promise<void> {
-  const { clock, host, outputs, report } = context
-  const startedAt = clock.now()
-  const deadline = startedAt + settings.timeoutMs
+  const { clock, host, outputs, report, startedAt, deadline } = context
   const event = await host.event()
   const comment = readTriggeringComment(event, (name) => host.env(name))
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
@@ -60,16 +58,16 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   // 1. A comment runs the agent only when it is new, holds the command, and its author may.
   if (comment !== undefined) {
     describeComment(comment, context)
-    const skip = await gate(comment, settings, github, context, deadline)
+    const skip = await gate(comment, settings, github, context)
     if (skip !== undefined) return skipped(skip, context)
   }
   outputs.set('skipped', false)
   outputs.set('skip-reason', '')
   const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined
   await progress?.acknowledge()
-  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, deadline)
+  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home)
   const api = new AgentApi(client, () => clock.now())
-  const conversation = new Conversation(settings, context, progress, records, comment?.runUrl, startedAt)
+  const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
   try {
     // 2. Which job, and what to ask of it: settled before any request to the service.
@@ -129,8 +127,7 @@ async function gate(
   comment: TriggeringComment,
   settings: AgentSettings,
   github: GitHubApi | undefined,
-  context: FlowContext,
-  deadline: number
+  context: FlowContext
 ): Promise<{ reason: SkipReason; message: string } | undefined> {
   const skip = skipReason(comment, settings.commentCommand)
   if (skip !== undefined) return skip
@@ -139,7 +136,7 @@ async function gate(
     const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository'
     throw new ActionError(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`)
   }
-  const level = await readPermission(github, repository, author, context, deadline)
+  const level = await readPermission(github, repository, author, context)
   context.report.rows.push(['Permission', level])
   if (meets(level, settings.commentPermission)) return undefined
   return {
@@ -290,8 +287,7 @@ class Conversation {
     private readonly context: FlowContext,
     private readonly progress: ProgressComment | undefined,
     private readonly records: JobRecords | undefined,
-    private readonly runUrl: string | undefined,
-    private readonly startedAt: number
+    private readonly runUrl: string | undefined
   ) {
     this.outputs = context.outputs
     this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com'
@@ -368,7 +364,7 @@ class Conversation {
         request: this.reachedJob?.request ?? 'read',
         error,
         note: this.reachedJob?.note,
-        elapsedMs: ended ? this.context.clock.now() - this.startedAt : undefined,
+        elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
         runUrl: this.runUrl
       },
       [this.settings.apiKey, this.settings.githubToken]

@@ -6,6 +6,7 @@
 import type { FlowContext } from '../action/context.js'
 import { GitHubApiError } from '../action/host.js'
 import { withTimeout } from '../common/cancellation.js'
+import { budget } from '../common/deadline.js'
 import { CancelledError, errorMessage } from '../common/errors.js'
 import type { AttemptFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
@@ -21,13 +22,13 @@ export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to iss
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-export async function readGitHub<T>(context: FlowContext, deadline: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const { clock, signal } = context
+export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { clock, signal, deadline } = context
   try {
     return await withRetries(
       async () => {
         try {
-          return await withTimeout(clock, GITHUB_TIMEOUT_MS, signal, call)
+          return await bounded(context, call)
         } catch (error) {
           if (signal.aborted) throw new CancelledError()
           throw new AttemptError(failureOf(error), errorMessage(error))
@@ -44,10 +45,10 @@ export async function readGitHub<T>(context: FlowContext, deadline: number, call
 
 /** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
 export async function tryGitHub<T>(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<T>, hint = WRITE_PERMISSION_HINT): Promise<T | undefined> {
-  const { clock, signal, host } = context
+  const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await withTimeout(clock, GITHUB_TIMEOUT_MS, signal, call)
+    const result = await bounded(context, call)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
@@ -65,6 +66,11 @@ export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT
 /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
 export function isRefusal(status: number): boolean {
   return status === 401 || status === 403 || status === 404
+}
+
+/** One request, within its own bound and the step's `timeout` (a reply after a timeout still gets the grace). */
+function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withTimeout(context.clock, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms, context.signal, call)
 }
 
 function failureOf(error: unknown): AttemptFailure {

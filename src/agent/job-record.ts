@@ -72,13 +72,12 @@ export class JobRecords {
     /** The comment command the record tells people to use. */
     private readonly command: string,
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    private readonly home: RepoRef | undefined,
-    private readonly deadline: number
+    private readonly home: RepoRef | undefined
   ) {}
 
   /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
-    const comments = await readGitHub(this.context, this.deadline, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
+    const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
     return recordedJobs(comments).at(-1)
   }
 

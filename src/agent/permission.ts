@@ -19,10 +19,10 @@ export function meets(level: PermissionLevel, required: PermissionLevel): boolea
 }
 
 /** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
-export async function readPermission(github: GitHubApi, repository: RepoRef, author: string, context: FlowContext, deadline: number): Promise<PermissionLevel> {
+export async function readPermission(github: GitHubApi, repository: RepoRef, author: string, context: FlowContext): Promise<PermissionLevel> {
   const where = `${repository.owner}/${repository.repo}`
   try {
-    return levelOf(await readGitHub(context, deadline, (signal) => github.getPermission(repository, author, signal)))
+    return levelOf(await readGitHub(context, (signal) => github.getPermission(repository, author, signal)))
   } catch (error) {
     if (!(error instanceof GitHubApiError)) throw error
     const why =

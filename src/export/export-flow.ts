@@ -15,11 +15,9 @@ import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transf
 import { helmValuesYaml, writeFileAtomically } from './helm-values.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
-  const { clock, host, outputs, report } = context
+  const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
-  const startedAt = clock.now()
-  const deadline = startedAt + settings.timeoutMs
 
   const jobId = await log.group('Start the export', async () => {
     if (settings.jobId !== undefined) {
