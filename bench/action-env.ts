@@ -11,6 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { childEnv } from './measure.js'
 
 const ACTION_YML = join(dirname(fileURLToPath(import.meta.url)), '..', 'action.yml')
 
@@ -43,10 +44,8 @@ export async function runnerEnv(inputs: Record<string, string>, dirs: { folder: 
     if (!(name in declared)) throw new Error(`action.yml has no input \`${name}\``)
     values[name] = value
   }
-  // The parent's environment, minus what a runner would set itself or what changes how node starts.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_)/.test(name) && name !== 'NODE_OPTIONS')
-  )
+  // The children's environment (bench/measure.ts), minus what a runner sets itself.
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(childEnv()).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_)/.test(name)))
   Object.assign(env, {
     CI: 'true',
     GITHUB_ACTIONS: 'true',

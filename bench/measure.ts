@@ -34,10 +34,12 @@ export interface Measured {
   stderr: string
 }
 
-/** The environment children get: the parent's, minus what would change how node starts. */
+/**
+ * The environment children get: the parent's, minus what would change how node starts, and minus
+ * proxy settings: every request here goes to loopback, and a proxy in between would be measured.
+ */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env }
-  delete env.NODE_OPTIONS
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^(https?|all|no)_proxy$/i.test(name)))
   return { ...env, ...extra }
 }
 
