@@ -48,6 +48,8 @@ const machine = await describeMachine(join(OUT_DIR, 'work'))
 const loadAtStart = os.loadavg()[0] ?? 0
 const ticksAtStart = await readCpuTicks()
 
+// Whatever an interrupted run left is deleted first (then a pause: see bench/scratch.ts).
+await scratch.settle()
 // Start-up first, before the download part fills the disk's queue; the doc lists it last.
 const startup = await part('3. Start-up', async () => {
   log('Start-up...')
@@ -64,7 +66,8 @@ const unpack = await part('1. Download + unpack', async () => {
   const result = await runUnpackBench(unpackCases, { bundleDir: join(OUT_DIR, 'bundles'), scratch, log })
   return { markdown: `${unpackIntro()}\n\n${result.markdown}`, targetsMet: result.targetsMet }
 })
-await scratch.drain()
+log('Deleting the output folders...')
+await scratch.deleteAll()
 
 const parts = [unpack, polling, startup]
 const seconds = (performance.now() - started) / 1000
@@ -101,7 +104,7 @@ function unpackIntro(): string {
     "- tar.gz: `sh -c 'curl -s URL | tar -xz -C DIR'`",
     "- zip: `sh -c 'curl -s -o FILE URL && unzip -q FILE -d DIR'`",
     '',
-    `Every run writes into a fresh folder no run has used. Old output is deleted only in bulk, after a case (all its runs), in the background while the next case gets ready; before its first timed run, the next case waits for the delete, runs \`sync\`, and waits until the disk is quiet (Linux I/O pressure below 2% over 2 s, at most 2 min). Each run is followed (untimed) by \`sync\` and the same quiet wait (at most 5 s). Why: on ext4, file creation right after a large delete is several times slower, and \`sync\` alone does not end that (bench/scratch.ts has the measurements). The archive is read from the page cache (one untimed download first); no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the three runs (download only, baseline, action). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
+    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a one-minute pause; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for up to a minute, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). The archive is read from the page cache (one untimed download first); no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the three runs (download only, baseline, action). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
   ].join('\n')
 }
 

@@ -27,10 +27,6 @@ import { API_KEY, startService, type FakeService } from './service.js'
 /** The issue's targets: action wall time / baseline wall time, and the action's peak RSS. */
 export const RATIO_TARGET: Record<Format, number> = { 'tar.gz': 0.9, zip: 0.8 }
 export const RSS_TARGET_MIB = 120
-/** Quiet time asked of the disk, and the longest wait for it: before a case (after the previous case's delete), and between runs. */
-const SETTLE_BEFORE_CASE = { windowMs: 2_000, limitMs: 120_000 }
-const SETTLE_BETWEEN_RUNS = { windowMs: 500, limitMs: 5_000 }
-
 type Tool = 'download' | 'baseline' | 'action'
 const TOOLS: readonly Tool[] = ['download', 'baseline', 'action']
 
@@ -58,9 +54,6 @@ export interface UnpackRow {
   /** NaN and undefined without GNU time: not measured. */
   actionPeakMiB: number
   rssMet: boolean | undefined
-  /** Wait for a quiet disk before the case's first run. */
-  settleMs: number
-  settledQuiet: boolean
 }
 
 export interface UnpackResult {
@@ -72,7 +65,7 @@ export interface UnpackResult {
 export async function runUnpackBench(cases: UnpackCase[], options: { bundleDir: string; scratch: Scratch; log: (line: string) => void }): Promise<UnpackResult> {
   const rows: UnpackRow[] = []
   for (const c of cases) rows.push(await runCase(c, options))
-  return { rows, markdown: render(rows), targetsMet: rows.every((r) => r.ratioMet && r.rssMet !== false) }
+  return { rows, markdown: render(rows, options.scratch.deletedEarly), targetsMet: rows.every((r) => r.ratioMet && r.rssMet !== false) }
 }
 
 async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: string; scratch: Scratch; log: (line: string) => void }): Promise<UnpackRow> {
@@ -85,8 +78,8 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
     await scratch.openCase(`${c.spec.name}.${c.format}`)
     // Untimed: reads the archive into the page cache and checks the link before any timed run.
     await runTool('download', '', service, bundle, c.format)
-    const settled = await scratch.settle(SETTLE_BEFORE_CASE.windowMs, SETTLE_BEFORE_CASE.limitMs)
-    log(`  ${name}: disk ${settled.quiet ? 'quiet' : 'still busy'} after ${formatMs(settled.waitedMs)}`)
+    const waited = await scratch.settle()
+    if (waited > 10_000) log(`  ${name}: waited ${formatMs(waited)} after deleting the previous case's output`)
     const runs: Record<Tool, Run[]> = { download: [], baseline: [], action: [] }
     for (let round = 0; round < c.rounds; round++) {
       // Rotating the order: no tool always runs first, or always right after the other's writes.
@@ -95,7 +88,7 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
         const run = await runTool(tool, tool === 'download' ? '' : await scratch.fresh(tool), service, bundle, c.format)
         runs[tool].push(run)
         log(`  ${name}, round ${round + 1}/${c.rounds}: ${tool} ${formatMs(run.wallMs)}${run.peakRssKiB ? `, peak RSS ${formatMiB(run.peakRssKiB * 1024)}` : ''}`)
-        await scratch.settle(SETTLE_BETWEEN_RUNS.windowMs, SETTLE_BETWEEN_RUNS.limitMs)
+        await scratch.settle()
       }
     }
     const ratios = runs.action.map((a, i) => a.wallMs / runs.baseline[i]!.wallMs)
@@ -109,13 +102,11 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
       ratio,
       ratioMet: ratio <= RATIO_TARGET[c.format],
       actionPeakMiB,
-      rssMet: hasGnuTime ? actionPeakMiB <= RSS_TARGET_MIB : undefined,
-      settleMs: settled.waitedMs,
-      settledQuiet: settled.quiet
+      rssMet: hasGnuTime ? actionPeakMiB <= RSS_TARGET_MIB : undefined
     }
   } finally {
-    scratch.retireCase()
     await service.close()
+    await scratch.retireCase(name)
   }
 }
 
@@ -181,7 +172,7 @@ async function verifySite(tool: Tool, site: string, bundle: Bundle): Promise<voi
   }
 }
 
-function render(rows: UnpackRow[]): string {
+function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   const med = (runs: Run[], pick: (r: Run) => number | undefined): number => median(runs.map(pick).filter((v): v is number => v !== undefined))
   const peak = (runs: Run[]): string => (hasGnuTime ? formatMiB(Math.max(...runs.map((r) => r.peakRssKiB ?? 0)) * 1024) : '-')
   const cpu = (runs: Run[]): string => (hasGnuTime ? formatMs(med(runs, (r) => r.cpuMs)) : '-')
@@ -237,8 +228,7 @@ function render(rows: UnpackRow[]): string {
     return [`${format}: ${small.actionPeakMiB.toFixed(0)} MiB for ${small.bundle.spec.label}, ${large.actionPeakMiB.toFixed(0)} MiB for ${large.bundle.spec.label}`]
   })
   if (growth.length > 0 && hasGnuTime) lines.push(`- Memory against bundle size (action peak RSS): ${growth.join('; ')}.`)
-  const unsettled = rows.filter((r) => !r.settledQuiet)
-  if (unsettled.length > 0) lines.push(`- The disk was still busy (other work on the machine?) when these cases began: ${unsettled.map((r) => `${r.bundle.spec.label} ${r.format}`).join(', ')}.`)
+  if (deletedEarly.length > 0) lines.push(`- Free space ran low: the output of ${deletedEarly.join('; ')} was deleted right after the case, and the next case waited a minute after the delete.`)
   lines.push('', '### Download rate in the log', '')
   lines.push(
     'The action logs `Downloaded <size> in <time> (<rate>)`; its time here is size / logged rate (the logged time has only tenths of a second). Beside it: `curl -s -o /dev/null URL` from the same server, the download alone (median of one run per round, in the rotation). When the logged time is well above the download-only time, the logged rate is not the download\'s alone: it includes the unpacking that held the download back. "Spawn to download request" is the action\'s start-up, its three API calls and one 10 ms poll wait.',
