@@ -1,26 +1,32 @@
 /**
- * Deterministic docs-site bundles for the download benchmark, generated once and cached.
+ * Deterministic docs-site bundles for the download benchmark, generated once and cached, each as
+ * a tar.gz and as a zip of the same files (written in one pass over the generated site).
  *
  * HTML pages are text drawn from a pseudo-word vocabulary with Zipf-like frequencies (seeded
  * PRNG), so they gzip about as well as real prose (~3-4x), not like repeated filler. Images and
- * downloads are keystream bytes (incompressible, like PNG/PDF). The tar.gz is written as a
- * stream (tar-stream -> gzip -> file), so generating a 1 GiB site needs no GiB of memory.
+ * downloads are keystream bytes (incompressible, like PNG/PDF). Both archives are written as
+ * streams (tar-stream -> gzip -> file; bench/zip-writer.ts), so a 1 GiB site needs no GiB of
+ * memory.
  */
 import { createCipheriv, createHash } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
 import { seededRandom } from '../simulator/random.js'
+import { ZipWriter } from './zip-writer.js'
 
 /** Bump when the generated content changes: cached bundles of another version are rebuilt. */
-const GENERATOR_VERSION = 1
+const GENERATOR_VERSION = 2
 const KiB = 1024
 const MiB = 1024 * KiB
 /** A fixed date: the same bytes on every machine. */
 const MTIME = new Date('2024-01-01T00:00:00Z')
+
+export type Format = 'tar.gz' | 'zip'
+export const FORMATS: readonly Format[] = ['tar.gz', 'zip']
 
 export interface BundleSpec {
   name: string
@@ -28,7 +34,7 @@ export interface BundleSpec {
   label: string
   seed: number
   pages: number
-  /** HTML page size range, uniform. */
+  /** HTML page size range, uniform. Pages under 8 KiB get no navigation sidebar (it alone is ~6 KiB). */
   pageBytes: [number, number]
   /** Images (random bytes), uniform size range. */
   images: number
@@ -39,6 +45,9 @@ export interface BundleSpec {
   /** search-index.json, text. */
   searchIndexBytes: number
 }
+
+/** Files besides pages, images and downloads: index.html, 8 CSS, 12 JS, search-index.json. */
+const FIXED_FILES = 22
 
 export const SITE_3000: BundleSpec = {
   name: 'site-3000',
@@ -51,6 +60,20 @@ export const SITE_3000: BundleSpec = {
   downloads: 3,
   downloadBytes: [2 * MiB, 8 * MiB],
   searchIndexBytes: 8 * MiB
+}
+
+/** Per-file cost: 30,000 files of 0.5-6 KiB, where creating files, not bytes, is the work. */
+export const SITE_30K_SMALL: BundleSpec = {
+  name: 'site-30k-small',
+  label: '30,000 small files',
+  seed: 30_000,
+  pages: 30_000 - FIXED_FILES,
+  pageBytes: [512, 6 * KiB],
+  images: 0,
+  imageBytes: [0, 0],
+  downloads: 0,
+  downloadBytes: [0, 0],
+  searchIndexBytes: 2 * MiB
 }
 
 export const SITE_1G: BundleSpec = {
@@ -66,108 +89,105 @@ export const SITE_1G: BundleSpec = {
   searchIndexBytes: 40 * MiB
 }
 
-export interface Bundle {
-  spec: BundleSpec
-  /** The tar.gz file. */
+/** For --short: the same kinds of site, a tenth of the size, generated in seconds on a clean clone. */
+export const SITE_300: BundleSpec = { ...SITE_3000, name: 'site-300', label: '300 pages', seed: 300, pages: 300, images: 40, downloads: 1, searchIndexBytes: MiB }
+export const SITE_3K_SMALL: BundleSpec = { ...SITE_30K_SMALL, name: 'site-3k-small', label: '3,000 small files', seed: 3001, pages: 3_000 - FIXED_FILES, searchIndexBytes: 256 * KiB }
+
+export interface Archive {
   file: string
   sizeBytes: number
+  sha256: string
+}
+
+export interface Bundle {
+  spec: BundleSpec
+  archives: Record<Format, Archive>
   unpackedBytes: number
   files: number
   directories: number
-  /** A few paths (relative) with their sizes, to check an unpacked copy. */
-  samples: Array<{ path: string; bytes: number }>
   version: number
 }
 
 /** The cached bundle, generated first when missing or stale. */
 export async function ensureBundle(spec: BundleSpec, cacheDir: string, log: (line: string) => void = () => {}): Promise<Bundle> {
   await mkdir(cacheDir, { recursive: true })
-  const file = join(cacheDir, `${spec.name}.tar.gz`)
+  const fileOf = (format: Format): string => join(cacheDir, `${spec.name}.${format}`)
   const manifestFile = join(cacheDir, `${spec.name}.json`)
   const cached = await readManifest(manifestFile)
+  // The manifest names its archives by file name only: the cache may move with the checkout.
+  for (const f of FORMATS) if (cached?.archives?.[f]) cached.archives[f].file = fileOf(f)
   if (cached && cached.version === GENERATOR_VERSION && JSON.stringify(cached.spec) === JSON.stringify(spec)) {
-    const size = await stat(file).then((s) => s.size, () => -1)
-    if (size === cached.sizeBytes) return { ...cached, file }
+    const sizes = await Promise.all(FORMATS.map((f) => stat(cached.archives[f].file).then((s) => s.size, () => -1)))
+    if (FORMATS.every((f, i) => sizes[i] === cached.archives[f].sizeBytes)) return cached
   }
   log(`Generating the ${spec.label} bundle (once; cached in the bench output folder)...`)
   const started = performance.now()
-  const partial = `${file}.part`
-  const stats = await writeBundle(spec, partial)
-  await rename(partial, file)
-  const bundle: Bundle = { spec, file, ...stats, sizeBytes: (await stat(file)).size, version: GENERATOR_VERSION }
-  await writeFile(manifestFile, JSON.stringify({ ...bundle, file: undefined }, null, 2))
-  log(`  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${(bundle.sizeBytes / MiB).toFixed(0)} MiB tar.gz, in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  const partial = (format: Format): string => `${fileOf(format)}.part`
+  const counts = await writeBundle(spec, partial('tar.gz'), partial('zip'))
+  const archives = {} as Record<Format, Archive>
+  for (const format of FORMATS) {
+    await rename(partial(format), fileOf(format))
+    archives[format] = { file: fileOf(format), sizeBytes: (await stat(fileOf(format))).size, sha256: await sha256Of(fileOf(format)) }
+  }
+  const bundle: Bundle = { spec, archives, ...counts, version: GENERATOR_VERSION }
+  const named = Object.fromEntries(FORMATS.map((f) => [f, { ...archives[f], file: `${spec.name}.${f}` }]))
+  await writeFile(manifestFile, JSON.stringify({ ...bundle, archives: named }, null, 2))
+  const sizes = FORMATS.map((f) => `${(archives[f].sizeBytes / MiB).toFixed(0)} MiB ${f}`).join(', ')
+  log(`  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${sizes}, in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   return bundle
 }
 
-async function readManifest(path: string): Promise<Omit<Bundle, 'file'> | undefined> {
+async function readManifest(path: string): Promise<Bundle | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Omit<Bundle, 'file'>
+    return JSON.parse(await readFile(path, 'utf8')) as Bundle
   } catch {
     return undefined
   }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file, { highWaterMark: MiB })) hash.update(chunk as Buffer)
+  return hash.digest('hex')
 }
 
 // --- generation -----------------------------------------------------------------------------------
 
 interface Entry {
   path: string
-  /** Content, or a large content as chunks produced lazily. */
-  content: Buffer | { size: number; chunks: () => Iterable<Buffer> }
+  content: Buffer
 }
 
-async function writeBundle(spec: BundleSpec, target: string): Promise<Omit<Bundle, 'spec' | 'file' | 'sizeBytes' | 'version'>> {
+async function writeBundle(spec: BundleSpec, tarGzFile: string, zipFile: string): Promise<Pick<Bundle, 'files' | 'directories' | 'unpackedBytes'>> {
   const pack = tarStream.pack()
   // Level 6 (zlib's default) is what servers and `tar -z` use. A deep input buffer lets gzip
   // (on the libuv pool) work while the next pages are generated on the main thread.
   // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
   const gzip = zlib.createGzip({ level: 6, chunkSize: 256 * KiB, writableHighWaterMark: 8 * MiB } as zlib.ZlibOptions)
-  const written = pipeline(pack, gzip, createWriteStream(target))
+  const written = pipeline(pack, gzip, createWriteStream(tarGzFile))
+  const zip = new ZipWriter(zipFile, MTIME)
   const counts = { files: 0, directories: 0, unpackedBytes: 0 }
-  const samples: Bundle['samples'] = []
   const seenDirs = new Set<string>()
   for (const entry of siteEntries(spec)) {
-    await addParents(pack, entry.path, seenDirs, counts)
-    const size = Buffer.isBuffer(entry.content) ? entry.content.length : entry.content.size
+    // Directory entries first, as `tar -c` and `zip -r` write them.
+    const parts = entry.path.split('/').slice(0, -1)
+    for (let i = 1; i <= parts.length; i++) {
+      const dir = parts.slice(0, i).join('/')
+      if (seenDirs.has(dir)) continue
+      seenDirs.add(dir)
+      counts.directories++
+      await new Promise<void>((resolve, reject) => pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime: MTIME }, (e) => (e ? reject(e) : resolve())))
+      await zip.add(`${dir}/`)
+    }
     counts.files++
-    counts.unpackedBytes += size
-    if (counts.files % 997 === 1) samples.push({ path: entry.path, bytes: size })
-    await addFile(pack, entry)
+    counts.unpackedBytes += entry.content.length
+    // Resolves once the entry is in the pack and the pack is below its high-water mark (backpressure).
+    await new Promise<void>((resolve, reject) => pack.entry({ name: entry.path, mode: 0o644, mtime: MTIME, size: entry.content.length }, entry.content, (e) => (e ? reject(e) : resolve())))
+    await zip.add(entry.path, entry.content)
   }
   pack.finalize()
-  await written
-  return { ...counts, samples }
-}
-
-/** Directory entries first, as `tar -c` writes them. */
-async function addParents(pack: tarStream.Pack, path: string, seen: Set<string>, counts: { directories: number }): Promise<void> {
-  const parts = path.split('/').slice(0, -1)
-  for (let i = 1; i <= parts.length; i++) {
-    const dir = parts.slice(0, i).join('/')
-    if (seen.has(dir)) continue
-    seen.add(dir)
-    counts.directories++
-    await new Promise<void>((resolve, reject) => pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime: MTIME }, (e) => (e ? reject(e) : resolve())))
-  }
-}
-
-/** Resolves when the entry is in the pack and the pack is below its high-water mark (backpressure). */
-async function addFile(pack: tarStream.Pack, entry: Entry): Promise<void> {
-  const header = { name: entry.path, mode: 0o644, mtime: MTIME }
-  const content = entry.content
-  if (Buffer.isBuffer(content)) {
-    await new Promise<void>((resolve, reject) => pack.entry({ ...header, size: content.length }, content, (e) => (e ? reject(e) : resolve())))
-    return
-  }
-  const { size, chunks } = content
-  let sink!: ReturnType<tarStream.Pack['entry']>
-  // The callback runs once the entry is whole and its sink closed.
-  const done = new Promise<void>((resolve, reject) => (sink = pack.entry({ ...header, size }, (e) => (e ? reject(e) : resolve()))))
-  for (const chunk of chunks()) {
-    if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()))
-  }
-  sink.end(undefined)
-  await done
+  await Promise.all([written, zip.finish()])
+  return counts
 }
 
 /** Every file of the site, in archive order. */
@@ -193,10 +213,9 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
   for (let i = 0; i < spec.downloads; i++) {
     const size = between(spec.downloadBytes)
     const key = `${spec.seed}/dl/${i}`
-    yield { path: `downloads/guide-${i}.pdf`, content: { size, chunks: () => randomChunks(key, size) } }
+    yield { path: `downloads/guide-${i}.pdf`, content: randomBytes(key, size) }
   }
-  const indexSize = spec.searchIndexBytes
-  yield { path: 'search-index.json', content: { size: indexSize, chunks: () => searchIndexChunks(words, random, indexSize) } }
+  yield { path: 'search-index.json', content: Buffer.concat([...searchIndexChunks(words, random, spec.searchIndexBytes)]) }
 }
 
 /** Pseudo-words with Zipf frequencies (s = 1): a few very common, a long tail of rare ones. */
@@ -275,10 +294,11 @@ function page(words: Vocabulary, random: () => number, title: string, target: nu
   const head =
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
-  // The sidebar is the same on every page of a section, as generated docs have it.
+  // The sidebar is the same on every page of a section, as generated docs have it; small pages
+  // (fragments, redirects, short reference entries) have none.
   const section = Math.floor(n / 40)
   const nav: string[] = ['<nav class="md-nav md-nav--primary" aria-label="Navigation"><ul class="md-nav__list">']
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < (target < 8 * KiB ? 0 : 40); i++) {
     const href = `/docs/${words.slug(section % 97)}-${section}/${words.slug(section * 40 + i)}-${section * 40 + i}.html`
     nav.push(`<li class="md-nav__item"><a href="${href}" class="md-nav__link${section * 40 + i === n ? ' md-nav__link--active' : ''}">${words.slug(section * 40 + i).replace('-', ' ')}</a></li>`)
   }
@@ -370,12 +390,6 @@ function fit(text: string, target: number): Buffer {
 /** Incompressible, deterministic bytes: an AES-CTR keystream keyed by `key`. */
 function randomBytes(key: string, size: number): Buffer {
   return keystream(key).update(Buffer.alloc(size))
-}
-
-function* randomChunks(key: string, size: number): Generator<Buffer> {
-  const cipher = keystream(key)
-  const zeros = Buffer.alloc(MiB)
-  for (let left = size; left > 0; left -= MiB) yield cipher.update(zeros.subarray(0, Math.min(MiB, left)))
 }
 
 function keystream(key: string): ReturnType<typeof createCipheriv> {

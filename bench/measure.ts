@@ -22,6 +22,8 @@ export const hasGnuTime = ((): boolean => {
 })()
 
 export interface Measured {
+  /** performance.now() at spawn, to place the child's requests on the parent's clock. */
+  startedAt: number
   wallMs: number
   /** Largest single process of the tree (GNU time reports the max over waited-for children); undefined without GNU time. */
   peakRssKiB: number | undefined
@@ -32,10 +34,12 @@ export interface Measured {
   stderr: string
 }
 
-/** The environment children get: the parent's, minus what would change how node starts. */
+/**
+ * The environment children get: the parent's, minus what would change how node starts, and minus
+ * proxy settings: every request here goes to loopback, and a proxy in between would be measured.
+ */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env }
-  delete env.NODE_OPTIONS
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^(https?|all|no)_proxy$/i.test(name)))
   return { ...env, ...extra }
 }
 
@@ -69,7 +73,7 @@ export async function measure(command: string, args: string[], options: { env?: 
       const system = /System time \(seconds\): ([\d.]+)/.exec(report)
       if (user && system) cpuMs = (Number(user[1]) + Number(system[1])) * 1000
     }
-    return { wallMs, peakRssKiB, cpuMs, exitCode, stdout, stderr }
+    return { startedAt: started, wallMs, peakRssKiB, cpuMs, exitCode, stdout, stderr }
   } finally {
     if (dir !== undefined) await rm(dir, { recursive: true, force: true })
   }

@@ -1,5 +1,5 @@
 /** Markdown helpers and the machine description for docs/benchmarks.md (generic facts only, no paths). */
-import { readFile } from 'node:fs/promises'
+import { readFile, realpath } from 'node:fs/promises'
 import os from 'node:os'
 
 export function table(header: string[], rows: string[][]): string {
@@ -26,9 +26,11 @@ export interface Machine {
   node: string
   os: string
   date: string
+  /** File system the timed runs write to, e.g. "ext4, mounted with discard". */
+  filesystem: string
 }
 
-export async function describeMachine(): Promise<Machine> {
+export async function describeMachine(outputDir: string): Promise<Machine> {
   const cpus = os.cpus()
   const release = await readFile('/etc/os-release', 'utf8').catch(() => '')
   const distro = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1]
@@ -39,12 +41,26 @@ export async function describeMachine(): Promise<Machine> {
     node: process.version,
     // Kernel major.minor only: the full release string can name the host's build.
     os: `${distro ?? os.type()} (${os.type()} ${os.release().split('.').slice(0, 2).join('.')}, ${os.arch()})`,
-    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    filesystem: await filesystemOf(outputDir)
   }
 }
 
+/** Type and the mount option that matters here (discard), never the device or mount point. */
+async function filesystemOf(dir: string): Promise<string> {
+  const path = await realpath(dir).catch(() => dir)
+  const mounts = (await readFile('/proc/mounts', 'utf8').catch(() => ''))
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((f) => f.length >= 4 && (path === f[1] || path.startsWith(f[1] === '/' ? '/' : `${f[1]}/`)))
+    .sort((a, b) => b[1]!.length - a[1]!.length)
+  const mount = mounts[0]
+  if (mount === undefined) return 'unknown'
+  return `${mount[2]}${mount[3]!.split(',').includes('discard') ? ', mounted with discard' : ''}`
+}
+
 export function machineLine(m: Machine): string {
-  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory; Node ${m.node}; ${m.os}; ${m.date}.`
+  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory; Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
 }
 
 /** CPU time counters from /proc/stat (Linux), to report how much the hypervisor took during the run. */

@@ -1,23 +1,24 @@
 /**
- * The benchmark: the action beside its baselines, on this machine, in one run.
+ * The benchmark: the built action (dist/index.js) beside its baselines, on this machine, in one run.
  *
- *   npm run bench                      # full run (a few minutes), writes docs/benchmarks.md
- *   npm run bench -- --short           # reduced, for CI (< 90 s); prints only
+ *   npm run bench                      # full run (long: 1 GiB bundles), writes docs/benchmarks.md
+ *   npm run bench -- --short           # reduced, for CI (< 60 s): small bundles, 2 rounds; prints only
  *   npm run bench -- --short --write   # reduced, and writes the doc anyway
  *
- * Exits non-zero only when something is broken (a tool fails, a site is incomplete, dist/ does
+ * Exits non-zero only when something is broken (a tool fails, an output is incomplete, dist/ does
  * not start); a missed target is reported, not fatal.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type BundleSpec, SITE_1G, SITE_3000 } from './bundles.js'
-import { type DownloadCase, runDownloadBench } from './download.js'
+import { SITE_1G, SITE_300, SITE_3000, SITE_30K_SMALL, SITE_3K_SMALL, type BundleSpec } from './bundles.js'
 import { hasGnuTime } from './measure.js'
 import { runPollingBench } from './polling.js'
 import { describeMachine, machineLine, readCpuTicks, stealPercent } from './report.js'
+import { Scratch } from './scratch.js'
 import { runStartupBench } from './startup.js'
+import { RATIO_TARGET, RSS_TARGET_MIB, type UnpackCase, runUnpackBench } from './unpack.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const OUT_DIR = join(BENCH_DIR, 'out')
@@ -35,45 +36,43 @@ const short = args.has('--short')
 const write = !short || args.has('--write')
 const log = (line: string): void => void process.stderr.write(`${line}\n`)
 
-const downloadCases: DownloadCase[] = short
-  ? [{ spec: SITE_3000, runs: 1, rssTarget: false }]
-  : [
-      { spec: SITE_3000, runs: 5, rssTarget: false },
-      { spec: SITE_1G, runs: 3, rssTarget: true }
-    ]
-const pollingSeeds = short ? 5 : 25
-const startupPairs = short ? 5 : 10
+const sites: BundleSpec[] = short ? [SITE_300, SITE_3K_SMALL] : [SITE_3000, SITE_30K_SMALL, SITE_1G]
+const rounds = short ? 2 : 5
+const unpackCases: UnpackCase[] = sites.flatMap((spec) => (['tar.gz', 'zip'] as const).map((format) => ({ spec, format, rounds })))
+const startupPairs = short ? 5 : 15
 
 const started = performance.now()
-const machine = await describeMachine()
+await mkdir(join(OUT_DIR, 'work'), { recursive: true })
+const scratch = new Scratch(join(OUT_DIR, 'work'))
+const machine = await describeMachine(join(OUT_DIR, 'work'))
 const loadAtStart = os.loadavg()[0] ?? 0
 const ticksAtStart = await readCpuTicks()
-const parts: Part[] = []
 
-parts.push(
-  await part('1. Download + unpack', async () => {
-    log('Download + unpack...')
-    const result = await runDownloadBench(downloadCases, OUT_DIR, log)
-    return { markdown: `${downloadIntro(downloadCases.map((c) => c.spec))}\n\n${result.markdown}`, targetsMet: result.targetsMet }
-  })
-)
-parts.push(
-  await part('2. Polling', async () => {
-    log('Polling...')
-    const result = await runPollingBench({ seeds: pollingSeeds })
-    return { markdown: result.markdown, targetsMet: result.targetsMet.all }
-  })
-)
-parts.push(
-  await part('3. Start-up', async () => {
-    log('Start-up...')
-    const result = await runStartupBench(startupPairs)
-    return { markdown: `${startupIntro()}\n\n${result.markdown}`, targetsMet: result.targetMet }
-  })
-)
+// Whatever an interrupted run left is deleted first (then a pause: see bench/scratch.ts).
+await scratch.settle()
+// Start-up first, before the download part fills the disk's queue; the doc lists it last.
+const startup = await part('3. Start-up', async () => {
+  log('Start-up...')
+  const result = await runStartupBench(startupPairs)
+  return { markdown: result.markdown, targetsMet: result.targetMet }
+})
+const polling = await part('2. Polling', async () => {
+  log('Polling...')
+  const result = await runPollingBench()
+  return { markdown: result.markdown, targetsMet: result.targetsMet }
+})
+const unpack = await part('1. Download + unpack', async () => {
+  log('Download + unpack...')
+  const result = await runUnpackBench(unpackCases, { bundleDir: join(OUT_DIR, 'bundles'), scratch, log })
+  return { markdown: `${unpackIntro()}\n\n${result.markdown}`, targetsMet: result.targetsMet }
+})
+log('Deleting the output folders...')
+await scratch.deleteAll()
 
+const parts = [unpack, polling, startup]
 const seconds = (performance.now() - started) / 1000
 const steal = stealPercent(ticksAtStart, await readCpuTicks())
+const loadAtEnd = os.loadavg()[0] ?? 0
 const doc = render(parts, seconds)
 process.stdout.write(doc)
 if (write) {
@@ -81,51 +80,52 @@ if (write) {
   await writeFile(DOC, doc)
   log('Wrote docs/benchmarks.md')
 }
-const broken = parts.filter((p) => p.targetsMet === undefined)
 log(`Targets: ${parts.map((p) => `${p.title}: ${p.targetsMet === undefined ? 'BROKEN' : p.targetsMet ? 'met' : 'not all met'}`).join('; ')} (${seconds.toFixed(0)} s)`)
-// esbuild's service and keep-alive sockets must not hold the process open.
-process.exit(broken.length > 0 ? 1 : 0)
+process.exit(parts.some((p) => p.targetsMet === undefined) ? 1 : 0)
 
 async function part(title: string, run: () => Promise<Omit<Part, 'title'>>): Promise<Part> {
+  const begun = performance.now()
   try {
     return { title, ...(await run()) }
   } catch (error) {
     log(`${title} BROKE: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return { title, markdown: `**Broken:** ${error instanceof Error ? error.message : String(error)}`, targetsMet: undefined }
+  } finally {
+    log(`${title}: ${((performance.now() - begun) / 1000).toFixed(1)} s`)
   }
 }
 
-function downloadIntro(specs: BundleSpec[]): string {
+function unpackIntro(): string {
   return [
-    `Each bundle is a deterministic, generated docs site (cached after the first run): HTML pages of ${specs[0]!.pageBytes.map((b) => b / 1024).join('-')} KiB of text drawn from a pseudo-word vocabulary with Zipf frequencies and rendered-docs markup (gzip ~3.8x on the pages), CSS/JS, images and PDF downloads as incompressible random bytes, and a JSON search index; tar.gz at gzip level 6. It is served over loopback by a minimal HTTP server that mimics a presigned storage link (GET, Content-Length, no Authorization), read from disk in 1 MiB chunks.`,
+    `Bundles: deterministic generated docs sites (cached after the first run), each as tar.gz (gzip level 6) and as zip (deflate level 6 per file, stored when that does not shrink it, as \`zip -r\` does): ${sites.map((s) => s.label).join(', ')}. HTML pages are text drawn from a pseudo-word vocabulary with Zipf frequencies and rendered-docs markup; CSS/JS; images and PDF downloads as incompressible random bytes; a JSON search index. The small-files site is 0.5-6 KiB pages only.`,
     '',
-    '- **streaming**: `sh -c \'curl -sf URL | tar -xz -C dir\'`',
-    '- **two-step**: `sh -c \'curl -sf -o file URL && tar -xzf file -C dir\'` (keeps the archive, as the action does)',
-    "- **action**: the action's `transferBundle` (download, sha256, archive kept as a file, unpack into a staging folder while downloading, swap into place), alone in a child `node` process running a pre-bundled JS file (so no TypeScript compilation is in the measured time).",
+    'Each run of the action is `node dist/index.js` started as the runner starts it: every input of action.yml as `INPUT_*` (hyphens kept; defaults from action.yml), `operation: export`, `poll-interval: 10ms`, `path` a fresh folder; `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY` files, a fresh `RUNNER_TEMP`, `GITHUB_WORKSPACE`. It talks to a local fake of the service that answers at once (start, then `completed` on the first status poll, then a bundle link) and a separate local "storage" origin that serves the bundle file from disk behind a presigned-style link (GET, Content-Length). The baselines fetch the same link:',
     '',
-    `Wall time is whole process vs whole process: from spawn to exit, measured by the parent, so node's own start-up counts against the action (the time inside \`transferBundle\` is shown beside it). Every command runs under ${hasGnuTime ? 'GNU `time -v`, which also gives the peak RSS' : '(no GNU time here) the parent; the action reports its own `maxRSS`'}. Rounds rotate the order of the three tools. Between runs the output folders are removed and \`sync\` is run (untimed); no cache is dropped, so the archive is read from the page cache.`
+    "- tar.gz: `sh -c 'curl -s URL | tar -xz -C DIR'`",
+    "- zip: `sh -c 'curl -s -o FILE URL && unzip -q FILE -d DIR'`",
+    '',
+    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a one-minute pause; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for up to a minute, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). One untimed download first reads the archive into the page cache; no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the three runs (download only, baseline, action). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
   ].join('\n')
 }
 
-function startupIntro(): string {
-  return [
-    'Time from spawning `node dist/index.js`, with the `INPUT_*` variables a runner sets (operation `export`, every default of action.yml) and `GITHUB_OUTPUT` pointing at a temporary file, to the first byte of its first API request at a local TCP server (which then drops the connection; the child is killed). Baseline: `node -e 0` from spawn to exit. The two alternate, after one untimed warm-up pair; both timestamps are taken in the parent.'
-  ].join('\n')
-}
-
-function render(list: Part[], seconds: number): string {
-  const summary = list.map((p) => `| ${p.title} | ${p.targetsMet === undefined ? '**broken**' : p.targetsMet ? 'all met' : '**not all met**'} |`)
+function render(list: Part[], runSeconds: number): string {
+  const state = (p: Part): string => (p.targetsMet === undefined ? '**broken**' : p.targetsMet ? 'all met' : '**not all met**')
+  const targets: Record<string, string> = {
+    '1. Download + unpack': `action <= ${RATIO_TARGET['tar.gz'].toFixed(2)}x \`curl -s URL \\| tar -xz\` (tar.gz) and <= ${RATIO_TARGET.zip.toFixed(2)}x \`curl -o f URL && unzip -q f\` (zip), wall time, for every bundle; peak RSS <= ${RSS_TARGET_MIB} MiB for every case`,
+    '2. Polling': "keep today's request counts; lag reported against a baseline whose jobs do not end on its 10 s grid",
+    '3. Start-up': 'reported; <= 100 ms more than node connecting alone'
+  }
   return [
     '# Benchmarks',
     '',
-    `Generated by \`npm run bench\`${short ? ' (`--short`: reduced runs, the 1 GiB bundle skipped)' : ''}; the latest run replaces this file. The numbers are from one machine and move with its load.`,
+    `Generated by \`npm run bench\`${short ? ' (`--short`: small bundles, 2 rounds; the targets are for the full run\'s bundles)' : ''}; the latest run replaces this file. The numbers are from one machine and move with its load.`,
     '',
-    `Machine: ${machineLine(machine)} Load average (1 min) at start: ${loadAtStart.toFixed(2)}${steal === undefined ? '' : `; CPU time taken by the hypervisor (steal) during the run: ${steal.toFixed(1)}%`}. Run time: ${seconds.toFixed(0)} s.`,
+    `Machine: ${machineLine(machine)} Load average (1 min) at start: ${loadAtStart.toFixed(2)}, at the end: ${loadAtEnd.toFixed(2)}${steal === undefined ? '' : `; CPU time taken by the hypervisor (steal) during the run: ${steal.toFixed(1)}%`}. Run time: ${runSeconds.toFixed(0)} s.`,
     '',
-    '| part | targets |',
-    '| --- | --- |',
-    ...summary,
+    '| part | targets | result |',
+    '| --- | --- | --- |',
+    ...list.map((p) => `| ${p.title} | ${targets[p.title] ?? ''} | ${state(p)} |`),
     '',
-    ...list.flatMap((p) => [`## ${p.title}`, '', p.markdown, '']),
+    ...list.flatMap((p) => [`## ${p.title}`, '', p.markdown, ''])
   ].join('\n')
 }

@@ -1,0 +1,57 @@
+/**
+ * The one place the benchmark reaches into the sources: the action's own job follower, run on a
+ * virtual clock (a 45-minute job takes microseconds). Everything else is measured through the
+ * built dist/index.js. When the sources move, only the imports below change.
+ */
+import { ActionError } from '../src/common/errors.js'
+import type { Logger } from '../src/common/log.js'
+import { followJob } from '../src/follow/follow-job.js'
+import { virtualClock } from '../test/support/clock.js'
+
+export interface PollSettings {
+  initialIntervalMs: number
+  maxIntervalMs: number
+  timeoutMs: number
+}
+
+export interface JobStatus {
+  status: string
+  progress?: number
+}
+
+export interface PollOutcome {
+  requests: number
+  /** Virtual ms from start to the poll that saw the job done; undefined when the loop gave up. */
+  doneAtMs: number | undefined
+}
+
+const TERMINAL = new Set(['completed', 'failed'])
+const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, notice: () => {}, progress: () => {}, group: (_title, fn) => fn() }
+
+/** Polls `job` (status as a function of virtual time since its start) as the action would, having started it at 0. */
+export async function pollLikeTheAction(job: (t: number) => JobStatus, settings: PollSettings, seed: number): Promise<PollOutcome> {
+  const clock = virtualClock({ seed })
+  let requests = 0
+  try {
+    await followJob({
+      name: 'Export job bench',
+      check: async () => (requests++, job(clock.now())),
+      read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
+      terminal: TERMINAL,
+      known: TERMINAL,
+      checkFirst: false,
+      initialIntervalMs: settings.initialIntervalMs,
+      maxIntervalMs: settings.maxIntervalMs,
+      startedAt: 0,
+      timeoutMs: settings.timeoutMs,
+      jobStartedAt: 0,
+      resumeHint: '',
+      clock,
+      log: quiet
+    })
+    return { requests, doneAtMs: clock.now() }
+  } catch (error) {
+    if (error instanceof ActionError) return { requests, doneAtMs: undefined }
+    throw error
+  }
+}
