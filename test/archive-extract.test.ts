@@ -224,6 +224,19 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test.each([true, false])('a tar (gzip: %s) that ends just after the header of a large entry is corrupt, says where, leaves nothing', async (gzip) => {
+    const tar = await buildTar([
+      { type: 'file', name: 'index.html', content: 'x' },
+      { type: 'file', name: 'big.bin', content: Buffer.alloc(3 * 1024 * 1024, 1) }
+    ])
+    // index.html's header and block, then big.bin's header: a whole, valid gzip of a cut tar.
+    const cut = tar.subarray(0, 3 * 512)
+    const error = await unpack(gzip ? zlib.gzipSync(cut) : cut).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('the tar data ends early, inside the entry "big.bin" (3.0 MiB declared)')
+    await expectNothingElseWritten('no site')
+  })
+
   test('a truncated tar.gz is corrupt', async () => {
     const good = await buildTar(fixtureSiteEntries({ pages: 40 }), { gzip: true })
     await expect(unpack(good.subarray(0, good.length - 100))).rejects.toBeInstanceOf(CorruptArchiveError)

@@ -47,11 +47,19 @@ export function skipEntry(stream: EntryStream): Promise<void> {
   })
 }
 
-/** The entry's chunks, with read errors turned into CorruptArchiveError (write errors stay as they are). */
-export async function* entryChunks(stream: EntryStream): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of stream) yield chunk as Buffer
-  } catch (error) {
-    throw corrupt(error)
-  }
+/**
+ * The entry's chunks, with read errors turned into CorruptArchiveError (write errors stay as they
+ * are). Listens for errors at once: the writer may ask for the first chunk only later (it waits
+ * for a free slot), and an error emitted with no listener would crash the process.
+ */
+export function entryChunks(stream: EntryStream): AsyncIterable<Buffer> {
+  let failure: unknown
+  stream.on('error', (error) => void (failure ??= error))
+  return (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Buffer
+    } catch (error) {
+      throw corrupt(failure ?? error)
+    }
+  })()
 }

@@ -6,8 +6,9 @@
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
 import { ActionError } from '../common/errors.js'
+import { formatBytes } from '../common/units.js'
 import { type EntryStream, entryChunks, readEntry, skipEntry } from './entry-streams.js'
-import { corrupt } from './errors.js'
+import { CorruptArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
 
@@ -40,6 +41,8 @@ export class TarUnpacker {
   /** Compressed bytes gathered into one gunzip step. */
   private batch: Buffer[] = []
   private batchBytes = 0
+  /** The entry being read, to say where the data ended if it ends early. */
+  private reading: tarStream.Header | undefined
 
   constructor(
     private readonly writer: SiteWriter,
@@ -59,11 +62,15 @@ export class TarUnpacker {
       })
     })
     this.entriesRead.catch(() => undefined) // observed through end()
-    parser.on('error', (error: unknown) => this.fail(corrupt(error)))
+    parser.on('error', (error: unknown) => this.fail(this.describeParseError(error)))
     this.extract.on('entry', (header, stream, next) => {
+      this.reading = header
       // tar-stream's typings for its streamx streams do not line up with node's; the shape does.
       this.unpackEntry(header, stream as unknown as EntryStream).then(
-        () => next(),
+        () => {
+          this.reading = undefined
+          next()
+        },
         (error: unknown) => this.fail(error)
       )
     })
@@ -133,6 +140,14 @@ export class TarUnpacker {
     for (const wake of this.wakeOnFailure.splice(0)) wake()
     // A stop from outside is no failure of ours to report.
     if (!this.options.signal.aborted) this.options.onError?.(error)
+  }
+
+  /** tar-stream's "Unexpected end of data" becomes which entry was cut short. */
+  private describeParseError(error: unknown): CorruptArchiveError {
+    const entry = this.reading
+    if (!(error instanceof Error) || error.message !== 'Unexpected end of data') return corrupt(error)
+    const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size ?? 0)} declared)`
+    return new CorruptArchiveError(`the tar data ends early, ${where}`, { cause: error })
   }
 
   private feedParser(chunk: Buffer): void {
