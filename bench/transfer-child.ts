@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     refreshLink: () => Promise.reject(new Error('the benchmark link does not expire')),
     archiveFolder: dirname(request.archiveFile),
     siteDir: request.siteDir,
+    limits: { maxBytes: Infinity },
     deadline: Infinity,
     log,
     clock: systemClock

@@ -8,7 +8,7 @@ import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../si
 import { CorruptArchiveError, UnsafeEntryError } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
-import { unwritten } from '../src/archive/site-writer.js'
+import { type SiteLimits, unwritten } from '../src/archive/site-writer.js'
 import { swapIntoPlace } from '../src/archive/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
@@ -33,10 +33,13 @@ function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Buffer> 
   return format === 'zip' ? Promise.resolve(buildZip(entries)) : buildTar(entries, { gzip: format === 'tar.gz' })
 }
 
+/** Bounds no test archive comes near, unless a test sets its own. */
+const ROOMY: SiteLimits = { maxBytes: 1024 ** 3 }
+
 /** Feeds `archive` through a receiver in odd-sized chunks, as a download would, then swaps the site in. */
-async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger()): Promise<ReceivedArchive> {
+async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(), limits = ROOMY): Promise<ReceivedArchive> {
   let fatal: unknown
-  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error) })
+  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error), limits })
   try {
     for (let offset = 0; offset < archive.length; offset += 7919) {
       await receiver.write(archive.subarray(offset, offset + 7919))
@@ -268,7 +271,7 @@ test('a short writev continues with exactly the bytes it did not write', () => {
 describe('the .part file', () => {
   test('a large body fed in small chunks is kept whole (backpressure never waits forever)', async () => {
     const archive = await buildTar([{ type: 'file', name: 'big.bin', content: Buffer.alloc(12 * 1024 * 1024, 'docs') }])
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error } })
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error }, limits: ROOMY })
     for (let offset = 0; offset < archive.length; offset += 4096) await receiver.write(archive.subarray(offset, offset + 4096))
     const received = await receiver.complete()
     expect(received).toMatchObject({ format: 'tar', sizeBytes: archive.length, staging: undefined, sha256: createHash('sha256').update(archive).digest('hex') })
@@ -280,7 +283,7 @@ describe('stopping', () => {
   test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {
     const archive = buildZip(fixtureSiteEntries({ pages: 1500 }))
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal })
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
     await receiver.write(archive)
     const completing = receiver.complete()
     // Wait until the staging folder fills, then stop.

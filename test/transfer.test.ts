@@ -84,6 +84,7 @@ function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLi
     refreshLink: served.refreshLink,
     archiveFolder: join(work.dir, 'bundle'),
     siteDir: join(work.dir, 'site'),
+    limits: { maxBytes: 1024 ** 3 },
     deadline: clock.now() + 30 * 60_000,
     log,
     clock,

@@ -17,6 +17,7 @@ export const INPUT_DEFAULTS = {
   path: 'static-export',
   download: 'true',
   extract: 'true',
+  'max-site-size': '5g',
   'export-version': undefined,
   'helm-values-file': undefined,
   'project-id': undefined,

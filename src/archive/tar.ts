@@ -7,10 +7,10 @@ import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
 import { ActionError } from '../common/errors.js'
 import { formatBytes } from '../common/units.js'
-import { type EntryStream, entryChunks, readEntry, skipEntry } from './entry-streams.js'
+import { type EntryStream, skipEntry } from './entry-streams.js'
 import { CorruptArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
-import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+import type { SiteWriter } from './site-writer.js'
 
 /**
  * Gunzip works in steps on the libuv pool, one step per input chunk, and the next step starts
@@ -182,8 +182,7 @@ export class TarUnpacker {
     switch (header.type) {
       case 'file':
       case 'contiguous-file':
-        if (header.size <= SMALL_FILE_BYTES) await this.writer.file(name, header.mode, await readEntry(entry))
-        else await this.writer.fileFromStream(name, header.mode, entryChunks(entry))
+        await this.writer.file(name, header.mode, header.size ?? 0, entry)
         return
       case 'directory':
         await skipEntry(entry)

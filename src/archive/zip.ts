@@ -4,9 +4,10 @@
  */
 import yauzl from 'yauzl'
 import type { Entry, ZipFile } from 'yauzl'
-import { type EntryStream, entryChunks, readEntry } from './entry-streams.js'
-import { corrupt } from './errors.js'
-import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+import { MAX_LINK_TARGET_BYTES } from './entry-safety.js'
+import { type EntryStream, readEntry } from './entry-streams.js'
+import { UnsafeEntryError, corrupt } from './errors.js'
+import type { SiteWriter } from './site-writer.js'
 
 const S_IFMT = 0o170000
 const S_IFREG = 0o100000
@@ -19,6 +20,19 @@ const MSDOS_DIRECTORY = 0x10
 const KIND_NAMES: Record<number, string> = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' }
 
 export async function unpackZip(file: string, writer: SiteWriter): Promise<void> {
+  // A first pass over the central directory: an archive that declares more than the bounds
+  // allow fails before anything is written (a bomb's entries are also checked one by one as
+  // they are unpacked, and its bytes as they are written).
+  let declaredBytes = 0
+  await forEachEntry(file, (zip) => writer.checkDeclared(zip.entryCount, 0), async (_, entry) => {
+    declaredBytes += entry.uncompressedSize
+    writer.checkDeclared(0, declaredBytes)
+  })
+  await forEachEntry(file, () => undefined, (zip, entry) => unpackEntry(zip, entry, writer))
+}
+
+/** Opens the zip and hands `visit` its entries one at a time, in order; closes it in every case. */
+async function forEachEntry(file: string, opened: (zip: ZipFile) => void, visit: (zip: ZipFile, entry: Entry) => Promise<void>): Promise<void> {
   let zip: ZipFile
   try {
     // decodeStrings: false, so that names are judged by our checks (with messages naming the
@@ -28,9 +42,10 @@ export async function unpackZip(file: string, writer: SiteWriter): Promise<void>
     throw corrupt(error)
   }
   try {
+    opened(zip)
     await new Promise<void>((resolve, reject) => {
       zip.on('entry', (entry: Entry) => {
-        unpackEntry(zip, entry, writer).then(() => zip.readEntry(), reject)
+        visit(zip, entry).then(() => zip.readEntry(), reject)
       })
       zip.on('end', () => resolve())
       zip.on('error', (error: unknown) => reject(corrupt(error)))
@@ -53,7 +68,11 @@ async function unpackEntry(zip: ZipFile, entry: Entry, writer: SiteWriter): Prom
     return
   }
   if (kind === S_IFLNK) {
-    const target = Buffer.concat(await readEntry(await openEntry(zip, entry)))
+    // The target is the entry's content: read only what a path can hold, never a bomb's worth.
+    if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES) {
+      throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`)
+    }
+    const target = Buffer.concat(await readEntry(await openEntry(zip, entry), entry.uncompressedSize))
     writer.symlink(name, target.toString('utf8'))
     return
   }
@@ -62,9 +81,7 @@ async function unpackEntry(zip: ZipFile, entry: Entry, writer: SiteWriter): Prom
     return
   }
   const mode = unixMode & 0o777 ? unixMode : undefined
-  const content = await openEntry(zip, entry)
-  if (entry.uncompressedSize <= SMALL_FILE_BYTES) await writer.file(name, mode, await readEntry(content))
-  else await writer.fileFromStream(name, mode, entryChunks(content))
+  await writer.file(name, mode, entry.uncompressedSize, await openEntry(zip, entry))
 }
 
 async function openEntry(zip: ZipFile, entry: Entry): Promise<EntryStream> {

@@ -11,7 +11,8 @@ import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
-import { removeQuietly, swapIntoPlace } from '../archive/staging.js'
+import type { SiteLimits } from '../archive/site-writer.js'
+import { discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
@@ -31,6 +32,8 @@ export interface TransferOptions {
   archiveFolder: string
   /** When set: unpack the archive here (absolute). When undefined: only keep the archive. */
   siteDir?: string | undefined
+  /** What the archive may unpack to. */
+  limits: SiteLimits
   /** Absolute clock ms; no wait is started that would end after it. */
   deadline: number
   signal?: AbortSignal | undefined
@@ -63,6 +66,7 @@ export async function transferBundle(options: TransferOptions): Promise<Transfer
   const { log, clock, signal } = options
   throwIfCancelled(signal)
   await mkdir(options.archiveFolder, { recursive: true })
+  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, log, signal)
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
   const client = new HttpClient('docs-admin-action')
@@ -127,7 +131,8 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
       siteDir: options.siteDir,
       log,
       onFatal: (error) => stop.abort(error),
-      signal: stop.signal
+      signal: stop.signal,
+      limits: options.limits
     })
     const opened = receiver
     const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
@@ -152,7 +157,7 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
     // The reason we stopped for (cancellation, unsafe entry) wins over how the stop surfaced.
     const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
     if (!stop.signal.aborted) stop.abort(cause)
-    await receiver?.discard()
+    await receiver?.discard(signal?.aborted === true)
     if (cause instanceof AttemptError && isLinkRefused(cause.failure)) {
       state.linkRefused = true
       // Retry-After 0: no backoff is needed before asking for a fresh link.
@@ -177,7 +182,8 @@ async function finish(options: TransferOptions, state: TransferState, received: 
     }
     if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir)
   } catch (error) {
-    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined ? undefined : removeQuietly(staging)])
+    const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
+    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
     throw error
   }
   if (siteDir !== undefined && counts !== undefined) {
