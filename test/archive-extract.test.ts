@@ -5,7 +5,7 @@ import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import { CorruptArchiveError, UnsafeEntryError } from '../src/archive/errors.js'
+import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
 import { type SiteLimits, unwritten } from '../src/archive/site-writer.js'
@@ -144,6 +144,22 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
         { type: 'file', name: 'd/b/outside/evil.txt', content: 'x' }
       ],
       'd/b/outside/evil.txt'
+    ],
+    [
+      'a symlink out through a case twin of another link (as macOS and Windows resolve it)',
+      [
+        { type: 'symlink', name: 'x/L', target: '..' },
+        { type: 'symlink', name: 'y', target: 'X/L/../outside' }
+      ],
+      'y'
+    ],
+    [
+      'a file through a case twin of a symlink',
+      [
+        { type: 'symlink', name: 'Up', target: '.' },
+        { type: 'file', name: 'UP/evil.txt', content: 'x' }
+      ],
+      'UP/evil.txt'
     ]
   ]
   test.each(hostile)('refuses %s, names the entry, writes nothing outside and keeps the old site', async (_, entries, entryName) => {
@@ -156,6 +172,49 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     await expectNothingElseWritten('site')
     expect(await readdir(siteDir)).toEqual(['old.html'])
     await expect(stat('/tmp/docs-admin-evil.txt')).rejects.toThrow()
+  })
+
+  test('unpacks files of mode 000 readable and writable by their owner', async () => {
+    await unpack(await build(format, [{ type: 'file', name: 'locked.html', content: 'x', mode: 0o000 }, { type: 'file', name: 'run.sh', content: 'x', mode: 0o100 }]))
+    expect((await stat(join(siteDir, 'locked.html'))).mode & 0o600).toBe(0o600)
+    expect((await stat(join(siteDir, 'run.sh'))).mode & 0o700).toBe(0o700)
+  })
+
+  test('a path too long for the disk below the staging folder fails naming the entry, not with a raw ENAMETOOLONG', async () => {
+    // Fits the 4096 bytes every entry path may have, but not with the staging folder before it.
+    const name = `${`${'d'.repeat(200)}/`.repeat(20)}${'f'.repeat(60)}.html`
+    const error = await unpack(await build(format, [{ type: 'file', name, content: 'x' }])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toMatch(/^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: its name or path is too long for the file system \(ENAMETOOLONG\)$/)
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a bomb past max-site-size fails saying which bound, writes no more, keeps the old site', async () => {
+    await mkdir(siteDir)
+    await writeFile(join(siteDir, 'old.html'), 'old site')
+    // 6 MiB of zeros: a few KiB once compressed.
+    const bomb = await build(format, [
+      { type: 'file', name: 'index.html', content: 'x' },
+      { type: 'file', name: 'zeros.bin', content: Buffer.alloc(6 * 1024 * 1024) }
+    ])
+    const error = await unpack(bomb, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect(error).not.toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
+    expect((error as Error).message).toContain(format === 'zip' ? 'its files declare 6.0 MiB in all' : 'the entry "zeros.bin" (6.0 MiB)')
+    await expectNothingElseWritten('site')
+    expect(await readdir(siteDir)).toEqual(['old.html'])
+  })
+
+  test('more entries than the bound allows fails saying so', async () => {
+    const entries: ArchiveEntry[] = Array.from({ length: 30 }, (_, i) => ({ type: 'file', name: `p${i}.html`, content: 'x' }))
+    const error = await unpack(await build(format, entries), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toContain('more than 25 entries, the most the action unpacks')
+    await expectNothingElseWritten('no site')
+    // Exactly at the bound is fine.
+    await unpack(await build(format, entries.slice(0, 25)), recordingLogger(), { ...ROOMY, maxEntries: 25 })
+    expect(await readdir(siteDir)).toHaveLength(25)
   })
 
   test('reports corrupt data as CorruptArchiveError with size and sha256', async () => {
@@ -254,6 +313,13 @@ describe('zip only', () => {
     expect((error as Error).message).toContain('NUL')
   })
 
+  test('a symlink whose target declares more than 4096 bytes is refused before it is read', async () => {
+    const error = await unpack(buildZip([{ type: 'symlink', name: 'link', target: 'a/'.repeat(300_000) }])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain('"link" is a symlink whose target is longer than 4096 bytes (it declares 600000)')
+    await expectNothingElseWritten('no site')
+  })
+
   test('an empty zip gives an empty site', async () => {
     await unpack(buildZip([]))
     expect(await readdir(siteDir)).toEqual([])
@@ -266,6 +332,29 @@ test('a short writev continues with exactly the bytes it did not write', () => {
   expect(unwritten(chunks, 3).map(String)).toEqual(['defg', 'h'])
   expect(unwritten(chunks, 5).map(String)).toEqual(['fg', 'h'])
   expect(unwritten(chunks, 8)).toEqual([])
+})
+
+describe('file system failures in the user\'s terms', () => {
+  const failure = (code: string, syscall = 'write'): NodeJS.ErrnoException => Object.assign(new Error(`${code}: raw`), { code, syscall })
+
+  test.each([
+    ['ENOSPC', 'the disk is full (ENOSPC), after 1.5 GiB had been written'],
+    ['EDQUOT', 'the disk quota is used up (EDQUOT), after 1.5 GiB had been written'],
+    ['EACCES', 'permission denied (EACCES)'],
+    ['EPERM', 'the operation is not permitted (EPERM)'],
+    ['EROFS', 'the file system is read-only (EROFS)'],
+    ['EWHATEVER', 'EWHATEVER: raw (EWHATEVER)']
+  ])('%s', (code, said) => {
+    const error = writeFailure(failure(code), 'the archive entry "a.html" into /site', 1.5 * 1024 ** 3)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(`Could not write the archive entry "a.html" into /site: ${said}`)
+  })
+
+  test('a stop, a refusal and corrupt data stay as they are', () => {
+    for (const error of [new CancelledError(), new UnsafeEntryError('x', 'is bad'), new CorruptArchiveError('bad data'), Object.assign(new Error('aborted'), { name: 'AbortError' })]) {
+      expect(writeFailure(error, 'x')).toBe(error)
+    }
+  })
 })
 
 describe('the .part file', () => {
@@ -299,6 +388,27 @@ describe('stopping', () => {
     await expect(completing).rejects.toBe(reason)
     expect(Date.now() - stoppedAt).toBeLessThan(300)
     await receiver.discard()
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a cancelled large unpacking hands its staging folder to a detached removal and returns at once', async () => {
+    // 60 folders of 50 empty files, in order: once the last folder has files, far more than the
+    // few thousand entries a cancelled run still removes itself are on disk.
+    const entries: ArchiveEntry[] = []
+    for (let d = 0; d < 60; d++) for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    const controller = new AbortController()
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
+    await receiver.write(buildZip(entries))
+    const completing = receiver.complete().catch((e: unknown) => e)
+    const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))
+    const lastFolder = async (): Promise<string[]> => readdir(join(work.dir, (await ours())[0] ?? 'none', 'd59')).catch((): string[] => [])
+    while ((await lastFolder()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2))
+    controller.abort(new CancelledError())
+    await completing
+    await receiver.discard(true)
+    // Renamed to a trash name at once; the detached process then removes it.
+    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
     await expectNothingElseWritten('no site')
   })
 })

@@ -1,4 +1,5 @@
-import { ActionError, isAbortError } from '../common/errors.js'
+import { isNativeError } from 'node:util/types'
+import { ActionError, CancelledError } from '../common/errors.js'
 import { formatBytes } from '../common/units.js'
 
 /**
@@ -41,14 +42,16 @@ export class SiteLimitError extends ActionError {
 
 /**
  * A failure while writing the site or the archive file, said in the user's terms: what was being
- * written, what went wrong, and how much had been written (a full disk). Errors that are already
+ * written, what went wrong, and (a full disk) how much had been written. Errors that are already
  * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
  */
 export function writeFailure(error: unknown, what: string, writtenBytes?: number): unknown {
-  if (!(error instanceof Error) || error instanceof ActionError || isAbortError(error)) return error
+  // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
+  if (!isNativeError(error) || error instanceof ActionError || error instanceof CancelledError || error.name === 'AbortError') return error
   const code = (error as NodeJS.ErrnoException).code
   const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`
-  const written = writtenBytes === undefined ? '' : `, after ${formatBytes(writtenBytes)} had been written`
+  const full = code === 'ENOSPC' || code === 'EDQUOT'
+  const written = full && writtenBytes !== undefined ? `, after ${formatBytes(writtenBytes)} had been written` : ''
   return new ActionError(`Could not write ${what}: ${why}${written}`, { cause: error })
 }
 
