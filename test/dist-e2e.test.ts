@@ -4,6 +4,7 @@ import { access, readFile, readdir } from 'node:fs/promises'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { runDist } from './support/runner.js'
+import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
 import { tempFolder } from './support/temp.js'
 
@@ -117,5 +118,44 @@ describe('dist/index.js as the runner runs it', () => {
     expect(run.outputs['job-id']).toBeTruthy()
     expect(run.stdout).toContain('::error::The run was cancelled')
     expect(sim.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+  })
+
+  test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
+    // 20,000 empty files in 40 folders, in order: once the last folder has files, the extraction
+    // is nearly done. Removing that many files takes longer than the runner waits.
+    const entries: ArchiveEntry[] = []
+    for (let d = 0; d < 40; d++) for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    sim = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: buildZip(entries) } })
+    const inputs = { operation: 'export', 'api-key': sim.apiKey, 'base-url': sim.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }
+    const ours = async (): Promise<string[]> => (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
+    let sentAt = 0
+    const run = await runDist({
+      inputs,
+      env: env(),
+      onSpawn: (child) => {
+        const watch = async (): Promise<void> => {
+          const staging = (await ours().catch((): string[] => []))[0]
+          const last = staging === undefined ? [] : await readdir(path.join(workspace.dir, staging, 'd39')).catch((): string[] => [])
+          if (last.length === 0) return void setTimeout(watch, 10)
+          sentAt = performance.now()
+          child.kill('SIGINT')
+        }
+        void watch()
+      }
+    })
+    const exitedAfter = performance.now() - sentAt
+    expect(sentAt).toBeGreaterThan(0)
+    expect(exitedAfter).toBeLessThan(3000)
+    expect(run.exitCode).toBe(1)
+    expect(run.stdout).toContain('::error::The run was cancelled')
+    expect(await readdir(workspace.dir)).not.toContain('static-export')
+    // No staging folder is left under its own name; a trash folder may still be on its way out.
+    expect((await ours()).filter((name) => !name.includes('.trash-'))).toEqual([])
+
+    sim.setBundle({ entries: fixtureSiteEntries() })
+    const next = await runDist({ inputs, env: env() })
+    expect(next.exitCode).toBe(0)
+    expect(await ours()).toEqual([])
+    await access(path.join(workspace.dir, 'static-export', 'index.html'))
   })
 })

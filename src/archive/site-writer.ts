@@ -83,14 +83,10 @@ export class SiteWriter {
     else signal.addEventListener('abort', stop, { once: true })
   }
 
-  /**
-   * What the whole archive declares, when it says so before its first entry (zip's central
-   * directory): a bound it passes fails the unpacking before anything is written.
-   */
-  checkDeclared(entries: number, fileBytes: number): void {
+  /** How many entries the whole archive declares, when it says so first (zip's central directory). */
+  checkDeclared(entries: number): void {
     this.throwIfFailed()
     if (entries > this.maxEntries) throw this.tooManyEntries(`the archive declares ${entries.toLocaleString('en-US')}`)
-    if (fileBytes > this.limits.maxBytes) throw this.tooManyBytes(`its files declare ${formatBytes(fileBytes)} in all`)
   }
 
   async directory(name: string): Promise<void> {
