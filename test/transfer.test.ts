@@ -306,6 +306,14 @@ describe('bounds', () => {
   })
 })
 
+test('a folder that cannot be made is said in the user\'s terms', async () => {
+  await writeFile(join(work.dir, 'a-file'), 'x')
+  const error = await transferBundle(options(await serve(siteTarGz), { archiveFolder: join(work.dir, 'a-file/bundle') })).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(ActionError)
+  expect((error as Error).message).toBe(`Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`)
+  expect(downloads()).toBe(0)
+})
+
 describe('folders an earlier run left', () => {
   const stale = ['.site.staging-0123456789ab', '.site.old-0123456789ab', '.site.trash-0123456789ab']
 

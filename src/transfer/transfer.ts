@@ -9,7 +9,7 @@ import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
-import { CorruptArchiveError } from '../archive/errors.js'
+import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import type { SiteLimits } from '../archive/site-writer.js'
 import { discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
@@ -65,7 +65,9 @@ const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.g
 export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
   throwIfCancelled(signal)
-  await mkdir(options.archiveFolder, { recursive: true })
+  await mkdir(options.archiveFolder, { recursive: true }).catch((error: unknown) => {
+    throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
+  })
   if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, log, signal)
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
@@ -184,7 +186,7 @@ async function finish(options: TransferOptions, state: TransferState, received: 
   } catch (error) {
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
     await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
-    throw error
+    throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
     const extras = [
