@@ -252,6 +252,7 @@ describe('EntryIndex', () => {
   test('refuses symlink targets no file system would take, or that Windows reads as ".."', () => {
     expect(refusal(() => new EntryIndex().addSymlink('l', 'a/'.repeat(2049))).message).toContain('longer than 4096 bytes')
     expect(refusal(() => new EntryIndex().addSymlink('d/l', '.. /x')).message).toContain('Windows reads as')
+    expect(refusal(() => new EntryIndex().addSymlink('l', `a/${'n'.repeat(256)}`)).message).toContain('a name longer than 255 bytes')
     expect(new EntryIndex().addSymlink('l', './a/../b')).toBe('l')
   })
 

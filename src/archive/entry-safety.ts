@@ -141,8 +141,11 @@ export class EntryIndex {
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
     if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
     if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`)
-    if (target.split(SEPARATORS).some((segment) => segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment))) {
-      throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`)
+    for (const segment of target.split(SEPARATORS)) {
+      if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
+        throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`)
+      }
+      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
     }
     const path = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.
