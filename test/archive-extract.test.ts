@@ -46,7 +46,7 @@ async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(),
       if (fatal !== undefined) throw fatal
     }
     const received = await receiver.complete()
-    await swapIntoPlace(received.staging!, siteDir)
+    await swapIntoPlace(received.staging!, siteDir, received)
     await rm(partFile)
     return received
   } catch (error) {
@@ -422,6 +422,31 @@ describe('staging swap', () => {
     expect(listing).not.toContain('old')
     expect(listing).toContain('index.html')
     expect((await readdir(work.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  test('a large old site is removed by a detached process: waited for, unless the run is cancelled', async () => {
+    const oldSite = async (): Promise<void> => {
+      await mkdir(join(siteDir, 'old'), { recursive: true })
+      await writeFile(join(siteDir, 'old/page.html'), 'old')
+    }
+    const staged = async (): Promise<string> => {
+      const staging = join(work.dir, '.site.staging-0123456789ab')
+      await mkdir(staging)
+      await writeFile(join(staging, 'index.html'), 'new')
+      return staging
+    }
+    const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))
+    await oldSite()
+    await swapIntoPlace(await staged(), siteDir, { entries: 5000 })
+    expect(await ours()).toEqual([])
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+
+    await rm(siteDir, { recursive: true })
+    await oldSite()
+    await swapIntoPlace(await staged(), siteDir, { entries: 5000, signal: AbortSignal.abort() })
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await ours()).toEqual([])
   })
 
   test('a failed unpack keeps the old site as it was', async () => {

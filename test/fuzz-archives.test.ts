@@ -149,7 +149,7 @@ test(`hostile archives unpack wholly inside the site or fail leaving nothing (${
           if (fatal !== undefined) throw fatal
         }
         const received = await receiver.complete()
-        await swapIntoPlace(received.staging!, siteDir)
+        await swapIntoPlace(received.staging!, siteDir, received)
         await rm(partFile)
       } catch (error) {
         outcome = error

@@ -29,10 +29,18 @@ export async function createStagingFolder(siteDir: string): Promise<string> {
 }
 
 /**
- * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
- * old one removed. If the second rename fails, the old site is put back.
+ * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
+ * larger one by a detached process, so that a cancelled run can end at once.
  */
-export async function swapIntoPlace(staging: string, siteDir: string): Promise<void> {
+const QUICK_REMOVAL_ENTRIES = 2000
+
+/**
+ * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
+ * old one removed. If the second rename fails, the old site is put back. `entries`, the new
+ * site's, tells how large the old one likely is: a large one is removed by a detached process,
+ * waited for unless `signal` fires (see discardFolder).
+ */
+export async function swapIntoPlace(staging: string, siteDir: string, how: { entries: number; signal?: AbortSignal | undefined }): Promise<void> {
   const aside = besideSite(siteDir, 'old')
   let movedAside = false
   try {
@@ -47,14 +55,10 @@ export async function swapIntoPlace(staging: string, siteDir: string): Promise<v
     if (movedAside) await rename(aside, siteDir).catch(() => undefined)
     throw error
   }
-  if (movedAside) await removeQuietly(aside)
+  if (!movedAside) return
+  if (how.entries <= QUICK_REMOVAL_ENTRIES) await removeQuietly(aside)
+  else await removeDetached([aside], how.signal)
 }
-
-/**
- * A folder of up to this many entries is removed before a cancelled run ends (some tens of
- * milliseconds); a larger one is left to a detached process.
- */
-const QUICK_REMOVAL_ENTRIES = 2000
 
 /**
  * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
@@ -124,7 +128,7 @@ function removeDetached(paths: string[], until: AbortSignal | undefined): Promis
         remover.unref()
         resolve()
       }
-      remover.on('error', () => resolve())
+      remover.on('error', () => resolve(Promise.all(paths.map(removeQuietly)).then(() => undefined)))
       remover.on('exit', () => {
         until?.removeEventListener('abort', letGo)
         resolve()

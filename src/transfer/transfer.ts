@@ -182,7 +182,7 @@ async function finish(options: TransferOptions, state: TransferState, received: 
     for (const format of Object.keys(EXTENSIONS) as ArchiveFormat[]) {
       if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
     }
-    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir)
+    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
   } catch (error) {
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
     await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
