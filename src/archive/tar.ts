@@ -190,11 +190,11 @@ export class TarUnpacker {
         return
       case 'symlink':
         await skipEntry(entry)
-        this.writer.symlink(name, header.linkname)
+        this.writer.symlink(name, header.linkname ?? '')
         return
       case 'link':
         await skipEntry(entry)
-        await this.writer.hardlink(name, header.linkname)
+        await this.writer.hardlink(name, header.linkname ?? '')
         return
       default:
         // Devices and fifos; tar-stream consumes pax and GNU long-name records itself.
