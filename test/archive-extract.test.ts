@@ -301,6 +301,16 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test('a tar.gz of little but zero blocks fails once past what its entries hold, not after gunzipping them all', async () => {
+    const site = await buildTar([{ type: 'file', name: 'index.html', content: 'x' }])
+    // 64 MiB of zeros after the end of the archive: 64 KiB once compressed.
+    const padded = zlib.gzipSync(Buffer.concat([site, Buffer.alloc(64 * 1024 * 1024)]))
+    const error = await unpack(padded).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toMatch(/^The bundle's tar data runs past 8\.\d MiB, far more than the 1 entry so far hold \(1 B of files\)/)
+    await expectNothingElseWritten('no site')
+  })
+
   test('a truncated tar.gz is corrupt', async () => {
     const good = await buildTar(fixtureSiteEntries({ pages: 40 }), { gzip: true })
     await expect(unpack(good.subarray(0, good.length - 100))).rejects.toBeInstanceOf(CorruptArchiveError)

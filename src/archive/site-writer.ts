@@ -16,9 +16,9 @@ import fs, { createWriteStream } from 'node:fs'
 import { link, lstat, mkdir, open, symlink, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { foldPath } from '../common/file-names.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
-import { foldPath } from '../common/file-names.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
 import { type EntryStream, entryChunks, readEntry } from './entry-streams.js'
 import { SiteLimitError, writeFailure } from './errors.js'
@@ -33,6 +33,13 @@ const STREAM_HIGH_WATER_MARK = 1024 * 1024
  * some memory in the index), far below what would exhaust either.
  */
 export const MAX_SITE_ENTRIES = 1_000_000
+/**
+ * What an archive's own bytes may hold beyond its files' content: per entry, its header, long
+ * name records and padding (16 KiB is more than a 4 KiB name and link take); once, the end
+ * blocks and what a reader is handed ahead of the entry it is on.
+ */
+const ARCHIVE_BYTES_PER_ENTRY = 16 * 1024
+const ARCHIVE_BYTES_AHEAD = 8 * 1024 * 1024
 
 /** What an archive may unpack to. */
 export interface SiteLimits {
@@ -87,6 +94,20 @@ export class SiteWriter {
   checkDeclared(entries: number): void {
     this.throwIfFailed()
     if (entries > this.maxEntries) throw this.tooManyEntries(`the archive declares ${entries.toLocaleString('en-US')}`)
+  }
+
+  /**
+   * The archive's own bytes so far, as its reader consumes them (tar: headers, padding, skipped
+   * data). They may pass the content its files declared only by a margin per entry: an archive
+   * of padding or zero blocks would otherwise keep the unpacking busy without end.
+   */
+  checkArchiveBytes(bytes: number): void {
+    const allowance = this.declaredBytes + (this.entries + 1) * ARCHIVE_BYTES_PER_ENTRY + ARCHIVE_BYTES_AHEAD
+    if (bytes <= allowance) return
+    throw new SiteLimitError(
+      `The bundle's tar data runs past ${formatBytes(allowance)}, far more than the ${this.entries.toLocaleString('en-US')} ${this.entries === 1 ? 'entry' : 'entries'} so far hold ` +
+        `(${formatBytes(this.declaredBytes)} of files): the rest is padding or data that is never unpacked. The previous site was left as it was.`
+    )
   }
 
   async directory(name: string): Promise<void> {

@@ -43,6 +43,8 @@ export class TarUnpacker {
   private batchBytes = 0
   /** The entry being read, to say where the data ended if it ends early. */
   private reading: tarStream.Header | undefined
+  /** Tar bytes handed to the parser (after gunzip). */
+  private tarBytes = 0
 
   constructor(
     private readonly writer: SiteWriter,
@@ -94,7 +96,7 @@ export class TarUnpacker {
   /** Feeds downloaded bytes; a returned promise asks the caller to wait before the next ones. */
   write(chunk: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) return undefined
-    if (this.gunzip === undefined) return this.writeInput(chunk)
+    if (this.gunzip === undefined) return this.withinBound(chunk) ? this.writeInput(chunk) : undefined
     this.batch.push(chunk)
     this.batchBytes += chunk.length
     return this.batchBytes >= GUNZIP_BATCH_BYTES ? this.flushBatch() : undefined
@@ -157,7 +159,23 @@ export class TarUnpacker {
       if (judged === undefined || !this.holdsTar(judged)) return
       chunk = judged.head
     }
+    if (!this.withinBound(chunk)) return
     if (!this.extract.write(chunk)) this.gunzip?.pause()
+  }
+
+  /**
+   * Counts the tar bytes before the parser gets them: an archive of little but padding, zero
+   * blocks or skipped data would keep gunzip and the parser busy without writing a byte.
+   */
+  private withinBound(chunk: Buffer): boolean {
+    this.tarBytes += chunk.length
+    try {
+      this.writer.checkArchiveBytes(this.tarBytes)
+      return true
+    } catch (error) {
+      this.fail(error)
+      return false
+    }
   }
 
   private endParser(): void {
