@@ -41,7 +41,8 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
 
   const real = await realPathOf(settings.path)
   const temp = await realPathOf(runnerTemp(host))
-  const guarded: GuardedFolder[] = [{ path: temp, name: "the runner's temp folder (RUNNER_TEMP)" }]
+  const tempName = host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)"
+  const guarded: GuardedFolder[] = [{ path: temp, name: tempName }]
   for (const [variable, name] of RUNNER_FOLDERS) {
     const value = host.env(variable)
     if (value !== undefined && path.isAbsolute(value)) guarded.push({ path: await realPathOf(value), name })
