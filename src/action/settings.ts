@@ -5,8 +5,8 @@
 import * as path from 'node:path'
 import { ActionError } from '../common/errors.js'
 import { parseDuration, parseSize } from '../common/units.js'
-import { folderProblem } from './path-guard.js'
 import { INPUT_DEFAULTS, type InputName, OPERATIONS } from './inputs.js'
+import { folderProblem } from './path-guard.js'
 
 interface CommonSettings {
   apiKey: string

@@ -33,8 +33,9 @@ export function corrupt(error: unknown): CorruptArchiveError {
 }
 
 /**
- * The unpacked site would pass one of its bounds: `max-site-size`, or the most entries an archive
- * may hold. Final: the same archive would pass it again; the previous site is left as it was.
+ * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
+ * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
+ * previous site is left as it was.
  */
 export class SiteLimitError extends ActionError {
   override readonly name = 'SiteLimitError'
