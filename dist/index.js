@@ -28445,9 +28445,10 @@ const INPUTS = {
     timeout: { description: 'Bound on the whole wait: `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).', for: 'all', default: '30m' },
     'poll-interval': { description: 'First wait between status polls; later waits grow, and follow the job\'s progress.', for: 'all', default: '5s' },
     'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
-    path: { description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export.', for: ['export'], default: 'static-export' },
+    path: { description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.', for: ['export'], default: 'static-export' },
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
+    'max-site-size': { description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.', for: ['export'], default: '5g' },
     'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
     'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
     'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
@@ -28472,6 +28473,46 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 
 /***/ }),
 
+/***/ 8747:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ folderProblem)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_file_names_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7750);
+/**
+ * Which folders `path` may not be. An export replaces `path` whole, so it must not be, or hold,
+ * anything the job still needs: the repository's `.git`, the workspace, the runner's own folders.
+ * Pure: settings judge the paths as written, the export's pre-flight judges the real ones.
+ */
+
+
+/**
+ * Why `folder` (absolute) may not be replaced, as the end of a sentence starting with its name;
+ * undefined when it may. Names are compared folded (see foldPath): on a case-insensitive disk
+ * `/Work` is `/work`.
+ */
+function folderProblem(folder, guarded) {
+    if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root)
+        return 'is the root of the file system';
+    if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a))
+        return 'is a `.git` folder or inside one (the repository\'s own files)';
+    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder);
+    for (const { path: other, name } of guarded) {
+        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(other));
+        if (relative === '')
+            return `is ${name}`;
+        if (!relative.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute(relative))
+            return `holds ${name}`;
+    }
+    return undefined;
+}
+
+
+/***/ }),
+
 /***/ 9297:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28485,10 +28526,12 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8570);
 /* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3566);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
+/* harmony import */ var _path_guard_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8747);
 /**
  * The one validation pass: every input read and checked at once, into one type per operation, so
  * a flow never sees a value it would have to check or cast again. Pure: no I/O.
  */
+
 
 
 
@@ -28543,6 +28586,15 @@ function readSettings(read, context) {
         }
         return ms;
     };
+    const size = (name) => {
+        const raw = value(name) ?? '';
+        const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseSize */ .DB)(raw);
+        if (bytes === undefined || bytes <= 0) {
+            problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
+            return 1;
+        }
+        return bytes;
+    };
     const segment = (name) => checkSegment(name, value(name), problems);
     const operationText = required('operation');
     const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb.find((known) => known === operationText);
@@ -28571,6 +28623,7 @@ function readSettings(read, context) {
             path: checkFolder('path', value('path') ?? '', context.workspace, problems),
             download: flag('download'),
             extract: flag('extract'),
+            maxSiteBytes: size('max-site-size'),
             exportVersion: value('export-version'),
             helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
         };
@@ -28697,14 +28750,14 @@ function optionalPath(text, workspace) {
 }
 /**
  * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, or the file system root.
+ * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
+ * real path against the runner's folders too.)
  */
 function checkFolder(name, text, workspace, problems) {
     const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
-    const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(folder, node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace));
-    if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root || relative === '' || !relative.startsWith('..')) {
-        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`);
-    }
+    const problem = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
+    if (problem !== undefined)
+        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`);
     return folder;
 }
 
@@ -28848,6 +28901,38 @@ function errorMessage(error) {
 
 /***/ }),
 
+/***/ 7750:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ isGitFolderName),
+/* harmony export */   t: () => (/* binding */ foldPath)
+/* harmony export */ });
+/** How file systems compare names: the one fold for archive entries and the runner's folders alike. */
+/** Code points HFS+ ignores in names (the list git checks for `.git`): `a\u200cb` is `ab` there. */
+const IGNORED_BY_HFS = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+/** Windows drops the trailing dots and spaces of each name. */
+const TRAILING_DOTS_AND_SPACES = /[. ]+(?=[\\/]|$)/g;
+/**
+ * The key under which a file system may know a path: two paths with one key may be one file.
+ * macOS and Windows runners compare names without case, macOS without Unicode normalisation
+ * (HFS+ stores NFD) and HFS+ ignoring some invisible code points, Windows without trailing dots
+ * and spaces. Folded the same on every OS: what is safe must be safe wherever it runs, and on
+ * Linux the fold only makes the checks stricter.
+ */
+function foldPath(path) {
+    // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`).
+    return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '');
+}
+/** `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short name). */
+function isGitFolderName(name) {
+    const folded = foldPath(name);
+    return folded === '.git' || folded === 'git~1';
+}
+
+
+/***/ }),
+
 /***/ 2450:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28903,6 +28988,7 @@ function defuseLine(line) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DB: () => (/* binding */ parseSize),
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
@@ -28920,6 +29006,20 @@ function parseDuration(text) {
     const [, amount, unit = 's'] = match;
     const ms = Number(amount) * (UNIT_MS[unit.toLowerCase()] ?? 1000);
     return Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+const UNIT_BYTES = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+/**
+ * Parses a size such as `500m`, `2g`, `1.5g`, `512k` or plain bytes (`1048576`); the units are
+ * powers of 1024, and `mb`, `MiB`, `GB`... are read alike. Returns whole bytes, or undefined when
+ * the text is not a size.
+ */
+function parseSize(text) {
+    const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgt])(?:i?b)?|b)?$/i.exec(text.trim());
+    if (!match)
+        return undefined;
+    const [, amount, unit = ''] = match;
+    const bytes = Number(amount) * (UNIT_BYTES[unit.toLowerCase()] ?? 1);
+    return Number.isSafeInteger(Math.floor(bytes)) ? Math.floor(bytes) : undefined;
 }
 /** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
 function formatDuration(ms) {
@@ -31386,7 +31486,7 @@ function cancelledMessage(settings) {
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
 async function runOperation(settings, client, context) {
     if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 576).then(__nccwpck_require__.bind(__nccwpck_require__, 5576));
+        const { runExport } = await __nccwpck_require__.e(/* import() */ 673).then(__nccwpck_require__.bind(__nccwpck_require__, 8673));
         return runExport(settings, client, context);
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 74).then(__nccwpck_require__.bind(__nccwpck_require__, 4074));
@@ -31938,6 +32038,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_h
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 1421:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 
 /***/ }),
 

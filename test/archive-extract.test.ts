@@ -5,10 +5,10 @@ import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import { CorruptArchiveError, UnsafeEntryError } from '../src/archive/errors.js'
+import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
-import { unwritten } from '../src/archive/site-writer.js'
+import { type SiteLimits, unwritten } from '../src/archive/site-writer.js'
 import { swapIntoPlace } from '../src/archive/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
@@ -33,17 +33,20 @@ function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Buffer> 
   return format === 'zip' ? Promise.resolve(buildZip(entries)) : buildTar(entries, { gzip: format === 'tar.gz' })
 }
 
+/** Bounds no test archive comes near, unless a test sets its own. */
+const ROOMY: SiteLimits = { maxBytes: 1024 ** 3 }
+
 /** Feeds `archive` through a receiver in odd-sized chunks, as a download would, then swaps the site in. */
-async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger()): Promise<ReceivedArchive> {
+async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(), limits = ROOMY): Promise<ReceivedArchive> {
   let fatal: unknown
-  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error) })
+  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error), limits })
   try {
     for (let offset = 0; offset < archive.length; offset += 7919) {
       await receiver.write(archive.subarray(offset, offset + 7919))
       if (fatal !== undefined) throw fatal
     }
     const received = await receiver.complete()
-    await swapIntoPlace(received.staging!, siteDir)
+    await swapIntoPlace(received.staging!, siteDir, received)
     await rm(partFile)
     return received
   } catch (error) {
@@ -141,6 +144,22 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
         { type: 'file', name: 'd/b/outside/evil.txt', content: 'x' }
       ],
       'd/b/outside/evil.txt'
+    ],
+    [
+      'a symlink out through a case twin of another link (as macOS and Windows resolve it)',
+      [
+        { type: 'symlink', name: 'x/L', target: '..' },
+        { type: 'symlink', name: 'y', target: 'X/L/../outside' }
+      ],
+      'y'
+    ],
+    [
+      'a file through a case twin of a symlink',
+      [
+        { type: 'symlink', name: 'Up', target: '.' },
+        { type: 'file', name: 'UP/evil.txt', content: 'x' }
+      ],
+      'UP/evil.txt'
     ]
   ]
   test.each(hostile)('refuses %s, names the entry, writes nothing outside and keeps the old site', async (_, entries, entryName) => {
@@ -153,6 +172,49 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     await expectNothingElseWritten('site')
     expect(await readdir(siteDir)).toEqual(['old.html'])
     await expect(stat('/tmp/docs-admin-evil.txt')).rejects.toThrow()
+  })
+
+  test('unpacks files of mode 000 readable and writable by their owner', async () => {
+    await unpack(await build(format, [{ type: 'file', name: 'locked.html', content: 'x', mode: 0o000 }, { type: 'file', name: 'run.sh', content: 'x', mode: 0o100 }]))
+    expect((await stat(join(siteDir, 'locked.html'))).mode & 0o600).toBe(0o600)
+    expect((await stat(join(siteDir, 'run.sh'))).mode & 0o700).toBe(0o700)
+  })
+
+  test('a path too long for the disk below the staging folder fails naming the entry, not with a raw ENAMETOOLONG', async () => {
+    // Fits the 4096 bytes every entry path may have, but not with the staging folder before it.
+    const name = `${`${'d'.repeat(200)}/`.repeat(20)}${'f'.repeat(60)}.html`
+    const error = await unpack(await build(format, [{ type: 'file', name, content: 'x' }])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toMatch(/^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: its name or path is too long for the file system \(ENAMETOOLONG\)$/)
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a bomb past max-site-size fails saying which bound, writes no more, keeps the old site', async () => {
+    await mkdir(siteDir)
+    await writeFile(join(siteDir, 'old.html'), 'old site')
+    // 6 MiB of zeros: a few KiB once compressed.
+    const bomb = await build(format, [
+      { type: 'file', name: 'index.html', content: 'x' },
+      { type: 'file', name: 'zeros.bin', content: Buffer.alloc(6 * 1024 * 1024) }
+    ])
+    const error = await unpack(bomb, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect(error).not.toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
+    expect((error as Error).message).toContain('the entry "zeros.bin" (6.0 MiB) takes it to 6.0 MiB')
+    await expectNothingElseWritten('site')
+    expect(await readdir(siteDir)).toEqual(['old.html'])
+  })
+
+  test('more entries than the bound allows fails saying so', async () => {
+    const entries: ArchiveEntry[] = Array.from({ length: 30 }, (_, i) => ({ type: 'file', name: `p${i}.html`, content: 'x' }))
+    const error = await unpack(await build(format, entries), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toContain('more than 25 entries, the most the action unpacks')
+    await expectNothingElseWritten('no site')
+    // Exactly at the bound is fine.
+    await unpack(await build(format, entries.slice(0, 25)), recordingLogger(), { ...ROOMY, maxEntries: 25 })
+    expect(await readdir(siteDir)).toHaveLength(25)
   })
 
   test('reports corrupt data as CorruptArchiveError with size and sha256', async () => {
@@ -192,7 +254,9 @@ describe('tar only', () => {
   test.each([
     ['../outside/secret.txt', 'outside'],
     ['/etc/passwd', 'absolute'],
-    ['missing.html', 'not a regular file']
+    ['missing.html', 'not a regular file'],
+    // tar-stream reads an empty link name as null (found by the fuzzer: a TypeError before)
+    ['', 'not a regular file']
   ])('refuses a hardlink to %j', async (target, reason) => {
     const archive = await buildTar([{ type: 'hardlink', name: 'h', target }], { gzip: true })
     const error = await unpack(archive).catch((e: unknown) => e)
@@ -224,6 +288,29 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test.each([true, false])('a tar (gzip: %s) that ends just after the header of a large entry is corrupt, says where, leaves nothing', async (gzip) => {
+    const tar = await buildTar([
+      { type: 'file', name: 'index.html', content: 'x' },
+      { type: 'file', name: 'big.bin', content: Buffer.alloc(3 * 1024 * 1024, 1) }
+    ])
+    // index.html's header and block, then big.bin's header: a whole, valid gzip of a cut tar.
+    const cut = tar.subarray(0, 3 * 512)
+    const error = await unpack(gzip ? zlib.gzipSync(cut) : cut).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('the tar data ends early, inside the entry "big.bin" (3.0 MiB declared)')
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a tar.gz of little but zero blocks fails once past what its entries hold, not after gunzipping them all', async () => {
+    const site = await buildTar([{ type: 'file', name: 'index.html', content: 'x' }])
+    // 64 MiB of zeros after the end of the archive: 64 KiB once compressed.
+    const padded = zlib.gzipSync(Buffer.concat([site, Buffer.alloc(64 * 1024 * 1024)]))
+    const error = await unpack(padded).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toMatch(/^The bundle's tar data runs past 8\.\d MiB, far more than the 1 entry so far hold \(1 B of files\)/)
+    await expectNothingElseWritten('no site')
+  })
+
   test('a truncated tar.gz is corrupt', async () => {
     const good = await buildTar(fixtureSiteEntries({ pages: 40 }), { gzip: true })
     await expect(unpack(good.subarray(0, good.length - 100))).rejects.toBeInstanceOf(CorruptArchiveError)
@@ -236,6 +323,13 @@ describe('zip only', () => {
     const error = await unpack(buildZip([{ type: 'file', name: 'a\0b.html', content: 'x' }])).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnsafeEntryError)
     expect((error as Error).message).toContain('NUL')
+  })
+
+  test('a symlink whose target declares more than 4096 bytes is refused before it is read', async () => {
+    const error = await unpack(buildZip([{ type: 'symlink', name: 'link', target: 'a/'.repeat(300_000) }])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain('"link" is a symlink whose target is longer than 4096 bytes (it declares 600000)')
+    await expectNothingElseWritten('no site')
   })
 
   test('an empty zip gives an empty site', async () => {
@@ -252,10 +346,33 @@ test('a short writev continues with exactly the bytes it did not write', () => {
   expect(unwritten(chunks, 8)).toEqual([])
 })
 
+describe('file system failures in the user\'s terms', () => {
+  const failure = (code: string, syscall = 'write'): NodeJS.ErrnoException => Object.assign(new Error(`${code}: raw`), { code, syscall })
+
+  test.each([
+    ['ENOSPC', 'the disk is full (ENOSPC), after 1.5 GiB had been written'],
+    ['EDQUOT', 'the disk quota is used up (EDQUOT), after 1.5 GiB had been written'],
+    ['EACCES', 'permission denied (EACCES)'],
+    ['EPERM', 'the operation is not permitted (EPERM)'],
+    ['EROFS', 'the file system is read-only (EROFS)'],
+    ['EWHATEVER', 'EWHATEVER: raw (EWHATEVER)']
+  ])('%s', (code, said) => {
+    const error = writeFailure(failure(code), 'the archive entry "a.html" into /site', 1.5 * 1024 ** 3)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(`Could not write the archive entry "a.html" into /site: ${said}`)
+  })
+
+  test('a stop, a refusal and corrupt data stay as they are', () => {
+    for (const error of [new CancelledError(), new UnsafeEntryError('x', 'is bad'), new CorruptArchiveError('bad data'), Object.assign(new Error('aborted'), { name: 'AbortError' })]) {
+      expect(writeFailure(error, 'x')).toBe(error)
+    }
+  })
+})
+
 describe('the .part file', () => {
   test('a large body fed in small chunks is kept whole (backpressure never waits forever)', async () => {
     const archive = await buildTar([{ type: 'file', name: 'big.bin', content: Buffer.alloc(12 * 1024 * 1024, 'docs') }])
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error } })
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error }, limits: ROOMY })
     for (let offset = 0; offset < archive.length; offset += 4096) await receiver.write(archive.subarray(offset, offset + 4096))
     const received = await receiver.complete()
     expect(received).toMatchObject({ format: 'tar', sizeBytes: archive.length, staging: undefined, sha256: createHash('sha256').update(archive).digest('hex') })
@@ -267,7 +384,7 @@ describe('stopping', () => {
   test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {
     const archive = buildZip(fixtureSiteEntries({ pages: 1500 }))
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal })
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
     await receiver.write(archive)
     const completing = receiver.complete()
     // Wait until the staging folder fills, then stop.
@@ -285,6 +402,27 @@ describe('stopping', () => {
     await receiver.discard()
     await expectNothingElseWritten('no site')
   })
+
+  test('a cancelled large unpacking hands its staging folder to a detached removal and returns at once', async () => {
+    // 60 folders of 50 empty files, in order: once the last folder has files, far more than the
+    // few thousand entries a cancelled run still removes itself are on disk.
+    const entries: ArchiveEntry[] = []
+    for (let d = 0; d < 60; d++) for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    const controller = new AbortController()
+    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
+    await receiver.write(buildZip(entries))
+    const completing = receiver.complete().catch((e: unknown) => e)
+    const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))
+    const lastFolder = async (): Promise<string[]> => readdir(join(work.dir, (await ours())[0] ?? 'none', 'd59')).catch((): string[] => [])
+    while ((await lastFolder()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2))
+    controller.abort(new CancelledError())
+    await completing
+    await receiver.discard(true)
+    // Renamed to a trash name at once; the detached process then removes it.
+    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    await expectNothingElseWritten('no site')
+  })
 })
 
 describe('staging swap', () => {
@@ -296,6 +434,31 @@ describe('staging swap', () => {
     expect(listing).not.toContain('old')
     expect(listing).toContain('index.html')
     expect((await readdir(work.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  test('a large old site is removed by a detached process: waited for, unless the run is cancelled', async () => {
+    const oldSite = async (): Promise<void> => {
+      await mkdir(join(siteDir, 'old'), { recursive: true })
+      await writeFile(join(siteDir, 'old/page.html'), 'old')
+    }
+    const staged = async (): Promise<string> => {
+      const staging = join(work.dir, '.site.staging-0123456789ab')
+      await mkdir(staging)
+      await writeFile(join(staging, 'index.html'), 'new')
+      return staging
+    }
+    const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))
+    await oldSite()
+    await swapIntoPlace(await staged(), siteDir, { entries: 5000 })
+    expect(await ours()).toEqual([])
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+
+    await rm(siteDir, { recursive: true })
+    await oldSite()
+    await swapIntoPlace(await staged(), siteDir, { entries: 5000, signal: AbortSignal.abort() })
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await ours()).toEqual([])
   })
 
   test('a failed unpack keeps the old site as it was', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { EntryIndex, entryPath, fileMode } from '../src/archive/entry-safety.js'
+import { foldPath } from '../src/common/file-names.js'
 import { UnsafeEntryError } from '../src/archive/errors.js'
 import { describeBytes, detectFormat } from '../src/archive/format.js'
 import { ActionError } from '../src/common/errors.js'
@@ -37,12 +38,36 @@ describe('entryPath', () => {
     ['a/../../evil', '".."'],
     ['a\\..\\..\\evil', '".."'],
     ['a/..', '".."'],
-    ['a\0b', 'NUL']
+    ['a\0b', 'NUL'],
+    // Windows drops trailing dots and spaces: these are ".." there.
+    ['.. /evil', 'Windows reads as'],
+    ['a/.../evil', 'Windows reads as'],
+    ['a\\.. \\evil', 'Windows reads as'],
+    // A repository's control folder, however a file system spells it.
+    ['.git/hooks/post-checkout', '".git"'],
+    ['docs/.GIT/config', '".git"'],
+    ['.git', '".git"'],
+    ['.git./config', '".git"'],
+    ['GIT~1/config', '".git"']
   ])('refuses %j, naming the entry', (name, reason) => {
     const error = refusal(() => entryPath(name))
     expect(error.entryName).toBe(name)
     expect(error.message).toContain(JSON.stringify(name))
     expect(error.message).toContain(reason)
+  })
+
+  test.each([
+    ['a name of 256 bytes', `${'n'.repeat(251)}.html`, 'longer than 255 bytes'],
+    ['a name of 128 two-byte characters', '\u00e9'.repeat(128), 'longer than 255 bytes'],
+    ['a path of 4221 bytes', `${'d'.repeat(200)}/`.repeat(21), 'path longer than 4096 bytes']
+  ])('refuses %s before anything is written', (_, name, reason) => {
+    expect(refusal(() => entryPath(name)).message).toContain(reason)
+  })
+
+  test('takes the longest names every file system can create', () => {
+    expect(entryPath('n'.repeat(255))).toBe('n'.repeat(255))
+    const longest = `${'d'.repeat(255)}/`.repeat(16)
+    expect(entryPath(longest)).toBe(longest.slice(0, -1))
   })
 })
 
@@ -53,6 +78,39 @@ describe('fileMode', () => {
     expect(fileMode(0o1777)).toBe(0o777)
     expect(fileMode(0o100644)).toBe(0o644)
     expect(fileMode(undefined)).toBe(0o644)
+  })
+
+  test('a file is always readable and writable by its owner', () => {
+    expect(fileMode(0o000)).toBe(0o600)
+    expect(fileMode(0o400)).toBe(0o600)
+    expect(fileMode(0o111)).toBe(0o711)
+    expect(fileMode(0o4000)).toBe(0o600)
+  })
+})
+
+describe('foldPath', () => {
+  test.each([
+    ['Index.HTML', 'index.html'],
+    // NFD (as HFS+ stores it) and NFC are one name.
+    ['cafe\u0301/x', 'caf\u00e9/x'],
+    ['STRASSE', 'stra\u00dfe'],
+    ['\u03c3', '\u03c2'],
+    ['\u212a', 'k'],
+    // HFS+ ignores these code points; Windows drops trailing dots and spaces.
+    ['a\u200cb', 'ab'],
+    ['\ufeffx', 'x'],
+    ['dir. /file.', 'dir/file'],
+    ['a\\b. ', 'a\\b']
+  ])('%j and %j are one name', (one, other) => {
+    expect(foldPath(one)).toBe(foldPath(other))
+  })
+
+  test.each([
+    ['a', 'b'],
+    ['a.html', 'ahtml'],
+    ['x/y', 'xy']
+  ])('%j and %j stay apart', (one, other) => {
+    expect(foldPath(one)).not.toBe(foldPath(other))
   })
 })
 
@@ -151,6 +209,51 @@ describe('EntryIndex', () => {
     expect(refusal(() => index.addFile('f/g')).message).toContain('made a file')
     index.addDirectory('d')
     expect(refusal(() => index.addFile('d')).message).toContain('replace a directory')
+  })
+
+  test('refuses symlinks that escape through a case or Unicode twin of another link', () => {
+    // x/L -> .. is the root; on a case-insensitive disk X/L is the same link, and X/L/.. is above the root.
+    const cased = new EntryIndex()
+    cased.addSymlink('x/L', '..')
+    cased.addSymlink('y', 'X/L/..')
+    expect(refusal(() => cased.symlinksToCreate()).entryName).toBe('y')
+
+    // The same with a decomposed name (as HFS+ stores it) against a composed one.
+    const unicode = new EntryIndex()
+    unicode.addSymlink('caf\u00e9/up', '..')
+    unicode.addSymlink('y', 'cafe\u0301/up/../etc')
+    expect(refusal(() => unicode.symlinksToCreate()).entryName).toBe('y')
+
+    // Writing through a link named in another case is writing through it.
+    const through = new EntryIndex()
+    through.addSymlink('Out', '.')
+    expect(refusal(() => through.addFile('out/evil')).message).toContain('through the symlink "Out"')
+    expect(refusal(() => through.addFile('OUT./evil')).message).toContain('through the symlink "Out"')
+  })
+
+  test('case twins are one path: a file and a folder conflict, a later file wins', () => {
+    const index = new EntryIndex()
+    index.addFile('Readme.md')
+    expect(refusal(() => index.addFile('README.MD/x')).message).toContain('made a file')
+    expect(refusal(() => index.addDirectory('readme.md/')).message).toContain('is a file')
+    index.addFile('readme.md')
+    // A hardlink to either spelling links to the file as the archive spelled it last.
+    expect(index.addHardlink('copy.md', 'README.md')).toEqual({ path: 'copy.md', targetPath: 'readme.md' })
+    expect(refusal(() => index.addHardlink('Copy.MD', 'copy.md')).message).toContain('itself')
+    index.addDirectory('Assets')
+    expect(refusal(() => index.addFile('assets')).message).toContain('replace a directory')
+    expect(refusal(() => index.addSymlink('ASSETS', '.')).message).toContain('replace a directory')
+    // A symlink replaced by a file in another case is never created.
+    index.addSymlink('latest', 'Assets')
+    index.addFile('LATEST')
+    expect(index.symlinksToCreate()).toEqual([])
+  })
+
+  test('refuses symlink targets no file system would take, or that Windows reads as ".."', () => {
+    expect(refusal(() => new EntryIndex().addSymlink('l', 'a/'.repeat(2049))).message).toContain('longer than 4096 bytes')
+    expect(refusal(() => new EntryIndex().addSymlink('d/l', '.. /x')).message).toContain('Windows reads as')
+    expect(refusal(() => new EntryIndex().addSymlink('l', `a/${'n'.repeat(256)}`)).message).toContain('a name longer than 255 bytes')
+    expect(new EntryIndex().addSymlink('l', './a/../b')).toBe('l')
   })
 
   test('refuses an empty file name', () => {

@@ -5,6 +5,7 @@ import { access, mkdir, readFile, readdir } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Fault, type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from './support/events.js'
 import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from './support/runner.js'
@@ -137,6 +138,40 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(run.exitCode).toBe(frontEnd.cancelled)
     expect(run.outputs['job-id']).toBeTruthy()
     expect(s.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+  })
+
+  test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
+    // 20,000 empty files in 40 folders, in order: once the last folder has files, the extraction
+    // is nearly done. Removing that many files takes longer than the runner waits.
+    const entries: ArchiveEntry[] = []
+    for (let d = 0; d < 40; d++) for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: buildZip(entries) } })
+    const inputs = { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }
+    const ours = async (): Promise<string[]> => (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
+    const sent = { at: 0 }
+    const run = await frontEnd.run('export', inputs, (child) => {
+      const watch = async (): Promise<void> => {
+        const staging = (await ours().catch((): string[] => []))[0]
+        const last = staging === undefined ? [] : await readdir(path.join(workspace.dir, staging, 'd39')).catch((): string[] => [])
+        if (last.length === 0) return void setTimeout(watch, 10)
+        sent.at = performance.now()
+        child.kill('SIGINT')
+      }
+      void watch()
+    })
+    expect(sent.at).toBeGreaterThan(0)
+    expect(performance.now() - sent.at).toBeLessThan(3000)
+    expect(run.exitCode).toBe(frontEnd.cancelled)
+    expect(run.error).toContain('The run was cancelled')
+    expect(await readdir(workspace.dir)).not.toContain('static-export')
+    // No staging folder is left under its own name; a trash folder may still be on its way out.
+    expect((await ours()).filter((name) => !name.includes('.trash-'))).toEqual([])
+
+    s.setBundle({ entries: fixtureSiteEntries() })
+    const next = await frontEnd.run('export', inputs)
+    expect(next.exitCode).toBe(0)
+    expect(await ours()).toEqual([])
+    await access(path.join(workspace.dir, 'static-export', 'index.html'))
   })
 
   test('agent-message sends the message once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {

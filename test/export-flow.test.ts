@@ -1,9 +1,10 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { OutputName } from '../src/action/outputs.js'
+import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
-import { type Inputs, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
+import { type Inputs, type RunnerEnv, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
 import { tempFolder } from './support/temp.js'
 
 let fixture: SimulatorFixture | undefined
@@ -26,10 +27,10 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return sim
 }
 
-/** Runs the export in-process against `sim`; `inputs` add to or replace the defaults. */
-async function runExport(inputs: Inputs) {
+/** Runs the export in-process against `sim`; `inputs` and `env` add to or replace the defaults. */
+async function runExport(inputs: Inputs, env: RunnerEnv = {}) {
   const result = await (fixture as SimulatorFixture).run(exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }), {
-    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp') }
+    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env }
   })
   return { ...result, outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>, failed: result.failure !== undefined }
 }
@@ -203,5 +204,88 @@ describe('export flow against the simulator', () => {
     expect(failed).toBe(true)
     expect(sim.count('export-start')).toBe(1)
     expect(failure).toMatch(/start the export of docs\.acme\.com: the service answered HTTP 500/)
+  })
+})
+
+describe('`path` is judged before any request, as the file system resolves it', () => {
+  const temp = (): string => path.join(workspace.dir, 'runner-temp')
+
+  /** Runs with `path`, expects a refusal naming it that mentions `why`, and no request at all. */
+  async function refused(value: string, why: string, env: RunnerEnv = {}, inputs: Inputs = {}): Promise<void> {
+    const { failed, failure } = await runExport({ path: value, ...inputs }, env)
+    expect(failed).toBe(true)
+    expect(failure).toContain('`path` must be a folder of its own')
+    expect(failure).toContain(why)
+    expect(sim.requests).toHaveLength(0)
+  }
+
+  beforeEach(async () => {
+    await simulator()
+    await mkdir(path.join(workspace.dir, '.git'), { recursive: true })
+    await writeFile(path.join(workspace.dir, '.git/HEAD'), 'ref: refs/heads/main\n')
+    await mkdir(temp(), { recursive: true })
+    await writeFile(path.join(temp(), 'runner-file'), 'the runner needs this')
+  })
+  afterEach(async () => {
+    // Whatever was refused is as it was.
+    expect(await readFile(path.join(workspace.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
+    expect(await readFile(path.join(temp(), 'runner-file'), 'utf8')).toBe('the runner needs this')
+  })
+
+  test('the repository\'s .git, also through a symlink', async () => {
+    await refused('.git', 'a `.git` folder')
+    await symlink(path.join(workspace.dir, '.git'), path.join(workspace.dir, 'innocent'))
+    await refused('innocent', `(really ${path.join(workspace.dir, '.git')}), which is a \`.git\` folder or inside one`)
+  })
+
+  test('the runner\'s temp folder and its parents, also through a symlinked parent', async () => {
+    await refused('runner-temp', "is the runner's temp folder (RUNNER_TEMP)")
+    await refused('outer', "holds the runner's temp folder (RUNNER_TEMP)", { RUNNER_TEMP: path.join(workspace.dir, 'outer/temp') })
+    await symlink(path.join(workspace.dir, 'runner-temp'), path.join(workspace.dir, 'linked'))
+    await refused('linked', "is the runner's temp folder (RUNNER_TEMP)")
+    // As a case-insensitive disk would see it.
+    await refused('Runner-Temp', "is the runner's temp folder (RUNNER_TEMP)")
+  })
+
+  test('the runner\'s tool cache, the home folder, the action\'s own folder', async () => {
+    await refused('tools', "is the runner's tool cache (RUNNER_TOOL_CACHE)", { RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tools') })
+    await refused('users', 'holds the home folder (HOME)', { HOME: path.join(workspace.dir, 'users/runner') })
+    await refused('actions', "holds the action's own folder (GITHUB_ACTION_PATH)", { GITHUB_ACTION_PATH: path.join(workspace.dir, 'actions/docs-admin/v1') })
+  })
+
+  test('the folder the archive is downloaded to', async () => {
+    await refused(path.join(temp(), 'docs-export-job_1'), 'is where the archive is downloaded to', {}, { domain: '', 'job-id': 'job_1' })
+    await refused(path.join(temp(), 'docs-export-anything'), 'is where the archive is downloaded to')
+  })
+
+  test('a git checkout that replacing the folder would delete, and a file', async () => {
+    await mkdir(path.join(workspace.dir, 'gh-pages/.git'), { recursive: true })
+    await refused('gh-pages', 'holds a git repository (.git)')
+    expect(await readdir(path.join(workspace.dir, 'gh-pages'))).toEqual(['.git'])
+    await writeFile(path.join(workspace.dir, 'notes.txt'), 'mine')
+    await refused('notes.txt', 'is a file')
+    expect(await readFile(path.join(workspace.dir, 'notes.txt'), 'utf8')).toBe('mine')
+  })
+
+  test('a folder inside the runner\'s temp folder is fine', async () => {
+    const { failed, outputs } = await runExport({ path: path.join(temp(), 'site') })
+    expect(failed).toBe(false)
+    expect(outputs['site-path']).toBe(path.join(temp(), 'site'))
+  })
+})
+
+describe('max-site-size', () => {
+  test('a bundle that unpacks to more fails saying which bound; the previous site stays', async () => {
+    await simulator({ bundle: { entries: [...fixtureSiteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(3 * 1024 * 1024) }] } })
+    const site = path.join(workspace.dir, 'static-export')
+    await mkdir(site)
+    await writeFile(path.join(site, 'index.html'), 'previous')
+    const { failed, failure } = await runExport({ 'max-site-size': '1m' })
+    expect(failed).toBe(true)
+    expect(failure).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
+    expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(1)
+    expect(await readdir(site)).toEqual(['index.html'])
+    expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('previous')
+    expect((await readdir(workspace.dir)).sort()).toEqual(['runner-temp', 'static-export'])
   })
 })

@@ -3,7 +3,8 @@ import { describe, expect, test } from '@jest/globals'
 import type { InputName } from '../src/action/inputs.js'
 import { type AgentSettings, type ExportByDomain, type ExportSettings, readSettings } from '../src/action/settings.js'
 import { ActionError } from '../src/common/errors.js'
-import { formatDuration, parseDuration } from '../src/common/units.js'
+import { formatDuration, parseDuration, parseSize } from '../src/common/units.js'
+import { folderProblem } from '../src/action/path-guard.js'
 
 const workspace = path.resolve('/work/space')
 
@@ -44,6 +45,45 @@ describe('parseDuration', () => {
     expect(formatDuration(42_000)).toBe('42s')
     expect(formatDuration(185_000)).toBe('3m 05s')
     expect(formatDuration(3_720_000)).toBe('1h 02m')
+  })
+})
+
+describe('parseSize', () => {
+  test.each([
+    ['1048576', 1048576],
+    ['512k', 512 * 1024],
+    ['500m', 500 * 1024 ** 2],
+    ['2g', 2 * 1024 ** 3],
+    ['1.5G', 1.5 * 1024 ** 3],
+    [' 2 GiB ', 2 * 1024 ** 3],
+    ['500MB', 500 * 1024 ** 2],
+    ['1t', 1024 ** 4],
+    ['100b', 100]
+  ])('%s is %d bytes', (text, bytes) => expect(parseSize(text)).toBe(bytes))
+
+  test.each(['', 'big', '-1m', '5 gigabytes', '1e9', '2x', '9'.repeat(30)])('%s is not a size', (text) => {
+    expect(parseSize(text)).toBeUndefined()
+  })
+})
+
+describe('folderProblem', () => {
+  const guarded = [
+    { path: path.resolve('/runner/temp'), name: 'the runner\'s temp folder' },
+    { path: path.resolve('/work/space'), name: 'the workspace' }
+  ]
+  test.each([
+    ['/work/space/site', undefined],
+    ['/runner/temp/site', undefined],
+    ['/work/space2', undefined],
+    ['/runner/temp', "is the runner's temp folder"],
+    ['/runner', "holds the runner's temp folder"],
+    ['/Runner/TEMP', "is the runner's temp folder"],
+    ['/work', 'holds the workspace'],
+    ['/', 'is the root of the file system'],
+    ['/work/space/site/.git/x', 'is a `.git` folder or inside one'],
+    ['/work/space/GIT~1', 'is a `.git` folder or inside one']
+  ])('%s: %s', (folder, problem) => {
+    expect(folderProblem(path.resolve(folder), guarded)).toEqual(problem === undefined ? undefined : expect.stringContaining(problem))
   })
 })
 
@@ -129,6 +169,17 @@ describe('export inputs', () => {
   test('the workspace or a parent of it is refused as `path`', () => {
     expect(problemsOf({ ...exportInputs, path: '..' })).toMatch(/`path` must be a folder of its own/)
     expect(problemsOf({ ...exportInputs, path: '/' })).toMatch(/`path` must be a folder of its own/)
+  })
+
+  test.each(['.git', '.git/site', 'docs/.git', '.GIT', '.git.', 'sub/.Git/x', '../space/.git'])('`path: %s`, in a .git folder, is refused', (value) => {
+    expect(problemsOf({ ...exportInputs, path: value })).toContain(`\`path\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which is a \`.git\` folder or inside one`)
+  })
+
+  test('max-site-size: 5g by default, sizes with units, positive only', () => {
+    expect((read(exportInputs) as ExportSettings).maxSiteBytes).toBe(5 * 1024 ** 3)
+    expect((read({ ...exportInputs, 'max-site-size': '500m' }) as ExportSettings).maxSiteBytes).toBe(500 * 1024 ** 2)
+    expect(problemsOf({ ...exportInputs, 'max-site-size': 'lots' })).toContain('`max-site-size` must be a positive size such as `500m`, `2g` or plain bytes, not `lots`.')
+    expect(problemsOf({ ...exportInputs, 'max-site-size': '0' })).toContain('`max-site-size` must be a positive size')
   })
 
   test('an unknown operation names the allowed ones', () => {

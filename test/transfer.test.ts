@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
-import { UnsafeEntryError } from '../src/archive/errors.js'
+import { SiteLimitError, UnsafeEntryError } from '../src/archive/errors.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import type { BundleLink } from '../src/service/export-api.js'
 import { type LinkPolicy, linkPolicy } from '../src/transfer/link.js'
@@ -88,6 +88,7 @@ function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLi
     refreshLink: served.refreshLink,
     archiveFolder: join(work.dir, 'bundle'),
     siteDir: join(work.dir, 'site'),
+    limits: { maxBytes: 1024 ** 3 },
     deadline: clock.now() + 30 * 60_000,
     policy,
     log,
@@ -348,6 +349,55 @@ describe('archives that cannot be used', () => {
     expect((error as Error).message).toContain('"d/b"')
     expect(downloads()).toBe(1)
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+    expect(await workListing()).toEqual(['bundle', 'site'])
+  })
+})
+
+describe('bounds', () => {
+  test('an archive past max-site-size fails at once: never downloaded again, not called corrupt, the old site kept', async () => {
+    await mkdir(join(work.dir, 'site'))
+    await writeFile(join(work.dir, 'site/index.html'), 'old')
+    const bomb = await buildTar([...siteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(8 * 1024 * 1024) }], { gzip: true })
+    expect(bomb.length).toBeLessThan(64 * 1024)
+    const error = await transferBundle(options(await serve(bomb), { limits: { maxBytes: 2 * 1024 * 1024 } })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toContain('the bound set by `max-site-size`')
+    expect((error as Error).message).not.toContain('corrupt')
+    expect(downloads()).toBe(1)
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+    expect(await workListing()).toEqual(['bundle', 'site'])
+  })
+})
+
+test('a folder that cannot be made is said in the user\'s terms', async () => {
+  await writeFile(join(work.dir, 'a-file'), 'x')
+  const error = await transferBundle(options(await serve(siteTarGz), { archiveFolder: join(work.dir, 'a-file/bundle') })).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(ActionError)
+  expect((error as Error).message).toBe(`Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`)
+  expect(downloads()).toBe(0)
+})
+
+describe('folders an earlier run left', () => {
+  const stale = ['.site.staging-0123456789ab', '.site.old-0123456789ab', '.site.trash-0123456789ab']
+
+  test('are removed before the download; folders of other names are left alone', async () => {
+    await mkdir(join(work.dir, 'site'))
+    for (const name of [...stale, '.other.staging-0123456789ab', '.site.staging-mine']) {
+      await mkdir(join(work.dir, name, 'deep'), { recursive: true })
+      await writeFile(join(work.dir, name, 'deep/page.html'), 'left over')
+    }
+    await transferBundle(options(await serve(siteTarGz)))
+    expect(await workListing()).toEqual(['.other.staging-0123456789ab', '.site.staging-mine', 'bundle', 'bundle/bundle.tar.gz', 'site'])
+    expect(log.text()).toContain('Removing 3 folders that an earlier run left beside')
+  })
+
+  test('a previous site an earlier run moved aside, and never put back, is restored (and kept if this run fails)', async () => {
+    await mkdir(join(work.dir, '.site.old-0123456789ab'))
+    await writeFile(join(work.dir, '.site.old-0123456789ab/index.html'), 'previous')
+    await mkdir(join(work.dir, '.site.staging-0123456789ab'))
+    const entries: ArchiveEntry[] = [...siteEntries(), { type: 'file', name: '../escape.html', content: 'x' }]
+    await expect(transferBundle(options(await serve(await buildTar(entries, { gzip: true }))))).rejects.toBeInstanceOf(UnsafeEntryError)
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('previous')
     expect(await workListing()).toEqual(['bundle', 'site'])
   })
 })

@@ -28,7 +28,13 @@ var external_node_fs_ = __webpack_require__(3024);
 var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: external "node:util/types"
+var types_ = __webpack_require__(3429);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/archive/errors.ts
+
+
 
 /**
  * An archive entry that would write outside the site folder, through a link, or somewhere it has
@@ -58,6 +64,43 @@ function corrupt(error) {
     const message = error instanceof Error ? error.message : String(error);
     return new CorruptArchiveError(message, { cause: error });
 }
+/**
+ * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
+ * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
+ * previous site is left as it was.
+ */
+class SiteLimitError extends errors/* ActionError */.lZ {
+    name = 'SiteLimitError';
+}
+/**
+ * A failure while writing the site or the archive file, said in the user's terms: what was being
+ * written, what went wrong, and (a full disk) how much had been written. Errors that are already
+ * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
+ */
+function writeFailure(error, what, writtenBytes) {
+    // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
+    if (!(0,types_.isNativeError)(error) || error instanceof errors/* ActionError */.lZ || error instanceof errors/* CancelledError */.cc || error.name === 'AbortError')
+        return error;
+    const code = error.code;
+    const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    const written = full && writtenBytes !== undefined ? `, after ${(0,units/* formatBytes */.z3)(writtenBytes)} had been written` : '';
+    return new errors/* ActionError */.lZ(`Could not write ${what}: ${why}${written}`, { cause: error });
+}
+const WRITE_FAILURES = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    ENAMETOOLONG: 'its name or path is too long for the file system',
+    EACCES: 'permission denied',
+    EPERM: 'the operation is not permitted',
+    EROFS: 'the file system is read-only',
+    EMFILE: 'too many files are open',
+    ENFILE: 'too many files are open',
+    EIO: 'the disk reported an input/output error',
+    ENOTDIR: 'a part of its path is a file, not a folder',
+    EISDIR: 'a folder is in the way',
+    ELOOP: 'its path loops through symlinks'
+};
 
 ;// CONCATENATED MODULE: ./src/archive/format.ts
 /**
@@ -143,6 +186,8 @@ class HeadSniffer {
 
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(6466);
+// EXTERNAL MODULE: ./src/common/file-names.ts
+var file_names = __webpack_require__(7750);
 ;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
 /**
  * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
@@ -152,15 +197,29 @@ var external_node_stream_promises_ = __webpack_require__(6466);
  * site root.
  */
 
+
 /** Both separators count: a Windows runner would read `a\..\b` as a traversal. */
 const SEPARATORS = /[\\/]/;
 /** `/x`, `\x`, and drive-letter paths `C:x`, `C:\x`. */
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
 /** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
 const MAX_LINK_HOPS = 40;
+/** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
+const MAX_SEGMENT_BYTES = 255;
+/** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
+const MAX_PATH_BYTES = 4096;
+/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
+const MAX_LINK_TARGET_BYTES = 4096;
+/**
+ * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
+ * as nothing at all. `.` and `..` themselves are handled before this is asked.
+ */
+const DOTS_AND_SPACES = /^[. ]+$/;
 /**
  * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
- * or a NUL byte. `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
+ * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
+ * would take it for a repository's control folder, hooks and all, if a later step ran git in
+ * the site). `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
  */
 function entryPath(name) {
     checkText(name, name, 'name');
@@ -172,13 +231,26 @@ function entryPath(name) {
             continue;
         if (segment === '..')
             throw new UnsafeEntryError(name, 'has a ".." path segment');
+        if (DOTS_AND_SPACES.test(segment))
+            throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
+        if ((0,file_names/* isGitFolderName */.a)(segment))
+            throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
+        if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+            throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
         segments.push(segment);
     }
-    return segments.join('/');
+    const path = segments.join('/');
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES)
+        throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
+    return path;
 }
-/** Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too) kept. */
+/**
+ * Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too)
+ * kept, and always readable and writable by its owner (a site nobody can read or replace is no
+ * site).
+ */
 function fileMode(mode) {
-    return (mode ?? 0o644) & 0o777;
+    return ((mode ?? 0o644) & 0o777) | 0o600;
 }
 function checkText(entryName, text, what) {
     if (text.includes('\0'))
@@ -189,7 +261,6 @@ function parentOf(path) {
     return slash < 0 ? '' : path.slice(0, slash);
 }
 const DIR = { kind: 'dir' };
-const FILE = { kind: 'file' };
 /**
  * What the archive has put where so far, in archive order. Each `add*` checks one entry against
  * the entries before it and returns the entry path to write; `symlinksToCreate()` checks every
@@ -197,65 +268,82 @@ const FILE = { kind: 'file' };
  * written through a link.
  *
  * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
- * directory may not share a path; otherwise the later entry at a path wins.
+ * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
+ * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
  */
 class EntryIndex {
+    /** Folded path -> what is there. */
     nodes = new Map([['', DIR]]);
-    /** Symlinks still standing (a later file at the same path replaces one). */
-    symlinks = new Map();
+    /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
+    symlinks = new Set();
     /** Returns the directory's path, '' for the root. */
     addDirectory(name) {
         const path = entryPath(name);
-        const existing = this.nodes.get(path);
+        const key = (0,file_names/* foldPath */.t)(path);
+        const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             return path;
         this.claimParents(path, name);
         if (existing?.kind === 'file')
             throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file');
         // An earlier symlink here is replaced: it exists only in this index until the very end.
-        this.symlinks.delete(path);
-        this.nodes.set(path, DIR);
+        this.symlinks.delete(key);
+        this.nodes.set(key, DIR);
         return path;
     }
     addFile(name) {
         const path = this.claimLeaf(name);
-        this.nodes.set(path, FILE);
+        this.nodes.set((0,file_names/* foldPath */.t)(path), { kind: 'file', path });
         return path;
     }
-    /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
+    /**
+     * `target` is another entry's name (tar hardlinks name their target from the archive root);
+     * `targetPath` is that entry's path as the archive spelled it.
+     */
     addHardlink(name, target) {
         checkText(name, target, 'link target');
         if (ABSOLUTE.test(target))
             throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
-        let targetPath;
+        let targetKey;
         try {
-            targetPath = entryPath(target);
+            targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
         }
         catch {
             throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
         }
-        if (this.nodes.get(targetPath)?.kind !== 'file') {
+        const targetNode = this.nodes.get(targetKey);
+        if (targetNode?.kind !== 'file') {
             throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
         }
         const path = this.claimLeaf(name);
-        if (path === targetPath)
+        if ((0,file_names/* foldPath */.t)(path) === targetKey)
             throw new UnsafeEntryError(name, 'is a hardlink to itself');
-        this.nodes.set(path, FILE);
-        return { path, targetPath };
+        this.nodes.set((0,file_names/* foldPath */.t)(path), { kind: 'file', path });
+        return { path, targetPath: targetNode.path };
     }
     addSymlink(name, target) {
         checkText(name, target, 'link target');
         if (target === '')
             throw new UnsafeEntryError(name, 'is a symlink with an empty target');
+        if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES)
+            throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
         if (ABSOLUTE.test(target))
             throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
+        for (const segment of target.split(SEPARATORS)) {
+            if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
+                throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
+            }
+            if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+                throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
+        }
         const path = this.claimLeaf(name);
         // Fail fast on the plain case; chains through other links are checked once all are known.
         if (resolveLexically(parentOf(path), target) === undefined) {
             throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
         }
-        this.nodes.set(path, { kind: 'symlink', target, entryName: name });
-        this.symlinks.set(path, target);
+        const key = (0,file_names/* foldPath */.t)(path);
+        this.nodes.set(key, { kind: 'symlink', path, target, entryName: name });
+        this.symlinks.add(key);
         return path;
     }
     /**
@@ -264,13 +352,16 @@ class EntryIndex {
      */
     symlinksToCreate() {
         const planned = [];
-        for (const [path, target] of this.symlinks) {
-            const node = this.nodes.get(path);
-            const entryName = node?.kind === 'symlink' ? node.entryName : path;
-            const verdict = walk(parentOf(path), target, (at) => {
-                const node = this.nodes.get(at);
-                return node?.kind === 'symlink' ? node.target : undefined;
-            });
+        const linkAt = (at) => {
+            const node = this.nodes.get((0,file_names/* foldPath */.t)(at));
+            return node?.kind === 'symlink' ? node.target : undefined;
+        };
+        for (const key of this.symlinks) {
+            const node = this.nodes.get(key);
+            if (node?.kind !== 'symlink')
+                continue;
+            const { path, target, entryName } = node;
+            const verdict = walk(parentOf(path), target, linkAt);
             if (verdict === 'loop')
                 throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
@@ -286,24 +377,24 @@ class EntryIndex {
         if (path === '')
             throw new UnsafeEntryError(name, 'has an empty path');
         this.claimParents(path, name);
-        const existing = this.nodes.get(path);
-        if (existing?.kind === 'dir')
+        const key = (0,file_names/* foldPath */.t)(path);
+        if (this.nodes.get(key)?.kind === 'dir')
             throw new UnsafeEntryError(name, 'would replace a directory');
-        this.symlinks.delete(path);
+        this.symlinks.delete(key);
         return path;
     }
     /** Every ancestor becomes a directory; none may be a symlink (that would write through it) or a file. */
     claimParents(path, name) {
         const newDirectories = [];
         // Ancestors of a known directory are known directories: the common case costs one lookup.
-        for (let parent = parentOf(path);; parent = parentOf(parent)) {
+        for (let parent = (0,file_names/* foldPath */.t)(parentOf(path));; parent = parentOf(parent)) {
             const node = this.nodes.get(parent);
             if (node?.kind === 'dir')
                 break;
             if (node?.kind === 'symlink')
                 throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
             if (node?.kind === 'file')
-                throw new UnsafeEntryError(name, `is inside ${JSON.stringify(parent)}, which an earlier entry made a file`);
+                throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
             newDirectories.push(parent);
         }
         for (const directory of newDirectories)
@@ -348,6 +439,75 @@ function walk(from, target, linkAt, budget = { hops: MAX_LINK_HOPS }) {
     return segments.join('/');
 }
 
+;// CONCATENATED MODULE: ./src/archive/entry-streams.ts
+/** Reading one archive entry's content, for the tar and zip readers alike. */
+
+/**
+ * The whole content of a small entry, as the chunks it arrived in (no copy: the writer hands
+ * them to one writev). Errors of the stream mean the archive data is bad: they become
+ * CorruptArchiveError; so does content longer than `maxBytes` (what the entry declared), which
+ * is never held in memory.
+ */
+function readEntry(stream, maxBytes) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let bytes = 0;
+        let ended = false;
+        stream.on('data', (chunk) => {
+            bytes += chunk.length;
+            if (bytes <= maxBytes)
+                return void chunks.push(chunk);
+            const error = corrupt(new Error(`the entry holds more than the ${maxBytes} bytes it declares`));
+            reject(error);
+            stream.destroy(error);
+        });
+        stream.on('end', () => {
+            ended = true;
+            resolve(chunks);
+        });
+        stream.on('error', (error) => reject(corrupt(error)));
+        // Destroyed from outside (the extraction was stopped) without an error of its own.
+        stream.on('close', () => {
+            if (!ended)
+                reject(corrupt(new Error('the entry ended early')));
+        });
+    });
+}
+/** Reads and drops an entry's content (tar needs it consumed to go on). */
+function skipEntry(stream) {
+    return new Promise((resolve, reject) => {
+        let ended = false;
+        stream.on('end', () => {
+            ended = true;
+            resolve();
+        });
+        stream.on('error', (error) => reject(corrupt(error)));
+        stream.on('close', () => {
+            if (!ended)
+                reject(corrupt(new Error('the entry ended early')));
+        });
+        stream.resume();
+    });
+}
+/**
+ * The entry's chunks, with read errors turned into CorruptArchiveError (write errors stay as they
+ * are). Listens for errors at once: the writer may ask for the first chunk only later (it waits
+ * for a free slot), and an error emitted with no listener would crash the process.
+ */
+function entryChunks(stream) {
+    let failure;
+    stream.on('error', (error) => void (failure ??= error));
+    return (async function* () {
+        try {
+            for await (const chunk of stream)
+                yield chunk;
+        }
+        catch (error) {
+            throw corrupt(failure ?? error);
+        }
+    })();
+}
+
 ;// CONCATENATED MODULE: ./src/archive/site-writer.ts
 /**
  * Writes archive entries into a fresh folder (the staging folder), whatever the archive format.
@@ -357,6 +517,9 @@ function walk(from, target, linkAt, budget = { hops: MAX_LINK_HOPS }) {
  * Files are created with O_EXCL (`wx`): an existing path (an earlier duplicate, a hardlink) is
  * unlinked and created anew, never written through.
  *
+ * Bounds: entries are counted, and file bytes twice: as declared before the content is read, and
+ * as written. Past `maxBytes` or `maxEntries` the unpacking fails with SiteLimitError.
+ *
  * Speed: small files are written in one call each, several at a time, while the archive reader
  * goes on; each folder is created once (the promise is cached).
  */
@@ -365,36 +528,64 @@ function walk(from, target, linkAt, budget = { hops: MAX_LINK_HOPS }) {
 
 
 
-/** Files up to this size are collected in memory by the readers and written in one call. */
+
+
+
+
+/** Files up to this size are read into memory and written in one call. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 /** Writes in flight at once: enough to keep the libuv pool busy, few enough to bound memory. */
 const DEFAULT_MAX_IN_FLIGHT = 16;
 const STREAM_HIGH_WATER_MARK = 1024 * 1024;
+/**
+ * The most entries an archive may hold: far above any real site (each entry costs an inode and
+ * some memory in the index), far below what would exhaust either.
+ */
+const MAX_SITE_ENTRIES = 1_000_000;
+/**
+ * What an archive's own bytes may hold beyond its files' content: per entry, its header, long
+ * name records and padding (16 KiB is more than a 4 KiB name and link take); once, the end
+ * blocks and what a reader is handed ahead of the entry it is on.
+ */
+const ARCHIVE_BYTES_PER_ENTRY = 16 * 1024;
+const ARCHIVE_BYTES_AHEAD = 8 * 1024 * 1024;
 class SiteWriter {
     root;
     log;
     signal;
+    limits;
     maxInFlight;
     index = new EntryIndex();
     /** Folder path -> its creation; '' is the root, which exists already. */
     directories = new Map([['', Promise.resolve()]]);
-    /** Path -> the last write started on it, so a later duplicate waits for the earlier one. */
+    /** Folded path -> the last write started on it, so a later duplicate waits for the earlier one. */
     lastWriteAt = new Map();
     inFlight = 0;
     slotWaiters = [];
     idleWaiters = [];
     failure;
+    maxEntries;
+    entries = 0;
+    /** File bytes the entries so far declare, and the bytes written to disk. */
+    declaredBytes = 0;
+    writtenBytes = 0;
     /** Counts for the summary line. */
     counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 };
+    /** Entries taken so far, of every kind. */
+    get entryCount() {
+        return this.entries;
+    }
     constructor(
     /** Absolute path of the folder to fill; it must exist and be empty. */
     root, log, 
     /** Stops the extraction: nothing new starts, large-file streams end, the reason is the failure. */
-    signal, maxInFlight = DEFAULT_MAX_IN_FLIGHT) {
+    signal, limits, maxInFlight = DEFAULT_MAX_IN_FLIGHT) {
         this.root = root;
         this.log = log;
         this.signal = signal;
+        this.limits = limits;
         this.maxInFlight = maxInFlight;
+        this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
         const stop = () => {
             this.failure ??= signal.reason;
             for (const wake of this.slotWaiters.splice(0))
@@ -405,45 +596,72 @@ class SiteWriter {
         else
             signal.addEventListener('abort', stop, { once: true });
     }
+    /** How many entries the whole archive declares, when it says so first (zip's central directory). */
+    checkDeclared(entries) {
+        this.throwIfFailed();
+        if (entries > this.maxEntries)
+            throw this.tooManyEntries(`the archive declares ${entries.toLocaleString('en-US')}`);
+    }
+    /**
+     * The archive's own bytes so far, as its reader consumes them (tar: headers, padding, skipped
+     * data). They may pass the content its files declared only by a margin per entry: an archive
+     * of padding or zero blocks would otherwise keep the unpacking busy without end.
+     */
+    checkArchiveBytes(bytes) {
+        const allowance = this.declaredBytes + (this.entries + 1) * ARCHIVE_BYTES_PER_ENTRY + ARCHIVE_BYTES_AHEAD;
+        if (bytes <= allowance)
+            return;
+        throw new SiteLimitError(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(allowance)}, far more than the ${this.entries.toLocaleString('en-US')} ${this.entries === 1 ? 'entry' : 'entries'} so far hold ` +
+            `(${(0,units/* formatBytes */.z3)(this.declaredBytes)} of files): the rest is padding or data that is never unpacked. The previous site was left as it was.`);
+    }
     async directory(name) {
         this.throwIfFailed();
+        this.countEntry(name);
         const path = this.index.addDirectory(name);
         this.counts.directories++;
         if (path !== '')
-            await this.schedule([], () => this.ensureDirectory(path));
+            await this.schedule(name, [], () => this.ensureDirectory(path));
     }
-    /** Schedules the write of `content` (the file's chunks, in order); returns once it has started. */
-    async file(name, mode, content) {
+    /**
+     * A regular file of `size` bytes (as the archive declares it) read from `content`. A small one
+     * is read into memory and its write scheduled: resolves once the write has started. A large
+     * one is streamed: resolves once it is written. Either way `content` is consumed.
+     */
+    async file(name, mode, size, content) {
         this.throwIfFailed();
+        this.countEntry(name);
         const path = this.index.addFile(name);
+        this.claimBytes(name, size);
         this.counts.files++;
-        await this.schedule([path], () => this.writeFile(path, content, fileMode(mode)));
-    }
-    /** For large files: resolves when `content` is consumed and written. */
-    async fileFromStream(name, mode, content) {
-        this.throwIfFailed();
-        const path = this.index.addFile(name);
-        this.counts.files++;
+        if (size <= SMALL_FILE_BYTES) {
+            const chunks = await readEntry(content, size);
+            await this.schedule(name, [path], () => this.writeFile(path, chunks, fileMode(mode)));
+            return;
+        }
+        const chunks = entryChunks(content);
         let written;
-        await this.schedule([path], () => (written = this.streamFile(path, content, fileMode(mode))));
+        await this.schedule(name, [path], () => (written = this.streamFile(name, path, chunks, fileMode(mode))));
         await written;
     }
     async hardlink(name, target) {
         this.throwIfFailed();
+        this.countEntry(name);
         const { path, targetPath } = this.index.addHardlink(name, target);
         this.counts.hardlinks++;
         // Waits for the target's write; a later rewrite of the target waits for the link.
-        await this.schedule([path, targetPath], () => this.createHardlink(path, targetPath));
+        await this.schedule(name, [path, targetPath], () => this.createHardlink(path, targetPath));
     }
     /** Recorded only: symlinks are created by finish(), once every file is on disk. */
     symlink(name, target) {
         this.throwIfFailed();
+        this.countEntry(name);
         this.index.addSymlink(name, target);
         this.counts.symlinks++;
     }
     /** Devices, fifos and unknown entry types are not extracted. */
     skip(name, kind) {
         this.throwIfFailed();
+        this.countEntry(name);
         entryPath(name);
         this.counts.skipped++;
         this.log.warning(`Skipped the archive entry ${JSON.stringify(name)}: ${kind} entries are not extracted`);
@@ -453,7 +671,7 @@ class SiteWriter {
         await this.idle();
         this.throwIfFailed();
         for (const { path, target } of this.index.symlinksToCreate()) {
-            await this.schedule([path], () => this.createSymlink(path, target));
+            await this.schedule(path, [path], () => this.createSymlink(path, target));
         }
         await this.idle();
         this.throwIfFailed();
@@ -462,33 +680,60 @@ class SiteWriter {
     settled() {
         return this.idle();
     }
+    // --- bounds -------------------------------------------------------------------------------------
+    countEntry(name) {
+        if (++this.entries > this.maxEntries)
+            throw this.tooManyEntries(`the entry ${JSON.stringify(name)} is one more`);
+    }
+    /** Before a file's content is read: its declared size must fit. */
+    claimBytes(name, size) {
+        this.declaredBytes += size;
+        if (this.declaredBytes > this.limits.maxBytes)
+            throw this.tooManyBytes(`the entry ${JSON.stringify(name)} (${(0,units/* formatBytes */.z3)(size)}) takes it to ${(0,units/* formatBytes */.z3)(this.declaredBytes)}`);
+    }
+    /** As bytes reach the disk: what is written must fit too, whatever was declared. */
+    countWritten(name, bytes) {
+        this.writtenBytes += bytes;
+        if (this.writtenBytes > this.limits.maxBytes)
+            throw this.tooManyBytes(`the entry ${JSON.stringify(name)} took it past that while being written`);
+    }
+    tooManyBytes(detail) {
+        return new SiteLimitError(`The bundle unpacks to more than ${(0,units/* formatBytes */.z3)(this.limits.maxBytes)}, the bound set by \`max-site-size\`: ${detail}. ` +
+            'Nothing was unpacked into the site folder, and the previous site was left as it was; raise `max-site-size` if the site really is this large.');
+    }
+    tooManyEntries(detail) {
+        return new SiteLimitError(`The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action unpacks: ${detail}. ` +
+            'Nothing was unpacked into the site folder, and the previous site was left as it was.');
+    }
     // --- scheduling -------------------------------------------------------------------------------
     /**
      * Starts `operation` once a slot is free and the earlier writes on `paths` are done. Resolves
      * when it has started; a failure is kept and thrown by the next call.
      */
-    async schedule(paths, operation) {
+    async schedule(entryName, paths, operation) {
         while (this.inFlight >= this.maxInFlight && !this.signal.aborted)
             await new Promise((wake) => this.slotWaiters.push(wake));
         this.throwIfFailed();
         this.inFlight++;
-        const earlier = paths.map((path) => this.lastWriteAt.get(path)).filter((p) => p !== undefined);
+        // Folded: on a case-insensitive disk `A` and `a` are one file, and their writes must not race.
+        const keys = paths.map(file_names/* foldPath */.t);
+        const earlier = keys.map((key) => this.lastWriteAt.get(key)).filter((p) => p !== undefined);
         const run = (earlier.length === 0 ? operation() : Promise.all(earlier).then(() => (this.signal.aborted ? undefined : operation())))
             .catch((error) => {
-            this.failure ??= error;
+            this.failure ??= error === this.signal.reason ? error : writeFailure(error, `the archive entry ${JSON.stringify(entryName)} into ${this.root}`, this.writtenBytes);
         })
             .finally(() => {
-            for (const path of paths)
-                if (this.lastWriteAt.get(path) === run)
-                    this.lastWriteAt.delete(path);
+            for (const key of keys)
+                if (this.lastWriteAt.get(key) === run)
+                    this.lastWriteAt.delete(key);
             this.inFlight--;
             this.slotWaiters.shift()?.();
             if (this.inFlight === 0)
                 for (const wake of this.idleWaiters.splice(0))
                     wake();
         });
-        for (const path of paths)
-            this.lastWriteAt.set(path, run);
+        for (const key of keys)
+            this.lastWriteAt.set(key, run);
     }
     idle() {
         return this.inFlight === 0 ? Promise.resolve() : new Promise((wake) => this.idleWaiters.push(wake));
@@ -529,13 +774,20 @@ class SiteWriter {
     async writeFile(path, content, mode) {
         await this.parentReady(path);
         await replacing(this.absolute(path), (target) => writeNewFile(target, content, mode));
+        this.countWritten(path, content.reduce((sum, chunk) => sum + chunk.length, 0));
     }
-    async streamFile(path, content, mode) {
+    async streamFile(name, path, content, mode) {
         await this.parentReady(path);
         const target = this.absolute(path);
         const handle = await replacing(target, (file) => (0,promises_.open)(file, 'wx', mode));
         const output = (0,external_node_fs_.createWriteStream)(target, { fd: handle, highWaterMark: STREAM_HIGH_WATER_MARK });
-        await (0,external_node_stream_promises_.pipeline)(content, output, { signal: this.signal });
+        const counted = async function* () {
+            for await (const chunk of content) {
+                this.countWritten(name, chunk.length);
+                yield chunk;
+            }
+        };
+        await (0,external_node_stream_promises_.pipeline)(counted.call(this), output, { signal: this.signal });
     }
     async createHardlink(path, targetPath) {
         await this.parentReady(path);
@@ -598,29 +850,46 @@ function errorCode(error) {
     return error?.code;
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(1421);
 ;// CONCATENATED MODULE: ./src/archive/staging.ts
 /**
  * The site is unpacked into a staging folder next to its destination (same parent, so the final
  * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
  * never leaves a half-written site, and an earlier site stays until the new one is complete.
+ *
+ * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
+ * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run sweeps them first.
  */
 
 
 
+
+/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
+function besideSite(siteDir, kind) {
+    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+}
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
 async function createStagingFolder(siteDir) {
-    const parent = (0,external_node_path_.dirname)(siteDir);
-    await (0,promises_.mkdir)(parent, { recursive: true });
-    const staging = (0,external_node_path_.join)(parent, `.${(0,external_node_path_.basename)(siteDir)}.staging-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
+    const staging = besideSite(siteDir, 'staging');
     await (0,promises_.mkdir)(staging);
     return staging;
 }
 /**
- * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
- * old one removed. If the second rename fails, the old site is put back.
+ * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
+ * larger one by a detached process, so that a cancelled run can end at once.
  */
-async function swapIntoPlace(staging, siteDir) {
-    const aside = (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.old-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+const QUICK_REMOVAL_ENTRIES = 2000;
+/**
+ * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
+ * old one removed. If the second rename fails, the old site is put back. `entries`, the new
+ * site's, tells how large the old one likely is: a large one is removed by a detached process,
+ * waited for unless `signal` fires (see discardFolder).
+ */
+async function swapIntoPlace(staging, siteDir, how) {
+    const aside = besideSite(siteDir, 'old');
     let movedAside = false;
     try {
         await (0,promises_.rename)(siteDir, aside);
@@ -638,12 +907,90 @@ async function swapIntoPlace(staging, siteDir) {
             await (0,promises_.rename)(aside, siteDir).catch(() => undefined);
         throw error;
     }
-    if (movedAside)
+    if (!movedAside)
+        return;
+    if (how.entries <= QUICK_REMOVAL_ENTRIES)
         await removeQuietly(aside);
+    else
+        await removeDetached([aside], how.signal);
+}
+/**
+ * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
+ * and the folder holds many entries, removing them would take seconds, more than the runner
+ * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
+ * folder is renamed to a trash name at once and removed by a detached process; whatever that
+ * process does not finish, the next run sweeps.
+ */
+async function discardFolder(folder, siteDir, how) {
+    if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES)
+        return removeQuietly(folder);
+    const trash = besideSite(siteDir, 'trash');
+    try {
+        await (0,promises_.rename)(folder, trash);
+    }
+    catch {
+        return removeQuietly(folder);
+    }
+    void removeDetached([trash], AbortSignal.abort());
+}
+/**
+ * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
+ * exception: when the site itself is missing but a previous site was moved aside (the run died
+ * inside the swap), that previous site is put back rather than removed. The removal runs in a
+ * process of its own (it may be many thousand files): a cancellation stops the wait, not the
+ * removal.
+ */
+async function sweepStaleFolders(siteDir, log, signal) {
+    const name = (0,external_node_path_.basename)(siteDir);
+    const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`);
+    const stale = (await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => [])).filter((entry) => ours.test(entry));
+    if (stale.length === 0)
+        return;
+    const siteExists = await (0,promises_.stat)(siteDir).then(() => true, () => false);
+    const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old');
+    if (previous !== undefined) {
+        await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
+        log.info(`Put back the previous site, which an earlier run had moved aside to ${previous} when it was stopped`);
+    }
+    const removed = stale.filter((entry) => entry !== previous);
+    if (removed.length === 0)
+        return;
+    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`);
+    await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
 }
 /** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
 async function removeQuietly(path) {
     await (0,promises_.rm)(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+}
+/**
+ * A node process of its own removes `paths`, so this one does not stall (node's recursive
+ * removal holds up the event loop for long stretches). Resolves when that process ends, or as
+ * soon as `until` fires: the process then goes on alone, and this one may end without waiting
+ * for it. Never rejects: whatever it leaves, the next run sweeps.
+ */
+function removeDetached(paths, until) {
+    const script = "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })";
+    return new Promise((resolve) => {
+        try {
+            const remover = (0,external_node_child_process_.spawn)(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore', windowsHide: true });
+            const letGo = () => {
+                remover.unref();
+                resolve();
+            };
+            remover.on('error', () => resolve(Promise.all(paths.map(removeQuietly)).then(() => undefined)));
+            remover.on('exit', () => {
+                until?.removeEventListener('abort', letGo);
+                resolve();
+            });
+            if (until?.aborted)
+                letGo();
+            else
+                until?.addEventListener('abort', letGo, { once: true });
+        }
+        catch {
+            resolve();
+        }
+    });
 }
 
 // EXTERNAL MODULE: external "node:zlib"
@@ -651,58 +998,6 @@ var external_node_zlib_ = __webpack_require__(8522);
 var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_node_zlib_);
 // EXTERNAL MODULE: ./node_modules/tar-stream/index.js
 var tar_stream = __webpack_require__(6118);
-;// CONCATENATED MODULE: ./src/archive/entry-streams.ts
-/** Reading one archive entry's content, for the tar and zip readers alike. */
-
-/**
- * The whole content of a small entry, as the chunks it arrived in (no copy: the writer hands
- * them to one writev). Errors of the stream mean the archive data is bad: they become
- * CorruptArchiveError.
- */
-function readEntry(stream) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let ended = false;
-        stream.on('data', (chunk) => void chunks.push(chunk));
-        stream.on('end', () => {
-            ended = true;
-            resolve(chunks);
-        });
-        stream.on('error', (error) => reject(corrupt(error)));
-        // Destroyed from outside (the extraction was stopped) without an error of its own.
-        stream.on('close', () => {
-            if (!ended)
-                reject(corrupt(new Error('the entry ended early')));
-        });
-    });
-}
-/** Reads and drops an entry's content (tar needs it consumed to go on). */
-function skipEntry(stream) {
-    return new Promise((resolve, reject) => {
-        let ended = false;
-        stream.on('end', () => {
-            ended = true;
-            resolve();
-        });
-        stream.on('error', (error) => reject(corrupt(error)));
-        stream.on('close', () => {
-            if (!ended)
-                reject(corrupt(new Error('the entry ended early')));
-        });
-        stream.resume();
-    });
-}
-/** The entry's chunks, with read errors turned into CorruptArchiveError (write errors stay as they are). */
-async function* entryChunks(stream) {
-    try {
-        for await (const chunk of stream)
-            yield chunk;
-    }
-    catch (error) {
-        throw corrupt(error);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/archive/tar.ts
 /**
  * Unpacks a tar or tar.gz archive while it downloads: bytes are fed in as they arrive, gunzip
@@ -740,6 +1035,10 @@ class TarUnpacker {
     /** Compressed bytes gathered into one gunzip step. */
     batch = [];
     batchBytes = 0;
+    /** The entry being read, to say where the data ended if it ends early. */
+    reading;
+    /** Tar bytes handed to the parser (after gunzip). */
+    tarBytes = 0;
     constructor(writer, options) {
         this.writer = writer;
         this.options = options;
@@ -752,10 +1051,14 @@ class TarUnpacker {
             });
         });
         this.entriesRead.catch(() => undefined); // observed through end()
-        parser.on('error', (error) => this.fail(corrupt(error)));
+        parser.on('error', (error) => this.fail(this.describeParseError(error)));
         this.extract.on('entry', (header, stream, next) => {
+            this.reading = header;
             // tar-stream's typings for its streamx streams do not line up with node's; the shape does.
-            this.unpackEntry(header, stream).then(() => next(), (error) => this.fail(error));
+            this.unpackEntry(header, stream).then(() => {
+                this.reading = undefined;
+                next();
+            }, (error) => this.fail(error));
         });
         if (options.gzip) {
             const gunzip = external_node_zlib_default().createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
@@ -780,7 +1083,7 @@ class TarUnpacker {
         if (this.failure !== undefined)
             return undefined;
         if (this.gunzip === undefined)
-            return this.writeInput(chunk);
+            return this.withinBound(chunk) ? this.writeInput(chunk) : undefined;
         this.batch.push(chunk);
         this.batchBytes += chunk.length;
         return this.batchBytes >= GUNZIP_BATCH_BYTES ? this.flushBatch() : undefined;
@@ -829,6 +1132,14 @@ class TarUnpacker {
         if (!this.options.signal.aborted)
             this.options.onError?.(error);
     }
+    /** tar-stream's "Unexpected end of data" becomes which entry was cut short. */
+    describeParseError(error) {
+        const entry = this.reading;
+        if (!(error instanceof Error) || error.message !== 'Unexpected end of data')
+            return corrupt(error);
+        const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${(0,units/* formatBytes */.z3)(entry.size ?? 0)} declared)`;
+        return new CorruptArchiveError(`the tar data ends early, ${where}`, { cause: error });
+    }
     feedParser(chunk) {
         if (this.failure !== undefined)
             return;
@@ -838,8 +1149,25 @@ class TarUnpacker {
                 return;
             chunk = judged.head;
         }
+        if (!this.withinBound(chunk))
+            return;
         if (!this.extract.write(chunk))
             this.gunzip?.pause();
+    }
+    /**
+     * Counts the tar bytes before the parser gets them: an archive of little but padding, zero
+     * blocks or skipped data would keep gunzip and the parser busy without writing a byte.
+     */
+    withinBound(chunk) {
+        this.tarBytes += chunk.length;
+        try {
+            this.writer.checkArchiveBytes(this.tarBytes);
+            return true;
+        }
+        catch (error) {
+            this.fail(error);
+            return false;
+        }
     }
     endParser() {
         if (this.innerHead.pending) {
@@ -863,10 +1191,7 @@ class TarUnpacker {
         switch (header.type) {
             case 'file':
             case 'contiguous-file':
-                if (header.size <= SMALL_FILE_BYTES)
-                    await this.writer.file(name, header.mode, await readEntry(entry));
-                else
-                    await this.writer.fileFromStream(name, header.mode, entryChunks(entry));
+                await this.writer.file(name, header.mode, header.size ?? 0, entry);
                 return;
             case 'directory':
                 await skipEntry(entry);
@@ -874,11 +1199,11 @@ class TarUnpacker {
                 return;
             case 'symlink':
                 await skipEntry(entry);
-                this.writer.symlink(name, header.linkname);
+                this.writer.symlink(name, header.linkname ?? '');
                 return;
             case 'link':
                 await skipEntry(entry);
-                await this.writer.hardlink(name, header.linkname);
+                await this.writer.hardlink(name, header.linkname ?? '');
                 return;
             default:
                 // Devices and fifos; tar-stream consumes pax and GNU long-name records itself.
@@ -918,6 +1243,11 @@ async function unpackZip(file, writer) {
         throw corrupt(error);
     }
     try {
+        // The central directory says how many entries follow: too many fails before any is written.
+        // Each entry's size is checked as it comes, before it is inflated (a second pass over the
+        // directory to add them all up first would cost a quarter of the time of a site of small
+        // files), and its bytes as they are written.
+        writer.checkDeclared(zip.entryCount);
         await new Promise((resolve, reject) => {
             zip.on('entry', (entry) => {
                 unpackEntry(zip, entry, writer).then(() => zip.readEntry(), reject);
@@ -943,7 +1273,11 @@ async function unpackEntry(zip, entry, writer) {
         return;
     }
     if (kind === S_IFLNK) {
-        const target = Buffer.concat(await readEntry(await openEntry(zip, entry)));
+        // The target is the entry's content: read only what a path can hold, never a bomb's worth.
+        if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES) {
+            throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`);
+        }
+        const target = Buffer.concat(await readEntry(await openEntry(zip, entry), entry.uncompressedSize));
         writer.symlink(name, target.toString('utf8'));
         return;
     }
@@ -952,11 +1286,7 @@ async function unpackEntry(zip, entry, writer) {
         return;
     }
     const mode = unixMode & 0o777 ? unixMode : undefined;
-    const content = await openEntry(zip, entry);
-    if (entry.uncompressedSize <= SMALL_FILE_BYTES)
-        await writer.file(name, mode, await readEntry(content));
-    else
-        await writer.fileFromStream(name, mode, entryChunks(content));
+    await writer.file(name, mode, entry.uncompressedSize, await openEntry(zip, entry));
 }
 async function openEntry(zip, entry) {
     try {
@@ -1007,13 +1337,13 @@ class ArchiveReceiver {
         this.options = options;
         this.part = part;
         this.staging = staging;
-        part.on('error', (error) => options.onFatal(error));
+        part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)));
         const { signal } = options;
         if (signal?.aborted)
             this.stopper.abort(signal.reason);
         else
             signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true });
-        this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal);
+        this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits);
     }
     static async open(options) {
         // 'w' truncates: a retry never appends to what a failed attempt left.
@@ -1023,7 +1353,7 @@ class ArchiveReceiver {
         }
         catch (error) {
             part.destroy();
-            throw error;
+            throw writeFailure(error, `the bundle file ${options.partFile}`);
         }
         let staging;
         try {
@@ -1032,7 +1362,7 @@ class ArchiveReceiver {
         catch (error) {
             part.destroy();
             await removeQuietly(options.partFile);
-            throw error;
+            throw writeFailure(error, `a staging folder beside ${options.siteDir}`);
         }
         return new ArchiveReceiver(options, part, staging);
     }
@@ -1077,16 +1407,23 @@ class ArchiveReceiver {
                 throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error });
             }
         }
-        return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts };
+        return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 };
     }
-    /** Stops everything and removes the `.part` file and the staging folder. */
-    async discard() {
+    /**
+     * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
+     * ending, and a large staging folder is only renamed aside for a detached removal (see
+     * discardFolder).
+     */
+    async discard(cancelled = false) {
         if (!this.stopper.signal.aborted)
             this.stopper.abort(new errors/* CancelledError */.cc('The unpacking was stopped'));
         this.part.destroy();
         // In-flight writes must settle first, or one could recreate a folder after the removal.
         await Promise.all([this.writer?.settled(), this.part.closed ? undefined : (0,external_node_events_.once)(this.part, 'close').catch(noop)]);
-        await Promise.all([removeQuietly(this.options.partFile), this.staging === undefined ? undefined : removeQuietly(this.staging)]);
+        await Promise.all([
+            removeQuietly(this.options.partFile),
+            this.staging === undefined ? undefined : discardFolder(this.staging, this.options.siteDir, { cancelled, entries: this.writer?.entryCount ?? 0 })
+        ]);
     }
     /**
      * Like `part.write`, but the chunks go to disk together, ~1 MiB per writev, without copies.
@@ -1146,8 +1483,6 @@ class ArchiveReceiver {
 }
 function noop() { }
 
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/service/failure.ts
 var failure = __webpack_require__(8817);
 // EXTERNAL MODULE: ./src/service/retry.ts
@@ -1472,7 +1807,11 @@ const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 async function transferBundle(options) {
     const { log, clock, signal } = options;
     (0,errors/* throwIfCancelled */.dZ)(signal);
-    await (0,promises_.mkdir)(options.archiveFolder, { recursive: true });
+    await (0,promises_.mkdir)(options.archiveFolder, { recursive: true }).catch((error) => {
+        throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
+    });
+    if (options.siteDir !== undefined)
+        await sweepStaleFolders(options.siteDir, log, signal);
     const state = { link: options.link, linkRefused: false, attempts: 0 };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
     const client = new lib/* HttpClient */.Qq('docs-admin-action');
@@ -1529,7 +1868,8 @@ async function transfer_attempt(options, state, client) {
             siteDir: options.siteDir,
             log,
             onFatal: (error) => stop.abort(error),
-            signal: stop.signal
+            signal: stop.signal,
+            limits: options.limits
         });
         const opened = receiver;
         const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
@@ -1558,7 +1898,7 @@ async function transfer_attempt(options, state, client) {
         const cause = stop.signal.aborted ? stop.signal.reason : error;
         if (!stop.signal.aborted)
             stop.abort(cause);
-        await receiver?.discard();
+        await receiver?.discard(signal?.aborted === true);
         if (cause instanceof retry/* AttemptError */.cb && isLinkRefused(cause.failure)) {
             state.linkRefused = true;
             // Retry-After 0: no backoff is needed before asking for a fresh link.
@@ -1583,11 +1923,12 @@ async function finish(options, state, received) {
                 await (0,promises_.rm)(archiveFileOf(options, format), { force: true });
         }
         if (siteDir !== undefined && staging !== undefined)
-            await swapIntoPlace(staging, siteDir);
+            await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
     }
     catch (error) {
-        await Promise.all([removeQuietly(partFileOf(options)), staging === undefined ? undefined : removeQuietly(staging)]);
-        throw error;
+        const how = { cancelled: options.signal?.aborted === true, entries: received.entries };
+        await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)]);
+        throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
         const extras = [

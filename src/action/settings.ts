@@ -4,9 +4,10 @@
  */
 import * as path from 'node:path'
 import { InputError } from '../common/errors.js'
-import { parseDuration } from '../common/units.js'
+import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
+import { folderProblem } from './path-guard.js'
 
 interface CommonSettings {
   apiKey: string
@@ -24,6 +25,8 @@ interface ExportCommon extends CommonSettings {
   path: string
   download: boolean
   extract: boolean
+  /** Bound on the bytes the archive may unpack to (`max-site-size`). */
+  maxSiteBytes: number
   exportVersion: string | undefined
   /** Absolute path of the Helm values file to write, when asked for. */
   helmValuesFile: string | undefined
@@ -152,6 +155,15 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     }
     return ms
   }
+  const size = (name: InputName): number => {
+    const raw = value(name) ?? ''
+    const bytes = parseSize(raw)
+    if (bytes === undefined || bytes <= 0) {
+      problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`)
+      return 1
+    }
+    return bytes
+  }
   const segment = (name: InputName): string | undefined => checkSegment(name, value(name), problems)
 
   const operationText = required('operation')
@@ -182,6 +194,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
       path: checkFolder('path', value('path') ?? '', context.workspace, problems),
       download: flag('download'),
       extract: flag('extract'),
+      maxSiteBytes: size('max-site-size'),
       exportVersion: value('export-version'),
       helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
     }
@@ -303,13 +316,12 @@ function optionalPath(text: string | undefined, workspace: string): string | und
 
 /**
  * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, or the file system root.
+ * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
+ * real path against the runner's folders too.)
  */
 function checkFolder(name: InputName, text: string, workspace: string, problems: string[]): string {
   const folder = path.resolve(workspace, text)
-  const relative = path.relative(folder, path.resolve(workspace))
-  if (folder === path.parse(folder).root || relative === '' || !relative.startsWith('..')) {
-    problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\` which is ${relative === '' ? 'the workspace itself' : 'the workspace or one of its parents'}.`)
-  }
+  const problem = folderProblem(folder, [{ path: path.resolve(workspace), name: 'the workspace' }])
+  if (problem !== undefined) problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`)
   return folder
 }

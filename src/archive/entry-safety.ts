@@ -5,6 +5,7 @@
  * Paths here are "entry paths": relative, `/`-separated, without `.` or empty segments; '' is the
  * site root.
  */
+import { foldPath, isGitFolderName } from '../common/file-names.js'
 import { UnsafeEntryError } from './errors.js'
 
 /** Both separators count: a Windows runner would read `a\..\b` as a traversal. */
@@ -13,10 +14,23 @@ const SEPARATORS = /[\\/]/
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/
 /** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
 const MAX_LINK_HOPS = 40
+/** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
+export const MAX_SEGMENT_BYTES = 255
+/** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
+export const MAX_PATH_BYTES = 4096
+/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
+export const MAX_LINK_TARGET_BYTES = 4096
+/**
+ * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
+ * as nothing at all. `.` and `..` themselves are handled before this is asked.
+ */
+const DOTS_AND_SPACES = /^[. ]+$/
 
 /**
  * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
- * or a NUL byte. `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
+ * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
+ * would take it for a repository's control folder, hooks and all, if a later step ran git in
+ * the site). `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
  */
 export function entryPath(name: string): string {
   checkText(name, name, 'name')
@@ -25,14 +39,23 @@ export function entryPath(name: string): string {
   for (const segment of name.split(SEPARATORS)) {
     if (segment === '' || segment === '.') continue
     if (segment === '..') throw new UnsafeEntryError(name, 'has a ".." path segment')
+    if (DOTS_AND_SPACES.test(segment)) throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`)
+    if (isGitFolderName(segment)) throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked')
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
     segments.push(segment)
   }
-  return segments.join('/')
+  const path = segments.join('/')
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`)
+  return path
 }
 
-/** Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too) kept. */
+/**
+ * Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too)
+ * kept, and always readable and writable by its owner (a site nobody can read or replace is no
+ * site).
+ */
 export function fileMode(mode: number | undefined): number {
-  return (mode ?? 0o644) & 0o777
+  return ((mode ?? 0o644) & 0o777) | 0o600
 }
 
 function checkText(entryName: string, text: string, what: string): void {
@@ -44,10 +67,10 @@ function parentOf(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash)
 }
 
-type Node = { kind: 'dir' } | { kind: 'file' } | { kind: 'symlink'; target: string; entryName: string }
+/** What the archive has put at a path; `path` is the path as the archive spelled it last. */
+type Node = { kind: 'dir' } | { kind: 'file'; path: string } | { kind: 'symlink'; path: string; target: string; entryName: string }
 
 const DIR: Node = { kind: 'dir' }
-const FILE: Node = { kind: 'file' }
 
 export interface PlannedSymlink {
   path: string
@@ -61,62 +84,77 @@ export interface PlannedSymlink {
  * written through a link.
  *
  * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
- * directory may not share a path; otherwise the later entry at a path wins.
+ * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
+ * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
  */
 export class EntryIndex {
+  /** Folded path -> what is there. */
   private readonly nodes = new Map<string, Node>([['', DIR]])
-  /** Symlinks still standing (a later file at the same path replaces one). */
-  private readonly symlinks = new Map<string, string>()
+  /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
+  private readonly symlinks = new Set<string>()
 
   /** Returns the directory's path, '' for the root. */
   addDirectory(name: string): string {
     const path = entryPath(name)
-    const existing = this.nodes.get(path)
+    const key = foldPath(path)
+    const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') return path
     this.claimParents(path, name)
     if (existing?.kind === 'file') throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
     // An earlier symlink here is replaced: it exists only in this index until the very end.
-    this.symlinks.delete(path)
-    this.nodes.set(path, DIR)
+    this.symlinks.delete(key)
+    this.nodes.set(key, DIR)
     return path
   }
 
   addFile(name: string): string {
     const path = this.claimLeaf(name)
-    this.nodes.set(path, FILE)
+    this.nodes.set(foldPath(path), { kind: 'file', path })
     return path
   }
 
-  /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
+  /**
+   * `target` is another entry's name (tar hardlinks name their target from the archive root);
+   * `targetPath` is that entry's path as the archive spelled it.
+   */
   addHardlink(name: string, target: string): { path: string; targetPath: string } {
     checkText(name, target, 'link target')
     if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`)
-    let targetPath: string
+    let targetKey: string
     try {
-      targetPath = entryPath(target)
+      targetKey = foldPath(entryPath(target))
     } catch {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    if (this.nodes.get(targetPath)?.kind !== 'file') {
+    const targetNode = this.nodes.get(targetKey)
+    if (targetNode?.kind !== 'file') {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`)
     }
     const path = this.claimLeaf(name)
-    if (path === targetPath) throw new UnsafeEntryError(name, 'is a hardlink to itself')
-    this.nodes.set(path, FILE)
-    return { path, targetPath }
+    if (foldPath(path) === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
+    this.nodes.set(foldPath(path), { kind: 'file', path })
+    return { path, targetPath: targetNode.path }
   }
 
   addSymlink(name: string, target: string): string {
     checkText(name, target, 'link target')
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
+    if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
     if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`)
+    for (const segment of target.split(SEPARATORS)) {
+      if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
+        throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`)
+      }
+      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
+    }
     const path = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.
     if (resolveLexically(parentOf(path), target) === undefined) {
       throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    this.nodes.set(path, { kind: 'symlink', target, entryName: name })
-    this.symlinks.set(path, target)
+    const key = foldPath(path)
+    this.nodes.set(key, { kind: 'symlink', path, target, entryName: name })
+    this.symlinks.add(key)
     return path
   }
 
@@ -126,13 +164,15 @@ export class EntryIndex {
    */
   symlinksToCreate(): PlannedSymlink[] {
     const planned: PlannedSymlink[] = []
-    for (const [path, target] of this.symlinks) {
-      const node = this.nodes.get(path)
-      const entryName = node?.kind === 'symlink' ? node.entryName : path
-      const verdict = walk(parentOf(path), target, (at) => {
-        const node = this.nodes.get(at)
-        return node?.kind === 'symlink' ? node.target : undefined
-      })
+    const linkAt = (at: string): string | undefined => {
+      const node = this.nodes.get(foldPath(at))
+      return node?.kind === 'symlink' ? node.target : undefined
+    }
+    for (const key of this.symlinks) {
+      const node = this.nodes.get(key)
+      if (node?.kind !== 'symlink') continue
+      const { path, target, entryName } = node
+      const verdict = walk(parentOf(path), target, linkAt)
       if (verdict === 'loop') throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`)
       if (verdict === undefined) {
         throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`)
@@ -147,9 +187,9 @@ export class EntryIndex {
     const path = entryPath(name)
     if (path === '') throw new UnsafeEntryError(name, 'has an empty path')
     this.claimParents(path, name)
-    const existing = this.nodes.get(path)
-    if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
-    this.symlinks.delete(path)
+    const key = foldPath(path)
+    if (this.nodes.get(key)?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
+    this.symlinks.delete(key)
     return path
   }
 
@@ -157,11 +197,11 @@ export class EntryIndex {
   private claimParents(path: string, name: string): void {
     const newDirectories: string[] = []
     // Ancestors of a known directory are known directories: the common case costs one lookup.
-    for (let parent = parentOf(path); ; parent = parentOf(parent)) {
+    for (let parent = foldPath(parentOf(path)); ; parent = parentOf(parent)) {
       const node = this.nodes.get(parent)
       if (node?.kind === 'dir') break
       if (node?.kind === 'symlink') throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`)
-      if (node?.kind === 'file') throw new UnsafeEntryError(name, `is inside ${JSON.stringify(parent)}, which an earlier entry made a file`)
+      if (node?.kind === 'file') throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`)
       newDirectories.push(parent)
     }
     for (const directory of newDirectories) this.nodes.set(directory, DIR)

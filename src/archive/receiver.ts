@@ -10,10 +10,10 @@ import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
 import { ActionError, CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { CorruptArchiveError } from './errors.js'
+import { CorruptArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
-import { SiteWriter } from './site-writer.js'
-import { createStagingFolder, removeQuietly } from './staging.js'
+import { type SiteLimits, SiteWriter } from './site-writer.js'
+import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar.js'
 import { unpackZip } from './zip.js'
 
@@ -33,6 +33,8 @@ export interface ReceiverOptions {
   onFatal: (error: unknown) => void
   /** Stops the unpacking at once (cancellation), also while a zip is unpacked after the download. */
   signal?: AbortSignal | undefined
+  /** What the archive may unpack to (when unpacking). */
+  limits: SiteLimits
 }
 
 export interface ReceivedArchive {
@@ -42,6 +44,8 @@ export interface ReceivedArchive {
   /** The unpacked site, ready to be swapped in; undefined when not unpacking. */
   staging: string | undefined
   counts: SiteWriter['counts'] | undefined
+  /** Entries of every kind taken from the archive. */
+  entries: number
 }
 
 export class ArchiveReceiver {
@@ -63,11 +67,11 @@ export class ArchiveReceiver {
     private readonly part: WriteStream,
     private readonly staging: string | undefined
   ) {
-    part.on('error', (error) => options.onFatal(error))
+    part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)))
     const { signal } = options
     if (signal?.aborted) this.stopper.abort(signal.reason)
     else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
-    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal)
+    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits)
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
@@ -77,7 +81,7 @@ export class ArchiveReceiver {
       await once(part, 'open')
     } catch (error) {
       part.destroy()
-      throw error
+      throw writeFailure(error, `the bundle file ${options.partFile}`)
     }
     let staging: string | undefined
     try {
@@ -85,7 +89,7 @@ export class ArchiveReceiver {
     } catch (error) {
       part.destroy()
       await removeQuietly(options.partFile)
-      throw error
+      throw writeFailure(error, `a staging folder beside ${options.siteDir}`)
     }
     return new ArchiveReceiver(options, part, staging)
   }
@@ -126,16 +130,23 @@ export class ArchiveReceiver {
         throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error })
       }
     }
-    return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts }
+    return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 }
   }
 
-  /** Stops everything and removes the `.part` file and the staging folder. */
-  async discard(): Promise<void> {
+  /**
+   * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
+   * ending, and a large staging folder is only renamed aside for a detached removal (see
+   * discardFolder).
+   */
+  async discard(cancelled = false): Promise<void> {
     if (!this.stopper.signal.aborted) this.stopper.abort(new CancelledError('The unpacking was stopped'))
     this.part.destroy()
     // In-flight writes must settle first, or one could recreate a folder after the removal.
     await Promise.all([this.writer?.settled(), this.part.closed ? undefined : once(this.part, 'close').catch(noop)])
-    await Promise.all([removeQuietly(this.options.partFile), this.staging === undefined ? undefined : removeQuietly(this.staging)])
+    await Promise.all([
+      removeQuietly(this.options.partFile),
+      this.staging === undefined ? undefined : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.writer?.entryCount ?? 0 })
+    ])
   }
 
   /**

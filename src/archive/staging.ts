@@ -2,26 +2,46 @@
  * The site is unpacked into a staging folder next to its destination (same parent, so the final
  * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
  * never leaves a half-written site, and an earlier site stays until the new one is complete.
+ *
+ * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
+ * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run sweeps them first.
  */
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import type { Logger } from '../common/log.js'
+
+type Kind = 'staging' | 'old' | 'trash'
+
+/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
+function besideSite(siteDir: string, kind: Kind): string {
+  return join(dirname(siteDir), `.${basename(siteDir)}.${kind}-${randomBytes(6).toString('hex')}`)
+}
 
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
 export async function createStagingFolder(siteDir: string): Promise<string> {
-  const parent = dirname(siteDir)
-  await mkdir(parent, { recursive: true })
-  const staging = join(parent, `.${basename(siteDir)}.staging-${randomBytes(6).toString('hex')}`)
+  await mkdir(dirname(siteDir), { recursive: true })
+  const staging = besideSite(siteDir, 'staging')
   await mkdir(staging)
   return staging
 }
 
 /**
- * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
- * old one removed. If the second rename fails, the old site is put back.
+ * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
+ * larger one by a detached process, so that a cancelled run can end at once.
  */
-export async function swapIntoPlace(staging: string, siteDir: string): Promise<void> {
-  const aside = join(dirname(siteDir), `.${basename(siteDir)}.old-${randomBytes(6).toString('hex')}`)
+const QUICK_REMOVAL_ENTRIES = 2000
+
+/**
+ * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
+ * old one removed. If the second rename fails, the old site is put back. `entries`, the new
+ * site's, tells how large the old one likely is: a large one is removed by a detached process,
+ * waited for unless `signal` fires (see discardFolder).
+ */
+export async function swapIntoPlace(staging: string, siteDir: string, how: { entries: number; signal?: AbortSignal | undefined }): Promise<void> {
+  const aside = besideSite(siteDir, 'old')
   let movedAside = false
   try {
     await rename(siteDir, aside)
@@ -35,10 +55,88 @@ export async function swapIntoPlace(staging: string, siteDir: string): Promise<v
     if (movedAside) await rename(aside, siteDir).catch(() => undefined)
     throw error
   }
-  if (movedAside) await removeQuietly(aside)
+  if (!movedAside) return
+  if (how.entries <= QUICK_REMOVAL_ENTRIES) await removeQuietly(aside)
+  else await removeDetached([aside], how.signal)
+}
+
+/**
+ * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
+ * and the folder holds many entries, removing them would take seconds, more than the runner
+ * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
+ * folder is renamed to a trash name at once and removed by a detached process; whatever that
+ * process does not finish, the next run sweeps.
+ */
+export async function discardFolder(folder: string, siteDir: string, how: { cancelled: boolean; entries: number }): Promise<void> {
+  if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES) return removeQuietly(folder)
+  const trash = besideSite(siteDir, 'trash')
+  try {
+    await rename(folder, trash)
+  } catch {
+    return removeQuietly(folder)
+  }
+  void removeDetached([trash], AbortSignal.abort())
+}
+
+/**
+ * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
+ * exception: when the site itself is missing but a previous site was moved aside (the run died
+ * inside the swap), that previous site is put back rather than removed. The removal runs in a
+ * process of its own (it may be many thousand files): a cancellation stops the wait, not the
+ * removal.
+ */
+export async function sweepStaleFolders(siteDir: string, log: Logger, signal: AbortSignal | undefined): Promise<void> {
+  const name = basename(siteDir)
+  const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`)
+  const stale = (await readdir(dirname(siteDir)).catch((): string[] => [])).filter((entry) => ours.test(entry))
+  if (stale.length === 0) return
+  const siteExists = await stat(siteDir).then(
+    () => true,
+    () => false
+  )
+  const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old')
+  if (previous !== undefined) {
+    await rename(join(dirname(siteDir), previous), siteDir)
+    log.info(`Put back the previous site, which an earlier run had moved aside to ${previous} when it was stopped`)
+  }
+  const removed = stale.filter((entry) => entry !== previous)
+  if (removed.length === 0) return
+  log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`)
+  await removeDetached(
+    removed.map((entry) => join(dirname(siteDir), entry)),
+    signal
+  )
 }
 
 /** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
 export async function removeQuietly(path: string): Promise<void> {
   await rm(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined)
+}
+
+/**
+ * A node process of its own removes `paths`, so this one does not stall (node's recursive
+ * removal holds up the event loop for long stretches). Resolves when that process ends, or as
+ * soon as `until` fires: the process then goes on alone, and this one may end without waiting
+ * for it. Never rejects: whatever it leaves, the next run sweeps.
+ */
+function removeDetached(paths: string[], until: AbortSignal | undefined): Promise<void> {
+  const script = "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })"
+  return new Promise((resolve) => {
+    try {
+      const remover = spawn(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore', windowsHide: true })
+      const letGo = (): void => {
+        remover.unref()
+        resolve()
+      }
+      remover.on('error', () => resolve(Promise.all(paths.map(removeQuietly)).then(() => undefined)))
+      remover.on('exit', () => {
+        until?.removeEventListener('abort', letGo)
+        resolve()
+      })
+      if (until?.aborted) letGo()
+      else until?.addEventListener('abort', letGo, { once: true })
+    } catch {
+      resolve()
+    }
+  })
 }

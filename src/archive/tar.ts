@@ -6,10 +6,11 @@
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
 import { ActionError } from '../common/errors.js'
-import { type EntryStream, entryChunks, readEntry, skipEntry } from './entry-streams.js'
-import { corrupt } from './errors.js'
+import { formatBytes } from '../common/units.js'
+import { type EntryStream, skipEntry } from './entry-streams.js'
+import { CorruptArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
-import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+import type { SiteWriter } from './site-writer.js'
 
 /**
  * Gunzip works in steps on the libuv pool, one step per input chunk, and the next step starts
@@ -40,6 +41,10 @@ export class TarUnpacker {
   /** Compressed bytes gathered into one gunzip step. */
   private batch: Buffer[] = []
   private batchBytes = 0
+  /** The entry being read, to say where the data ended if it ends early. */
+  private reading: tarStream.Header | undefined
+  /** Tar bytes handed to the parser (after gunzip). */
+  private tarBytes = 0
 
   constructor(
     private readonly writer: SiteWriter,
@@ -59,11 +64,15 @@ export class TarUnpacker {
       })
     })
     this.entriesRead.catch(() => undefined) // observed through end()
-    parser.on('error', (error: unknown) => this.fail(corrupt(error)))
+    parser.on('error', (error: unknown) => this.fail(this.describeParseError(error)))
     this.extract.on('entry', (header, stream, next) => {
+      this.reading = header
       // tar-stream's typings for its streamx streams do not line up with node's; the shape does.
       this.unpackEntry(header, stream as unknown as EntryStream).then(
-        () => next(),
+        () => {
+          this.reading = undefined
+          next()
+        },
         (error: unknown) => this.fail(error)
       )
     })
@@ -87,7 +96,7 @@ export class TarUnpacker {
   /** Feeds downloaded bytes; a returned promise asks the caller to wait before the next ones. */
   write(chunk: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) return undefined
-    if (this.gunzip === undefined) return this.writeInput(chunk)
+    if (this.gunzip === undefined) return this.withinBound(chunk) ? this.writeInput(chunk) : undefined
     this.batch.push(chunk)
     this.batchBytes += chunk.length
     return this.batchBytes >= GUNZIP_BATCH_BYTES ? this.flushBatch() : undefined
@@ -135,6 +144,14 @@ export class TarUnpacker {
     if (!this.options.signal.aborted) this.options.onError?.(error)
   }
 
+  /** tar-stream's "Unexpected end of data" becomes which entry was cut short. */
+  private describeParseError(error: unknown): CorruptArchiveError {
+    const entry = this.reading
+    if (!(error instanceof Error) || error.message !== 'Unexpected end of data') return corrupt(error)
+    const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size ?? 0)} declared)`
+    return new CorruptArchiveError(`the tar data ends early, ${where}`, { cause: error })
+  }
+
   private feedParser(chunk: Buffer): void {
     if (this.failure !== undefined) return
     if (this.innerHead.pending) {
@@ -142,7 +159,23 @@ export class TarUnpacker {
       if (judged === undefined || !this.holdsTar(judged)) return
       chunk = judged.head
     }
+    if (!this.withinBound(chunk)) return
     if (!this.extract.write(chunk)) this.gunzip?.pause()
+  }
+
+  /**
+   * Counts the tar bytes before the parser gets them: an archive of little but padding, zero
+   * blocks or skipped data would keep gunzip and the parser busy without writing a byte.
+   */
+  private withinBound(chunk: Buffer): boolean {
+    this.tarBytes += chunk.length
+    try {
+      this.writer.checkArchiveBytes(this.tarBytes)
+      return true
+    } catch (error) {
+      this.fail(error)
+      return false
+    }
   }
 
   private endParser(): void {
@@ -167,8 +200,7 @@ export class TarUnpacker {
     switch (header.type) {
       case 'file':
       case 'contiguous-file':
-        if (header.size <= SMALL_FILE_BYTES) await this.writer.file(name, header.mode, await readEntry(entry))
-        else await this.writer.fileFromStream(name, header.mode, entryChunks(entry))
+        await this.writer.file(name, header.mode, header.size ?? 0, entry)
         return
       case 'directory':
         await skipEntry(entry)
@@ -176,11 +208,11 @@ export class TarUnpacker {
         return
       case 'symlink':
         await skipEntry(entry)
-        this.writer.symlink(name, header.linkname)
+        this.writer.symlink(name, header.linkname ?? '')
         return
       case 'link':
         await skipEntry(entry)
-        await this.writer.hardlink(name, header.linkname)
+        await this.writer.hardlink(name, header.linkname ?? '')
         return
       default:
         // Devices and fifos; tar-stream consumes pax and GNU long-name records itself.

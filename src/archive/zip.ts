@@ -4,9 +4,10 @@
  */
 import yauzl from 'yauzl'
 import type { Entry, ZipFile } from 'yauzl'
-import { type EntryStream, entryChunks, readEntry } from './entry-streams.js'
-import { corrupt } from './errors.js'
-import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+import { MAX_LINK_TARGET_BYTES } from './entry-safety.js'
+import { type EntryStream, readEntry } from './entry-streams.js'
+import { UnsafeEntryError, corrupt } from './errors.js'
+import type { SiteWriter } from './site-writer.js'
 
 const S_IFMT = 0o170000
 const S_IFREG = 0o100000
@@ -28,6 +29,11 @@ export async function unpackZip(file: string, writer: SiteWriter): Promise<void>
     throw corrupt(error)
   }
   try {
+    // The central directory says how many entries follow: too many fails before any is written.
+    // Each entry's size is checked as it comes, before it is inflated (a second pass over the
+    // directory to add them all up first would cost a quarter of the time of a site of small
+    // files), and its bytes as they are written.
+    writer.checkDeclared(zip.entryCount)
     await new Promise<void>((resolve, reject) => {
       zip.on('entry', (entry: Entry) => {
         unpackEntry(zip, entry, writer).then(() => zip.readEntry(), reject)
@@ -53,7 +59,11 @@ async function unpackEntry(zip: ZipFile, entry: Entry, writer: SiteWriter): Prom
     return
   }
   if (kind === S_IFLNK) {
-    const target = Buffer.concat(await readEntry(await openEntry(zip, entry)))
+    // The target is the entry's content: read only what a path can hold, never a bomb's worth.
+    if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES) {
+      throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`)
+    }
+    const target = Buffer.concat(await readEntry(await openEntry(zip, entry), entry.uncompressedSize))
     writer.symlink(name, target.toString('utf8'))
     return
   }
@@ -62,9 +72,7 @@ async function unpackEntry(zip: ZipFile, entry: Entry, writer: SiteWriter): Prom
     return
   }
   const mode = unixMode & 0o777 ? unixMode : undefined
-  const content = await openEntry(zip, entry)
-  if (entry.uncompressedSize <= SMALL_FILE_BYTES) await writer.file(name, mode, await readEntry(content))
-  else await writer.fileFromStream(name, mode, entryChunks(content))
+  await writer.file(name, mode, entry.uncompressedSize, await openEntry(zip, entry))
 }
 
 async function openEntry(zip: ZipFile, entry: Entry): Promise<EntryStream> {

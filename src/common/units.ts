@@ -14,6 +14,21 @@ export function parseDuration(text: string): number | undefined {
   return Number.isFinite(ms) ? Math.round(ms) : undefined
 }
 
+const UNIT_BYTES: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }
+
+/**
+ * Parses a size such as `500m`, `2g`, `1.5g`, `512k` or plain bytes (`1048576`); the units are
+ * powers of 1024, and `mb`, `MiB`, `GB`... are read alike. Returns whole bytes, or undefined when
+ * the text is not a size.
+ */
+export function parseSize(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgt])(?:i?b)?|b)?$/i.exec(text.trim())
+  if (!match) return undefined
+  const [, amount, unit = ''] = match
+  const bytes = Number(amount) * (UNIT_BYTES[unit.toLowerCase()] ?? 1)
+  return Number.isSafeInteger(Math.floor(bytes)) ? Math.floor(bytes) : undefined
+}
+
 /** Formats milliseconds for a log line: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`

@@ -3,7 +3,6 @@
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
-import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
@@ -13,11 +12,14 @@ import type { ServiceClient } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import { helmValuesYaml, writeFileAtomically } from './helm-values.js'
+import { ARCHIVE_FOLDER_PREFIX, checkExportPath, runnerTemp } from './path-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
+  // Before any request: a `path` that may not be replaced fails the run while nothing is started.
+  await checkExportPath(settings, host)
 
   const jobId = await log.group('Start the export', async () => {
     if (settings.jobId !== undefined) {
@@ -88,8 +90,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         refreshLink: generateLink,
         // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
         // it is the product and goes into `path`.
-        archiveFolder: settings.extract ? path.join(host.env('RUNNER_TEMP') ?? os.tmpdir(), `docs-export-${safeName(jobId)}`) : settings.path,
+        archiveFolder: settings.extract ? path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
         siteDir: settings.extract ? settings.path : undefined,
+        limits: { maxBytes: settings.maxSiteBytes },
         deadline,
         policy,
         signal: context.signal,

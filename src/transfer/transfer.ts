@@ -9,9 +9,10 @@ import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
-import { CorruptArchiveError } from '../archive/errors.js'
+import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
-import { removeQuietly, swapIntoPlace } from '../archive/staging.js'
+import type { SiteLimits } from '../archive/site-writer.js'
+import { discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
@@ -31,6 +32,8 @@ export interface TransferOptions {
   archiveFolder: string
   /** When set: unpack the archive here (absolute). When undefined: only keep the archive. */
   siteDir?: string | undefined
+  /** What the archive may unpack to. */
+  limits: SiteLimits
   /** Absolute clock ms: no wait is started that would end after it, and a download under way ends by then (plus a short grace). */
   deadline: number
   /** Where the link and the download's redirects may lead. */
@@ -64,7 +67,10 @@ const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.g
 export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
   throwIfCancelled(signal)
-  await mkdir(options.archiveFolder, { recursive: true })
+  await mkdir(options.archiveFolder, { recursive: true }).catch((error: unknown) => {
+    throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
+  })
+  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, log, signal)
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
   const client = new HttpClient('docs-admin-action')
@@ -129,7 +135,8 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
       siteDir: options.siteDir,
       log,
       onFatal: (error) => stop.abort(error),
-      signal: stop.signal
+      signal: stop.signal,
+      limits: options.limits
     })
     const opened = receiver
     const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
@@ -156,7 +163,7 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
     // The reason we stopped for (cancellation, unsafe entry) wins over how the stop surfaced.
     const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
     if (!stop.signal.aborted) stop.abort(cause)
-    await receiver?.discard()
+    await receiver?.discard(signal?.aborted === true)
     if (cause instanceof AttemptError && isLinkRefused(cause.failure)) {
       state.linkRefused = true
       // Retry-After 0: no backoff is needed before asking for a fresh link.
@@ -179,10 +186,11 @@ async function finish(options: TransferOptions, state: TransferState, received: 
     for (const format of Object.keys(EXTENSIONS) as ArchiveFormat[]) {
       if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
     }
-    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir)
+    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
   } catch (error) {
-    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined ? undefined : removeQuietly(staging)])
-    throw error
+    const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
+    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
+    throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
     const extras = [

@@ -1,8 +1,8 @@
-export const id = 576;
-export const ids = [576];
+export const id = 673;
+export const ids = [673];
 export const modules = {
 
-/***/ 5576:
+/***/ 8673:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,8 +11,6 @@ __webpack_require__.d(__webpack_exports__, {
   runExport: () => (/* binding */ runExport)
 });
 
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -123,6 +121,88 @@ async function writeFileAtomically(file, content) {
     }
 }
 
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: ./src/action/path-guard.ts
+var path_guard = __webpack_require__(8747);
+// EXTERNAL MODULE: ./src/common/file-names.ts
+var file_names = __webpack_require__(7750);
+;// CONCATENATED MODULE: ./src/export/path-check.ts
+/**
+ * The export's pre-flight, before any request: may `path` be written (and, unpacked, replaced
+ * whole)? Settings judged the path as written; here it is judged as the file system will resolve
+ * it (a symlinked parent counts), against the runner's own folders, the archive's folder, and
+ * what is already there.
+ */
+
+
+
+
+
+
+/** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
+const ARCHIVE_FOLDER_PREFIX = 'docs-export-';
+/** The runner's temp folder: where the archive of an unpacked export is kept. */
+function runnerTemp(host) {
+    return host.env('RUNNER_TEMP') ?? external_node_os_.tmpdir();
+}
+const RUNNER_FOLDERS = [
+    ['GITHUB_WORKSPACE', 'the workspace'],
+    ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+    ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"],
+    ['HOME', 'the home folder (HOME)'],
+    ['USERPROFILE', 'the home folder (USERPROFILE)']
+];
+/** Throws an ActionError naming `path` when the export may not use it. */
+async function checkExportPath(settings, host) {
+    if (!settings.download)
+        return; // nothing is written
+    const refuse = (why, real) => new errors/* ActionError */.lZ(`\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
+        `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`);
+    const real = await realPathOf(settings.path);
+    const temp = await realPathOf(runnerTemp(host));
+    const tempName = host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)";
+    const guarded = [{ path: temp, name: tempName }];
+    for (const [variable, name] of RUNNER_FOLDERS) {
+        const value = host.env(variable);
+        if (value !== undefined && external_node_path_.isAbsolute(value))
+            guarded.push({ path: await realPathOf(value), name });
+    }
+    const problem = (0,path_guard/* folderProblem */.I)(real, guarded);
+    if (problem !== undefined)
+        throw refuse(problem, real);
+    if (settings.extract) {
+        const inTemp = external_node_path_.relative((0,file_names/* foldPath */.t)(temp), (0,file_names/* foldPath */.t)(real));
+        if (!inTemp.includes(external_node_path_.sep) && inTemp.startsWith(ARCHIVE_FOLDER_PREFIX))
+            throw refuse('is where the archive is downloaded to', real);
+    }
+    const existing = await (0,promises_.lstat)(settings.path).catch(() => undefined);
+    if (existing !== undefined && !existing.isDirectory() && !existing.isSymbolicLink())
+        throw refuse('is a file');
+    if (settings.extract && (await (0,promises_.lstat)(external_node_path_.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
+        throw refuse('holds a git repository (.git) that replacing the folder would delete; unpack the site into a folder of its own inside it');
+    }
+}
+/**
+ * The real path of `target`: that of its nearest existing ancestor (symlinks resolved) with the
+ * missing rest appended as written.
+ */
+async function realPathOf(target) {
+    const missing = [];
+    for (let at = external_node_path_.resolve(target);; at = external_node_path_.dirname(at)) {
+        try {
+            return external_node_path_.join(await (0,promises_.realpath)(at), ...missing.reverse());
+        }
+        catch (error) {
+            const code = error.code;
+            if ((code !== 'ENOENT' && code !== 'ENOTDIR') || external_node_path_.dirname(at) === at) {
+                throw new errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${error.message}`, { cause: error });
+            }
+            missing.push(external_node_path_.basename(at));
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
 /**
  * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
@@ -140,6 +220,8 @@ async function runExport(settings, client, context) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
     const api = new ExportApi(client);
+    // Before any request: a `path` that may not be replaced fails the run while nothing is started.
+    await checkExportPath(settings, host);
     const jobId = await log.group('Start the export', async () => {
         if (settings.jobId !== undefined) {
             log.info(`Reusing export job ${settings.jobId}.`);
@@ -205,8 +287,9 @@ async function runExport(settings, client, context) {
                 refreshLink: generateLink,
                 // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
                 // it is the product and goes into `path`.
-                archiveFolder: settings.extract ? external_node_path_.join(host.env('RUNNER_TEMP') ?? external_node_os_.tmpdir(), `docs-export-${safeName(jobId)}`) : settings.path,
+                archiveFolder: settings.extract ? external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
                 siteDir: settings.extract ? settings.path : undefined,
+                limits: { maxBytes: settings.maxSiteBytes },
                 deadline,
                 policy,
                 signal: context.signal,

@@ -1,0 +1,31 @@
+/**
+ * Which folders `path` may not be. An export replaces `path` whole, so it must not be, or hold,
+ * anything the job still needs: the repository's `.git`, the workspace, the runner's own folders.
+ * Pure: settings judge the paths as written, the export's pre-flight judges the real ones.
+ */
+import * as path from 'node:path'
+import { foldPath, isGitFolderName } from '../common/file-names.js'
+
+export interface GuardedFolder {
+  /** Absolute. */
+  path: string
+  /** For the message: `the workspace`, `the runner's temp folder (RUNNER_TEMP)`... */
+  name: string
+}
+
+/**
+ * Why `folder` (absolute) may not be replaced, as the end of a sentence starting with its name;
+ * undefined when it may. Names are compared folded (see foldPath): on a case-insensitive disk
+ * `/Work` is `/work`.
+ */
+export function folderProblem(folder: string, guarded: GuardedFolder[]): string | undefined {
+  if (folder === path.parse(folder).root) return 'is the root of the file system'
+  if (folder.split(/[\\/]/).some(isGitFolderName)) return 'is a `.git` folder or inside one (the repository\'s own files)'
+  const key = foldPath(folder)
+  for (const { path: other, name } of guarded) {
+    const relative = path.relative(key, foldPath(other))
+    if (relative === '') return `is ${name}`
+    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return `holds ${name}`
+  }
+  return undefined
+}

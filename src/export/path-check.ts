@@ -1,0 +1,81 @@
+/**
+ * The export's pre-flight, before any request: may `path` be written (and, unpacked, replaced
+ * whole)? Settings judged the path as written; here it is judged as the file system will resolve
+ * it (a symlinked parent counts), against the runner's own folders, the archive's folder, and
+ * what is already there.
+ */
+import { lstat, realpath } from 'node:fs/promises'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { FlowHost } from '../action/context.js'
+import type { RunnerVariable } from '../action/host.js'
+import { type GuardedFolder, folderProblem } from '../action/path-guard.js'
+import type { ExportSettings } from '../action/settings.js'
+import { ActionError } from '../common/errors.js'
+import { foldPath } from '../common/file-names.js'
+
+/** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
+export const ARCHIVE_FOLDER_PREFIX = 'docs-export-'
+
+/** The runner's temp folder: where the archive of an unpacked export is kept. */
+export function runnerTemp(host: Pick<FlowHost, 'env'>): string {
+  return host.env('RUNNER_TEMP') ?? os.tmpdir()
+}
+
+const RUNNER_FOLDERS: Array<[RunnerVariable, string]> = [
+  ['GITHUB_WORKSPACE', 'the workspace'],
+  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"],
+  ['HOME', 'the home folder (HOME)'],
+  ['USERPROFILE', 'the home folder (USERPROFILE)']
+]
+
+/** Throws an ActionError naming `path` when the export may not use it. */
+export async function checkExportPath(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
+  if (!settings.download) return // nothing is written
+  const refuse = (why: string, real?: string): ActionError =>
+    new ActionError(
+      `\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
+        `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`
+    )
+
+  const real = await realPathOf(settings.path)
+  const temp = await realPathOf(runnerTemp(host))
+  const tempName = host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)"
+  const guarded: GuardedFolder[] = [{ path: temp, name: tempName }]
+  for (const [variable, name] of RUNNER_FOLDERS) {
+    const value = host.env(variable)
+    if (value !== undefined && path.isAbsolute(value)) guarded.push({ path: await realPathOf(value), name })
+  }
+  const problem = folderProblem(real, guarded)
+  if (problem !== undefined) throw refuse(problem, real)
+  if (settings.extract) {
+    const inTemp = path.relative(foldPath(temp), foldPath(real))
+    if (!inTemp.includes(path.sep) && inTemp.startsWith(ARCHIVE_FOLDER_PREFIX)) throw refuse('is where the archive is downloaded to', real)
+  }
+
+  const existing = await lstat(settings.path).catch(() => undefined)
+  if (existing !== undefined && !existing.isDirectory() && !existing.isSymbolicLink()) throw refuse('is a file')
+  if (settings.extract && (await lstat(path.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
+    throw refuse('holds a git repository (.git) that replacing the folder would delete; unpack the site into a folder of its own inside it')
+  }
+}
+
+/**
+ * The real path of `target`: that of its nearest existing ancestor (symlinks resolved) with the
+ * missing rest appended as written.
+ */
+async function realPathOf(target: string): Promise<string> {
+  const missing: string[] = []
+  for (let at = path.resolve(target); ; at = path.dirname(at)) {
+    try {
+      return path.join(await realpath(at), ...missing.reverse())
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(at) === at) {
+        throw new ActionError(`Could not check \`path\` (${target}): ${(error as Error).message}`, { cause: error })
+      }
+      missing.push(path.basename(at))
+    }
+  }
+}
