@@ -28449,8 +28449,17 @@ const INPUTS = {
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
     'max-site-size': { description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.', for: ['export'], default: '5g' },
+    verify: {
+        description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
+        for: ['export'],
+        default: 'true'
+    },
     'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
     'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
+    'helm-bundle-url': {
+        description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
+        for: ['export']
+    },
     'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
     prompt: { description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.', for: ['agent', 'agent-message', 'agent-create'] },
     'comment-command': { description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
@@ -28624,8 +28633,10 @@ function readSettings(read, context) {
             download: flag('download'),
             extract: flag('extract'),
             maxSiteBytes: size('max-site-size'),
+            verify: verifyMode(value('verify') ?? 'true', problems),
             exportVersion: value('export-version'),
-            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
+            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
+            helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
         };
         if (jobId !== undefined)
             settings = { ...exportCommon, jobId, domain };
@@ -28723,6 +28734,26 @@ function checkDomain(text, problems, warn) {
         return undefined;
     }
     return host;
+}
+function verifyMode(text, problems) {
+    if (TRUE_WORDS.has(text))
+        return 'warn';
+    if (FALSE_WORDS.has(text))
+        return 'off';
+    if (text === 'strict')
+        return 'strict';
+    problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`);
+    return 'warn';
+}
+/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
+function absoluteUrl(name, text, problems) {
+    if (text === undefined)
+        return undefined;
+    if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
+        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`);
+        return undefined;
+    }
+    return text;
 }
 function permissionLevel(text, problems) {
     const level = PERMISSION_LEVELS.find((known) => known === text);
@@ -31285,6 +31316,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'bundle-sha256',
     'bundle-size',
     'helm-values',
+    'broken-links',
     'pr-link',
     'model',
     'source-repository',
@@ -31486,7 +31518,7 @@ function cancelledMessage(settings) {
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
 async function runOperation(settings, client, context) {
     if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 673).then(__nccwpck_require__.bind(__nccwpck_require__, 8673));
+        const { runExport } = await __nccwpck_require__.e(/* import() */ 817).then(__nccwpck_require__.bind(__nccwpck_require__, 4846));
         return runExport(settings, client, context);
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 74).then(__nccwpck_require__.bind(__nccwpck_require__, 4074));

@@ -194,26 +194,28 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
   const random = seededRandom(options.seed ?? 1)
   const buildId = Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0')
 
+  // As the service's bundles are laid out: a page URL has no extension (`/guides/install`), its
+  // file does (`guides/install.html`); a static host maps one to the other.
   const guidePaths: string[] = []
   for (let i = 0; i < pages; i++) {
     const topic = TOPICS[i % TOPICS.length]!
     const slug = i < TOPICS.length ? topic : `${topic}-${Math.floor(i / TOPICS.length) + 1}`
     guidePaths.push((i + 1) % 3 === 0 ? `guides/advanced/${slug}.html` : `guides/${slug}.html`)
   }
+  const pageUrl = (path: string): string => `/${path.replace(/\.html$/, '')}`
   const page = (title: string, depth: number, body: string): string => {
     const up = '../'.repeat(depth)
     return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n` +
       `<link rel="stylesheet" href="${up}assets/style.css">\n<meta name="build" content="${buildId}">\n</head>\n` +
-      `<body>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
+      `<body>\n<nav><a href="/">Home</a></nav>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
   }
   const paragraph = (): string => `<p>Section ${Math.floor(random() * 1000)}: this page was pre-rendered for static hosting.</p>`
 
+  const links = guidePaths.map((p) => `<li><a href="${pageUrl(p)}">${p}</a></li>`)
+  // One link to a page the site no longer has: the site check finds it.
+  links.push('<li><a href="/guides/removed-page">An old page</a></li>')
   const entries: ArchiveEntry[] = [
-    {
-      type: 'file',
-      name: 'index.html',
-      content: page('Documentation', 0, `<ul>\n${guidePaths.map((p) => `<li><a href="${p}">${p}</a></li>`).join('\n')}\n</ul>`)
-    },
+    { type: 'file', name: 'index.html', content: page('Documentation', 0, `<ul>\n${links.join('\n')}\n</ul>`) },
     { type: 'file', name: '404.html', content: page('Page not found', 0, '<p>Nothing here.</p>') },
     { type: 'directory', name: 'assets/' },
     { type: 'file', name: 'assets/style.css', content: `/* build ${buildId} */\nbody { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 48rem; }\n` },
@@ -227,6 +229,9 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
   }
   return entries
 }
+
+/** The links of fixtureSiteEntries that lead nowhere: the site check's finding. */
+export const FIXTURE_BROKEN_LINKS = ['/guides/removed-page']
 
 /** Number of HTML pages in a list of entries (the default final pageCount of an export). */
 export function countHtmlPages(entries: ArchiveEntry[]): number {

@@ -289,3 +289,55 @@ describe('max-site-size', () => {
     expect((await readdir(workspace.dir)).sort()).toEqual(['runner-temp', 'static-export'])
   })
 })
+
+describe('the site check and the Helm values', () => {
+  test('the site check: a link to no file is a warning with its page and line, counted in broken-links', async () => {
+    await simulator()
+    const { failed, outputs, log, summary } = await runExport({})
+    expect(failed).toBe(false)
+    expect(outputs['broken-links']).toBe('1')
+    expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
+      expect.stringMatching(/^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/)
+    ])
+    expect(log.text()).toMatch(/Checked the site: 7 pages, \d+ internal links, 1 broken/)
+    expect(summary).toContain('Broken links')
+  })
+
+  test('verify: strict fails on a broken link before the swap, and the previous site stays', async () => {
+    await simulator()
+    const site = path.join(workspace.dir, 'static-export')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'index.html'), 'the old site')
+    const { failed, failure, outputs } = await runExport({ verify: 'strict' })
+    expect(failed).toBe(true)
+    expect(failure).toContain('The site check failed (`verify: strict`): 1 internal links lead to no file of the site. The previous site was left as it was.')
+    expect(outputs['broken-links']).toBe('1')
+    expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
+    expect((await readdir(workspace.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  test('verify: false checks nothing; fewer pages than the job reported is a warning', async () => {
+    await simulator({ exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 50 } })
+    const off = await runExport({ verify: 'false' })
+    expect(off.outputs['broken-links']).toBeUndefined()
+    expect(off.log.text()).not.toContain('Checked the site')
+    const on = await runExport({})
+    expect(on.log.lines).toContainEqual('warning: The site has 7 HTML pages, fewer than the 50 the export job reported.')
+  })
+
+  test('helm-bundle-url goes into the Helm values instead of the presigned link; without it, a link that expires within a day is a warning with the time', async () => {
+    await simulator()
+    const durable = await runExport({ 'helm-values-file': 'values.yaml', 'helm-bundle-url': 'https://downloads.acme.com/docs/bundle.tar.gz' })
+    expect(durable.failed).toBe(false)
+    expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toBe('staticExport:\n  enabled: true\n  bundleUrl: "https://downloads.acme.com/docs/bundle.tar.gz"\n')
+    expect(durable.outputs['helm-values']).toContain('https://downloads.acme.com/docs/bundle.tar.gz')
+    expect(durable.log.text()).not.toContain('expires at')
+    const presigned = await runExport({ 'helm-values-file': 'values.yaml' })
+    const expiresAt = presigned.outputs['expires-at'] as string
+    const warning = `The Helm values point at the presigned bundle link, which expires at ${expiresAt}`
+    expect(presigned.log.lines).toContainEqual(expect.stringContaining(`warning: ${warning} (in 1`))
+    expect(presigned.summary).toContain(warning)
+    const refused = await runExport({ 'helm-bundle-url': 'bundle.tar.gz' })
+    expect(refused.failure).toContain('`helm-bundle-url` must be an absolute address')
+  })
+})

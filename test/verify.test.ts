@@ -54,17 +54,20 @@ describe('checking a site', () => {
 
   test('a whole site passes', async () => {
     await write({ 'index.html': '<a href="guides/start">Start</a><link href="/assets/s.css">', 'guides/start.html': '<a href="../">home</a>', 'assets/s.css': '' })
-    expect(await checkSite(site.dir, { expectedPages: 2 })).toEqual({ problems: [], htmlPages: 2, links: 3, brokenCount: 0, broken: [] })
+    expect(await checkSite(site.dir, 2)).toEqual({ problems: [], htmlPages: 2, links: 3, brokenCount: 0, broken: [], reviewMs: expect.any(Number) })
   })
 
-  test('no index page, too few pages, and broken links with file and line (the first 20, all counted)', async () => {
+  test('no index page, too few pages, and broken links with file and line (the first 20 distinct ones, every occurrence counted)', async () => {
     const many = Array.from({ length: 25 }, (_, i) => `<a href="/gone-${i}">x</a>`).join('\n')
-    await write({ 'home.html': `<p>\n<a href="missing.html">a</a>`, 'z.html': many })
-    const check = await checkSite(site.dir, { expectedPages: 5 })
-    expect(check.problems).toEqual(['The site has no index.html at its root.', 'The site has 2 HTML pages, fewer than the 5 the export job reported.'])
-    expect(check.brokenCount).toBe(26)
+    await write({ 'home.html': `<p>\n<a href="missing.html">a</a> <a href="/gone-3">again</a>`, 'z.html': many, 'sub/y.html': '<a href="../missing.html">up</a>' })
+    const check = await checkSite(site.dir, 5)
+    expect(check.problems).toEqual(['The site has no index.html at its root.', 'The site has 3 HTML pages, fewer than the 5 the export job reported.'])
+    expect(check.brokenCount).toBe(28)
     expect(check.broken).toHaveLength(20)
-    expect(check.broken[0]).toEqual({ file: 'home.html', line: 2, link: 'missing.html' })
-    expect(check.broken[19]).toEqual({ file: 'z.html', line: 19, link: '/gone-18' })
+    expect(check.broken[0]).toEqual({ file: 'home.html', line: 2, link: 'missing.html', count: 1 })
+    expect(check.broken[1]).toEqual({ file: 'home.html', line: 2, link: '/gone-3', count: 2 })
+    // The same relative link from another folder is another link.
+    expect(check.broken[2]).toEqual({ file: 'sub/y.html', line: 1, link: '../missing.html', count: 1 })
+    expect(check.broken[19]).toEqual({ file: 'z.html', line: 18, link: '/gone-17', count: 1 })
   })
 })

@@ -130,6 +130,35 @@ describe('what the examples promise', () => {
     expect(workflow.permissions).toEqual({ issues: 'write', 'pull-requests': 'write' })
   })
 
+  test('deploy-github-pages: the unpacked site goes to Pages as the export left it', () => {
+    const workflow = load('examples/deploy-github-pages.yml')
+    const upload = stepsOf(workflow).find((step) => step.uses?.startsWith('actions/upload-pages-artifact@'))
+    expect(upload?.with).toEqual({ path: '${{ steps.export.outputs.site-path }}' })
+    expect(stepsOf(workflow).some((step) => step.uses?.startsWith('actions/deploy-pages@'))).toBe(true)
+  })
+
+  test('deploy-s3-cloudfront: pages also under their extensionless keys, then a CDN invalidation', () => {
+    const workflow = load('examples/deploy-s3-cloudfront.yml')
+    const runs = stepsOf(workflow).map((step) => step.run ?? '').join('\n')
+    expect(runs).toContain('cp "$SITE/$page" "$pages/${page%.html}"')
+    expect(runs).toContain("--content-type 'text/html; charset=utf-8'")
+    expect(runs).toContain('aws cloudfront create-invalidation')
+  })
+
+  test('export-on-merge: the Helm values point at the durable copy the workflow makes', () => {
+    const workflow = load('examples/export-on-merge.yml')
+    expect(actionStep(workflow)?.with?.['helm-bundle-url']).toBe('${{ env.BUNDLE_URL }}')
+    const runs = stepsOf(workflow).map((step) => step.run ?? '').join('\n')
+    expect(runs).toContain('aws s3 cp "$BUNDLE_PATH" "s3://$BUCKET/docs-bundles/$GITHUB_SHA"')
+  })
+
+  test('export-matrix: a leg per domain that does not stop the others, its own path and values, one summary table', () => {
+    const workflow = load('examples/export-matrix.yml') as Workflow & { jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }> }
+    expect(workflow.jobs.export?.strategy).toMatchObject({ 'fail-fast': false, matrix: { domain: expect.any(Array) } })
+    expect(actionStep(workflow)?.with).toMatchObject({ domain: '${{ matrix.domain }}', path: 'sites/${{ matrix.domain }}', 'helm-values-file': 'values/${{ matrix.domain }}.yaml' })
+    expect(workflow.jobs.summary).toMatchObject({ needs: 'export', if: 'always()' })
+  })
+
   test('agent-on-release: the release tag reaches the prompt through env; the token may record the job on its pull request', () => {
     const workflow = load('examples/agent-on-release.yml')
     expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write' })

@@ -554,6 +554,7 @@ class SiteWriter {
     log;
     signal;
     limits;
+    inspector;
     maxInFlight;
     index = new EntryIndex();
     /** Folder path -> its creation; '' is the root, which exists already. */
@@ -579,11 +580,12 @@ class SiteWriter {
     /** Absolute path of the folder to fill; it must exist and be empty. */
     root, log, 
     /** Stops the extraction: nothing new starts, large-file streams end, the reason is the failure. */
-    signal, limits, maxInFlight = DEFAULT_MAX_IN_FLIGHT) {
+    signal, limits, inspector, maxInFlight = DEFAULT_MAX_IN_FLIGHT) {
         this.root = root;
         this.log = log;
         this.signal = signal;
         this.limits = limits;
+        this.inspector = inspector;
         this.maxInFlight = maxInFlight;
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
         const stop = () => {
@@ -635,6 +637,7 @@ class SiteWriter {
         this.counts.files++;
         if (size <= SMALL_FILE_BYTES) {
             const chunks = await readEntry(content, size);
+            this.inspector?.observe(path, chunks);
             await this.schedule(name, [path], () => this.writeFile(path, chunks, fileMode(mode)));
             return;
         }
@@ -1343,7 +1346,7 @@ class ArchiveReceiver {
             this.stopper.abort(signal.reason);
         else
             signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true });
-        this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits);
+        this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits, options.inspector);
     }
     static async open(options) {
         // 'w' truncates: a retry never appends to what a failed attempt left.
@@ -1869,7 +1872,8 @@ async function transfer_attempt(options, state, client) {
             log,
             onFatal: (error) => stop.abort(error),
             signal: stop.signal,
-            limits: options.limits
+            limits: options.limits,
+            inspector: (state.inspector = options.inspect?.())
         });
         const opened = receiver;
         const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
@@ -1922,8 +1926,10 @@ async function finish(options, state, received) {
             if (format !== received.format)
                 await (0,promises_.rm)(archiveFileOf(options, format), { force: true });
         }
-        if (siteDir !== undefined && staging !== undefined)
+        if (siteDir !== undefined && staging !== undefined) {
+            await state.inspector?.review(staging);
             await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
+        }
     }
     catch (error) {
         const how = { cancelled: options.signal?.aborted === true, entries: received.entries };

@@ -30,8 +30,19 @@ export const INPUTS = {
   download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
   extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
   'max-site-size': { description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.', for: ['export'], default: '5g' },
+  verify: {
+    description:
+      'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
+    for: ['export'],
+    default: 'true'
+  },
   'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
   'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
+  'helm-bundle-url': {
+    description:
+      'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
+    for: ['export']
+  },
   'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
   prompt: { description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.', for: ['agent', 'agent-message', 'agent-create'] },
   'comment-command': { description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },

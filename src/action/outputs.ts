@@ -11,6 +11,7 @@ export const OUTPUT_NAMES = [
   'bundle-sha256',
   'bundle-size',
   'helm-values',
+  'broken-links',
   'pr-link',
   'model',
   'source-repository',

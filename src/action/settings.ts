@@ -27,9 +27,13 @@ interface ExportCommon extends CommonSettings {
   extract: boolean
   /** Bound on the bytes the archive may unpack to (`max-site-size`). */
   maxSiteBytes: number
+  /** The site check before the swap: `warn` (the default), `strict` (fail), `off`. */
+  verify: 'warn' | 'strict' | 'off'
   exportVersion: string | undefined
   /** Absolute path of the Helm values file to write, when asked for. */
   helmValuesFile: string | undefined
+  /** What the Helm values give as `bundleUrl` instead of the presigned link. */
+  helmBundleUrl: string | undefined
 }
 
 /** Start a new export of `domain`. */
@@ -195,8 +199,10 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
       download: flag('download'),
       extract: flag('extract'),
       maxSiteBytes: size('max-site-size'),
+      verify: verifyMode(value('verify') ?? 'true', problems),
       exportVersion: value('export-version'),
-      helmValuesFile: optionalPath(value('helm-values-file'), context.workspace)
+      helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
+      helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
     else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
@@ -286,6 +292,24 @@ function checkDomain(text: string, problems: string[], warn: (message: string) =
     return undefined
   }
   return host
+}
+
+function verifyMode(text: string, problems: string[]): ExportCommon['verify'] {
+  if (TRUE_WORDS.has(text)) return 'warn'
+  if (FALSE_WORDS.has(text)) return 'off'
+  if (text === 'strict') return 'strict'
+  problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`)
+  return 'warn'
+}
+
+/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
+function absoluteUrl(name: InputName, text: string | undefined, problems: string[]): string | undefined {
+  if (text === undefined) return undefined
+  if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
+    problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`)
+    return undefined
+  }
+  return text
 }
 
 function permissionLevel(text: string, problems: string[]): PermissionLevel {

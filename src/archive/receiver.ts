@@ -12,7 +12,7 @@ import { ActionError, CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
-import { type SiteLimits, SiteWriter } from './site-writer.js'
+import { type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar.js'
 import { unpackZip } from './zip.js'
@@ -35,6 +35,8 @@ export interface ReceiverOptions {
   signal?: AbortSignal | undefined
   /** What the archive may unpack to (when unpacking). */
   limits: SiteLimits
+  /** Sees the files as they are written (when unpacking). */
+  inspector?: SiteInspector | undefined
 }
 
 export interface ReceivedArchive {
@@ -71,7 +73,7 @@ export class ArchiveReceiver {
     const { signal } = options
     if (signal?.aborted) this.stopper.abort(signal.reason)
     else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
-    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits)
+    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits, options.inspector)
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {

@@ -49,6 +49,17 @@ export interface SiteLimits {
   maxEntries?: number
 }
 
+/**
+ * Sees what an unpacking writes, and reviews the staged site before it replaces the old one
+ * (the site check of a deployment).
+ */
+export interface SiteInspector {
+  /** A file written from memory (every file up to 1 MiB), with its content. */
+  observe(path: string, content: readonly Buffer[]): void
+  /** The whole staged site, before it is swapped in; a throw keeps the previous site. */
+  review(root: string): Promise<void>
+}
+
 export class SiteWriter {
   private readonly index = new EntryIndex()
   /** Folder path -> its creation; '' is the root, which exists already. */
@@ -79,6 +90,7 @@ export class SiteWriter {
     /** Stops the extraction: nothing new starts, large-file streams end, the reason is the failure. */
     private readonly signal: AbortSignal,
     private readonly limits: SiteLimits,
+    private readonly inspector?: SiteInspector | undefined,
     private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
@@ -131,6 +143,7 @@ export class SiteWriter {
     this.counts.files++
     if (size <= SMALL_FILE_BYTES) {
       const chunks = await readEntry(content, size)
+      this.inspector?.observe(path, chunks)
       await this.schedule(name, [path], () => this.writeFile(path, chunks, fileMode(mode)))
       return
     }

@@ -11,8 +11,9 @@ import { followJob } from '../follow/follow-job.js'
 import type { ServiceClient } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
-import { helmValuesYaml, writeFileAtomically } from './helm-values.js'
+import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { ARCHIVE_FOLDER_PREFIX, checkExportPath, runnerTemp } from './path-check.js'
+import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
@@ -93,6 +94,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         archiveFolder: settings.extract ? path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
         siteDir: settings.extract ? settings.path : undefined,
         limits: { maxBytes: settings.maxSiteBytes },
+        inspect: siteVerifier(settings, context),
         deadline,
         policy,
         signal: context.signal,
@@ -109,9 +111,14 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
 
   if (settings.helmValuesFile !== undefined) {
-    await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(link.url, settings.exportVersion))
-    log.info(`Wrote the Helm values to ${settings.helmValuesFile}.`)
+    await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion))
+    log.info(`Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`)
     report.rows.push(['Helm values', settings.helmValuesFile])
+    const expiring = settings.helmBundleUrl === undefined ? expiryWarning(link, clock.now()) : undefined
+    if (expiring !== undefined) {
+      log.warning(expiring)
+      report.notes.push(expiring)
+    }
   }
 }
 
@@ -136,7 +143,7 @@ function describeStatus(value: ExportStatus): string {
 function publishLink(link: BundleLink, settings: ExportSettings, context: FlowContext): void {
   context.outputs.set('bundle-url', link.url)
   context.outputs.set('expires-at', link.expiresAt?.toISOString())
-  context.outputs.set('helm-values', helmValuesYaml(link.url, settings.exportVersion))
+  context.outputs.set('helm-values', helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion))
 }
 
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */

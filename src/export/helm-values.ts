@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
+import { formatDuration } from '../common/units.js'
+import type { BundleLink } from '../service/export-api.js'
+
+/** A link that expires sooner than this is no address for a deployment that may restart any time. */
+const DURABLE_MS = 24 * 60 * 60 * 1000
 
 /**
  * The Helm values a self-hosted deployment reads to serve the bundle. Strings are written as
@@ -10,6 +15,20 @@ export function helmValuesYaml(bundleUrl: string, version: string | undefined): 
   const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${JSON.stringify(bundleUrl)}`]
   if (version !== undefined) lines.push(`  version: ${JSON.stringify(version)}`)
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * Why the Helm values should not hold `link`: a pod that starts after the link expires (a node
+ * drain, a scale-up, a crash) cannot fetch the bundle. Undefined when it lasts a day or more, or
+ * the service did not say.
+ */
+export function expiryWarning(link: BundleLink, now: number): string | undefined {
+  if (link.expiresAt === undefined || link.expiresAt.getTime() - now >= DURABLE_MS) return undefined
+  const left = Math.max(0, link.expiresAt.getTime() - now)
+  return (
+    `The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ${formatDuration(left)}): ` +
+    'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its address as `helm-bundle-url`.'
+  )
 }
 
 /** Writes `content` whole or not at all: a reader never sees half a values file. */

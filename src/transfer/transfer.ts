@@ -11,7 +11,7 @@ import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
-import type { SiteLimits } from '../archive/site-writer.js'
+import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
 import { discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
@@ -34,6 +34,11 @@ export interface TransferOptions {
   siteDir?: string | undefined
   /** What the archive may unpack to. */
   limits: SiteLimits
+  /**
+   * Makes the inspector of one attempt's unpacking (each attempt starts afresh); the last one
+   * reviews the staged site before it is swapped in, and its throw keeps the previous site.
+   */
+  inspect?: (() => SiteInspector) | undefined
   /** Absolute clock ms: no wait is started that would end after it, and a download under way ends by then (plus a short grace). */
   deadline: number
   /** Where the link and the download's redirects may lead. */
@@ -109,6 +114,8 @@ interface TransferState {
   /** The last attempt got a 403: the next one asks for a fresh link first. */
   linkRefused: boolean
   attempts: number
+  /** The inspector of the last attempt. */
+  inspector?: SiteInspector | undefined
 }
 
 /** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
@@ -136,7 +143,8 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
       log,
       onFatal: (error) => stop.abort(error),
       signal: stop.signal,
-      limits: options.limits
+      limits: options.limits,
+      inspector: (state.inspector = options.inspect?.())
     })
     const opened = receiver
     const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
@@ -186,7 +194,10 @@ async function finish(options: TransferOptions, state: TransferState, received: 
     for (const format of Object.keys(EXTENSIONS) as ArchiveFormat[]) {
       if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
     }
-    if (siteDir !== undefined && staging !== undefined) await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
+    if (siteDir !== undefined && staging !== undefined) {
+      await state.inspector?.review(staging)
+      await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
+    }
   } catch (error) {
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
     await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])

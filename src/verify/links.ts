@@ -108,21 +108,10 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * The links of one site, checked against its files. Sites repeat their navigation on every page,
- * so each distinct link is judged once: root links by their value, relative ones per folder.
+ * One key per distinct link target: a root link is the same from every page, a relative one the
+ * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
+ * the links to judge few.
  */
-export class SiteLinks {
-  private readonly judged = new Map<string, boolean | undefined>()
-
-  constructor(private readonly files: ReadonlySet<string>) {}
-
-  /** True when the site serves the link, false when it is broken, undefined when it is not internal. */
-  check(page: string, value: string): boolean | undefined {
-    const key = value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
-    if (this.judged.has(key)) return this.judged.get(key)
-    const target = linkTarget(page, value)
-    const verdict = target === undefined ? undefined : resolves(target, this.files)
-    this.judged.set(key, verdict)
-    return verdict
-  }
+export function linkKey(page: string, value: string): string {
+  return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
 }

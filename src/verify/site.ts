@@ -1,92 +1,162 @@
 /**
  * A look at an unpacked site before it is deployed: it has an `index.html`, it has at least the
  * pages the export job reported, and its internal links lead to files of the site.
+ *
+ * Pages are scanned as the unpacking writes them (their content is in memory then), so a large
+ * site is not read a second time; each distinct link is kept once, with where it first appears
+ * and how often, so memory stays small however many pages repeat the same navigation.
  */
 import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import { SiteLinks, lineAt, scanLinks } from './links.js'
+import type { SiteInspector } from '../archive/site-writer.js'
+import { lineAt, linkKey, linkTarget, resolves, scanLinks } from './links.js'
 
 export interface BrokenLink {
-  /** The page, as a site path. */
+  /** The page, as a site path, where the link first appears. */
   file: string
   line: number
   /** The link as written. */
   link: string
+  /** Places it appears in all. */
+  count: number
 }
 
 export interface SiteCheck {
   /** What is wrong with the site as a whole (no index page, too few pages). */
   problems: string[]
   htmlPages: number
-  /** Internal links found. */
+  /** Internal links found, every occurrence counted. */
   links: number
-  /** Internal links that lead to no file of the site. */
+  /** Internal links that lead to no file of the site, every occurrence counted. */
   brokenCount: number
-  /** The first broken links, in page order, with their lines. */
+  /** The first distinct broken links, in page order, with where they first appear. */
   broken: BrokenLink[]
+  /** How long the check took after the unpacking, in ms. */
+  reviewMs: number
 }
 
 /** Broken links reported one by one; the rest are counted. */
 export const BROKEN_LINKS_SHOWN = 20
-/** Pages read at once. */
+/** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16
 
-export async function checkSite(siteDir: string, options: { expectedPages?: number | undefined; signal?: AbortSignal | undefined }): Promise<SiteCheck> {
-  const files = await siteFiles(siteDir)
-  const pages = [...files].filter((file) => /\.html?$/i.test(file)).sort()
-  const problems: string[] = []
-  if (!files.has('index.html')) problems.push('The site has no index.html at its root.')
-  if (options.expectedPages !== undefined && pages.length < options.expectedPages) {
-    problems.push(`The site has ${pages.length} HTML pages, fewer than the ${options.expectedPages} the export job reported.`)
+const isPage = (path: string): boolean => /\.html?$/i.test(path)
+
+interface SeenLink {
+  /** The page and byte offset of its first appearance. */
+  page: string
+  offset: number
+  value: string
+  count: number
+}
+
+export interface VerifierOptions {
+  /** The export job's last page count: the site has at least as many pages. */
+  expectedPages?: number | undefined
+  /** Judges the check of the staged site before it replaces the old one; a throw keeps the old site. */
+  judge?: (check: SiteCheck) => void
+  signal?: AbortSignal | undefined
+}
+
+export class SiteVerifier implements SiteInspector {
+  /** What the review of the staged site found. */
+  result: SiteCheck | undefined
+  /** Distinct links by linkKey. */
+  private readonly seen = new Map<string, SeenLink>()
+  private readonly scanned = new Set<string>()
+
+  constructor(private readonly options: VerifierOptions = {}) {}
+
+  /** A page written from memory during the unpacking: its links are noted now. */
+  observe(path: string, content: readonly Buffer[]): void {
+    if (!isPage(path)) return
+    this.scanned.add(path)
+    this.note(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content))
   }
 
-  const siteLinks = new SiteLinks(files)
-  const broken: Array<{ file: string; offset: number; link: string }> = []
-  let brokenCount = 0
-  let links = 0
-  let next = 0
-  const perPage = new Map<string, Array<{ offset: number; link: string }>>()
-  const worker = async (): Promise<void> => {
-    while (next < pages.length) {
-      options.signal?.throwIfAborted()
-      const file = pages[next++] as string
-      for (const { value, offset } of scanLinks(await readFile(join(siteDir, file)))) {
-        const served = siteLinks.check(file, value)
-        if (served === undefined) continue
-        links++
-        if (served) continue
-        brokenCount++
-        const list = perPage.get(file) ?? []
-        list.push({ offset, link: value })
-        perPage.set(file, list)
+  /** The staged site, before it is swapped in: checked, then judged. */
+  async review(root: string): Promise<void> {
+    this.result = await this.check(root)
+    this.options.judge?.(this.result)
+  }
+
+  /** Checks the site in `root`. */
+  async check(root: string): Promise<SiteCheck> {
+    const { expectedPages, signal } = this.options
+    const started = performance.now()
+    const files = await siteFiles(root)
+    const pages = [...files].filter(isPage)
+    // Pages the unpacking streamed (large ones) or did not show us are read now.
+    const unread = pages.filter((page) => !this.scanned.has(page))
+    let next = 0
+    const reader = async (): Promise<void> => {
+      while (next < unread.length) {
+        signal?.throwIfAborted()
+        const page = unread[next++] as string
+        this.note(page, await readFile(join(root, page)))
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unread.length) }, reader))
+
+    const problems: string[] = []
+    if (!files.has('index.html')) problems.push('The site has no index.html at its root.')
+    if (expectedPages !== undefined && pages.length < expectedPages) {
+      problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`)
+    }
+    let links = 0
+    let brokenCount = 0
+    const broken: SeenLink[] = []
+    for (const link of this.seen.values()) {
+      const target = linkTarget(link.page, link.value)
+      if (target === undefined) continue
+      links += link.count
+      if (resolves(target, files)) continue
+      brokenCount += link.count
+      broken.push(link)
+    }
+    broken.sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
+    const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
+    // Lines are counted only for the links shown: a second read of at most that many pages.
+    const pagesShown = new Map<string, Buffer>()
+    for (const link of shown) if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readFile(join(root, link.page)))
+    return {
+      problems,
+      htmlPages: pages.length,
+      links,
+      brokenCount,
+      broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page) as Buffer, link.offset), link: link.value, count: link.count })),
+      reviewMs: performance.now() - started
+    }
+  }
+
+  private note(page: string, content: Buffer): void {
+    for (const { value, offset } of scanLinks(content)) {
+      const key = linkKey(page, value)
+      const known = this.seen.get(key)
+      if (known === undefined) this.seen.set(key, { page, offset, value, count: 1 })
+      else {
+        known.count++
+        // Pages are read in any order: keep the first place in page order, so reports do not vary.
+        if (page < known.page || (page === known.page && offset < known.offset)) Object.assign(known, { page, offset, value })
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pages.length) }, worker))
-  for (const file of pages) {
-    for (const found of perPage.get(file) ?? []) {
-      if (broken.length === BROKEN_LINKS_SHOWN) break
-      broken.push({ file, ...found })
-    }
-  }
-  // Lines are counted only for the links shown: a second read of at most that many pages.
-  const shown: BrokenLink[] = []
-  for (const file of new Set(broken.map((b) => b.file))) {
-    const page = await readFile(join(siteDir, file))
-    for (const found of broken.filter((b) => b.file === file)) shown.push({ file, line: lineAt(page, found.offset), link: found.link })
-  }
-  return { problems, htmlPages: pages.length, links, brokenCount, broken: shown }
+}
+
+/** Checks a site on disk on its own (nothing seen during an unpacking). */
+export function checkSite(root: string, expectedPages?: number): Promise<SiteCheck> {
+  return new SiteVerifier({ expectedPages }).check(root)
 }
 
 /** Every file of the site as a site path (`/`-separated); links are not followed. */
-async function siteFiles(siteDir: string): Promise<Set<string>> {
-  const entries: Dirent[] = await readdir(siteDir, { recursive: true, withFileTypes: true })
+async function siteFiles(root: string): Promise<Set<string>> {
+  const entries: Dirent[] = await readdir(root, { recursive: true, withFileTypes: true })
   const files = new Set<string>()
   for (const entry of entries) {
     if (!entry.isFile() && !entry.isSymbolicLink()) continue
-    const parent = (entry as Dirent & { parentPath?: string; path?: string }).parentPath ?? (entry as { path?: string }).path ?? siteDir
-    files.add(relative(siteDir, join(parent, entry.name)).split(sep).join('/'))
+    const parent = (entry as Dirent & { parentPath?: string; path?: string }).parentPath ?? (entry as { path?: string }).path ?? root
+    files.add(relative(root, join(parent, entry.name)).split(sep).join('/'))
   }
   return files
 }

@@ -1,8 +1,8 @@
-export const id = 673;
-export const ids = [673];
+export const id = 817;
+export const ids = [817];
 export const modules = {
 
-/***/ 8673:
+/***/ 4846:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -93,10 +93,15 @@ var transfer_link = __webpack_require__(3907);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/export/helm-values.ts
 
 
 
+
+/** A link that expires sooner than this is no address for a deployment that may restart any time. */
+const DURABLE_MS = 24 * 60 * 60 * 1000;
 /**
  * The Helm values a self-hosted deployment reads to serve the bundle. Strings are written as
  * JSON strings, which are valid YAML double-quoted scalars, so no value can break the document.
@@ -106,6 +111,18 @@ function helmValuesYaml(bundleUrl, version) {
     if (version !== undefined)
         lines.push(`  version: ${JSON.stringify(version)}`);
     return `${lines.join('\n')}\n`;
+}
+/**
+ * Why the Helm values should not hold `link`: a pod that starts after the link expires (a node
+ * drain, a scale-up, a crash) cannot fetch the bundle. Undefined when it lasts a day or more, or
+ * the service did not say.
+ */
+function expiryWarning(link, now) {
+    if (link.expiresAt === undefined || link.expiresAt.getTime() - now >= DURABLE_MS)
+        return undefined;
+    const left = Math.max(0, link.expiresAt.getTime() - now);
+    return (`The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ${(0,units/* formatDuration */.a3)(left)}): ` +
+        'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its address as `helm-bundle-url`.');
 }
 /** Writes `content` whole or not at all: a reader never sees half a values file. */
 async function writeFileAtomically(file, content) {
@@ -203,12 +220,277 @@ async function realPathOf(target) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/verify/links.ts
+/**
+ * The internal links of an HTML page: every `href`/`src` value that points into the site (a
+ * relative or a root path), and whether the site has a file for it. Pure, and fast on large
+ * sites: the attributes are found with native byte searches, not a regular expression over text.
+ */
+// Generated HTML writes attribute names in lower case; one byte search per name keeps the scan
+// at the speed of memory.
+const HREF = Buffer.from('href=', 'latin1');
+const SRC = Buffer.from('src=', 'latin1');
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const GREATER_THAN = 0x3e;
+/** Attribute values are short; a longer run is not one (a broken page, or a script). */
+const MAX_VALUE_BYTES = 2048;
+/** Every href/src value of an HTML page, in the order they appear. */
+function scanLinks(page) {
+    const links = [];
+    let href = page.indexOf(HREF);
+    let src = page.indexOf(SRC);
+    while (href !== -1 || src !== -1) {
+        const isHref = src === -1 || (href !== -1 && href < src);
+        const at = isHref ? href : src;
+        const start = at + (isHref ? HREF.length : SRC.length);
+        if (isHref)
+            href = page.indexOf(HREF, start);
+        else
+            src = page.indexOf(SRC, start);
+        // An attribute of its own: `data-src=` and `xhref=` are not links.
+        if (at === 0 || !isSpace(page[at - 1]))
+            continue;
+        const link = valueAt(page, start);
+        if (link !== undefined)
+            links.push(link);
+    }
+    return links;
+}
+function valueAt(page, start) {
+    const quote = page[start];
+    if (quote === QUOTE || quote === APOSTROPHE) {
+        const end = page.indexOf(quote, start + 1);
+        if (end === -1 || end - start > MAX_VALUE_BYTES)
+            return undefined;
+        return { value: page.toString('utf8', start + 1, end), offset: start + 1 };
+    }
+    let end = start;
+    while (end < page.length && end - start <= MAX_VALUE_BYTES && !isSpace(page[end]) && page[end] !== GREATER_THAN)
+        end++;
+    return end === start ? undefined : { value: page.toString('utf8', start, end), offset: start };
+}
+/** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
+function isSpace(byte) {
+    return byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
+}
+/**
+ * The site path a link from page `from` (a site path such as `guides/start.html`) points to, or
+ * undefined for links that leave the site or point nowhere in particular: other schemes, other
+ * hosts, fragments of the same page, and links that climb above the site's root.
+ */
+function linkTarget(from, value) {
+    const raw = decodeEntities(value.trim());
+    if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw))
+        return undefined;
+    const path = raw.replace(/[?#].*$/s, '');
+    if (path === '')
+        return undefined;
+    let decoded;
+    try {
+        decoded = decodeURIComponent(path);
+    }
+    catch {
+        decoded = path;
+    }
+    const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1);
+    for (const segment of decoded.split('/')) {
+        if (segment === '' || segment === '.')
+            continue;
+        if (segment === '..') {
+            if (segments.length === 0)
+                return undefined;
+            segments.pop();
+        }
+        else
+            segments.push(segment);
+    }
+    const target = segments.join('/');
+    // `/guides/` names the folder's index page.
+    return decoded.endsWith('/') && target !== '' ? `${target}/` : target;
+}
+/**
+ * Whether the site serves `target`: the file itself, or as a static host maps extensionless page
+ * URLs, `<path>.html` or `<path>/index.html` (the service's bundles name pages that way).
+ */
+function resolves(target, files) {
+    if (target === '' || target.endsWith('/'))
+        return files.has(`${target}index.html`);
+    return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`);
+}
+/** The 1-based line of a byte offset. */
+function lineAt(page, offset) {
+    let line = 1;
+    for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1))
+        line++;
+    return line;
+}
+function decodeEntities(text) {
+    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text;
+}
+/**
+ * One key per distinct link target: a root link is the same from every page, a relative one the
+ * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
+ * the links to judge few.
+ */
+function linkKey(page, value) {
+    return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`;
+}
+
+;// CONCATENATED MODULE: ./src/verify/site.ts
+
+
+
+/** Broken links reported one by one; the rest are counted. */
+const BROKEN_LINKS_SHOWN = 20;
+/** Pages read at once when they were not seen during the unpacking. */
+const CONCURRENCY = 16;
+const isPage = (path) => /\.html?$/i.test(path);
+class SiteVerifier {
+    options;
+    /** What the review of the staged site found. */
+    result;
+    /** Distinct links by linkKey. */
+    seen = new Map();
+    scanned = new Set();
+    constructor(options = {}) {
+        this.options = options;
+    }
+    /** A page written from memory during the unpacking: its links are noted now. */
+    observe(path, content) {
+        if (!isPage(path))
+            return;
+        this.scanned.add(path);
+        this.note(path, content.length === 1 ? content[0] : Buffer.concat(content));
+    }
+    /** The staged site, before it is swapped in: checked, then judged. */
+    async review(root) {
+        this.result = await this.check(root);
+        this.options.judge?.(this.result);
+    }
+    /** Checks the site in `root`. */
+    async check(root) {
+        const { expectedPages, signal } = this.options;
+        const started = performance.now();
+        const files = await siteFiles(root);
+        const pages = [...files].filter(isPage);
+        // Pages the unpacking streamed (large ones) or did not show us are read now.
+        const unread = pages.filter((page) => !this.scanned.has(page));
+        let next = 0;
+        const reader = async () => {
+            while (next < unread.length) {
+                signal?.throwIfAborted();
+                const page = unread[next++];
+                this.note(page, await (0,promises_.readFile)((0,external_node_path_.join)(root, page)));
+            }
+        };
+        await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unread.length) }, reader));
+        const problems = [];
+        if (!files.has('index.html'))
+            problems.push('The site has no index.html at its root.');
+        if (expectedPages !== undefined && pages.length < expectedPages) {
+            problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`);
+        }
+        let links = 0;
+        let brokenCount = 0;
+        const broken = [];
+        for (const link of this.seen.values()) {
+            const target = linkTarget(link.page, link.value);
+            if (target === undefined)
+                continue;
+            links += link.count;
+            if (resolves(target, files))
+                continue;
+            brokenCount += link.count;
+            broken.push(link);
+        }
+        broken.sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1));
+        const shown = broken.slice(0, BROKEN_LINKS_SHOWN);
+        // Lines are counted only for the links shown: a second read of at most that many pages.
+        const pagesShown = new Map();
+        for (const link of shown)
+            if (!pagesShown.has(link.page))
+                pagesShown.set(link.page, await (0,promises_.readFile)((0,external_node_path_.join)(root, link.page)));
+        return {
+            problems,
+            htmlPages: pages.length,
+            links,
+            brokenCount,
+            broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page), link.offset), link: link.value, count: link.count })),
+            reviewMs: performance.now() - started
+        };
+    }
+    note(page, content) {
+        for (const { value, offset } of scanLinks(content)) {
+            const key = linkKey(page, value);
+            const known = this.seen.get(key);
+            if (known === undefined)
+                this.seen.set(key, { page, offset, value, count: 1 });
+            else {
+                known.count++;
+                // Pages are read in any order: keep the first place in page order, so reports do not vary.
+                if (page < known.page || (page === known.page && offset < known.offset))
+                    Object.assign(known, { page, offset, value });
+            }
+        }
+    }
+}
+/** Checks a site on disk on its own (nothing seen during an unpacking). */
+function checkSite(root, expectedPages) {
+    return new SiteVerifier({ expectedPages }).check(root);
+}
+/** Every file of the site as a site path (`/`-separated); links are not followed. */
+async function siteFiles(root) {
+    const entries = await (0,promises_.readdir)(root, { recursive: true, withFileTypes: true });
+    const files = new Set();
+    for (const entry of entries) {
+        if (!entry.isFile() && !entry.isSymbolicLink())
+            continue;
+        const parent = entry.parentPath ?? entry.path ?? root;
+        files.add((0,external_node_path_.relative)(root, (0,external_node_path_.join)(parent, entry.name)).split(external_node_path_.sep).join('/'));
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/export/site-check.ts
+
+
+/** The inspector of one unpacking, or undefined when the site is not checked. */
+function siteVerifier(settings, context) {
+    if (!settings.extract || settings.verify === 'off')
+        return undefined;
+    const reported = Number(context.outputs.get('page-count'));
+    const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined;
+    return () => new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) });
+}
+function judge(check, settings, context) {
+    const { log } = context.host;
+    const { outputs, report } = context;
+    outputs.set('broken-links', check.brokenCount);
+    log.info(`Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`);
+    report.rows.push(['Broken links', String(check.brokenCount)]);
+    for (const problem of check.problems)
+        log.warning(problem);
+    for (const broken of check.broken) {
+        const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : '';
+        log.warning(`Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
+    }
+    const distinct = check.broken.length;
+    if (check.brokenCount > 0 && distinct < check.brokenCount)
+        report.notes.push(`${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`);
+    if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
+        return;
+    const what = [...check.problems, ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])];
+    throw new errors/* ActionError */.lZ(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`);
+}
+
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
 /**
  * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+
 
 
 
@@ -290,6 +572,7 @@ async function runExport(settings, client, context) {
                 archiveFolder: settings.extract ? external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
                 siteDir: settings.extract ? settings.path : undefined,
                 limits: { maxBytes: settings.maxSiteBytes },
+                inspect: siteVerifier(settings, context),
                 deadline,
                 policy,
                 signal: context.signal,
@@ -305,9 +588,14 @@ async function runExport(settings, client, context) {
         });
     }
     if (settings.helmValuesFile !== undefined) {
-        await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(link.url, settings.exportVersion));
-        log.info(`Wrote the Helm values to ${settings.helmValuesFile}.`);
+        await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion));
+        log.info(`Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`);
         report.rows.push(['Helm values', settings.helmValuesFile]);
+        const expiring = settings.helmBundleUrl === undefined ? expiryWarning(link, clock.now()) : undefined;
+        if (expiring !== undefined) {
+            log.warning(expiring);
+            report.notes.push(expiring);
+        }
     }
 }
 /** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
@@ -334,7 +622,7 @@ function describeStatus(value) {
 function publishLink(link, settings, context) {
     context.outputs.set('bundle-url', link.url);
     context.outputs.set('expires-at', link.expiresAt?.toISOString());
-    context.outputs.set('helm-values', helmValuesYaml(link.url, settings.exportVersion));
+    context.outputs.set('helm-values', helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion));
 }
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id) {

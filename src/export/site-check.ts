@@ -1,0 +1,37 @@
+/**
+ * The site check before a deployment (`verify`), as the export flow reports it: the figures in
+ * the log and the summary, the first broken links as warnings with their page and line, the
+ * `broken-links` output, and with `verify: strict` a failure that keeps the previous site.
+ */
+import type { FlowContext } from '../action/context.js'
+import type { ExportSettings } from '../action/settings.js'
+import { ActionError } from '../common/errors.js'
+import { type SiteCheck, SiteVerifier } from '../verify/site.js'
+
+/** The inspector of one unpacking, or undefined when the site is not checked. */
+export function siteVerifier(settings: ExportSettings, context: FlowContext): (() => SiteVerifier) | undefined {
+  if (!settings.extract || settings.verify === 'off') return undefined
+  const reported = Number(context.outputs.get('page-count'))
+  const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined
+  return () => new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) })
+}
+
+function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext): void {
+  const { log } = context.host
+  const { outputs, report } = context
+  outputs.set('broken-links', check.brokenCount)
+  log.info(
+    `Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`
+  )
+  report.rows.push(['Broken links', String(check.brokenCount)])
+  for (const problem of check.problems) log.warning(problem)
+  for (const broken of check.broken) {
+    const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
+    log.warning(`Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`)
+  }
+  const distinct = check.broken.length
+  if (check.brokenCount > 0 && distinct < check.brokenCount) report.notes.push(`${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`)
+  if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
+  const what = [...check.problems, ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])]
+  throw new ActionError(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`)
+}
