@@ -2,6 +2,100 @@ export const id = 817;
 export const ids = [817];
 export const modules = {
 
+/***/ 511:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   DD: () => (/* binding */ NotAnArchiveError),
+/* harmony export */   EU: () => (/* binding */ writeFailure),
+/* harmony export */   ly: () => (/* binding */ SiteLimitError),
+/* harmony export */   qb: () => (/* binding */ corrupt),
+/* harmony export */   sC: () => (/* binding */ CorruptArchiveError),
+/* harmony export */   vF: () => (/* binding */ UnsafeEntryError)
+/* harmony export */ });
+/* harmony import */ var node_util_types__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3429);
+/* harmony import */ var node_util_types__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_util_types__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1922);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8570);
+
+
+
+/**
+ * An archive entry that would write outside the site folder, through a link, or somewhere it has
+ * no business. Final: downloading the same archive again would give the same entry.
+ */
+class UnsafeEntryError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+    entryName;
+    name = 'UnsafeEntryError';
+    constructor(
+    /** The entry's name as the archive spells it. */
+    entryName, reason) {
+        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`);
+        this.entryName = entryName;
+    }
+}
+/**
+ * The archive's bytes cannot be unpacked (bad gzip data, broken tar header, unreadable zip).
+ * Worth one more download: the copy may have been damaged on its way.
+ */
+class CorruptArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+    name = 'CorruptArchiveError';
+}
+/**
+ * The bytes are no archive the action unpacks (an HTML page, JSON, a gzip of something else).
+ * Final for a download: the link serves it; a kept copy that reads so was damaged.
+ */
+class NotAnArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+    name = 'NotAnArchiveError';
+}
+/** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
+function corrupt(error) {
+    if (error instanceof CorruptArchiveError)
+        return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new CorruptArchiveError(message, { cause: error });
+}
+/**
+ * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
+ * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
+ * previous site is left as it was.
+ */
+class SiteLimitError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+    name = 'SiteLimitError';
+}
+/**
+ * A failure while writing the site or the archive file, said in the user's terms: what was being
+ * written, what went wrong, and (a full disk) how much had been written. Errors that are already
+ * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
+ */
+function writeFailure(error, what, writtenBytes) {
+    // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
+    if (!(0,node_util_types__WEBPACK_IMPORTED_MODULE_0__.isNativeError)(error) || error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ || error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .CancelledError */ .cc || error.name === 'AbortError')
+        return error;
+    const code = error.code;
+    const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    const written = full && writtenBytes !== undefined ? `, after ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .formatBytes */ .z3)(writtenBytes)} had been written` : '';
+    return new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not write ${what}: ${why}${written}`, { cause: error });
+}
+const WRITE_FAILURES = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    ENAMETOOLONG: 'its name or path is too long for the file system',
+    EACCES: 'permission denied',
+    EPERM: 'the operation is not permitted',
+    EROFS: 'the file system is read-only',
+    EMFILE: 'too many files are open',
+    ENFILE: 'too many files are open',
+    EIO: 'the disk reported an input/output error',
+    ENOTDIR: 'a part of its path is a file, not a folder',
+    EISDIR: 'a folder is in the way',
+    ELOOP: 'its path loops through symlinks'
+};
+
+
+/***/ }),
+
 /***/ 4846:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -13,8 +107,10 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/archive/errors.ts
+var errors = __webpack_require__(511);
 // EXTERNAL MODULE: ./src/common/errors.ts
-var errors = __webpack_require__(1922);
+var common_errors = __webpack_require__(1922);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
 var follow_job = __webpack_require__(4256);
 // EXTERNAL MODULE: ./src/service/answer.ts
@@ -52,7 +148,7 @@ class ExportApi {
         const fields = (0,service_answer/* asObject */.eB)(answer);
         const jobId = (0,service_answer/* text */.Qq)(fields.jobId);
         if (jobId === undefined)
-            throw new errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries no \`jobId\`.`);
+            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries no \`jobId\`.`);
         return { jobId, status: (0,service_answer/* text */.Qq)(fields.status) };
     }
     async status(jobId, deadline) {
@@ -66,7 +162,7 @@ class ExportApi {
         const body = (0,service_answer/* asObject */.eB)(answer);
         const status = (0,service_answer/* text */.Qq)(body.status);
         if (status === undefined)
-            throw new errors/* ActionError */.lZ(`The status of export job ${jobId} carries no \`status\`.`);
+            throw new common_errors/* ActionError */.lZ(`The status of export job ${jobId} carries no \`status\`.`);
         return { status, progress: (0,service_answer/* percent */.KN)(body.progress), pageCount: (0,service_answer/* count */.U9)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
     }
     /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
@@ -82,7 +178,7 @@ class ExportApi {
         const body = (0,service_answer/* asObject */.eB)(answer);
         const url = (0,service_answer/* httpLink */.Lb)(body.bundleUrl);
         if (url === undefined)
-            throw new errors/* ActionError */.lZ(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`);
+            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the answer carries no usable \`bundleUrl\`.`);
         return { url, expiresAt: (0,service_answer/* timestamp */.vE)(body.expiresAt), sizeBytes: (0,service_answer/* count */.U9)(body.sizeBytes) };
     }
 }
@@ -174,7 +270,7 @@ const RUNNER_FOLDERS = [
 async function checkExportPath(settings, host) {
     if (!settings.download)
         return; // nothing is written
-    const refuse = (why, real) => new errors/* ActionError */.lZ(`\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
+    const refuse = (why, real) => new common_errors/* ActionError */.lZ(`\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
         `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`);
     const real = await realPathOf(settings.path);
     const temp = await realPathOf(runnerTemp(host));
@@ -213,7 +309,7 @@ async function realPathOf(target) {
         catch (error) {
             const code = error.code;
             if ((code !== 'ENOENT' && code !== 'ENOTDIR') || external_node_path_.dirname(at) === at) {
-                throw new errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${error.message}`, { cause: error });
+                throw new common_errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${error.message}`, { cause: error });
             }
             missing.push(external_node_path_.basename(at));
         }
@@ -481,7 +577,7 @@ function judge(check, settings, context) {
     if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
         return;
     const what = [...check.problems, ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])];
-    throw new errors/* ActionError */.lZ(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`);
+    throw new common_errors/* ActionError */.lZ(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`);
 }
 
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
@@ -490,6 +586,7 @@ function judge(check, settings, context) {
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+
 
 
 
@@ -541,7 +638,7 @@ async function runExport(settings, client, context) {
         signal: context.signal
     }));
     if (final.status === 'failed') {
-        throw new errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
+        throw new common_errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
     }
     // Judged before it is handed on: a link that leads somewhere it may not is no output either.
     const policy = await (0,transfer_link/* linkPolicy */.ln)(settings.baseUrl);
@@ -551,7 +648,7 @@ async function runExport(settings, client, context) {
         (0,transfer_link/* maskLinkSecrets */.oY)(link.url, (secret) => context.host.setSecret(secret));
         const refused = (0,transfer_link/* refuseLink */.VQ)(new URL(link.url), policy);
         if (refused !== undefined)
-            throw new errors/* ActionError */.lZ(`${refused}.`);
+            throw new common_errors/* ActionError */.lZ(`${refused}.`);
         publishLink(link, settings, context);
         return link;
     };
@@ -563,28 +660,47 @@ async function runExport(settings, client, context) {
     if (settings.download) {
         link = await log.group('Download the bundle', async () => {
             // Loaded here, not at start-up: the archive code is not needed before the job is done.
-            const { transferBundle } = await Promise.all(/* import() */[__webpack_require__.e(494), __webpack_require__.e(120)]).then(__webpack_require__.bind(__webpack_require__, 3120));
-            const result = await transferBundle({
-                link,
-                refreshLink: generateLink,
+            const { transferBundle, unpackLocalBundle } = await Promise.all(/* import() */[__webpack_require__.e(494), __webpack_require__.e(746)]).then(__webpack_require__.bind(__webpack_require__, 2746));
+            const { BundleCache } = await __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324));
+            const where = {
                 // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
                 // it is the product and goes into `path`.
                 archiveFolder: settings.extract ? external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
                 siteDir: settings.extract ? settings.path : undefined,
                 limits: { maxBytes: settings.maxSiteBytes },
                 inspect: siteVerifier(settings, context),
-                deadline,
-                policy,
                 signal: context.signal,
-                log,
-                clock
-            });
+                log
+            };
+            // A self-hosted runner may have kept this job's bundle from an earlier run.
+            const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
+            const cached = await cache?.find();
+            let result;
+            if (cached !== undefined) {
+                try {
+                    result = await unpackLocalBundle(cached, where);
+                }
+                catch (error) {
+                    // A kept copy that does not read as the bundle was damaged: the service still has it.
+                    if (!(error instanceof errors/* CorruptArchiveError */.sC || error instanceof errors/* NotAnArchiveError */.DD))
+                        throw error;
+                    log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
+                }
+            }
+            outputs.set('cache-hit', result !== undefined);
+            let served = link;
+            if (result === undefined) {
+                const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock });
+                // The link that served the bundle: a fresh one if the first had expired.
+                served = downloaded.link;
+                result = downloaded;
+                await cache?.keep(downloaded.archiveFile);
+            }
             outputs.set('bundle-path', result.archiveFile);
             outputs.set('site-path', result.siteDir ?? '');
             outputs.set('bundle-sha256', result.sha256);
             outputs.set('bundle-size', result.sizeBytes);
-            // The link that served the bundle: a fresh one if the first had expired.
-            return result.link;
+            return served;
         });
     }
     if (settings.helmValuesFile !== undefined) {

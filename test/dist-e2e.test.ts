@@ -255,6 +255,20 @@ describe('the action only', () => {
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 
+  test("a rerun for the same job on a runner with a tool cache takes the bundle from there (@actions/tool-cache)", async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tool-cache') }
+    const inputs = { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, 'poll-interval': '20ms' }
+    const first = await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })
+    expect(first.outputs['cache-hit']).toBe('false')
+    const second = await runDist({ inputs: { ...inputs, 'job-id': first.outputs['job-id'] as string }, env })
+    expect(second.exitCode).toBe(0)
+    expect(second.outputs['cache-hit']).toBe('true')
+    expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
+    expect(s.count('download')).toBe(1)
+    await access(path.join(workspace.dir, 'static-export', 'index.html'))
+  })
+
   test('a connection cut in the middle of an answer: a GET is retried, a once-only POST fails saying it may have been processed', async () => {
     const [status, start] = await Promise.all([
       exportWith([{ route: 'export-status', truncateAt: 5 }]),

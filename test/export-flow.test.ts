@@ -28,9 +28,10 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
 }
 
 /** Runs the export in-process against `sim`; `inputs` and `env` add to or replace the defaults. */
-async function runExport(inputs: Inputs, env: RunnerEnv = {}) {
+async function runExport(inputs: Inputs, env: RunnerEnv = {}, toolCacheDir?: string) {
   const result = await (fixture as SimulatorFixture).run(exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }), {
-    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env }
+    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env },
+    toolCacheDir
   })
   return { ...result, outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>, failed: result.failure !== undefined }
 }
@@ -339,5 +340,48 @@ describe('the site check and the Helm values', () => {
     expect(presigned.summary).toContain(warning)
     const refused = await runExport({ 'helm-bundle-url': 'bundle.tar.gz' })
     expect(refused.failure).toContain('`helm-bundle-url` must be an absolute address')
+  })
+})
+
+describe("the runner's tool cache", () => {
+  test('a rerun for the same export job unpacks the bundle the tool cache kept: no download, cache-hit true, the same site', async () => {
+    await simulator()
+    const toolCache = path.join(workspace.dir, 'tool-cache')
+    const first = await runExport({}, {}, toolCache)
+    expect(first.failed).toBe(false)
+    expect(first.outputs['cache-hit']).toBe('false')
+    expect(first.log.text()).toContain("Kept the bundle of export job")
+    const downloads = sim.count('download')
+    await writeFile(path.join(workspace.dir, 'static-export', 'stale.html'), 'from before')
+    const second = await runExport({ domain: '', 'job-id': first.outputs['job-id'] as string }, {}, toolCache)
+    expect(second.failed).toBe(false)
+    expect(second.outputs['cache-hit']).toBe('true')
+    expect(sim.count('download')).toBe(downloads)
+    expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
+    expect(await readdir(path.join(workspace.dir, 'static-export'))).not.toContain('stale.html')
+    expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'), 'utf8')).toContain('<html')
+    // The site check ran on the cached copy too.
+    expect(second.outputs['broken-links']).toBe('1')
+  })
+
+  test('a damaged copy in the cache is not used: the bundle is downloaded again', async () => {
+    await simulator()
+    const toolCache = path.join(workspace.dir, 'tool-cache')
+    const first = await runExport({}, {}, toolCache)
+    const [kept] = (await readdir(toolCache, { recursive: true })).filter((name) => String(name).endsWith('bundle.tar.gz'))
+    await writeFile(path.join(toolCache, String(kept)), 'not a bundle any more')
+    const second = await runExport({ domain: '', 'job-id': first.outputs['job-id'] as string }, {}, toolCache)
+    expect(second.failure).toBeUndefined()
+    expect(second.outputs['cache-hit']).toBe('false')
+    expect(second.log.lines).toContainEqual(expect.stringMatching(/^warning: The bundle kept in the tool cache cannot be used/))
+    expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
+  })
+
+  test('no tool cache, or another job: downloaded, cache-hit false', async () => {
+    await simulator()
+    expect((await runExport({})).outputs['cache-hit']).toBe('false')
+    const toolCache = path.join(workspace.dir, 'tool-cache')
+    await runExport({}, {}, toolCache)
+    expect((await runExport({}, {}, toolCache)).outputs['cache-hit']).toBe('false')
   })
 })

@@ -33,6 +33,13 @@ export function actionsHost(): Host {
     cancelled: cancelOnSignals(() => {
       core.setFailed('The run was cancelled.')
       process.exit(1)
-    })
+    }),
+    // @actions/tool-cache is loaded only when a bundle is looked up or kept.
+    toolCache: process.env.RUNNER_TOOL_CACHE
+      ? {
+          find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
+          cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version)
+        }
+      : undefined
   }
 }

@@ -4,10 +4,10 @@ import type { Outputs } from './outputs.js'
 import type { Report } from './summary.js'
 
 /**
- * What a flow may ask of the runner: logging, masking, the environment, the event and GitHub.
+ * What a flow may ask of the runner: logging, masking, the environment, the event, GitHub, the tool cache.
  * Not the inputs (the settings carry them) and not the failure (main owns it).
  */
-export type FlowHost = Pick<Host, 'log' | 'setSecret' | 'env' | 'event' | 'github'>
+export type FlowHost = Pick<Host, 'log' | 'setSecret' | 'env' | 'event' | 'github' | 'toolCache'>
 
 /** What every flow is handed: nothing in a flow reaches for globals of its own. */
 export interface FlowContext {

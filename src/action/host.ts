@@ -38,6 +38,19 @@ export interface Host {
   github(token: string): Promise<GitHubApi>
   /** Fires when the run is cancelled. */
   readonly cancelled: AbortSignal
+  /** The runner's tool cache; undefined where there is none. */
+  readonly toolCache: ToolCache | undefined
+}
+
+/**
+ * The runner's tool cache: folders kept by tool name and (semver) version in RUNNER_TOOL_CACHE.
+ * Hosted runners start empty every job; self-hosted runners keep it between jobs.
+ */
+export interface ToolCache {
+  /** The folder cached for `tool` at `version`, or undefined. */
+  find(tool: string, version: string): Promise<string | undefined>
+  /** Copies `file` into the cache as `name`, for `tool` at `version`; resolves with the folder. */
+  cacheFile(file: string, name: string, tool: string, version: string): Promise<string>
 }
 
 /** Why a run failed: bad inputs (nothing was asked of anyone), the work itself, or a cancellation. */

@@ -10,6 +10,7 @@ export const OUTPUT_NAMES = [
   'site-path',
   'bundle-sha256',
   'bundle-size',
+  'cache-hit',
   'helm-values',
   'broken-links',
   'pr-link',

@@ -25,6 +25,14 @@ export class CorruptArchiveError extends ActionError {
   override readonly name = 'CorruptArchiveError'
 }
 
+/**
+ * The bytes are no archive the action unpacks (an HTML page, JSON, a gzip of something else).
+ * Final for a download: the link serves it; a kept copy that reads so was damaged.
+ */
+export class NotAnArchiveError extends ActionError {
+  override readonly name = 'NotAnArchiveError'
+}
+
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
 export function corrupt(error: unknown): CorruptArchiveError {
   if (error instanceof CorruptArchiveError) return error

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
-import { ActionError, CancelledError } from '../common/errors.js'
+import { CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { CorruptArchiveError, writeFailure } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
 import { type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
@@ -190,7 +190,7 @@ export class ArchiveReceiver {
   /** Sets the format and, for tar and tar.gz when unpacking, starts the streaming unpacker. */
   private decideFormat(verdict: FormatVerdict): ArchiveFormat {
     if ('unknown' in verdict) {
-      throw new ActionError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
+      throw new NotAnArchiveError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
     }
     this.format = verdict.format
     if (this.writer === undefined || verdict.format === 'zip') return verdict.format

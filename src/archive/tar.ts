@@ -5,10 +5,9 @@
  */
 import zlib from 'node:zlib'
 import tarStream from 'tar-stream'
-import { ActionError } from '../common/errors.js'
 import { formatBytes } from '../common/units.js'
 import { type EntryStream, skipEntry } from './entry-streams.js'
-import { CorruptArchiveError, corrupt } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
 import type { SiteWriter } from './site-writer.js'
 
@@ -191,7 +190,7 @@ export class TarUnpacker {
 
   /** A gzip that holds something else than a tar gets a clear message, not "invalid header". */
   private holdsTar({ verdict, head }: { verdict: boolean; head: Buffer }): boolean {
-    if (!verdict) this.fail(new ActionError(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`))
+    if (!verdict) this.fail(new NotAnArchiveError(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`))
     return verdict
   }
 

@@ -22,6 +22,8 @@ export const EXIT_CODES: Record<FailureKind | 'ok', number> = { ok: 0, failed: 1
 export class CliHost implements Host {
   readonly log: Logger
   readonly cancelled: AbortSignal
+  /** A CI system other than GitHub's has no tool cache of the runner's. */
+  readonly toolCache = undefined
   private readonly outputs = new Map<OutputName, string>()
   private readonly secrets = new Set<string>()
   private failure: { message: string; kind: FailureKind } | undefined

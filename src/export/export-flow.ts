@@ -6,6 +6,7 @@
 import * as path from 'node:path'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
+import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
 import { ActionError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import type { ServiceClient } from '../service/client.js'
@@ -85,28 +86,45 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   if (settings.download) {
     link = await log.group('Download the bundle', async () => {
       // Loaded here, not at start-up: the archive code is not needed before the job is done.
-      const { transferBundle } = await import('../transfer/transfer.js')
-      const result = await transferBundle({
-        link,
-        refreshLink: generateLink,
+      const { transferBundle, unpackLocalBundle } = await import('../transfer/transfer.js')
+      const { BundleCache } = await import('../transfer/bundle-cache.js')
+      const where = {
         // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
         // it is the product and goes into `path`.
         archiveFolder: settings.extract ? path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
         siteDir: settings.extract ? settings.path : undefined,
         limits: { maxBytes: settings.maxSiteBytes },
         inspect: siteVerifier(settings, context),
-        deadline,
-        policy,
         signal: context.signal,
-        log,
-        clock
-      })
+        log
+      }
+      // A self-hosted runner may have kept this job's bundle from an earlier run.
+      const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
+      const cached = await cache?.find()
+      let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
+      if (cached !== undefined) {
+        try {
+          result = await unpackLocalBundle(cached, where)
+        } catch (error) {
+          // A kept copy that does not read as the bundle was damaged: the service still has it.
+          if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
+          log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
+        }
+      }
+      outputs.set('cache-hit', result !== undefined)
+      let served = link
+      if (result === undefined) {
+        const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock })
+        // The link that served the bundle: a fresh one if the first had expired.
+        served = downloaded.link
+        result = downloaded
+        await cache?.keep(downloaded.archiveFile)
+      }
       outputs.set('bundle-path', result.archiveFile)
       outputs.set('site-path', result.siteDir ?? '')
       outputs.set('bundle-sha256', result.sha256)
       outputs.set('bundle-size', result.sizeBytes)
-      // The link that served the bundle: a fresh one if the first had expired.
-      return result.link
+      return served
     })
   }
 

@@ -5,6 +5,7 @@
  * it names it, writes it as `.part`, gives it the extension of its format once the bytes tell,
  * and returns its final path.
  */
+import { createReadStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpClient } from '@actions/http-client'
@@ -68,14 +69,12 @@ const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2
 /** The archive's name without its extension. */
 const ARCHIVE_NAME = 'bundle'
 const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
+/** Reads of an archive on disk. */
+const LOCAL_CHUNK_BYTES = 1024 * 1024
 
 export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
-  throwIfCancelled(signal)
-  await mkdir(options.archiveFolder, { recursive: true }).catch((error: unknown) => {
-    throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
-  })
-  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, log, signal)
+  await prepareFolders(options)
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
   const client = new HttpClient('docs-admin-action')
@@ -102,11 +101,62 @@ export async function transferBundle(options: TransferOptions): Promise<Transfer
         }
         throw finalError(error, state, downloads)
       }
-      return await finish(options, state, received)
+      return { ...(await finish(options, received, state.inspector)), link: state.link, attempts: state.attempts }
     }
   } finally {
     client.dispose()
   }
+}
+
+/** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
+export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'signal' | 'log'>
+
+/**
+ * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
+ * the same receiver, checks, staging and swap, and the same archive file in `archiveFolder`.
+ * A CorruptArchiveError says the copy is bad (the caller downloads instead).
+ */
+export async function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
+  const { log, signal } = options
+  await prepareFolders(options)
+  const inspector = options.inspect?.()
+  const stop = new AbortController()
+  const onCancel = (): void => stop.abort(new CancelledError())
+  signal?.addEventListener('abort', onCancel, { once: true })
+  let receiver: ArchiveReceiver | undefined
+  try {
+    receiver = await ArchiveReceiver.open({
+      partFile: partFileOf(options),
+      siteDir: options.siteDir,
+      log,
+      onFatal: (error) => stop.abort(error),
+      signal: stop.signal,
+      limits: options.limits,
+      inspector
+    })
+    for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop.signal })) {
+      await receiver.write(chunk as Buffer)
+    }
+    const received = await receiver.complete()
+    log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
+    return await finish(options, received, inspector)
+  } catch (error) {
+    const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
+    if (!stop.signal.aborted) stop.abort(cause)
+    await receiver?.discard()
+    throw cause
+  } finally {
+    signal?.removeEventListener('abort', onCancel)
+  }
+}
+
+/** The archive's folder made, and what an earlier run left beside the site swept away. */
+async function prepareFolders(options: LocalOptions): Promise<void> {
+  throwIfCancelled(options.signal)
+  await mkdir(options.archiveFolder, { recursive: true }).catch((error: unknown) => {
+    throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
+  })
+  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, options.log, options.signal)
 }
 
 interface TransferState {
@@ -183,8 +233,11 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
   }
 }
 
-/** Names the whole archive by its format (dropping an earlier run's of another format), then swaps the staged site in. */
-async function finish(options: TransferOptions, state: TransferState, received: ReceivedArchive): Promise<TransferResult> {
+/**
+ * Names the whole archive by its format (dropping an earlier run's of another format), has the
+ * staged site reviewed, then swaps it in.
+ */
+async function finish(options: LocalOptions, received: ReceivedArchive, inspector: SiteInspector | undefined): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
   const { log, siteDir } = options
   const { staging, counts } = received
   const archiveFile = archiveFileOf(options, received.format)
@@ -195,7 +248,7 @@ async function finish(options: TransferOptions, state: TransferState, received: 
       if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
     }
     if (siteDir !== undefined && staging !== undefined) {
-      await state.inspector?.review(staging)
+      await inspector?.review(staging)
       await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
     }
   } catch (error) {
@@ -216,9 +269,7 @@ async function finish(options: TransferOptions, state: TransferState, received: 
     siteDir,
     sha256: received.sha256,
     sizeBytes: received.sizeBytes,
-    format: received.format,
-    link: state.link,
-    attempts: state.attempts
+    format: received.format
   }
 }
 
@@ -256,10 +307,10 @@ function finalError(error: unknown, state: TransferState, downloads: number): un
   return new ActionError(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error })
 }
 
-function partFileOf(options: TransferOptions): string {
+function partFileOf(options: LocalOptions): string {
   return join(options.archiveFolder, `${ARCHIVE_NAME}.part`)
 }
 
-function archiveFileOf(options: TransferOptions, format: ArchiveFormat): string {
+function archiveFileOf(options: LocalOptions, format: ArchiveFormat): string {
   return join(options.archiveFolder, `${ARCHIVE_NAME}.${EXTENSIONS[format]}`)
 }

@@ -5,7 +5,9 @@
  * a runner, through the same code, so only the runner itself is faked.
  */
 import { readRunnerEvent } from '../../src/action/event.js'
-import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable } from '../../src/action/host.js'
+import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable, ToolCache } from '../../src/action/host.js'
 import type { InputName } from '../../src/action/inputs.js'
 import type { OutputName } from '../../src/action/outputs.js'
 import type { Logger } from '../../src/common/log.js'
@@ -48,10 +50,16 @@ export class FakeHost implements Host {
   summary = ''
   private readonly cancellation = new AbortController()
 
+  readonly toolCache: ToolCache | undefined
+
   constructor(
     private readonly inputs: Inputs,
-    private readonly variables: RunnerEnv = {}
-  ) {}
+    private readonly variables: RunnerEnv = {},
+    /** A folder that plays the runner's tool cache (RUNNER_TOOL_CACHE). */
+    toolCacheDir?: string
+  ) {
+    this.toolCache = toolCacheDir === undefined ? undefined : folderToolCache(toolCacheDir)
+  }
 
   get cancelled(): AbortSignal {
     return this.cancellation.signal
@@ -94,5 +102,23 @@ export class FakeHost implements Host {
   async github(token: string): Promise<GitHubApi> {
     const { createGitHubApi } = await import('../../src/action/octokit.js')
     return createGitHubApi(token, this.variables.GITHUB_API_URL)
+  }
+}
+
+/** A tool cache in a folder, laid out as the runner's (`<tool>/<version>/<arch>`, and a `.complete` marker). */
+function folderToolCache(root: string): ToolCache {
+  const folder = (tool: string, version: string): string => path.join(root, tool, version, process.arch)
+  return {
+    find: async (tool, version) => {
+      const found = folder(tool, version)
+      return (await stat(`${found}.complete`).catch(() => undefined)) === undefined ? undefined : found
+    },
+    cacheFile: async (file, name, tool, version) => {
+      const target = folder(tool, version)
+      await mkdir(target, { recursive: true })
+      await copyFile(file, path.join(target, name))
+      await writeFile(`${target}.complete`, '')
+      return target
+    }
   }
 }

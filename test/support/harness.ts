@@ -25,6 +25,8 @@ export interface RunResult {
 
 export interface RunOptions {
   env?: RunnerEnv
+  /** A folder that plays the runner's tool cache. */
+  toolCacheDir?: string
   clock?: TestClock
   /** Called with the host before the run starts (e.g. to cancel it later). */
   onHost?: (host: FakeHost) => void
@@ -32,7 +34,7 @@ export interface RunOptions {
 
 export async function runAction(inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
   const clock = options.clock ?? acceleratedClock()
-  const host = new FakeHost(inputs, options.env ?? { GITHUB_WORKSPACE: process.cwd() })
+  const host = new FakeHost(inputs, options.env ?? { GITHUB_WORKSPACE: process.cwd() }, options.toolCacheDir)
   options.onHost?.(host)
   const started = clock.now()
   await run(host, clock)

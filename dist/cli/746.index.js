@@ -1,18 +1,22 @@
-export const id = 120;
-export const ids = [120];
+export const id = 746;
+export const ids = [746];
 export const modules = {
 
-/***/ 3120:
+/***/ 2746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  transferBundle: () => (/* binding */ transferBundle)
+  transferBundle: () => (/* binding */ transferBundle),
+  unpackLocalBundle: () => (/* binding */ unpackLocalBundle)
 });
 
 // UNUSED EXPORTS: STALL_TIMEOUT_MS, TRANSFER_RETRY
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -23,85 +27,10 @@ var lib = __webpack_require__(2779);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __webpack_require__(8474);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
-var external_node_fs_default = /*#__PURE__*/__webpack_require__.n(external_node_fs_);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __webpack_require__(1922);
-// EXTERNAL MODULE: external "node:util/types"
-var types_ = __webpack_require__(3429);
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __webpack_require__(8570);
-;// CONCATENATED MODULE: ./src/archive/errors.ts
-
-
-
-/**
- * An archive entry that would write outside the site folder, through a link, or somewhere it has
- * no business. Final: downloading the same archive again would give the same entry.
- */
-class UnsafeEntryError extends errors/* ActionError */.lZ {
-    entryName;
-    name = 'UnsafeEntryError';
-    constructor(
-    /** The entry's name as the archive spells it. */
-    entryName, reason) {
-        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`);
-        this.entryName = entryName;
-    }
-}
-/**
- * The archive's bytes cannot be unpacked (bad gzip data, broken tar header, unreadable zip).
- * Worth one more download: the copy may have been damaged on its way.
- */
-class CorruptArchiveError extends errors/* ActionError */.lZ {
-    name = 'CorruptArchiveError';
-}
-/** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
-function corrupt(error) {
-    if (error instanceof CorruptArchiveError)
-        return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new CorruptArchiveError(message, { cause: error });
-}
-/**
- * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
- * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
- * previous site is left as it was.
- */
-class SiteLimitError extends errors/* ActionError */.lZ {
-    name = 'SiteLimitError';
-}
-/**
- * A failure while writing the site or the archive file, said in the user's terms: what was being
- * written, what went wrong, and (a full disk) how much had been written. Errors that are already
- * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
- */
-function writeFailure(error, what, writtenBytes) {
-    // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
-    if (!(0,types_.isNativeError)(error) || error instanceof errors/* ActionError */.lZ || error instanceof errors/* CancelledError */.cc || error.name === 'AbortError')
-        return error;
-    const code = error.code;
-    const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
-    const full = code === 'ENOSPC' || code === 'EDQUOT';
-    const written = full && writtenBytes !== undefined ? `, after ${(0,units/* formatBytes */.z3)(writtenBytes)} had been written` : '';
-    return new errors/* ActionError */.lZ(`Could not write ${what}: ${why}${written}`, { cause: error });
-}
-const WRITE_FAILURES = {
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-    ENAMETOOLONG: 'its name or path is too long for the file system',
-    EACCES: 'permission denied',
-    EPERM: 'the operation is not permitted',
-    EROFS: 'the file system is read-only',
-    EMFILE: 'too many files are open',
-    ENFILE: 'too many files are open',
-    EIO: 'the disk reported an input/output error',
-    ENOTDIR: 'a part of its path is a file, not a folder',
-    EISDIR: 'a folder is in the way',
-    ELOOP: 'its path loops through symlinks'
-};
-
+// EXTERNAL MODULE: ./src/archive/errors.ts
+var archive_errors = __webpack_require__(511);
 ;// CONCATENATED MODULE: ./src/archive/format.ts
 /**
  * Which kind of archive a body is, judged from its first bytes (never from the URL or the
@@ -188,6 +117,8 @@ class HeadSniffer {
 var external_node_stream_promises_ = __webpack_require__(6466);
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
 /**
  * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
@@ -224,24 +155,24 @@ const DOTS_AND_SPACES = /^[. ]+$/;
 function entryPath(name) {
     checkText(name, name, 'name');
     if (ABSOLUTE.test(name))
-        throw new UnsafeEntryError(name, 'has an absolute path');
+        throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an absolute path');
     const segments = [];
     for (const segment of name.split(SEPARATORS)) {
         if (segment === '' || segment === '.')
             continue;
         if (segment === '..')
-            throw new UnsafeEntryError(name, 'has a ".." path segment');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
         if (DOTS_AND_SPACES.test(segment))
-            throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
         if ((0,file_names/* isGitFolderName */.a)(segment))
-            throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
         if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-            throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
         segments.push(segment);
     }
     const path = segments.join('/');
     if (Buffer.byteLength(path) > MAX_PATH_BYTES)
-        throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
+        throw new archive_errors/* UnsafeEntryError */.vF(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
     return path;
 }
 /**
@@ -254,7 +185,7 @@ function fileMode(mode) {
 }
 function checkText(entryName, text, what) {
     if (text.includes('\0'))
-        throw new UnsafeEntryError(entryName, `has a NUL byte in its ${what}`);
+        throw new archive_errors/* UnsafeEntryError */.vF(entryName, `has a NUL byte in its ${what}`);
 }
 function parentOf(path) {
     const slash = path.lastIndexOf('/');
@@ -285,7 +216,7 @@ class EntryIndex {
             return path;
         this.claimParents(path, name);
         if (existing?.kind === 'file')
-            throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
         // An earlier symlink here is replaced: it exists only in this index until the very end.
         this.symlinks.delete(key);
         this.nodes.set(key, DIR);
@@ -303,43 +234,43 @@ class EntryIndex {
     addHardlink(name, target) {
         checkText(name, target, 'link target');
         if (ABSOLUTE.test(target))
-            throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
         let targetKey;
         try {
             targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
         }
         catch {
-            throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
         }
         const targetNode = this.nodes.get(targetKey);
         if (targetNode?.kind !== 'file') {
-            throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
         }
         const path = this.claimLeaf(name);
         if ((0,file_names/* foldPath */.t)(path) === targetKey)
-            throw new UnsafeEntryError(name, 'is a hardlink to itself');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a hardlink to itself');
         this.nodes.set((0,file_names/* foldPath */.t)(path), { kind: 'file', path });
         return { path, targetPath: targetNode.path };
     }
     addSymlink(name, target) {
         checkText(name, target, 'link target');
         if (target === '')
-            throw new UnsafeEntryError(name, 'is a symlink with an empty target');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a symlink with an empty target');
         if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES)
-            throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
         if (ABSOLUTE.test(target))
-            throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
         for (const segment of target.split(SEPARATORS)) {
             if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
-                throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
             }
             if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-                throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
         }
         const path = this.claimLeaf(name);
         // Fail fast on the plain case; chains through other links are checked once all are known.
         if (resolveLexically(parentOf(path), target) === undefined) {
-            throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
         }
         const key = (0,file_names/* foldPath */.t)(path);
         this.nodes.set(key, { kind: 'symlink', path, target, entryName: name });
@@ -363,9 +294,9 @@ class EntryIndex {
             const { path, target, entryName } = node;
             const verdict = walk(parentOf(path), target, linkAt);
             if (verdict === 'loop')
-                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
-                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
             }
             planned.push({ path, target });
         }
@@ -375,11 +306,11 @@ class EntryIndex {
     claimLeaf(name) {
         const path = entryPath(name);
         if (path === '')
-            throw new UnsafeEntryError(name, 'has an empty path');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
         this.claimParents(path, name);
         const key = (0,file_names/* foldPath */.t)(path);
         if (this.nodes.get(key)?.kind === 'dir')
-            throw new UnsafeEntryError(name, 'would replace a directory');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
         this.symlinks.delete(key);
         return path;
     }
@@ -392,9 +323,9 @@ class EntryIndex {
             if (node?.kind === 'dir')
                 break;
             if (node?.kind === 'symlink')
-                throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
             if (node?.kind === 'file')
-                throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
             newDirectories.push(parent);
         }
         for (const directory of newDirectories)
@@ -457,7 +388,7 @@ function readEntry(stream, maxBytes) {
             bytes += chunk.length;
             if (bytes <= maxBytes)
                 return void chunks.push(chunk);
-            const error = corrupt(new Error(`the entry holds more than the ${maxBytes} bytes it declares`));
+            const error = (0,archive_errors/* corrupt */.qb)(new Error(`the entry holds more than the ${maxBytes} bytes it declares`));
             reject(error);
             stream.destroy(error);
         });
@@ -465,11 +396,11 @@ function readEntry(stream, maxBytes) {
             ended = true;
             resolve(chunks);
         });
-        stream.on('error', (error) => reject(corrupt(error)));
+        stream.on('error', (error) => reject((0,archive_errors/* corrupt */.qb)(error)));
         // Destroyed from outside (the extraction was stopped) without an error of its own.
         stream.on('close', () => {
             if (!ended)
-                reject(corrupt(new Error('the entry ended early')));
+                reject((0,archive_errors/* corrupt */.qb)(new Error('the entry ended early')));
         });
     });
 }
@@ -481,10 +412,10 @@ function skipEntry(stream) {
             ended = true;
             resolve();
         });
-        stream.on('error', (error) => reject(corrupt(error)));
+        stream.on('error', (error) => reject((0,archive_errors/* corrupt */.qb)(error)));
         stream.on('close', () => {
             if (!ended)
-                reject(corrupt(new Error('the entry ended early')));
+                reject((0,archive_errors/* corrupt */.qb)(new Error('the entry ended early')));
         });
         stream.resume();
     });
@@ -503,7 +434,7 @@ function entryChunks(stream) {
                 yield chunk;
         }
         catch (error) {
-            throw corrupt(failure ?? error);
+            throw (0,archive_errors/* corrupt */.qb)(failure ?? error);
         }
     })();
 }
@@ -613,7 +544,7 @@ class SiteWriter {
         const allowance = this.declaredBytes + (this.entries + 1) * ARCHIVE_BYTES_PER_ENTRY + ARCHIVE_BYTES_AHEAD;
         if (bytes <= allowance)
             return;
-        throw new SiteLimitError(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(allowance)}, far more than the ${this.entries.toLocaleString('en-US')} ${this.entries === 1 ? 'entry' : 'entries'} so far hold ` +
+        throw new archive_errors/* SiteLimitError */.ly(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(allowance)}, far more than the ${this.entries.toLocaleString('en-US')} ${this.entries === 1 ? 'entry' : 'entries'} so far hold ` +
             `(${(0,units/* formatBytes */.z3)(this.declaredBytes)} of files): the rest is padding or data that is never unpacked. The previous site was left as it was.`);
     }
     async directory(name) {
@@ -701,11 +632,11 @@ class SiteWriter {
             throw this.tooManyBytes(`the entry ${JSON.stringify(name)} took it past that while being written`);
     }
     tooManyBytes(detail) {
-        return new SiteLimitError(`The bundle unpacks to more than ${(0,units/* formatBytes */.z3)(this.limits.maxBytes)}, the bound set by \`max-site-size\`: ${detail}. ` +
+        return new archive_errors/* SiteLimitError */.ly(`The bundle unpacks to more than ${(0,units/* formatBytes */.z3)(this.limits.maxBytes)}, the bound set by \`max-site-size\`: ${detail}. ` +
             'Nothing was unpacked into the site folder, and the previous site was left as it was; raise `max-site-size` if the site really is this large.');
     }
     tooManyEntries(detail) {
-        return new SiteLimitError(`The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action unpacks: ${detail}. ` +
+        return new archive_errors/* SiteLimitError */.ly(`The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action unpacks: ${detail}. ` +
             'Nothing was unpacked into the site folder, and the previous site was left as it was.');
     }
     // --- scheduling -------------------------------------------------------------------------------
@@ -723,7 +654,7 @@ class SiteWriter {
         const earlier = keys.map((key) => this.lastWriteAt.get(key)).filter((p) => p !== undefined);
         const run = (earlier.length === 0 ? operation() : Promise.all(earlier).then(() => (this.signal.aborted ? undefined : operation())))
             .catch((error) => {
-            this.failure ??= error === this.signal.reason ? error : writeFailure(error, `the archive entry ${JSON.stringify(entryName)} into ${this.root}`, this.writtenBytes);
+            this.failure ??= error === this.signal.reason ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(entryName)} into ${this.root}`, this.writtenBytes);
         })
             .finally(() => {
             for (const key of keys)
@@ -1013,7 +944,6 @@ var tar_stream = __webpack_require__(6118);
 
 
 
-
 /**
  * Gunzip works in steps on the libuv pool, one step per input chunk, and the next step starts
  * only when the main thread has taken the last one's output. Network chunks (~64 KiB) make
@@ -1070,7 +1000,7 @@ class TarUnpacker {
             gunzip.on('data', (chunk) => this.feedParser(chunk));
             parser.on('drain', () => gunzip.resume());
             gunzip.on('end', () => this.endParser());
-            gunzip.on('error', (error) => this.fail(corrupt(error)));
+            gunzip.on('error', (error) => this.fail((0,archive_errors/* corrupt */.qb)(error)));
         }
         else {
             this.input = parser;
@@ -1139,9 +1069,9 @@ class TarUnpacker {
     describeParseError(error) {
         const entry = this.reading;
         if (!(error instanceof Error) || error.message !== 'Unexpected end of data')
-            return corrupt(error);
+            return (0,archive_errors/* corrupt */.qb)(error);
         const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${(0,units/* formatBytes */.z3)(entry.size ?? 0)} declared)`;
-        return new CorruptArchiveError(`the tar data ends early, ${where}`, { cause: error });
+        return new archive_errors/* CorruptArchiveError */.sC(`the tar data ends early, ${where}`, { cause: error });
     }
     feedParser(chunk) {
         if (this.failure !== undefined)
@@ -1186,7 +1116,7 @@ class TarUnpacker {
     /** A gzip that holds something else than a tar gets a clear message, not "invalid header". */
     holdsTar({ verdict, head }) {
         if (!verdict)
-            this.fail(new errors/* ActionError */.lZ(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`));
+            this.fail(new archive_errors/* NotAnArchiveError */.DD(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`));
         return verdict;
     }
     async unpackEntry(header, entry) {
@@ -1243,7 +1173,7 @@ async function unpackZip(file, writer) {
         zip = await yauzl.openPromise(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false });
     }
     catch (error) {
-        throw corrupt(error);
+        throw (0,archive_errors/* corrupt */.qb)(error);
     }
     try {
         // The central directory says how many entries follow: too many fails before any is written.
@@ -1256,7 +1186,7 @@ async function unpackZip(file, writer) {
                 unpackEntry(zip, entry, writer).then(() => zip.readEntry(), reject);
             });
             zip.on('end', () => resolve());
-            zip.on('error', (error) => reject(corrupt(error)));
+            zip.on('error', (error) => reject((0,archive_errors/* corrupt */.qb)(error)));
             zip.readEntry();
         });
     }
@@ -1278,7 +1208,7 @@ async function unpackEntry(zip, entry, writer) {
     if (kind === S_IFLNK) {
         // The target is the entry's content: read only what a path can hold, never a bomb's worth.
         if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES) {
-            throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`);
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`);
         }
         const target = Buffer.concat(await readEntry(await openEntry(zip, entry), entry.uncompressedSize));
         writer.symlink(name, target.toString('utf8'));
@@ -1296,7 +1226,7 @@ async function openEntry(zip, entry) {
         return await zip.openReadStreamPromise(entry);
     }
     catch (error) {
-        throw corrupt(error);
+        throw (0,archive_errors/* corrupt */.qb)(error);
     }
 }
 
@@ -1340,7 +1270,7 @@ class ArchiveReceiver {
         this.options = options;
         this.part = part;
         this.staging = staging;
-        part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)));
+        part.on('error', (error) => options.onFatal((0,archive_errors/* writeFailure */.EU)(error, `the bundle file ${options.partFile}`, this.bytes)));
         const { signal } = options;
         if (signal?.aborted)
             this.stopper.abort(signal.reason);
@@ -1356,7 +1286,7 @@ class ArchiveReceiver {
         }
         catch (error) {
             part.destroy();
-            throw writeFailure(error, `the bundle file ${options.partFile}`);
+            throw (0,archive_errors/* writeFailure */.EU)(error, `the bundle file ${options.partFile}`);
         }
         let staging;
         try {
@@ -1365,7 +1295,7 @@ class ArchiveReceiver {
         catch (error) {
             part.destroy();
             await removeQuietly(options.partFile);
-            throw writeFailure(error, `a staging folder beside ${options.siteDir}`);
+            throw (0,archive_errors/* writeFailure */.EU)(error, `a staging folder beside ${options.siteDir}`);
         }
         return new ArchiveReceiver(options, part, staging);
     }
@@ -1405,9 +1335,9 @@ class ArchiveReceiver {
                 await this.writer.finish();
             }
             catch (error) {
-                if (!(error instanceof CorruptArchiveError))
+                if (!(error instanceof archive_errors/* CorruptArchiveError */.sC))
                     throw error;
-                throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error });
+                throw new archive_errors/* CorruptArchiveError */.sC(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error });
             }
         }
         return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 };
@@ -1468,7 +1398,7 @@ class ArchiveReceiver {
     /** Sets the format and, for tar and tar.gz when unpacking, starts the streaming unpacker. */
     decideFormat(verdict) {
         if ('unknown' in verdict) {
-            throw new errors/* ActionError */.lZ(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`);
+            throw new archive_errors/* NotAnArchiveError */.DD(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`);
         }
         this.format = verdict.format;
         if (this.writer === undefined || verdict.format === 'zip')
@@ -1476,7 +1406,7 @@ class ArchiveReceiver {
         this.unpacker = new TarUnpacker(this.writer, {
             gzip: verdict.format === 'tar.gz',
             onError: (error) => {
-                if (!(error instanceof CorruptArchiveError))
+                if (!(error instanceof archive_errors/* CorruptArchiveError */.sC))
                     this.options.onFatal(error);
             },
             signal: this.stopper.signal
@@ -1799,6 +1729,7 @@ class DownloadProgress {
 
 
 
+
 const TRANSFER_RETRY = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 };
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000;
@@ -1807,14 +1738,11 @@ const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2;
 /** The archive's name without its extension. */
 const ARCHIVE_NAME = 'bundle';
 const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
+/** Reads of an archive on disk. */
+const LOCAL_CHUNK_BYTES = 1024 * 1024;
 async function transferBundle(options) {
     const { log, clock, signal } = options;
-    (0,errors/* throwIfCancelled */.dZ)(signal);
-    await (0,promises_.mkdir)(options.archiveFolder, { recursive: true }).catch((error) => {
-        throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
-    });
-    if (options.siteDir !== undefined)
-        await sweepStaleFolders(options.siteDir, log, signal);
+    await prepareFolders(options);
     const state = { link: options.link, linkRefused: false, attempts: 0 };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
     const client = new lib/* HttpClient */.Qq('docs-admin-action');
@@ -1835,18 +1763,68 @@ async function transferBundle(options) {
                 });
             }
             catch (error) {
-                if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
+                if (error instanceof archive_errors/* CorruptArchiveError */.sC && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
                     log.warning(`${error.message}. Downloading it once more.`);
                     continue;
                 }
                 throw finalError(error, state, downloads);
             }
-            return await finish(options, state, received);
+            return { ...(await finish(options, received, state.inspector)), link: state.link, attempts: state.attempts };
         }
     }
     finally {
         client.dispose();
     }
+}
+/**
+ * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
+ * the same receiver, checks, staging and swap, and the same archive file in `archiveFolder`.
+ * A CorruptArchiveError says the copy is bad (the caller downloads instead).
+ */
+async function unpackLocalBundle(file, options) {
+    const { log, signal } = options;
+    await prepareFolders(options);
+    const inspector = options.inspect?.();
+    const stop = new AbortController();
+    const onCancel = () => stop.abort(new errors/* CancelledError */.cc());
+    signal?.addEventListener('abort', onCancel, { once: true });
+    let receiver;
+    try {
+        receiver = await ArchiveReceiver.open({
+            partFile: partFileOf(options),
+            siteDir: options.siteDir,
+            log,
+            onFatal: (error) => stop.abort(error),
+            signal: stop.signal,
+            limits: options.limits,
+            inspector
+        });
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop.signal })) {
+            await receiver.write(chunk);
+        }
+        const received = await receiver.complete();
+        log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
+        return await finish(options, received, inspector);
+    }
+    catch (error) {
+        const cause = stop.signal.aborted ? stop.signal.reason : error;
+        if (!stop.signal.aborted)
+            stop.abort(cause);
+        await receiver?.discard();
+        throw cause;
+    }
+    finally {
+        signal?.removeEventListener('abort', onCancel);
+    }
+}
+/** The archive's folder made, and what an earlier run left beside the site swept away. */
+async function prepareFolders(options) {
+    (0,errors/* throwIfCancelled */.dZ)(options.signal);
+    await (0,promises_.mkdir)(options.archiveFolder, { recursive: true }).catch((error) => {
+        throw (0,archive_errors/* writeFailure */.EU)(error, `the folder ${options.archiveFolder} for the bundle`);
+    });
+    if (options.siteDir !== undefined)
+        await sweepStaleFolders(options.siteDir, options.log, options.signal);
 }
 /** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
 async function transfer_attempt(options, state, client) {
@@ -1914,8 +1892,11 @@ async function transfer_attempt(options, state, client) {
         signal?.removeEventListener('abort', onCancel);
     }
 }
-/** Names the whole archive by its format (dropping an earlier run's of another format), then swaps the staged site in. */
-async function finish(options, state, received) {
+/**
+ * Names the whole archive by its format (dropping an earlier run's of another format), has the
+ * staged site reviewed, then swaps it in.
+ */
+async function finish(options, received, inspector) {
     const { log, siteDir } = options;
     const { staging, counts } = received;
     const archiveFile = archiveFileOf(options, received.format);
@@ -1927,14 +1908,14 @@ async function finish(options, state, received) {
                 await (0,promises_.rm)(archiveFileOf(options, format), { force: true });
         }
         if (siteDir !== undefined && staging !== undefined) {
-            await state.inspector?.review(staging);
+            await inspector?.review(staging);
             await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
         }
     }
     catch (error) {
         const how = { cancelled: options.signal?.aborted === true, entries: received.entries };
         await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)]);
-        throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
+        throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
         const extras = [
@@ -1949,9 +1930,7 @@ async function finish(options, state, received) {
         siteDir,
         sha256: received.sha256,
         sizeBytes: received.sizeBytes,
-        format: received.format,
-        link: state.link,
-        attempts: state.attempts
+        format: received.format
     };
 }
 async function freshLink(options) {
@@ -1976,7 +1955,7 @@ function describeAttemptError(error) {
 /** The error the step fails with, written for the user. */
 function finalError(error, state, downloads) {
     const where = (0,transfer_link/* describeLink */.Ex)(state.link.url);
-    if (error instanceof CorruptArchiveError) {
+    if (error instanceof archive_errors/* CorruptArchiveError */.sC) {
         return new errors/* ActionError */.lZ(`${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`, { cause: error });
     }
     if (!(error instanceof retry/* AttemptError */.cb))

@@ -1,0 +1,50 @@
+/**
+ * A bundle already fetched, kept in the runner's tool cache: on a self-hosted runner a rerun for
+ * the same export job (`job-id`) unpacks it from there instead of downloading it again. A
+ * completed job's files do not change, so its bundle is keyed by the service and the job.
+ */
+import { createHash } from 'node:crypto'
+import { readdir } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { ToolCache } from '../action/host.js'
+import { errorMessage } from '../common/errors.js'
+import type { Logger } from '../common/log.js'
+
+const TOOL = 'docs-export-bundle'
+
+export class BundleCache {
+  /** The tool cache wants a semver version: the job and its service, hashed into a prerelease tag. */
+  private readonly version: string
+
+  constructor(
+    private readonly toolCache: ToolCache,
+    baseUrl: string,
+    private readonly jobId: string,
+    private readonly log: Logger
+  ) {
+    this.version = `0.0.0-j${createHash('sha256').update(`${baseUrl}\n${jobId}`).digest('hex').slice(0, 24)}`
+  }
+
+  /** The cached archive of this job, or undefined. A cache that cannot be read is no cache. */
+  async find(): Promise<string | undefined> {
+    try {
+      const folder = await this.toolCache.find(TOOL, this.version)
+      if (folder === undefined) return undefined
+      const archive = (await readdir(folder)).find((name) => name.startsWith('bundle.'))
+      return archive === undefined ? undefined : join(folder, archive)
+    } catch (error) {
+      this.log.warning(`Could not look up the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`)
+      return undefined
+    }
+  }
+
+  /** Keeps `archiveFile` for later runs; a failure is a warning (the bundle is downloaded then). */
+  async keep(archiveFile: string): Promise<void> {
+    try {
+      await this.toolCache.cacheFile(archiveFile, basename(archiveFile), TOOL, this.version)
+      this.log.info(`Kept the bundle of export job ${this.jobId} in the runner's tool cache for later runs.`)
+    } catch (error) {
+      this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`)
+    }
+  }
+}
