@@ -8,7 +8,7 @@
  * - `virtualClock` does not run at all: a sleep returns at once and moves time on. For pure loops
  *   (following a job, retrying) whose every step is simulated.
  */
-import { type Clock, MAX_TIMER_MS } from '../../src/common/clock.js'
+import { type Clock, systemClock } from '../../src/common/clock.js'
 import { CancelledError } from '../../src/common/errors.js'
 import { seededRandom } from '../../simulator/random.js'
 
@@ -34,20 +34,10 @@ export function acceleratedClock(options: { speed?: number; seed?: number } = {}
     now: () => start + offset + (performance.now() - realStart) * speed,
     advance: (ms) => void (offset += ms),
     random,
+    // The system clock's sleep (which also splits waits too long for one timer), `speed` times shorter.
     sleep: (ms, signal) => {
       sleeps.push(ms)
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(new CancelledError())
-        const onAbort = (): void => {
-          clearTimeout(timer)
-          reject(new CancelledError())
-        }
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        }, Math.min(MAX_TIMER_MS, Math.max(0, ms) / speed))
-        signal?.addEventListener('abort', onAbort, { once: true })
-      })
+      return systemClock.sleep(Math.max(0, ms) / speed, signal)
     }
   }
 }
