@@ -13,6 +13,7 @@ import { swapIntoPlace } from '../src/archive/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
+import { packedTree, writtenTree } from './support/site-tree.js'
 
 let work: { dir: string; remove: () => Promise<void> }
 let siteDir: string
@@ -67,10 +68,7 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     const entries = fixtureSiteEntries({ pages: 12 })
     const received = await unpack(await build(format, entries))
     expect(received.format).toBe(format)
-    for (const entry of entries) {
-      if (entry.type === 'file') expect(await readFile(join(siteDir, entry.name), 'utf8')).toBe(entry.content)
-      if (entry.type === 'directory') expect((await stat(join(siteDir, entry.name))).isDirectory()).toBe(true)
-    }
+    expect(await writtenTree(siteDir, entries)).toEqual(packedTree(entries))
     await expectNothingElseWritten('site')
   })
 

@@ -327,7 +327,7 @@ describe('the CLI only', () => {
     const lines = run.stdout.trimEnd().split('\n')
     for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+=/)
     expect(lines).toContain(`site-path=${path.join(workspace.dir, 'site')}`)
-    expect(lines.find((line) => line.startsWith('helm-values='))).toMatch(/^helm-values=staticExport:\\n  enabled: true\\n  bundleUrl: ".*"\\n$/)
+    expect(lines.find((line) => line.startsWith('helm-values='))).toMatch(/^helm-values=staticExport:\\n {2}enabled: true\\n {2}bundleUrl: ".*"\\n$/)
     expect(run.stderr).toContain('Unpacked the tar.gz bundle')
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/^::|\n::/)
   })

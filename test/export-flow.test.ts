@@ -211,13 +211,18 @@ describe('export flow against the simulator', () => {
 describe('`path` is judged before any request, as the file system resolves it', () => {
   const temp = (): string => path.join(workspace.dir, 'runner-temp')
 
-  /** Runs with `path`, expects a refusal naming it that mentions `why`, and no request at all. */
+  /**
+   * Runs with `path`, expects a refusal naming it that mentions `why`, no request at all, and
+   * whatever was refused as it was.
+   */
   async function refused(value: string, why: string, env: RunnerEnv = {}, inputs: Inputs = {}): Promise<void> {
     const { failed, failure } = await runExport({ path: value, ...inputs }, env)
     expect(failed).toBe(true)
     expect(failure).toContain('`path` must be a folder of its own')
     expect(failure).toContain(why)
     expect(sim.requests).toHaveLength(0)
+    expect(await readFile(path.join(workspace.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
+    expect(await readFile(path.join(temp(), 'runner-file'), 'utf8')).toBe('the runner needs this')
   }
 
   beforeEach(async () => {
@@ -226,11 +231,6 @@ describe('`path` is judged before any request, as the file system resolves it', 
     await writeFile(path.join(workspace.dir, '.git/HEAD'), 'ref: refs/heads/main\n')
     await mkdir(temp(), { recursive: true })
     await writeFile(path.join(temp(), 'runner-file'), 'the runner needs this')
-  })
-  afterEach(async () => {
-    // Whatever was refused is as it was.
-    expect(await readFile(path.join(workspace.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
-    expect(await readFile(path.join(temp(), 'runner-file'), 'utf8')).toBe('the runner needs this')
   })
 
   test('the repository\'s .git, also through a symlink', async () => {

@@ -46,6 +46,7 @@ describe('the secrets of a presigned link', () => {
 })
 
 describe('where a link may lead', () => {
+  const ACCEPTED = '(accepted)'
   const policy = (baseUrl: string): Promise<LinkPolicy> => linkPolicy(baseUrl, ((_host: string, _options: unknown, callback: (error: null, all: LookupAddress[]) => void) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as never)
 
   test.each([
@@ -68,8 +69,7 @@ describe('where a link may lead', () => {
     ['https://127.0.0.1:8787', 'http://127.0.0.1:8788/x', /does not use https:\/\//]
   ])('base-url %s, link %s', async (baseUrl, link, refused) => {
     const problem = refuseLink(new URL(link), await policy(baseUrl))
-    if (refused === undefined) expect(problem).toBeUndefined()
-    else expect(problem).toMatch(refused)
+    expect(problem ?? ACCEPTED).toMatch(refused ?? ACCEPTED)
   })
 
   test('a host name counts by the addresses it resolves to', async () => {

@@ -12,6 +12,7 @@ import { type TransferOptions, transferBundle } from '../src/transfer/transfer.j
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
+import { packedTree, writtenTree } from './support/site-tree.js'
 
 let sim: Simulator
 /** Shared by the simulator and the transfer: moving it on expires the links the simulator issued. */
@@ -127,9 +128,7 @@ describe('happy path', () => {
     // The transfer names the archive by the format its bytes showed.
     expect(result.archiveFile).toBe(join(work.dir, 'bundle', `bundle.${format}`))
     expect((await readFile(result.archiveFile)).equals(body)).toBe(true)
-    for (const entry of siteEntries()) {
-      if (entry.type === 'file') expect(await readFile(join(work.dir, 'site', entry.name), 'utf8')).toBe(entry.content)
-    }
+    expect(await writtenTree(join(work.dir, 'site'), siteEntries())).toEqual(packedTree(siteEntries()))
     expect(await workListing()).toEqual(['bundle', `bundle/bundle.${format}`, 'site'])
 
     expect(storageRequests()).toHaveLength(1)

@@ -28533,14 +28533,16 @@ function folderProblem(folder, guarded) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
-/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8570);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3566);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _path_guard_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8747);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3566);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1729);
+/* harmony import */ var _path_guard_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8747);
 /**
  * The one validation pass: every input read and checked at once, into one type per operation, so
  * a flow never sees a value it would have to check or cast again. Pure: no I/O.
  */
+
 
 
 
@@ -28567,7 +28569,7 @@ function readSettings(read, context) {
         const raw = read(name).trim();
         if (raw !== '')
             return raw;
-        return (0,_inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .defaultOf */ .HA)(name);
+        return (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .defaultOf */ .HA)(name);
     };
     const required = (name, why = 'is required') => {
         const found = value(name);
@@ -28585,7 +28587,7 @@ function readSettings(read, context) {
     };
     const duration = (name, most) => {
         const raw = value(name) ?? '';
-        const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDuration */ .E9)(raw);
+        const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseDuration */ .E9)(raw);
         if (ms === undefined || ms <= 0) {
             problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
             return 1;
@@ -28598,7 +28600,7 @@ function readSettings(read, context) {
     };
     const size = (name) => {
         const raw = value(name) ?? '';
-        const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseSize */ .DB)(raw);
+        const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseSize */ .DB)(raw);
         if (bytes === undefined || bytes <= 0) {
             problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
             return 1;
@@ -28607,9 +28609,9 @@ function readSettings(read, context) {
     };
     const segment = (name) => checkSegment(name, value(name), problems);
     const operationText = required('operation');
-    const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb.find((known) => known === operationText);
+    const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.find((known) => known === operationText);
     if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${_inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
+        problems.push(`\`operation\` must be one of ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
     }
     const common = {
         apiKey: required('api-key'),
@@ -28660,7 +28662,7 @@ function readSettings(read, context) {
             problems.push(`\`project-id\` is required for \`${operation}\`.`);
         const jobIdText = segment('job-id');
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
-        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_3__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
+        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
         if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
             problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`);
         }
@@ -28767,7 +28769,7 @@ function permissionLevel(text, problems) {
 function checkSegment(name, text, problems) {
     if (text === undefined)
         return undefined;
-    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || /[\u0000-\u001f]/.test(text)) {
+    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .hasUnprintable */ .BR)(text)) {
         problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
         return undefined;
     }
@@ -28787,7 +28789,7 @@ function optionalPath(text, workspace) {
  */
 function checkFolder(name, text, workspace, problems) {
     const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
-    const problem = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
+    const problem = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_6__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
     if (problem !== undefined)
         problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`);
     return folder;
@@ -29277,6 +29279,7 @@ function isGitFolderName(name) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BR: () => (/* binding */ hasUnprintable),
 /* harmony export */   Cw: () => (/* binding */ withoutMentions),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
 /* harmony export */   qH: () => (/* binding */ plainLogLines)
@@ -29292,10 +29295,12 @@ function isGitFolderName(name) {
 const ZERO_WIDTH_SPACE = '\u200b';
 const ZERO_WIDTH_JOINER = '\u200d';
 /** Line breaks, other control characters, and the marks that reorder text on screen. */
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 // The runner trims what .NET calls white space, which also takes in U+0085 (next line).
 const COMMAND_START = /^([\s\u0085]*)(::)/;
 const OLD_COMMAND = /##\[/g;
+const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
 const LINE_BREAK = /\r\n|\r|\n/;
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
@@ -29312,6 +29317,10 @@ function serviceText(text) {
  */
 function plainLogLines(message) {
     return message.split(LINE_BREAK).map(defuseLine).join('\n');
+}
+/** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
+function hasUnprintable(text) {
+    return HAS_UNPRINTABLE.test(text);
 }
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
 function withoutMentions(text) {
@@ -29693,13 +29702,13 @@ async function runOperation(settings, client, context) {
 /* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
-/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(673);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(673);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2450);
-/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4944);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8817);
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5585);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2450);
+/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4944);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8817);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5585);
 
 
 
@@ -29764,17 +29773,17 @@ class ServiceClient {
     async request(request) {
         const { clock, log, signal } = this.options;
         try {
-            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_6__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_7__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
                 kind: request.kind,
-                policy: _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULT_BACKOFF */ .VU,
+                policy: _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .DEFAULT_BACKOFF */ .VU,
                 clock,
                 signal,
                 deadline: request.deadline,
-                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
             });
         }
         catch (error) {
-            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb)
+            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb)
                 throw explain(request, error);
             throw error;
         }
@@ -29794,17 +29803,17 @@ class ServiceClient {
             payload = JSON.stringify(request.body);
         }
         this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
-        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_7__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
+        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_8__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
         return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
             let response;
             try {
-                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_4__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
+                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_5__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
             }
             catch (error) {
                 // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
             }
             const status = response.statusCode ?? 0;
             const ok = status >= 200 && status < 300;
@@ -29812,21 +29821,21 @@ class ServiceClient {
             let raw;
             try {
                 // An error body is only read for its message: its start is enough.
-                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_4__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
+                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_5__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
             }
             catch (error) {
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
                 // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
                 if (!ok)
-                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
+                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
             }
             if (!ok)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
             const body = parseJson(raw);
             if (body === undefined)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_6__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
             return body;
         });
     }
@@ -29834,7 +29843,7 @@ class ServiceClient {
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error) {
     const { failure } = error;
-    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .classify */ .L8)(request.kind, failure);
+    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)(request.kind, failure);
     const said = error.detail ? `: ${error.detail}` : '';
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
@@ -29842,15 +29851,15 @@ function explain(request, error) {
         message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`;
     }
     else if (error.stoppedByDeadline) {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`;
     }
     else if (request.kind === 'once' && mayHaveBeenProcessed) {
         message =
-            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
                 '(a second one could duplicate the work). Check the service before running again.';
     }
     else {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_5__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
     }
     return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
 }
@@ -29889,7 +29898,7 @@ function serviceErrorText(raw) {
 function preview(raw, length = 120) {
     if (raw.length === 0)
         return '(empty)';
-    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_8__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim();
+    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim();
     if (text === '')
         return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(raw.length)} of blank or unprintable text`;
     return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text;

@@ -11,10 +11,12 @@ const ZERO_WIDTH_SPACE = '\u200b'
 const ZERO_WIDTH_JOINER = '\u200d'
 
 /** Line breaks, other control characters, and the marks that reorder text on screen. */
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
 // The runner trims what .NET calls white space, which also takes in U+0085 (next line).
 const COMMAND_START = /^([\s\u0085]*)(::)/
 const OLD_COMMAND = /##\[/g
+const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source)
 const LINE_BREAK = /\r\n|\r|\n/
 
 /**
@@ -33,6 +35,11 @@ export function serviceText(text: string): string {
  */
 export function plainLogLines(message: string): string {
   return message.split(LINE_BREAK).map(defuseLine).join('\n')
+}
+
+/** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
+export function hasUnprintable(text: string): boolean {
+  return HAS_UNPRINTABLE.test(text)
 }
 
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */

@@ -7,7 +7,7 @@ import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { serviceText } from '../common/text.js'
-import { BodyError, readBody, send } from './exchange.js'
+import { readBody, send } from './exchange.js'
 import { type AttemptFailure, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, withRetries } from './retry.js'
 
