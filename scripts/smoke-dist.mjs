@@ -4,7 +4,9 @@
 //   dist/cli.js export with no key: the CLI's usage error (exit 2).
 import { spawnSync } from 'node:child_process'
 
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_') && !name.startsWith('DOCS_ADMIN_')))
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_') && !name.startsWith('DOCS_ADMIN_'))
+)
 const checks = [
   { entry: 'dist/index.js', args: [], status: 1, expect: '::error::Invalid input' },
   { entry: 'dist/cli.js', args: ['export'], status: 2, expect: 'docs-admin: no API key' },

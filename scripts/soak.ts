@@ -90,7 +90,9 @@ async function main(): Promise<void> {
       const outcome = await soakOne(scenarios[index] as Scenario)
       outcomes.push(outcome)
       if (outcome.kind === 'violation') {
-        console.log(`run ${index + 1}: ${outcome.broken.join('; ')}\n  scenario: ${JSON.stringify(outcome.scenario).slice(0, 2000)}\n  error: ${outcome.error ?? '(none)'}`)
+        console.log(
+          `run ${index + 1}: ${outcome.broken.join('; ')}\n  scenario: ${JSON.stringify(outcome.scenario).slice(0, 2000)}\n  error: ${outcome.error ?? '(none)'}`
+        )
       }
       if (outcomes.length % 20 === 0) console.log(`  ${outcomes.length}/${runs} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`)
     }

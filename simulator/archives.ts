@@ -192,7 +192,9 @@ const TOPICS = ['getting-started', 'configuration', 'deployment', 'plugins', 'th
 export function fixtureSiteEntries(options: { pages?: number; seed?: number } = {}): ArchiveEntry[] {
   const pages = Math.max(0, Math.floor(options.pages ?? 5))
   const random = seededRandom(options.seed ?? 1)
-  const buildId = Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0')
+  const buildId = Math.floor(random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, '0')
 
   // As the service's bundles are laid out: a page URL has no extension (`/guides/install`), its
   // file does (`guides/install.html`); a static host maps one to the other.
@@ -205,9 +207,11 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
   const pageUrl = (path: string): string => `/${path.replace(/\.html$/, '')}`
   const page = (title: string, depth: number, body: string): string => {
     const up = '../'.repeat(depth)
-    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n` +
+    return (
+      `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n` +
       `<link rel="stylesheet" href="${up}assets/style.css">\n<meta name="build" content="${buildId}">\n</head>\n` +
       `<body>\n<nav><a href="/">Home</a></nav>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
+    )
   }
   const paragraph = (): string => `<p>Section ${Math.floor(random() * 1000)}: this page was pre-rendered for static hosting.</p>`
 
@@ -224,7 +228,10 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
     { type: 'directory', name: 'guides/advanced/' }
   ]
   for (const path of guidePaths) {
-    const title = path.replace(/^.*\//, '').replace(/\.html$/, '').replace(/-/g, ' ')
+    const title = path
+      .replace(/^.*\//, '')
+      .replace(/\.html$/, '')
+      .replace(/-/g, ' ')
     entries.push({ type: 'file', name: path, content: page(title, path.split('/').length - 1, paragraph()) })
   }
   return entries
@@ -237,4 +244,3 @@ export const FIXTURE_BROKEN_LINKS = ['/guides/removed-page']
 export function countHtmlPages(entries: ArchiveEntry[]): number {
   return entries.filter((e) => e.type === 'file' && /\.html?$/i.test(e.name)).length
 }
-

@@ -135,11 +135,27 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const query = Object.fromEntries(url.searchParams)
     const resolved = resolve(server, method, url.pathname)
     const record: RecordedRequest = {
-      origin: resolved.origin, route: resolved.name, method, path: url.pathname, query, headers, body, status: 0, at: now()
+      origin: resolved.origin,
+      route: resolved.name,
+      method,
+      path: url.pathname,
+      query,
+      headers,
+      body,
+      status: 0,
+      at: now()
     }
     requests.push(record)
     const ctx: RequestContext = {
-      method, path: resolved.path, fullPath: url.pathname, params: resolved.params, query, headers, body, rawBody, bodyInvalid: invalid
+      method,
+      path: resolved.path,
+      fullPath: url.pathname,
+      params: resolved.params,
+      query,
+      headers,
+      body,
+      rawBody,
+      bodyInvalid: invalid
     }
     const respond = (reply: Reply, fault?: Fault): Promise<void> =>
       writeReply(res, method === 'HEAD' ? { ...reply, headOnly: true } : reply, {
@@ -230,9 +246,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 }
 
-function resolveIn(
-  routes: Route[], origin: Resolved['origin'], method: string, fullPath: string, path: string, notFound: () => Reply
-): Resolved {
+function resolveIn(routes: Route[], origin: Resolved['origin'], method: string, fullPath: string, path: string, notFound: () => Reply): Resolved {
   const found = findRoute(routes, method, path)
   if (found) return { origin, name: found.route.name, path, params: found.params, handle: found.route.handle }
   return { origin, name: 'unknown', path: fullPath, params: {}, handle: notFound }

@@ -72,7 +72,10 @@ export class BundleStore {
     const ext = this.config.body ? 'bin' : (this.config.format ?? 'tar.gz')
     const path = `/bundles/${encodeURIComponent(jobId)}/site.${ext}`
     this.issued += 1
-    const amzDate = new Date(issuedAt).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+    const amzDate = new Date(issuedAt)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '')
     const query = new URLSearchParams({
       'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
       // The counter makes every call yield a distinct link, even within one clock tick.
@@ -99,9 +102,7 @@ export class BundleStore {
     const cached = this.archives.get(jobId)
     if (cached && cached.generation === this.generation) return cached.data
     const config = this.config
-    const data = config.body
-      ? Promise.resolve(config.body)
-      : buildArchive(config.entries ?? fixtureSiteEntries(), config.format ?? 'tar.gz')
+    const data = config.body ? Promise.resolve(config.body) : buildArchive(config.entries ?? fixtureSiteEntries(), config.format ?? 'tar.gz')
     this.archives.set(jobId, { generation: this.generation, data })
     return data
   }
@@ -114,7 +115,11 @@ export class BundleStore {
   private async download(ctx: RequestContext): Promise<Reply> {
     // S3 refuses a request that carries both a presigned query and an Authorization header.
     if (ctx.headers.authorization !== undefined) {
-      return s3Error(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified')
+      return s3Error(
+        400,
+        'InvalidArgument',
+        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified'
+      )
     }
     const params = new URLSearchParams(ctx.query)
     const given = ctx.query['X-Amz-Signature'] ?? ''
@@ -131,7 +136,11 @@ export class BundleStore {
     const ifRange = ctx.headers['if-range']
     const range = ctx.headers.range !== undefined && (ifRange === undefined || ifRange === etag) ? parseRange(ctx.headers.range, data.length) : undefined
     if (range === 'unsatisfiable') {
-      return { status: 416, headers: { ...headers, 'content-range': `bytes */${data.length}`, 'content-type': 'application/xml' }, raw: xmlError('InvalidRange', 'The requested range is not satisfiable') }
+      return {
+        status: 416,
+        headers: { ...headers, 'content-range': `bytes */${data.length}`, 'content-type': 'application/xml' },
+        raw: xmlError('InvalidRange', 'The requested range is not satisfiable')
+      }
     }
     if (range) {
       headers['content-range'] = `bytes ${range.start}-${range.end}/${data.length}`

@@ -42,7 +42,14 @@ async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: I
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_RUN_ID: '4242'
   }
-  const values = agentInputs(sim, { operation: 'agent', 'comment-command': '/docs-agent', 'github-token': GITHUB_TOKEN, 'poll-interval': '1s', 'max-poll-interval': '2s', ...inputs })
+  const values = agentInputs(sim, {
+    operation: 'agent',
+    'comment-command': '/docs-agent',
+    'github-token': GITHUB_TOKEN,
+    'poll-interval': '1s',
+    'max-poll-interval': '2s',
+    ...inputs
+  })
   return (fixture as SimulatorFixture).run(values, { env })
 }
 
@@ -62,7 +69,9 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
     expect(github(sim).map((r) => r.route)).toEqual(['github-permission'])
     expect(github(sim)[0]?.path).toBe('/github-api/repos/acme/docs/collaborators/octocat/permission')
-    expect(log.lines).toContain('notice: octocat has the permission `triage` on acme/docs; `comment-permission` asks for `write` or more. Nothing was sent to the docs service.')
+    expect(log.lines).toContain(
+      'notice: octocat has the permission `triage` on acme/docs; `comment-permission` asks for `write` or more. Nothing was sent to the docs service.'
+    )
   })
 
   test('comment-permission can ask for more, or let anyone with read access in', async () => {
@@ -79,7 +88,9 @@ describe('the gate: who may run the agent from a comment', () => {
   test('when the permission cannot be read (403) the run fails closed and says which token permission is missing', async () => {
     const sim = await startSim({ github: { permissionStatus: 403 } })
     const { failure, outputs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
-    expect(failure).toMatch(/Could not read the permission of octocat on acme\/docs \(HTTP 403: .*\), so the comment was not acted on and nothing was sent to the docs service/)
+    expect(failure).toMatch(
+      /Could not read the permission of octocat on acme\/docs \(HTTP 403: .*\), so the comment was not acted on and nothing was sent to the docs service/
+    )
     expect(failure).toContain('"Metadata: read"')
     expect(failure).toContain('`github-token`')
     expect(serviceRequests(sim)).toHaveLength(0)
@@ -174,7 +185,7 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
   })
 
-  test('a timeout still reaches the comment, within the step\'s bound', async () => {
+  test("a timeout still reaches the comment, within the step's bound", async () => {
     const sim = await startSim({ agent: { durationMs: 3_600_000 } })
     const { failure, elapsedMs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Slow one'), {
       operation: 'agent-message',
@@ -193,12 +204,18 @@ describe('one progress comment per run', () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-reaction', status: 500 })
     sim.addFault({ route: 'github-comment', status: 500, times: 5 })
-    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the typo'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the typo'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     const warnings = log.lines.filter((l) => l.startsWith('warning:'))
     expect(warnings).toEqual(
-      expect.arrayContaining([expect.stringContaining('Could not react to comment 123456: HTTP 500'), expect.stringContaining('Could not reply to comment 123456: HTTP 500')])
+      expect.arrayContaining([
+        expect.stringContaining('Could not react to comment 123456: HTTP 500'),
+        expect.stringContaining('Could not reply to comment 123456: HTTP 500')
+      ])
     )
     // The reply that failed is not posted again later: never a second comment.
     expect(sim.count('github-comment-edit')).toBe(0)
@@ -207,23 +224,40 @@ describe('one progress comment per run', () => {
 
   test('a review comment: 👀 on it, the reply in its thread (on the first comment), edits of that reply', async () => {
     const sim = await startSim()
-    const { failure, outputs } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Reword this NOCHANGE', { id: 990, in_reply_to_id: 987 }), {
-      operation: 'agent-message',
-      'job-id': 'job_abc'
-    })
+    const { failure, outputs } = await onEvent(
+      sim,
+      'pull_request_review_comment',
+      reviewCommentEvent('/docs-agent Reword this NOCHANGE', { id: 990, in_reply_to_id: 987 }),
+      {
+        operation: 'agent-message',
+        'job-id': 'job_abc'
+      }
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('pr-link')).toBe('')
     const paths = github(sim).map((r) => `${r.method} ${r.path}`)
     expect(paths).toContain('POST /github-api/repos/acme/docs/pulls/comments/990/reactions')
     expect(paths).toContain('POST /github-api/repos/acme/docs/pulls/12/comments/987/replies')
-    expect(paths.filter((p) => p.startsWith('PATCH'))).toEqual(expect.arrayContaining(['PATCH /github-api/repos/acme/docs/pulls/comments/' + thread(sim, 12).comments[0]?.id]))
+    expect(paths.filter((p) => p.startsWith('PATCH'))).toEqual(
+      expect.arrayContaining(['PATCH /github-api/repos/acme/docs/pulls/comments/' + thread(sim, 12).comments[0]?.id])
+    )
     expect(thread(sim, 12).comments[0]?.body).toContain('with no file changes, so no pull request was opened')
   })
 
   test('text from the service cannot ping people', async () => {
     expect(withoutMentions('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
     const text = progressText(
-      { jobId: 'job_1', status: 'failed', prLink: undefined, phase: 'ended', request: 'message', error: 'ping @octocat', note: undefined, elapsedMs: 61_000, runUrl: undefined },
+      {
+        jobId: 'job_1',
+        status: 'failed',
+        prLink: undefined,
+        phase: 'ended',
+        request: 'message',
+        error: 'ping @octocat',
+        note: undefined,
+        elapsedMs: 61_000,
+        runUrl: undefined
+      },
       []
     )
     expect(text).toBe('❌ Docs agent job `job_1` **failed** after 1m 01s: ping @\u200doctocat')
@@ -231,7 +265,17 @@ describe('one progress comment per run', () => {
 
   test('the comment never carries a secret', () => {
     const text = progressText(
-      { jobId: 'job_1', status: 'failed', prLink: undefined, phase: 'failed', request: 'message', error: 'boom dsk_secret_key and ghs_token_123', note: undefined, elapsedMs: 5, runUrl: undefined },
+      {
+        jobId: 'job_1',
+        status: 'failed',
+        prLink: undefined,
+        phase: 'failed',
+        request: 'message',
+        error: 'boom dsk_secret_key and ghs_token_123',
+        note: undefined,
+        elapsedMs: 5,
+        runUrl: undefined
+      },
       ['dsk_secret_key', 'ghs_token_123', undefined]
     )
     expect(text).toContain('boom *** and ***')
@@ -369,7 +413,7 @@ describe('pure parts', () => {
     expect(matchCommand('please /docs-agent fix', '/docs-agent')).toEqual({ matched: false, rest: '' })
   })
 
-  test('pull request links are read on the runner\'s GitHub server only (GitHub Enterprise Server too)', () => {
+  test("pull request links are read on the runner's GitHub server only (GitHub Enterprise Server too)", () => {
     expect(parsePullRequestLink('https://github.com/acme/docs/pull/12', 'https://github.com')).toEqual({ repository: { owner: 'acme', repo: 'docs' }, number: 12 })
     expect(parsePullRequestLink('https://github.com/acme/docs/pull/12/files#diff', 'https://github.com')).toMatchObject({ number: 12 })
     expect(parsePullRequestLink('https://ghe.acme.io/docs/site/pull/3', 'https://ghe.acme.io/')).toMatchObject({ repository: { owner: 'docs', repo: 'site' }, number: 3 })
@@ -377,7 +421,7 @@ describe('pure parts', () => {
     expect(parsePullRequestLink('https://evil.example/acme/docs/pull/12', 'https://github.com')).toBeUndefined()
   })
 
-  test('a new job\'s prompt without an issue is the instruction alone', () => {
+  test("a new job's prompt without an issue is the instruction alone", () => {
     expect(promptWithContext('Do it', undefined)).toBe('Do it')
   })
 })

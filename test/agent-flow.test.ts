@@ -29,7 +29,9 @@ function runAction(inputs: Inputs): Promise<RunResult> {
 describe('agent-message', () => {
   test('sends the message once, waits for completed and sets every output', async () => {
     const s = await simulator()
-    const { outputs, failure, log, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' }))
+    const { outputs, failure, log, summary } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' })
+    )
     expect(failure).toBeUndefined()
     expect(s.count('agent-message')).toBe(1)
     expect(s.requests.find((r) => r.route === 'agent-message')?.body).toEqual({ prompt: 'Fix the typo on the install page' })
@@ -129,9 +131,18 @@ describe('agent-status and agent-create', () => {
   })
 
   test('an answer is read defensively: wrapper, snake_case, null and odd types', () => {
-    const job = readAgentJob({ job: { job_id: 7, status: 'active', source: 'https://git.example/r', pr_link: 'javascript:alert(1)', created_at: 1_700_000_000, archivedAt: null } })
+    const job = readAgentJob({
+      job: { job_id: 7, status: 'active', source: 'https://git.example/r', pr_link: 'javascript:alert(1)', created_at: 1_700_000_000, archivedAt: null }
+    })
     expect(job).toEqual(
-      expect.objectContaining({ id: '7', status: 'active', sourceRepository: 'https://git.example/r', prLink: undefined, createdAt: '2023-11-14T22:13:20.000Z', archivedAt: undefined })
+      expect.objectContaining({
+        id: '7',
+        status: 'active',
+        sourceRepository: 'https://git.example/r',
+        prLink: undefined,
+        createdAt: '2023-11-14T22:13:20.000Z',
+        archivedAt: undefined
+      })
     )
     expect(readAgentJob('not an object').status).toBeUndefined()
   })

@@ -28,7 +28,10 @@ describe('the command line', () => {
   })
 
   test('errors: no operation known, a flag of another operation, a positional argument, no key', () => {
-    expect(parseCommandLine(['deploy'], env)).toEqual({ kind: 'error', message: 'unknown operation `deploy`; one of export, agent, agent-message, agent-status, agent-create' })
+    expect(parseCommandLine(['deploy'], env)).toEqual({
+      kind: 'error',
+      message: 'unknown operation `deploy`; one of export, agent, agent-message, agent-status, agent-create'
+    })
     expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining("Unknown option '--project-id'") })
     expect(parseCommandLine(['export', 'docs.acme.com'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining('docs-admin export --help') })
     expect(parseCommandLine(['export'], {})).toMatchObject({ kind: 'error', message: expect.stringContaining('DOCS_ADMIN_API_KEY') })

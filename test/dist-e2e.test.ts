@@ -86,7 +86,13 @@ function signalWhen(ready: () => boolean, signal: NodeJS.Signals, sent: { at: nu
 describe.each([action, cli])('$name', (frontEnd) => {
   test('exports, unpacks, writes outputs and the Helm values; the key and the signature are never printed', async () => {
     const s = await simulator({ exportJob: { durationMs: 150, queuedMs: 20 } })
-    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms', 'export-version': 'v9', 'helm-values-file': 'values.yaml' })
+    const run = await frontEnd.run('export', {
+      'base-url': s.apiUrl,
+      domain: 'docs.acme.com',
+      'poll-interval': '30ms',
+      'export-version': 'v9',
+      'helm-values-file': 'values.yaml'
+    })
     expect(run.error).toBeUndefined()
     expect(run.exitCode).toBe(0)
     const { outputs } = run
@@ -115,7 +121,11 @@ describe.each([action, cli])('$name', (frontEnd) => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     s.addFault({ route: 'download', stallAt: 100, times: 5 })
     const sent = { at: 0 }
-    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }, signalWhen(() => s.count('download') > 0, signal, sent))
+    const run = await frontEnd.run(
+      'export',
+      { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
+      signalWhen(() => s.count('download') > 0, signal, sent)
+    )
     expect(sent.at).toBeGreaterThan(0)
     expect(performance.now() - sent.at).toBeLessThan(3000)
     expect(run.exitCode).toBe(frontEnd.cancelled)
@@ -255,7 +265,7 @@ describe('the action only', () => {
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 
-  test("a rerun for the same job on a runner with a tool cache takes the bundle from there (@actions/tool-cache)", async () => {
+  test('a rerun for the same job on a runner with a tool cache takes the bundle from there (@actions/tool-cache)', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tool-cache') }
     const inputs = { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, 'poll-interval': '20ms' }
@@ -278,7 +288,9 @@ describe('the action only', () => {
     expect(status.outputs.status).toBe('completed')
     expect(start.exitCode).toBe(1)
     expect(errors(start)).toEqual([
-      expect.stringMatching(/^::error::Could not start the export of docs\.acme\.com: the service answered HTTP 202, but its answer was unusable \(the connection broke off after 5 bytes of the answer\)\. The service may have processed the request, so it was not sent again/)
+      expect.stringMatching(
+        /^::error::Could not start the export of docs\.acme\.com: the service answered HTTP 202, but its answer was unusable \(the connection broke off after 5 bytes of the answer\)\. The service may have processed the request, so it was not sent again/
+      )
     ])
     expect(start.sim.count('export-start')).toBe(1)
     for (const run of [status, start]) expect(run.stderr).toBe('')
@@ -307,7 +319,9 @@ describe('the action only', () => {
     expect(runs[0]?.exitCode).toBe(0)
     expect(runs[1]?.exitCode).toBe(1)
     for (const run of runs) {
-      const commands = runnerLines(run.stdout).map(runnerCommand).filter((name) => name !== undefined)
+      const commands = runnerLines(run.stdout)
+        .map(runnerCommand)
+        .filter((name) => name !== undefined)
       expect(commands.filter((name) => !OWN_COMMANDS.has(name))).toEqual([])
       expect(run.stdout).not.toMatch(/^\s*::(stop-commands|set-output)/m)
       expect(Object.keys(run.outputs)).not.toContain('x')
@@ -344,7 +358,10 @@ describe('the CLI only', () => {
     expect(unknownFlag.exitCode).toBe(2)
     expect(unknownFlag.stderr).toContain("Unknown option '--colour'")
     expect(s.requests).toHaveLength(0)
-    const flagged = await runCli({ args: ['agent-status', '--api-key', s.apiKey, '--base-url', s.apiUrl, '--project-id', 'proj_123', '--job-id', 'job_abc', '--json'], cwd: workspace.dir })
+    const flagged = await runCli({
+      args: ['agent-status', '--api-key', s.apiKey, '--base-url', s.apiUrl, '--project-id', 'proj_123', '--job-id', 'job_abc', '--json'],
+      cwd: workspace.dir
+    })
     expect(flagged.exitCode).toBe(0)
     expect(flagged.stderr).toContain("warning: --api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead.")
     expect(flagged.stderr).not.toContain(s.apiKey)

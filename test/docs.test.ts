@@ -20,7 +20,12 @@ function tableUnder(heading: string): string[][] {
     .split('\n')
     .filter((line) => line.startsWith('|'))
     .slice(2)
-    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim())
+    )
 }
 
 const unquote = (cell: string | undefined): string => (cell ?? '').replace(/^`(.*)`$/, '$1')
@@ -50,7 +55,9 @@ describe('action.yml, README and the code say the same', () => {
   })
 
   test("README's outputs table matches action.yml", () => {
-    expect(tableUnder('Outputs').map(([name, meaning]) => [unquote(name), meaning])).toEqual(Object.entries(action.outputs).map(([name, output]) => [name, output.description]))
+    expect(tableUnder('Outputs').map(([name, meaning]) => [unquote(name), meaning])).toEqual(
+      Object.entries(action.outputs).map(([name, output]) => [name, output.description])
+    )
   })
 
   test('README gives the two set-up commands of a fresh clone', () => {

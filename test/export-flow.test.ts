@@ -94,7 +94,9 @@ describe('export flow against the simulator', () => {
     const { outputs, failed, failure } = await runExport({ timeout: '20s' })
     expect(failed).toBe(true)
     expect(failure).toMatch(
-      new RegExp(`Export job ${outputs['job-id']} did not finish within \`timeout\` \\(20s\\): last seen running, \\d+%.*after waiting 2\\ds\\. The job may still finish: rerun with \`job-id: ${outputs['job-id']}\``)
+      new RegExp(
+        `Export job ${outputs['job-id']} did not finish within \`timeout\` \\(20s\\): last seen running, \\d+%.*after waiting 2\\ds\\. The job may still finish: rerun with \`job-id: ${outputs['job-id']}\``
+      )
     )
     expect(outputs.status).toBe('running')
   })
@@ -233,13 +235,13 @@ describe('`path` is judged before any request, as the file system resolves it', 
     await writeFile(path.join(temp(), 'runner-file'), 'the runner needs this')
   })
 
-  test('the repository\'s .git, also through a symlink', async () => {
+  test("the repository's .git, also through a symlink", async () => {
     await refused('.git', 'a `.git` folder')
     await symlink(path.join(workspace.dir, '.git'), path.join(workspace.dir, 'innocent'))
     await refused('innocent', `(really ${path.join(workspace.dir, '.git')}), which is a \`.git\` folder or inside one`)
   })
 
-  test('the runner\'s temp folder and its parents, also through a symlinked parent', async () => {
+  test("the runner's temp folder and its parents, also through a symlinked parent", async () => {
     await refused('runner-temp', "is the runner's temp folder (RUNNER_TEMP)")
     await refused('outer', "holds the runner's temp folder (RUNNER_TEMP)", { RUNNER_TEMP: path.join(workspace.dir, 'outer/temp') })
     await symlink(path.join(workspace.dir, 'runner-temp'), path.join(workspace.dir, 'linked'))
@@ -248,7 +250,7 @@ describe('`path` is judged before any request, as the file system resolves it', 
     await refused('Runner-Temp', "is the runner's temp folder (RUNNER_TEMP)")
   })
 
-  test('the runner\'s tool cache, the home folder, the action\'s own folder', async () => {
+  test("the runner's tool cache, the home folder, the action's own folder", async () => {
     await refused('tools', "is the runner's tool cache (RUNNER_TOOL_CACHE)", { RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tools') })
     await refused('users', 'holds the home folder (HOME)', { HOME: path.join(workspace.dir, 'users/runner') })
     await refused('actions', "holds the action's own folder (GITHUB_ACTION_PATH)", { GITHUB_ACTION_PATH: path.join(workspace.dir, 'actions/docs-admin/v1') })
@@ -268,7 +270,7 @@ describe('`path` is judged before any request, as the file system resolves it', 
     expect(await readFile(path.join(workspace.dir, 'notes.txt'), 'utf8')).toBe('mine')
   })
 
-  test('a folder inside the runner\'s temp folder is fine', async () => {
+  test("a folder inside the runner's temp folder is fine", async () => {
     const { failed, outputs } = await runExport({ path: path.join(temp(), 'site') })
     expect(failed).toBe(false)
     expect(outputs['site-path']).toBe(path.join(temp(), 'site'))
@@ -330,7 +332,9 @@ describe('the site check and the Helm values', () => {
     await simulator()
     const durable = await runExport({ 'helm-values-file': 'values.yaml', 'helm-bundle-url': 'https://downloads.acme.com/docs/bundle.tar.gz' })
     expect(durable.failed).toBe(false)
-    expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toBe('staticExport:\n  enabled: true\n  bundleUrl: "https://downloads.acme.com/docs/bundle.tar.gz"\n')
+    expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toBe(
+      'staticExport:\n  enabled: true\n  bundleUrl: "https://downloads.acme.com/docs/bundle.tar.gz"\n'
+    )
     expect(durable.outputs['helm-values']).toContain('https://downloads.acme.com/docs/bundle.tar.gz')
     expect(durable.log.text()).not.toContain('expires at')
     const presigned = await runExport({ 'helm-values-file': 'values.yaml' })
@@ -350,7 +354,7 @@ describe("the runner's tool cache", () => {
     const first = await runExport({}, {}, toolCache)
     expect(first.failed).toBe(false)
     expect(first.outputs['cache-hit']).toBe('false')
-    expect(first.log.text()).toContain("Kept the bundle of export job")
+    expect(first.log.text()).toContain('Kept the bundle of export job')
     const downloads = sim.count('download')
     await writeFile(path.join(workspace.dir, 'static-export', 'stale.html'), 'from before')
     const second = await runExport({ domain: '', 'job-id': first.outputs['job-id'] as string }, {}, toolCache)

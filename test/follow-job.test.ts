@@ -169,7 +169,13 @@ describe('cancellation', () => {
     const clock = acceleratedClock({ speed: 1 })
     let checks = 0
     const started = Date.now()
-    const h = harness(() => (checks++, { status: 'running' }), { clock, startedAt: clock.now(), checkFirst: true, initialIntervalMs: 10 * S, signal: AbortSignal.timeout(50) })
+    const h = harness(() => (checks++, { status: 'running' }), {
+      clock,
+      startedAt: clock.now(),
+      checkFirst: true,
+      initialIntervalMs: 10 * S,
+      signal: AbortSignal.timeout(50)
+    })
     await expect(h.run()).rejects.toBeInstanceOf(CancelledError)
     expect(Date.now() - started).toBeLessThan(1000) // not the 10 s sleep
     expect(checks).toBe(1)

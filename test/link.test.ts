@@ -27,7 +27,12 @@ describe('the secrets of a presigned link', () => {
       'https://b.s3.amazonaws.com/site.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Security-Token=FQoGZXIvYXdzEXAMPLE&X-Amz-Signature=0123456789abcdef'
     )
     expect(secrets).toEqual(
-      expect.arrayContaining(['0123456789abcdef', 'FQoGZXIvYXdzEXAMPLE', 'AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request', 'AKIAEXAMPLE/20260101/us-east-1/s3/aws4_request'])
+      expect.arrayContaining([
+        '0123456789abcdef',
+        'FQoGZXIvYXdzEXAMPLE',
+        'AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request',
+        'AKIAEXAMPLE/20260101/us-east-1/s3/aws4_request'
+      ])
     )
     expect(secrets).not.toContain('900')
     expect(secrets).not.toContain('host')
@@ -47,7 +52,9 @@ describe('the secrets of a presigned link', () => {
 
 describe('where a link may lead', () => {
   const ACCEPTED = '(accepted)'
-  const policy = (baseUrl: string): Promise<LinkPolicy> => linkPolicy(baseUrl, ((_host: string, _options: unknown, callback: (error: null, all: LookupAddress[]) => void) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as never)
+  const policy = (baseUrl: string): Promise<LinkPolicy> =>
+    linkPolicy(baseUrl, ((_host: string, _options: unknown, callback: (error: null, all: LookupAddress[]) => void) =>
+      callback(null, [{ address: '93.184.216.34', family: 4 }])) as never)
 
   test.each([
     ['https://api.example.com', 'https://storage.example.com/b/x.zip', undefined],

@@ -69,7 +69,7 @@ describe('parseSize', () => {
 describe('folderProblem', () => {
   const ALLOWED = '(allowed)'
   const guarded = [
-    { path: path.resolve('/runner/temp'), name: 'the runner\'s temp folder' },
+    { path: path.resolve('/runner/temp'), name: "the runner's temp folder" },
     { path: path.resolve('/work/space'), name: 'the workspace' }
   ]
   test.each([
@@ -173,7 +173,9 @@ describe('export inputs', () => {
   })
 
   test.each(['.git', '.git/site', 'docs/.git', '.GIT', '.git.', 'sub/.Git/x', '../space/.git'])('`path: %s`, in a .git folder, is refused', (value) => {
-    expect(problemsOf({ ...exportInputs, path: value })).toContain(`\`path\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which is a \`.git\` folder or inside one`)
+    expect(problemsOf({ ...exportInputs, path: value })).toContain(
+      `\`path\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which is a \`.git\` folder or inside one`
+    )
   })
 
   test('max-site-size: 5g by default, sizes with units, positive only', () => {
@@ -223,9 +225,12 @@ describe('hostname rules', () => {
     expect(exportOf('localhost')).toBe('localhost')
     expect(exportOf('x-1.docs.acme.io')).toBe('x-1.docs.acme.io')
   })
-  test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])('%s is refused', (domain) => {
-    expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
-  })
+  test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])(
+    '%s is refused',
+    (domain) => {
+      expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+    }
+  )
 })
 
 describe('comment conversations', () => {

@@ -588,7 +588,21 @@ describe('agent jobs', () => {
     const clock = fakeClock()
     const sim = await start({
       now: clock.now,
-      agent: { messagesPerHour: 2, jobs: [{ projectId: 'p', id: 'j', status: 'completed', source: { repository: 'https://github.com/acme/docs', ref: null }, model: 'm', prLink: null, createdAt: '2024-01-01T00:00:00Z', archivedAt: null }] }
+      agent: {
+        messagesPerHour: 2,
+        jobs: [
+          {
+            projectId: 'p',
+            id: 'j',
+            status: 'completed',
+            source: { repository: 'https://github.com/acme/docs', ref: null },
+            model: 'm',
+            prLink: null,
+            createdAt: '2024-01-01T00:00:00Z',
+            archivedAt: null
+          }
+        ]
+      }
     })
     const send = (): Promise<ApiResponse> => call(sim, 'POST', '/v2/agent/p/job/j/message', { prompt: 'go' })
     expect((await send()).status).toBe(200)
@@ -643,14 +657,20 @@ describe('GitHub REST fake', () => {
   test('permissions per user, paginated comments with Link headers, edits, and repositories the token may not write to', async () => {
     const sim = await start({ github: { permissions: { octocat: 'maintain' }, writableRepos: ['acme/docs'] } })
     const gh = (method: string, path: string, body?: unknown): Promise<Response> =>
-      fetch(`${sim.githubApiUrl}${path}`, { method, headers: { authorization: 'token ghs_abc', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      fetch(`${sim.githubApiUrl}${path}`, {
+        method,
+        headers: { authorization: 'token ghs_abc', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body)
+      })
     expect(await (await gh('GET', '/repos/acme/docs/collaborators/octocat/permission')).json()).toMatchObject({ permission: 'write', role_name: 'maintain' })
     expect(await (await gh('GET', '/repos/acme/docs/collaborators/someone/permission')).json()).toMatchObject({ permission: 'read', role_name: 'read' })
 
     for (let i = 0; i < 5; i++) sim.github.addComment('acme/docs', 9, `c${i}`)
     const first = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=1')
     expect(((await first.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c0', 'c1'])
-    expect(first.headers.get('link')).toMatch(/<http:\/\/127\.0\.0\.1:\d+\/github-api\/repos\/acme\/docs\/issues\/9\/comments\?per_page=2&page=2>; rel="next", <[^>]+page=3>; rel="last"/)
+    expect(first.headers.get('link')).toMatch(
+      /<http:\/\/127\.0\.0\.1:\d+\/github-api\/repos\/acme\/docs\/issues\/9\/comments\?per_page=2&page=2>; rel="next", <[^>]+page=3>; rel="last"/
+    )
     const last = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=3')
     expect(((await last.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c4'])
     expect(last.headers.get('link')).toBeNull()

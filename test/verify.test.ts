@@ -7,7 +7,9 @@ import { tempFolder } from './support/temp.js'
 
 describe('links of a page', () => {
   test('href and src values, quoted either way or not at all; data-src and srcset are not links', () => {
-    const page = Buffer.from('<a href="/guides/start">x</a>\n<img src=\'img/a.png\' data-src="no.png" srcset="no.png 2x">\n<a href=plain>y</a><script src="app.js"></script>')
+    const page = Buffer.from(
+      '<a href="/guides/start">x</a>\n<img src=\'img/a.png\' data-src="no.png" srcset="no.png 2x">\n<a href=plain>y</a><script src="app.js"></script>'
+    )
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/guides/start', 'img/a.png', 'plain', 'app.js'])
     const [first] = scanLinks(page)
     expect(page.toString('utf8', first!.offset, first!.offset + 13)).toBe('/guides/start')

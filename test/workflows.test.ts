@@ -139,7 +139,9 @@ describe('what the examples promise', () => {
 
   test('deploy-s3-cloudfront: pages also under their extensionless keys, then a CDN invalidation', () => {
     const workflow = load('examples/deploy-s3-cloudfront.yml')
-    const runs = stepsOf(workflow).map((step) => step.run ?? '').join('\n')
+    const runs = stepsOf(workflow)
+      .map((step) => step.run ?? '')
+      .join('\n')
     expect(runs).toContain('cp "$SITE/$page" "$pages/${page%.html}"')
     expect(runs).toContain("--content-type 'text/html; charset=utf-8'")
     expect(runs).toContain('aws cloudfront create-invalidation')
@@ -148,14 +150,20 @@ describe('what the examples promise', () => {
   test('export-on-merge: the Helm values point at the durable copy the workflow makes', () => {
     const workflow = load('examples/export-on-merge.yml')
     expect(actionStep(workflow)?.with?.['helm-bundle-url']).toBe('${{ env.BUNDLE_URL }}')
-    const runs = stepsOf(workflow).map((step) => step.run ?? '').join('\n')
+    const runs = stepsOf(workflow)
+      .map((step) => step.run ?? '')
+      .join('\n')
     expect(runs).toContain('aws s3 cp "$BUNDLE_PATH" "s3://$BUCKET/docs-bundles/$GITHUB_SHA"')
   })
 
   test('export-matrix: a leg per domain that does not stop the others, its own path and values, one summary table', () => {
     const workflow = load('examples/export-matrix.yml') as Workflow & { jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }> }
     expect(workflow.jobs.export?.strategy).toMatchObject({ 'fail-fast': false, matrix: { domain: expect.any(Array) } })
-    expect(actionStep(workflow)?.with).toMatchObject({ domain: '${{ matrix.domain }}', path: 'sites/${{ matrix.domain }}', 'helm-values-file': 'values/${{ matrix.domain }}.yaml' })
+    expect(actionStep(workflow)?.with).toMatchObject({
+      domain: '${{ matrix.domain }}',
+      path: 'sites/${{ matrix.domain }}',
+      'helm-values-file': 'values/${{ matrix.domain }}.yaml'
+    })
     expect(workflow.jobs.summary).toMatchObject({ needs: 'export', if: 'always()' })
   })
 

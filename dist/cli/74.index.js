@@ -421,7 +421,9 @@ class ProgressComment {
         const posted = this.posted;
         if (posted === undefined)
             return;
-        await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment' ? this.github.updateIssueComment(repository, posted.id, body, signal) : this.github.updateReviewComment(repository, posted.id, body, signal));
+        await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment'
+            ? this.github.updateIssueComment(repository, posted.id, body, signal)
+            : this.github.updateReviewComment(repository, posted.id, body, signal));
     }
 }
 
@@ -692,7 +694,7 @@ async function gate(comment, settings, github, context) {
         return skip;
     const { author, repository } = comment;
     if (github === undefined || author === undefined || repository === undefined) {
-        const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository';
+        const missing = github === undefined ? 'there is no `github-token`' : "the event payload does not name the comment's author and repository";
         throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
     }
     const level = await readPermission(github, repository, author, context);
@@ -1115,11 +1117,7 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     //   but no further ahead than the span the rate was measured over, so that a job that speeds
     //   up is not overslept by much.
     const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted
-        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
-        : fit.points >= TRUST_MIN_POINTS
-            ? Math.max(blind, settings.maxIntervalMs)
-            : blind;
+    const limit = trusted ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs) : fit.points >= TRUST_MIN_POINTS ? Math.max(blind, settings.maxIntervalMs) : blind;
     return Math.max(floor, Math.min(wait, limit));
 }
 

@@ -422,7 +422,12 @@ function lineAt(page, offset) {
     return line;
 }
 function decodeEntities(text) {
-    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text;
+    return text.includes('&')
+        ? text
+            .replace(/&amp;/g, '&')
+            .replace(/&#x2f;/gi, '/')
+            .replace(/&#47;/g, '/')
+        : text;
 }
 /**
  * One key per distinct link target: a root link is the same from every page, a relative one the
@@ -909,11 +914,7 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     //   but no further ahead than the span the rate was measured over, so that a job that speeds
     //   up is not overslept by much.
     const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted
-        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
-        : fit.points >= TRUST_MIN_POINTS
-            ? Math.max(blind, settings.maxIntervalMs)
-            : blind;
+    const limit = trusted ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs) : fit.points >= TRUST_MIN_POINTS ? Math.max(blind, settings.maxIntervalMs) : blind;
     return Math.max(floor, Math.min(wait, limit));
 }
 

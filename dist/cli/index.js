@@ -28437,19 +28437,33 @@ const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-c
 const INPUTS = {
     operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
     'api-key': { description: 'Admin API key of the documentation service. Masked in the log at once.', for: 'all' },
-    'base-url': { description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.', for: 'all' },
+    'base-url': {
+        description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
+        for: 'all'
+    },
     domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
-    'job-id': { description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.', for: ['export', 'agent', 'agent-message', 'agent-status'] },
+    'job-id': {
+        description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
+        for: ['export', 'agent', 'agent-message', 'agent-status']
+    },
     'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
     paths: { description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.', for: ['export'] },
     wait: { description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.', for: 'all', default: 'true' },
     timeout: { description: 'Bound on the whole wait: `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).', for: 'all', default: '30m' },
-    'poll-interval': { description: 'First wait between status polls; later waits grow, and follow the job\'s progress.', for: 'all', default: '5s' },
+    'poll-interval': { description: "First wait between status polls; later waits grow, and follow the job's progress.", for: 'all', default: '5s' },
     'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
-    path: { description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.', for: ['export'], default: 'static-export' },
+    path: {
+        description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
+        for: ['export'],
+        default: 'static-export'
+    },
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
-    'max-site-size': { description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.', for: ['export'], default: '5g' },
+    'max-site-size': {
+        description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.',
+        for: ['export'],
+        default: '5g'
+    },
     verify: {
         description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
         for: ['export'],
@@ -28461,12 +28475,33 @@ const INPUTS = {
         description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
         for: ['export']
     },
-    'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
-    prompt: { description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.', for: ['agent', 'agent-message', 'agent-create'] },
-    'comment-command': { description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
-    'comment-permission': { description: 'On a comment event: the least permission on the repository the comment\'s author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'write' },
-    'github-token': { description: 'Token for the GitHub API: the comment author\'s permission, the reaction and progress comment, and the record of the job on the pull request it opens.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: '${{ github.token }}' },
-    'comment-reply': { description: 'On a comment event: react to the command at once, and keep one reply up to date with the job\'s status, pull request link or error.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'true' }
+    'project-id': {
+        description: 'Project identifier used in the agent paths. Required for agent operations.',
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+    },
+    prompt: {
+        description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.',
+        for: ['agent', 'agent-message', 'agent-create']
+    },
+    'comment-command': {
+        description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+    },
+    'comment-permission': {
+        description: "On a comment event: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        default: 'write'
+    },
+    'github-token': {
+        description: "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        default: '${{ github.token }}'
+    },
+    'comment-reply': {
+        description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        default: 'true'
+    }
 };
 /** The default action.yml declares; undefined for none (and for `${{ ... }}` expressions the runner fills in). */
 function defaultOf(name) {
@@ -28508,7 +28543,7 @@ function folderProblem(folder, guarded) {
     if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root)
         return 'is the root of the file system';
     if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a))
-        return 'is a `.git` folder or inside one (the repository\'s own files)';
+        return "is a `.git` folder or inside one (the repository's own files)";
     const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder);
     for (const { path: other, name } of guarded) {
         const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(other));
@@ -28776,7 +28811,10 @@ function checkSegment(name, text, problems) {
     return text;
 }
 function splitLines(text) {
-    const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+    const lines = (text ?? '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
     return lines.length > 0 ? lines : undefined;
 }
 function optionalPath(text, workspace) {
@@ -28858,7 +28896,10 @@ function parseCommandLine(argv, env) {
         });
     }
     catch (error) {
-        return { kind: 'error', message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)` };
+        return {
+            kind: 'error',
+            message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)`
+        };
     }
     const { values } = parsed;
     if (values.help === true)
@@ -28892,7 +28933,7 @@ function generalHelp() {
     return [
         `Usage: ${COMMAND} <operation> [flags]`,
         '',
-        'Drives the documentation service\'s admin API from any CI system; the same core as the GitHub Action.',
+        "Drives the documentation service's admin API from any CI system; the same core as the GitHub Action.",
         '',
         'Operations:',
         ..._action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.map((o) => `  ${o.padEnd(width)}  ${SUMMARIES[o]}`),
@@ -29898,7 +29939,9 @@ function serviceErrorText(raw) {
 function preview(raw, length = 120) {
     if (raw.length === 0)
         return '(empty)';
-    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim();
+    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8'))
+        .replace(/\s+/g, ' ')
+        .trim();
     if (text === '')
         return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(raw.length)} of blank or unprintable text`;
     return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text;

@@ -17,19 +17,36 @@ interface InputSpec {
 export const INPUTS = {
   operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
   'api-key': { description: 'Admin API key of the documentation service. Masked in the log at once.', for: 'all' },
-  'base-url': { description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.', for: 'all' },
+  'base-url': {
+    description:
+      'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
+    for: 'all'
+  },
   domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
-  'job-id': { description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.', for: ['export', 'agent', 'agent-message', 'agent-status'] },
+  'job-id': {
+    description:
+      '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
+    for: ['export', 'agent', 'agent-message', 'agent-status']
+  },
   'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
   paths: { description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.', for: ['export'] },
   wait: { description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.', for: 'all', default: 'true' },
   timeout: { description: 'Bound on the whole wait: `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).', for: 'all', default: '30m' },
-  'poll-interval': { description: 'First wait between status polls; later waits grow, and follow the job\'s progress.', for: 'all', default: '5s' },
+  'poll-interval': { description: "First wait between status polls; later waits grow, and follow the job's progress.", for: 'all', default: '5s' },
   'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
-  path: { description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.', for: ['export'], default: 'static-export' },
+  path: {
+    description:
+      'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
+    for: ['export'],
+    default: 'static-export'
+  },
   download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
   extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
-  'max-site-size': { description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.', for: ['export'], default: '5g' },
+  'max-site-size': {
+    description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.',
+    for: ['export'],
+    default: '5g'
+  },
   verify: {
     description:
       'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
@@ -43,12 +60,35 @@ export const INPUTS = {
       'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
     for: ['export']
   },
-  'project-id': { description: 'Project identifier used in the agent paths. Required for agent operations.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
-  prompt: { description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.', for: ['agent', 'agent-message', 'agent-create'] },
-  'comment-command': { description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'] },
-  'comment-permission': { description: 'On a comment event: the least permission on the repository the comment\'s author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'write' },
-  'github-token': { description: 'Token for the GitHub API: the comment author\'s permission, the reaction and progress comment, and the record of the job on the pull request it opens.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: '${{ github.token }}' },
-  'comment-reply': { description: 'On a comment event: react to the command at once, and keep one reply up to date with the job\'s status, pull request link or error.', for: ['agent', 'agent-message', 'agent-status', 'agent-create'], default: 'true' }
+  'project-id': {
+    description: 'Project identifier used in the agent paths. Required for agent operations.',
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+  },
+  prompt: {
+    description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.',
+    for: ['agent', 'agent-message', 'agent-create']
+  },
+  'comment-command': {
+    description:
+      'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+  },
+  'comment-permission': {
+    description:
+      "On a comment event: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+    default: 'write'
+  },
+  'github-token': {
+    description: "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+    default: '${{ github.token }}'
+  },
+  'comment-reply': {
+    description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+    default: 'true'
+  }
 } as const satisfies Record<string, InputSpec>
 
 export type InputName = keyof typeof INPUTS

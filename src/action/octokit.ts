@@ -48,9 +48,7 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
     createIssueComment: async ({ owner, repo }, issueNumber, body, signal) =>
       posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
     replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) =>
-      posted(
-        (await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data
-      ),
+      posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data),
     updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
       await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
     },

@@ -331,7 +331,10 @@ function checkSegment(name: InputName, text: string | undefined, problems: strin
 }
 
 function splitLines(text: string | undefined): string[] | undefined {
-  const lines = (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
+  const lines = (text ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
   return lines.length > 0 ? lines : undefined
 }
 

@@ -133,8 +133,10 @@ async function gate(
   if (skip !== undefined) return skip
   const { author, repository } = comment
   if (github === undefined || author === undefined || repository === undefined) {
-    const missing = github === undefined ? 'there is no `github-token`' : 'the event payload does not name the comment\'s author and repository'
-    throw new ActionError(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`)
+    const missing = github === undefined ? 'there is no `github-token`' : "the event payload does not name the comment's author and repository"
+    throw new ActionError(
+      `Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`
+    )
   }
   const level = await readPermission(github, repository, author, context)
   context.report.rows.push(['Permission', level])
@@ -198,10 +200,15 @@ async function jobOf(source: JobSource, settings: AgentSettings, subject: Subjec
   if (subject === undefined || !subject.isPullRequest) {
     throw new ActionError(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`)
   }
-  if (records === undefined) throw new ActionError(`\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`)
+  if (records === undefined)
+    throw new ActionError(
+      `\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`
+    )
   const recorded = await recordedOn(subject, records)
   if (recorded === undefined) {
-    throw new ActionError(`No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`)
+    throw new ActionError(
+      `No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`
+    )
   }
   return recorded
 }

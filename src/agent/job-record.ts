@@ -91,8 +91,12 @@ export class JobRecords {
     const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint)
     if (comments === undefined) return
     if (recordedJobs(comments).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId)) return
-    const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) =>
-      this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint)
+    const posted = await tryGitHub(
+      this.context,
+      `record agent job ${job.jobId} on ${where}`,
+      (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal),
+      hint
+    )
     if (posted !== undefined) this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`)
   }
 

@@ -56,7 +56,9 @@ export class ProgressComment {
     const posted = this.posted
     if (posted === undefined) return
     await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) =>
-      event === 'issue_comment' ? this.github.updateIssueComment(repository, posted.id, body, signal) : this.github.updateReviewComment(repository, posted.id, body, signal)
+      event === 'issue_comment'
+        ? this.github.updateIssueComment(repository, posted.id, body, signal)
+        : this.github.updateReviewComment(repository, posted.id, body, signal)
     )
   }
 }

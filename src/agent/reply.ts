@@ -33,7 +33,11 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
   const lines: string[] = []
   switch (facts.phase) {
     case 'failed':
-      lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', withoutMentions(facts.error ?? ''))
+      lines.push(
+        facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`,
+        '',
+        withoutMentions(facts.error ?? '')
+      )
       break
     case 'working':
       lines.push(`⏳ ${job} is working on it (status ${status}).`)

@@ -55,7 +55,10 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       }
     })
   } catch (error) {
-    return { kind: 'error', message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)` }
+    return {
+      kind: 'error',
+      message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)`
+    }
   }
   const { values } = parsed
   if (values.help === true) return { kind: 'help', text: operationHelp(operation) }
@@ -88,7 +91,7 @@ function generalHelp(): string {
   return [
     `Usage: ${COMMAND} <operation> [flags]`,
     '',
-    'Drives the documentation service\'s admin API from any CI system; the same core as the GitHub Action.',
+    "Drives the documentation service's admin API from any CI system; the same core as the GitHub Action.",
     '',
     'Operations:',
     ...OPERATIONS.map((o) => `  ${o.padEnd(width)}  ${SUMMARIES[o]}`),

@@ -130,7 +130,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
 
   if (settings.helmValuesFile !== undefined) {
     await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion))
-    log.info(`Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`)
+    log.info(
+      `Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`
+    )
     report.rows.push(['Helm values', settings.helmValuesFile])
     const expiring = settings.helmBundleUrl === undefined ? expiryWarning(link, clock.now()) : undefined
     if (expiring !== undefined) {

@@ -39,10 +39,7 @@ export class AgentApi {
   ) {}
 
   async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
-    const body = await this.call(
-      { method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline },
-      { projectId, jobId }
-    )
+    const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId })
     const job = readAgentJob(body)
     if (job.status === undefined) {
       throw new ActionError(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`)
@@ -82,10 +79,7 @@ export class AgentApi {
     return { ...job, id: job.id }
   }
 
-  private async call(
-    request: ServiceRequest,
-    about: { projectId: string; jobId?: string; rateLimit?: string }
-  ): Promise<unknown> {
+  private async call(request: ServiceRequest, about: { projectId: string; jobId?: string; rateLimit?: string }): Promise<unknown> {
     try {
       return await this.client.request(request)
     } catch (error) {
@@ -93,9 +87,7 @@ export class AgentApi {
       const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
       if (error.status === 404) {
         const what = about.jobId === undefined ? `Project ${about.projectId}` : `Agent job ${about.jobId} in project ${about.projectId}`
-        throw new ActionError(
-          `${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`
-        )
+        throw new ActionError(`${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`)
       }
       if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
       if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {

@@ -96,8 +96,7 @@ export class ServiceClient {
         clock,
         signal,
         deadline: request.deadline,
-        onRetry: ({ failure, delayMs, retry }) =>
-          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+        onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
       })
     } catch (error) {
       if (error instanceof AttemptError) throw explain(request, error)
@@ -209,7 +208,9 @@ function serviceErrorText(raw: Buffer): string | undefined {
 /** The start of a body, on one line and unable to start a workflow command. */
 function preview(raw: Buffer, length = 120): string {
   if (raw.length === 0) return '(empty)'
-  const text = serviceText(raw.subarray(0, length * 4).toString('utf8')).replace(/\s+/g, ' ').trim()
+  const text = serviceText(raw.subarray(0, length * 4).toString('utf8'))
+    .replace(/\s+/g, ' ')
+    .trim()
   if (text === '') return `${formatBytes(raw.length)} of blank or unprintable text`
   return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text
 }

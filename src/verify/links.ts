@@ -104,7 +104,12 @@ export function lineAt(page: Buffer, offset: number): number {
 }
 
 function decodeEntities(text: string): string {
-  return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text
+  return text.includes('&')
+    ? text
+        .replace(/&amp;/g, '&')
+        .replace(/&#x2f;/gi, '/')
+        .replace(/&#47;/g, '/')
+    : text
 }
 
 /**

@@ -52,7 +52,16 @@ export function issueCommentEvent(text: string, on: CommentOn = {}): Record<stri
 export function reviewCommentEvent(text: string, comment: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     action: 'created',
-    comment: { id: 987, pull_request_review_id: 55, path: 'docs/install.md', line: 3, body: text, user: OCTOCAT, html_url: `https://github.com/${REPO}/pull/12#discussion_r987`, ...comment },
+    comment: {
+      id: 987,
+      pull_request_review_id: 55,
+      path: 'docs/install.md',
+      line: 3,
+      body: text,
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/pull/12#discussion_r987`,
+      ...comment
+    },
     pull_request: { number: 12, title: 'Docs: install', body: 'Reworks the install page.', state: 'open', user: OCTOCAT, html_url: `https://github.com/${REPO}/pull/12` },
     repository,
     sender: OCTOCAT

@@ -68,4 +68,3 @@ export async function eventFile(file: string, name: string, payload: unknown): P
   await writeFile(file, JSON.stringify(payload, null, 2))
   return { GITHUB_EVENT_NAME: name, GITHUB_EVENT_PATH: file }
 }
-

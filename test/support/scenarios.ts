@@ -50,10 +50,7 @@ const hostileText = fc.constantFrom(
   ''
 )
 
-const oddValue = fc.oneof(
-  hostileText,
-  fc.constantFrom<unknown>(undefined, null, 1e308, -1, 0, 12.5, '1e308', 'NaN', true, [], {}, [1, 2])
-)
+const oddValue = fc.oneof(hostileText, fc.constantFrom<unknown>(undefined, null, 1e308, -1, 0, 12.5, '1e308', 'NaN', true, [], {}, [1, 2]))
 
 /** 5 MiB of JSON: past the cap on an answer. */
 const OVERSIZED = { status: 'running', pad: 'x'.repeat(5 * 1024 * 1024) }
@@ -65,7 +62,21 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
   const retryAfter = fc.option(fc.constantFrom('0', '1', '-1', 'soon', '600', '99999999999', 'Wed, 21 Oct 2015 07:28:00 GMT', '0.5'), { nil: undefined })
   const status = fc.constantFrom(400, 401, 403, 404, 408, 409, 429, 500, 502, 503, 504)
   const kinds: Array<fc.WeightedArbitrary<Omit<Fault, 'route'>>> = [
-    { weight: 4, arbitrary: fc.record({ status, retryAfter, process: processed, body: fc.option(fc.oneof(hostileText, hostileText.map((error) => ({ error }))), { nil: undefined }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        status,
+        retryAfter,
+        process: processed,
+        body: fc.option(
+          fc.oneof(
+            hostileText,
+            hostileText.map((error) => ({ error }))
+          ),
+          { nil: undefined }
+        )
+      })
+    },
     { weight: 1, arbitrary: fc.record({ drop: fc.constant(true), process: processed }) },
     { weight: 2, arbitrary: fc.record({ truncateAt: fc.integer({ min: 0, max: 300 }), process: processed }) },
     { weight: 1, arbitrary: fc.record({ stallAt: fc.integer({ min: 0, max: 300 }) }) },
@@ -73,24 +84,34 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
     { weight: 1, arbitrary: fc.record({ trickleMs: fc.integer({ min: pace.trickleMs[0], max: pace.trickleMs[1] }) }) },
     {
       weight: 2,
-      arbitrary: fc.record({ status: fc.constant(200), body: fc.constantFrom<unknown>('{"jobId": "exp_', 'OK', '<html>login</html>', '', '[]', 'null', '"text"', OVERSIZED) })
+      arbitrary: fc.record({
+        status: fc.constant(200),
+        body: fc.constantFrom<unknown>('{"jobId": "exp_', 'OK', '<html>login</html>', '', '[]', 'null', '"text"', OVERSIZED)
+      })
     },
 
     {
       weight: 3,
       arbitrary: fc.record({
-        patch: fc.dictionary(fc.constantFrom('status', 'jobId', 'progress', 'pageCount', 'bundleUrl', 'expiresAt', 'sizeBytes', 'error', 'id', 'prLink'), oddValue, { maxKeys: 3 })
+        patch: fc.dictionary(fc.constantFrom('status', 'jobId', 'progress', 'pageCount', 'bundleUrl', 'expiresAt', 'sizeBytes', 'error', 'id', 'prLink'), oddValue, {
+          maxKeys: 3
+        })
       })
     },
     {
       weight: 1,
       arbitrary: fc.record({
-        patch: fc.record({ bundleUrl: fc.constantFrom('http://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/x.zip', 'ftp://x/y', 'not a link', 'http://[::1]:1/x') })
+        patch: fc.record({
+          bundleUrl: fc.constantFrom('http://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/x.zip', 'ftp://x/y', 'not a link', 'http://[::1]:1/x')
+        })
       })
     },
     {
       weight: 1,
-      arbitrary: fc.record({ status: fc.constantFrom(301, 302, 307), headers: fc.constantFrom<Record<string, string>>({ location: 'http://169.254.169.254/x' }, { location: 'https://127.0.0.1:1/x' }, {}) })
+      arbitrary: fc.record({
+        status: fc.constantFrom(301, 302, 307),
+        headers: fc.constantFrom<Record<string, string>>({ location: 'http://169.254.169.254/x' }, { location: 'https://127.0.0.1:1/x' }, {})
+      })
     }
   ]
   const anyRoute = fc.tuple(route, times, fc.oneof(...kinds)).map(([r, n, fault]) => ({ route: r, times: n, ...fault }) as Fault)
@@ -105,21 +126,23 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
 
 export function scenarioArbitrary(pace: Pace, operations: Operation[] = ['export']): fc.Arbitrary<Scenario> {
   return fc.constantFrom(...operations).chain((operation) =>
-    fc.record({
-      operation: fc.constant(operation),
-      faults: fc.array(faultArbitrary(operation === 'export' ? EXPORT_ROUTES : AGENT_ROUTES, pace), { maxLength: 4 }),
-      format: fc.constantFrom('tar.gz' as const, 'zip' as const, 'tar' as const),
-      earlierSite: fc.boolean(),
-      inputs: fc.record({
-        timeout: fc.constantFrom(...pace.timeouts),
-        'poll-interval': fc.constantFrom(...pace.pollIntervals),
-        extract: fc.constantFrom('true', 'true', 'false'),
-        helm: fc.boolean()
+    fc
+      .record({
+        operation: fc.constant(operation),
+        faults: fc.array(faultArbitrary(operation === 'export' ? EXPORT_ROUTES : AGENT_ROUTES, pace), { maxLength: 4 }),
+        format: fc.constantFrom('tar.gz' as const, 'zip' as const, 'tar' as const),
+        earlierSite: fc.boolean(),
+        inputs: fc.record({
+          timeout: fc.constantFrom(...pace.timeouts),
+          'poll-interval': fc.constantFrom(...pace.pollIntervals),
+          extract: fc.constantFrom('true', 'true', 'false'),
+          helm: fc.boolean()
+        })
       })
-    }).map(({ inputs: { helm, ...inputs }, ...rest }) => ({
-      ...rest,
-      inputs: { ...inputs, 'max-poll-interval': inputs['poll-interval'], ...(helm && operation === 'export' ? { 'helm-values-file': 'values.yaml' } : {}) }
-    }))
+      .map(({ inputs: { helm, ...inputs }, ...rest }) => ({
+        ...rest,
+        inputs: { ...inputs, 'max-poll-interval': inputs['poll-interval'], ...(helm && operation === 'export' ? { 'helm-values-file': 'values.yaml' } : {}) }
+      }))
   )
 }
 
@@ -211,7 +234,9 @@ export async function violations(o: Observation): Promise<string[]> {
     const jobId = o.outputs['job-id']
     if (jobId && !error.includes(jobId)) broken.push(`the error does not name job ${jobId}: ${error}`)
   }
-  const smuggled = runnerLines(o.log).map(runnerCommand).filter((name) => name !== undefined && !OWN_COMMANDS.has(name))
+  const smuggled = runnerLines(o.log)
+    .map(runnerCommand)
+    .filter((name) => name !== undefined && !OWN_COMMANDS.has(name))
   if (smuggled.length > 0) broken.push(`workflow commands from outside in the log: ${smuggled.join(', ')}`)
   if (/^\s*at .+:\d+:\d+\)?$/m.test(o.log) || /(\n|%0A)\s+at .+:\d+:\d+/.test(o.log)) broken.push('a stack trace in the log')
   if (o.elapsedMs > o.timeoutMs + o.slackMs) broken.push(`the run took ${Math.round(o.elapsedMs)} ms, timeout ${o.timeoutMs} ms`)
@@ -242,7 +267,9 @@ export async function violations(o: Observation): Promise<string[]> {
   const places: Array<[string, string]> = [
     ['the log', o.log],
     ['the summary', o.summary],
-    ...Object.entries(o.outputs).filter(([name]) => name !== 'bundle-url' && name !== 'helm-values').map(([name, value]): [string, string] => [`output ${name}`, value])
+    ...Object.entries(o.outputs)
+      .filter(([name]) => name !== 'bundle-url' && name !== 'helm-values')
+      .map(([name, value]): [string, string] => [`output ${name}`, value])
   ]
   for (const [where, text] of places) if (secrets.some((secret) => text.includes(secret))) broken.push(`a secret in ${where}`)
 
