@@ -8,7 +8,7 @@ import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../si
 import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
-import { type SiteLimits, unwritten } from '../src/archive/site-writer.js'
+import type { SiteLimits } from '../src/archive/site-writer.js'
 import { swapIntoPlace } from '../src/archive/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
@@ -336,14 +336,6 @@ describe('zip only', () => {
     await unpack(buildZip([]))
     expect(await readdir(siteDir)).toEqual([])
   })
-})
-
-test('a short writev continues with exactly the bytes it did not write', () => {
-  const chunks = [Buffer.from('abc'), Buffer.from('defg'), Buffer.from('h')]
-  expect(unwritten(chunks, 0).map(String)).toEqual(['abc', 'defg', 'h'])
-  expect(unwritten(chunks, 3).map(String)).toEqual(['defg', 'h'])
-  expect(unwritten(chunks, 5).map(String)).toEqual(['fg', 'h'])
-  expect(unwritten(chunks, 8)).toEqual([])
 })
 
 describe('file system failures in the user\'s terms', () => {

@@ -2,15 +2,17 @@
  * A look at an unpacked site before it is deployed: it has an `index.html`, it has at least the
  * pages the export job reported, and its internal links lead to files of the site.
  *
- * Pages are scanned as the unpacking writes them (their content is in memory then), so a large
- * site is not read a second time; each distinct link is kept once, with where it first appears
- * and how often, so memory stays small however many pages repeat the same navigation.
+ * Pages are scanned as the unpacking writes them, by the writer threads while the content is in
+ * memory there (see SiteInspector.threadObserver), so a large site is not read a second time and
+ * the scan stays off the main thread; each distinct link is kept once, with where it first
+ * appears and how often, so memory stays small however many pages repeat the same navigation.
+ * The unpacking also says which files it created, so the site is not listed from the disk.
  */
 import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { SiteInspector } from '../archive/site-writer.js'
-import { lineAt, linkKey, linkTarget, resolves, scanLinks } from './links.js'
+import { type CollectedLinks, lineAt, linkCollector, linkKey, linkTarget, resolves, scanLinks } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -62,17 +64,28 @@ export interface VerifierOptions {
 export class SiteVerifier implements SiteInspector {
   /** What the review of the staged site found. */
   result: SiteCheck | undefined
+  /** Each writer thread collects the links of the pages it writes. */
+  readonly threadObserver = linkCollector.toString()
   /** Distinct links by linkKey. */
   private readonly seen = new Map<string, SeenLink>()
-  private readonly scanned = new Set<string>()
+  /** The files the unpacking created, when it said, and those of them its threads did not see. */
+  private files: ReadonlySet<string> | undefined
+  private unobserved: ReadonlySet<string> | undefined
 
   constructor(private readonly options: VerifierOptions = {}) {}
 
-  /** A page written from memory during the unpacking: its links are noted now. */
-  observe(path: string, content: readonly Buffer[]): void {
-    if (!isPage(path)) return
-    this.scanned.add(path)
-    this.note(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content))
+  /** The unpacking is done: the links its threads collected, the files it created, and which of them no thread saw. */
+  unpacked(site: { files: ReadonlySet<string>; observed: unknown[]; unobserved: ReadonlySet<string> }): void {
+    this.files = site.files
+    this.unobserved = site.unobserved
+    for (const collected of site.observed as Array<CollectedLinks | undefined>) {
+      if (collected === undefined) continue
+      let at = 0
+      for (let row = 0; row < collected.page.length; row++) {
+        const value = collected.values.slice(at, (at += collected.lengths[row] as number))
+        this.add(collected.pages[collected.page[row] as number] as string, collected.offset[row] as number, value, collected.count[row] as number)
+      }
+    }
   }
 
   /** The staged site, before it is swapped in: checked, then judged. */
@@ -85,10 +98,11 @@ export class SiteVerifier implements SiteInspector {
   async check(root: string): Promise<SiteCheck> {
     const { expectedPages, signal } = this.options
     const started = performance.now()
-    const files = await siteFiles(root)
+    const files = this.files ?? (await siteFiles(root))
     const pages = [...files].filter(isPage)
-    // Pages the unpacking streamed (large ones) or did not show us are read now.
-    const unread = pages.filter((page) => !this.scanned.has(page))
+    // Pages the unpacking streamed (large ones) or linked, or all of them when it did not show us any, are read now.
+    const unobserved = this.unobserved
+    const unread = unobserved === undefined ? pages : pages.filter((page) => unobserved.has(page))
     let next = 0
     const reader = async (): Promise<void> => {
       while (next < unread.length) {
@@ -131,15 +145,17 @@ export class SiteVerifier implements SiteInspector {
   }
 
   private note(page: string, content: Buffer): void {
-    for (const { value, offset } of scanLinks(content)) {
-      const key = linkKey(page, value)
-      const known = this.seen.get(key)
-      if (known === undefined) this.seen.set(key, { page, offset, value, count: 1 })
-      else {
-        known.count++
-        // Pages are read in any order: keep the first place in page order, so reports do not vary.
-        if (page < known.page || (page === known.page && offset < known.offset)) Object.assign(known, { page, offset, value })
-      }
+    for (const { value, offset } of scanLinks(content)) this.add(page, offset, value, 1)
+  }
+
+  private add(page: string, offset: number, value: string, count: number): void {
+    const key = linkKey(page, value)
+    const known = this.seen.get(key)
+    if (known === undefined) this.seen.set(key, { page, offset, value, count })
+    else {
+      known.count += count
+      // Pages are read in any order: keep the first place in page order, so reports do not vary.
+      if (page < known.page || (page === known.page && offset < known.offset)) Object.assign(known, { page, offset, value })
     }
   }
 }
