@@ -201,7 +201,8 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(error).toBeInstanceOf(SiteLimitError)
     expect(error).not.toBeInstanceOf(CorruptArchiveError)
     expect((error as Error).message).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
-    expect((error as Error).message).toContain('the entry "zeros.bin" (6.0 MiB) takes it to 6.0 MiB')
+    // A zip's central directory declares every size: the bound fails before the first entry is written.
+    expect((error as Error).message).toContain(format === 'zip' ? "the archive's entries declare 6.0 MiB in all" : 'the entry "zeros.bin" (6.0 MiB) takes it to 6.0 MiB')
     await expectNothingElseWritten('site')
     expect(await readdir(siteDir)).toEqual(['old.html'])
   })

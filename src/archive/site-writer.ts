@@ -137,13 +137,14 @@ export class SiteWriter {
     )
   }
 
-  async directory(name: string): Promise<void> {
+  /** Throws at once when the entry is refused; a returned promise asks the caller to wait (the threads are behind). */
+  directory(name: string): Promise<void> | undefined {
     this.throwIfFailed()
     this.countEntry(name)
     const path = this.index.addDirectory(name)
     this.counts.directories++
     if (path !== '') this.disk.directory(path, name)
-    await this.room()
+    return this.room()
   }
 
   /**
@@ -177,9 +178,10 @@ export class SiteWriter {
   /**
    * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
    * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
-   * a corrupt archive). `size` is what the archive declares the file holds.
+   * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
+   * before this returns; a returned promise asks the caller to wait.
    */
-  async fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> {
+  fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> | undefined {
     const path = this.claimFile(name, size)
     this.unobserved.delete(path)
     const bytes = total(chunks)
@@ -190,7 +192,7 @@ export class SiteWriter {
       this.countWritten(name, bytes)
       this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observing)
     }
-    await this.room()
+    return this.room()
   }
 
   /**
@@ -279,6 +281,13 @@ export class SiteWriter {
     }
   }
 
+  /** Stops whatever is under way, then as settled(): for a writer whose work is abandoned. */
+  async stopAndSettle(): Promise<void> {
+    this.disk.stop()
+    await this.disk.idle()
+    await this.disk.terminate()
+  }
+
   /** Resolves when nothing is in flight and the threads have ended: after a stop, the folder can then be removed safely. */
   async settled(): Promise<void> {
     if (this.signal.aborted || this.failure !== undefined) this.disk.stop()
@@ -329,10 +338,10 @@ export class SiteWriter {
     )
   }
 
-  private async room(): Promise<void> {
+  /** Undefined when the threads have room; else resolves when they do (rejects on a failure meanwhile). */
+  private room(): Promise<void> | undefined {
     const wait = this.disk.room()
-    if (wait !== undefined) await wait
-    this.throwIfFailed()
+    return wait?.then(() => this.throwIfFailed())
   }
 
   private throwIfFailed(): void {
