@@ -82,7 +82,7 @@ function diskThread(
   zlib: typeof import('node:zlib'),
   port: import('node:worker_threads').MessagePort,
   setup: { root: string; stop: Int32Array },
-  makeObserver: (() => { observe(path: string, content: Buffer): void; result(): unknown }) | undefined
+  makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined
 ): void {
   const { root, stop } = setup
   const observer = makeObserver?.()
@@ -145,7 +145,8 @@ function diskThread(
     let content: Buffer
     try {
       // Never more than the entry declares: a bomb stops at its declared size plus one byte.
-      content = zlib.inflateRawSync(deflated, { maxOutputLength: size + 1 })
+      // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+      content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
     } catch (error) {
       if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw corruptError(`holds more than the ${size} bytes it declares`)
       throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
@@ -220,9 +221,9 @@ function diskThread(
     streams.clear()
   }
 
-  port.on('message', (message: { ops?: Array<Array<string | number | null>>; arena?: ArrayBuffer; collect?: boolean }) => {
-    if (message.collect === true) {
-      port.postMessage({ observed: observer?.result() })
+  port.on('message', (message: { ops?: Array<Array<string | number | null>>; arena?: ArrayBuffer; collect?: string[] }) => {
+    if (message.collect !== undefined) {
+      port.postMessage({ observed: observer?.result(message.collect) })
       return
     }
     const data = message.arena === undefined ? undefined : Buffer.from(message.arena)
@@ -397,8 +398,8 @@ export class DiskThreads {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
-  /** What each thread's observer found, once idle. */
-  async collect(): Promise<unknown[]> {
+  /** What each thread's observer found, once idle; `files` is handed to them. */
+  async collect(files: string[]): Promise<unknown[]> {
     await this.idle()
     return Promise.all(
       this.shards.map(
@@ -406,7 +407,7 @@ export class DiskThreads {
           new Promise<unknown>((resolve) => {
             shard.collecting.push(resolve)
             shard.worker.ref()
-            shard.worker.postMessage({ collect: true })
+            shard.worker.postMessage({ collect: files })
           })
       )
     )

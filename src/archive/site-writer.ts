@@ -17,7 +17,6 @@ import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
 import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
-import { type EntryStream, entryChunks, readEntry } from './entry-streams.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from './errors.js'
 
 /** Files up to this size are read into memory and written in one call. */
@@ -50,10 +49,11 @@ export interface SiteLimits {
 export interface SiteInspector {
   /**
    * The source text of a function that makes an observer of the files written from memory (every
-   * file up to 1 MiB): `{ observe(path, content: Buffer): void; result(): unknown }`. It runs on
-   * the writer threads, each with an observer of its own, while the content is in memory there;
-   * so it must be self-contained (nothing from outside its body but globals), and what result()
-   * returns must survive a structured clone.
+   * file up to 1 MiB): `{ observe(path, content: Buffer): void; result(files: string[]): unknown }`.
+   * It runs on the writer threads, each with an observer of its own, while the content is in
+   * memory there; so it must be self-contained (nothing from outside its body but globals).
+   * result() is asked once every file is written, with the site paths of all of them (so that
+   * what the threads saw can be judged there); what it returns must survive a structured clone.
    */
   readonly threadObserver?: string | undefined
   /**
@@ -145,34 +145,6 @@ export class SiteWriter {
     this.counts.directories++
     if (path !== '') this.disk.directory(path, name)
     return this.room()
-  }
-
-  /**
-   * A regular file of `size` bytes (as the archive declares it) read from `content`. A small one
-   * is read into memory and handed to the writer threads whole; a large one is handed over as it
-   * is read. Resolves once `content` is consumed (and the threads have room for more).
-   */
-  async file(name: string, mode: number | undefined, size: number, content: EntryStream): Promise<void> {
-    const path = this.claimFile(name, size)
-    if (size <= SMALL_FILE_BYTES) {
-      this.unobserved.delete(path)
-      const chunks = await readEntry(content, size)
-      this.throwIfFailed()
-      this.countWritten(name, total(chunks))
-      this.disk.file(path, name, fileMode(mode), chunks, total(chunks), this.observing)
-      await this.room()
-      return
-    }
-    this.unobserved.add(path)
-    const file = this.disk.open(path, name, fileMode(mode))
-    for await (const chunk of entryChunks(content)) {
-      this.throwIfFailed()
-      this.countWritten(name, chunk.length)
-      this.disk.write(file, chunk)
-      await this.room()
-    }
-    this.throwIfFailed()
-    this.disk.close(file)
   }
 
   /**
@@ -271,7 +243,7 @@ export class SiteWriter {
       }
       await this.disk.idle()
       this.throwIfFailed()
-      const observed = this.observing ? await this.disk.collect() : []
+      const observed = this.observing ? await this.disk.collect([...this.created]) : []
       this.throwIfFailed()
       // The threads' memory goes before the inspector takes in what they found.
       await this.disk.terminate()

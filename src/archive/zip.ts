@@ -70,7 +70,8 @@ interface LocalEntry {
   crc: number
   compressedSize: number
   size: number
-  nameRaw: Buffer
+  /** The name's bytes, one character per byte (the same string as `name` when they read the same). */
+  rawName: string
   /** As the local header's flags and extra fields decode it. */
   name: string
   /** Where its data starts. */
@@ -188,7 +189,7 @@ function disagreement(entry: CentralEntry, local: LocalEntry): void {
   const differs = (what: string): never => {
     throw new UnsafeEntryError(entry.name, `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`)
   }
-  if (!entry.nameRaw.equals(local.nameRaw)) differs(`its name there is ${JSON.stringify(local.name)}`)
+  if (entry.nameRaw.toString('latin1') !== local.rawName) differs(`its name there is ${JSON.stringify(local.name)}`)
   if (entry.method !== local.method) differs('compression method')
   if ((entry.flags & FLAG_ENCRYPTED) !== (local.flags & FLAG_ENCRYPTED)) differs('encryption')
   if ((local.flags & FLAG_DATA_DESCRIPTOR) !== 0) return
@@ -548,7 +549,7 @@ class ZipFile {
     const fixed = await this.read(offset, LOCAL_HEADER_BYTES)
     if (fixed.readUInt32LE(0) !== LOCAL_HEADER) throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
     const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28))
-    return parseLocalHeader(Buffer.from(header), 0, offset)
+    return parseLocalHeader(header, 0, offset)
   }
 
   /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
@@ -649,7 +650,7 @@ function inflateSmall(data: Buffer, entry: CentralEntry): Buffer {
 function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntry {
   const nameBytes = buffer.readUInt16LE(at + 26)
   const extraBytes = buffer.readUInt16LE(at + 28)
-  const nameRaw = Buffer.from(buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes))
+  const nameRaw = buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes)
   const extra = buffer.subarray(at + LOCAL_HEADER_BYTES + nameBytes, at + LOCAL_HEADER_BYTES + nameBytes + extraBytes)
   const flags = buffer.readUInt16LE(at + 6)
   const extraFields = extraFieldsOf(extra)
@@ -662,6 +663,8 @@ function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntr
     size = readUInt64(zip64, 0)
     compressedSize = readUInt64(zip64, 8)
   }
+  const name = yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true)
+  const rawName = nameRaw.toString('latin1')
   return {
     offset,
     flags,
@@ -669,8 +672,8 @@ function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntr
     crc: buffer.readUInt32LE(at + 14),
     compressedSize,
     size,
-    nameRaw,
-    name: yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true),
+    rawName: rawName === name ? name : rawName,
+    name,
     dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
   }
 }

@@ -13,20 +13,22 @@ export interface PageLink {
   offset: number
 }
 
-/**
- * The distinct links of the pages one collector saw, to be merged with other collectors', in
- * columns: for each distinct link (by linkKey) the page and byte offset of its first appearance in
- * page order, the number of places it appears, and its value.
- */
-export interface CollectedLinks {
-  /** The pages the links first appear on (site paths); `page` holds indexes into it. */
-  pages: string[]
-  page: Int32Array
-  offset: Int32Array
-  count: Int32Array
-  /** The values one after another; `lengths` says how long each is. */
-  values: string
-  lengths: Int32Array
+/** A distinct link as a collector reports it: where it first appears in page order, and how often it appears. */
+export interface FoundLink {
+  /** The page (a site path) and byte offset of its first appearance. */
+  page: string
+  offset: number
+  /** The link as written. */
+  value: string
+  count: number
+}
+
+/** What one collector found, judged against the site's files. */
+export interface CheckedLinks {
+  /** Internal links found, every occurrence counted. */
+  links: number
+  /** The distinct internal links that lead to no file of the site. */
+  broken: FoundLink[]
 }
 
 export interface LinkCollector {
@@ -34,7 +36,14 @@ export interface LinkCollector {
   scanLinks(page: Buffer): PageLink[]
   /** Notes the links of a file of the site; files other than HTML pages are ignored. */
   observe(path: string, content: Buffer): void
-  result(): CollectedLinks
+  /** Judges the distinct links noted against the site's files (site paths). */
+  check(files: readonly string[]): CheckedLinks
+  /** The site path a link from page `from` points to, or undefined for links that leave the site or point nowhere in particular. */
+  linkTarget(from: string, value: string): string | undefined
+  /** Whether the site serves `target`. */
+  resolves(target: string, files: ReadonlySet<string>): boolean
+  /** One key per distinct link target. */
+  linkKey(page: string, value: string): string
 }
 
 /**
@@ -217,86 +226,90 @@ export function linkCollector(): LinkCollector {
     for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) note(content, valueStart, valueEnd)
   }
 
-  function result(): CollectedLinks {
-    // Only the pages a link first appears on go back.
-    const pageIndex = new Map<number, number>()
-    const named: string[] = []
-    const rowPages = new Int32Array(rows)
-    const lengths = new Int32Array(rows)
-    const values: string[] = []
+  function check(files: readonly string[]): CheckedLinks {
+    const known = new Set(files)
+    let links = 0
+    const broken: FoundLink[] = []
     for (let row = 0; row < rows; row++) {
-      const first = rowPage[row] as number
-      let index = pageIndex.get(first)
-      if (index === undefined) pageIndex.set(first, (index = named.push(pages[first] as string) - 1))
-      rowPages[row] = index
       const start = rowStart[row] as number
       const value = pool.toString('utf8', start, start + (rowLength[row] as number))
-      values.push(value)
-      lengths[row] = value.length
+      const page = pages[rowPage[row] as number] as string
+      const target = linkTarget(page, value)
+      if (target === undefined) continue
+      links += rowCount[row] as number
+      if (!resolves(target, known)) broken.push({ page, offset: rowOffset[row] as number, value, count: rowCount[row] as number })
     }
-    return { pages: named, page: rowPages, offset: rowOffset.slice(0, rows), count: rowCount.slice(0, rows), values: values.join(''), lengths }
+    return { links, broken }
   }
 
-  return { scanLinks, observe, result }
+  function linkTarget(from: string, value: string): string | undefined {
+    const raw = decodeEntities(value.trim())
+    if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
+    const path = raw.replace(/[?#].*$/s, '')
+    if (path === '') return undefined
+    let decoded: string
+    try {
+      decoded = path.includes('%') ? decodeURIComponent(path) : path
+    } catch {
+      decoded = path
+    }
+    const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1)
+    for (const segment of decoded.split('/')) {
+      if (segment === '' || segment === '.') continue
+      if (segment === '..') {
+        if (segments.length === 0) return undefined
+        segments.pop()
+      } else segments.push(segment)
+    }
+    const target = segments.join('/')
+    // `/guides/` names the folder's index page.
+    return decoded.endsWith('/') && target !== '' ? `${target}/` : target
+  }
+
+  function resolves(target: string, files: ReadonlySet<string>): boolean {
+    if (target === '' || target.endsWith('/')) return files.has(`${target}index.html`)
+    return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`)
+  }
+
+  function decodeEntities(text: string): string {
+    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text
+  }
+
+  function linkKey(page: string, value: string): string {
+    return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
+  }
+
+  return { scanLinks, observe, check, linkTarget, resolves, linkKey }
 }
 
+const shared = linkCollector()
+
 /** Every href/src value of an HTML page, in the order they appear. */
-export const scanLinks: (page: Buffer) => PageLink[] = linkCollector().scanLinks
+export const scanLinks: (page: Buffer) => PageLink[] = shared.scanLinks
 
 /**
  * The site path a link from page `from` (a site path such as `guides/start.html`) points to, or
  * undefined for links that leave the site or point nowhere in particular: other schemes, other
  * hosts, fragments of the same page, and links that climb above the site's root.
  */
-export function linkTarget(from: string, value: string): string | undefined {
-  const raw = decodeEntities(value.trim())
-  if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
-  const path = raw.replace(/[?#].*$/s, '')
-  if (path === '') return undefined
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {
-    decoded = path
-  }
-  const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1)
-  for (const segment of decoded.split('/')) {
-    if (segment === '' || segment === '.') continue
-    if (segment === '..') {
-      if (segments.length === 0) return undefined
-      segments.pop()
-    } else segments.push(segment)
-  }
-  const target = segments.join('/')
-  // `/guides/` names the folder's index page.
-  return decoded.endsWith('/') && target !== '' ? `${target}/` : target
-}
+export const linkTarget: (from: string, value: string) => string | undefined = shared.linkTarget
 
 /**
  * Whether the site serves `target`: the file itself, or as a static host maps extensionless page
  * URLs, `<path>.html` or `<path>/index.html` (the service's bundles name pages that way).
  */
-export function resolves(target: string, files: ReadonlySet<string>): boolean {
-  if (target === '' || target.endsWith('/')) return files.has(`${target}index.html`)
-  return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`)
-}
-
-/** The 1-based line of a byte offset. */
-export function lineAt(page: Buffer, offset: number): number {
-  let line = 1
-  for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1)) line++
-  return line
-}
-
-function decodeEntities(text: string): string {
-  return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text
-}
+export const resolves: (target: string, files: ReadonlySet<string>) => boolean = shared.resolves
 
 /**
  * One key per distinct link target: a root link is the same from every page, a relative one the
  * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
  * the links to judge few.
  */
-export function linkKey(page: string, value: string): string {
-  return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
+export const linkKey: (page: string, value: string) => string = shared.linkKey
+
+/** The 1-based line of a byte offset. */
+export function lineAt(page: Buffer, offset: number): number {
+  let line = 1
+  for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1)) line++
+  return line
 }

@@ -12,7 +12,7 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { SiteInspector } from '../archive/site-writer.js'
-import { type CollectedLinks, lineAt, linkCollector, linkKey, linkTarget, resolves, scanLinks } from './links.js'
+import { type CheckedLinks, type FoundLink, lineAt, linkCollector, linkKey } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -45,13 +45,6 @@ const CONCURRENCY = 16
 
 const isPage = (path: string): boolean => /\.html?$/i.test(path)
 
-interface SeenLink {
-  /** The page and byte offset of its first appearance. */
-  page: string
-  offset: number
-  value: string
-  count: number
-}
 
 export interface VerifierOptions {
   /** The export job's last page count: the site has at least as many pages. */
@@ -64,28 +57,20 @@ export interface VerifierOptions {
 export class SiteVerifier implements SiteInspector {
   /** What the review of the staged site found. */
   result: SiteCheck | undefined
-  /** Each writer thread collects the links of the pages it writes. */
-  readonly threadObserver = linkCollector.toString()
-  /** Distinct links by linkKey. */
-  private readonly seen = new Map<string, SeenLink>()
-  /** The files the unpacking created, when it said, and those of them its threads did not see. */
+  /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
+  readonly threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`
+  /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
+  private checked: CheckedLinks[] = []
   private files: ReadonlySet<string> | undefined
   private unobserved: ReadonlySet<string> | undefined
 
   constructor(private readonly options: VerifierOptions = {}) {}
 
-  /** The unpacking is done: the links its threads collected, the files it created, and which of them no thread saw. */
+  /** The unpacking is done: what its threads found, the files it created, and which of them no thread saw. */
   unpacked(site: { files: ReadonlySet<string>; observed: unknown[]; unobserved: ReadonlySet<string> }): void {
     this.files = site.files
     this.unobserved = site.unobserved
-    for (const collected of site.observed as Array<CollectedLinks | undefined>) {
-      if (collected === undefined) continue
-      let at = 0
-      for (let row = 0; row < collected.page.length; row++) {
-        const value = collected.values.slice(at, (at += collected.lengths[row] as number))
-        this.add(collected.pages[collected.page[row] as number] as string, collected.offset[row] as number, value, collected.count[row] as number)
-      }
-    }
+    this.checked = (site.observed as Array<CheckedLinks | undefined>).filter((checked) => checked !== undefined)
   }
 
   /** The staged site, before it is swapped in: checked, then judged. */
@@ -99,16 +84,18 @@ export class SiteVerifier implements SiteInspector {
     const { expectedPages, signal } = this.options
     const started = performance.now()
     const files = this.files ?? (await siteFiles(root))
-    const pages = [...files].filter(isPage)
-    // Pages the unpacking streamed (large ones) or linked, or all of them when it did not show us any, are read now.
+    const list = [...files]
+    const pages = list.filter(isPage)
+    // Pages no thread saw (large ones, links), or all of them when the unpacking did not say, are read now.
     const unobserved = this.unobserved
     const unread = unobserved === undefined ? pages : pages.filter((page) => unobserved.has(page))
+    const here = linkCollector()
     let next = 0
     const reader = async (): Promise<void> => {
       while (next < unread.length) {
         signal?.throwIfAborted()
         const page = unread[next++] as string
-        this.note(page, await readFile(join(root, page)))
+        here.observe(page, await readFile(join(root, page)))
       }
     }
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unread.length) }, reader))
@@ -118,18 +105,23 @@ export class SiteVerifier implements SiteInspector {
     if (expectedPages !== undefined && pages.length < expectedPages) {
       problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`)
     }
+    // A root link may be broken on several threads' pages: one entry per distinct link.
     let links = 0
-    let brokenCount = 0
-    const broken: SeenLink[] = []
-    for (const link of this.seen.values()) {
-      const target = linkTarget(link.page, link.value)
-      if (target === undefined) continue
-      links += link.count
-      if (resolves(target, files)) continue
-      brokenCount += link.count
-      broken.push(link)
+    const brokenByKey = new Map<string, FoundLink>()
+    for (const checked of [...this.checked, here.check(list)]) {
+      links += checked.links
+      for (const link of checked.broken) {
+        const key = linkKey(link.page, link.value)
+        const known = brokenByKey.get(key)
+        if (known === undefined) brokenByKey.set(key, { ...link })
+        else {
+          known.count += link.count
+          // Keep the first place in page order, so reports do not vary.
+          if (link.page < known.page || (link.page === known.page && link.offset < known.offset)) Object.assign(known, { page: link.page, offset: link.offset, value: link.value })
+        }
+      }
     }
-    broken.sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
+    const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
     const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
     // Lines are counted only for the links shown: a second read of at most that many pages.
     const pagesShown = new Map<string, Buffer>()
@@ -138,24 +130,9 @@ export class SiteVerifier implements SiteInspector {
       problems,
       htmlPages: pages.length,
       links,
-      brokenCount,
+      brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
       broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page) as Buffer, link.offset), link: link.value, count: link.count })),
       reviewMs: performance.now() - started
-    }
-  }
-
-  private note(page: string, content: Buffer): void {
-    for (const { value, offset } of scanLinks(content)) this.add(page, offset, value, 1)
-  }
-
-  private add(page: string, offset: number, value: string, count: number): void {
-    const key = linkKey(page, value)
-    const known = this.seen.get(key)
-    if (known === undefined) this.seen.set(key, { page, offset, value, count })
-    else {
-      known.count += count
-      // Pages are read in any order: keep the first place in page order, so reports do not vary.
-      if (page < known.page || (page === known.page && offset < known.offset)) Object.assign(known, { page, offset, value })
     }
   }
 }
