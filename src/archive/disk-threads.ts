@@ -19,13 +19,10 @@
  * before them (hardlinks, symlinks) wait for idle() first. A thread never writes through what is
  * there: files are created exclusively, and an existing file is unlinked first, a folder never.
  */
-import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { foldPath } from '../common/file-names.js'
 import { CorruptArchiveError } from './errors.js'
 
-/** Threads at most: file creation stops scaling before this on the disks runners have. */
-const MAX_THREADS = 2
 /** A batch's bytes go into one arena of at least this size. */
 const ARENA_BYTES = 256 * 1024
 /** Arenas kept for reuse once their batch is done. */
@@ -82,7 +79,8 @@ function diskThread(
   zlib: typeof import('node:zlib'),
   port: import('node:worker_threads').MessagePort,
   setup: { root: string; stop: Int32Array },
-  makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined
+  makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined,
+  collector: () => ((options: { type: 'minor' }) => void) | undefined
 ): void {
   const { root, stop } = setup
   const observer = makeObserver?.()
@@ -91,6 +89,13 @@ function diskThread(
   /** Open streamed files: id -> descriptor. */
   const streams = new Map<number, number>()
   let failed = false
+  /**
+   * Inflating leaves garbage in buffers, not in JS objects, and V8 collects by the JS heap: tens
+   * of MiB of dead buffers would wait for a collection. A young-generation collection after every
+   * few MiB inflated keeps the thread's memory flat (it takes about a millisecond).
+   */
+  let inflatedSinceCollection = 0
+  let collect: ((options: { type: 'minor' }) => void) | undefined | null = null
 
   const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
   const parentOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
@@ -152,6 +157,7 @@ function diskThread(
       throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
     }
     if (content.length !== size) throw corruptError(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
+    inflatedSinceCollection += size
     return content
   }
 
@@ -245,6 +251,11 @@ function diskThread(
       }
     }
     if (failed || Atomics.load(stop, 0) !== 0) closeAll()
+    if (inflatedSinceCollection >= 8 * 1024 * 1024) {
+      inflatedSinceCollection = 0
+      if (collect === null) collect = collector()
+      collect?.({ type: 'minor' })
+    }
     // The arena goes back for the next batch: no new memory per batch on either side.
     port.postMessage({ failure, arena: message.arena }, message.arena === undefined ? [] : [message.arena])
   })
@@ -253,10 +264,13 @@ function diskThread(
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
 function threadSource(observerSource: string | undefined): string {
   // `__name`: a transpiler may wrap named functions in a helper of that name (esbuild's keepNames).
+  // The collector (see inflatedSinceCollection): the flag that exposes it is set only for the
+  // moment it takes to get it; `require` stays in this text (a bundler would rewrite it in code).
   return [
     'const __name = (target) => target;',
     "const { parentPort, workerData } = require('node:worker_threads');",
-    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'});`
+    "const collector = () => { try { const v8 = require('node:v8'); v8.setFlagsFromString('--expose-gc'); try { return require('node:vm').runInNewContext('gc') } finally { v8.setFlagsFromString('--no-expose-gc') } } catch { return undefined } };",
+    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collector);`
   ].join('\n')
 }
 
@@ -280,7 +294,7 @@ class Shard {
 }
 
 export interface DiskThreadsOptions {
-  /** Threads to use; by default as many as the machine has cores, at most MAX_THREADS. */
+  /** Threads to use (1 unless said). */
   threads?: number | undefined
   /**
    * The source of a function, run on each thread, that makes an observer of the files written
@@ -316,7 +330,7 @@ export class DiskThreads {
     root: string,
     private readonly options: DiskThreadsOptions
   ) {
-    const count = Math.max(1, Math.min(options.threads ?? Math.min(MAX_THREADS, os.availableParallelism()), 16))
+    const count = Math.max(1, Math.min(options.threads ?? 1, 16))
     const source = threadSource(options.observer)
     this.shards = Array.from({ length: count }, () => new Shard(source, { root, stop: this.stopFlag }))
     for (const [index, shard] of this.shards.entries()) {

@@ -76,7 +76,15 @@ export class ArchiveReceiver {
     const { signal } = options
     if (signal?.aborted) this.stopper.abort(signal.reason)
     else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
-    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits, options.inspector)
+  }
+
+  /**
+   * The writer of the staging folder, once the format is known: one writer thread for a tar
+   * (gunzip and the main thread are the work there), two for a zip (its threads inflate too).
+   */
+  private newWriter(staging: string, format: ArchiveFormat): SiteWriter {
+    const { log, limits, inspector } = this.options
+    return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: format === 'zip' ? 2 : 1 })
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
@@ -166,7 +174,7 @@ export class ArchiveReceiver {
     await old.stopAndSettle()
     await rm(staging, { recursive: true, force: true, maxRetries: 2 })
     await mkdir(staging)
-    this.writer = new SiteWriter(staging, this.options.log, this.stopper.signal, this.options.limits, this.options.inspector)
+    this.writer = this.newWriter(staging, 'zip')
     return this.writer
   }
 
@@ -213,7 +221,8 @@ export class ArchiveReceiver {
       throw new ActionError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
     }
     this.format = verdict.format
-    if (this.writer === undefined) return verdict.format
+    if (this.staging === undefined) return verdict.format
+    this.writer = this.newWriter(this.staging, verdict.format)
     if (verdict.format === 'zip') {
       this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
       return verdict.format

@@ -146,32 +146,28 @@ export function linkCollector(): LinkCollector {
     return larger
   }
 
-  /** A hash of the value's length, first 8 and last 16 bytes (links differ at their ends), and `seed`. */
-  function hashOf(bytes: Uint8Array, start: number, end: number, seed: number): number {
-    let hash = Math.imul(seed ^ (end - start), 0x01000193)
-    const head = Math.min(end, start + 8)
-    for (let i = start; i < head; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193)
-    for (let i = Math.max(head, end - 16); i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193)
-    // 30 bits: a small integer to V8 (a larger one would be a boxed number as a Map key).
-    return hash & 0x3fffffff
-  }
-
-  function sameBytes(row: number, content: Buffer, start: number, end: number): boolean {
-    const length = end - start
-    if (rowLength[row] !== length) return false
-    const at = rowStart[row] as number
-    for (let i = length - 1; i >= 0; i--) if (pool[at + i] !== content[start + i]) return false
-    return true
-  }
+  /** A second hash of each row's bytes: with the length and the first hash, what tells two links apart. */
+  let rowCheck = new Int32Array(1024)
 
   function note(content: Buffer, start: number, end: number): void {
     // A root path is the same link from every page; a relative one, from every page of a folder.
     const root = content[start] === SLASH && !(end - start > 1 && content[start + 1] === SLASH)
     const linkFolder = root ? -1 : folder
-    const hash = hashOf(content, start, end, root ? 0 : folderHash)
+    const length = end - start
+    // Two independent 32-bit hashes of every byte: links whose 62 bits of hash and length agree
+    // are one link (two distinct links of a site sharing them is not worth a byte comparison).
+    let hash = Math.imul((root ? 0 : folderHash) ^ length, 0x01000193)
+    let check = Math.imul(0x2f1b3c4d ^ length, 0x5bd1e995)
+    for (let i = start; i < end; i++) {
+      const byte = content[i] as number
+      hash = Math.imul(hash ^ byte, 0x01000193)
+      check = Math.imul(check ^ byte, 0x5bd1e995)
+    }
+    // 30 bits: a small integer to V8 (a larger one would be a boxed number as a Map key).
+    hash &= 0x3fffffff
     const first = seen.get(hash) ?? -1
     for (let row = first; row !== -1; row = rowNext[row] as number) {
-      if (rowFolder[row] !== linkFolder || !sameBytes(row, content, start, end)) continue
+      if (rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder) continue
       rowCount[row] = (rowCount[row] as number) + 1
       // Pages come in any order: keep the first place in page order, so reports do not vary.
       // (When pages come in order, no page is earlier than the first seen.)
@@ -193,9 +189,10 @@ export function linkCollector(): LinkCollector {
       rowFolder = grown(rowFolder)
       rowStart = grown(rowStart)
       rowLength = grown(rowLength)
+      rowCheck = grown(rowCheck)
     }
-    if (pooled + end - start > pool.length) {
-      const larger = Buffer.allocUnsafe(Math.max(pool.length * 2, pooled + end - start))
+    if (pooled + length > pool.length) {
+      const larger = Buffer.allocUnsafe(Math.max(pool.length * 2, pooled + length))
       pool.copy(larger, 0, 0, pooled)
       pool = larger
     }
@@ -205,7 +202,8 @@ export function linkCollector(): LinkCollector {
     rowNext[rows] = first
     rowFolder[rows] = linkFolder
     rowStart[rows] = pooled
-    rowLength[rows] = end - start
+    rowLength[rows] = length
+    rowCheck[rows] = check
     pooled += content.copy(pool, pooled, start, end)
     seen.set(hash, rows++)
   }
