@@ -19,7 +19,7 @@ import { seededRandom } from '../simulator/random.js'
 import { ZipWriter } from './zip-writer.js'
 
 /** Bump when the generated content changes: cached bundles of another version are rebuilt. */
-const GENERATOR_VERSION = 2
+const GENERATOR_VERSION = 3
 const KiB = 1024
 const MiB = 1024 * KiB
 /** A fixed date: the same bytes on every machine. */
@@ -195,20 +195,18 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
   const random = seededRandom(spec.seed)
   const words = new Vocabulary(random)
   const between = ([min, max]: [number, number]): number => min + Math.floor(random() * (max - min + 1))
+  const site = new SiteMap(words, spec)
+  words.site = site
 
-  yield { path: 'index.html', content: page(words, random, 'Home', 30 * KiB, 0) }
+  yield { path: 'index.html', content: page(words, random, site, 'Home', 30 * KiB, 0, BROKEN_LINK) }
   for (let i = 0; i < 8; i++) yield { path: `assets/css/theme-${i}.css`, content: css(words, random, between([8 * KiB, 60 * KiB])) }
   for (let i = 0; i < 12; i++) yield { path: `assets/js/chunk-${i}.js`, content: javascript(words, random, between([20 * KiB, 300 * KiB])) }
 
-  // Pages in sections of ~40, as a docs generator lays them out.
-  const perSection = 40
   for (let i = 0; i < spec.pages; i++) {
-    const section = Math.floor(i / perSection)
-    const path = `site/docs/${words.slug(section % 97)}-${section}/${words.slug(i)}-${i}.html`
-    yield { path, content: page(words, random, words.title(4), between(spec.pageBytes), i) }
+    yield { path: site.pagePath(i), content: page(words, random, site, words.title(4), between(spec.pageBytes), i) }
   }
   for (let i = 0; i < spec.images; i++) {
-    yield { path: `assets/img/${Math.floor(i / 100)}/figure-${i}.png`, content: randomBytes(`${spec.seed}/img/${i}`, between(spec.imageBytes)) }
+    yield { path: site.imagePath(i), content: randomBytes(`${spec.seed}/img/${i}`, between(spec.imageBytes)) }
   }
   for (let i = 0; i < spec.downloads; i++) {
     const size = between(spec.downloadBytes)
@@ -218,8 +216,73 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
   yield { path: 'search-index.json', content: Buffer.concat([...searchIndexChunks(words, random, spec.searchIndexBytes)]) }
 }
 
+/**
+ * The one broken link of a site, in index.html: real sites have a few, and the site check's report
+ * of one (its page and line) is part of what it costs. Every other link leads to a file of the site.
+ */
+const BROKEN_LINK = '<p>The <a href="/docs/release-notes-2019.html">release notes of 2019</a> have moved.</p>\n'
+/** Pages per section folder, as a docs generator lays them out. */
+const PAGES_PER_SECTION = 40
+
+/**
+ * Where a site's files are, so that its pages link to files the bundle holds: pages in section
+ * folders under `docs/` (served from the site's root, so `/docs/...` is the page's URL), images
+ * under `assets/img/`.
+ */
+class SiteMap {
+  constructor(
+    private readonly words: Vocabulary,
+    private readonly spec: BundleSpec
+  ) {}
+
+  get pages(): number {
+    return this.spec.pages
+  }
+
+  get images(): number {
+    return this.spec.images
+  }
+
+  sectionOf(page: number): number {
+    return Math.floor(page / PAGES_PER_SECTION)
+  }
+
+  /** `docs/<section>/<page>.html` */
+  pagePath(page: number): string {
+    const section = this.sectionOf(page)
+    return `docs/${this.words.slug(section % 97)}-${section}/${this.pageFile(page)}`
+  }
+
+  pageFile(page: number): string {
+    return `${this.words.slug(page)}-${page}.html`
+  }
+
+  imagePath(image: number): string {
+    return `assets/img/${Math.floor(image / 100)}/figure-${image}.png`
+  }
+
+  /**
+   * A link to page `page` in one of the ways generated docs write them: a root path, a root path
+   * without the extension (a static host serves `<path>.html`), or one with a fragment.
+   */
+  pageLink(page: number): string {
+    const path = `/${this.pagePath(page)}`
+    switch (page % 3) {
+      case 0:
+        return path
+      case 1:
+        return path.slice(0, -'.html'.length)
+      default:
+        return `${path}#${this.words.slug(page + 1)}`
+    }
+  }
+}
+
 /** Pseudo-words with Zipf frequencies (s = 1): a few very common, a long tail of rare ones. */
 class Vocabulary {
+  /** Set once the site's layout is known: inline links lead to its pages. */
+  site: SiteMap | undefined
+
   private readonly words: string[]
   private readonly table: Uint16Array
 
@@ -266,12 +329,19 @@ class Vocabulary {
     for (let i = 1; i < n; i++) {
       const r = this.random()
       // Inline markup, as rendered docs have it: links, code spans, emphasis.
-      if (r < 0.03) text += ` <a href="/docs/${this.slug((r * 1e7) | 0)}.html" class="md-link">${this.word()} ${this.word()}</a>`
+      if (r < 0.03) text += ` <a href="${this.inlineLink(r / 0.03)}" class="md-link">${this.word()} ${this.word()}</a>`
       else if (r < 0.05) text += ` <code class="md-code">${this.word()}.${this.word()}()</code>`
       else if (r < 0.06) text += ` <strong>${this.word()}</strong>`
       else text += ' ' + this.word()
     }
     return text + '.'
+  }
+
+  /** A link to a page of the site, chosen by `r` in [0, 1). */
+  private inlineLink(r: number): string {
+    const site = this.site
+    if (site === undefined || site.pages === 0) return '/index.html'
+    return site.pageLink(Math.floor(r * site.pages))
   }
 
   title(words: number): string {
@@ -290,19 +360,22 @@ class Vocabulary {
 }
 
 /** An HTML page of about `target` bytes: shared chrome, headings, paragraphs, lists, code. */
-function page(words: Vocabulary, random: () => number, title: string, target: number, n: number): Buffer {
+function page(words: Vocabulary, random: () => number, site: SiteMap, title: string, target: number, n: number, extra = ''): Buffer {
   const head =
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
   // The sidebar is the same on every page of a section, as generated docs have it; small pages
   // (fragments, redirects, short reference entries) have none.
-  const section = Math.floor(n / 40)
+  // Links relative to the page's own folder, as generators write a section's sidebar; the last
+  // section may hold fewer pages than a full one.
+  const section = site.sectionOf(n)
+  const first = section * PAGES_PER_SECTION
   const nav: string[] = ['<nav class="md-nav md-nav--primary" aria-label="Navigation"><ul class="md-nav__list">']
-  for (let i = 0; i < (target < 8 * KiB ? 0 : 40); i++) {
-    const href = `/docs/${words.slug(section % 97)}-${section}/${words.slug(section * 40 + i)}-${section * 40 + i}.html`
-    nav.push(`<li class="md-nav__item"><a href="${href}" class="md-nav__link${section * 40 + i === n ? ' md-nav__link--active' : ''}">${words.slug(section * 40 + i).replace('-', ' ')}</a></li>`)
+  for (let i = first; i < (target < 8 * KiB ? first : Math.min(first + PAGES_PER_SECTION, site.pages)); i++) {
+    const href = n === 0 ? `/${site.pagePath(i)}` : site.pageFile(i)
+    nav.push(`<li class="md-nav__item"><a href="${href}" class="md-nav__link${i === n ? ' md-nav__link--active' : ''}">${words.slug(i).replace('-', ' ')}</a></li>`)
   }
-  nav.push('</ul></nav>\n<main class="md-main"><article class="md-content__inner md-typeset">\n', `<h1>${title}</h1>\n`)
+  nav.push('</ul></nav>\n<main class="md-main"><article class="md-content__inner md-typeset">\n', `<h1>${title}</h1>\n`, extra)
   const parts: string[] = [head, nav.join('\n')]
   let size = parts.reduce((s, p) => s + p.length, 0)
   const tail = `</article></main>\n<footer><p>${words.sentence(8, 14)}</p></footer>\n</body>\n</html>\n`
@@ -315,6 +388,7 @@ function page(words: Vocabulary, random: () => number, title: string, target: nu
     }
     else if (r < 0.2) block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
     else if (r < 0.3) block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
+    else if (r < 0.33 && site.images > 0) block = `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" alt="${words.title(2)}"></figure>\n`
     else block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
     parts.push(block)
     size += block.length

@@ -28992,8 +28992,33 @@ const TRAILING_DOTS_AND_SPACES = /[. ]+(?=[\\/]|$)/g;
  * Linux the fold only makes the checks stricter.
  */
 function foldPath(path) {
+    return foldAscii(path) ?? foldAny(path);
+}
+function foldAny(path) {
     // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`).
     return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '');
+}
+/**
+ * The fold of an ASCII path without a trailing dot or space on any of its names (nearly every
+ * path of a site): lower case, and the same string when it is lower case already. Undefined for
+ * any other path (foldAny folds it): the same result, without normalising text that has nothing
+ * to normalise.
+ */
+function foldAscii(path) {
+    let upper = false;
+    for (let i = 0; i < path.length; i++) {
+        const code = path.charCodeAt(i);
+        if (code > 0x7f)
+            return undefined;
+        if (code >= 0x41 && code <= 0x5a)
+            upper = true;
+        else if (code === 0x2e || code === 0x20) {
+            const next = i + 1 === path.length ? 0x2f : path.charCodeAt(i + 1);
+            if (next === 0x2f || next === 0x5c)
+                return undefined;
+        }
+    }
+    return upper ? path.toLowerCase() : path;
 }
 /** `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short name). */
 function isGitFolderName(name) {
@@ -30104,13 +30129,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:queryst
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 6466:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 
 /***/ }),
 

@@ -44,7 +44,9 @@ export function entryPath(name: string): string {
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
     segments.push(segment)
   }
-  const path = segments.join('/')
+  const joined = segments.join('/')
+  // The name itself when it was in this form already (it is kept for every entry).
+  const path = joined === name ? name : joined
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`)
   return path
 }
@@ -108,8 +110,8 @@ export class EntryIndex {
   }
 
   addFile(name: string): string {
-    const path = this.claimLeaf(name)
-    this.nodes.set(foldPath(path), { kind: 'file', path })
+    const { path, key } = this.claimLeaf(name)
+    this.nodes.set(key, { kind: 'file', path })
     return path
   }
 
@@ -130,9 +132,9 @@ export class EntryIndex {
     if (targetNode?.kind !== 'file') {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`)
     }
-    const path = this.claimLeaf(name)
-    if (foldPath(path) === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
-    this.nodes.set(foldPath(path), { kind: 'file', path })
+    const { path, key } = this.claimLeaf(name)
+    if (key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
+    this.nodes.set(key, { kind: 'file', path })
     return { path, targetPath: targetNode.path }
   }
 
@@ -147,12 +149,11 @@ export class EntryIndex {
       }
       if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
     }
-    const path = this.claimLeaf(name)
+    const { path, key } = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.
     if (resolveLexically(parentOf(path), target) === undefined) {
       throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    const key = foldPath(path)
     this.nodes.set(key, { kind: 'symlink', path, target, entryName: name })
     this.symlinks.add(key)
     return path
@@ -183,14 +184,14 @@ export class EntryIndex {
   }
 
   /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-  private claimLeaf(name: string): string {
+  private claimLeaf(name: string): { path: string; key: string } {
     const path = entryPath(name)
     if (path === '') throw new UnsafeEntryError(name, 'has an empty path')
     this.claimParents(path, name)
     const key = foldPath(path)
     if (this.nodes.get(key)?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     this.symlinks.delete(key)
-    return path
+    return { path, key }
   }
 
   /** Every ancestor becomes a directory; none may be a symlink (that would write through it) or a file. */

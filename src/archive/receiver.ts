@@ -1,13 +1,15 @@
 /**
  * Takes one download attempt's bytes as they arrive and sends each chunk, without copies, to
- * three places at once: the sha256, the `<archive>.part` file, and (for tar and tar.gz) the
- * unpacker filling a staging folder. Zip is unpacked from the finished `.part` file.
+ * three places at once: the sha256, the `<archive>.part` file, and the unpacker filling a staging
+ * folder (tar, tar.gz, and zip from its local headers; a zip is checked against its central
+ * directory, or unpacked from it, once the `.part` file is complete).
  * Each attempt gets a fresh receiver: fresh hash, fresh `.part`, fresh staging folder.
  */
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
 import { CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
@@ -15,7 +17,7 @@ import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } fro
 import { type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar.js'
-import { unpackZip } from './zip.js'
+import { ZipUnpacker } from './zip.js'
 
 /** The `.part` file is written in ~1 MiB writev calls instead of one call per network chunk. */
 const PART_FILE_BATCH_BYTES = 1024 * 1024
@@ -57,12 +59,13 @@ export class ArchiveReceiver {
   private readonly head = new HeadSniffer<FormatVerdict>(detectFormat)
   private format: ArchiveFormat | undefined
   private unpacker: TarUnpacker | undefined
+  private zip: ZipUnpacker | undefined
   /** Whether the `.part` stream is corked, and how much it holds since the last flush. */
   private corked = false
   private corkedBytes = 0
   /** Stops the unpacker and the writer: on the caller's signal, or when discarded. */
   private readonly stopper = new AbortController()
-  private readonly writer: SiteWriter | undefined
+  private writer: SiteWriter | undefined
 
   private constructor(
     private readonly options: ReceiverOptions,
@@ -73,7 +76,15 @@ export class ArchiveReceiver {
     const { signal } = options
     if (signal?.aborted) this.stopper.abort(signal.reason)
     else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
-    this.writer = staging === undefined ? undefined : new SiteWriter(staging, options.log, this.stopper.signal, options.limits, options.inspector)
+  }
+
+  /**
+   * The writer of the staging folder, once the format is known: one writer thread for a tar
+   * (gunzip and the main thread are the work there), two for a zip (its threads inflate too).
+   */
+  private newWriter(staging: string, format: ArchiveFormat): SiteWriter {
+    const { log, limits, inspector } = this.options
+    return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: format === 'zip' ? 2 : 1 })
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
@@ -124,9 +135,11 @@ export class ArchiveReceiver {
     const sha256 = this.hash.digest('hex')
     if (this.writer !== undefined) {
       try {
-        if (format === 'zip') await unpackZip(this.options.partFile, this.writer)
-        else await this.unpacker!.end()
-        await this.writer.finish()
+        if (format === 'zip') this.writer = await this.zip!.end()
+        else {
+          await this.unpacker!.end()
+          await this.writer.finish()
+        }
       } catch (error) {
         if (!(error instanceof CorruptArchiveError)) throw error
         throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error })
@@ -149,6 +162,20 @@ export class ArchiveReceiver {
       removeQuietly(this.options.partFile),
       this.staging === undefined ? undefined : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.writer?.entryCount ?? 0 })
     ])
+  }
+
+  /**
+   * A fresh start of the unpacking in the same staging folder (a zip that must be unpacked from
+   * its central directory): the writer's work is stopped, the folder emptied, a new writer made.
+   */
+  private async restartUnpacking(): Promise<SiteWriter> {
+    const staging = this.staging as string
+    const old = this.writer as SiteWriter
+    await old.stopAndSettle()
+    await rm(staging, { recursive: true, force: true, maxRetries: 2 })
+    await mkdir(staging)
+    this.writer = this.newWriter(staging, 'zip')
+    return this.writer
   }
 
   /**
@@ -183,6 +210,7 @@ export class ArchiveReceiver {
     }
     // After a corrupt-data failure the unpacker is left behind; the download goes on so that
     // the error can tell the size and sha256 of what was served.
+    if (this.zip !== undefined) return this.zip.write(chunk)
     if (this.unpacker === undefined || this.unpacker.error !== undefined) return undefined
     return this.unpacker.write(chunk)
   }
@@ -193,7 +221,12 @@ export class ArchiveReceiver {
       throw new NotAnArchiveError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
     }
     this.format = verdict.format
-    if (this.writer === undefined || verdict.format === 'zip') return verdict.format
+    if (this.staging === undefined) return verdict.format
+    this.writer = this.newWriter(this.staging, verdict.format)
+    if (verdict.format === 'zip') {
+      this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
+      return verdict.format
+    }
     this.unpacker = new TarUnpacker(this.writer, {
       gzip: verdict.format === 'tar.gz',
       onError: (error) => {

@@ -3,31 +3,24 @@
  *
  * Safety: every entry goes through EntryIndex first; symlinks are created only in `finish()`,
  * after every file is written and every link checked, so no write can pass through a link.
- * Files are created with O_EXCL (`wx`): an existing path (an earlier duplicate, a hardlink) is
- * unlinked and created anew, never written through.
+ * Files are created with O_EXCL: an existing path (an earlier duplicate, a hardlink) is unlinked
+ * and created anew, never written through.
  *
  * Bounds: entries are counted, and file bytes twice: as declared before the content is read, and
  * as written. Past `maxBytes` or `maxEntries` the unpacking fails with SiteLimitError.
  *
- * Speed: small files are written in one call each, several at a time, while the archive reader
- * goes on; each folder is created once (the promise is cached).
+ * Speed: the writes are made by threads of their own (disk-threads.ts), with plain blocking calls,
+ * while the archive reader goes on; the bytes handed to them are bounded, so the reader waits when
+ * the disk falls behind.
  */
-import fs, { createWriteStream } from 'node:fs'
-import { link, lstat, mkdir, open, symlink, unlink } from 'node:fs/promises'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { foldPath } from '../common/file-names.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
+import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
-import { type EntryStream, entryChunks, readEntry } from './entry-streams.js'
-import { SiteLimitError, writeFailure } from './errors.js'
+import { CorruptArchiveError, SiteLimitError, writeFailure } from './errors.js'
 
 /** Files up to this size are read into memory and written in one call. */
-const SMALL_FILE_BYTES = 1024 * 1024
-/** Writes in flight at once: enough to keep the libuv pool busy, few enough to bound memory. */
-const DEFAULT_MAX_IN_FLIGHT = 16
-const STREAM_HIGH_WATER_MARK = 1024 * 1024
+export const SMALL_FILE_BYTES = 1024 * 1024
 /**
  * The most entries an archive may hold: far above any real site (each entry costs an inode and
  * some memory in the index), far below what would exhaust either.
@@ -54,27 +47,40 @@ export interface SiteLimits {
  * (the site check of a deployment).
  */
 export interface SiteInspector {
-  /** A file written from memory (every file up to 1 MiB), with its content. */
-  observe(path: string, content: readonly Buffer[]): void
+  /**
+   * The source text of a function that makes an observer of the files written from memory (every
+   * file up to 1 MiB): `{ observe(path, content: Buffer): void; result(files: string[]): unknown }`.
+   * It runs on the writer threads, each with an observer of its own, while the content is in
+   * memory there; so it must be self-contained (nothing from outside its body but globals).
+   * result() is asked once every file is written, with the site paths of all of them (so that
+   * what the threads saw can be judged there); what it returns must survive a structured clone.
+   */
+  readonly threadObserver?: string | undefined
+  /**
+   * Called once the unpacking is complete: every file and link it created, as site paths, what
+   * each thread's observer found, and which of the files no observer saw (large ones, links).
+   */
+  unpacked?(site: { files: ReadonlySet<string>; observed: unknown[]; unobserved: ReadonlySet<string> }): void
   /** The whole staged site, before it is swapped in; a throw keeps the previous site. */
   review(root: string): Promise<void>
 }
 
+/** How the content of a file in memory is stored. */
+export type StoredContent = { deflated: false } | { deflated: true; size: number }
+
 export class SiteWriter {
   private readonly index = new EntryIndex()
-  /** Folder path -> its creation; '' is the root, which exists already. */
-  private readonly directories = new Map<string, Promise<void>>([['', Promise.resolve()]])
-  /** Folded path -> the last write started on it, so a later duplicate waits for the earlier one. */
-  private readonly lastWriteAt = new Map<string, Promise<void>>()
-  private inFlight = 0
-  private readonly slotWaiters: Array<() => void> = []
-  private readonly idleWaiters: Array<() => void> = []
+  private readonly disk: DiskThreads
   private failure: unknown
   private readonly maxEntries: number
   private entries = 0
-  /** File bytes the entries so far declare, and the bytes written to disk. */
+  /** File bytes the entries so far declare, and the bytes handed to the disk. */
   private declaredBytes = 0
   private writtenBytes = 0
+  /** Site paths of the files and links created (a later duplicate replaces the earlier one), and those not shown to an observer. */
+  private readonly created = new Set<string>()
+  private readonly unobserved = new Set<string>()
+  private readonly observing: boolean
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
 
@@ -91,21 +97,30 @@ export class SiteWriter {
     private readonly signal: AbortSignal,
     private readonly limits: SiteLimits,
     private readonly inspector?: SiteInspector | undefined,
-    private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT
+    options: { threads?: number | undefined } = {}
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
+    this.observing = inspector?.threadObserver !== undefined
+    this.disk = new DiskThreads(root, {
+      threads: options.threads,
+      observer: inspector?.threadObserver,
+      onFailure: (error) => {
+        this.failure ??= error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
+      }
+    })
     const stop = (): void => {
       this.failure ??= signal.reason
-      for (const wake of this.slotWaiters.splice(0)) wake()
+      this.disk.stop()
     }
     if (signal.aborted) stop()
     else signal.addEventListener('abort', stop, { once: true })
   }
 
   /** How many entries the whole archive declares, when it says so first (zip's central directory). */
-  checkDeclared(entries: number): void {
+  checkDeclared(entries: number, bytes?: number): void {
     this.throwIfFailed()
     if (entries > this.maxEntries) throw this.tooManyEntries(`the archive declares ${entries.toLocaleString('en-US')}`)
+    if (bytes !== undefined && bytes > this.limits.maxBytes) throw this.tooManyBytes(`the archive's entries declare ${formatBytes(bytes)} in all`)
   }
 
   /**
@@ -122,35 +137,62 @@ export class SiteWriter {
     )
   }
 
-  async directory(name: string): Promise<void> {
+  /** Throws at once when the entry is refused; a returned promise asks the caller to wait (the threads are behind). */
+  directory(name: string): Promise<void> | undefined {
     this.throwIfFailed()
     this.countEntry(name)
     const path = this.index.addDirectory(name)
     this.counts.directories++
-    if (path !== '') await this.schedule(name, [], () => this.ensureDirectory(path))
+    if (path !== '') this.disk.directory(path, name)
+    return this.room()
   }
 
   /**
-   * A regular file of `size` bytes (as the archive declares it) read from `content`. A small one
-   * is read into memory and its write scheduled: resolves once the write has started. A large
-   * one is streamed: resolves once it is written. Either way `content` is consumed.
+   * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
+   * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
+   * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
+   * before this returns; a returned promise asks the caller to wait.
    */
-  async file(name: string, mode: number | undefined, size: number, content: EntryStream): Promise<void> {
-    this.throwIfFailed()
-    this.countEntry(name)
-    const path = this.index.addFile(name)
-    this.claimBytes(name, size)
-    this.counts.files++
-    if (size <= SMALL_FILE_BYTES) {
-      const chunks = await readEntry(content, size)
-      this.inspector?.observe(path, chunks)
-      await this.schedule(name, [path], () => this.writeFile(path, chunks, fileMode(mode)))
-      return
+  fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> | undefined {
+    const path = this.claimFile(name, size)
+    this.unobserved.delete(path)
+    const bytes = total(chunks)
+    if (stored.deflated) {
+      this.countWritten(name, stored.size)
+      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observing)
+    } else {
+      this.countWritten(name, bytes)
+      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observing)
     }
-    const chunks = entryChunks(content)
-    let written!: Promise<void>
-    await this.schedule(name, [path], () => (written = this.streamFile(name, path, chunks, fileMode(mode))))
-    await written
+    return this.room()
+  }
+
+  /**
+   * A large file handed over in pieces as they come (they are counted against the bounds as they
+   * are handed over); `end()` once the last is in.
+   */
+  largeFile(name: string, mode: number | undefined, size: number): { write(chunk: Buffer): Promise<void> | undefined; end(): void } {
+    const path = this.claimFile(name, size)
+    this.unobserved.add(path)
+    const file: StreamedFile = this.disk.open(path, name, fileMode(mode))
+    return {
+      write: (chunk) => {
+        this.throwIfFailed()
+        this.countWritten(name, chunk.length)
+        this.disk.write(file, chunk)
+        return this.disk.room()
+      },
+      end: () => {
+        this.throwIfFailed()
+        this.disk.close(file)
+      }
+    }
+  }
+
+  /** Sets the mode of a file written earlier (an archive that names it only after the content). */
+  setMode(name: string, mode: number | undefined): void {
+    this.throwIfFailed()
+    this.disk.chmod(entryPath(name), name, fileMode(mode))
   }
 
   async hardlink(name: string, target: string): Promise<void> {
@@ -158,8 +200,15 @@ export class SiteWriter {
     this.countEntry(name)
     const { path, targetPath } = this.index.addHardlink(name, target)
     this.counts.hardlinks++
-    // Waits for the target's write; a later rewrite of the target waits for the link.
-    await this.schedule(name, [path, targetPath], () => this.createHardlink(path, targetPath))
+    // The target's write may be on another thread: all of them finish first, and the link is
+    // made before anything after it (a later rewrite of the target must not show through it).
+    await this.disk.idle()
+    this.throwIfFailed()
+    this.disk.hardlink(path, name, targetPath)
+    this.created.add(path)
+    this.unobserved.add(path)
+    await this.disk.idle()
+    this.throwIfFailed()
   }
 
   /** Recorded only: symlinks are created by finish(), once every file is on disk. */
@@ -179,23 +228,57 @@ export class SiteWriter {
     this.log.warning(`Skipped the archive entry ${JSON.stringify(name)}: ${kind} entries are not extracted`)
   }
 
-  /** Waits for every write, checks the symlinks against the whole tree, then creates them. */
+  /**
+   * Waits for every write, checks the symlinks against the whole tree, then creates them; tells
+   * the inspector what was created, and ends the writer threads.
+   */
   async finish(): Promise<void> {
-    await this.idle()
-    this.throwIfFailed()
-    for (const { path, target } of this.index.symlinksToCreate()) {
-      await this.schedule(path, [path], () => this.createSymlink(path, target))
+    try {
+      await this.disk.idle()
+      this.throwIfFailed()
+      for (const { path, target } of this.index.symlinksToCreate()) {
+        this.disk.symlink(path, path, target)
+        this.created.add(path)
+        this.unobserved.add(path)
+      }
+      await this.disk.idle()
+      this.throwIfFailed()
+      const observed = this.observing ? await this.disk.collect([...this.created]) : []
+      this.throwIfFailed()
+      // The threads' memory goes before the inspector takes in what they found.
+      await this.disk.terminate()
+      this.inspector?.unpacked?.({ files: this.created, observed, unobserved: this.unobserved })
+    } finally {
+      await this.disk.terminate()
     }
-    await this.idle()
-    this.throwIfFailed()
   }
 
-  /** Resolves when nothing is in flight: after a stop, the folder can then be removed safely. */
-  settled(): Promise<void> {
-    return this.idle()
+  /** Stops whatever is under way, then as settled(): for a writer whose work is abandoned. */
+  async stopAndSettle(): Promise<void> {
+    this.disk.stop()
+    await this.disk.idle()
+    await this.disk.terminate()
+  }
+
+  /** Resolves when nothing is in flight and the threads have ended: after a stop, the folder can then be removed safely. */
+  async settled(): Promise<void> {
+    if (this.signal.aborted || this.failure !== undefined) this.disk.stop()
+    await this.disk.idle()
+    await this.disk.terminate()
   }
 
   // --- bounds -------------------------------------------------------------------------------------
+
+  /** Checks a file entry and its declared size; returns its path. */
+  private claimFile(name: string, size: number): string {
+    this.throwIfFailed()
+    this.countEntry(name)
+    const path = this.index.addFile(name)
+    this.claimBytes(name, size)
+    this.counts.files++
+    this.created.add(path)
+    return path
+  }
 
   private countEntry(name: string): void {
     if (++this.entries > this.maxEntries) throw this.tooManyEntries(`the entry ${JSON.stringify(name)} is one more`)
@@ -207,7 +290,7 @@ export class SiteWriter {
     if (this.declaredBytes > this.limits.maxBytes) throw this.tooManyBytes(`the entry ${JSON.stringify(name)} (${formatBytes(size)}) takes it to ${formatBytes(this.declaredBytes)}`)
   }
 
-  /** As bytes reach the disk: what is written must fit too, whatever was declared. */
+  /** As bytes go to the disk: what is written must fit too, whatever was declared. */
   private countWritten(name: string, bytes: number): void {
     this.writtenBytes += bytes
     if (this.writtenBytes > this.limits.maxBytes) throw this.tooManyBytes(`the entry ${JSON.stringify(name)} took it past that while being written`)
@@ -227,147 +310,19 @@ export class SiteWriter {
     )
   }
 
-  // --- scheduling -------------------------------------------------------------------------------
-
-  /**
-   * Starts `operation` once a slot is free and the earlier writes on `paths` are done. Resolves
-   * when it has started; a failure is kept and thrown by the next call.
-   */
-  private async schedule(entryName: string, paths: string[], operation: () => Promise<void>): Promise<void> {
-    while (this.inFlight >= this.maxInFlight && !this.signal.aborted) await new Promise<void>((wake) => this.slotWaiters.push(wake))
-    this.throwIfFailed()
-    this.inFlight++
-    // Folded: on a case-insensitive disk `A` and `a` are one file, and their writes must not race.
-    const keys = paths.map(foldPath)
-    const earlier = keys.map((key) => this.lastWriteAt.get(key)).filter((p) => p !== undefined)
-    const run = (earlier.length === 0 ? operation() : Promise.all(earlier).then(() => (this.signal.aborted ? undefined : operation())))
-      .catch((error: unknown) => {
-        this.failure ??= error === this.signal.reason ? error : writeFailure(error, `the archive entry ${JSON.stringify(entryName)} into ${this.root}`, this.writtenBytes)
-      })
-      .finally(() => {
-        for (const key of keys) if (this.lastWriteAt.get(key) === run) this.lastWriteAt.delete(key)
-        this.inFlight--
-        this.slotWaiters.shift()?.()
-        if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake()
-      })
-    for (const key of keys) this.lastWriteAt.set(key, run)
-  }
-
-  private idle(): Promise<void> {
-    return this.inFlight === 0 ? Promise.resolve() : new Promise((wake) => this.idleWaiters.push(wake))
+  /** Undefined when the threads have room; else resolves when they do (rejects on a failure meanwhile). */
+  private room(): Promise<void> | undefined {
+    const wait = this.disk.room()
+    return wait?.then(() => this.throwIfFailed())
   }
 
   private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure
   }
-
-  private absolute(path: string): string {
-    return join(this.root, path)
-  }
-
-  // --- file system work ---------------------------------------------------------------------------
-
-  /** Creates the folder and its parents, each exactly once per extraction. */
-  private ensureDirectory(path: string): Promise<void> {
-    let created = this.directories.get(path)
-    if (created === undefined) {
-      const slash = path.lastIndexOf('/')
-      const parent = slash < 0 ? '' : path.slice(0, slash)
-      created = this.ensureDirectory(parent).then(() => this.mkdirOnce(path))
-      this.directories.set(path, created)
-    }
-    return created
-  }
-
-  private async mkdirOnce(path: string): Promise<void> {
-    this.signal.throwIfAborted()
-    try {
-      await mkdir(this.absolute(path))
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error
-    }
-  }
-
-  private parentReady(path: string): Promise<void> {
-    const slash = path.lastIndexOf('/')
-    return this.ensureDirectory(slash < 0 ? '' : path.slice(0, slash))
-  }
-
-  private async writeFile(path: string, content: Buffer[], mode: number): Promise<void> {
-    await this.parentReady(path)
-    await replacing(this.absolute(path), (target) => writeNewFile(target, content, mode))
-    this.countWritten(path, content.reduce((sum, chunk) => sum + chunk.length, 0))
-  }
-
-  private async streamFile(name: string, path: string, content: AsyncIterable<Buffer>, mode: number): Promise<void> {
-    await this.parentReady(path)
-    const target = this.absolute(path)
-    const handle = await replacing(target, (file) => open(file, 'wx', mode))
-    const output = createWriteStream(target, { fd: handle, highWaterMark: STREAM_HIGH_WATER_MARK })
-    const counted = async function* (this: SiteWriter): AsyncGenerator<Buffer> {
-      for await (const chunk of content) {
-        this.countWritten(name, chunk.length)
-        yield chunk
-      }
-    }
-    await pipeline(counted.call(this), output, { signal: this.signal })
-  }
-
-  private async createHardlink(path: string, targetPath: string): Promise<void> {
-    await this.parentReady(path)
-    const existing = this.absolute(targetPath)
-    await replacing(this.absolute(path), (target) => link(existing, target))
-  }
-
-  private async createSymlink(path: string, linkTarget: string): Promise<void> {
-    await this.parentReady(path)
-    // EntryIndex never lets a symlink replace a folder; an earlier file here is unlinked.
-    await replacing(this.absolute(path), (target) => symlink(linkTarget, target))
-  }
 }
 
-/**
- * Runs an exclusive create; when the path exists (a duplicate entry, a hardlink), removes it and
- * creates it anew instead of writing into whatever is there. Folders are never removed here.
- */
-async function replacing<T>(target: string, create: (target: string) => Promise<T>): Promise<T> {
-  try {
-    return await create(target)
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error
-  }
-  const existing = await lstat(target)
-  if (existing.isDirectory()) throw new Error(`Cannot replace the folder ${target} with a file`)
-  await unlink(target)
-  return create(target)
-}
-
-/**
- * open(O_EXCL) + writev + close with plain callbacks: for thousands of small files this costs a
- * fraction of fs/promises' writeFile (no FileHandle objects), and the chunks need no joining.
- */
-function writeNewFile(target: string, chunks: Buffer[], mode: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    fs.open(target, 'wx', mode, (openError, fd) => {
-      if (openError) return reject(openError)
-      const finish = (error: Error | null): void => fs.close(fd, (closeError) => (error ?? closeError ? reject(error ?? closeError) : resolve()))
-      const writeRest = (rest: Buffer[]): void => {
-        if (rest.length === 0) return finish(null)
-        fs.writev(fd, rest, null, (writeError, written) => (writeError ? finish(writeError) : writeRest(unwritten(rest, written))))
-      }
-      writeRest(chunks.filter((chunk) => chunk.length > 0))
-    })
-  })
-}
-
-/** What a short writev left: the chunks after the first `written` bytes. */
-export function unwritten(chunks: Buffer[], written: number): Buffer[] {
-  let index = 0
-  while (index < chunks.length && written >= chunks[index]!.length) written -= chunks[index++]!.length
-  if (index === chunks.length) return []
-  return [chunks[index]!.subarray(written), ...chunks.slice(index + 1)]
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code
+function total(chunks: readonly Buffer[]): number {
+  let bytes = 0
+  for (const chunk of chunks) bytes += chunk.length
+  return bytes
 }

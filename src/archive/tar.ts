@@ -1,15 +1,14 @@
 /**
  * Unpacks a tar or tar.gz archive while it downloads: bytes are fed in as they arrive, gunzip
- * runs on the libuv pool, tar-stream parses, SiteWriter writes. Backpressure runs all the way
- * back to the socket, so memory stays flat whatever the archive's size.
+ * runs on the libuv pool, the tar reader below parses them where they are (no stream per entry),
+ * SiteWriter writes. Backpressure runs all the way back to the socket, so memory stays flat
+ * whatever the archive's size.
  */
 import zlib from 'node:zlib'
-import tarStream from 'tar-stream'
 import { formatBytes } from '../common/units.js'
-import { type EntryStream, skipEntry } from './entry-streams.js'
 import { CorruptArchiveError, NotAnArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
-import type { SiteWriter } from './site-writer.js'
+import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
 
 /**
  * Gunzip works in steps on the libuv pool, one step per input chunk, and the next step starts
@@ -20,29 +19,20 @@ import type { SiteWriter } from './site-writer.js'
 const GUNZIP_BATCH_BYTES = 1024 * 1024
 const GUNZIP_CHUNK_BYTES = 1024 * 1024
 
-/** What gunzip (a node stream) and the tar parser (a streamx stream) have in common. */
-interface Drainable {
-  write(chunk: Buffer): boolean
-  once(event: 'drain', listener: () => void): unknown
-}
-
 export class TarUnpacker {
-  private readonly extract = tarStream.extract()
+  private readonly reader: TarReader
   private readonly gunzip: zlib.Gunzip | undefined
-  /** Where downloaded bytes go in: the gunzip stream, or the parser for a plain tar. */
-  private readonly input: Drainable
   private failure: unknown
   private readonly wakeOnFailure: Array<() => void> = []
   /** Settles when every entry has been read (their writes may still be in flight in the writer). */
   private readonly entriesRead: Promise<void>
+  private inputEnded!: () => void
   /** Decompressed bytes held back until we know they are a tar (gzip only). */
   private readonly innerHead = new HeadSniffer<boolean>((head, complete) => (complete || head.length >= FORMAT_SNIFF_BYTES ? isTarHeader(head) : undefined))
   /** Compressed bytes gathered into one gunzip step. */
   private batch: Buffer[] = []
   private batchBytes = 0
-  /** The entry being read, to say where the data ended if it ends early. */
-  private reading: tarStream.Header | undefined
-  /** Tar bytes handed to the parser (after gunzip). */
+  /** Tar bytes handed to the reader (after gunzip). */
   private tarBytes = 0
 
   constructor(
@@ -55,37 +45,19 @@ export class TarUnpacker {
       signal: AbortSignal
     }
   ) {
-    const parser = this.extract
-    this.entriesRead = new Promise<void>((resolve, reject) => {
-      parser.on('finish', () => resolve())
-      parser.on('close', () => {
-        if (this.failure !== undefined) reject(this.failure)
-      })
+    this.reader = new TarReader(writer)
+    const ended = new Promise<void>((resolve) => (this.inputEnded = resolve))
+    this.entriesRead = ended.then(() => {
+      if (this.failure !== undefined) throw this.failure
+      return this.reader.end()
     })
     this.entriesRead.catch(() => undefined) // observed through end()
-    parser.on('error', (error: unknown) => this.fail(this.describeParseError(error)))
-    this.extract.on('entry', (header, stream, next) => {
-      this.reading = header
-      // tar-stream's typings for its streamx streams do not line up with node's; the shape does.
-      this.unpackEntry(header, stream as unknown as EntryStream).then(
-        () => {
-          this.reading = undefined
-          next()
-        },
-        (error: unknown) => this.fail(error)
-      )
-    })
-
     if (options.gzip) {
       const gunzip = zlib.createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES })
       this.gunzip = gunzip
-      this.input = gunzip
-      gunzip.on('data', (chunk: Buffer) => this.feedParser(chunk))
-      parser.on('drain', () => gunzip.resume())
-      gunzip.on('end', () => this.endParser())
+      gunzip.on('data', (chunk: Buffer) => this.fromGunzip(chunk))
+      gunzip.on('end', () => this.endOfTar())
       gunzip.on('error', (error) => this.fail(corrupt(error)))
-    } else {
-      this.input = parser
     }
     const { signal } = options
     if (signal.aborted) this.fail(signal.reason)
@@ -95,7 +67,7 @@ export class TarUnpacker {
   /** Feeds downloaded bytes; a returned promise asks the caller to wait before the next ones. */
   write(chunk: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) return undefined
-    if (this.gunzip === undefined) return this.withinBound(chunk) ? this.writeInput(chunk) : undefined
+    if (this.gunzip === undefined) return this.feed(chunk)
     this.batch.push(chunk)
     this.batchBytes += chunk.length
     return this.batchBytes >= GUNZIP_BATCH_BYTES ? this.flushBatch() : undefined
@@ -107,25 +79,9 @@ export class TarUnpacker {
       if (this.gunzip) {
         void this.flushBatch()
         this.gunzip.end()
-      } else this.extract.end(undefined)
-    }
+      } else this.inputEnded()
+    } else this.inputEnded()
     return this.entriesRead
-  }
-
-  private flushBatch(): Promise<void> | undefined {
-    if (this.batchBytes === 0) return undefined
-    const batch = this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch, this.batchBytes)
-    this.batch = []
-    this.batchBytes = 0
-    return this.writeInput(batch)
-  }
-
-  private writeInput(chunk: Buffer): Promise<void> | undefined {
-    if (this.input.write(chunk)) return undefined
-    return new Promise((resolve) => {
-      this.input.once('drain', resolve)
-      this.wakeOnFailure.push(resolve)
-    })
   }
 
   /** The first failure: CorruptArchiveError for bad data, anything else from the writer. */
@@ -133,38 +89,71 @@ export class TarUnpacker {
     return this.failure
   }
 
+  private flushBatch(): Promise<void> | undefined {
+    if (this.batchBytes === 0 || this.gunzip === undefined) return undefined
+    const batch = this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch, this.batchBytes)
+    this.batch = []
+    this.batchBytes = 0
+    if (this.gunzip.write(batch)) return undefined
+    return new Promise((resolve) => {
+      this.gunzip!.once('drain', resolve)
+      this.wakeOnFailure.push(resolve)
+    })
+  }
+
   private fail(error: unknown): void {
     if (this.failure !== undefined) return
     this.failure = error
     this.gunzip?.destroy()
-    this.extract.destroy()
+    this.reader.stop()
     for (const wake of this.wakeOnFailure.splice(0)) wake()
+    this.inputEnded()
     // A stop from outside is no failure of ours to report.
     if (!this.options.signal.aborted) this.options.onError?.(error)
   }
 
-  /** tar-stream's "Unexpected end of data" becomes which entry was cut short. */
-  private describeParseError(error: unknown): CorruptArchiveError {
-    const entry = this.reading
-    if (!(error instanceof Error) || error.message !== 'Unexpected end of data') return corrupt(error)
-    const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size ?? 0)} declared)`
-    return new CorruptArchiveError(`the tar data ends early, ${where}`, { cause: error })
-  }
-
-  private feedParser(chunk: Buffer): void {
+  /** Gunzip's output: the reader takes it; while it waits (the writer is behind), gunzip waits too. */
+  private fromGunzip(chunk: Buffer): void {
     if (this.failure !== undefined) return
     if (this.innerHead.pending) {
       const judged = this.innerHead.push(chunk)
       if (judged === undefined || !this.holdsTar(judged)) return
       chunk = judged.head
     }
-    if (!this.withinBound(chunk)) return
-    if (!this.extract.write(chunk)) this.gunzip?.pause()
+    const wait = this.feed(chunk)
+    if (wait === undefined) return
+    this.gunzip!.pause()
+    void wait.then(() => this.gunzip?.resume())
+  }
+
+  private endOfTar(): void {
+    if (this.innerHead.pending) {
+      const judged = this.innerHead.end()
+      if (judged.head.length > 0) {
+        if (!this.holdsTar(judged)) return
+        const wait = this.feed(judged.head)
+        if (wait !== undefined) return void wait.then(() => this.inputEnded())
+      }
+    }
+    this.inputEnded()
+  }
+
+  /** Tar bytes to the reader, counted against the bound first; failures end the unpacking. */
+  private feed(chunk: Buffer): Promise<void> | undefined {
+    if (this.failure !== undefined || !this.withinBound(chunk)) return undefined
+    let wait: Promise<void> | undefined
+    try {
+      wait = this.reader.write(chunk)
+    } catch (error) {
+      this.fail(error)
+      return undefined
+    }
+    return wait?.catch((error: unknown) => this.fail(error))
   }
 
   /**
-   * Counts the tar bytes before the parser gets them: an archive of little but padding, zero
-   * blocks or skipped data would keep gunzip and the parser busy without writing a byte.
+   * Counts the tar bytes before the reader gets them: an archive of little but padding, zero
+   * blocks or skipped data would keep gunzip and the reader busy without writing a byte.
    */
   private withinBound(chunk: Buffer): boolean {
     this.tarBytes += chunk.length
@@ -177,46 +166,371 @@ export class TarUnpacker {
     }
   }
 
-  private endParser(): void {
-    if (this.innerHead.pending) {
-      const judged = this.innerHead.end()
-      if (judged.head.length > 0) {
-        if (!this.holdsTar(judged)) return
-        this.extract.write(judged.head)
-      }
-    }
-    this.extract.end(undefined)
-  }
-
   /** A gzip that holds something else than a tar gets a clear message, not "invalid header". */
   private holdsTar({ verdict, head }: { verdict: boolean; head: Buffer }): boolean {
     if (!verdict) this.fail(new NotAnArchiveError(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`))
     return verdict
   }
+}
 
-  private async unpackEntry(header: tarStream.Header, entry: EntryStream): Promise<void> {
+// --- the tar reader ---------------------------------------------------------------------------------
+
+const BLOCK = 512
+/** A pax or GNU long-name record larger than this is no real one. */
+const MAX_LONG_HEADER_BYTES = 4 * 1024 * 1024
+
+interface Header {
+  name: string
+  mode: number
+  size: number
+  type: string | null
+  linkname: string | null
+}
+
+/** An entry's content on its way: kept in memory (small files), handed over in pieces (large ones), or dropped. */
+interface Current {
+  header: Header
+  /** Content bytes still to come. */
+  left: number
+  /** Padding after the content. */
+  padding: number
+  how: 'memory' | 'large' | 'drop' | 'long'
+  chunks: Buffer[]
+  large: ReturnType<SiteWriter['largeFile']> | undefined
+}
+
+/**
+ * Reads tar entries from the bytes as they come and hands each to the writer, without a stream
+ * per entry: small files as the pieces of the chunks they arrived in, large ones piece by piece.
+ * Headers are read as tar-stream reads them (ustar and GNU formats, base-256 sizes, pax and GNU
+ * long names and links, checksums), so what an archive means did not change with the reader.
+ */
+class TarReader {
+  private held: Buffer[] = []
+  private heldBytes = 0
+  private current: Current | undefined
+  /** Padding of a skipped or finished entry still to pass over. */
+  private skip = 0
+  /** The entry whose content is being read, to say where the data ended if it ends early. */
+  private reading: Header | undefined
+  private pax: Record<string, string> | undefined
+  private paxGlobal: Record<string, string> | undefined
+  private gnuLongPath: string | undefined
+  private gnuLongLinkPath: string | undefined
+  private waiting: Promise<void> | undefined
+  private stopped = false
+
+  constructor(private readonly writer: SiteWriter) {}
+
+  /** Takes tar bytes; a returned promise asks the caller to wait (and rejects when the unpacking fails). */
+  write(chunk: Buffer): Promise<void> | undefined {
+    if (this.stopped) return undefined
+    this.held.push(chunk)
+    this.heldBytes += chunk.length
+    return this.waiting ?? this.run()
+  }
+
+  /** No more bytes: resolves once every entry has been handed over; throws when the data ended early. */
+  async end(): Promise<void> {
+    await this.waiting
+    if (this.current !== undefined || this.skip > 0 || this.heldBytes > 0) {
+      const entry = this.current === undefined || this.current.how === 'long' ? undefined : this.reading
+      const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size)} declared)`
+      throw new CorruptArchiveError(`the tar data ends early, ${where}`)
+    }
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.held = []
+    this.heldBytes = 0
+  }
+
+  private run(): Promise<void> | undefined {
+    const wait = this.step()
+    if (wait === undefined) return undefined
+    const waiting: Promise<void> = wait.then(
+      () => {
+        this.waiting = undefined
+        return this.stopped ? undefined : this.run()
+      },
+      (error: unknown) => {
+        this.waiting = undefined
+        this.stop()
+        throw error
+      }
+    )
+    this.waiting = waiting
+    return waiting
+  }
+
+  /** Steps until more bytes are needed (undefined) or the writer asks to wait (a promise). */
+  private step(): Promise<void> | undefined {
+    while (!this.stopped) {
+      if (this.skip > 0) {
+        if (this.heldBytes === 0) return undefined
+        this.skip -= this.takeUpTo(this.skip).length
+        continue
+      }
+      const current = this.current
+      if (current !== undefined) {
+        if (current.how === 'long') {
+          if (this.heldBytes < current.left) return undefined
+          this.longHeader(current.header, this.take(current.left))
+          this.current = undefined
+          this.skip = current.padding
+          continue
+        }
+        if (current.left > 0 && this.heldBytes === 0) return undefined
+        const piece = this.takeUpTo(current.left)
+        current.left -= piece.length
+        let wait: Promise<void> | undefined
+        if (current.how === 'memory') current.chunks.push(piece)
+        else if (current.how === 'large' && piece.length > 0) wait = current.large!.write(piece)
+        if (current.left === 0) {
+          this.current = undefined
+          this.skip = current.padding
+          wait = wait === undefined ? this.finish(current) : wait.then(() => this.finish(current))
+        }
+        if (wait !== undefined) return wait
+        continue
+      }
+      if (this.heldBytes < BLOCK) return undefined
+      const header = decodeHeader(this.take(BLOCK))
+      if (header === undefined) continue
+      const wait = this.begin(header)
+      if (wait !== undefined) return wait
+    }
+    return undefined
+  }
+
+  private begin(header: Header): Promise<void> | undefined {
+    const padding = overflow(header.size)
+    switch (header.type) {
+      case 'gnu-long-path':
+      case 'gnu-long-link-path':
+      case 'pax-global-header':
+      case 'pax-header':
+        if (header.size > MAX_LONG_HEADER_BYTES) throw new CorruptArchiveError('Header exceeds max size')
+        this.current = { header, left: header.size, padding, how: 'long', chunks: [], large: undefined }
+        return undefined
+    }
+    this.applyLongHeaders(header)
+    if (!(header.size >= 0)) throw new CorruptArchiveError('Invalid header')
+    const { writer } = this
     const { name } = header
     switch (header.type) {
       case 'file':
       case 'contiguous-file':
-        await this.writer.file(name, header.mode, header.size ?? 0, entry)
-        return
+        this.reading = header
+        if (header.size <= SMALL_FILE_BYTES) this.current = { header, left: header.size, padding: overflow(header.size), how: 'memory', chunks: [], large: undefined }
+        else this.current = { header, left: header.size, padding: overflow(header.size), how: 'large', chunks: [], large: writer.largeFile(name, header.mode, header.size) }
+        return undefined
       case 'directory':
-        await skipEntry(entry)
-        await this.writer.directory(name)
-        return
-      case 'symlink':
-        await skipEntry(entry)
-        this.writer.symlink(name, header.linkname ?? '')
-        return
-      case 'link':
-        await skipEntry(entry)
-        await this.writer.hardlink(name, header.linkname ?? '')
-        return
+        // tar-stream reads no content for a folder, whatever its header says.
+        return writer.directory(name)
       default:
-        // Devices and fifos; tar-stream consumes pax and GNU long-name records itself.
-        await skipEntry(entry)
-        this.writer.skip(name, String(header.type).replace(/-/g, ' '))
+        this.reading = header
+        this.current = { header, left: header.size, padding: overflow(header.size), how: 'drop', chunks: [], large: undefined }
+        return undefined
     }
   }
+
+  /** An entry's content is all in: the writer gets it (links and the rest once read past, as tar-stream's entries were). */
+  private finish(current: Current): Promise<void> | undefined {
+    const { header, writer } = { header: current.header, writer: this.writer }
+    this.reading = undefined
+    switch (header.type) {
+      case 'file':
+      case 'contiguous-file':
+        if (current.how === 'large') return void current.large!.end()
+        return writer.fileInMemory(header.name, header.mode, header.size, current.chunks, { deflated: false })
+      case 'symlink':
+        writer.symlink(header.name, header.linkname ?? '')
+        return undefined
+      case 'link':
+        return writer.hardlink(header.name, header.linkname ?? '')
+      default:
+        // Devices and fifos; pax and GNU long-name records are read above.
+        writer.skip(header.name, String(header.type).replace(/-/g, ' '))
+        return undefined
+    }
+  }
+
+  private longHeader(header: Header, content: Buffer): void {
+    switch (header.type) {
+      case 'gnu-long-path':
+        this.gnuLongPath = decodeStr(content, 0, content.length)
+        break
+      case 'gnu-long-link-path':
+        this.gnuLongLinkPath = decodeStr(content, 0, content.length)
+        break
+      case 'pax-global-header':
+        this.paxGlobal = decodePax(content)
+        break
+      case 'pax-header':
+        this.pax = this.paxGlobal === undefined ? decodePax(content) : { ...this.paxGlobal, ...decodePax(content) }
+        break
+    }
+  }
+
+  private applyLongHeaders(header: Header): void {
+    if (this.gnuLongPath !== undefined) header.name = this.gnuLongPath
+    if (this.gnuLongLinkPath !== undefined) header.linkname = this.gnuLongLinkPath
+    this.gnuLongPath = this.gnuLongLinkPath = undefined
+    const pax = this.pax
+    if (pax === undefined) return
+    if (pax.path) header.name = pax.path
+    if (pax.linkpath) header.linkname = pax.linkpath
+    if (pax.size) header.size = parseInt(pax.size, 10)
+    this.pax = undefined
+  }
+
+  /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
+  private take(bytes: number): Buffer {
+    if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
+    const parts: Buffer[] = []
+    for (let left = bytes; left > 0; ) {
+      const part = this.takeUpTo(left)
+      parts.push(part)
+      left -= part.length
+    }
+    return Buffer.concat(parts, bytes)
+  }
+
+  /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
+  private takeUpTo(bytes: number): Buffer {
+    if (bytes === 0 || this.heldBytes === 0) return EMPTY
+    const first = this.held[0] as Buffer
+    const piece = first.length <= bytes ? first : first.subarray(0, bytes)
+    if (piece === first) this.held.shift()
+    else this.held[0] = first.subarray(bytes)
+    this.heldBytes -= piece.length
+    return piece
+  }
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/** The padding after `size` bytes of content. */
+function overflow(size: number): number {
+  const over = size & 511
+  return over && BLOCK - over
+}
+
+// --- headers, as tar-stream decodes them ------------------------------------------------------------
+
+const USTAR_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x00])
+const GNU_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x20])
+const GNU_VERSION = Buffer.from([0x20, 0x00])
+
+/** A header block: undefined for a block of zeros (the end of an archive, skipped). */
+function decodeHeader(block: Buffer): Header | undefined {
+  const checksum = blockChecksum(block)
+  // The checksum's initial value: the block is all zeros.
+  if (checksum === 8 * 32) return undefined
+  if (checksum !== decodeOct(block, 148, 8)) throw new CorruptArchiveError('Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?')
+  let typeflag = block[156] === 0 ? 0 : (block[156] as number) - 0x30
+  let name = decodeStr(block, 0, 100)
+  if (block.subarray(257, 263).equals(USTAR_MAGIC)) {
+    if (block[345]) name = `${decodeStr(block, 345, 155)}/${name}`
+  } else if (!(block.subarray(257, 263).equals(GNU_MAGIC) && block.subarray(263, 265).equals(GNU_VERSION))) {
+    throw new CorruptArchiveError('Invalid tar header: unknown format.')
+  }
+  // Old tars mark folders with a trailing slash.
+  if (typeflag === 0 && name.endsWith('/')) typeflag = 5
+  return {
+    name,
+    mode: decodeOct(block, 100, 8),
+    size: decodeOct(block, 124, 12),
+    type: typeOf(typeflag),
+    linkname: block[157] === 0 ? null : decodeStr(block, 157, 100)
+  }
+}
+
+function typeOf(flag: number): string | null {
+  switch (flag) {
+    case 0:
+      return 'file'
+    case 1:
+      return 'link'
+    case 2:
+      return 'symlink'
+    case 3:
+      return 'character-device'
+    case 4:
+      return 'block-device'
+    case 5:
+      return 'directory'
+    case 6:
+      return 'fifo'
+    case 7:
+      return 'contiguous-file'
+    case 72:
+      return 'pax-header'
+    case 55:
+      return 'pax-global-header'
+    case 27:
+      return 'gnu-long-link-path'
+    case 28:
+    case 30:
+      return 'gnu-long-path'
+  }
+  return null
+}
+
+function blockChecksum(block: Buffer): number {
+  let sum = 8 * 32
+  for (let i = 0; i < 148; i++) sum += block[i] as number
+  for (let i = 156; i < BLOCK; i++) sum += block[i] as number
+  return sum
+}
+
+/** A NUL-terminated UTF-8 string field. */
+function decodeStr(buffer: Buffer, offset: number, length: number): string {
+  let end = offset
+  while (end < offset + length && buffer[end] !== 0) end++
+  return buffer.toString('utf8', offset, end)
+}
+
+/** An octal number field, or a base-256 one (first byte 0x80 or 0xff). */
+function decodeOct(buffer: Buffer, offset: number, length: number): number {
+  const field = buffer.subarray(offset, offset + length)
+  if ((field[0] as number) & 0x80) return parse256(field)
+  let start = 0
+  // Older tars prefix spaces.
+  while (start < field.length && field[start] === 32) start++
+  let end = start
+  while (end < field.length && field[end] !== 32) end++
+  while (start < end && field[start] === 0) start++
+  if (end === start) return 0
+  return parseInt(field.toString('utf8', start, end), 8)
+}
+
+function parse256(field: Buffer): number {
+  let positive: boolean
+  if (field[0] === 0x80) positive = true
+  else if (field[0] === 0xff) positive = false
+  else return NaN
+  let sum = 0
+  for (let i = field.length - 1, power = 1; i > 0; i--, power *= 256) sum += (positive ? (field[i] as number) : 0xff - (field[i] as number)) * power
+  return positive ? sum : -1 * sum
+}
+
+/** Pax records: `<length> <key>=<value>\n` each. */
+function decodePax(content: Buffer): Record<string, string> {
+  const result: Record<string, string> = {}
+  let buffer = content
+  while (buffer.length > 0) {
+    let i = 0
+    while (i < buffer.length && buffer[i] !== 32) i++
+    const length = parseInt(buffer.toString('utf8', 0, i), 10)
+    if (!length) return result
+    const record = buffer.toString('utf8', i + 1, length - 1)
+    const keyIndex = record.indexOf('=')
+    if (keyIndex === -1) return result
+    result[record.slice(0, keyIndex)] = record.slice(keyIndex + 1)
+    buffer = buffer.subarray(length)
+  }
+  return result
 }

@@ -1,13 +1,54 @@
 /**
- * Unpacks a downloaded zip file. Zip keeps its directory at the end, so unlike tar it cannot be
- * unpacked while it downloads: it is read from the finished file with yauzl.
+ * Unpacks a zip bundle: while it downloads when the archive allows, from the finished file when
+ * it does not.
+ *
+ * While it downloads: a zip's entries come one after another, each behind its local header, and
+ * the central directory (the archive's own list of its entries, with their kinds and modes) comes
+ * last. Entries are unpacked from their local headers as their bytes arrive: plain files (the
+ * writer threads inflate them) and folders, with the default mode. Local headers can disagree with
+ * the central directory (a known way to show one tool one archive and another tool another), so
+ * once the download is complete the central directory is read from the file and every entry is
+ * checked against what was unpacked: the same entries at the same offsets with the same raw name,
+ * method, CRC and sizes, or the archive is refused; modes the directory gives are then set.
+ *
+ * From the file (the central directory first): when an entry cannot be unpacked from its local
+ * header alone (sizes only in a data descriptor after the data, an encrypted or unknown method, a
+ * symlink or special file that only the directory names as such, entries out of order, anything
+ * that failed), the streamed folder is cleared and the archive is unpacked from the finished file
+ * in the directory's order: the entry count and declared sizes checked against the bounds before
+ * anything is written, each local header checked against the directory as it is read.
+ *
+ * Either way every entry goes through the SiteWriter (EntryIndex, bounds) as tar's do, declared
+ * sizes are counted before the content is read and inflated bytes as they are written (an entry
+ * must inflate to exactly what it declares), and a symlink's target is read only up to what a
+ * path can hold.
  */
+import { once } from 'node:events'
+import { type FileHandle, open } from 'node:fs/promises'
+import zlib from 'node:zlib'
 import yauzl from 'yauzl'
-import type { Entry, ZipFile } from 'yauzl'
-import { MAX_LINK_TARGET_BYTES } from './entry-safety.js'
-import { type EntryStream, readEntry } from './entry-streams.js'
-import { UnsafeEntryError, corrupt } from './errors.js'
-import type { SiteWriter } from './site-writer.js'
+import { MAX_LINK_TARGET_BYTES, entryPath, fileMode } from './entry-safety.js'
+import { CorruptArchiveError, UnsafeEntryError, corrupt } from './errors.js'
+import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+
+const LOCAL_HEADER = 0x04034b50
+const CENTRAL_HEADER = 0x02014b50
+const END_OF_DIRECTORY = 0x06054b50
+const ZIP64_END_OF_DIRECTORY = 0x06064b50
+const ZIP64_LOCATOR = 0x07064b50
+const LOCAL_HEADER_BYTES = 30
+const CENTRAL_HEADER_BYTES = 46
+const END_BYTES = 22
+const LOCATOR_BYTES = 20
+const ZIP64_END_BYTES = 56
+const MAX_COMMENT_BYTES = 0xffff
+const FLAG_ENCRYPTED = 0x0001
+const FLAG_DATA_DESCRIPTOR = 0x0008
+const FLAG_STRONG_ENCRYPTION = 0x0040
+const STORED = 0
+const DEFLATED = 8
+const ZIP64_EXTRA = 0x0001
+const MORE_THAN_32_BITS = 0xffffffff
 
 const S_IFMT = 0o170000
 const S_IFREG = 0o100000
@@ -16,69 +57,677 @@ const S_IFLNK = 0o120000
 /** "Version made by" high byte of archives written on unix: only they carry a unix mode. */
 const MADE_BY_UNIX = 3
 const MSDOS_DIRECTORY = 0x10
-
 const KIND_NAMES: Record<number, string> = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' }
 
-export async function unpackZip(file: string, writer: SiteWriter): Promise<void> {
-  let zip: ZipFile
-  try {
-    // decodeStrings: false, so that names are judged by our checks (with messages naming the
-    // entry), not refused by yauzl as a generic error that would look like a corrupt archive.
-    zip = await yauzl.openPromise(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false })
-  } catch (error) {
-    throw corrupt(error)
-  }
-  try {
-    // The central directory says how many entries follow: too many fails before any is written.
-    // Each entry's size is checked as it comes, before it is inflated (a second pass over the
-    // directory to add them all up first would cost a quarter of the time of a site of small
-    // files), and its bytes as they are written.
-    writer.checkDeclared(zip.entryCount)
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (entry: Entry) => {
-        unpackEntry(zip, entry, writer).then(() => zip.readEntry(), reject)
-      })
-      zip.on('end', () => resolve())
-      zip.on('error', (error: unknown) => reject(corrupt(error)))
-      zip.readEntry()
-    })
-  } finally {
-    zip.close()
-  }
+/** Bytes read from the finished file at once (entries in a row come from one read). */
+const READ_BYTES = 1024 * 1024
+
+/** What a local header says of its entry. */
+interface LocalEntry {
+  offset: number
+  flags: number
+  method: number
+  crc: number
+  compressedSize: number
+  size: number
+  /** The name's bytes, one character per byte (the same string as `name` when they read the same). */
+  rawName: string
+  /** As the local header's flags and extra fields decode it. */
+  name: string
+  /** Where its data starts. */
+  dataStart: number
 }
 
-async function unpackEntry(zip: ZipFile, entry: Entry, writer: SiteWriter): Promise<void> {
-  // With decodeStrings off, yauzl leaves the name undecoded; this is its own decoder (UTF-8 flag,
-  // Info-ZIP unicode path field, CP437 otherwise). "Strict" keeps backslashes as they are, so
-  // errors name the entry as the archive spells it; our checks treat them as separators.
-  const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true)
-  const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalFileAttributes >>> 16 : 0
+/** What the central directory says of an entry. */
+interface CentralEntry {
+  versionMadeBy: number
+  flags: number
+  method: number
+  crc: number
+  compressedSize: number
+  size: number
+  nameRaw: Buffer
+  /** As the directory's flags and extra fields decode it (yauzl's decoder: UTF-8 flag, Info-ZIP unicode path, CP437). */
+  name: string
+  externalAttributes: number
+  offset: number
+}
+
+type Kind = { kind: 'directory' } | { kind: 'file'; mode: number | undefined } | { kind: 'symlink' } | { kind: 'special'; what: string }
+
+/** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
+function kindOf(entry: CentralEntry): Kind {
+  const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0
   const kind = unixMode & S_IFMT
-  if (kind === S_IFDIR || name.endsWith('/') || (kind === 0 && (entry.externalFileAttributes & MSDOS_DIRECTORY) !== 0)) {
-    await writer.directory(name)
-    return
-  }
-  if (kind === S_IFLNK) {
-    // The target is the entry's content: read only what a path can hold, never a bomb's worth.
-    if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES) {
-      throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.uncompressedSize})`)
-    }
-    const target = Buffer.concat(await readEntry(await openEntry(zip, entry), entry.uncompressedSize))
-    writer.symlink(name, target.toString('utf8'))
-    return
-  }
-  if (kind !== 0 && kind !== S_IFREG) {
-    writer.skip(name, KIND_NAMES[kind] ?? 'special file')
-    return
-  }
-  const mode = unixMode & 0o777 ? unixMode : undefined
-  await writer.file(name, mode, entry.uncompressedSize, await openEntry(zip, entry))
+  if (kind === S_IFDIR || entry.name.endsWith('/') || (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0)) return { kind: 'directory' }
+  if (kind === S_IFLNK) return { kind: 'symlink' }
+  if (kind !== 0 && kind !== S_IFREG) return { kind: 'special', what: KIND_NAMES[kind] ?? 'special file' }
+  return { kind: 'file', mode: unixMode & 0o777 ? unixMode : undefined }
 }
 
-async function openEntry(zip: ZipFile, entry: Entry): Promise<EntryStream> {
+export interface ZipUnpackerOptions {
+  /** The `.part` file the download writes; complete once end() is called. */
+  file: string
+  /** Clears what the streaming wrote and gives a fresh writer for the same folder. */
+  restart: () => Promise<SiteWriter>
+  signal: AbortSignal
+}
+
+/**
+ * Takes the downloaded bytes as they come (write), and once the download is complete (end)
+ * checks what was unpacked against the central directory, or unpacks the archive from the file.
+ */
+export class ZipUnpacker {
+  private readonly stream: LocalStream
+  private writer: SiteWriter
+
+  constructor(
+    writer: SiteWriter,
+    private readonly options: ZipUnpackerOptions
+  ) {
+    this.writer = writer
+    this.stream = new LocalStream(writer)
+  }
+
+  /** Downloaded bytes; a returned promise asks the caller to wait before the next ones. */
+  write(chunk: Buffer): Promise<void> | undefined {
+    return this.stream.write(chunk)
+  }
+
+  /** The download is complete and its file closed: the site is unpacked and checked, or this throws. */
+  async end(): Promise<SiteWriter> {
+    const { signal } = this.options
+    await this.stream.settle()
+    signal.throwIfAborted()
+    const file = await ZipFile.open(this.options.file)
+    try {
+      const directory = await file.directory()
+      if (this.stream.entries !== undefined) {
+        const verdict = await this.matchStreamed(file, directory)
+        if (verdict === 'match') return this.writer
+      }
+      signal.throwIfAborted()
+      this.writer = await this.options.restart()
+      await unpackFromDirectory(file, directory, this.writer, signal)
+      return this.writer
+    } finally {
+      await file.close()
+    }
+  }
+
+  /**
+   * Whether what was unpacked from the local headers is what the central directory lists: 'match'
+   * (modes set), 'again' (unpack from the file instead), or a refusal when they disagree.
+   */
+  private async matchStreamed(file: ZipFile, directory: Directory): Promise<'match' | 'again'> {
+    const streamed = this.stream.entries as LocalEntry[]
+    if (directory.count !== streamed.length || directory.offset !== this.stream.endOfEntries) return 'again'
+    const modes = new Map<string, { name: string; mode: number | undefined }>()
+    let index = 0
+    for await (const entry of file.centralEntries(directory)) {
+      const local = streamed[index++] as LocalEntry
+      if (entry.offset !== local.offset) return 'again'
+      disagreement(entry, local)
+      if (entry.name !== local.name) return 'again'
+      const kind = kindOf(entry)
+      const localKind = local.name.endsWith('/') ? 'directory' : 'file'
+      if (kind.kind !== localKind) return 'again'
+      if (kind.kind === 'file') modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode })
+    }
+    // The last entry at a path gives its mode; files were created with the default one.
+    for (const { name, mode } of modes.values()) if (fileMode(mode) !== fileMode(undefined)) this.writer.setMode(name, mode)
+    await this.writer.finish()
+    return 'match'
+  }
+}
+
+/**
+ * A refusal when a local header disagrees with the central directory on its raw name, method,
+ * encryption, or (when the local header has them) CRC and sizes.
+ */
+function disagreement(entry: CentralEntry, local: LocalEntry): void {
+  const differs = (what: string): never => {
+    throw new UnsafeEntryError(entry.name, `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`)
+  }
+  if (entry.nameRaw.toString('latin1') !== local.rawName) differs(`its name there is ${JSON.stringify(local.name)}`)
+  if (entry.method !== local.method) differs('compression method')
+  if ((entry.flags & FLAG_ENCRYPTED) !== (local.flags & FLAG_ENCRYPTED)) differs('encryption')
+  if ((local.flags & FLAG_DATA_DESCRIPTOR) !== 0) return
+  if (entry.crc !== local.crc) differs('CRC')
+  if (entry.compressedSize !== local.compressedSize) differs('compressed size')
+  if (entry.size !== local.size) differs('size')
+}
+
+// --- unpacking while downloading -------------------------------------------------------------------
+
+/**
+ * The entries of a zip as its bytes arrive, from their local headers. Stops (and says so through
+ * `entries` being undefined) at anything it cannot unpack from a local header alone, or at any
+ * failure: the central directory then decides, from the file.
+ */
+class LocalStream {
+  /** The entries unpacked so far, in file order; undefined once the streaming was given up. */
+  entries: LocalEntry[] | undefined = []
+  /** Where the central directory should start: the end of the last entry. */
+  endOfEntries = -1
+  private held: Buffer[] = []
+  private heldBytes = 0
+  /** Offset in the archive of the first held byte. */
+  private position = 0
+  private done = false
+  /** The entry whose data is being read. */
+  private current: Current | undefined
+  /** Set while the work waits (the writer threads are behind, a large entry's writes): the caller waits too. */
+  private waiting: Promise<void> | undefined
+
+  constructor(private readonly writer: SiteWriter) {}
+
+  /** Takes downloaded bytes; a returned promise asks the caller to wait before the next ones. */
+  write(chunk: Buffer): Promise<void> | undefined {
+    if (this.done) return undefined
+    this.held.push(chunk)
+    this.heldBytes += chunk.length
+    return this.waiting ?? this.run()
+  }
+
+  /** Resolves once the bytes written so far are handled; whatever entry is left unfinished ends the streaming. */
+  async settle(): Promise<void> {
+    await this.waiting
+    if (!this.done) this.giveUp()
+  }
+
+  /** Works through the bytes held until more are needed, or until it must wait (then goes on after). */
+  private run(): Promise<void> | undefined {
+    let wait: Promise<void> | undefined
+    try {
+      wait = this.step()
+    } catch {
+      this.giveUp()
+      return undefined
+    }
+    if (wait === undefined) return undefined
+    const waiting: Promise<void> = wait.then(
+      () => {
+        this.waiting = undefined
+        return this.done ? undefined : this.run()
+      },
+      () => {
+        this.waiting = undefined
+        this.giveUp()
+      }
+    )
+    this.waiting = waiting
+    return waiting
+  }
+
+  private giveUp(): void {
+    this.done = true
+    this.entries = undefined
+    this.held = []
+    this.heldBytes = 0
+    this.current?.large?.abandon()
+    this.current = undefined
+  }
+
+  /** One step after another until more bytes are needed (undefined) or the work must wait (a promise). */
+  private step(): Promise<void> | undefined {
+    while (!this.done) {
+      const current = this.current
+      if (current !== undefined) {
+        if (this.heldBytes === 0 && current.left > 0) return undefined
+        const piece = this.takeUpTo(current.left)
+        current.left -= piece.length
+        let wait: Promise<void> | undefined
+        if (current.large !== undefined) wait = piece.length > 0 ? current.large.write(piece) : undefined
+        else if (!current.directory && piece.length > 0) current.chunks.push(piece)
+        if (current.left === 0) wait = chain(wait, () => this.finishEntry(current))
+        if (wait !== undefined) return wait
+        continue
+      }
+      if (this.heldBytes < 4) return undefined
+      const signature = this.peek(4).readUInt32LE(0)
+      if (signature !== LOCAL_HEADER) {
+        // The central directory (or the end record of an archive without entries) follows the
+        // entries; anything else is for the directory to explain.
+        if (signature !== CENTRAL_HEADER && signature !== END_OF_DIRECTORY && signature !== ZIP64_END_OF_DIRECTORY) throw new Error('unexpected bytes between entries')
+        this.endOfEntries = this.position
+        this.done = true
+        this.held = []
+        this.heldBytes = 0
+        return undefined
+      }
+      if (this.heldBytes < LOCAL_HEADER_BYTES) return undefined
+      const fixed = this.peek(LOCAL_HEADER_BYTES)
+      const headerBytes = LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28)
+      if (this.heldBytes < headerBytes) return undefined
+      const offset = this.position
+      const entry = parseLocalHeader(this.take(headerBytes), 0, offset)
+      if (!streamable(entry)) throw new Error('an entry that needs the central directory')
+      ;(this.entries as LocalEntry[]).push(entry)
+      const wait = this.begin(entry)
+      if (wait !== undefined) return wait
+    }
+    return undefined
+  }
+
+  private begin(entry: LocalEntry): Promise<void> | undefined {
+    const { writer } = this
+    let wait: Promise<void> | undefined
+    if (entry.name.endsWith('/')) {
+      wait = writer.directory(entry.name)
+      this.current = { entry, left: entry.compressedSize, chunks: [], large: undefined, directory: true }
+    } else if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
+      this.current = { entry, left: entry.compressedSize, chunks: [], large: undefined, directory: false }
+    } else {
+      const large = new LargeContent(writer.largeFile(entry.name, undefined, entry.size), entry)
+      this.current = { entry, left: entry.compressedSize, chunks: [], large, directory: false }
+    }
+    return wait
+  }
+
+  private finishEntry(current: Current): Promise<void> | undefined {
+    this.current = undefined
+    const { entry } = current
+    if (current.directory) return undefined
+    if (current.large !== undefined) return current.large.end()
+    return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false })
+  }
+
+  /** The first `bytes` held bytes, without consuming them. */
+  private peek(bytes: number): Buffer {
+    const first = this.held[0] as Buffer
+    return first.length >= bytes ? first : Buffer.concat(this.held, bytes)
+  }
+
+  /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
+  private take(bytes: number): Buffer {
+    if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
+    const parts: Buffer[] = []
+    for (let left = bytes; left > 0; ) {
+      const part = this.takeUpTo(left)
+      parts.push(part)
+      left -= part.length
+    }
+    return Buffer.concat(parts, bytes)
+  }
+
+  /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
+  private takeUpTo(bytes: number): Buffer {
+    if (bytes === 0 || this.heldBytes === 0) return EMPTY
+    const first = this.held[0] as Buffer
+    const piece = first.length <= bytes ? first : first.subarray(0, bytes)
+    if (piece === first) this.held.shift()
+    else this.held[0] = first.subarray(bytes)
+    this.heldBytes -= piece.length
+    this.position += piece.length
+    return piece
+  }
+}
+
+interface Current {
+  entry: LocalEntry
+  /** Bytes of its data still to come. */
+  left: number
+  /** A small file's data (subarrays of the downloaded chunks). */
+  chunks: Buffer[]
+  large: LargeContent | undefined
+  directory: boolean
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/** `then` after `first` when there is one to wait for; else now. */
+function chain(first: Promise<void> | undefined, then: () => Promise<void> | undefined): Promise<void> | undefined {
+  return first === undefined ? then() : first.then(then)
+}
+
+/** Whether an entry can be unpacked from its local header alone. */
+function streamable(entry: LocalEntry): boolean {
+  if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0) return false
+  if (entry.method === STORED) return entry.compressedSize === entry.size
+  return entry.method === DEFLATED
+}
+
+/** A large entry's content on its way to the writer: as it is (stored), or inflated on the way. */
+class LargeContent {
+  private readonly inflate: zlib.InflateRaw | undefined
+  private inflated = 0
+  private readonly finished: Promise<void> | undefined
+
+  constructor(
+    private readonly file: ReturnType<SiteWriter['largeFile']>,
+    private readonly entry: { name: string; size: number; method: number }
+  ) {
+    if (entry.method !== DEFLATED) return
+    // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
+    const inflate = zlib.createInflateRaw({ chunkSize: 256 * 1024, writableHighWaterMark: 1024 * 1024 } as zlib.ZlibOptions)
+    this.inflate = inflate
+    this.finished = new Promise<void>((resolve, reject) => {
+      inflate.on('data', (chunk: Buffer) => {
+        this.inflated += chunk.length
+        try {
+          if (this.inflated > entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds more than the ${entry.size} bytes it declares`))
+          const wait = file.write(chunk)
+          if (wait === undefined) return
+          inflate.pause()
+          wait.then(() => inflate.resume(), (error: unknown) => inflate.destroy(error as Error))
+        } catch (error) {
+          inflate.destroy(error as Error)
+        }
+      })
+      inflate.on('end', () => {
+        if (this.inflated === entry.size) resolve()
+        else reject(corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds ${this.inflated} bytes, fewer than the ${entry.size} it declares`)))
+      })
+      inflate.on('error', (error) => reject(error instanceof CorruptArchiveError || !isZlibError(error) ? error : corrupt(error)))
+    })
+    // Observed through end(); a failure before then surfaces at the next write.
+    this.finished.catch(() => undefined)
+  }
+
+  /** A returned promise asks the caller to wait before the next piece. */
+  write(piece: Buffer): Promise<void> | undefined {
+    if (this.inflate === undefined) return this.file.write(piece)
+    if (this.inflate.write(piece)) return undefined
+    return Promise.race([once(this.inflate, 'drain').then(noop), this.finished as Promise<void>])
+  }
+
+  end(): Promise<void> | undefined {
+    if (this.inflate === undefined) return void this.file.end()
+    this.inflate.end()
+    return (this.finished as Promise<void>).then(() => this.file.end())
+  }
+
+  abandon(): void {
+    this.inflate?.destroy()
+  }
+}
+
+function noop(): void {}
+
+function isZlibError(error: unknown): boolean {
+  return typeof (error as { errno?: unknown } | undefined)?.errno === 'number' && String((error as { code?: unknown }).code ?? '').startsWith('Z_')
+}
+
+// --- the central directory, from the finished file ----------------------------------------------
+
+/** Where the central directory is and how many entries it lists. */
+interface Directory {
+  count: number
+  offset: number
+  size: number
+}
+
+/** Bytes read ahead from a file, for records or entries in a row. */
+class ReadAhead {
+  private buffer = Buffer.alloc(0)
+  private start = 0
+
+  constructor(private readonly file: ZipFile) {}
+
+  /** `length` bytes at `position`: valid only until the next read (copy what must live longer). */
+  async read(position: number, length: number): Promise<Buffer> {
+    if (position < this.start || position + length > this.start + this.buffer.length) {
+      if (position + length > this.file.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
+      const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position)
+      const buffer = this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
+      await this.file.fill(buffer, position, bytes)
+      this.buffer = buffer.subarray(0, bytes)
+      this.start = position
+    }
+    return this.buffer.subarray(position - this.start, position - this.start + length)
+  }
+}
+
+/** The finished archive file: its end records, its central directory, and its entries' bytes. */
+class ZipFile {
+  /** Entries' headers and small contents, read ahead. */
+  private readonly entries = new ReadAhead(this)
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number
+  ) {}
+
+  static async open(path: string): Promise<ZipFile> {
+    const handle = await open(path, 'r')
+    try {
+      return new ZipFile(handle, (await handle.stat()).size)
+    } catch (error) {
+      await handle.close()
+      throw error
+    }
+  }
+
+  close(): Promise<void> {
+    return this.handle.close()
+  }
+
+  /** The end of central directory record (and its zip64 form): as yauzl finds them. */
+  async directory(): Promise<Directory> {
+    const tailBytes = Math.min(this.size, LOCATOR_BYTES + END_BYTES + MAX_COMMENT_BYTES)
+    const tail = await this.readFresh(this.size - tailBytes, tailBytes)
+    for (let at = tailBytes - END_BYTES; at >= 0; at--) {
+      if (tail.readUInt32LE(at) !== END_OF_DIRECTORY) continue
+      const commentBytes = tail.readUInt16LE(at + 20)
+      if (commentBytes !== tailBytes - at - END_BYTES) throw corrupt(new Error('the end of central directory record is not at the end of the file'))
+      let disk = tail.readUInt16LE(at + 4)
+      let count = tail.readUInt16LE(at + 10)
+      let size = tail.readUInt32LE(at + 12)
+      let offset = tail.readUInt32LE(at + 16)
+      if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
+        const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES)
+        if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY) throw corrupt(new Error('invalid zip64 end of central directory record signature'))
+        disk = end64.readUInt32LE(16)
+        count = readUInt64(end64, 32)
+        size = readUInt64(end64, 40)
+        offset = readUInt64(end64, 48)
+      }
+      if (disk !== 0) throw corrupt(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`))
+      if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
+      return { count, offset, size }
+    }
+    throw corrupt(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'))
+  }
+
+  /** The central directory's entries, in its order (read ahead apart from the entries' bytes). */
+  async *centralEntries(directory: Directory): AsyncGenerator<CentralEntry> {
+    const records = new ReadAhead(this)
+    let at = directory.offset
+    for (let index = 0; index < directory.count; index++) {
+      const fixed = await records.read(at, CENTRAL_HEADER_BYTES)
+      if (fixed.readUInt32LE(0) !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
+      const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32)
+      const record = await records.read(at, CENTRAL_HEADER_BYTES + variable)
+      yield parseCentralHeader(record)
+      at += CENTRAL_HEADER_BYTES + variable
+    }
+  }
+
+  /** The local header at `offset`. */
+  async localEntry(offset: number): Promise<LocalEntry> {
+    const fixed = await this.read(offset, LOCAL_HEADER_BYTES)
+    if (fixed.readUInt32LE(0) !== LOCAL_HEADER) throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
+    const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28))
+    return parseLocalHeader(header, 0, offset)
+  }
+
+  /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
+  read(position: number, length: number): Promise<Buffer> {
+    return this.entries.read(position, length)
+  }
+
+  /** `length` bytes at `position` in a buffer of their own. */
+  async readFresh(position: number, length: number): Promise<Buffer> {
+    if (position < 0 || position + length > this.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.size})`))
+    const buffer = Buffer.allocUnsafe(length)
+    await this.fill(buffer, position, length)
+    return buffer
+  }
+
+  async fill(buffer: Buffer, position: number, length: number): Promise<void> {
+    for (let done = 0; done < length; ) {
+      const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done)
+      if (bytesRead === 0) throw corrupt(new Error('unexpected end of file'))
+      done += bytesRead
+    }
+  }
+}
+
+/**
+ * Unpacks the whole archive from the file in the central directory's order: its entry count and
+ * declared sizes are checked against the bounds before anything is written.
+ */
+async function unpackFromDirectory(file: ZipFile, directory: Directory, writer: SiteWriter, signal: AbortSignal): Promise<void> {
+  writer.checkDeclared(directory.count)
+  // The directory's own bytes, once, for the declared total: a bomb fails before its first entry.
+  let declared = 0
+  for await (const entry of file.centralEntries(directory)) if (kindOf(entry).kind === 'file') declared += entry.size
+  writer.checkDeclared(directory.count, declared)
+  for await (const entry of file.centralEntries(directory)) {
+    signal.throwIfAborted()
+    await unpackEntry(file, entry, writer)
+  }
+  await writer.finish()
+}
+
+async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWriter): Promise<void> {
+  const kind = kindOf(entry)
+  if (kind.kind === 'directory') return writer.directory(entry.name)
+  if (kind.kind === 'special') return writer.skip(entry.name, kind.what)
+  if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0) throw corrupt(new Error('strong encryption is not supported'))
+  if (entry.method === STORED && entry.compressedSize !== entry.size) {
+    throw corrupt(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`))
+  }
+  if (kind.kind === 'symlink' && entry.size > MAX_LINK_TARGET_BYTES) {
+    // The target is the entry's content: read only what a path can hold, never a bomb's worth.
+    throw new UnsafeEntryError(entry.name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.size})`)
+  }
+  const local = await file.localEntry(entry.offset)
+  disagreement(entry, local)
+  if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw corrupt(new Error('entry is encrypted'))
+  if (entry.method !== STORED && entry.method !== DEFLATED) throw corrupt(new Error(`unsupported compression method: ${entry.method}`))
+  if (local.dataStart + entry.compressedSize > file.size) throw corrupt(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`))
+
+  if (kind.kind === 'symlink') {
+    const data = await file.readFresh(local.dataStart, entry.compressedSize)
+    const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data
+    writer.symlink(entry.name, target.toString('utf8'))
+    return
+  }
+  if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
+    const data = await file.read(local.dataStart, entry.compressedSize)
+    // The writer copies the bytes before it returns (the window may move after).
+    await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false })
+    return
+  }
+  const content = new LargeContent(writer.largeFile(entry.name, kind.mode, entry.size), entry)
   try {
-    return await zip.openReadStreamPromise(entry)
+    for (let at = 0; at < entry.compressedSize; at += READ_BYTES) {
+      await content.write(await file.readFresh(local.dataStart + at, Math.min(READ_BYTES, entry.compressedSize - at)))
+    }
+    await content.end()
+  } catch (error) {
+    content.abandon()
+    throw error
+  }
+}
+
+/** A small deflated entry (a symlink's target), inflated here to exactly its declared size. */
+function inflateSmall(data: Buffer, entry: CentralEntry): Buffer {
+  let content: Buffer
+  try {
+    content = zlib.inflateRawSync(data, { maxOutputLength: entry.size + 1 })
   } catch (error) {
     throw corrupt(error)
   }
+  if (content.length !== entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} does not hold the ${entry.size} bytes it declares`))
+  return content
+}
+
+// --- records ------------------------------------------------------------------------------------
+
+function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntry {
+  const nameBytes = buffer.readUInt16LE(at + 26)
+  const extraBytes = buffer.readUInt16LE(at + 28)
+  const nameRaw = buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes)
+  const extra = buffer.subarray(at + LOCAL_HEADER_BYTES + nameBytes, at + LOCAL_HEADER_BYTES + nameBytes + extraBytes)
+  const flags = buffer.readUInt16LE(at + 6)
+  const extraFields = extraFieldsOf(extra)
+  let compressedSize = buffer.readUInt32LE(at + 18)
+  let size = buffer.readUInt32LE(at + 22)
+  if (compressedSize === MORE_THAN_32_BITS || size === MORE_THAN_32_BITS) {
+    // A local header's zip64 field holds both sizes, the original one first.
+    const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data
+    if (zip64 === undefined || zip64.length < 16) throw corrupt(new Error('a zip64 local header without its sizes'))
+    size = readUInt64(zip64, 0)
+    compressedSize = readUInt64(zip64, 8)
+  }
+  const name = yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true)
+  const rawName = nameRaw.toString('latin1')
+  return {
+    offset,
+    flags,
+    method: buffer.readUInt16LE(at + 8),
+    crc: buffer.readUInt32LE(at + 14),
+    compressedSize,
+    size,
+    rawName: rawName === name ? name : rawName,
+    name,
+    dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
+  }
+}
+
+function parseCentralHeader(record: Buffer): CentralEntry {
+  const nameBytes = record.readUInt16LE(28)
+  const extraBytes = record.readUInt16LE(30)
+  const flags = record.readUInt16LE(8)
+  const nameRaw = Buffer.from(record.subarray(CENTRAL_HEADER_BYTES, CENTRAL_HEADER_BYTES + nameBytes))
+  const extraFields = extraFieldsOf(record.subarray(CENTRAL_HEADER_BYTES + nameBytes, CENTRAL_HEADER_BYTES + nameBytes + extraBytes))
+  let size = record.readUInt32LE(24)
+  let compressedSize = record.readUInt32LE(20)
+  let offset = record.readUInt32LE(42)
+  const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data
+  if (zip64 !== undefined) {
+    // Only the fields that do not fit 32 bits are there, in this order.
+    let at = 0
+    const next = (what: string): number => {
+      if (at + 8 > zip64.length) throw corrupt(new Error(`zip64 extended information extra field does not include ${what}`))
+      const value = readUInt64(zip64, at)
+      at += 8
+      return value
+    }
+    if (size === MORE_THAN_32_BITS) size = next('uncompressed size')
+    if (compressedSize === MORE_THAN_32_BITS) compressedSize = next('compressed size')
+    if (offset === MORE_THAN_32_BITS) offset = next('relative header offset')
+  }
+  return {
+    versionMadeBy: record.readUInt16LE(4),
+    flags,
+    method: record.readUInt16LE(10),
+    crc: record.readUInt32LE(16),
+    compressedSize,
+    size,
+    nameRaw,
+    // With decodeStrings off, yauzl leaves names undecoded; this is its own decoder. "Strict"
+    // keeps backslashes as they are, so errors name the entry as the archive spells it; our
+    // checks treat them as separators.
+    name: yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true),
+    externalAttributes: record.readUInt32LE(38),
+    offset
+  }
+}
+
+function extraFieldsOf(extra: Buffer): yauzl.ExtraField[] {
+  try {
+    return yauzl.parseExtraFields(extra)
+  } catch (error) {
+    throw corrupt(error)
+  }
+}
+
+function readUInt64(buffer: Buffer, at: number): number {
+  const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000
+  if (!Number.isSafeInteger(value)) throw corrupt(new Error('a zip64 size past what can be handled'))
+  return value
 }

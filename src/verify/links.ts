@@ -1,7 +1,8 @@
 /**
  * The internal links of an HTML page: every `href`/`src` value that points into the site (a
  * relative or a root path), and whether the site has a file for it. Pure, and fast on large
- * sites: the attributes are found with native byte searches, not a regular expression over text.
+ * sites: the attributes are found with a native byte search, not a regular expression over text,
+ * and a link already seen is recognised by its bytes.
  */
 
 /** A link as written in a page. */
@@ -12,111 +13,301 @@ export interface PageLink {
   offset: number
 }
 
-// Generated HTML writes attribute names in lower case; one byte search per name keeps the scan
-// at the speed of memory.
-const HREF = Buffer.from('href=', 'latin1')
-const SRC = Buffer.from('src=', 'latin1')
-const QUOTE = 0x22
-const APOSTROPHE = 0x27
-const GREATER_THAN = 0x3e
-/** Attribute values are short; a longer run is not one (a broken page, or a script). */
-const MAX_VALUE_BYTES = 2048
+/** A distinct link as a collector reports it: where it first appears in page order, and how often it appears. */
+export interface FoundLink {
+  /** The page (a site path) and byte offset of its first appearance. */
+  page: string
+  offset: number
+  /** The link as written. */
+  value: string
+  count: number
+}
+
+/** What one collector found, judged against the site's files. */
+export interface CheckedLinks {
+  /** Internal links found, every occurrence counted. */
+  links: number
+  /** The distinct internal links that lead to no file of the site. */
+  broken: FoundLink[]
+}
+
+export interface LinkCollector {
+  /** Every href/src value of an HTML page, in the order they appear. */
+  scanLinks(page: Buffer): PageLink[]
+  /** Notes the links of a file of the site; files other than HTML pages are ignored. */
+  observe(path: string, content: Buffer): void
+  /** Judges the distinct links noted against the site's files (site paths). */
+  check(files: readonly string[]): CheckedLinks
+  /** The site path a link from page `from` points to, or undefined for links that leave the site or point nowhere in particular. */
+  linkTarget(from: string, value: string): string | undefined
+  /** Whether the site serves `target`. */
+  resolves(target: string, files: ReadonlySet<string>): boolean
+  /** One key per distinct link target. */
+  linkKey(page: string, value: string): string
+}
+
+/**
+ * Finds the links of HTML pages and keeps each distinct one once. Pages repeat their navigation,
+ * so most links were seen before: they are recognised by their bytes (a hash, then a comparison),
+ * and only a new one becomes a string. Attributes are found with one native byte search for `=`;
+ * the bytes before it must read `href` or `src` after whitespace (generated HTML writes attribute
+ * names in lower case).
+ *
+ * Self-contained: the writer threads run it from its source text (see SiteInspector), so nothing
+ * in it may refer to anything outside its body but globals.
+ */
+export function linkCollector(): LinkCollector {
+  const EQUALS = 0x3d
+  const QUOTE = 0x22
+  const APOSTROPHE = 0x27
+  const GREATER_THAN = 0x3e
+  const SLASH = 0x2f
+  /** Attribute values are short; a longer run is not one (a broken page, or a script). */
+  const MAX_VALUE_BYTES = 2048
+  const isPage = (path: string): boolean => /\.html?$/i.test(path)
+  /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
+  const isSpace = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c
+
+  /** Where the value nextValue() found starts and ends. */
+  let valueStart = 0
+  let valueEnd = 0
+
+  /**
+   * The next href/src value from byte `from` on: sets valueStart and valueEnd, and returns where
+   * the search goes on (-1 when there is none). One call per link, not per `=`.
+   */
+  function nextValue(page: Buffer, from: number): number {
+    const length = page.length
+    for (let at = page.indexOf(EQUALS, from); at !== -1; at = page.indexOf(EQUALS, at + 1)) {
+      // `href=` or `src=` as an attribute of its own: `data-src=` and `xhref=` are not links.
+      const last = page[at - 1]
+      let before: number | undefined
+      if (last === 0x66) {
+        if (at < 5 || page[at - 2] !== 0x65 || page[at - 3] !== 0x72 || page[at - 4] !== 0x68) continue
+        before = page[at - 5]
+      } else if (last === 0x63) {
+        if (at < 4 || page[at - 2] !== 0x72 || page[at - 3] !== 0x73) continue
+        before = page[at - 4]
+      } else continue
+      if (!isSpace(before)) continue
+      const start = at + 1
+      const quote = page[start]
+      if (quote === QUOTE || quote === APOSTROPHE) {
+        const end = page.indexOf(quote, start + 1)
+        if (end === -1 || end - start > MAX_VALUE_BYTES) continue
+        valueStart = start + 1
+        valueEnd = end
+        return start
+      }
+      let end = start
+      while (end < length && end - start <= MAX_VALUE_BYTES && !isSpace(page[end]) && page[end] !== GREATER_THAN) end++
+      if (end === start) continue
+      valueStart = start
+      valueEnd = end
+      return start
+    }
+    return -1
+  }
+
+  function scanLinks(page: Buffer): PageLink[] {
+    const links: PageLink[] = []
+    for (let at = nextValue(page, 0); at !== -1; at = nextValue(page, at)) links.push({ value: page.toString('utf8', valueStart, valueEnd), offset: valueStart })
+    return links
+  }
+
+  // The distinct links, one row each, in columns: a few bytes per link however many there are.
+  let rows = 0
+  let rowPage = new Int32Array(1024)
+  let rowOffset = new Int32Array(1024)
+  let rowCount = new Int32Array(1024)
+  /** The row of the next distinct link with the same hash, or -1. */
+  let rowNext = new Int32Array(1024)
+  /** The folder of a relative link (part of its key), or -1 for a root path. */
+  let rowFolder = new Int32Array(1024)
+  /** Where the link's bytes are in `pool`, and how many. */
+  let rowStart = new Int32Array(1024)
+  let rowLength = new Int32Array(1024)
+  let pool = Buffer.allocUnsafe(64 * 1024)
+  let pooled = 0
+  /** Hash -> the first row with it. */
+  const seen = new Map<number, number>()
+  const pages: string[] = []
+  const folders = new Map<string, number>()
+  let page = -1
+  let folder = -1
+  let folderHash = 0
+  /** The last page in page order so far: a page after it is no earlier than any link's first page. */
+  let lastPage = ''
+  let inOrder = true
+
+  function grown(column: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+    const larger = new Int32Array(column.length * 2)
+    larger.set(column)
+    return larger
+  }
+
+  /** A second hash of each row's bytes: with the length and the first hash, what tells two links apart. */
+  let rowCheck = new Int32Array(1024)
+
+  function note(content: Buffer, start: number, end: number): void {
+    // A root path is the same link from every page; a relative one, from every page of a folder.
+    const root = content[start] === SLASH && !(end - start > 1 && content[start + 1] === SLASH)
+    const linkFolder = root ? -1 : folder
+    const length = end - start
+    // Two independent 32-bit hashes of every byte: links whose 62 bits of hash and length agree
+    // are one link (two distinct links of a site sharing them is not worth a byte comparison).
+    let hash = Math.imul((root ? 0 : folderHash) ^ length, 0x01000193)
+    let check = Math.imul(0x2f1b3c4d ^ length, 0x5bd1e995)
+    for (let i = start; i < end; i++) {
+      const byte = content[i] as number
+      hash = Math.imul(hash ^ byte, 0x01000193)
+      check = Math.imul(check ^ byte, 0x5bd1e995)
+    }
+    // 30 bits: a small integer to V8 (a larger one would be a boxed number as a Map key).
+    hash &= 0x3fffffff
+    const first = seen.get(hash) ?? -1
+    for (let row = first; row !== -1; row = rowNext[row] as number) {
+      if (rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder) continue
+      rowCount[row] = (rowCount[row] as number) + 1
+      // Pages come in any order: keep the first place in page order, so reports do not vary.
+      // (When pages come in order, no page is earlier than the first seen.)
+      if (!inOrder) {
+        const known = pages[rowPage[row] as number] as string
+        const path = pages[page] as string
+        if (path < known || (path === known && start < (rowOffset[row] as number))) {
+          rowPage[row] = page
+          rowOffset[row] = start
+        }
+      }
+      return
+    }
+    if (rows === rowPage.length) {
+      rowPage = grown(rowPage)
+      rowOffset = grown(rowOffset)
+      rowCount = grown(rowCount)
+      rowNext = grown(rowNext)
+      rowFolder = grown(rowFolder)
+      rowStart = grown(rowStart)
+      rowLength = grown(rowLength)
+      rowCheck = grown(rowCheck)
+    }
+    if (pooled + length > pool.length) {
+      const larger = Buffer.allocUnsafe(Math.max(pool.length * 2, pooled + length))
+      pool.copy(larger, 0, 0, pooled)
+      pool = larger
+    }
+    rowPage[rows] = page
+    rowOffset[rows] = start
+    rowCount[rows] = 1
+    rowNext[rows] = first
+    rowFolder[rows] = linkFolder
+    rowStart[rows] = pooled
+    rowLength[rows] = length
+    rowCheck[rows] = check
+    pooled += content.copy(pool, pooled, start, end)
+    seen.set(hash, rows++)
+  }
+
+  function observe(path: string, content: Buffer): void {
+    if (!isPage(path)) return
+    page = pages.push(path) - 1
+    inOrder = path > lastPage
+    if (inOrder) lastPage = path
+    const pageFolder = path.slice(0, path.lastIndexOf('/') + 1)
+    let id = folders.get(pageFolder)
+    if (id === undefined) folders.set(pageFolder, (id = folders.size))
+    if (id !== folder) {
+      folder = id
+      folderHash = 0x5bd1e995
+      for (let i = 0; i < pageFolder.length; i++) folderHash = Math.imul(folderHash ^ pageFolder.charCodeAt(i), 0x01000193)
+    }
+    for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) note(content, valueStart, valueEnd)
+  }
+
+  function check(files: readonly string[]): CheckedLinks {
+    const known = new Set(files)
+    let links = 0
+    const broken: FoundLink[] = []
+    for (let row = 0; row < rows; row++) {
+      const start = rowStart[row] as number
+      const value = pool.toString('utf8', start, start + (rowLength[row] as number))
+      const page = pages[rowPage[row] as number] as string
+      const target = linkTarget(page, value)
+      if (target === undefined) continue
+      links += rowCount[row] as number
+      if (!resolves(target, known)) broken.push({ page, offset: rowOffset[row] as number, value, count: rowCount[row] as number })
+    }
+    return { links, broken }
+  }
+
+  function linkTarget(from: string, value: string): string | undefined {
+    const raw = decodeEntities(value.trim())
+    if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
+    const path = raw.replace(/[?#].*$/s, '')
+    if (path === '') return undefined
+    let decoded: string
+    try {
+      decoded = path.includes('%') ? decodeURIComponent(path) : path
+    } catch {
+      decoded = path
+    }
+    const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1)
+    for (const segment of decoded.split('/')) {
+      if (segment === '' || segment === '.') continue
+      if (segment === '..') {
+        if (segments.length === 0) return undefined
+        segments.pop()
+      } else segments.push(segment)
+    }
+    const target = segments.join('/')
+    // `/guides/` names the folder's index page.
+    return decoded.endsWith('/') && target !== '' ? `${target}/` : target
+  }
+
+  function resolves(target: string, files: ReadonlySet<string>): boolean {
+    if (target === '' || target.endsWith('/')) return files.has(`${target}index.html`)
+    return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`)
+  }
+
+  function decodeEntities(text: string): string {
+    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text
+  }
+
+  function linkKey(page: string, value: string): string {
+    return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
+  }
+
+  return { scanLinks, observe, check, linkTarget, resolves, linkKey }
+}
+
+const shared = linkCollector()
 
 /** Every href/src value of an HTML page, in the order they appear. */
-export function scanLinks(page: Buffer): PageLink[] {
-  const links: PageLink[] = []
-  let href = page.indexOf(HREF)
-  let src = page.indexOf(SRC)
-  while (href !== -1 || src !== -1) {
-    const isHref = src === -1 || (href !== -1 && href < src)
-    const at = isHref ? href : src
-    const start = at + (isHref ? HREF.length : SRC.length)
-    if (isHref) href = page.indexOf(HREF, start)
-    else src = page.indexOf(SRC, start)
-    // An attribute of its own: `data-src=` and `xhref=` are not links.
-    if (at === 0 || !isSpace(page[at - 1])) continue
-    const link = valueAt(page, start)
-    if (link !== undefined) links.push(link)
-  }
-  return links
-}
-
-function valueAt(page: Buffer, start: number): PageLink | undefined {
-  const quote = page[start]
-  if (quote === QUOTE || quote === APOSTROPHE) {
-    const end = page.indexOf(quote, start + 1)
-    if (end === -1 || end - start > MAX_VALUE_BYTES) return undefined
-    return { value: page.toString('utf8', start + 1, end), offset: start + 1 }
-  }
-  let end = start
-  while (end < page.length && end - start <= MAX_VALUE_BYTES && !isSpace(page[end]) && page[end] !== GREATER_THAN) end++
-  return end === start ? undefined : { value: page.toString('utf8', start, end), offset: start }
-}
-
-/** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
-function isSpace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c
-}
+export const scanLinks: (page: Buffer) => PageLink[] = shared.scanLinks
 
 /**
  * The site path a link from page `from` (a site path such as `guides/start.html`) points to, or
  * undefined for links that leave the site or point nowhere in particular: other schemes, other
  * hosts, fragments of the same page, and links that climb above the site's root.
  */
-export function linkTarget(from: string, value: string): string | undefined {
-  const raw = decodeEntities(value.trim())
-  if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
-  const path = raw.replace(/[?#].*$/s, '')
-  if (path === '') return undefined
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {
-    decoded = path
-  }
-  const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1)
-  for (const segment of decoded.split('/')) {
-    if (segment === '' || segment === '.') continue
-    if (segment === '..') {
-      if (segments.length === 0) return undefined
-      segments.pop()
-    } else segments.push(segment)
-  }
-  const target = segments.join('/')
-  // `/guides/` names the folder's index page.
-  return decoded.endsWith('/') && target !== '' ? `${target}/` : target
-}
+export const linkTarget: (from: string, value: string) => string | undefined = shared.linkTarget
 
 /**
  * Whether the site serves `target`: the file itself, or as a static host maps extensionless page
  * URLs, `<path>.html` or `<path>/index.html` (the service's bundles name pages that way).
  */
-export function resolves(target: string, files: ReadonlySet<string>): boolean {
-  if (target === '' || target.endsWith('/')) return files.has(`${target}index.html`)
-  return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`)
-}
-
-/** The 1-based line of a byte offset. */
-export function lineAt(page: Buffer, offset: number): number {
-  let line = 1
-  for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1)) line++
-  return line
-}
-
-function decodeEntities(text: string): string {
-  return text.includes('&')
-    ? text
-        .replace(/&amp;/g, '&')
-        .replace(/&#x2f;/gi, '/')
-        .replace(/&#47;/g, '/')
-    : text
-}
+export const resolves: (target: string, files: ReadonlySet<string>) => boolean = shared.resolves
 
 /**
  * One key per distinct link target: a root link is the same from every page, a relative one the
  * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
  * the links to judge few.
  */
-export function linkKey(page: string, value: string): string {
-  return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
+export const linkKey: (page: string, value: string) => string = shared.linkKey
+
+/** The 1-based line of a byte offset. */
+export function lineAt(page: Buffer, offset: number): number {
+  let line = 1
+  for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1)) line++
+  return line
 }

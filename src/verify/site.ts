@@ -2,15 +2,17 @@
  * A look at an unpacked site before it is deployed: it has an `index.html`, it has at least the
  * pages the export job reported, and its internal links lead to files of the site.
  *
- * Pages are scanned as the unpacking writes them (their content is in memory then), so a large
- * site is not read a second time; each distinct link is kept once, with where it first appears
- * and how often, so memory stays small however many pages repeat the same navigation.
+ * Pages are scanned as the unpacking writes them, by the writer threads while the content is in
+ * memory there (see SiteInspector.threadObserver), so a large site is not read a second time and
+ * the scan stays off the main thread; each distinct link is kept once, with where it first
+ * appears and how often, so memory stays small however many pages repeat the same navigation.
+ * The unpacking also says which files it created, so the site is not listed from the disk.
  */
 import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { SiteInspector } from '../archive/site-writer.js'
-import { lineAt, linkKey, linkTarget, resolves, scanLinks } from './links.js'
+import { type CheckedLinks, type FoundLink, lineAt, linkCollector, linkKey } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -43,13 +45,6 @@ const CONCURRENCY = 16
 
 const isPage = (path: string): boolean => /\.html?$/i.test(path)
 
-interface SeenLink {
-  /** The page and byte offset of its first appearance. */
-  page: string
-  offset: number
-  value: string
-  count: number
-}
 
 export interface VerifierOptions {
   /** The export job's last page count: the site has at least as many pages. */
@@ -62,17 +57,20 @@ export interface VerifierOptions {
 export class SiteVerifier implements SiteInspector {
   /** What the review of the staged site found. */
   result: SiteCheck | undefined
-  /** Distinct links by linkKey. */
-  private readonly seen = new Map<string, SeenLink>()
-  private readonly scanned = new Set<string>()
+  /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
+  readonly threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`
+  /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
+  private checked: CheckedLinks[] = []
+  private files: ReadonlySet<string> | undefined
+  private unobserved: ReadonlySet<string> | undefined
 
   constructor(private readonly options: VerifierOptions = {}) {}
 
-  /** A page written from memory during the unpacking: its links are noted now. */
-  observe(path: string, content: readonly Buffer[]): void {
-    if (!isPage(path)) return
-    this.scanned.add(path)
-    this.note(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content))
+  /** The unpacking is done: what its threads found, the files it created, and which of them no thread saw. */
+  unpacked(site: { files: ReadonlySet<string>; observed: unknown[]; unobserved: ReadonlySet<string> }): void {
+    this.files = site.files
+    this.unobserved = site.unobserved
+    this.checked = (site.observed as Array<CheckedLinks | undefined>).filter((checked) => checked !== undefined)
   }
 
   /** The staged site, before it is swapped in: checked, then judged. */
@@ -85,16 +83,19 @@ export class SiteVerifier implements SiteInspector {
   async check(root: string): Promise<SiteCheck> {
     const { expectedPages, signal } = this.options
     const started = performance.now()
-    const files = await siteFiles(root)
-    const pages = [...files].filter(isPage)
-    // Pages the unpacking streamed (large ones) or did not show us are read now.
-    const unread = pages.filter((page) => !this.scanned.has(page))
+    const files = this.files ?? (await siteFiles(root))
+    const list = [...files]
+    const pages = list.filter(isPage)
+    // Pages no thread saw (large ones, links), or all of them when the unpacking did not say, are read now.
+    const unobserved = this.unobserved
+    const unread = unobserved === undefined ? pages : pages.filter((page) => unobserved.has(page))
+    const here = linkCollector()
     let next = 0
     const reader = async (): Promise<void> => {
       while (next < unread.length) {
         signal?.throwIfAborted()
         const page = unread[next++] as string
-        this.note(page, await readFile(join(root, page)))
+        here.observe(page, await readFile(join(root, page)))
       }
     }
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unread.length) }, reader))
@@ -104,18 +105,23 @@ export class SiteVerifier implements SiteInspector {
     if (expectedPages !== undefined && pages.length < expectedPages) {
       problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`)
     }
+    // A root link may be broken on several threads' pages: one entry per distinct link.
     let links = 0
-    let brokenCount = 0
-    const broken: SeenLink[] = []
-    for (const link of this.seen.values()) {
-      const target = linkTarget(link.page, link.value)
-      if (target === undefined) continue
-      links += link.count
-      if (resolves(target, files)) continue
-      brokenCount += link.count
-      broken.push(link)
+    const brokenByKey = new Map<string, FoundLink>()
+    for (const checked of [...this.checked, here.check(list)]) {
+      links += checked.links
+      for (const link of checked.broken) {
+        const key = linkKey(link.page, link.value)
+        const known = brokenByKey.get(key)
+        if (known === undefined) brokenByKey.set(key, { ...link })
+        else {
+          known.count += link.count
+          // Keep the first place in page order, so reports do not vary.
+          if (link.page < known.page || (link.page === known.page && link.offset < known.offset)) Object.assign(known, { page: link.page, offset: link.offset, value: link.value })
+        }
+      }
     }
-    broken.sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
+    const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
     const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
     // Lines are counted only for the links shown: a second read of at most that many pages.
     const pagesShown = new Map<string, Buffer>()
@@ -124,22 +130,9 @@ export class SiteVerifier implements SiteInspector {
       problems,
       htmlPages: pages.length,
       links,
-      brokenCount,
+      brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
       broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page) as Buffer, link.offset), link: link.value, count: link.count })),
       reviewMs: performance.now() - started
-    }
-  }
-
-  private note(page: string, content: Buffer): void {
-    for (const { value, offset } of scanLinks(content)) {
-      const key = linkKey(page, value)
-      const known = this.seen.get(key)
-      if (known === undefined) this.seen.set(key, { page, offset, value, count: 1 })
-      else {
-        known.count++
-        // Pages are read in any order: keep the first place in page order, so reports do not vary.
-        if (page < known.page || (page === known.page && offset < known.offset)) Object.assign(known, { page, offset, value })
-      }
     }
   }
 }

@@ -1,0 +1,553 @@
+/**
+ * The file system work of one unpacking, done by threads of its own with plain blocking calls.
+ *
+ * Why threads: a site of many small files costs three calls per file (an exclusive open, a write,
+ * a close). Made through node's asynchronous API, each call is a round trip through the libuv pool
+ * and back to the main thread, and those round trips, not the bytes, were most of the time. A
+ * thread that makes the calls one after another needs no round trips, and the main thread is left
+ * with reading the archive. Several threads work side by side on different folders: each folder
+ * belongs to one thread (by its folded path), so two creations in one folder never contend, and
+ * everything written at one path happens in archive order (a later duplicate wins, as it must).
+ *
+ * What crosses to the threads: batches of operations, with the bytes of each batch copied once
+ * into an arena of its own that is moved, not copied, to the thread. The bytes queued are bounded,
+ * and the reader waits (room()) while they are past the bound: memory stays flat whatever the
+ * archive's size.
+ *
+ * Safety stays with the caller (SiteWriter): every entry is checked before it is handed here, and
+ * nothing here decides what may be written. Operations that must see the writes of every thread
+ * before them (hardlinks, symlinks) wait for idle() first. A thread never writes through what is
+ * there: files are created exclusively, and an existing file is unlinked first, a folder never.
+ */
+import { Worker } from 'node:worker_threads'
+import { foldPath } from '../common/file-names.js'
+import { CorruptArchiveError } from './errors.js'
+
+/** A batch's bytes go into one arena of at least this size. */
+const ARENA_BYTES = 256 * 1024
+/** Arenas kept for reuse once their batch is done. */
+const SPARE_ARENAS = 16
+/** A batch is sent at this many operations even when its arena has room. */
+const BATCH_OPERATIONS = 512
+/** Bytes handed over but not yet written, across threads, beyond which room() waits. */
+const QUEUED_BYTES = 4 * 1024 * 1024
+const QUEUED_OPERATIONS = 8192
+/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 }
+
+// Operation codes, the same in the thread (see diskThread, which cannot import them).
+const DIRECTORY = 1
+const FILE = 2
+const INFLATE = 3
+const OPEN = 4
+const WRITE = 5
+const CLOSE = 6
+const HARDLINK = 7
+const SYMLINK = 8
+const CHMOD = 9
+
+/**
+ * What a thread reports of a failed operation. `corrupt`: the archive's data is bad (a deflated
+ * entry that does not inflate to its size); otherwise a file system error, with its code.
+ */
+interface ThreadFailure {
+  message: string
+  code: string | undefined
+  syscall: string | undefined
+  corrupt: boolean
+  /** The entry's name as the archive spells it. */
+  entry: string
+}
+
+type Operation = Array<string | number | null>
+
+interface Reply {
+  failure?: ThreadFailure
+  /** The batch's arena, handed back. */
+  arena?: ArrayBuffer
+  /** What the thread's observer collected (the reply to a collect message). */
+  observed?: unknown
+}
+
+/**
+ * A thread's program, run from its source text: it may use nothing from outside its body, and
+ * gets node's modules as arguments. `makeObserver` (or undefined) makes the thread's observer of
+ * the files written from memory (see SiteInspector.threadObserver).
+ */
+function diskThread(
+  fs: typeof import('node:fs'),
+  zlib: typeof import('node:zlib'),
+  port: import('node:worker_threads').MessagePort,
+  setup: { root: string; stop: Int32Array },
+  makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined,
+  collector: () => ((options: { type: 'minor' }) => void) | undefined
+): void {
+  const { root, stop } = setup
+  const observer = makeObserver?.()
+  /** Folders (site paths) this thread knows to exist; '' is the root. */
+  const made = new Set<string>([''])
+  /** Open streamed files: id -> descriptor. */
+  const streams = new Map<number, number>()
+  let failed = false
+  /**
+   * Inflating leaves garbage in buffers, not in JS objects, and V8 collects by the JS heap: tens
+   * of MiB of dead buffers would wait for a collection. A young-generation collection after every
+   * few MiB inflated keeps the thread's memory flat (it takes about a millisecond).
+   */
+  let inflatedSinceCollection = 0
+  let collect: ((options: { type: 'minor' }) => void) | undefined | null = null
+
+  const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
+  const parentOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
+  const codeOf = (error: unknown): string | undefined => (error as { code?: string } | undefined)?.code
+
+  function ensureFolder(path: string): void {
+    if (made.has(path)) return
+    ensureFolder(parentOf(path))
+    const target = absolute(path)
+    try {
+      fs.mkdirSync(target)
+    } catch (error) {
+      // Another thread made it (folders are shared by their files' threads); never anything else.
+      if (codeOf(error) !== 'EEXIST' || !fs.lstatSync(target).isDirectory()) throw error
+    }
+    made.add(path)
+  }
+
+  /** An exclusive create; an existing file or link there is unlinked and the create made anew, a folder never. */
+  function exclusive<T>(target: string, create: () => T): T {
+    try {
+      return create()
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw error
+    }
+    if (fs.lstatSync(target).isDirectory()) throw new Error(`Cannot replace the folder ${target} with a file`)
+    fs.unlinkSync(target)
+    return create()
+  }
+
+  function writeAll(fd: number, bytes: Uint8Array): void {
+    for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done)
+  }
+
+  function writeFile(path: string, mode: number, content: Buffer, observe: boolean): void {
+    ensureFolder(parentOf(path))
+    const target = absolute(path)
+    const fd = exclusive(target, () => fs.openSync(target, 'wx', mode))
+    try {
+      writeAll(fd, content)
+    } finally {
+      fs.closeSync(fd)
+    }
+    if (observe) observer?.observe(path, content)
+  }
+
+  function corruptError(message: string): Error {
+    return Object.assign(new Error(message), { corrupt: true })
+  }
+
+  function inflated(deflated: Buffer, size: number): Buffer {
+    let content: Buffer
+    try {
+      // Never more than the entry declares: a bomb stops at its declared size plus one byte.
+      // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+      content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
+    } catch (error) {
+      if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw corruptError(`holds more than the ${size} bytes it declares`)
+      throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
+    }
+    if (content.length !== size) throw corruptError(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
+    inflatedSinceCollection += size
+    return content
+  }
+
+  function run(op: Array<string | number | null>, data: Buffer | undefined): void {
+    const code = op[0] as number
+    const bytes = (start: number, end: number): Buffer => (data as Buffer).subarray(start, end)
+    switch (code) {
+      case 1: // DIRECTORY path name
+        ensureFolder(op[1] as string)
+        return
+      case 2: // FILE path name mode start end observe
+        writeFile(op[1] as string, op[3] as number, bytes(op[4] as number, op[5] as number), op[6] === 1)
+        return
+      case 3: // INFLATE path name mode start end size observe
+        writeFile(op[1] as string, op[3] as number, inflated(bytes(op[4] as number, op[5] as number), op[6] as number), op[7] === 1)
+        return
+      case 4: {
+        // OPEN path name mode id
+        const path = op[1] as string
+        ensureFolder(parentOf(path))
+        const target = absolute(path)
+        streams.set(op[4] as number, exclusive(target, () => fs.openSync(target, 'wx', op[3] as number)))
+        return
+      }
+      case 5: // WRITE id name start end
+        writeAll(streams.get(op[1] as number) as number, bytes(op[3] as number, op[4] as number))
+        return
+      case 6: {
+        // CLOSE id name
+        const fd = streams.get(op[1] as number) as number
+        streams.delete(op[1] as number)
+        fs.closeSync(fd)
+        return
+      }
+      case 7: {
+        // HARDLINK path name target
+        const path = op[1] as string
+        ensureFolder(parentOf(path))
+        const target = absolute(path)
+        exclusive(target, () => fs.linkSync(absolute(op[3] as string), target))
+        return
+      }
+      case 8: {
+        // SYMLINK path name linkTarget
+        const path = op[1] as string
+        ensureFolder(parentOf(path))
+        const target = absolute(path)
+        exclusive(target, () => fs.symlinkSync(op[3] as string, target))
+        return
+      }
+      case 9: // CHMOD path name mode (a file this unpacking created; no symlink exists yet)
+        fs.chmodSync(absolute(op[1] as string), op[3] as number)
+        return
+      default:
+        throw new Error(`unknown operation ${code}`)
+    }
+  }
+
+  function closeAll(): void {
+    for (const fd of streams.values()) {
+      try {
+        fs.closeSync(fd)
+      } catch {
+        // Closing after a failure: the failure is what is reported.
+      }
+    }
+    streams.clear()
+  }
+
+  port.on('message', (message: { ops?: Array<Array<string | number | null>>; arena?: ArrayBuffer; collect?: string[] }) => {
+    if (message.collect !== undefined) {
+      port.postMessage({ observed: observer?.result(message.collect) })
+      return
+    }
+    const data = message.arena === undefined ? undefined : Buffer.from(message.arena)
+    let failure: unknown
+    for (const op of message.ops ?? []) {
+      if (failed || Atomics.load(stop, 0) !== 0) break
+      try {
+        run(op, data)
+      } catch (error) {
+        failed = true
+        const entry = op[2] ?? op[1]
+        failure = {
+          message: error instanceof Error ? error.message : String(error),
+          code: codeOf(error),
+          syscall: (error as { syscall?: string }).syscall,
+          corrupt: (error as { corrupt?: boolean }).corrupt === true,
+          entry: typeof entry === 'string' ? entry : ''
+        }
+      }
+    }
+    if (failed || Atomics.load(stop, 0) !== 0) closeAll()
+    if (inflatedSinceCollection >= 8 * 1024 * 1024) {
+      inflatedSinceCollection = 0
+      if (collect === null) collect = collector()
+      collect?.({ type: 'minor' })
+    }
+    // The arena goes back for the next batch: no new memory per batch on either side.
+    port.postMessage({ failure, arena: message.arena }, message.arena === undefined ? [] : [message.arena])
+  })
+}
+
+/** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
+function threadSource(observerSource: string | undefined): string {
+  // `__name`: a transpiler may wrap named functions in a helper of that name (esbuild's keepNames).
+  // The collector (see inflatedSinceCollection): the flag that exposes it is set only for the
+  // moment it takes to get it; `require` stays in this text (a bundler would rewrite it in code).
+  return [
+    'const __name = (target) => target;',
+    "const { parentPort, workerData } = require('node:worker_threads');",
+    "const collector = () => { try { const v8 = require('node:v8'); v8.setFlagsFromString('--expose-gc'); try { return require('node:vm').runInNewContext('gc') } finally { v8.setFlagsFromString('--no-expose-gc') } } catch { return undefined } };",
+    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collector);`
+  ].join('\n')
+}
+
+class Shard {
+  readonly worker: Worker
+  ops: Operation[] = []
+  arena: Buffer | undefined
+  used = 0
+  /** Batches sent and not yet answered. */
+  pending = 0
+  /** Bytes and operations of each batch in flight, in order. */
+  readonly inFlight: Array<{ bytes: number; ops: number }> = []
+  /** Resolvers of collect messages, in order. */
+  readonly collecting: Array<(observed: unknown) => void> = []
+
+  constructor(source: string, workerData: unknown) {
+    this.worker = new Worker(source, { eval: true, workerData, resourceLimits: THREAD_LIMITS, stdout: false, stderr: false })
+    // An idle thread never keeps the process alive; one with work does (see send()).
+    this.worker.unref()
+  }
+}
+
+export interface DiskThreadsOptions {
+  /** Threads to use (1 unless said). */
+  threads?: number | undefined
+  /**
+   * The source of a function, run on each thread, that makes an observer of the files written
+   * from memory (`observe(path, content)`) and says what it found (`result()`, structured-cloneable).
+   */
+  observer?: string | undefined
+  /** Told of the first failure of any thread. */
+  onFailure: (error: Error) => void
+}
+
+/** A large file being written in pieces: which thread, and its id there. */
+export interface StreamedFile {
+  readonly shard: number
+  readonly id: number
+  readonly name: string
+}
+
+export class DiskThreads {
+  private readonly shards: Shard[]
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4))
+  private readonly shardOfFolder = new Map<string, number>()
+  private readonly spareArenas: ArrayBuffer[] = []
+  private queuedBytes = 0
+  private queuedOps = 0
+  private flushScheduled = false
+  private roomWaiters: Array<() => void> = []
+  private idleWaiters: Array<() => void> = []
+  private failed = false
+  private terminated = false
+  private nextStream = 0
+
+  constructor(
+    root: string,
+    private readonly options: DiskThreadsOptions
+  ) {
+    const count = Math.max(1, Math.min(options.threads ?? 1, 16))
+    const source = threadSource(options.observer)
+    this.shards = Array.from({ length: count }, () => new Shard(source, { root, stop: this.stopFlag }))
+    for (const [index, shard] of this.shards.entries()) {
+      shard.worker.on('message', (reply: Reply) => this.answered(index, reply))
+      shard.worker.on('error', (error) => this.fail(error))
+      shard.worker.on('exit', (code) => {
+        if (!this.terminated) this.fail(new Error(`A writer thread ended unexpectedly (exit code ${code})`))
+      })
+    }
+  }
+
+  /** Stops the threads' work at once: what they have not started is skipped. */
+  stop(): void {
+    Atomics.store(this.stopFlag, 0, 1)
+  }
+
+  directory(path: string, name: string): void {
+    this.push(this.shardOf(path), [DIRECTORY, path, name === path ? null : name])
+  }
+
+  /** A file whose whole content is in `chunks`; `observe`: shown to the thread's observer. */
+  file(path: string, name: string, mode: number, chunks: readonly Buffer[], size: number, observe: boolean): void {
+    const shard = this.shardOf(parentOf(path))
+    const [start, end] = this.copy(shard, chunks, size)
+    this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0])
+  }
+
+  /** A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size` bytes. */
+  deflated(path: string, name: string, mode: number, chunks: readonly Buffer[], compressedSize: number, size: number, observe: boolean): void {
+    const shard = this.shardOf(parentOf(path))
+    const [start, end] = this.copy(shard, chunks, compressedSize)
+    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe ? 1 : 0])
+  }
+
+  open(path: string, name: string, mode: number): StreamedFile {
+    const shard = this.shardOf(parentOf(path))
+    const id = this.nextStream++
+    this.push(shard, [OPEN, path, name === path ? null : name, mode, id])
+    return { shard, id, name }
+  }
+
+  write(file: StreamedFile, chunk: Buffer): void {
+    if (chunk.length === 0) return
+    const [start, end] = this.copy(file.shard, [chunk], chunk.length)
+    this.push(file.shard, [WRITE, file.id, file.name, start, end])
+  }
+
+  close(file: StreamedFile): void {
+    this.push(file.shard, [CLOSE, file.id, file.name])
+  }
+
+  /** Call after idle(): the target's writes on every thread must be done. */
+  hardlink(path: string, name: string, targetPath: string): void {
+    this.push(this.shardOf(parentOf(path)), [HARDLINK, path, name, targetPath])
+  }
+
+  /** Call after idle(), once every file is written. */
+  symlink(path: string, name: string, target: string): void {
+    this.push(this.shardOf(parentOf(path)), [SYMLINK, path, name, target])
+  }
+
+  /** Sets the mode of a file written earlier (on its thread, so after its write). */
+  chmod(path: string, name: string, mode: number): void {
+    this.push(this.shardOf(parentOf(path)), [CHMOD, path, name, mode])
+  }
+
+  /** Undefined when more may be handed over now; else resolves once the threads have caught up. */
+  room(): Promise<void> | undefined {
+    if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS) return undefined
+    if (this.failed || this.terminated) return undefined
+    this.flush()
+    return new Promise((resolve) => this.roomWaiters.push(resolve))
+  }
+
+  /** Sends everything handed over; resolves once the threads have done it (or failed: see onFailure). */
+  idle(): Promise<void> {
+    this.flush()
+    if (this.busy === 0 || this.terminated) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  /** What each thread's observer found, once idle; `files` is handed to them. */
+  async collect(files: string[]): Promise<unknown[]> {
+    await this.idle()
+    return Promise.all(
+      this.shards.map(
+        (shard) =>
+          new Promise<unknown>((resolve) => {
+            shard.collecting.push(resolve)
+            shard.worker.ref()
+            shard.worker.postMessage({ collect: files })
+          })
+      )
+    )
+  }
+
+  /** Ends the threads (after idle(), or after stop() when the work is abandoned). */
+  async terminate(): Promise<void> {
+    if (this.terminated) return
+    this.terminated = true
+    this.wakeAll()
+    await Promise.all(this.shards.map((shard) => shard.worker.terminate()))
+  }
+
+  private get busy(): number {
+    return this.shards.reduce((sum, shard) => sum + shard.pending + shard.collecting.length, 0)
+  }
+
+  /** The thread of a folder (a site path): by its folded path, so that case twins share one. */
+  private shardOf(folder: string): number {
+    if (this.shards.length === 1) return 0
+    let shard = this.shardOfFolder.get(folder)
+    if (shard === undefined) {
+      const key = foldPath(folder)
+      let hash = 0
+      for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
+      shard = (hash >>> 0) % this.shards.length
+      this.shardOfFolder.set(folder, shard)
+    }
+    return shard
+  }
+
+  /** Copies `chunks` (`size` bytes in all) into the shard's arena; returns where they are. */
+  private copy(index: number, chunks: readonly Buffer[], size: number): [number, number] {
+    const shard = this.shards[index] as Shard
+    if (shard.arena !== undefined && shard.arena.length - shard.used < size) this.send(index)
+    if (shard.arena === undefined) {
+      const spare = size <= ARENA_BYTES ? this.spareArenas.pop() : undefined
+      shard.arena = spare === undefined ? Buffer.allocUnsafeSlow(Math.max(ARENA_BYTES, size)) : Buffer.from(spare)
+    }
+    const start = shard.used
+    for (const chunk of chunks) shard.used += chunk.copy(shard.arena, shard.used)
+    return [start, shard.used]
+  }
+
+  private push(index: number, op: Operation): void {
+    if (this.terminated) return
+    const shard = this.shards[index] as Shard
+    shard.ops.push(op)
+    this.queuedOps++
+    if (shard.ops.length >= BATCH_OPERATIONS || (shard.arena !== undefined && shard.used >= shard.arena.length)) this.send(index)
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true
+      setImmediate(() => this.flush())
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false
+    for (let index = 0; index < this.shards.length; index++) if ((this.shards[index] as Shard).ops.length > 0) this.send(index)
+  }
+
+  private send(index: number): void {
+    const shard = this.shards[index] as Shard
+    if (shard.ops.length === 0 || this.terminated) return
+    const bytes = shard.used
+    const arena = shard.arena === undefined ? undefined : (shard.arena.buffer as ArrayBuffer)
+    const ops = shard.ops
+    shard.ops = []
+    shard.arena = undefined
+    shard.used = 0
+    shard.pending++
+    shard.inFlight.push({ bytes, ops: ops.length })
+    this.queuedBytes += bytes
+    shard.worker.ref()
+    shard.worker.postMessage({ ops, arena }, arena === undefined ? [] : [arena])
+  }
+
+  private answered(index: number, reply: Reply): void {
+    const shard = this.shards[index] as Shard
+    if ('observed' in reply) {
+      shard.collecting.shift()?.(reply.observed)
+    } else {
+      shard.pending--
+      if (reply.arena?.byteLength === ARENA_BYTES && this.spareArenas.length < SPARE_ARENAS) this.spareArenas.push(reply.arena)
+      const batch = shard.inFlight.shift()
+      this.queuedBytes -= batch?.bytes ?? 0
+      this.queuedOps -= batch?.ops ?? 0
+      if (reply.failure !== undefined) this.fail(rebuild(reply.failure))
+    }
+    if (shard.pending === 0 && shard.collecting.length === 0) shard.worker.unref()
+    if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS) for (const wake of this.roomWaiters.splice(0)) wake()
+    if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0)) for (const wake of this.idleWaiters.splice(0)) wake()
+  }
+
+  private fail(error: Error): void {
+    if (!this.failed) {
+      this.failed = true
+      this.stop()
+      this.options.onFailure(error)
+    }
+    this.wakeAll()
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.roomWaiters.splice(0)) wake()
+    for (const wake of this.idleWaiters.splice(0)) wake()
+    for (const shard of this.shards) for (const resolve of shard.collecting.splice(0)) resolve(undefined)
+  }
+}
+
+/** A thread's failure as the error the same call on the main thread would have thrown. */
+function rebuild(failure: ThreadFailure): Error {
+  if (failure.corrupt) return new CorruptArchiveError(`the entry ${JSON.stringify(failure.entry)} ${failure.message}`)
+  const error = new Error(failure.message) as NodeJS.ErrnoException
+  if (failure.code !== undefined) error.code = failure.code
+  if (failure.syscall !== undefined) error.syscall = failure.syscall
+  return Object.assign(error, { entry: failure.entry })
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/')
+  return slash < 0 ? '' : path.slice(0, slash)
+}
+
+/** The name of the archive entry a thread's failure is about (the site path when the name was the same). */
+export function failedEntry(error: unknown): string | undefined {
+  const entry = (error as { entry?: unknown } | undefined)?.entry
+  return typeof entry === 'string' ? entry : undefined
+}
