@@ -37,8 +37,11 @@ export interface UnpackCase {
 }
 
 interface Run extends Measured {
-  /** Action only: the download as its log line reports it ("99.7 MiB in 3.1 s (32.0 MiB/s)"), and the time its rate implies. */
-  logged?: { text: string; ms: number }
+  /**
+   * Action only: the download as its log line reports it ("99.7 MiB in 0.2 s (499 MiB/s; waited
+   * 1.1 s more for writing and unpacking)"), the time its rate implies, and the time it waited.
+   */
+  logged?: { text: string; ms: number; waitedMs: number }
   /** Action only: spawn to the arrival of its download request (start-up + API calls + poll wait). */
   beforeDownloadMs?: number
 }
@@ -149,11 +152,11 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   await verifySite(tool, site, bundle)
   // "Downloaded 99.7 MiB in 3.1 s (32.0 MiB/s), sha256 ...": the rate has more digits than the time
   // (tenths of a second), so the logged time is taken as size / rate.
-  const logged = /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s\))/.exec(run.stdout)
+  const logged = /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s(?:; waited ([\d.]+) s more for writing and unpacking)?\))/.exec(run.stdout)
   if (!logged) throw new Error(`the action's log has no "Downloaded ... in ... s (... /s)" line:\n${run.stdout.slice(-2000)}`)
   const bytesPerSecond = Number(logged[2]) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(logged[3]!)
   const download = requests.find((r) => r.route === 'download')!
-  return { ...run, logged: { text: logged[1]!, ms: (1000 * archive.sizeBytes) / bytesPerSecond }, beforeDownloadMs: download.at - run.startedAt }
+  return { ...run, logged: { text: logged[1]!, ms: (1000 * archive.sizeBytes) / bytesPerSecond, waitedMs: 1000 * Number(logged[4] ?? 0) }, beforeDownloadMs: download.at - run.startedAt }
 }
 
 /** The unpacked site must be the whole bundle: as many regular files, as many bytes. */
@@ -196,7 +199,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
     ])
   )
   const downloads = table(
-    ['bundle', 'format', '`curl -s -o /dev/null` (download only)', 'action: logged download', 'logged time / download-only time', 'action: spawn to download request', 'action: whole run'],
+    ['bundle', 'format', '`curl -s -o /dev/null` (download only)', 'action: logged download', 'logged time / download-only time', 'action: logged wait for writing and unpacking', 'action: spawn to download request', 'action: whole run'],
     rows.map((r) => {
       const size = r.bundle.archives[r.format].sizeBytes
       const raw = med(r.runs.download, (x) => x.wallMs)
@@ -207,6 +210,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
         `${formatMs(raw)} (${rate(size, raw)})`,
         `${formatMs(logged)} (${rate(size, logged)})`,
         `${(logged / raw).toFixed(1)}x`,
+        formatMs(med(r.runs.action, (x) => x.logged?.waitedMs)),
         formatMs(med(r.runs.action, (x) => x.beforeDownloadMs)),
         formatMs(med(r.runs.action, (x) => x.wallMs))
       ]
@@ -231,7 +235,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   if (deletedEarly.length > 0) lines.push(`- Free space ran low: the output of ${deletedEarly.join('; ')} was deleted right after the case, and the next case waited a minute after the delete.`)
   lines.push('', '### Download rate in the log', '')
   lines.push(
-    'The action logs `Downloaded <size> in <time> (<rate>)`; its time here is size / logged rate (the logged time has only tenths of a second). Beside it: `curl -s -o /dev/null URL` from the same server, the download alone (median of one run per round, in the rotation). When the logged time is well above the download-only time, the logged rate is not the download\'s alone: it includes the unpacking that held the download back. "Spawn to download request" is the action\'s start-up, its three API calls and one 10 ms poll wait.',
+    'The action logs `Downloaded <size> in <time> (<rate>)`; its time here is size / logged rate (the logged time has only tenths of a second). Beside it: `curl -s -o /dev/null URL` from the same server, the download alone (median of one run per round, in the rotation). The action\'s download time leaves out the time the download waited for the bundle to be written and unpacked (backpressure), which its log line gives apart (`; waited <time> more for writing and unpacking`): a logged time close to the download-only time means the logged rate is the download\'s own. "Spawn to download request" is the action\'s start-up, its three API calls and one 10 ms poll wait.',
     '',
     downloads
   )

@@ -2589,12 +2589,13 @@ class ArchiveReceiver {
             signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true });
     }
     /**
-     * The writer of the staging folder, once the format is known: one writer thread for a tar
-     * (gunzip and the main thread are the work there), two for a zip (its threads inflate too).
+     * The writer of the staging folder, once the format is known. One writer thread for every
+     * format: measured on a 2-core runner, a second thread for a zip was no faster with many small
+     * files (it competes with the main thread for the cores) and cost 25-35 MiB more memory.
      */
-    newWriter(staging, format) {
+    newWriter(staging) {
         const { log, limits, inspector } = this.options;
-        return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: format === 'zip' ? 2 : 1 });
+        return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: 1 });
     }
     static async open(options) {
         // 'w' truncates: a retry never appends to what a failed attempt left.
@@ -2687,7 +2688,7 @@ class ArchiveReceiver {
         await old.stopAndSettle();
         await (0,promises_.rm)(staging, { recursive: true, force: true, maxRetries: 2 });
         await (0,promises_.mkdir)(staging);
-        this.writer = this.newWriter(staging, 'zip');
+        this.writer = this.newWriter(staging);
         return this.writer;
     }
     /**
@@ -2737,7 +2738,7 @@ class ArchiveReceiver {
         this.format = verdict.format;
         if (this.staging === undefined)
             return verdict.format;
-        this.writer = this.newWriter(this.staging, verdict.format);
+        this.writer = this.newWriter(this.staging);
         if (verdict.format === 'zip') {
             this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal });
             return verdict.format;
@@ -3008,6 +3009,8 @@ async function storageErrorDetail(response, signal) {
 
 /** A line at most this often. */
 const REPORT_INTERVAL_MS = 5000;
+/** Held-back time below this is not worth a mention in the summary. */
+const HELD_BACK_MENTION_MS = 100;
 class DownloadProgress {
     log;
     clock;
@@ -3015,6 +3018,9 @@ class DownloadProgress {
     startedAt;
     lastReportAt;
     bytes = 0;
+    /** Time spent waiting for the receiver to take more. */
+    heldBackMs = 0;
+    endedAt;
     constructor(log, clock, total) {
         this.log = log;
         this.clock = clock;
@@ -3026,23 +3032,40 @@ class DownloadProgress {
     setTotal(total) {
         this.total ??= total;
     }
-    add(bytes) {
+    /**
+     * Counts a chunk. `wait` is the receiver asking the download to pause (backpressure): it is
+     * returned, timed, for the download to wait on.
+     */
+    add(bytes, wait) {
         this.bytes += bytes;
         const now = this.clock.now();
-        if (now - this.lastReportAt < REPORT_INTERVAL_MS)
-            return;
-        this.lastReportAt = now;
-        const percent = this.total ? ` (${Math.floor((this.bytes / this.total) * 100)}%)` : '';
-        const of = this.total !== undefined ? ` of ${(0,units/* formatBytes */.z3)(this.total)}` : '';
-        this.log.progress(`Downloaded ${(0,units/* formatBytes */.z3)(this.bytes)}${of}${percent} at ${this.rate(now)}`);
+        if (now - this.lastReportAt >= REPORT_INTERVAL_MS) {
+            this.lastReportAt = now;
+            const percent = this.total ? ` (${Math.floor((this.bytes / this.total) * 100)}%)` : '';
+            const of = this.total !== undefined ? ` of ${(0,units/* formatBytes */.z3)(this.total)}` : '';
+            this.log.progress(`Downloaded ${(0,units/* formatBytes */.z3)(this.bytes)}${of}${percent} at ${this.rate(now)}`);
+        }
+        if (wait === undefined)
+            return undefined;
+        return wait.finally(() => (this.heldBackMs += this.clock.now() - now));
     }
-    /** "12.0 MiB in 3.1 s (3.9 MiB/s)" */
+    /** The last byte is in: the summary's times end here, whatever comes after. */
+    end() {
+        this.endedAt ??= this.clock.now();
+    }
+    /** "12.0 MiB in 3.1 s (3.9 MiB/s)", with "; waited 1.2 s more for writing and unpacking" when the receiver held it back. */
     summary() {
-        const now = this.clock.now();
-        return `${(0,units/* formatBytes */.z3)(this.bytes)} in ${((now - this.startedAt) / 1000).toFixed(1)} s (${this.rate(now)})`;
+        const end = this.endedAt ?? this.clock.now();
+        const own = this.downloadMs(end);
+        const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${(this.heldBackMs / 1000).toFixed(1)} s more for writing and unpacking` : '';
+        return `${(0,units/* formatBytes */.z3)(this.bytes)} in ${(own / 1000).toFixed(1)} s (${this.rate(end)}${held})`;
+    }
+    /** Time the download was running and not held back. */
+    downloadMs(now) {
+        return Math.max(0, now - this.startedAt - this.heldBackMs);
     }
     rate(now) {
-        const seconds = (now - this.startedAt) / 1000;
+        const seconds = this.downloadMs(now) / 1000;
         return seconds > 0 ? `${(0,units/* formatBytes */.z3)(this.bytes / seconds)}/s` : 'n/a';
     }
 }
@@ -3204,11 +3227,9 @@ async function transfer_attempt(options, state, client) {
             policy: options.policy,
             deadline: options.deadline,
             onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-            onChunk: (chunk) => {
-                progress.add(chunk.length);
-                return opened.write(chunk);
-            }
+            onChunk: (chunk) => progress.add(chunk.length, opened.write(chunk))
         });
+        progress.end();
         const received = await receiver.complete();
         (0,errors/* throwIfCancelled */.dZ)(signal);
         log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`);

@@ -79,12 +79,13 @@ export class ArchiveReceiver {
   }
 
   /**
-   * The writer of the staging folder, once the format is known: one writer thread for a tar
-   * (gunzip and the main thread are the work there), two for a zip (its threads inflate too).
+   * The writer of the staging folder, once the format is known. One writer thread for every
+   * format: measured on a 2-core runner, a second thread for a zip was no faster with many small
+   * files (it competes with the main thread for the cores) and cost 25-35 MiB more memory.
    */
-  private newWriter(staging: string, format: ArchiveFormat): SiteWriter {
+  private newWriter(staging: string): SiteWriter {
     const { log, limits, inspector } = this.options
-    return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: format === 'zip' ? 2 : 1 })
+    return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: 1 })
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
@@ -174,7 +175,7 @@ export class ArchiveReceiver {
     await old.stopAndSettle()
     await rm(staging, { recursive: true, force: true, maxRetries: 2 })
     await mkdir(staging)
-    this.writer = this.newWriter(staging, 'zip')
+    this.writer = this.newWriter(staging)
     return this.writer
   }
 
@@ -222,7 +223,7 @@ export class ArchiveReceiver {
     }
     this.format = verdict.format
     if (this.staging === undefined) return verdict.format
-    this.writer = this.newWriter(this.staging, verdict.format)
+    this.writer = this.newWriter(this.staging)
     if (verdict.format === 'zip') {
       this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
       return verdict.format

@@ -208,11 +208,9 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
       policy: options.policy,
       deadline: options.deadline,
       onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-      onChunk: (chunk) => {
-        progress.add(chunk.length)
-        return opened.write(chunk)
-      }
+      onChunk: (chunk) => progress.add(chunk.length, opened.write(chunk))
     })
+    progress.end()
     const received = await receiver.complete()
     throwIfCancelled(signal)
     log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`)
