@@ -146,11 +146,11 @@ var file_names = __webpack_require__(7750);
 /** A batch's bytes go into one arena of at least this size. */
 const ARENA_BYTES = 256 * 1024;
 /** Arenas kept for reuse once their batch is done. */
-const SPARE_ARENAS = 16;
+const SPARE_ARENAS = 4;
 /** A batch is sent at this many operations even when its arena has room. */
 const BATCH_OPERATIONS = 512;
 /** Bytes handed over but not yet written, across threads, beyond which room() waits. */
-const QUEUED_BYTES = 4 * 1024 * 1024;
+const QUEUED_BYTES = 2 * 1024 * 1024;
 const QUEUED_OPERATIONS = 8192;
 /** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 };
