@@ -31,7 +31,10 @@ export interface RunnerFiles {
  * GITHUB_WORKSPACE (both created). Expression defaults (`${{ github.token }}`) are what the runner
  * would evaluate them to: a token, here a fake one.
  */
-export async function runnerEnv(inputs: Record<string, string>, dirs: { folder: string; temp: string; workspace: string }): Promise<{ env: NodeJS.ProcessEnv } & RunnerFiles> {
+export async function runnerEnv(
+  inputs: Record<string, string>,
+  dirs: { folder: string; temp: string; workspace: string }
+): Promise<{ env: NodeJS.ProcessEnv } & RunnerFiles> {
   const outputFile = join(dirs.folder, 'github_output')
   const summaryFile = join(dirs.folder, 'step_summary')
   await Promise.all([mkdir(dirs.temp, { recursive: true }), mkdir(dirs.workspace, { recursive: true }), mkdir(dirname(outputFile), { recursive: true })])

@@ -91,7 +91,14 @@ export const SITE_1G: BundleSpec = {
 
 /** For --short: the same kinds of site, a tenth of the size, generated in seconds on a clean clone. */
 export const SITE_300: BundleSpec = { ...SITE_3000, name: 'site-300', label: '300 pages', seed: 300, pages: 300, images: 40, downloads: 1, searchIndexBytes: MiB }
-export const SITE_3K_SMALL: BundleSpec = { ...SITE_30K_SMALL, name: 'site-3k-small', label: '3,000 small files', seed: 3001, pages: 3_000 - FIXED_FILES, searchIndexBytes: 256 * KiB }
+export const SITE_3K_SMALL: BundleSpec = {
+  ...SITE_30K_SMALL,
+  name: 'site-3k-small',
+  label: '3,000 small files',
+  seed: 3001,
+  pages: 3_000 - FIXED_FILES,
+  searchIndexBytes: 256 * KiB
+}
 
 export interface Archive {
   file: string
@@ -117,7 +124,14 @@ export async function ensureBundle(spec: BundleSpec, cacheDir: string, log: (lin
   // The manifest names its archives by file name only: the cache may move with the checkout.
   for (const f of FORMATS) if (cached?.archives?.[f]) cached.archives[f].file = fileOf(f)
   if (cached && cached.version === GENERATOR_VERSION && JSON.stringify(cached.spec) === JSON.stringify(spec)) {
-    const sizes = await Promise.all(FORMATS.map((f) => stat(cached.archives[f].file).then((s) => s.size, () => -1)))
+    const sizes = await Promise.all(
+      FORMATS.map((f) =>
+        stat(cached.archives[f].file).then(
+          (s) => s.size,
+          () => -1
+        )
+      )
+    )
     if (FORMATS.every((f, i) => sizes[i] === cached.archives[f].sizeBytes)) return cached
   }
   log(`Generating the ${spec.label} bundle (once; cached in the bench output folder)...`)
@@ -182,7 +196,9 @@ async function writeBundle(spec: BundleSpec, tarGzFile: string, zipFile: string)
     counts.files++
     counts.unpackedBytes += entry.content.length
     // Resolves once the entry is in the pack and the pack is below its high-water mark (backpressure).
-    await new Promise<void>((resolve, reject) => pack.entry({ name: entry.path, mode: 0o644, mtime: MTIME, size: entry.content.length }, entry.content, (e) => (e ? reject(e) : resolve())))
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name: entry.path, mode: 0o644, mtime: MTIME, size: entry.content.length }, entry.content, (e) => (e ? reject(e) : resolve()))
+    )
     await zip.add(entry.path, entry.content)
   }
   pack.finalize()
@@ -286,7 +302,10 @@ class Vocabulary {
   private readonly words: string[]
   private readonly table: Uint16Array
 
-  constructor(private readonly random: () => number, size = 16_000) {
+  constructor(
+    private readonly random: () => number,
+    size = 16_000
+  ) {
     const syllables: string[] = []
     for (const c of ['', 'b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'ch', 'pl']) {
       for (const v of ['a', 'e', 'i', 'o', 'u', 'ou', 'ea']) syllables.push(c + v)
@@ -312,7 +331,7 @@ class Vocabulary {
     let word = 0
     for (let k = 0; k < table.length; k++) {
       const target = ((k + 0.5) / table.length) * total
-      while (cumulative + 1 / (word + 1) < target && word < size - 1) cumulative += 1 / (++word)
+      while (cumulative + 1 / (word + 1) < target && word < size - 1) cumulative += 1 / ++word
       table[k] = word
     }
     this.table = table
@@ -385,10 +404,11 @@ function page(words: Vocabulary, random: () => number, site: SiteMap, title: str
     if (r < 0.1) {
       const id = words.slug(Math.floor(random() * 1e6))
       block = `<h2 id="${id}">${words.title(3)}<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h2>\n`
-    }
-    else if (r < 0.2) block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
+    } else if (r < 0.2)
+      block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
     else if (r < 0.3) block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
-    else if (r < 0.33 && site.images > 0) block = `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" alt="${words.title(2)}"></figure>\n`
+    else if (r < 0.33 && site.images > 0)
+      block = `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" alt="${words.title(2)}"></figure>\n`
     else block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
     parts.push(block)
     size += block.length
@@ -404,7 +424,9 @@ function code(words: Vocabulary, random: () => number, lines: number): string {
   for (let i = 0; i < lines; i++) {
     const r = random()
     if (r < 0.3) {
-      out.push(`${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`)
+      out.push(
+        `${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`
+      )
     } else if (r < 0.6) {
       out.push(`  ${tok('property', words.word())}${tok('operator', ':')} ${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`)
     } else {
@@ -418,7 +440,9 @@ function css(words: Vocabulary, random: () => number, target: number): Buffer {
   const parts: string[] = []
   let size = 0
   while (size < target) {
-    const rule = `.${words.word()}-${words.word()} { margin: ${Math.floor(random() * 32)}px; color: #${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}; display: ${random() < 0.5 ? 'flex' : 'block'}; }\n`
+    const rule = `.${words.word()}-${words.word()} { margin: ${Math.floor(random() * 32)}px; color: #${Math.floor(random() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0')}; display: ${random() < 0.5 ? 'flex' : 'block'}; }\n`
     parts.push(rule)
     size += rule.length
   }

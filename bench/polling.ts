@@ -42,10 +42,18 @@ const GRID_OFFSET_MS = 10 * SECOND
  * before this version (docs/benchmarks.md of 2026-11-22): the issue asks to keep them.
  */
 const TODAY: Record<string, number> = {
-  'linear 30 s': 3, 'stalls 30 s': 3, 'absent 30 s': 3,
-  'linear 3 min': 5, 'stalls 3 min': 7, 'absent 3 min': 6,
-  'linear 10 min': 7, 'stalls 10 min': 13, 'absent 10 min': 13,
-  'linear 45 min': 10, 'stalls 45 min': 26, 'absent 45 min': 48
+  'linear 30 s': 3,
+  'stalls 30 s': 3,
+  'absent 30 s': 3,
+  'linear 3 min': 5,
+  'stalls 3 min': 7,
+  'absent 3 min': 6,
+  'linear 10 min': 7,
+  'stalls 10 min': 13,
+  'absent 10 min': 13,
+  'linear 45 min': 10,
+  'stalls 45 min': 26,
+  'absent 45 min': 48
 }
 
 /** A simulated export job: its status as a function of the time since it was started. */
@@ -110,7 +118,12 @@ export async function runPollingBench(): Promise<PollingResult> {
         offGrid.action.push(await pollLikeAction(job, length, settings, seed))
       }
       const today = TODAY[name]!
-      rows.push({ name, lengthMs, grid: { baseline: pollLikeTheBaseline(onGrid, lengthMs).requests, action: gridAction, today, kept: median(gridAction) <= today }, offGrid })
+      rows.push({
+        name,
+        lengthMs,
+        grid: { baseline: pollLikeTheBaseline(onGrid, lengthMs).requests, action: gridAction, today, kept: median(gridAction) <= today },
+        offGrid
+      })
     }
   }
   return { markdown: render(rows), targetsMet: rows.every((r) => r.grid.kept) }
@@ -153,7 +166,7 @@ function render(rows: Row[]): string {
     '',
     `- Target: keep today's request counts (action median <= the count before, every job): ${mark(kept)}`,
     '',
-    'Lag, on job lengths that do not end on the baseline\'s 10 s grid (each seed takes 0-10 s off the length; on the grid the baseline\'s lag was 0 by construction). Lag = from the job\'s end to the poll that sees it; the baseline gives up on the 45-min jobs (60 polls = 10 min):',
+    "Lag, on job lengths that do not end on the baseline's 10 s grid (each seed takes 0-10 s off the length; on the grid the baseline's lag was 0 by construction). Lag = from the job's end to the poll that sees it; the baseline gives up on the 45-min jobs (60 polls = 10 min):",
     '',
     lag
   ].join('\n')

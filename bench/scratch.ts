@@ -41,7 +41,12 @@ export class Scratch {
 
   /** `root` holds only scratch folders: whatever an earlier, interrupted benchmark left there is deleted first. */
   constructor(private readonly root: string) {
-    this.deleteInBackground(readdir(root).then((names) => names.map((n) => join(root, n)), () => []))
+    this.deleteInBackground(
+      readdir(root).then(
+        (names) => names.map((n) => join(root, n)),
+        () => []
+      )
+    )
   }
 
   /** Opens a new case: its folders live until the end, or retireCase() if space runs low. */
@@ -83,7 +88,12 @@ export class Scratch {
 
   /** Deletes every folder, after the last timed run, and waits for it. */
   async deleteAll(): Promise<void> {
-    this.deleteInBackground(readdir(this.root).then((names) => names.map((n) => join(this.root, n)), () => []))
+    this.deleteInBackground(
+      readdir(this.root).then(
+        (names) => names.map((n) => join(this.root, n)),
+        () => []
+      )
+    )
     await this.drain()
   }
 

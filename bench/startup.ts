@@ -62,7 +62,7 @@ export async function runStartupBench(pairs: number): Promise<StartupResult> {
         [
           ['`node -e "<connect, write a byte>"`: spawn to first byte', formatMs(median(nodeMs)), range(nodeMs)],
           ['action, `node dist/index.js`: spawn to first request byte', formatMs(median(actionMs)), range(actionMs)],
-          ['**difference** (median of the pairs\' differences)', `**${formatMs(differenceMs)}**`, range(differences)]
+          ["**difference** (median of the pairs' differences)", `**${formatMs(differenceMs)}**`, range(differences)]
         ]
       ),
       '',

@@ -132,7 +132,8 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   const url = service.bundleUrl
   if (tool === 'download') {
     const run = await measure('curl', ['-s', '-o', '/dev/null', '-w', '%{size_download}', url])
-    if (run.exitCode !== 0 || Number(run.stdout) !== archive.sizeBytes) throw new Error(`curl downloaded ${run.stdout || 'nothing'} of ${archive.sizeBytes} bytes (exit ${run.exitCode})`)
+    if (run.exitCode !== 0 || Number(run.stdout) !== archive.sizeBytes)
+      throw new Error(`curl downloaded ${run.stdout || 'nothing'} of ${archive.sizeBytes} bytes (exit ${run.exitCode})`)
     return run
   }
   const site = join(dir, 'site')
@@ -146,7 +147,15 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   }
 
   const { env, outputFile } = await runnerEnv(
-    { operation: 'export', 'api-key': API_KEY, 'base-url': service.apiUrl, domain: 'docs.example.com', path: site, 'poll-interval': '10ms', verify: tool === 'unchecked' ? 'false' : 'true' },
+    {
+      operation: 'export',
+      'api-key': API_KEY,
+      'base-url': service.apiUrl,
+      domain: 'docs.example.com',
+      path: site,
+      'poll-interval': '10ms',
+      verify: tool === 'unchecked' ? 'false' : 'true'
+    },
     { folder: dir, temp: join(dir, 'runner-temp'), workspace: dir }
   )
   const seen = service.requests.length
@@ -169,7 +178,11 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   if (!logged) throw new Error(`the action's log has no "Downloaded ... in ... s (... /s)" line:\n${run.stdout.slice(-2000)}`)
   const bytesPerSecond = Number(logged[2]) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(logged[3]!)
   const download = requests.find((r) => r.route === 'download')!
-  return { ...run, logged: { text: logged[1]!, ms: (1000 * archive.sizeBytes) / bytesPerSecond, waitedMs: 1000 * Number(logged[4] ?? 0) }, beforeDownloadMs: download.at - run.startedAt }
+  return {
+    ...run,
+    logged: { text: logged[1]!, ms: (1000 * archive.sizeBytes) / bytesPerSecond, waitedMs: 1000 * Number(logged[4] ?? 0) },
+    beforeDownloadMs: download.at - run.startedAt
+  }
 }
 
 /** The unpacked site must be the whole bundle: as many regular files, as many bytes. */
@@ -200,7 +213,19 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   const rate = (bytes: number, ms: number): string => `${formatMiB((bytes / ms) * 1000)}/s`
 
   const main = table(
-    ['bundle', 'format', 'archive', 'rounds', 'baseline', 'action', 'action / baseline (median of rounds)', 'range', 'target', 'CPU: baseline / action', 'peak RSS: baseline / action'],
+    [
+      'bundle',
+      'format',
+      'archive',
+      'rounds',
+      'baseline',
+      'action',
+      'action / baseline (median of rounds)',
+      'range',
+      'target',
+      'CPU: baseline / action',
+      'peak RSS: baseline / action'
+    ],
     rows.map((r) => [
       label(r),
       r.format,
@@ -216,7 +241,16 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
     ])
   )
   const downloads = table(
-    ['bundle', 'format', '`curl -s -o /dev/null` (download only)', 'action: logged download', 'logged time / download-only time', 'action: logged wait for writing and unpacking', 'action: spawn to download request', 'action: whole run'],
+    [
+      'bundle',
+      'format',
+      '`curl -s -o /dev/null` (download only)',
+      'action: logged download',
+      'logged time / download-only time',
+      'action: logged wait for writing and unpacking',
+      'action: spawn to download request',
+      'action: whole run'
+    ],
     rows.map((r) => {
       const size = r.bundle.archives[r.format].sizeBytes
       const raw = med(r.runs.download, (x) => x.wallMs)
@@ -240,7 +274,9 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
     ''
   )
   for (const r of rows) {
-    lines.push(`- ${r.bundle.spec.label}, ${r.format}: action / baseline ${r.ratio.toFixed(2)}x, target <= ${RATIO_TARGET[r.format].toFixed(2)}x: ${mark(r.ratioMet)}; ${r.rssMet === undefined ? 'peak RSS not measured (no GNU time)' : `action peak RSS ${r.actionPeakMiB.toFixed(0)} MiB, target <= ${RSS_TARGET_MIB} MiB: ${mark(r.rssMet)}`}`)
+    lines.push(
+      `- ${r.bundle.spec.label}, ${r.format}: action / baseline ${r.ratio.toFixed(2)}x, target <= ${RATIO_TARGET[r.format].toFixed(2)}x: ${mark(r.ratioMet)}; ${r.rssMet === undefined ? 'peak RSS not measured (no GNU time)' : `action peak RSS ${r.actionPeakMiB.toFixed(0)} MiB, target <= ${RSS_TARGET_MIB} MiB: ${mark(r.rssMet)}`}`
+    )
   }
   const growth = (['tar.gz', 'zip'] as const).flatMap((format) => {
     const list = rows.filter((r) => r.format === format).sort((a, b) => a.bundle.unpackedBytes - b.bundle.unpackedBytes)
@@ -249,7 +285,8 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
     return [`${format}: ${small.actionPeakMiB.toFixed(0)} MiB for ${small.bundle.spec.label}, ${large.actionPeakMiB.toFixed(0)} MiB for ${large.bundle.spec.label}`]
   })
   if (growth.length > 0 && hasGnuTime) lines.push(`- Memory against bundle size (action peak RSS): ${growth.join('; ')}.`)
-  if (deletedEarly.length > 0) lines.push(`- Free space ran low: the output of ${deletedEarly.join('; ')} was deleted right after the case, and the next case waited a minute after the delete.`)
+  if (deletedEarly.length > 0)
+    lines.push(`- Free space ran low: the output of ${deletedEarly.join('; ')} was deleted right after the case, and the next case waited a minute after the delete.`)
   const checked = rows.filter((r) => r.checkCosts !== undefined)
   if (checked.length > 0) {
     lines.push('', '### What the site check costs', '')
@@ -272,7 +309,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   }
   lines.push('', '### Download rate in the log', '')
   lines.push(
-    'The action logs `Downloaded <size> in <time> (<rate>)`; its time here is size / logged rate (the logged time has only tenths of a second). Beside it: `curl -s -o /dev/null URL` from the same server, the download alone (median of one run per round, in the rotation). The action\'s download time leaves out the time the download waited for the bundle to be written and unpacked (backpressure), which its log line gives apart (`; waited <time> more for writing and unpacking`): a logged time close to the download-only time means the logged rate is the download\'s own. "Spawn to download request" is the action\'s start-up, its three API calls and one 10 ms poll wait.',
+    "The action logs `Downloaded <size> in <time> (<rate>)`; its time here is size / logged rate (the logged time has only tenths of a second). Beside it: `curl -s -o /dev/null URL` from the same server, the download alone (median of one run per round, in the rotation). The action's download time leaves out the time the download waited for the bundle to be written and unpacked (backpressure), which its log line gives apart (`; waited <time> more for writing and unpacking`): a logged time close to the download-only time means the logged rate is the download's own. \"Spawn to download request\" is the action's start-up, its three API calls and one 10 ms poll wait.",
     '',
     downloads
   )

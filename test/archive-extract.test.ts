@@ -123,7 +123,14 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     ['an absolute path', [{ type: 'file', name: '/tmp/docs-admin-evil.txt', content: 'x' }], '/tmp/docs-admin-evil.txt'],
     ['a ".." segment', [{ type: 'file', name: '../outside/evil.txt', content: 'x' }], '../outside/evil.txt'],
     ['a drive-letter path', [{ type: 'file', name: 'C:\\evil.txt', content: 'x' }], 'C:\\evil.txt'],
-    ['a symlink out', [{ type: 'file', name: 'ok.html', content: 'x' }, { type: 'symlink', name: 'out', target: '../outside' }], 'out'],
+    [
+      'a symlink out',
+      [
+        { type: 'file', name: 'ok.html', content: 'x' },
+        { type: 'symlink', name: 'out', target: '../outside' }
+      ],
+      'out'
+    ],
     ['an absolute symlink', [{ type: 'symlink', name: 'out', target: '/etc' }], 'out'],
     [
       'chained symlinks out',
@@ -173,7 +180,12 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
   })
 
   test('unpacks files of mode 000 readable and writable by their owner', async () => {
-    await unpack(await build(format, [{ type: 'file', name: 'locked.html', content: 'x', mode: 0o000 }, { type: 'file', name: 'run.sh', content: 'x', mode: 0o100 }]))
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'locked.html', content: 'x', mode: 0o000 },
+        { type: 'file', name: 'run.sh', content: 'x', mode: 0o100 }
+      ])
+    )
     expect((await stat(join(siteDir, 'locked.html'))).mode & 0o600).toBe(0o600)
     expect((await stat(join(siteDir, 'run.sh'))).mode & 0o700).toBe(0o700)
   })
@@ -183,7 +195,9 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     const name = `${`${'d'.repeat(200)}/`.repeat(20)}${'f'.repeat(60)}.html`
     const error = await unpack(await build(format, [{ type: 'file', name, content: 'x' }])).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
-    expect((error as Error).message).toMatch(/^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: its name or path is too long for the file system \(ENAMETOOLONG\)$/)
+    expect((error as Error).message).toMatch(
+      /^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: its name or path is too long for the file system \(ENAMETOOLONG\)$/
+    )
     await expectNothingElseWritten('no site')
   })
 
@@ -337,7 +351,7 @@ describe('zip only', () => {
   })
 })
 
-describe('file system failures in the user\'s terms', () => {
+describe("file system failures in the user's terms", () => {
   const failure = (code: string, syscall = 'write'): NodeJS.ErrnoException => Object.assign(new Error(`${code}: raw`), { code, syscall })
 
   test.each([
@@ -354,7 +368,12 @@ describe('file system failures in the user\'s terms', () => {
   })
 
   test('a stop, a refusal and corrupt data stay as they are', () => {
-    for (const error of [new CancelledError(), new UnsafeEntryError('x', 'is bad'), new CorruptArchiveError('bad data'), Object.assign(new Error('aborted'), { name: 'AbortError' })]) {
+    for (const error of [
+      new CancelledError(),
+      new UnsafeEntryError('x', 'is bad'),
+      new CorruptArchiveError('bad data'),
+      Object.assign(new Error('aborted'), { name: 'AbortError' })
+    ]) {
       expect(writeFailure(error, 'x')).toBe(error)
     }
   })
@@ -363,7 +382,15 @@ describe('file system failures in the user\'s terms', () => {
 describe('the .part file', () => {
   test('a large body fed in small chunks is kept whole (backpressure never waits forever)', async () => {
     const archive = await buildTar([{ type: 'file', name: 'big.bin', content: Buffer.alloc(12 * 1024 * 1024, 'docs') }])
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir: undefined, log: recordingLogger(), onFatal: (error) => { throw error }, limits: ROOMY })
+    const receiver = await ArchiveReceiver.open({
+      partFile,
+      siteDir: undefined,
+      log: recordingLogger(),
+      onFatal: (error) => {
+        throw error
+      },
+      limits: ROOMY
+    })
     for (let offset = 0; offset < archive.length; offset += 4096) await receiver.write(archive.subarray(offset, offset + 4096))
     const received = await receiver.complete()
     expect(received).toMatchObject({ format: 'tar', sizeBytes: archive.length, staging: undefined, sha256: createHash('sha256').update(archive).digest('hex') })
@@ -375,7 +402,16 @@ describe('stopping', () => {
   test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {
     const archive = buildZip(fixtureSiteEntries({ pages: 1500 }))
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
+    const receiver = await ArchiveReceiver.open({
+      partFile,
+      siteDir,
+      log: recordingLogger(),
+      onFatal: (error) => {
+        throw error
+      },
+      signal: controller.signal,
+      limits: ROOMY
+    })
     await receiver.write(archive)
     const completing = receiver.complete()
     // Wait until the staging folder fills, then stop.
@@ -400,7 +436,16 @@ describe('stopping', () => {
     const entries: ArchiveEntry[] = []
     for (let d = 0; d < 60; d++) for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => { throw error }, signal: controller.signal, limits: ROOMY })
+    const receiver = await ArchiveReceiver.open({
+      partFile,
+      siteDir,
+      log: recordingLogger(),
+      onFatal: (error) => {
+        throw error
+      },
+      signal: controller.signal,
+      limits: ROOMY
+    })
     await receiver.write(buildZip(entries))
     const completing = receiver.complete().catch((e: unknown) => e)
     const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))

@@ -116,9 +116,18 @@ describe('foldPath', () => {
 
   test('an ASCII path folds as the full fold does (the quick way it takes is the same)', () => {
     const full = (path: string): string =>
-      path.replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '').normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/[. ]+(?=[\\/]|$)/g, '')
+      path
+        .replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '')
+        .normalize('NFC')
+        .toUpperCase()
+        .toLowerCase()
+        .normalize('NFC')
+        .replace(/[. ]+(?=[\\/]|$)/g, '')
     const ascii = fc.string({ unit: fc.constantFrom('a', 'Z', 'q', '.', ' ', '/', '\\', '-', '_', '0', 'I', 'i', '~'), maxLength: 24 })
-    fc.assert(fc.property(ascii, (path) => foldPath(path) === full(path)), { numRuns: 2000, seed: 7 })
+    fc.assert(
+      fc.property(ascii, (path) => foldPath(path) === full(path)),
+      { numRuns: 2000, seed: 7 }
+    )
     for (const path of ['docs/Guide.HTML', 'a./b', 'a /b', 'a.', 'a\\b. ', 'index.html', '.git', 'x.y/z']) expect(foldPath(path)).toBe(full(path))
   })
 })

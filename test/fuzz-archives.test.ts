@@ -123,75 +123,79 @@ async function walk(dir: string, prefix = ''): Promise<string[]> {
 const inside = (folder: string, target: string): boolean => target === folder || target.startsWith(folder + path.sep)
 
 let runs = 0
-test(`hostile archives unpack wholly inside the site or fail leaving nothing (${RUNS} runs, seed ${SEED})`, async () => {
-  await fc.assert(
-    fc.asyncProperty(archiveCase, async ({ format, entries, damage: how, limits: bounds, oldSite }) => {
-      const archive = await build(format, entries)
-      fc.pre(archive !== undefined)
-      const work = path.join(root.dir, `run-${runs++}`)
-      const siteDir = path.join(work, 'site')
-      const outside = path.join(work, 'outside')
-      const partFile = path.join(work, 'bundle.part')
-      await mkdir(outside, { recursive: true })
-      await writeFile(path.join(outside, 'secret.txt'), 'secret')
-      if (oldSite) {
-        await mkdir(siteDir)
-        await writeFile(path.join(siteDir, 'old.html'), 'old site')
-      }
-
-      let outcome: unknown
-      let fatal: unknown
-      const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => void (fatal ??= error), limits: bounds })
-      try {
-        const bytes = damaged(archive!, how)
-        for (let offset = 0; offset < bytes.length; offset += 4093) {
-          await receiver.write(bytes.subarray(offset, offset + 4093))
-          if (fatal !== undefined) throw fatal
-        }
-        const received = await receiver.complete()
-        await swapIntoPlace(received.staging!, siteDir, received)
-        await rm(partFile)
-      } catch (error) {
-        outcome = error
-        await receiver.discard()
-      }
-
-      // Nothing outside, whatever happened.
-      expect(await readdir(outside)).toEqual(['secret.txt'])
-      expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret')
-      for (const escaped of [path.join(work, MARKER), path.join(root.dir, MARKER), path.join(os.tmpdir(), MARKER), path.join('/tmp', MARKER)]) {
-        expect(existsSync(escaped)).toBe(false)
-      }
-      if (outcome !== undefined) {
-        // A failure is one the user can read, and leaves the work folder as it was.
-        if (!(outcome instanceof ActionError)) throw outcome
-        expect((await readdir(work)).sort()).toEqual(oldSite ? ['outside', 'site'] : ['outside'])
+test(
+  `hostile archives unpack wholly inside the site or fail leaving nothing (${RUNS} runs, seed ${SEED})`,
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(archiveCase, async ({ format, entries, damage: how, limits: bounds, oldSite }) => {
+        const archive = await build(format, entries)
+        fc.pre(archive !== undefined)
+        const work = path.join(root.dir, `run-${runs++}`)
+        const siteDir = path.join(work, 'site')
+        const outside = path.join(work, 'outside')
+        const partFile = path.join(work, 'bundle.part')
+        await mkdir(outside, { recursive: true })
+        await writeFile(path.join(outside, 'secret.txt'), 'secret')
         if (oldSite) {
-          expect(await readdir(siteDir)).toEqual(['old.html'])
-          expect(await readFile(path.join(siteDir, 'old.html'), 'utf8')).toBe('old site')
+          await mkdir(siteDir)
+          await writeFile(path.join(siteDir, 'old.html'), 'old site')
         }
-      } else {
-        // A success: only the site beside what was there, every file in it readable, every
-        // link resolving inside it (or nowhere).
-        expect((await readdir(work)).sort()).toEqual(['outside', 'site'])
-        const realSite = await realpath(siteDir)
-        for (const relative of await walk(siteDir)) {
-          const at = path.join(siteDir, relative)
-          const stats = await lstat(at)
-          if (stats.isFile()) expect(stats.mode & 0o600).toBe(0o600)
-          if (stats.isDirectory()) expect(stats.mode & 0o700).toBe(0o700)
-          if (!stats.isSymbolicLink()) continue
-          const target = await readlink(at)
-          expect(path.isAbsolute(target)).toBe(false)
-          const resolved = await realpath(at).catch((error: NodeJS.ErrnoException) => {
-            expect(error.code).toBe('ENOENT')
-            return undefined
-          })
-          if (resolved !== undefined) expect(inside(realSite, resolved)).toBe(true)
+
+        let outcome: unknown
+        let fatal: unknown
+        const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => void (fatal ??= error), limits: bounds })
+        try {
+          const bytes = damaged(archive!, how)
+          for (let offset = 0; offset < bytes.length; offset += 4093) {
+            await receiver.write(bytes.subarray(offset, offset + 4093))
+            if (fatal !== undefined) throw fatal
+          }
+          const received = await receiver.complete()
+          await swapIntoPlace(received.staging!, siteDir, received)
+          await rm(partFile)
+        } catch (error) {
+          outcome = error
+          await receiver.discard()
         }
-      }
-      await rm(work, { recursive: true, force: true })
-    }),
-    { numRuns: RUNS, seed: SEED }
-  )
-}, Math.max(60_000, RUNS * 200))
+
+        // Nothing outside, whatever happened.
+        expect(await readdir(outside)).toEqual(['secret.txt'])
+        expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret')
+        for (const escaped of [path.join(work, MARKER), path.join(root.dir, MARKER), path.join(os.tmpdir(), MARKER), path.join('/tmp', MARKER)]) {
+          expect(existsSync(escaped)).toBe(false)
+        }
+        if (outcome !== undefined) {
+          // A failure is one the user can read, and leaves the work folder as it was.
+          if (!(outcome instanceof ActionError)) throw outcome
+          expect((await readdir(work)).sort()).toEqual(oldSite ? ['outside', 'site'] : ['outside'])
+          if (oldSite) {
+            expect(await readdir(siteDir)).toEqual(['old.html'])
+            expect(await readFile(path.join(siteDir, 'old.html'), 'utf8')).toBe('old site')
+          }
+        } else {
+          // A success: only the site beside what was there, every file in it readable, every
+          // link resolving inside it (or nowhere).
+          expect((await readdir(work)).sort()).toEqual(['outside', 'site'])
+          const realSite = await realpath(siteDir)
+          for (const relative of await walk(siteDir)) {
+            const at = path.join(siteDir, relative)
+            const stats = await lstat(at)
+            if (stats.isFile()) expect(stats.mode & 0o600).toBe(0o600)
+            if (stats.isDirectory()) expect(stats.mode & 0o700).toBe(0o700)
+            if (!stats.isSymbolicLink()) continue
+            const target = await readlink(at)
+            expect(path.isAbsolute(target)).toBe(false)
+            const resolved = await realpath(at).catch((error: NodeJS.ErrnoException) => {
+              expect(error.code).toBe('ENOENT')
+              return undefined
+            })
+            if (resolved !== undefined) expect(inside(realSite, resolved)).toBe(true)
+          }
+        }
+        await rm(work, { recursive: true, force: true })
+      }),
+      { numRuns: RUNS, seed: SEED }
+    )
+  },
+  Math.max(60_000, RUNS * 200)
+)

@@ -368,11 +368,13 @@ describe('bounds', () => {
   })
 })
 
-test('a folder that cannot be made is said in the user\'s terms', async () => {
+test("a folder that cannot be made is said in the user's terms", async () => {
   await writeFile(join(work.dir, 'a-file'), 'x')
   const error = await transferBundle(options(await serve(siteTarGz), { archiveFolder: join(work.dir, 'a-file/bundle') })).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(ActionError)
-  expect((error as Error).message).toBe(`Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`)
+  expect((error as Error).message).toBe(
+    `Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`
+  )
   expect(downloads()).toBe(0)
 })
 

@@ -932,7 +932,8 @@ class SiteWriter {
             threads: options.threads,
             observer: inspector?.threadObserver,
             onFailure: (error) => {
-                this.failure ??= error instanceof archive_errors/* CorruptArchiveError */.sC ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
+                this.failure ??=
+                    error instanceof archive_errors/* CorruptArchiveError */.sC ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
             }
         });
         const stop = () => {
@@ -3144,9 +3145,25 @@ async function transferBundle(options) {
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
 async function unpackLocalBundle(file, options) {
-    const { log, signal } = options;
     await prepareFolders(options);
     const inspector = options.inspect?.();
+    const received = await receive(options, inspector, async (receiver, stop) => {
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
+            await receiver.write(chunk);
+        }
+    });
+    options.log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
+    return await finish(options, received, inspector);
+}
+/**
+ * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
+ * folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
+ * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
+ * throws, whatever way the stop surfaced; everything it wrote is removed first.
+ */
+async function receive(options, inspector, fill) {
+    const { signal } = options;
+    (0,errors/* throwIfCancelled */.dZ)(signal);
     const stop = new AbortController();
     const onCancel = () => stop.abort(new errors/* CancelledError */.cc());
     signal?.addEventListener('abort', onCancel, { once: true });
@@ -3155,24 +3172,22 @@ async function unpackLocalBundle(file, options) {
         receiver = await ArchiveReceiver.open({
             partFile: partFileOf(options),
             siteDir: options.siteDir,
-            log,
+            log: options.log,
             onFatal: (error) => stop.abort(error),
             signal: stop.signal,
             limits: options.limits,
             inspector
         });
-        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop.signal })) {
-            await receiver.write(chunk);
-        }
+        await fill(receiver, stop.signal);
         const received = await receiver.complete();
-        log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
-        return await finish(options, received, inspector);
+        (0,errors/* throwIfCancelled */.dZ)(signal);
+        return received;
     }
     catch (error) {
         const cause = stop.signal.aborted ? stop.signal.reason : error;
         if (!stop.signal.aborted)
             stop.abort(cause);
-        await receiver?.discard();
+        await receiver?.discard(signal?.aborted === true);
         throw cause;
     }
     finally {
@@ -3188,7 +3203,7 @@ async function prepareFolders(options) {
     if (options.siteDir !== undefined)
         await sweepStaleFolders(options.siteDir, options.log, options.signal);
 }
-/** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
+/** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
 async function transfer_attempt(options, state, client) {
     const { log, clock, signal } = options;
     state.attempts++;
@@ -3198,58 +3213,33 @@ async function transfer_attempt(options, state, client) {
         state.link = await freshLink(options);
         state.linkRefused = false;
     }
-    // Stops this attempt, with the reason as the error: the user's cancellation, or an unpacking
-    // failure another download would not cure.
-    const stop = new AbortController();
-    const onCancel = () => stop.abort(new errors/* CancelledError */.cc());
-    signal?.addEventListener('abort', onCancel, { once: true });
-    let receiver;
+    const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
     try {
-        (0,errors/* throwIfCancelled */.dZ)(signal);
-        receiver = await ArchiveReceiver.open({
-            partFile: partFileOf(options),
-            siteDir: options.siteDir,
-            log,
-            onFatal: (error) => stop.abort(error),
-            signal: stop.signal,
-            limits: options.limits,
-            inspector: (state.inspector = options.inspect?.())
+        const received = await receive(options, (state.inspector = options.inspect?.()), async (receiver, stop) => {
+            await download({
+                url: state.link.url,
+                client,
+                clock,
+                signal: stop,
+                stallTimeoutMs: STALL_TIMEOUT_MS,
+                expectedSize: state.link.sizeBytes,
+                policy: options.policy,
+                deadline: options.deadline,
+                onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+                onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
+            });
+            progress.end();
         });
-        const opened = receiver;
-        const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
-        await download({
-            url: state.link.url,
-            client,
-            clock,
-            signal: stop.signal,
-            stallTimeoutMs: STALL_TIMEOUT_MS,
-            expectedSize: state.link.sizeBytes,
-            policy: options.policy,
-            deadline: options.deadline,
-            onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-            onChunk: (chunk) => progress.add(chunk.length, opened.write(chunk))
-        });
-        progress.end();
-        const received = await receiver.complete();
-        (0,errors/* throwIfCancelled */.dZ)(signal);
         log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`);
         return received;
     }
     catch (error) {
-        // The reason we stopped for (cancellation, unsafe entry) wins over how the stop surfaced.
-        const cause = stop.signal.aborted ? stop.signal.reason : error;
-        if (!stop.signal.aborted)
-            stop.abort(cause);
-        await receiver?.discard(signal?.aborted === true);
-        if (cause instanceof retry/* AttemptError */.cb && isLinkRefused(cause.failure)) {
+        if (error instanceof retry/* AttemptError */.cb && isLinkRefused(error.failure)) {
             state.linkRefused = true;
             // Retry-After 0: no backoff is needed before asking for a fresh link.
-            throw new retry/* AttemptError */.cb({ kind: 'status', status: 403, retryAfter: '0' }, cause.message, cause.detail);
+            throw new retry/* AttemptError */.cb({ kind: 'status', status: 403, retryAfter: '0' }, error.message, error.detail);
         }
-        throw cause;
-    }
-    finally {
-        signal?.removeEventListener('abort', onCancel);
+        throw error;
     }
 }
 /**

@@ -561,7 +561,12 @@ function linkCollector() {
         return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`);
     }
     function decodeEntities(text) {
-        return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text;
+        return text.includes('&')
+            ? text
+                .replace(/&amp;/g, '&')
+                .replace(/&#x2f;/gi, '/')
+                .replace(/&#47;/g, '/')
+            : text;
     }
     function linkKey(page, value) {
         return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`;
@@ -1310,7 +1315,10 @@ const REACHES = [
 ];
 function blockList(v4, v6) {
     const list = new node_net__WEBPACK_IMPORTED_MODULE_1__.BlockList();
-    for (const [subnets, type] of [[v4, 'ipv4'], [v6, 'ipv6']]) {
+    for (const [subnets, type] of [
+        [v4, 'ipv4'],
+        [v6, 'ipv6']
+    ]) {
         for (const subnet of subnets) {
             const [address = '', prefix = ''] = subnet.split('/');
             list.addSubnet(address, Number(prefix), type);

@@ -127,7 +127,7 @@ function diskThread(
   }
 
   function writeAll(fd: number, bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done)
+    for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done)
   }
 
   function writeFile(path: string, mode: number, content: Buffer, observe: boolean): void {
@@ -179,7 +179,10 @@ function diskThread(
         const path = op[1] as string
         ensureFolder(parentOf(path))
         const target = absolute(path)
-        streams.set(op[4] as number, exclusive(target, () => fs.openSync(target, 'wx', op[3] as number)))
+        streams.set(
+          op[4] as number,
+          exclusive(target, () => fs.openSync(target, 'wx', op[3] as number))
+        )
         return
       }
       case 5: // WRITE id name start end

@@ -41,7 +41,8 @@ export function entryPath(name: string): string {
     if (segment === '..') throw new UnsafeEntryError(name, 'has a ".." path segment')
     if (DOTS_AND_SPACES.test(segment)) throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`)
     if (isGitFolderName(segment)) throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked')
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+      throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
     segments.push(segment)
   }
   const joined = segments.join('/')
@@ -147,7 +148,8 @@ export class EntryIndex {
       if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
         throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`)
       }
-      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
+      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+        throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
     }
     const { path, key } = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.

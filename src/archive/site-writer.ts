@@ -105,7 +105,8 @@ export class SiteWriter {
       threads: options.threads,
       observer: inspector?.threadObserver,
       onFailure: (error) => {
-        this.failure ??= error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
+        this.failure ??=
+          error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
       }
     })
     const stop = (): void => {
@@ -287,7 +288,8 @@ export class SiteWriter {
   /** Before a file's content is read: its declared size must fit. */
   private claimBytes(name: string, size: number): void {
     this.declaredBytes += size
-    if (this.declaredBytes > this.limits.maxBytes) throw this.tooManyBytes(`the entry ${JSON.stringify(name)} (${formatBytes(size)}) takes it to ${formatBytes(this.declaredBytes)}`)
+    if (this.declaredBytes > this.limits.maxBytes)
+      throw this.tooManyBytes(`the entry ${JSON.stringify(name)} (${formatBytes(size)}) takes it to ${formatBytes(this.declaredBytes)}`)
   }
 
   /** As bytes go to the disk: what is written must fit too, whatever was declared. */

@@ -324,7 +324,8 @@ class TarReader {
       case 'contiguous-file':
         this.reading = header
         if (header.size <= SMALL_FILE_BYTES) this.current = { header, left: header.size, padding: overflow(header.size), how: 'memory', chunks: [], large: undefined }
-        else this.current = { header, left: header.size, padding: overflow(header.size), how: 'large', chunks: [], large: writer.largeFile(name, header.mode, header.size) }
+        else
+          this.current = { header, left: header.size, padding: overflow(header.size), how: 'large', chunks: [], large: writer.largeFile(name, header.mode, header.size) }
         return undefined
       case 'directory':
         // tar-stream reads no content for a folder, whatever its header says.
@@ -390,7 +391,7 @@ class TarReader {
   private take(bytes: number): Buffer {
     if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
     const parts: Buffer[] = []
-    for (let left = bytes; left > 0; ) {
+    for (let left = bytes; left > 0;) {
       const part = this.takeUpTo(left)
       parts.push(part)
       left -= part.length

@@ -187,7 +187,10 @@ export class ZipUnpacker {
  */
 function disagreement(entry: CentralEntry, local: LocalEntry): void {
   const differs = (what: string): never => {
-    throw new UnsafeEntryError(entry.name, `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`)
+    throw new UnsafeEntryError(
+      entry.name,
+      `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`
+    )
   }
   if (entry.nameRaw.toString('latin1') !== local.rawName) differs(`its name there is ${JSON.stringify(local.name)}`)
   if (entry.method !== local.method) differs('compression method')
@@ -330,7 +333,13 @@ class LocalStream {
     const { entry } = current
     if (current.directory) return undefined
     if (current.large !== undefined) return current.large.end()
-    return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false })
+    return this.writer.fileInMemory(
+      entry.name,
+      undefined,
+      entry.size,
+      current.chunks,
+      entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false }
+    )
   }
 
   /** The first `bytes` held bytes, without consuming them. */
@@ -343,7 +352,7 @@ class LocalStream {
   private take(bytes: number): Buffer {
     if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
     const parts: Buffer[] = []
-    for (let left = bytes; left > 0; ) {
+    for (let left = bytes; left > 0;) {
       const part = this.takeUpTo(left)
       parts.push(part)
       left -= part.length
@@ -410,7 +419,10 @@ class LargeContent {
           const wait = file.write(chunk)
           if (wait === undefined) return
           inflate.pause()
-          wait.then(() => inflate.resume(), (error: unknown) => inflate.destroy(error as Error))
+          wait.then(
+            () => inflate.resume(),
+            (error: unknown) => inflate.destroy(error as Error)
+          )
         } catch (error) {
           inflate.destroy(error as Error)
         }
@@ -470,7 +482,8 @@ class ReadAhead {
     if (position < this.start || position + length > this.start + this.buffer.length) {
       if (position + length > this.file.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
       const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position)
-      const buffer = this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
+      const buffer =
+        this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
       await this.file.fill(buffer, position, bytes)
       this.buffer = buffer.subarray(0, bytes)
       this.start = position
@@ -566,7 +579,7 @@ class ZipFile {
   }
 
   async fill(buffer: Buffer, position: number, length: number): Promise<void> {
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done)
       if (bytesRead === 0) throw corrupt(new Error('unexpected end of file'))
       done += bytesRead
@@ -607,7 +620,8 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   disagreement(entry, local)
   if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw corrupt(new Error('entry is encrypted'))
   if (entry.method !== STORED && entry.method !== DEFLATED) throw corrupt(new Error(`unsupported compression method: ${entry.method}`))
-  if (local.dataStart + entry.compressedSize > file.size) throw corrupt(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`))
+  if (local.dataStart + entry.compressedSize > file.size)
+    throw corrupt(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`))
 
   if (kind.kind === 'symlink') {
     const data = await file.readFresh(local.dataStart, entry.compressedSize)

@@ -72,7 +72,13 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
       throw truncated(contentLength, expected, 'the response announced only')
     }
     options.onResponse?.({ contentLength })
-    bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count))
+    bytes = await readBody(
+      response,
+      { ...options, signal },
+      stall,
+      (error) => consumer.abort(error),
+      (count) => (bytes = count)
+    )
     const whole = contentLength ?? expected
     if (whole !== undefined && bytes < whole) throw truncated(bytes, whole, 'the body ended after')
     return { bytes, contentLength }
@@ -168,7 +174,9 @@ function readBody(
       ended = true
       void (busy ?? Promise.resolve()).then(() => settle())
     })
-    response.on('error', (error) => settle(new AttemptError({ kind: 'network', code: (error as NodeJS.ErrnoException).code, message: `${error.message} after ${bytes} bytes` })))
+    response.on('error', (error) =>
+      settle(new AttemptError({ kind: 'network', code: (error as NodeJS.ErrnoException).code, message: `${error.message} after ${bytes} bytes` }))
+    )
     response.on('close', () => ended || settle(new AttemptError({ kind: 'network', code: 'ECONNRESET', message: `the connection closed after ${bytes} bytes` })))
   })
 }

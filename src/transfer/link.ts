@@ -78,7 +78,10 @@ const REACHES: Array<[Exclude<Reach, 'public'>, string, BlockList]> = [
 
 function blockList(v4: string[], v6: string[]): BlockList {
   const list = new BlockList()
-  for (const [subnets, type] of [[v4, 'ipv4'], [v6, 'ipv6']] as const) {
+  for (const [subnets, type] of [
+    [v4, 'ipv4'],
+    [v6, 'ipv6']
+  ] as const) {
     for (const subnet of subnets) {
       const [address = '', prefix = ''] = subnet.split('/')
       list.addSubnet(address, Number(prefix), type)

@@ -92,7 +92,9 @@ export async function transferBundle(options: TransferOptions): Promise<Transfer
           // A refused link (403) is worth another try: the next attempt asks for a fresh one.
           alsoRetry: isLinkRefused,
           onRetry: ({ retry, delayMs, error }) =>
-            log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`)
+            log.warning(
+              `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`
+            )
         })
       } catch (error) {
         if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
@@ -117,9 +119,30 @@ export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | '
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
 export async function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
-  const { log, signal } = options
   await prepareFolders(options)
   const inspector = options.inspect?.()
+  const received = await receive(options, inspector, async (receiver, stop) => {
+    for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
+      await receiver.write(chunk as Buffer)
+    }
+  })
+  options.log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
+  return await finish(options, received, inspector)
+}
+
+/**
+ * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
+ * folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
+ * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
+ * throws, whatever way the stop surfaced; everything it wrote is removed first.
+ */
+async function receive(
+  options: LocalOptions,
+  inspector: SiteInspector | undefined,
+  fill: (receiver: ArchiveReceiver, stop: AbortSignal) => Promise<void>
+): Promise<ReceivedArchive> {
+  const { signal } = options
+  throwIfCancelled(signal)
   const stop = new AbortController()
   const onCancel = (): void => stop.abort(new CancelledError())
   signal?.addEventListener('abort', onCancel, { once: true })
@@ -128,22 +151,20 @@ export async function unpackLocalBundle(file: string, options: LocalOptions): Pr
     receiver = await ArchiveReceiver.open({
       partFile: partFileOf(options),
       siteDir: options.siteDir,
-      log,
+      log: options.log,
       onFatal: (error) => stop.abort(error),
       signal: stop.signal,
       limits: options.limits,
       inspector
     })
-    for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop.signal })) {
-      await receiver.write(chunk as Buffer)
-    }
+    await fill(receiver, stop.signal)
     const received = await receiver.complete()
-    log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
-    return await finish(options, received, inspector)
+    throwIfCancelled(signal)
+    return received
   } catch (error) {
     const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
     if (!stop.signal.aborted) stop.abort(cause)
-    await receiver?.discard()
+    await receiver?.discard(signal?.aborted === true)
     throw cause
   } finally {
     signal?.removeEventListener('abort', onCancel)
@@ -168,7 +189,7 @@ interface TransferState {
   inspector?: SiteInspector | undefined
 }
 
-/** One attempt: a fresh `.part`, hash and staging folder; everything removed again if it fails. */
+/** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
 async function attempt(options: TransferOptions, state: TransferState, client: HttpClient): Promise<ReceivedArchive> {
   const { log, clock, signal } = options
   state.attempts++
@@ -178,56 +199,32 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
     state.link = await freshLink(options)
     state.linkRefused = false
   }
-
-  // Stops this attempt, with the reason as the error: the user's cancellation, or an unpacking
-  // failure another download would not cure.
-  const stop = new AbortController()
-  const onCancel = (): void => stop.abort(new CancelledError())
-  signal?.addEventListener('abort', onCancel, { once: true })
-  let receiver: ArchiveReceiver | undefined
+  const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
   try {
-    throwIfCancelled(signal)
-    receiver = await ArchiveReceiver.open({
-      partFile: partFileOf(options),
-      siteDir: options.siteDir,
-      log,
-      onFatal: (error) => stop.abort(error),
-      signal: stop.signal,
-      limits: options.limits,
-      inspector: (state.inspector = options.inspect?.())
+    const received = await receive(options, (state.inspector = options.inspect?.()), async (receiver, stop) => {
+      await download({
+        url: state.link.url,
+        client,
+        clock,
+        signal: stop,
+        stallTimeoutMs: STALL_TIMEOUT_MS,
+        expectedSize: state.link.sizeBytes,
+        policy: options.policy,
+        deadline: options.deadline,
+        onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+        onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
+      })
+      progress.end()
     })
-    const opened = receiver
-    const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
-    await download({
-      url: state.link.url,
-      client,
-      clock,
-      signal: stop.signal,
-      stallTimeoutMs: STALL_TIMEOUT_MS,
-      expectedSize: state.link.sizeBytes,
-      policy: options.policy,
-      deadline: options.deadline,
-      onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-      onChunk: (chunk) => progress.add(chunk.length, opened.write(chunk))
-    })
-    progress.end()
-    const received = await receiver.complete()
-    throwIfCancelled(signal)
     log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`)
     return received
   } catch (error) {
-    // The reason we stopped for (cancellation, unsafe entry) wins over how the stop surfaced.
-    const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
-    if (!stop.signal.aborted) stop.abort(cause)
-    await receiver?.discard(signal?.aborted === true)
-    if (cause instanceof AttemptError && isLinkRefused(cause.failure)) {
+    if (error instanceof AttemptError && isLinkRefused(error.failure)) {
       state.linkRefused = true
       // Retry-After 0: no backoff is needed before asking for a fresh link.
-      throw new AttemptError({ kind: 'status', status: 403, retryAfter: '0' }, cause.message, cause.detail)
+      throw new AttemptError({ kind: 'status', status: 403, retryAfter: '0' }, error.message, error.detail)
     }
-    throw cause
-  } finally {
-    signal?.removeEventListener('abort', onCancel)
+    throw error
   }
 }
 

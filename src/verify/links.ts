@@ -270,7 +270,12 @@ export function linkCollector(): LinkCollector {
   }
 
   function decodeEntities(text: string): string {
-    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/') : text
+    return text.includes('&')
+      ? text
+          .replace(/&amp;/g, '&')
+          .replace(/&#x2f;/gi, '/')
+          .replace(/&#47;/g, '/')
+      : text
   }
 
   function linkKey(page: string, value: string): string {

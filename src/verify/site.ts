@@ -45,7 +45,6 @@ const CONCURRENCY = 16
 
 const isPage = (path: string): boolean => /\.html?$/i.test(path)
 
-
 export interface VerifierOptions {
   /** The export job's last page count: the site has at least as many pages. */
   expectedPages?: number | undefined
@@ -117,7 +116,8 @@ export class SiteVerifier implements SiteInspector {
         else {
           known.count += link.count
           // Keep the first place in page order, so reports do not vary.
-          if (link.page < known.page || (link.page === known.page && link.offset < known.offset)) Object.assign(known, { page: link.page, offset: link.offset, value: link.value })
+          if (link.page < known.page || (link.page === known.page && link.offset < known.offset))
+            Object.assign(known, { page: link.page, offset: link.offset, value: link.value })
         }
       }
     }
