@@ -824,7 +824,7 @@ async function runExport(settings, client, context) {
     if (settings.download) {
         link = await log.group('Download the bundle', async () => {
             // Loaded here, not at start-up: the archive code is not needed before the job is done.
-            const { transferBundle, unpackLocalBundle } = await Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(759)]).then(__webpack_require__.bind(__webpack_require__, 7759));
+            const { transferBundle, unpackLocalBundle } = await Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(445)]).then(__webpack_require__.bind(__webpack_require__, 445));
             const { BundleCache } = await __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324));
             const where = {
                 // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,

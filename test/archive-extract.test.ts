@@ -398,20 +398,19 @@ describe('the .part file', () => {
   }, 5000)
 })
 
+/** A receiver that the test stops through `signal`; a fatal failure reported along the way fails the test. */
+function stoppableReceiver(signal: AbortSignal): Promise<ArchiveReceiver> {
+  const onFatal = (error: unknown): never => {
+    throw error
+  }
+  return ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal, signal, limits: ROOMY })
+}
+
 describe('stopping', () => {
   test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {
     const archive = buildZip(fixtureSiteEntries({ pages: 1500 }))
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({
-      partFile,
-      siteDir,
-      log: recordingLogger(),
-      onFatal: (error) => {
-        throw error
-      },
-      signal: controller.signal,
-      limits: ROOMY
-    })
+    const receiver = await stoppableReceiver(controller.signal)
     await receiver.write(archive)
     const completing = receiver.complete()
     // Wait until the staging folder fills, then stop.
@@ -436,16 +435,7 @@ describe('stopping', () => {
     const entries: ArchiveEntry[] = []
     for (let d = 0; d < 60; d++) for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
     const controller = new AbortController()
-    const receiver = await ArchiveReceiver.open({
-      partFile,
-      siteDir,
-      log: recordingLogger(),
-      onFatal: (error) => {
-        throw error
-      },
-      signal: controller.signal,
-      limits: ROOMY
-    })
+    const receiver = await stoppableReceiver(controller.signal)
     await receiver.write(buildZip(entries))
     const completing = receiver.complete().catch((e: unknown) => e)
     const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))

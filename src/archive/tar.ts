@@ -6,6 +6,7 @@
  */
 import zlib from 'node:zlib'
 import { formatBytes } from '../common/units.js'
+import { ByteQueue } from './byte-queue.js'
 import { CorruptArchiveError, NotAnArchiveError, corrupt } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
@@ -206,8 +207,7 @@ interface Current {
  * long names and links, checksums), so what an archive means did not change with the reader.
  */
 class TarReader {
-  private held: Buffer[] = []
-  private heldBytes = 0
+  private readonly held = new ByteQueue()
   private current: Current | undefined
   /** Padding of a skipped or finished entry still to pass over. */
   private skip = 0
@@ -226,14 +226,13 @@ class TarReader {
   write(chunk: Buffer): Promise<void> | undefined {
     if (this.stopped) return undefined
     this.held.push(chunk)
-    this.heldBytes += chunk.length
     return this.waiting ?? this.run()
   }
 
   /** No more bytes: resolves once every entry has been handed over; throws when the data ended early. */
   async end(): Promise<void> {
     await this.waiting
-    if (this.current !== undefined || this.skip > 0 || this.heldBytes > 0) {
+    if (this.current !== undefined || this.skip > 0 || this.held.length > 0) {
       const entry = this.current === undefined || this.current.how === 'long' ? undefined : this.reading
       const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size)} declared)`
       throw new CorruptArchiveError(`the tar data ends early, ${where}`)
@@ -242,8 +241,7 @@ class TarReader {
 
   stop(): void {
     this.stopped = true
-    this.held = []
-    this.heldBytes = 0
+    this.held.clear()
   }
 
   private run(): Promise<void> | undefined {
@@ -268,21 +266,21 @@ class TarReader {
   private step(): Promise<void> | undefined {
     while (!this.stopped) {
       if (this.skip > 0) {
-        if (this.heldBytes === 0) return undefined
-        this.skip -= this.takeUpTo(this.skip).length
+        if (this.held.length === 0) return undefined
+        this.skip -= this.held.takeUpTo(this.skip).length
         continue
       }
       const current = this.current
       if (current !== undefined) {
         if (current.how === 'long') {
-          if (this.heldBytes < current.left) return undefined
-          this.longHeader(current.header, this.take(current.left))
+          if (this.held.length < current.left) return undefined
+          this.longHeader(current.header, this.held.take(current.left))
           this.current = undefined
           this.skip = current.padding
           continue
         }
-        if (current.left > 0 && this.heldBytes === 0) return undefined
-        const piece = this.takeUpTo(current.left)
+        if (current.left > 0 && this.held.length === 0) return undefined
+        const piece = this.held.takeUpTo(current.left)
         current.left -= piece.length
         let wait: Promise<void> | undefined
         if (current.how === 'memory') current.chunks.push(piece)
@@ -295,8 +293,8 @@ class TarReader {
         if (wait !== undefined) return wait
         continue
       }
-      if (this.heldBytes < BLOCK) return undefined
-      const header = decodeHeader(this.take(BLOCK))
+      if (this.held.length < BLOCK) return undefined
+      const header = decodeHeader(this.held.take(BLOCK))
       if (header === undefined) continue
       const wait = this.begin(header)
       if (wait !== undefined) return wait
@@ -386,32 +384,7 @@ class TarReader {
     if (pax.size) header.size = parseInt(pax.size, 10)
     this.pax = undefined
   }
-
-  /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
-  private take(bytes: number): Buffer {
-    if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
-    const parts: Buffer[] = []
-    for (let left = bytes; left > 0;) {
-      const part = this.takeUpTo(left)
-      parts.push(part)
-      left -= part.length
-    }
-    return Buffer.concat(parts, bytes)
-  }
-
-  /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
-  private takeUpTo(bytes: number): Buffer {
-    if (bytes === 0 || this.heldBytes === 0) return EMPTY
-    const first = this.held[0] as Buffer
-    const piece = first.length <= bytes ? first : first.subarray(0, bytes)
-    if (piece === first) this.held.shift()
-    else this.held[0] = first.subarray(bytes)
-    this.heldBytes -= piece.length
-    return piece
-  }
 }
-
-const EMPTY = Buffer.alloc(0)
 
 /** The padding after `size` bytes of content. */
 function overflow(size: number): number {

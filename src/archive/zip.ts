@@ -27,6 +27,7 @@ import { once } from 'node:events'
 import { type FileHandle, open } from 'node:fs/promises'
 import zlib from 'node:zlib'
 import yauzl from 'yauzl'
+import { ByteQueue } from './byte-queue.js'
 import { MAX_LINK_TARGET_BYTES, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, UnsafeEntryError, corrupt } from './errors.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
@@ -213,10 +214,7 @@ class LocalStream {
   entries: LocalEntry[] | undefined = []
   /** Where the central directory should start: the end of the last entry. */
   endOfEntries = -1
-  private held: Buffer[] = []
-  private heldBytes = 0
-  /** Offset in the archive of the first held byte. */
-  private position = 0
+  private readonly held = new ByteQueue()
   private done = false
   /** The entry whose data is being read. */
   private current: Current | undefined
@@ -229,7 +227,6 @@ class LocalStream {
   write(chunk: Buffer): Promise<void> | undefined {
     if (this.done) return undefined
     this.held.push(chunk)
-    this.heldBytes += chunk.length
     return this.waiting ?? this.run()
   }
 
@@ -266,8 +263,7 @@ class LocalStream {
   private giveUp(): void {
     this.done = true
     this.entries = undefined
-    this.held = []
-    this.heldBytes = 0
+    this.held.clear()
     this.current?.large?.abandon()
     this.current = undefined
   }
@@ -277,8 +273,8 @@ class LocalStream {
     while (!this.done) {
       const current = this.current
       if (current !== undefined) {
-        if (this.heldBytes === 0 && current.left > 0) return undefined
-        const piece = this.takeUpTo(current.left)
+        if (this.held.length === 0 && current.left > 0) return undefined
+        const piece = this.held.takeUpTo(current.left)
         current.left -= piece.length
         let wait: Promise<void> | undefined
         if (current.large !== undefined) wait = piece.length > 0 ? current.large.write(piece) : undefined
@@ -287,24 +283,23 @@ class LocalStream {
         if (wait !== undefined) return wait
         continue
       }
-      if (this.heldBytes < 4) return undefined
-      const signature = this.peek(4).readUInt32LE(0)
+      if (this.held.length < 4) return undefined
+      const signature = this.held.peek(4).readUInt32LE(0)
       if (signature !== LOCAL_HEADER) {
         // The central directory (or the end record of an archive without entries) follows the
         // entries; anything else is for the directory to explain.
         if (signature !== CENTRAL_HEADER && signature !== END_OF_DIRECTORY && signature !== ZIP64_END_OF_DIRECTORY) throw new Error('unexpected bytes between entries')
-        this.endOfEntries = this.position
+        this.endOfEntries = this.held.position
         this.done = true
-        this.held = []
-        this.heldBytes = 0
+        this.held.clear()
         return undefined
       }
-      if (this.heldBytes < LOCAL_HEADER_BYTES) return undefined
-      const fixed = this.peek(LOCAL_HEADER_BYTES)
+      if (this.held.length < LOCAL_HEADER_BYTES) return undefined
+      const fixed = this.held.peek(LOCAL_HEADER_BYTES)
       const headerBytes = LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28)
-      if (this.heldBytes < headerBytes) return undefined
-      const offset = this.position
-      const entry = parseLocalHeader(this.take(headerBytes), 0, offset)
+      if (this.held.length < headerBytes) return undefined
+      const offset = this.held.position
+      const entry = parseLocalHeader(this.held.take(headerBytes), 0, offset)
       if (!streamable(entry)) throw new Error('an entry that needs the central directory')
       ;(this.entries as LocalEntry[]).push(entry)
       const wait = this.begin(entry)
@@ -341,36 +336,6 @@ class LocalStream {
       entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false }
     )
   }
-
-  /** The first `bytes` held bytes, without consuming them. */
-  private peek(bytes: number): Buffer {
-    const first = this.held[0] as Buffer
-    return first.length >= bytes ? first : Buffer.concat(this.held, bytes)
-  }
-
-  /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
-  private take(bytes: number): Buffer {
-    if ((this.held[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
-    const parts: Buffer[] = []
-    for (let left = bytes; left > 0;) {
-      const part = this.takeUpTo(left)
-      parts.push(part)
-      left -= part.length
-    }
-    return Buffer.concat(parts, bytes)
-  }
-
-  /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
-  private takeUpTo(bytes: number): Buffer {
-    if (bytes === 0 || this.heldBytes === 0) return EMPTY
-    const first = this.held[0] as Buffer
-    const piece = first.length <= bytes ? first : first.subarray(0, bytes)
-    if (piece === first) this.held.shift()
-    else this.held[0] = first.subarray(bytes)
-    this.heldBytes -= piece.length
-    this.position += piece.length
-    return piece
-  }
 }
 
 interface Current {
@@ -382,8 +347,6 @@ interface Current {
   large: LargeContent | undefined
   directory: boolean
 }
-
-const EMPTY = Buffer.alloc(0)
 
 /** `then` after `first` when there is one to wait for; else now. */
 function chain(first: Promise<void> | undefined, then: () => Promise<void> | undefined): Promise<void> | undefined {

@@ -1,8 +1,8 @@
-export const id = 759;
-export const ids = [759];
+export const id = 445;
+export const ids = [445];
 export const modules = {
 
-/***/ 7759:
+/***/ 445:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1287,6 +1287,62 @@ function removeDetached(paths, until) {
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
 var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_node_zlib_);
+;// CONCATENATED MODULE: ./src/archive/byte-queue.ts
+/**
+ * The bytes an archive reader has been handed and not yet consumed, as the chunks they came in.
+ * Taking bytes copies nothing unless they span chunks, so a small file's content can stay a view
+ * of the chunk it arrived in.
+ */
+class ByteQueue {
+    chunks = [];
+    /** Bytes held. */
+    length = 0;
+    /** Bytes consumed since the start: the archive offset of the first byte held. */
+    position = 0;
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.length += chunk.length;
+    }
+    /** Drops every byte held (they count as consumed). */
+    clear() {
+        this.position += this.length;
+        this.chunks = [];
+        this.length = 0;
+    }
+    /** The first `bytes` held bytes (at least that many must be held), without consuming them. */
+    peek(bytes) {
+        const first = this.chunks[0];
+        return first.length >= bytes ? first : Buffer.concat(this.chunks, bytes);
+    }
+    /** Consumes exactly `bytes` held bytes (at least that many must be held). */
+    take(bytes) {
+        if (this.chunks[0].length >= bytes)
+            return this.takeUpTo(bytes);
+        const parts = [];
+        for (let left = bytes; left > 0;) {
+            const part = this.takeUpTo(left);
+            parts.push(part);
+            left -= part.length;
+        }
+        return Buffer.concat(parts, bytes);
+    }
+    /** Consumes up to `bytes` held bytes, from the first chunk only. */
+    takeUpTo(bytes) {
+        if (bytes === 0 || this.length === 0)
+            return EMPTY;
+        const first = this.chunks[0];
+        const piece = first.length <= bytes ? first : first.subarray(0, bytes);
+        if (piece === first)
+            this.chunks.shift();
+        else
+            this.chunks[0] = first.subarray(bytes);
+        this.length -= piece.length;
+        this.position += piece.length;
+        return piece;
+    }
+}
+const EMPTY = Buffer.alloc(0);
+
 ;// CONCATENATED MODULE: ./src/archive/tar.ts
 /**
  * Unpacks a tar or tar.gz archive while it downloads: bytes are fed in as they arrive, gunzip
@@ -1294,6 +1350,7 @@ var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_nod
  * SiteWriter writes. Backpressure runs all the way back to the socket, so memory stays flat
  * whatever the archive's size.
  */
+
 
 
 
@@ -1479,8 +1536,7 @@ const MAX_LONG_HEADER_BYTES = 4 * 1024 * 1024;
  */
 class TarReader {
     writer;
-    held = [];
-    heldBytes = 0;
+    held = new ByteQueue();
     current;
     /** Padding of a skipped or finished entry still to pass over. */
     skip = 0;
@@ -1500,13 +1556,12 @@ class TarReader {
         if (this.stopped)
             return undefined;
         this.held.push(chunk);
-        this.heldBytes += chunk.length;
         return this.waiting ?? this.run();
     }
     /** No more bytes: resolves once every entry has been handed over; throws when the data ended early. */
     async end() {
         await this.waiting;
-        if (this.current !== undefined || this.skip > 0 || this.heldBytes > 0) {
+        if (this.current !== undefined || this.skip > 0 || this.held.length > 0) {
             const entry = this.current === undefined || this.current.how === 'long' ? undefined : this.reading;
             const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${(0,units/* formatBytes */.z3)(entry.size)} declared)`;
             throw new archive_errors/* CorruptArchiveError */.sC(`the tar data ends early, ${where}`);
@@ -1514,8 +1569,7 @@ class TarReader {
     }
     stop() {
         this.stopped = true;
-        this.held = [];
-        this.heldBytes = 0;
+        this.held.clear();
     }
     run() {
         const wait = this.step();
@@ -1536,24 +1590,24 @@ class TarReader {
     step() {
         while (!this.stopped) {
             if (this.skip > 0) {
-                if (this.heldBytes === 0)
+                if (this.held.length === 0)
                     return undefined;
-                this.skip -= this.takeUpTo(this.skip).length;
+                this.skip -= this.held.takeUpTo(this.skip).length;
                 continue;
             }
             const current = this.current;
             if (current !== undefined) {
                 if (current.how === 'long') {
-                    if (this.heldBytes < current.left)
+                    if (this.held.length < current.left)
                         return undefined;
-                    this.longHeader(current.header, this.take(current.left));
+                    this.longHeader(current.header, this.held.take(current.left));
                     this.current = undefined;
                     this.skip = current.padding;
                     continue;
                 }
-                if (current.left > 0 && this.heldBytes === 0)
+                if (current.left > 0 && this.held.length === 0)
                     return undefined;
-                const piece = this.takeUpTo(current.left);
+                const piece = this.held.takeUpTo(current.left);
                 current.left -= piece.length;
                 let wait;
                 if (current.how === 'memory')
@@ -1569,9 +1623,9 @@ class TarReader {
                     return wait;
                 continue;
             }
-            if (this.heldBytes < BLOCK)
+            if (this.held.length < BLOCK)
                 return undefined;
-            const header = decodeHeader(this.take(BLOCK));
+            const header = decodeHeader(this.held.take(BLOCK));
             if (header === undefined)
                 continue;
             const wait = this.begin(header);
@@ -1669,33 +1723,7 @@ class TarReader {
             header.size = parseInt(pax.size, 10);
         this.pax = undefined;
     }
-    /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
-    take(bytes) {
-        if (this.held[0].length >= bytes)
-            return this.takeUpTo(bytes);
-        const parts = [];
-        for (let left = bytes; left > 0;) {
-            const part = this.takeUpTo(left);
-            parts.push(part);
-            left -= part.length;
-        }
-        return Buffer.concat(parts, bytes);
-    }
-    /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
-    takeUpTo(bytes) {
-        if (bytes === 0 || this.heldBytes === 0)
-            return EMPTY;
-        const first = this.held[0];
-        const piece = first.length <= bytes ? first : first.subarray(0, bytes);
-        if (piece === first)
-            this.held.shift();
-        else
-            this.held[0] = first.subarray(bytes);
-        this.heldBytes -= piece.length;
-        return piece;
-    }
 }
-const EMPTY = Buffer.alloc(0);
 /** The padding after `size` bytes of content. */
 function overflow(size) {
     const over = size & 511;
@@ -1865,6 +1893,7 @@ var yauzl = __webpack_require__(663);
 
 
 
+
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;
 const END_OF_DIRECTORY = 0x06054b50;
@@ -2011,10 +2040,7 @@ class LocalStream {
     entries = [];
     /** Where the central directory should start: the end of the last entry. */
     endOfEntries = -1;
-    held = [];
-    heldBytes = 0;
-    /** Offset in the archive of the first held byte. */
-    position = 0;
+    held = new ByteQueue();
     done = false;
     /** The entry whose data is being read. */
     current;
@@ -2028,7 +2054,6 @@ class LocalStream {
         if (this.done)
             return undefined;
         this.held.push(chunk);
-        this.heldBytes += chunk.length;
         return this.waiting ?? this.run();
     }
     /** Resolves once the bytes written so far are handled; whatever entry is left unfinished ends the streaming. */
@@ -2062,8 +2087,7 @@ class LocalStream {
     giveUp() {
         this.done = true;
         this.entries = undefined;
-        this.held = [];
-        this.heldBytes = 0;
+        this.held.clear();
         this.current?.large?.abandon();
         this.current = undefined;
     }
@@ -2072,9 +2096,9 @@ class LocalStream {
         while (!this.done) {
             const current = this.current;
             if (current !== undefined) {
-                if (this.heldBytes === 0 && current.left > 0)
+                if (this.held.length === 0 && current.left > 0)
                     return undefined;
-                const piece = this.takeUpTo(current.left);
+                const piece = this.held.takeUpTo(current.left);
                 current.left -= piece.length;
                 let wait;
                 if (current.large !== undefined)
@@ -2087,28 +2111,27 @@ class LocalStream {
                     return wait;
                 continue;
             }
-            if (this.heldBytes < 4)
+            if (this.held.length < 4)
                 return undefined;
-            const signature = this.peek(4).readUInt32LE(0);
+            const signature = this.held.peek(4).readUInt32LE(0);
             if (signature !== LOCAL_HEADER) {
                 // The central directory (or the end record of an archive without entries) follows the
                 // entries; anything else is for the directory to explain.
                 if (signature !== CENTRAL_HEADER && signature !== END_OF_DIRECTORY && signature !== ZIP64_END_OF_DIRECTORY)
                     throw new Error('unexpected bytes between entries');
-                this.endOfEntries = this.position;
+                this.endOfEntries = this.held.position;
                 this.done = true;
-                this.held = [];
-                this.heldBytes = 0;
+                this.held.clear();
                 return undefined;
             }
-            if (this.heldBytes < LOCAL_HEADER_BYTES)
+            if (this.held.length < LOCAL_HEADER_BYTES)
                 return undefined;
-            const fixed = this.peek(LOCAL_HEADER_BYTES);
+            const fixed = this.held.peek(LOCAL_HEADER_BYTES);
             const headerBytes = LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28);
-            if (this.heldBytes < headerBytes)
+            if (this.held.length < headerBytes)
                 return undefined;
-            const offset = this.position;
-            const entry = parseLocalHeader(this.take(headerBytes), 0, offset);
+            const offset = this.held.position;
+            const entry = parseLocalHeader(this.held.take(headerBytes), 0, offset);
             if (!streamable(entry))
                 throw new Error('an entry that needs the central directory');
             this.entries.push(entry);
@@ -2143,39 +2166,7 @@ class LocalStream {
             return current.large.end();
         return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false });
     }
-    /** The first `bytes` held bytes, without consuming them. */
-    peek(bytes) {
-        const first = this.held[0];
-        return first.length >= bytes ? first : Buffer.concat(this.held, bytes);
-    }
-    /** Consumes exactly `bytes` held bytes (a copy only when they span chunks). */
-    take(bytes) {
-        if (this.held[0].length >= bytes)
-            return this.takeUpTo(bytes);
-        const parts = [];
-        for (let left = bytes; left > 0;) {
-            const part = this.takeUpTo(left);
-            parts.push(part);
-            left -= part.length;
-        }
-        return Buffer.concat(parts, bytes);
-    }
-    /** Consumes up to `bytes` held bytes from the first chunk held (no copy). */
-    takeUpTo(bytes) {
-        if (bytes === 0 || this.heldBytes === 0)
-            return zip_EMPTY;
-        const first = this.held[0];
-        const piece = first.length <= bytes ? first : first.subarray(0, bytes);
-        if (piece === first)
-            this.held.shift();
-        else
-            this.held[0] = first.subarray(bytes);
-        this.heldBytes -= piece.length;
-        this.position += piece.length;
-        return piece;
-    }
 }
-const zip_EMPTY = Buffer.alloc(0);
 /** `then` after `first` when there is one to wait for; else now. */
 function chain(first, then) {
     return first === undefined ? then() : first.then(then);
