@@ -909,7 +909,10 @@ class SiteWriter {
     /** Site paths of the files and links created (a later duplicate replaces the earlier one), and those not shown to an observer. */
     created = new Set();
     unobserved = new Set();
-    observing;
+    /** The files written from memory are shown to the inspector's observer on the writer threads. */
+    observingOnThreads;
+    /** Or to its observer here. */
+    observer;
     /** Counts for the summary line. */
     counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 };
     /** Entries taken so far, of every kind. */
@@ -927,10 +930,11 @@ class SiteWriter {
         this.limits = limits;
         this.inspector = inspector;
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
-        this.observing = inspector?.threadObserver !== undefined;
+        this.observer = options.observeOn === 'main thread' ? inspector?.observer?.() : undefined;
+        this.observingOnThreads = this.observer === undefined && inspector?.threadObserver !== undefined;
         this.disk = new DiskThreads(root, {
             threads: options.threads,
-            observer: inspector?.threadObserver,
+            observer: this.observingOnThreads ? inspector?.threadObserver : undefined,
             onFailure: (error) => {
                 this.failure ??=
                     error instanceof archive_errors/* CorruptArchiveError */.sC ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
@@ -983,16 +987,21 @@ class SiteWriter {
      */
     fileInMemory(name, mode, size, chunks, stored) {
         const path = this.claimFile(name, size);
-        this.unobserved.delete(path);
         const bytes = total(chunks);
         if (stored.deflated) {
             this.countWritten(name, stored.size);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observing);
+            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observingOnThreads);
         }
         else {
             this.countWritten(name, bytes);
-            this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observing);
+            this.observer?.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
+            this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads);
         }
+        // A deflated file is inflated on a writer thread: an observer here never sees its content.
+        if (stored.deflated && this.observer !== undefined)
+            this.unobserved.add(path);
+        else
+            this.unobserved.delete(path);
         return this.room();
     }
     /**
@@ -1066,7 +1075,7 @@ class SiteWriter {
             }
             await this.disk.idle();
             this.throwIfFailed();
-            const observed = this.observing ? await this.disk.collect([...this.created]) : [];
+            const observed = this.observer !== undefined ? [this.observer.result([...this.created])] : this.observingOnThreads ? await this.disk.collect([...this.created]) : [];
             this.throwIfFailed();
             // The threads' memory goes before the inspector takes in what they found.
             await this.disk.terminate();
@@ -2584,11 +2593,16 @@ class ArchiveReceiver {
      * The writer of the staging folder, once the format is known: one writer thread for a tar
      * (gunzip and the main thread are the rest of the work), two for a zip, whose threads inflate
      * its entries too. Measured on 2 cores: the second thread makes page-rich and large zips 10-12%
-     * faster, gains nothing on tiny files, and costs about 25 MiB.
+     * faster, gains nothing on tiny files, and costs about 25 MiB. A tar's pages are scanned for
+     * the site check here, where they are as they will be written: the writer thread is what a
+     * tar's unpacking waits on, and the main thread has time to spare.
      */
     newWriter(staging) {
         const { log, limits, inspector } = this.options;
-        return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, { threads: this.format === 'zip' ? 2 : 1 });
+        return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
+            threads: this.format === 'zip' ? 2 : 1,
+            observeOn: this.format === 'zip' ? 'writer threads' : 'main thread'
+        });
     }
     static async open(options) {
         // 'w' truncates: a retry never appends to what a failed attempt left.

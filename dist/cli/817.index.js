@@ -616,6 +616,11 @@ class SiteVerifier {
     result;
     /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
     threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`;
+    /** The same, on the main thread (a tar's pages are there as they are written). */
+    observer() {
+        const links = linkCollector();
+        return { observe: links.observe, result: (files) => links.check(files) };
+    }
     /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
     checked = [];
     files;

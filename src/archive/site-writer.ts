@@ -57,6 +57,12 @@ export interface SiteInspector {
    */
   readonly threadObserver?: string | undefined
   /**
+   * The same observer, made on the main thread: used instead of the threads' when the archive's
+   * content is there as it will be written (a tar), so that the scan does not add to the writer
+   * thread's work, which is what a tar's unpacking waits on.
+   */
+  observer?(): FileObserver
+  /**
    * Called once the unpacking is complete: every file and link it created, as site paths, what
    * each thread's observer found, and which of the files no observer saw (large ones, links).
    */
@@ -64,6 +70,16 @@ export interface SiteInspector {
   /** The whole staged site, before it is swapped in; a throw keeps the previous site. */
   review(root: string): Promise<void>
 }
+
+/** Sees each file written from memory (up to SMALL_FILE_BYTES), and says what it found once every file is written. */
+export interface FileObserver {
+  observe(path: string, content: Buffer): void
+  /** `files`: the site paths of every file created; the result must survive a structured clone. */
+  result(files: string[]): unknown
+}
+
+/** Where the inspector's observer runs: beside the reader (tar), or on the writer threads, which inflate a zip's entries. */
+export type ObserveOn = 'main thread' | 'writer threads'
 
 /** How the content of a file in memory is stored. */
 export type StoredContent = { deflated: false } | { deflated: true; size: number }
@@ -80,7 +96,10 @@ export class SiteWriter {
   /** Site paths of the files and links created (a later duplicate replaces the earlier one), and those not shown to an observer. */
   private readonly created = new Set<string>()
   private readonly unobserved = new Set<string>()
-  private readonly observing: boolean
+  /** The files written from memory are shown to the inspector's observer on the writer threads. */
+  private readonly observingOnThreads: boolean
+  /** Or to its observer here. */
+  private readonly observer: FileObserver | undefined
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
 
@@ -97,13 +116,14 @@ export class SiteWriter {
     private readonly signal: AbortSignal,
     private readonly limits: SiteLimits,
     private readonly inspector?: SiteInspector | undefined,
-    options: { threads?: number | undefined } = {}
+    options: { threads?: number | undefined; observeOn?: ObserveOn | undefined } = {}
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
-    this.observing = inspector?.threadObserver !== undefined
+    this.observer = options.observeOn === 'main thread' ? inspector?.observer?.() : undefined
+    this.observingOnThreads = this.observer === undefined && inspector?.threadObserver !== undefined
     this.disk = new DiskThreads(root, {
       threads: options.threads,
-      observer: inspector?.threadObserver,
+      observer: this.observingOnThreads ? inspector?.threadObserver : undefined,
       onFailure: (error) => {
         this.failure ??=
           error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
@@ -156,15 +176,18 @@ export class SiteWriter {
    */
   fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> | undefined {
     const path = this.claimFile(name, size)
-    this.unobserved.delete(path)
     const bytes = total(chunks)
     if (stored.deflated) {
       this.countWritten(name, stored.size)
-      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observing)
+      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observingOnThreads)
     } else {
       this.countWritten(name, bytes)
-      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observing)
+      this.observer?.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
+      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads)
     }
+    // A deflated file is inflated on a writer thread: an observer here never sees its content.
+    if (stored.deflated && this.observer !== undefined) this.unobserved.add(path)
+    else this.unobserved.delete(path)
     return this.room()
   }
 
@@ -244,7 +267,7 @@ export class SiteWriter {
       }
       await this.disk.idle()
       this.throwIfFailed()
-      const observed = this.observing ? await this.disk.collect([...this.created]) : []
+      const observed = this.observer !== undefined ? [this.observer.result([...this.created])] : this.observingOnThreads ? await this.disk.collect([...this.created]) : []
       this.throwIfFailed()
       // The threads' memory goes before the inspector takes in what they found.
       await this.disk.terminate()

@@ -2,16 +2,16 @@
  * A look at an unpacked site before it is deployed: it has an `index.html`, it has at least the
  * pages the export job reported, and its internal links lead to files of the site.
  *
- * Pages are scanned as the unpacking writes them, by the writer threads while the content is in
- * memory there (see SiteInspector.threadObserver), so a large site is not read a second time and
- * the scan stays off the main thread; each distinct link is kept once, with where it first
+ * Pages are scanned as the unpacking writes them, while their content is in memory: beside the
+ * tar reader, or on the writer threads that inflate a zip's entries (see SiteInspector), so a large
+ * site is not read a second time; each distinct link is kept once, with where it first
  * appears and how often, so memory stays small however many pages repeat the same navigation.
  * The unpacking also says which files it created, so the site is not listed from the disk.
  */
 import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import type { SiteInspector } from '../archive/site-writer.js'
+import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
 import { type CheckedLinks, type FoundLink, lineAt, linkCollector, linkKey } from './links.js'
 
 export interface BrokenLink {
@@ -58,6 +58,11 @@ export class SiteVerifier implements SiteInspector {
   result: SiteCheck | undefined
   /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
   readonly threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`
+  /** The same, on the main thread (a tar's pages are there as they are written). */
+  observer(): FileObserver {
+    const links = linkCollector()
+    return { observe: links.observe, result: (files) => links.check(files) }
+  }
   /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
   private checked: CheckedLinks[] = []
   private files: ReadonlySet<string> | undefined
