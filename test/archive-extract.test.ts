@@ -8,9 +8,10 @@ import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../si
 import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
-import type { SiteLimits } from '../src/archive/site-writer.js'
+import type { SiteInspector, SiteLimits } from '../src/archive/site-writer.js'
 import { swapIntoPlace } from '../src/archive/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
+import { SiteVerifier } from '../src/verify/site.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
@@ -38,15 +39,16 @@ function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Buffer> 
 const ROOMY: SiteLimits = { maxBytes: 1024 ** 3 }
 
 /** Feeds `archive` through a receiver in odd-sized chunks, as a download would, then swaps the site in. */
-async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(), limits = ROOMY): Promise<ReceivedArchive> {
+async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(), limits = ROOMY, inspector?: SiteInspector): Promise<ReceivedArchive> {
   let fatal: unknown
-  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error), limits })
+  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error), limits, inspector })
   try {
     for (let offset = 0; offset < archive.length; offset += 7919) {
       await receiver.write(archive.subarray(offset, offset + 7919))
       if (fatal !== undefined) throw fatal
     }
     const received = await receiver.complete()
+    await inspector?.review(received.staging!)
     await swapIntoPlace(received.staging!, siteDir, received)
     await rm(partFile)
     return received
@@ -405,6 +407,28 @@ function stoppableReceiver(signal: AbortSignal): Promise<ArchiveReceiver> {
   }
   return ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal, signal, limits: ROOMY })
 }
+
+describe('the site check while unpacking', () => {
+  // Small pages of a tar are scanned beside the reader, larger ones on the writer thread, a zip's
+  // on the threads that inflate them, and pages over the in-memory size after the unpacking.
+  test.each(['tar.gz', 'zip'] as const)('every page is scanned once, whoever scans it (%s)', async (format) => {
+    const page = (link: string, padding: number): string =>
+      `<html><body>\n<a href="${link}">x</a>\n${'<p>text</p>\n'.repeat(padding)}<a href="/index.html">home</a></body></html>`
+    const entries: ArchiveEntry[] = [
+      { type: 'file', name: 'index.html', content: page('/gone-small', 0) },
+      { type: 'file', name: 'docs/medium.html', content: page('gone-medium', 4_000) },
+      { type: 'file', name: 'docs/large.html', content: page('../gone-large', 120_000) }
+    ]
+    const verifier = new SiteVerifier()
+    await unpack(await build(format, entries), recordingLogger(), ROOMY, verifier)
+    expect(verifier.result).toMatchObject({ htmlPages: 3, links: 6, brokenCount: 3 })
+    expect(verifier.result?.broken.map((b) => [b.file, b.line, b.link])).toEqual([
+      ['docs/large.html', 2, '../gone-large'],
+      ['docs/medium.html', 2, 'gone-medium'],
+      ['index.html', 2, '/gone-small']
+    ])
+  })
+})
 
 describe('stopping', () => {
   test('a stop while a zip is unpacked (after its download) ends the unpacking at once', async () => {

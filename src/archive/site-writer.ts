@@ -57,9 +57,8 @@ export interface SiteInspector {
    */
   readonly threadObserver?: string | undefined
   /**
-   * The same observer, made on the main thread: used instead of the threads' when the archive's
-   * content is there as it will be written (a tar), so that the scan does not add to the writer
-   * thread's work, which is what a tar's unpacking waits on.
+   * The same observer, made on the main thread, for the files whose content is there as it will
+   * be written (see SiteWriter's `observeHereUpTo`).
    */
   observer?(): FileObserver
   /**
@@ -78,9 +77,6 @@ export interface FileObserver {
   result(files: string[]): unknown
 }
 
-/** Where the inspector's observer runs: beside the reader (tar), or on the writer threads, which inflate a zip's entries. */
-export type ObserveOn = 'main thread' | 'writer threads'
-
 /** How the content of a file in memory is stored. */
 export type StoredContent = { deflated: false } | { deflated: true; size: number }
 
@@ -96,10 +92,11 @@ export class SiteWriter {
   /** Site paths of the files and links created (a later duplicate replaces the earlier one), and those not shown to an observer. */
   private readonly created = new Set<string>()
   private readonly unobserved = new Set<string>()
-  /** The files written from memory are shown to the inspector's observer on the writer threads. */
+  /** The inspector's observer on the writer threads sees the files written from memory ... */
   private readonly observingOnThreads: boolean
-  /** Or to its observer here. */
+  /** ... but those up to `observeHereUpTo` bytes, not deflated, this one sees here. */
   private readonly observer: FileObserver | undefined
+  private readonly observeHereUpTo: number
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
 
@@ -116,11 +113,21 @@ export class SiteWriter {
     private readonly signal: AbortSignal,
     private readonly limits: SiteLimits,
     private readonly inspector?: SiteInspector | undefined,
-    options: { threads?: number | undefined; observeOn?: ObserveOn | undefined } = {}
+    options: {
+      threads?: number | undefined
+      /**
+       * Files up to this size whose content is here as it will be written are shown to the
+       * inspector's observer here rather than on a writer thread (0: none). A writer thread's
+       * work is mostly per file (creating it), the scan's per byte: for small files the writer
+       * thread is what the unpacking waits on, and the main thread has time to spare.
+       */
+      observeHereUpTo?: number | undefined
+    } = {}
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
-    this.observer = options.observeOn === 'main thread' ? inspector?.observer?.() : undefined
-    this.observingOnThreads = this.observer === undefined && inspector?.threadObserver !== undefined
+    this.observeHereUpTo = options.observeHereUpTo ?? 0
+    this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
+    this.observingOnThreads = inspector?.threadObserver !== undefined
     this.disk = new DiskThreads(root, {
       threads: options.threads,
       observer: this.observingOnThreads ? inspector?.threadObserver : undefined,
@@ -182,12 +189,11 @@ export class SiteWriter {
       this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observingOnThreads)
     } else {
       this.countWritten(name, bytes)
-      this.observer?.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
-      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads)
+      const here = this.observer !== undefined && bytes <= this.observeHereUpTo
+      if (here) this.observer.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
+      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads && !here)
     }
-    // A deflated file is inflated on a writer thread: an observer here never sees its content.
-    if (stored.deflated && this.observer !== undefined) this.unobserved.add(path)
-    else this.unobserved.delete(path)
+    this.unobserved.delete(path)
     return this.room()
   }
 
@@ -267,7 +273,8 @@ export class SiteWriter {
       }
       await this.disk.idle()
       this.throwIfFailed()
-      const observed = this.observer !== undefined ? [this.observer.result([...this.created])] : this.observingOnThreads ? await this.disk.collect([...this.created]) : []
+      const files = [...this.created]
+      const observed = [...(this.observingOnThreads ? await this.disk.collect(files) : []), ...(this.observer === undefined ? [] : [this.observer.result(files)])]
       this.throwIfFailed()
       // The threads' memory goes before the inspector takes in what they found.
       await this.disk.terminate()
