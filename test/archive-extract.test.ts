@@ -89,6 +89,21 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(await mode('plain.txt')).toBe(0o644 & ~process.umask())
   })
 
+  test('a file named twice takes the mode of its last entry', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'tool', content: 'first', mode: 0o755 },
+        { type: 'file', name: 'page.html', content: 'first', mode: 0o644 },
+        { type: 'file', name: 'tool', content: 'second', mode: 0o644 },
+        { type: 'file', name: 'page.html', content: 'second', mode: 0o755 }
+      ])
+    )
+    const mode = async (name: string): Promise<number> => (await stat(join(siteDir, name))).mode & 0o777
+    expect(await mode('tool')).toBe(0o644 & ~process.umask())
+    expect(await mode('page.html')).toBe(0o755 & ~process.umask())
+    expect(await readFile(join(siteDir, 'tool'), 'utf8')).toBe('second')
+  })
+
   test('creates symlinks that stay inside', async () => {
     await unpack(
       await build(format, [

@@ -460,7 +460,7 @@ class DiskThreads {
     }
     /** Undefined when more may be handed over now; else resolves once the threads have caught up. */
     room() {
-        if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS)
+        if (this.hasRoom)
             return undefined;
         if (this.failed || this.terminated)
             return undefined;
@@ -490,6 +490,9 @@ class DiskThreads {
         this.terminated = true;
         this.wakeAll();
         await Promise.all(this.shards.map((shard) => shard.worker.terminate()));
+    }
+    get hasRoom() {
+        return this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS;
     }
     get busy() {
         return this.shards.reduce((sum, shard) => sum + shard.pending + shard.collecting.length, 0);
@@ -575,7 +578,7 @@ class DiskThreads {
         }
         if (shard.pending === 0 && shard.collecting.length === 0)
             shard.worker.unref();
-        if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS)
+        if (this.hasRoom)
             for (const wake of this.roomWaiters.splice(0))
                 wake();
         if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0))
@@ -1663,25 +1666,25 @@ class TarReader {
         const { name } = header;
         switch (header.type) {
             case 'file':
-            case 'contiguous-file':
+            case 'contiguous-file': {
                 this.reading = header;
-                if (header.size <= SMALL_FILE_BYTES)
-                    this.current = { header, left: header.size, padding: overflow(header.size), how: 'memory', chunks: [], large: undefined };
-                else
-                    this.current = { header, left: header.size, padding: overflow(header.size), how: 'large', chunks: [], large: writer.largeFile(name, header.mode, header.size) };
+                const large = header.size > SMALL_FILE_BYTES ? writer.largeFile(name, header.mode, header.size) : undefined;
+                this.current = { header, left: header.size, padding, how: large === undefined ? 'memory' : 'large', chunks: [], large };
                 return undefined;
+            }
             case 'directory':
                 // tar-stream reads no content for a folder, whatever its header says.
                 return writer.directory(name);
             default:
                 this.reading = header;
-                this.current = { header, left: header.size, padding: overflow(header.size), how: 'drop', chunks: [], large: undefined };
+                this.current = { header, left: header.size, padding, how: 'drop', chunks: [], large: undefined };
                 return undefined;
         }
     }
     /** An entry's content is all in: the writer gets it (links and the rest once read past, as tar-stream's entries were). */
     finish(current) {
-        const { header, writer } = { header: current.header, writer: this.writer };
+        const { header } = current;
+        const { writer } = this;
         this.reading = undefined;
         switch (header.type) {
             case 'file':
@@ -1932,6 +1935,8 @@ const MSDOS_DIRECTORY = 0x10;
 const KIND_NAMES = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
 /** Bytes read from the finished file at once (entries in a row come from one read). */
 const READ_BYTES = 1024 * 1024;
+/** The mode files are created with when their entry gives none. */
+const DEFAULT_FILE_MODE = fileMode(undefined);
 /** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
 function kindOf(entry) {
     const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0;
@@ -1991,6 +1996,8 @@ class ZipUnpacker {
         const streamed = this.stream.entries;
         if (directory.count !== streamed.length || directory.offset !== this.stream.endOfEntries)
             return 'again';
+        // Files were created with the default mode: only the others are kept, and the last entry at
+        // a path gives its mode (a later default one drops an earlier other one).
         const modes = new Map();
         let index = 0;
         for await (const entry of file.centralEntries(directory)) {
@@ -2004,13 +2011,15 @@ class ZipUnpacker {
             const localKind = local.name.endsWith('/') ? 'directory' : 'file';
             if (kind.kind !== localKind)
                 return 'again';
-            if (kind.kind === 'file')
+            if (kind.kind !== 'file')
+                continue;
+            if (fileMode(kind.mode) !== DEFAULT_FILE_MODE)
                 modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode });
+            else if (modes.size > 0)
+                modes.delete(entryPath(entry.name));
         }
-        // The last entry at a path gives its mode; files were created with the default one.
         for (const { name, mode } of modes.values())
-            if (fileMode(mode) !== fileMode(undefined))
-                this.writer.setMode(name, mode);
+            this.writer.setMode(name, mode);
         await this.writer.finish();
         return 'match';
     }

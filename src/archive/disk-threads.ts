@@ -402,7 +402,7 @@ export class DiskThreads {
 
   /** Undefined when more may be handed over now; else resolves once the threads have caught up. */
   room(): Promise<void> | undefined {
-    if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS) return undefined
+    if (this.hasRoom) return undefined
     if (this.failed || this.terminated) return undefined
     this.flush()
     return new Promise((resolve) => this.roomWaiters.push(resolve))
@@ -436,6 +436,10 @@ export class DiskThreads {
     this.terminated = true
     this.wakeAll()
     await Promise.all(this.shards.map((shard) => shard.worker.terminate()))
+  }
+
+  private get hasRoom(): boolean {
+    return this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS
   }
 
   private get busy(): number {
@@ -515,7 +519,7 @@ export class DiskThreads {
       if (reply.failure !== undefined) this.fail(rebuild(reply.failure))
     }
     if (shard.pending === 0 && shard.collecting.length === 0) shard.worker.unref()
-    if (this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS) for (const wake of this.roomWaiters.splice(0)) wake()
+    if (this.hasRoom) for (const wake of this.roomWaiters.splice(0)) wake()
     if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0)) for (const wake of this.idleWaiters.splice(0)) wake()
   }
 

@@ -319,25 +319,26 @@ class TarReader {
     const { name } = header
     switch (header.type) {
       case 'file':
-      case 'contiguous-file':
+      case 'contiguous-file': {
         this.reading = header
-        if (header.size <= SMALL_FILE_BYTES) this.current = { header, left: header.size, padding: overflow(header.size), how: 'memory', chunks: [], large: undefined }
-        else
-          this.current = { header, left: header.size, padding: overflow(header.size), how: 'large', chunks: [], large: writer.largeFile(name, header.mode, header.size) }
+        const large = header.size > SMALL_FILE_BYTES ? writer.largeFile(name, header.mode, header.size) : undefined
+        this.current = { header, left: header.size, padding, how: large === undefined ? 'memory' : 'large', chunks: [], large }
         return undefined
+      }
       case 'directory':
         // tar-stream reads no content for a folder, whatever its header says.
         return writer.directory(name)
       default:
         this.reading = header
-        this.current = { header, left: header.size, padding: overflow(header.size), how: 'drop', chunks: [], large: undefined }
+        this.current = { header, left: header.size, padding, how: 'drop', chunks: [], large: undefined }
         return undefined
     }
   }
 
   /** An entry's content is all in: the writer gets it (links and the rest once read past, as tar-stream's entries were). */
   private finish(current: Current): Promise<void> | undefined {
-    const { header, writer } = { header: current.header, writer: this.writer }
+    const { header } = current
+    const { writer } = this
     this.reading = undefined
     switch (header.type) {
       case 'file':

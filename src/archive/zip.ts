@@ -62,6 +62,8 @@ const KIND_NAMES: Record<number, string> = { 0o010000: 'fifo', 0o020000: 'charac
 
 /** Bytes read from the finished file at once (entries in a row come from one read). */
 const READ_BYTES = 1024 * 1024
+/** The mode files are created with when their entry gives none. */
+const DEFAULT_FILE_MODE = fileMode(undefined)
 
 /** What a local header says of its entry. */
 interface LocalEntry {
@@ -163,6 +165,8 @@ export class ZipUnpacker {
   private async matchStreamed(file: ZipFile, directory: Directory): Promise<'match' | 'again'> {
     const streamed = this.stream.entries as LocalEntry[]
     if (directory.count !== streamed.length || directory.offset !== this.stream.endOfEntries) return 'again'
+    // Files were created with the default mode: only the others are kept, and the last entry at
+    // a path gives its mode (a later default one drops an earlier other one).
     const modes = new Map<string, { name: string; mode: number | undefined }>()
     let index = 0
     for await (const entry of file.centralEntries(directory)) {
@@ -173,10 +177,11 @@ export class ZipUnpacker {
       const kind = kindOf(entry)
       const localKind = local.name.endsWith('/') ? 'directory' : 'file'
       if (kind.kind !== localKind) return 'again'
-      if (kind.kind === 'file') modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode })
+      if (kind.kind !== 'file') continue
+      if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode })
+      else if (modes.size > 0) modes.delete(entryPath(entry.name))
     }
-    // The last entry at a path gives its mode; files were created with the default one.
-    for (const { name, mode } of modes.values()) if (fileMode(mode) !== fileMode(undefined)) this.writer.setMode(name, mode)
+    for (const { name, mode } of modes.values()) this.writer.setMode(name, mode)
     await this.writer.finish()
     return 'match'
   }
