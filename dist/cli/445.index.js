@@ -1078,8 +1078,15 @@ class SiteWriter {
             }
             await this.disk.idle();
             this.throwIfFailed();
-            const files = [...this.created];
-            const observed = [...(this.observingOnThreads ? await this.disk.collect(files) : []), ...(this.observer === undefined ? [] : [this.observer.result(files)])];
+            // What the observers found, judged against every file created.
+            const observed = [];
+            if (this.observingOnThreads || this.observer !== undefined) {
+                const files = [...this.created];
+                if (this.observingOnThreads)
+                    observed.push(...(await this.disk.collect(files)));
+                if (this.observer !== undefined)
+                    observed.push(this.observer.result(files));
+            }
             this.throwIfFailed();
             // The threads' memory goes before the inspector takes in what they found.
             await this.disk.terminate();
@@ -2753,18 +2760,18 @@ class ArchiveReceiver {
             return undefined;
         return this.unpacker.write(chunk);
     }
-    /** Sets the format and, for tar and tar.gz when unpacking, starts the streaming unpacker. */
+    /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
     decideFormat(verdict) {
         if ('unknown' in verdict) {
             throw new archive_errors/* NotAnArchiveError */.DD(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`);
         }
         this.format = verdict.format;
         if (this.staging === undefined)
-            return verdict.format;
+            return;
         this.writer = this.newWriter(this.staging);
         if (verdict.format === 'zip') {
             this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal });
-            return verdict.format;
+            return;
         }
         this.unpacker = new TarUnpacker(this.writer, {
             gzip: verdict.format === 'tar.gz',
@@ -2774,7 +2781,6 @@ class ArchiveReceiver {
             },
             signal: this.stopper.signal
         });
-        return verdict.format;
     }
 }
 function receiver_noop() { }

@@ -229,17 +229,17 @@ export class ArchiveReceiver {
     return this.unpacker.write(chunk)
   }
 
-  /** Sets the format and, for tar and tar.gz when unpacking, starts the streaming unpacker. */
-  private decideFormat(verdict: FormatVerdict): ArchiveFormat {
+  /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
+  private decideFormat(verdict: FormatVerdict): void {
     if ('unknown' in verdict) {
       throw new NotAnArchiveError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
     }
     this.format = verdict.format
-    if (this.staging === undefined) return verdict.format
+    if (this.staging === undefined) return
     this.writer = this.newWriter(this.staging)
     if (verdict.format === 'zip') {
       this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
-      return verdict.format
+      return
     }
     this.unpacker = new TarUnpacker(this.writer, {
       gzip: verdict.format === 'tar.gz',
@@ -248,7 +248,6 @@ export class ArchiveReceiver {
       },
       signal: this.stopper.signal
     })
-    return verdict.format
   }
 }
 

@@ -273,8 +273,13 @@ export class SiteWriter {
       }
       await this.disk.idle()
       this.throwIfFailed()
-      const files = [...this.created]
-      const observed = [...(this.observingOnThreads ? await this.disk.collect(files) : []), ...(this.observer === undefined ? [] : [this.observer.result(files)])]
+      // What the observers found, judged against every file created.
+      const observed: unknown[] = []
+      if (this.observingOnThreads || this.observer !== undefined) {
+        const files = [...this.created]
+        if (this.observingOnThreads) observed.push(...(await this.disk.collect(files)))
+        if (this.observer !== undefined) observed.push(this.observer.result(files))
+      }
       this.throwIfFailed()
       // The threads' memory goes before the inspector takes in what they found.
       await this.disk.terminate()
