@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { lineAt, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { lineAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
 import { checkSite } from '../src/verify/site.js'
 import { tempFolder } from './support/temp.js'
 
@@ -14,6 +14,37 @@ describe('links of a page', () => {
     const [first] = scanLinks(page)
     expect(page.toString('utf8', first!.offset, first!.offset + 13)).toBe('/guides/start')
     expect(lineAt(page, scanLinks(page)[1]!.offset)).toBe(2)
+  })
+
+  test('a value is read to its end: an equals sign inside it starts nothing; an unclosed or overlong quoted value is no link', () => {
+    const long = 'x'.repeat(3000)
+    const page = Buffer.from(`<a href="/search?q=1 src=/not-a-link">s</a><a href="/${long}">l</a><img src=/img.png><a href="/never-closed`)
+    expect(scanLinks(page).map((l) => l.value)).toEqual(['/search?q=1 src=/not-a-link', '/img.png'])
+  })
+
+  test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {
+    const links = linkCollector()
+    links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'))
+    links.observe('a/one.html', Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'))
+    links.observe('a/style.css', Buffer.from('<a href="/a-stylesheet-is-not-a-page">'))
+    expect(links.check(['a/y.html'])).toEqual({
+      links: 5,
+      broken: [
+        { page: 'a/one.html', offset: 9, value: '/x', count: 2 },
+        { page: 'b/two.html', offset: 28, value: 'y', count: 1 }
+      ]
+    })
+  })
+
+  test('a collector tells thousands of distinct links apart (its table grows)', () => {
+    const links = linkCollector()
+    const page = Array.from({ length: 5000 }, (_, i) => `<a href="/p/${i}">a</a><a href="/p/${i}">b</a>`).join('\n')
+    links.observe('index.html', Buffer.from(page))
+    const { links: count, broken } = links.check(['index.html', 'p/7.html'])
+    expect(count).toBe(10_000)
+    expect(broken).toHaveLength(4999)
+    expect(broken.every((link) => link.count === 2)).toBe(true)
+    expect(new Set(broken.map((link) => link.value)).size).toBe(4999)
   })
 
   test('targets: relative to the page, root paths from the site root; other schemes, hosts and fragments are not checked', () => {

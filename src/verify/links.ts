@@ -68,13 +68,22 @@ export function linkCollector(): LinkCollector {
   /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
   const isSpace = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c
 
-  /** Where the value nextValue() found starts and ends. */
+  /**
+   * What nextValue() found: where the value starts and ends, whether it is a root path, and two
+   * independent 32-bit hashes of its bytes (a relative link's seeded with its page's folder),
+   * computed in the same pass that finds the value's end.
+   */
   let valueStart = 0
   let valueEnd = 0
+  let valueRoot = false
+  let valueHash = 0
+  let valueCheck = 0
+  /** The hash of the folder of the page being scanned: a relative link is the same link only from the same folder. */
+  let folderHash = 0
 
   /**
-   * The next href/src value from byte `from` on: sets valueStart and valueEnd, and returns where
-   * the search goes on (-1 when there is none). One call per link, not per `=`.
+   * The next href/src value from byte `from` on: sets the value* variables above, and returns
+   * where the search goes on (after the value; -1 when there is none). One call per link, not per `=`.
    */
   function nextValue(page: Buffer, from: number): number {
     const length = page.length
@@ -90,21 +99,29 @@ export function linkCollector(): LinkCollector {
         before = page[at - 4]
       } else continue
       if (!isSpace(before)) continue
-      const start = at + 1
-      const quote = page[start]
-      if (quote === QUOTE || quote === APOSTROPHE) {
-        const end = page.indexOf(quote, start + 1)
-        if (end === -1 || end - start > MAX_VALUE_BYTES) continue
-        valueStart = start + 1
-        valueEnd = end
-        return start
-      }
+      const quote = page[at + 1]
+      const quoted = quote === QUOTE || quote === APOSTROPHE
+      const start = quoted ? at + 2 : at + 1
+      // A root path is the same link from every page; a relative one, from every page of a folder.
+      const root = page[start] === SLASH && page[start + 1] !== SLASH
+      let hash = root ? 0x2f1b3c4d : folderHash
+      let check = 0x5bd1e995
+      const limit = Math.min(length, start + MAX_VALUE_BYTES + 1)
       let end = start
-      while (end < length && end - start <= MAX_VALUE_BYTES && !isSpace(page[end]) && page[end] !== GREATER_THAN) end++
-      if (end === start) continue
+      for (; end < limit; end++) {
+        const byte = page[end] as number
+        if (quoted ? byte === quote : isSpace(byte) || byte === GREATER_THAN) break
+        hash = Math.imul(hash ^ byte, 0x01000193)
+        check = Math.imul(check ^ byte, 0x5bd1e995)
+      }
+      // A quoted value must close within the bound; an unquoted one ends there.
+      if (quoted ? end === limit || page[end] !== quote : end === start) continue
       valueStart = start
       valueEnd = end
-      return start
+      valueRoot = root
+      valueHash = hash ^ (hash >>> 15)
+      valueCheck = check
+      return end
     }
     return -1
   }
@@ -120,22 +137,22 @@ export function linkCollector(): LinkCollector {
   let rowPage = new Int32Array(1024)
   let rowOffset = new Int32Array(1024)
   let rowCount = new Int32Array(1024)
-  /** The row of the next distinct link with the same hash, or -1. */
-  let rowNext = new Int32Array(1024)
   /** The folder of a relative link (part of its key), or -1 for a root path. */
   let rowFolder = new Int32Array(1024)
   /** Where the link's bytes are in `pool`, and how many. */
   let rowStart = new Int32Array(1024)
   let rowLength = new Int32Array(1024)
+  /** The link's two hashes: with its length and folder, what tells two links apart. */
+  let rowHash = new Int32Array(1024)
+  let rowCheck = new Int32Array(1024)
   let pool = Buffer.allocUnsafe(64 * 1024)
   let pooled = 0
-  /** Hash -> the first row with it. */
-  const seen = new Map<number, number>()
+  /** An open-addressing table of the rows by hash: slot -> row + 1 (0: empty), at most half full. */
+  let slots = new Int32Array(4096)
   const pages: string[] = []
   const folders = new Map<string, number>()
   let page = -1
   let folder = -1
-  let folderHash = 0
   /** The last page in page order so far: a page after it is no earlier than any link's first page. */
   let lastPage = ''
   let inOrder = true
@@ -146,28 +163,30 @@ export function linkCollector(): LinkCollector {
     return larger
   }
 
-  /** A second hash of each row's bytes: with the length and the first hash, what tells two links apart. */
-  let rowCheck = new Int32Array(1024)
-
-  function note(content: Buffer, start: number, end: number): void {
-    // A root path is the same link from every page; a relative one, from every page of a folder.
-    const root = content[start] === SLASH && !(end - start > 1 && content[start + 1] === SLASH)
-    const linkFolder = root ? -1 : folder
-    const length = end - start
-    // Two independent 32-bit hashes of every byte: links whose 62 bits of hash and length agree
-    // are one link (two distinct links of a site sharing them is not worth a byte comparison).
-    let hash = Math.imul((root ? 0 : folderHash) ^ length, 0x01000193)
-    let check = Math.imul(0x2f1b3c4d ^ length, 0x5bd1e995)
-    for (let i = start; i < end; i++) {
-      const byte = content[i] as number
-      hash = Math.imul(hash ^ byte, 0x01000193)
-      check = Math.imul(check ^ byte, 0x5bd1e995)
+  /** Twice the slots, each row placed again. */
+  function rehash(): void {
+    slots = new Int32Array(slots.length * 2)
+    const mask = slots.length - 1
+    for (let row = 0; row < rows; row++) {
+      let slot = (rowHash[row] as number) & mask
+      while (slots[slot] !== 0) slot = (slot + 1) & mask
+      slots[slot] = row + 1
     }
-    // 30 bits: a small integer to V8 (a larger one would be a boxed number as a Map key).
-    hash &= 0x3fffffff
-    const first = seen.get(hash) ?? -1
-    for (let row = first; row !== -1; row = rowNext[row] as number) {
-      if (rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder) continue
+  }
+
+  /** Counts the link nextValue() found; a new one gets a row. */
+  function note(content: Buffer): void {
+    const start = valueStart
+    const length = valueEnd - start
+    const linkFolder = valueRoot ? -1 : folder
+    const hash = valueHash
+    const check = valueCheck
+    // Links whose 64 bits of hash, length and folder agree are one link (two distinct links of a
+    // site sharing them is not worth a byte comparison).
+    const mask = slots.length - 1
+    let slot = hash & mask
+    for (let row = (slots[slot] as number) - 1; row !== -1; slot = (slot + 1) & mask, row = (slots[slot] as number) - 1) {
+      if (rowHash[row] !== hash || rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder) continue
       rowCount[row] = (rowCount[row] as number) + 1
       // Pages come in any order: keep the first place in page order, so reports do not vary.
       // (When pages come in order, no page is earlier than the first seen.)
@@ -185,10 +204,10 @@ export function linkCollector(): LinkCollector {
       rowPage = grown(rowPage)
       rowOffset = grown(rowOffset)
       rowCount = grown(rowCount)
-      rowNext = grown(rowNext)
       rowFolder = grown(rowFolder)
       rowStart = grown(rowStart)
       rowLength = grown(rowLength)
+      rowHash = grown(rowHash)
       rowCheck = grown(rowCheck)
     }
     if (pooled + length > pool.length) {
@@ -199,13 +218,14 @@ export function linkCollector(): LinkCollector {
     rowPage[rows] = page
     rowOffset[rows] = start
     rowCount[rows] = 1
-    rowNext[rows] = first
     rowFolder[rows] = linkFolder
     rowStart[rows] = pooled
     rowLength[rows] = length
+    rowHash[rows] = hash
     rowCheck[rows] = check
-    pooled += content.copy(pool, pooled, start, end)
-    seen.set(hash, rows++)
+    pooled += content.copy(pool, pooled, start, valueEnd)
+    slots[slot] = ++rows
+    if (rows * 2 > slots.length) rehash()
   }
 
   function observe(path: string, content: Buffer): void {
@@ -218,10 +238,10 @@ export function linkCollector(): LinkCollector {
     if (id === undefined) folders.set(pageFolder, (id = folders.size))
     if (id !== folder) {
       folder = id
-      folderHash = 0x5bd1e995
+      folderHash = 0x811c9dc5
       for (let i = 0; i < pageFolder.length; i++) folderHash = Math.imul(folderHash ^ pageFolder.charCodeAt(i), 0x01000193)
     }
-    for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) note(content, valueStart, valueEnd)
+    for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) note(content)
   }
 
   function check(files: readonly string[]): CheckedLinks {
