@@ -38,8 +38,13 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`)
 
 const sites: BundleSpec[] = short ? [SITE_300, SITE_3K_SMALL] : [SITE_3000, SITE_30K_SMALL, SITE_1G]
 const rounds = short ? 2 : 7
-// The site check's cost is measured on the first (page-rich) bundle, as the issue asks.
-const unpackCases: UnpackCase[] = sites.flatMap((spec, index) => (['tar.gz', 'zip'] as const).map((format) => ({ spec, format, rounds, checkCost: index === 0 })))
+// The site check's cost is measured on the first (page-rich) bundle, as the issue asks. It is a
+// difference of two noisy times (single rounds moved by a third on the machine of
+// docs/benchmarks.md), so that bundle gets more rounds.
+const checkCostRounds = short ? 2 : 11
+const unpackCases: UnpackCase[] = sites.flatMap((spec, index) =>
+  (['tar.gz', 'zip'] as const).map((format) => ({ spec, format, rounds: index === 0 ? checkCostRounds : rounds, checkCost: index === 0 }))
+)
 const startupPairs = short ? 5 : 15
 
 const started = performance.now()
