@@ -325,8 +325,8 @@ async function realPathOf(target) {
  */
 /**
  * Finds the links of HTML pages and keeps each distinct one once. Pages repeat their navigation,
- * so most links were seen before: they are recognised by their bytes (a hash, then a comparison),
- * and only a new one becomes a string. Attributes are found with one native byte search for `=`;
+ * so most links were seen before: they are recognised by two hashes of their bytes, their length
+ * and their folder, and only a new one is copied. Attributes are found with one native byte search for `=`;
  * the bytes before it must read `href` or `src` after whitespace (generated HTML writes attribute
  * names in lower case).
  *
@@ -397,7 +397,7 @@ function linkCollector() {
                 check = Math.imul(check ^ byte, 0x5bd1e995);
             }
             // A quoted value must close within the bound; an unquoted one ends there.
-            if (quoted ? end === limit || page[end] !== quote : end === start)
+            if (quoted ? end === limit : end === start)
                 continue;
             valueStart = start;
             valueEnd = end;
