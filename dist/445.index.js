@@ -5,14 +5,16 @@ export const modules = {
 /***/ 445:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  STALL_TIMEOUT_MS: () => (/* binding */ STALL_TIMEOUT_MS),
+  TRANSFER_RETRY: () => (/* binding */ TRANSFER_RETRY),
   transferBundle: () => (/* binding */ transferBundle),
   unpackLocalBundle: () => (/* binding */ unpackLocalBundle)
 });
-
-// UNUSED EXPORTS: STALL_TIMEOUT_MS, TRANSFER_RETRY
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);

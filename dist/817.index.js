@@ -808,6 +808,8 @@ async function runExport(settings, client, context) {
         report.notes.push('Not waiting for the job (`wait: false`).');
         return;
     }
+    // The download's code loads while the job runs (the poller mostly waits), not after it.
+    const downloadCode = settings.download ? loadDownloadCode() : undefined;
     const { value: final } = await log.group(`Wait for export job ${jobId}`, () => (0,follow_job/* followJob */.B)({
         name: `Export job ${jobId}`,
         check: () => api.status(jobId, deadline),
@@ -847,11 +849,9 @@ async function runExport(settings, client, context) {
         log.info(`Bundle link: ${(0,transfer_link/* describeLink */.Ex)(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`);
         return first;
     });
-    if (settings.download) {
+    if (downloadCode !== undefined) {
         link = await log.group('Download the bundle', async () => {
-            // Loaded here, not at start-up: the archive code is not needed before the job is done.
-            const { transferBundle, unpackLocalBundle } = await Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(445)]).then(__webpack_require__.bind(__webpack_require__, 445));
-            const { BundleCache } = await __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324));
+            const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode;
             const where = {
                 // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
                 // it is the product and goes into `path`.
@@ -933,6 +933,15 @@ function publishLink(link, settings, context) {
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id) {
     return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
+}
+/**
+ * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
+ * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ */
+function loadDownloadCode() {
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(445)]).then(__webpack_require__.bind(__webpack_require__, 445)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    loading.catch(() => undefined);
+    return loading;
 }
 
 

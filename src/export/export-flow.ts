@@ -41,6 +41,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
     return
   }
 
+  // The download's code loads while the job runs (the poller mostly waits), not after it.
+  const downloadCode = settings.download ? loadDownloadCode() : undefined
+
   const { value: final } = await log.group(`Wait for export job ${jobId}`, () =>
     followJob<ExportStatus>({
       name: `Export job ${jobId}`,
@@ -83,11 +86,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
     return first
   })
 
-  if (settings.download) {
+  if (downloadCode !== undefined) {
     link = await log.group('Download the bundle', async () => {
-      // Loaded here, not at start-up: the archive code is not needed before the job is done.
-      const { transferBundle, unpackLocalBundle } = await import('../transfer/transfer.js')
-      const { BundleCache } = await import('../transfer/bundle-cache.js')
+      const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode
       const where = {
         // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
         // it is the product and goes into `path`.
@@ -169,4 +170,14 @@ function publishLink(link: BundleLink, settings: ExportSettings, context: FlowCo
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)
+}
+
+/**
+ * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
+ * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ */
+function loadDownloadCode(): Promise<[typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]> {
+  const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
+  loading.catch(() => undefined)
+  return loading
 }
