@@ -631,16 +631,23 @@ const BROKEN_LINKS_SHOWN = 20;
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16;
 const isPage = (path) => /\.html?$/i.test(path);
+/**
+ * An observer of written pages that collects their links and judges them against the site's
+ * files. Self-contained, like the collector it is given: the writer threads run both from source.
+ */
+function linkObserver(collector) {
+    const links = collector();
+    return { observe: links.observe, result: (files) => links.check(files) };
+}
 class SiteVerifier {
     options;
     /** What the review of the staged site found. */
     result;
     /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
-    threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`;
+    threadObserver = `() => (${linkObserver.toString()})(${linkCollector.toString()})`;
     /** The same, on the main thread (a tar's pages are there as they are written). */
     observer() {
-        const links = linkCollector();
-        return { observe: links.observe, result: (files) => links.check(files) };
+        return linkObserver(linkCollector);
     }
     /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
     checked = [];

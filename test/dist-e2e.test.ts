@@ -109,6 +109,15 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect((await readdir(workspace.dir)).sort()).toEqual(['static-export', 'tmp', 'values.yaml'])
   })
 
+  // A zip's pages are scanned on the writer threads, from the collector's source text as bundled.
+  test('the built site check finds the broken link of a zip bundle on its writer threads', async () => {
+    const s = await simulator({ bundle: { format: 'zip' } })
+    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms' })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs['broken-links']).toBe('1')
+    expect(run.printed).toMatch(/Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site/)
+  })
+
   test('a failed job exits 1 naming the job and the cause, with the outputs still set', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0, failWith: 'out of quota' } })
     const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' })

@@ -12,7 +12,7 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
-import { type CheckedLinks, type FoundLink, lineAt, linkCollector, linkKey } from './links.js'
+import { type CheckedLinks, type FoundLink, type LinkCollector, lineAt, linkCollector, linkKey } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -45,6 +45,15 @@ const CONCURRENCY = 16
 
 const isPage = (path: string): boolean => /\.html?$/i.test(path)
 
+/**
+ * An observer of written pages that collects their links and judges them against the site's
+ * files. Self-contained, like the collector it is given: the writer threads run both from source.
+ */
+function linkObserver(collector: () => LinkCollector): FileObserver {
+  const links = collector()
+  return { observe: links.observe, result: (files) => links.check(files) }
+}
+
 export interface VerifierOptions {
   /** The export job's last page count: the site has at least as many pages. */
   expectedPages?: number | undefined
@@ -57,11 +66,10 @@ export class SiteVerifier implements SiteInspector {
   /** What the review of the staged site found. */
   result: SiteCheck | undefined
   /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
-  readonly threadObserver = `() => { const links = (${linkCollector.toString()})(); return { observe: links.observe, result: (files) => links.check(files) } }`
+  readonly threadObserver = `() => (${linkObserver.toString()})(${linkCollector.toString()})`
   /** The same, on the main thread (a tar's pages are there as they are written). */
   observer(): FileObserver {
-    const links = linkCollector()
-    return { observe: links.observe, result: (files) => links.check(files) }
+    return linkObserver(linkCollector)
   }
   /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
   private checked: CheckedLinks[] = []
