@@ -20,6 +20,7 @@
  * there: files are created exclusively, and an existing file is unlinked first, a folder never.
  */
 import { Worker } from 'node:worker_threads'
+import { bufferCollector } from '../common/buffer-garbage.js'
 import { foldPath } from '../common/file-names.js'
 import { CorruptArchiveError } from './errors.js'
 
@@ -33,6 +34,8 @@ const BATCH_OPERATIONS = 512
 const QUEUED_BYTES = 2 * 1024 * 1024
 const QUEUED_OPERATIONS = 8192
 /** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
+/** A thread collects its young garbage after inflating this much (see bufferCollector). */
+const INFLATED_BYTES_PER_COLLECTION = 8 * 1024 * 1024
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 }
 
 // Operation codes, the same in the thread (see diskThread, which cannot import them).
@@ -80,7 +83,7 @@ function diskThread(
   port: import('node:worker_threads').MessagePort,
   setup: { root: string; stop: Int32Array },
   makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined,
-  collector: () => ((options: { type: 'minor' }) => void) | undefined
+  collectGarbage: (bytes: number) => void
 ): void {
   const { root, stop } = setup
   const observer = makeObserver?.()
@@ -89,13 +92,8 @@ function diskThread(
   /** Open streamed files: id -> descriptor. */
   const streams = new Map<number, number>()
   let failed = false
-  /**
-   * Inflating leaves garbage in buffers, not in JS objects, and V8 collects by the JS heap: tens
-   * of MiB of dead buffers would wait for a collection. A young-generation collection after every
-   * few MiB inflated keeps the thread's memory flat (it takes about a millisecond).
-   */
-  let inflatedSinceCollection = 0
-  let collect: ((options: { type: 'minor' }) => void) | undefined | null = null
+  /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
+  let inflatedInBatch = 0
 
   const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
   const parentOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
@@ -157,7 +155,7 @@ function diskThread(
       throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
     }
     if (content.length !== size) throw corruptError(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
-    inflatedSinceCollection += size
+    inflatedInBatch += size
     return content
   }
 
@@ -254,11 +252,8 @@ function diskThread(
       }
     }
     if (failed || Atomics.load(stop, 0) !== 0) closeAll()
-    if (inflatedSinceCollection >= 8 * 1024 * 1024) {
-      inflatedSinceCollection = 0
-      if (collect === null) collect = collector()
-      collect?.({ type: 'minor' })
-    }
+    collectGarbage(inflatedInBatch)
+    inflatedInBatch = 0
     // The arena goes back for the next batch: no new memory per batch on either side.
     port.postMessage({ failure, arena: message.arena }, message.arena === undefined ? [] : [message.arena])
   })
@@ -267,13 +262,12 @@ function diskThread(
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
 function threadSource(observerSource: string | undefined): string {
   // `__name`: a transpiler may wrap named functions in a helper of that name (esbuild's keepNames).
-  // The collector (see inflatedSinceCollection): the flag that exposes it is set only for the
-  // moment it takes to get it; `require` stays in this text (a bundler would rewrite it in code).
+  // `require` stays in this text (a bundler would rewrite it in code).
   return [
     'const __name = (target) => target;',
     "const { parentPort, workerData } = require('node:worker_threads');",
-    "const collector = () => { try { const v8 = require('node:v8'); v8.setFlagsFromString('--expose-gc'); try { return require('node:vm').runInNewContext('gc') } finally { v8.setFlagsFromString('--no-expose-gc') } } catch { return undefined } };",
-    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collector);`
+    `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION});`,
+    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage);`
   ].join('\n')
 }
 
