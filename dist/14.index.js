@@ -424,6 +424,8 @@ class Shard {
     pending = 0;
     /** Bytes and operations of each batch in flight, in order. */
     inFlight = [];
+    /** Whether any file was shown to the thread's observer: one that saw none has nothing to say. */
+    observed = false;
     /** Resolvers of collect messages, in order. */
     collecting = [];
     constructor(source, workerData) {
@@ -471,12 +473,16 @@ class DiskThreads {
     file(path, name, mode, chunks, size, observe) {
         const shard = this.shardOf(parentOf(path));
         const [start, end] = this.copy(shard, chunks, size);
+        if (observe)
+            this.shards[shard].observed = true;
         this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0]);
     }
     /** A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size` bytes. */
     deflated(path, name, mode, chunks, compressedSize, size, observe) {
         const shard = this.shardOf(parentOf(path));
         const [start, end] = this.copy(shard, chunks, compressedSize);
+        if (observe)
+            this.shards[shard].observed = true;
         this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe ? 1 : 0]);
     }
     open(path, name, mode) {
@@ -522,10 +528,15 @@ class DiskThreads {
             return Promise.resolve();
         return new Promise((resolve) => this.idleWaiters.push(resolve));
     }
-    /** What each thread's observer found, once idle; `files` is handed to them. */
+    /**
+     * What the observers of the threads that were shown files found, once idle; `files` is handed
+     * to them (a thread that saw no file is not sent the site's whole list).
+     */
     async collect(files) {
         await this.idle();
-        return Promise.all(this.shards.map((shard) => new Promise((resolve) => {
+        return Promise.all(this.shards
+            .filter((shard) => shard.observed)
+            .map((shard) => new Promise((resolve) => {
             shard.collecting.push(resolve);
             shard.worker.ref();
             shard.worker.postMessage({ collect: files });

@@ -284,6 +284,8 @@ class Shard {
   pending = 0
   /** Bytes and operations of each batch in flight, in order. */
   readonly inFlight: Array<{ bytes: number; ops: number }> = []
+  /** Whether any file was shown to the thread's observer: one that saw none has nothing to say. */
+  observed = false
   /** Resolvers of collect messages, in order. */
   readonly collecting: Array<(observed: unknown) => void> = []
 
@@ -356,6 +358,7 @@ export class DiskThreads {
   file(path: string, name: string, mode: number, chunks: readonly Buffer[], size: number, observe: boolean): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, size)
+    if (observe) (this.shards[shard] as Shard).observed = true
     this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0])
   }
 
@@ -363,6 +366,7 @@ export class DiskThreads {
   deflated(path: string, name: string, mode: number, chunks: readonly Buffer[], compressedSize: number, size: number, observe: boolean): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, compressedSize)
+    if (observe) (this.shards[shard] as Shard).observed = true
     this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe ? 1 : 0])
   }
 
@@ -413,18 +417,23 @@ export class DiskThreads {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
-  /** What each thread's observer found, once idle; `files` is handed to them. */
+  /**
+   * What the observers of the threads that were shown files found, once idle; `files` is handed
+   * to them (a thread that saw no file is not sent the site's whole list).
+   */
   async collect(files: string[]): Promise<unknown[]> {
     await this.idle()
     return Promise.all(
-      this.shards.map(
-        (shard) =>
-          new Promise<unknown>((resolve) => {
-            shard.collecting.push(resolve)
-            shard.worker.ref()
-            shard.worker.postMessage({ collect: files })
-          })
-      )
+      this.shards
+        .filter((shard) => shard.observed)
+        .map(
+          (shard) =>
+            new Promise<unknown>((resolve) => {
+              shard.collecting.push(resolve)
+              shard.worker.ref()
+              shard.worker.postMessage({ collect: files })
+            })
+        )
     )
   }
 
