@@ -33,13 +33,13 @@ const BATCH_OPERATIONS = 512
 /** Bytes handed over but not yet written, across threads, beyond which room() waits. */
 const QUEUED_BYTES = 2 * 1024 * 1024
 const QUEUED_OPERATIONS = 8192
-/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
 /**
  * A thread collects its young garbage after inflating this much (see bufferCollector). On the
  * 3,000-page zip, 2 MiB instead of 8 left the peak RSS at 141 instead of 152 MiB (median of 10
  * alternating runs) for the same wall time.
  */
 const INFLATED_BYTES_PER_COLLECTION = 2 * 1024 * 1024
+/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 }
 
 // Operation codes, the same in the thread (see diskThread, which cannot import them).
