@@ -237,6 +237,19 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
     let failed = false;
     /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
     let inflatedInBatch = 0;
+    /** Files of the batch under way inflated for the main thread's observer (path, content, ...), and their buffers. */
+    let sendBack = [];
+    let sendBackBuffers = [];
+    /**
+     * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
+     * a small file's bytes sit in a shared pool slab and are copied.
+     */
+    function giveBack(path, content) {
+        const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1;
+        const bytes = own ? content : new Uint8Array(content);
+        sendBack.push(path, bytes);
+        sendBackBuffers.push(bytes.buffer);
+    }
     const absolute = (path) => (path === '' ? root : `${root}/${path}`);
     const parentOf = (path) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
     const codeOf = (error) => error?.code;
@@ -316,9 +329,14 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
             case 2: // FILE path name mode start end observe
                 writeFile(op[1], op[3], bytes(op[4], op[5]), op[6] === 1);
                 return;
-            case 3: // INFLATE path name mode start end size observe
-                writeFile(op[1], op[3], inflated(bytes(op[4], op[5]), op[6]), op[7] === 1);
+            case 3: {
+                // INFLATE path name mode start end size observe (1: here, 2: on the main thread)
+                const content = inflated(bytes(op[4], op[5]), op[6]);
+                writeFile(op[1], op[3], content, op[7] === 1);
+                if (op[7] === 2)
+                    giveBack(op[1], content);
                 return;
+            }
             case 4: {
                 // OPEN path name mode id
                 const path = op[1];
@@ -401,7 +419,10 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
         collectGarbage(inflatedInBatch);
         inflatedInBatch = 0;
         // The arena goes back for the next batch: no new memory per batch on either side.
-        port.postMessage({ failure, arena: message.arena }, message.arena === undefined ? [] : [message.arena]);
+        const transfer = message.arena === undefined ? sendBackBuffers : [message.arena, ...sendBackBuffers];
+        port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer);
+        sendBack = [];
+        sendBackBuffers = [];
     });
 }
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
@@ -477,13 +498,17 @@ class DiskThreads {
             this.shards[shard].observed = true;
         this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0]);
     }
-    /** A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size` bytes. */
+    /**
+     * A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size`
+     * bytes. `observe`: shown to the thread's observer, or once inflated and written, to onInflated
+     * ('here'), or to neither.
+     */
     deflated(path, name, mode, chunks, compressedSize, size, observe) {
         const shard = this.shardOf(parentOf(path));
         const [start, end] = this.copy(shard, chunks, compressedSize);
-        if (observe)
+        if (observe === 'thread')
             this.shards[shard].observed = true;
-        this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe ? 1 : 0]);
+        this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0]);
     }
     open(path, name, mode) {
         const shard = this.shardOf(parentOf(path));
@@ -634,6 +659,8 @@ class DiskThreads {
             this.queuedOps -= batch?.ops ?? 0;
             if (reply.failure !== undefined)
                 this.fail(rebuild(reply.failure));
+            else if (reply.inflated !== undefined)
+                this.showInflated(reply.inflated);
         }
         if (shard.pending === 0 && shard.collecting.length === 0)
             shard.worker.unref();
@@ -643,6 +670,18 @@ class DiskThreads {
         if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0))
             for (const wake of this.idleWaiters.splice(0))
                 wake();
+    }
+    /**
+     * The files a thread inflated for onInflated, in the order it wrote them. They are garbage once
+     * seen, young, and go with the collections the download makes (see ArchiveReceiver).
+     */
+    showInflated(inflated) {
+        const { onInflated } = this.options;
+        for (let i = 0; i + 1 < inflated.length; i += 2) {
+            const bytes = inflated[i + 1];
+            const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+            onInflated?.(inflated[i], content);
+        }
     }
     fail(error) {
         if (!this.failed) {
@@ -973,7 +1012,10 @@ class SiteWriter {
     unobserved = new Set();
     /** The inspector's observer on the writer threads sees the files written from memory ... */
     observingOnThreads;
-    /** ... but those up to `observeHereUpTo` bytes, not deflated, this one sees here. */
+    /**
+     * ... but those up to `observeHereUpTo` bytes this one sees here: at once, or when deflated,
+     * once their thread has inflated and written them.
+     */
     observer;
     observeHereUpTo;
     /** Counts for the summary line. */
@@ -995,10 +1037,13 @@ class SiteWriter {
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
         this.observeHereUpTo = options.observeHereUpTo ?? 0;
         this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined;
-        this.observingOnThreads = inspector?.threadObserver !== undefined;
+        // Every file in memory is seen here when the bound covers them all: the threads need no observer.
+        this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES);
+        const observer = this.observer;
         this.disk = new DiskThreads(root, {
             threads: options.threads,
             observer: this.observingOnThreads ? inspector?.threadObserver : undefined,
+            onInflated: observer === undefined ? undefined : (path, content) => observer.observe(path, content),
             onFailure: (error) => {
                 this.failure ??=
                     error instanceof archive_errors/* CorruptArchiveError */.sC ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
@@ -1054,7 +1099,9 @@ class SiteWriter {
         const bytes = total(chunks);
         if (stored.deflated) {
             this.countWritten(name, stored.size);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observingOnThreads);
+            const here = this.observer !== undefined && stored.size <= this.observeHereUpTo;
+            const seen = !here || (this.observer.sees?.(path) ?? true);
+            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, here ? (seen ? 'here' : false) : this.observingOnThreads ? 'thread' : false);
         }
         else {
             this.countWritten(name, bytes);
@@ -2685,14 +2732,18 @@ class ArchiveReceiver {
      * The writer of the staging folder, once the format is known: one writer thread for a tar
      * (gunzip and the main thread are the rest of the work), two for a zip, whose threads inflate
      * its entries too. Measured on 2 cores: the second thread makes page-rich and large zips 10-12%
-     * faster, gains nothing on tiny files, and costs about 25 MiB. A tar's small pages are scanned
-     * for the site check here, where they are as they will be written (see OBSERVE_HERE_BYTES).
+     * faster, gains nothing on tiny files, and costs about 25 MiB.
+     *
+     * The site check scans pages where there is time to spare: a tar's small pages here, where
+     * they are as they will be written (see OBSERVE_HERE_BYTES); every page of a zip here too, sent
+     * back by the thread that inflated and wrote it, since a zip's writer threads are what its
+     * unpacking waits on and this thread mostly waits for them.
      */
     newWriter(staging) {
         const { log, limits, inspector } = this.options;
         return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
             threads: this.format === 'zip' ? 2 : 1,
-            observeHereUpTo: this.format === 'zip' ? 0 : OBSERVE_HERE_BYTES
+            observeHereUpTo: this.format === 'zip' ? SMALL_FILE_BYTES : OBSERVE_HERE_BYTES
         });
     }
     static async open(options) {

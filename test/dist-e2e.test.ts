@@ -109,13 +109,28 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect((await readdir(workspace.dir)).sort()).toEqual(['static-export', 'tmp', 'values.yaml'])
   })
 
-  // A zip's pages are scanned on the writer threads, from the collector's source text as bundled.
-  test('the built site check finds the broken link of a zip bundle on its writer threads', async () => {
+  // A zip's pages come back from the writer threads that inflate them (the thread's program is
+  // source text in the bundle); a tar's larger pages are scanned on its writer thread, by the
+  // collector's source text as bundled.
+  test('the built site check finds the broken link of a zip bundle, its pages sent back by the writer threads', async () => {
     const s = await simulator({ bundle: { format: 'zip' } })
     const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms' })
     expect(run.exitCode).toBe(0)
     expect(run.outputs['broken-links']).toBe('1')
     expect(run.printed).toMatch(/Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site/)
+  })
+
+  test('the built site check finds a broken link in a large tar page on the writer thread', async () => {
+    const large: ArchiveEntry = {
+      type: 'file',
+      name: 'guides/long.html',
+      content: `<html><body>\n<a href="gone.html">x</a>\n${'<p>text</p>\n'.repeat(5_000)}</body></html>`
+    }
+    const s = await simulator({ bundle: { format: 'tar.gz', entries: [...fixtureSiteEntries(), large] } })
+    const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms' })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs['broken-links']).toBe('2')
+    expect(run.printed).toMatch(/Broken link in guides\/long\.html line 2: "gone\.html" leads to no file of the site/)
   })
 
   test('a failed job exits 1 naming the job and the cause, with the outputs still set', async () => {

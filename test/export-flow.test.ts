@@ -294,7 +294,7 @@ describe('max-site-size', () => {
 })
 
 describe('the site check and the Helm values', () => {
-  // A tar's pages are scanned beside the reader, a zip's on the writer threads that inflate them.
+  // A tar's pages are scanned beside the reader, a zip's too once the writer threads that inflate them send them back.
   test.each(['tar.gz', 'zip'] as const)('the site check (%s): a link to no file is a warning with its page and line, counted in broken-links', async (format) => {
     await simulator({ bundle: { format } })
     const { failed, outputs, log, summary } = await runExport({})

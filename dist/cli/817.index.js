@@ -592,9 +592,11 @@ function linkCollector() {
     function linkKey(page, value) {
         return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`;
     }
-    return { scanLinks, observe, check, linkTarget, resolves, linkKey };
+    return { scanLinks, isPage, observe, check, linkTarget, resolves, linkKey };
 }
 const shared = linkCollector();
+/** Whether a site path is an HTML page. */
+const isPage = shared.isPage;
 /** Every href/src value of an HTML page, in the order they appear. */
 const scanLinks = shared.scanLinks;
 /**
@@ -630,14 +632,13 @@ function lineAt(page, offset) {
 const BROKEN_LINKS_SHOWN = 20;
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16;
-const isPage = (path) => /\.html?$/i.test(path);
 /**
  * An observer of written pages that collects their links and judges them against the site's
  * files. Self-contained, like the collector it is given: the writer threads run both from source.
  */
 function linkObserver(collector) {
     const links = collector();
-    return { observe: links.observe, result: (files) => links.check(files) };
+    return { sees: links.isPage, observe: links.observe, result: (files) => links.check(files) };
 }
 class SiteVerifier {
     options;

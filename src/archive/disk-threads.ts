@@ -72,6 +72,8 @@ interface Reply {
   failure?: ThreadFailure
   /** The batch's arena, handed back. */
   arena?: ArrayBuffer
+  /** Files of the batch inflated to be shown to the observer on the main thread: path, content, in turn. */
+  inflated?: Array<string | Uint8Array>
   /** What the thread's observer collected (the reply to a collect message). */
   observed?: unknown
 }
@@ -98,6 +100,20 @@ function diskThread(
   let failed = false
   /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
   let inflatedInBatch = 0
+  /** Files of the batch under way inflated for the main thread's observer (path, content, ...), and their buffers. */
+  let sendBack: Array<string | Uint8Array> = []
+  let sendBackBuffers: ArrayBuffer[] = []
+
+  /**
+   * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
+   * a small file's bytes sit in a shared pool slab and are copied.
+   */
+  function giveBack(path: string, content: Buffer): void {
+    const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1
+    const bytes = own ? content : new Uint8Array(content)
+    sendBack.push(path, bytes)
+    sendBackBuffers.push(bytes.buffer as ArrayBuffer)
+  }
 
   const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
   const parentOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
@@ -173,9 +189,13 @@ function diskThread(
       case 2: // FILE path name mode start end observe
         writeFile(op[1] as string, op[3] as number, bytes(op[4] as number, op[5] as number), op[6] === 1)
         return
-      case 3: // INFLATE path name mode start end size observe
-        writeFile(op[1] as string, op[3] as number, inflated(bytes(op[4] as number, op[5] as number), op[6] as number), op[7] === 1)
+      case 3: {
+        // INFLATE path name mode start end size observe (1: here, 2: on the main thread)
+        const content = inflated(bytes(op[4] as number, op[5] as number), op[6] as number)
+        writeFile(op[1] as string, op[3] as number, content, op[7] === 1)
+        if (op[7] === 2) giveBack(op[1] as string, content)
         return
+      }
       case 4: {
         // OPEN path name mode id
         const path = op[1] as string
@@ -259,7 +279,10 @@ function diskThread(
     collectGarbage(inflatedInBatch)
     inflatedInBatch = 0
     // The arena goes back for the next batch: no new memory per batch on either side.
-    port.postMessage({ failure, arena: message.arena }, message.arena === undefined ? [] : [message.arena])
+    const transfer = message.arena === undefined ? sendBackBuffers : [message.arena, ...sendBackBuffers]
+    port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer)
+    sendBack = []
+    sendBackBuffers = []
   })
 }
 
@@ -306,6 +329,8 @@ export interface DiskThreadsOptions {
   observer?: string | undefined
   /** Told of the first failure of any thread. */
   onFailure: (error: Error) => void
+  /** Shown each file inflated with `observe: 'here'`, once its thread has written it. */
+  onInflated?: ((path: string, content: Buffer) => void) | undefined
 }
 
 /** A large file being written in pieces: which thread, and its id there. */
@@ -362,12 +387,16 @@ export class DiskThreads {
     this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0])
   }
 
-  /** A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size` bytes. */
-  deflated(path: string, name: string, mode: number, chunks: readonly Buffer[], compressedSize: number, size: number, observe: boolean): void {
+  /**
+   * A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size`
+   * bytes. `observe`: shown to the thread's observer, or once inflated and written, to onInflated
+   * ('here'), or to neither.
+   */
+  deflated(path: string, name: string, mode: number, chunks: readonly Buffer[], compressedSize: number, size: number, observe: 'thread' | 'here' | false): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, compressedSize)
-    if (observe) (this.shards[shard] as Shard).observed = true
-    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe ? 1 : 0])
+    if (observe === 'thread') (this.shards[shard] as Shard).observed = true
+    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0])
   }
 
   open(path: string, name: string, mode: number): StreamedFile {
@@ -524,10 +553,24 @@ export class DiskThreads {
       this.queuedBytes -= batch?.bytes ?? 0
       this.queuedOps -= batch?.ops ?? 0
       if (reply.failure !== undefined) this.fail(rebuild(reply.failure))
+      else if (reply.inflated !== undefined) this.showInflated(reply.inflated)
     }
     if (shard.pending === 0 && shard.collecting.length === 0) shard.worker.unref()
     if (this.hasRoom) for (const wake of this.roomWaiters.splice(0)) wake()
     if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0)) for (const wake of this.idleWaiters.splice(0)) wake()
+  }
+
+  /**
+   * The files a thread inflated for onInflated, in the order it wrote them. They are garbage once
+   * seen, young, and go with the collections the download makes (see ArchiveReceiver).
+   */
+  private showInflated(inflated: Array<string | Uint8Array>): void {
+    const { onInflated } = this.options
+    for (let i = 0; i + 1 < inflated.length; i += 2) {
+      const bytes = inflated[i + 1] as Uint8Array
+      const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      onInflated?.(inflated[i] as string, content)
+    }
   }
 
   private fail(error: Error): void {

@@ -17,7 +17,7 @@ import { CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
-import { type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
+import { SMALL_FILE_BYTES, type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar.js'
 import { ZipUnpacker } from './zip.js'
@@ -100,14 +100,18 @@ export class ArchiveReceiver {
    * The writer of the staging folder, once the format is known: one writer thread for a tar
    * (gunzip and the main thread are the rest of the work), two for a zip, whose threads inflate
    * its entries too. Measured on 2 cores: the second thread makes page-rich and large zips 10-12%
-   * faster, gains nothing on tiny files, and costs about 25 MiB. A tar's small pages are scanned
-   * for the site check here, where they are as they will be written (see OBSERVE_HERE_BYTES).
+   * faster, gains nothing on tiny files, and costs about 25 MiB.
+   *
+   * The site check scans pages where there is time to spare: a tar's small pages here, where
+   * they are as they will be written (see OBSERVE_HERE_BYTES); every page of a zip here too, sent
+   * back by the thread that inflated and wrote it, since a zip's writer threads are what its
+   * unpacking waits on and this thread mostly waits for them.
    */
   private newWriter(staging: string): SiteWriter {
     const { log, limits, inspector } = this.options
     return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
       threads: this.format === 'zip' ? 2 : 1,
-      observeHereUpTo: this.format === 'zip' ? 0 : OBSERVE_HERE_BYTES
+      observeHereUpTo: this.format === 'zip' ? SMALL_FILE_BYTES : OBSERVE_HERE_BYTES
     })
   }
 

@@ -72,6 +72,8 @@ export interface SiteInspector {
 
 /** Sees each file written from memory (up to SMALL_FILE_BYTES), and says what it found once every file is written. */
 export interface FileObserver {
+  /** Whether observe() looks at a file at this path at all (one it would not need not be sent back from a thread). */
+  sees?(path: string): boolean
   observe(path: string, content: Buffer): void
   /** `files`: the site paths of every file created; the result must survive a structured clone. */
   result(files: string[]): unknown
@@ -94,7 +96,10 @@ export class SiteWriter {
   private readonly unobserved = new Set<string>()
   /** The inspector's observer on the writer threads sees the files written from memory ... */
   private readonly observingOnThreads: boolean
-  /** ... but those up to `observeHereUpTo` bytes, not deflated, this one sees here. */
+  /**
+   * ... but those up to `observeHereUpTo` bytes this one sees here: at once, or when deflated,
+   * once their thread has inflated and written them.
+   */
   private readonly observer: FileObserver | undefined
   private readonly observeHereUpTo: number
   /** Counts for the summary line. */
@@ -116,10 +121,10 @@ export class SiteWriter {
     options: {
       threads?: number | undefined
       /**
-       * Files up to this size whose content is here as it will be written are shown to the
-       * inspector's observer here rather than on a writer thread (0: none). A writer thread's
-       * work is mostly per file (creating it), the scan's per byte: for small files the writer
-       * thread is what the unpacking waits on, and the main thread has time to spare.
+       * Files up to this size are shown to the inspector's observer here rather than on a writer
+       * thread (0: none; deflated ones once their thread has inflated and written them, which
+       * sends them back). Where to look at a file is a question of which thread has time to
+       * spare: see ArchiveReceiver.newWriter.
        */
       observeHereUpTo?: number | undefined
     } = {}
@@ -127,10 +132,13 @@ export class SiteWriter {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
     this.observeHereUpTo = options.observeHereUpTo ?? 0
     this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
-    this.observingOnThreads = inspector?.threadObserver !== undefined
+    // Every file in memory is seen here when the bound covers them all: the threads need no observer.
+    this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES)
+    const observer = this.observer
     this.disk = new DiskThreads(root, {
       threads: options.threads,
       observer: this.observingOnThreads ? inspector?.threadObserver : undefined,
+      onInflated: observer === undefined ? undefined : (path, content) => observer.observe(path, content),
       onFailure: (error) => {
         this.failure ??=
           error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
@@ -186,7 +194,9 @@ export class SiteWriter {
     const bytes = total(chunks)
     if (stored.deflated) {
       this.countWritten(name, stored.size)
-      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observingOnThreads)
+      const here = this.observer !== undefined && stored.size <= this.observeHereUpTo
+      const seen = !here || (this.observer.sees?.(path) ?? true)
+      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, here ? (seen ? 'here' : false) : this.observingOnThreads ? 'thread' : false)
     } else {
       this.countWritten(name, bytes)
       const here = this.observer !== undefined && bytes <= this.observeHereUpTo

@@ -34,6 +34,8 @@ export interface CheckedLinks {
 export interface LinkCollector {
   /** Every href/src value of an HTML page, in the order they appear. */
   scanLinks(page: Buffer): PageLink[]
+  /** Whether a site path is an HTML page, the only files observe() looks at. */
+  isPage(path: string): boolean
   /** Notes the links of a file of the site; files other than HTML pages are ignored. */
   observe(path: string, content: Buffer): void
   /** Judges the distinct links noted against the site's files (site paths). */
@@ -302,10 +304,13 @@ export function linkCollector(): LinkCollector {
     return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
   }
 
-  return { scanLinks, observe, check, linkTarget, resolves, linkKey }
+  return { scanLinks, isPage, observe, check, linkTarget, resolves, linkKey }
 }
 
 const shared = linkCollector()
+
+/** Whether a site path is an HTML page. */
+export const isPage: (path: string) => boolean = shared.isPage
 
 /** Every href/src value of an HTML page, in the order they appear. */
 export const scanLinks: (page: Buffer) => PageLink[] = shared.scanLinks

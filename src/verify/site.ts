@@ -12,7 +12,7 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
-import { type CheckedLinks, type FoundLink, type LinkCollector, lineAt, linkCollector, linkKey } from './links.js'
+import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkCollector, linkKey } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -43,15 +43,13 @@ export const BROKEN_LINKS_SHOWN = 20
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16
 
-const isPage = (path: string): boolean => /\.html?$/i.test(path)
-
 /**
  * An observer of written pages that collects their links and judges them against the site's
  * files. Self-contained, like the collector it is given: the writer threads run both from source.
  */
 function linkObserver(collector: () => LinkCollector): FileObserver {
   const links = collector()
-  return { observe: links.observe, result: (files) => links.check(files) }
+  return { sees: links.isPage, observe: links.observe, result: (files) => links.check(files) }
 }
 
 export interface VerifierOptions {
