@@ -237,18 +237,15 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
     let failed = false;
     /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
     let inflatedInBatch = 0;
-    /** Files of the batch under way inflated for the main thread's observer (path, content, ...), and their buffers. */
+    /** Files of the batch under way inflated for the main thread's observer. */
     let sendBack = [];
-    let sendBackBuffers = [];
     /**
      * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
      * a small file's bytes sit in a shared pool slab and are copied.
      */
     function giveBack(path, content) {
         const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1;
-        const bytes = own ? content : new Uint8Array(content);
-        sendBack.push(path, bytes);
-        sendBackBuffers.push(bytes.buffer);
+        sendBack.push({ path, content: own ? content : new Uint8Array(content) });
     }
     const absolute = (path) => (path === '' ? root : `${root}/${path}`);
     const parentOf = (path) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -419,10 +416,11 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
         collectGarbage(inflatedInBatch);
         inflatedInBatch = 0;
         // The arena goes back for the next batch: no new memory per batch on either side.
-        const transfer = message.arena === undefined ? sendBackBuffers : [message.arena, ...sendBackBuffers];
+        const transfer = sendBack.map((file) => file.content.buffer);
+        if (message.arena !== undefined)
+            transfer.push(message.arena);
         port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer);
         sendBack = [];
-        sendBackBuffers = [];
     });
 }
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
@@ -673,14 +671,17 @@ class DiskThreads {
     }
     /**
      * The files a thread inflated for onInflated, in the order it wrote them. They are garbage once
-     * seen, young, and go with the collections the download makes (see ArchiveReceiver).
+     * seen, young, and go with the collections the download makes (see ArchiveReceiver). This runs
+     * in a thread's message handler: what the observer throws fails the unpacking, not the process.
      */
     showInflated(inflated) {
         const { onInflated } = this.options;
-        for (let i = 0; i + 1 < inflated.length; i += 2) {
-            const bytes = inflated[i + 1];
-            const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-            onInflated?.(inflated[i], content);
+        try {
+            for (const { path, content } of inflated)
+                onInflated?.(path, Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+        }
+        catch (error) {
+            this.fail(error instanceof Error ? error : new Error(String(error)));
         }
     }
     fail(error) {
@@ -1089,6 +1090,15 @@ class SiteWriter {
         return this.room();
     }
     /**
+     * Which observer sees a file in memory of `size` bytes: the one here up to `observeHereUpTo`
+     * (none when it would ignore the path), else the threads' when they have one.
+     */
+    observedWhere(path, size) {
+        if (this.observer !== undefined && size <= this.observeHereUpTo)
+            return this.observer.sees?.(path) === false ? false : 'here';
+        return this.observingOnThreads ? 'thread' : false;
+    }
+    /**
      * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
      * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
      * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
@@ -1099,16 +1109,14 @@ class SiteWriter {
         const bytes = total(chunks);
         if (stored.deflated) {
             this.countWritten(name, stored.size);
-            const here = this.observer !== undefined && stored.size <= this.observeHereUpTo;
-            const seen = !here || (this.observer.sees?.(path) ?? true);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, here ? (seen ? 'here' : false) : this.observingOnThreads ? 'thread' : false);
+            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size));
         }
         else {
             this.countWritten(name, bytes);
-            const here = this.observer !== undefined && bytes <= this.observeHereUpTo;
-            if (here)
-                this.observer.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
-            this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads && !here);
+            const where = this.observedWhere(path, bytes);
+            if (where === 'here')
+                this.observer?.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
+            this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread');
         }
         this.unobserved.delete(path);
         return this.room();

@@ -444,6 +444,18 @@ describe('the site check while unpacking', () => {
       ['index.html', 2, '/gone-small']
     ])
   })
+  test('an observer that throws on a page a zip thread sent back fails the unpacking, not the process', async () => {
+    const broken: SiteInspector = {
+      observer: () => ({
+        observe: () => {
+          throw new Error('the observer broke')
+        },
+        result: () => undefined
+      }),
+      review: async () => undefined
+    }
+    await expect(unpack(buildZip(fixtureSiteEntries()), recordingLogger(), ROOMY, broken)).rejects.toThrow('the observer broke')
+  })
 })
 
 describe('stopping', () => {

@@ -68,12 +68,18 @@ interface ThreadFailure {
 
 type Operation = Array<string | number | null>
 
+/** A file a thread inflated and wrote, sent back for the main thread's observer. */
+interface InflatedFile {
+  path: string
+  content: Uint8Array
+}
+
 interface Reply {
   failure?: ThreadFailure
   /** The batch's arena, handed back. */
   arena?: ArrayBuffer
-  /** Files of the batch inflated to be shown to the observer on the main thread: path, content, in turn. */
-  inflated?: Array<string | Uint8Array>
+  /** Files of the batch inflated to be shown to the observer on the main thread, their bytes moved with the reply. */
+  inflated?: InflatedFile[]
   /** What the thread's observer collected (the reply to a collect message). */
   observed?: unknown
 }
@@ -100,9 +106,8 @@ function diskThread(
   let failed = false
   /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
   let inflatedInBatch = 0
-  /** Files of the batch under way inflated for the main thread's observer (path, content, ...), and their buffers. */
-  let sendBack: Array<string | Uint8Array> = []
-  let sendBackBuffers: ArrayBuffer[] = []
+  /** Files of the batch under way inflated for the main thread's observer. */
+  let sendBack: Array<{ path: string; content: Uint8Array }> = []
 
   /**
    * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
@@ -110,9 +115,7 @@ function diskThread(
    */
   function giveBack(path: string, content: Buffer): void {
     const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1
-    const bytes = own ? content : new Uint8Array(content)
-    sendBack.push(path, bytes)
-    sendBackBuffers.push(bytes.buffer as ArrayBuffer)
+    sendBack.push({ path, content: own ? content : new Uint8Array(content) })
   }
 
   const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
@@ -279,10 +282,10 @@ function diskThread(
     collectGarbage(inflatedInBatch)
     inflatedInBatch = 0
     // The arena goes back for the next batch: no new memory per batch on either side.
-    const transfer = message.arena === undefined ? sendBackBuffers : [message.arena, ...sendBackBuffers]
+    const transfer = sendBack.map((file) => file.content.buffer as ArrayBuffer)
+    if (message.arena !== undefined) transfer.push(message.arena)
     port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer)
     sendBack = []
-    sendBackBuffers = []
   })
 }
 
@@ -562,14 +565,15 @@ export class DiskThreads {
 
   /**
    * The files a thread inflated for onInflated, in the order it wrote them. They are garbage once
-   * seen, young, and go with the collections the download makes (see ArchiveReceiver).
+   * seen, young, and go with the collections the download makes (see ArchiveReceiver). This runs
+   * in a thread's message handler: what the observer throws fails the unpacking, not the process.
    */
-  private showInflated(inflated: Array<string | Uint8Array>): void {
+  private showInflated(inflated: InflatedFile[]): void {
     const { onInflated } = this.options
-    for (let i = 0; i + 1 < inflated.length; i += 2) {
-      const bytes = inflated[i + 1] as Uint8Array
-      const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-      onInflated?.(inflated[i] as string, content)
+    try {
+      for (const { path, content } of inflated) onInflated?.(path, Buffer.from(content.buffer, content.byteOffset, content.byteLength))
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)))
     }
   }
 

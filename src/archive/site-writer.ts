@@ -184,6 +184,15 @@ export class SiteWriter {
   }
 
   /**
+   * Which observer sees a file in memory of `size` bytes: the one here up to `observeHereUpTo`
+   * (none when it would ignore the path), else the threads' when they have one.
+   */
+  private observedWhere(path: string, size: number): 'here' | 'thread' | false {
+    if (this.observer !== undefined && size <= this.observeHereUpTo) return this.observer.sees?.(path) === false ? false : 'here'
+    return this.observingOnThreads ? 'thread' : false
+  }
+
+  /**
    * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
    * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
    * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
@@ -194,14 +203,12 @@ export class SiteWriter {
     const bytes = total(chunks)
     if (stored.deflated) {
       this.countWritten(name, stored.size)
-      const here = this.observer !== undefined && stored.size <= this.observeHereUpTo
-      const seen = !here || (this.observer.sees?.(path) ?? true)
-      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, here ? (seen ? 'here' : false) : this.observingOnThreads ? 'thread' : false)
+      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size))
     } else {
       this.countWritten(name, bytes)
-      const here = this.observer !== undefined && bytes <= this.observeHereUpTo
-      if (here) this.observer.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
-      this.disk.file(path, name, fileMode(mode), chunks, bytes, this.observingOnThreads && !here)
+      const where = this.observedWhere(path, bytes)
+      if (where === 'here') this.observer?.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
+      this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread')
     }
     this.unobserved.delete(path)
     return this.room()
