@@ -345,24 +345,31 @@ function linkCollector() {
     /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
     const isSpace = (byte) => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
     /**
-     * What nextValue() found: where the value starts and ends, whether it is a root path, and two
-     * independent 32-bit hashes of its bytes (a relative link's seeded with its page's folder),
-     * computed in the same pass that finds the value's end.
+     * What nextValue() found: where the value starts and ends, whether it is a root path (1) or not
+     * (0), and two independent 32-bit hashes of its bytes (a relative link's seeded with its page's
+     * folder), computed in the same pass that finds the value's end. Kept in a typed array, not in
+     * variables: a hash is rarely a small integer, and storing one in a variable would allocate a
+     * number on the heap for every link.
      */
-    let valueStart = 0;
-    let valueEnd = 0;
-    let valueRoot = false;
-    let valueHash = 0;
-    let valueCheck = 0;
+    const found = new Int32Array(6);
+    const START = 0;
+    const END = 1;
+    const ROOT = 2;
+    const HASH = 3;
+    const CHECK = 4;
     /** The hash of the folder of the page being scanned: a relative link is the same link only from the same folder. */
-    let folderHash = 0;
+    const FOLDER_HASH = 5;
     /**
-     * The next href/src value from byte `from` on: sets the value* variables above, and returns
-     * where the search goes on (after the value; -1 when there is none). One call per link, not per `=`.
+     * The next href/src value from byte `from` on: fills `found`, and returns where the search goes
+     * on (after the value; -1 when there is none). One call per link, not per `=`. Every byte read is
+     * within the page: a read past its end would make V8 throw away the function's optimised code.
      */
     function nextValue(page, from) {
         const length = page.length;
         for (let at = page.indexOf(EQUALS, from); at !== -1; at = page.indexOf(EQUALS, at + 1)) {
+            // ` src=` is the shortest start of a value; a `=` that ends the page has none.
+            if (at < 4 || at + 1 === length)
+                continue;
             // `href=` or `src=` as an attribute of its own: `data-src=` and `xhref=` are not links.
             const last = page[at - 1];
             let before;
@@ -372,7 +379,7 @@ function linkCollector() {
                 before = page[at - 5];
             }
             else if (last === 0x63) {
-                if (at < 4 || page[at - 2] !== 0x72 || page[at - 3] !== 0x73)
+                if (page[at - 2] !== 0x72 || page[at - 3] !== 0x73)
                     continue;
                 before = page[at - 4];
             }
@@ -383,9 +390,11 @@ function linkCollector() {
             const quote = page[at + 1];
             const quoted = quote === QUOTE || quote === APOSTROPHE;
             const start = quoted ? at + 2 : at + 1;
+            if (start === length)
+                continue;
             // A root path is the same link from every page; a relative one, from every page of a folder.
-            const root = page[start] === SLASH && page[start + 1] !== SLASH;
-            let hash = root ? 0x2f1b3c4d : folderHash;
+            const root = page[start] === SLASH && (start + 1 === length || page[start + 1] !== SLASH);
+            let hash = root ? 0x2f1b3c4d : found[FOLDER_HASH];
             let check = 0x5bd1e995;
             const limit = Math.min(length, start + MAX_VALUE_BYTES + 1);
             let end = start;
@@ -399,11 +408,11 @@ function linkCollector() {
             // A quoted value must close within the bound; an unquoted one ends there.
             if (quoted ? end === limit : end === start)
                 continue;
-            valueStart = start;
-            valueEnd = end;
-            valueRoot = root;
-            valueHash = hash ^ (hash >>> 15);
-            valueCheck = check;
+            found[START] = start;
+            found[END] = end;
+            found[ROOT] = root ? 1 : 0;
+            found[HASH] = hash ^ (hash >>> 15);
+            found[CHECK] = check;
             return end;
         }
         return -1;
@@ -411,7 +420,7 @@ function linkCollector() {
     function scanLinks(page) {
         const links = [];
         for (let at = nextValue(page, 0); at !== -1; at = nextValue(page, at))
-            links.push({ value: page.toString('utf8', valueStart, valueEnd), offset: valueStart });
+            links.push({ value: page.toString('utf8', found[START], found[END]), offset: found[START] });
         return links;
     }
     // The distinct links, one row each, in columns: a few bytes per link however many there are.
@@ -456,11 +465,12 @@ function linkCollector() {
     }
     /** Counts the link nextValue() found; a new one gets a row. */
     function note(content) {
-        const start = valueStart;
-        const length = valueEnd - start;
-        const linkFolder = valueRoot ? -1 : folder;
-        const hash = valueHash;
-        const check = valueCheck;
+        const start = found[START];
+        const end = found[END];
+        const length = end - start;
+        const linkFolder = found[ROOT] === 1 ? -1 : folder;
+        const hash = found[HASH];
+        const check = found[CHECK];
         // Links whose 64 bits of hash, length and folder agree are one link (two distinct links of a
         // site sharing them is not worth a byte comparison).
         const mask = slots.length - 1;
@@ -504,7 +514,7 @@ function linkCollector() {
         rowLength[rows] = length;
         rowHash[rows] = hash;
         rowCheck[rows] = check;
-        pooled += content.copy(pool, pooled, start, valueEnd);
+        pooled += content.copy(pool, pooled, start, end);
         slots[slot] = ++rows;
         if (rows * 2 > slots.length)
             rehash();
@@ -522,9 +532,10 @@ function linkCollector() {
             folders.set(pageFolder, (id = folders.size));
         if (id !== folder) {
             folder = id;
-            folderHash = 0x811c9dc5;
+            let hash = 0x811c9dc5;
             for (let i = 0; i < pageFolder.length; i++)
-                folderHash = Math.imul(folderHash ^ pageFolder.charCodeAt(i), 0x01000193);
+                hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193);
+            found[FOLDER_HASH] = hash;
         }
         for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at))
             note(content);

@@ -22,6 +22,18 @@ describe('links of a page', () => {
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/search?q=1 src=/not-a-link', '/img.png'])
   })
 
+  test('the edges of a page: a value that ends the page counts, an attribute with no value or no space before it does not', () => {
+    expect(scanLinks(Buffer.from('src=/start.png <a href=/')).map((l) => l.value)).toEqual(['/'])
+    expect(scanLinks(Buffer.from('= <a href=')).map((l) => l.value)).toEqual([])
+    expect(scanLinks(Buffer.from('<a href="')).map((l) => l.value)).toEqual([])
+    expect(scanLinks(Buffer.from(' src=x')).map((l) => l.value)).toEqual(['x'])
+    // The same root link ending a page and inside one is one link, from any folder.
+    const links = linkCollector()
+    links.observe('a/one.html', Buffer.from('<a href=/'))
+    links.observe('b/two.html', Buffer.from('<a href="/">home</a>'))
+    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({ links: 2, broken: [{ page: 'a/one.html', offset: 8, value: '/', count: 2 }] })
+  })
+
   test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {
     const links = linkCollector()
     links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'))
