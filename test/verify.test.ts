@@ -36,7 +36,7 @@ describe('links of a page', () => {
 
   test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {
     const links = linkCollector()
-    links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'))
+    links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a> <a href="#same-page">3</a>'))
     links.observe('a/one.html', Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'))
     links.observe('a/style.css', Buffer.from('<a href="/a-stylesheet-is-not-a-page">'))
     expect(links.check(['a/y.html'])).toEqual({
@@ -65,6 +65,19 @@ describe('links of a page', () => {
     expect(linkTarget('index.html', 'guides/')).toBe('guides/')
     expect(linkTarget('index.html', './a%20b.html')).toBe('a b.html')
     expect(linkTarget('index.html', 'search?q=1&amp;p=2')).toBe('search')
+    // Root paths, plain ones and those that need resolving, give the same kind of site path.
+    const fromRoot = {
+      '/': '',
+      '/guides/': 'guides/',
+      '/guides/start': 'guides/start',
+      '/a//b': 'a/b',
+      '/a/./b/../c': 'a/c',
+      '/.well-known/x': '.well-known/x',
+      '/a%2Fb': 'a/b',
+      '/x&amp;y': 'x&y',
+      ' /spaced ': 'spaced'
+    }
+    for (const [value, target] of Object.entries(fromRoot)) expect([value, linkTarget('deep/down/x.html', value)]).toEqual([value, target])
     for (const external of ['https://acme.com/x', '//cdn.acme.com/x.js', 'mailto:a@b', 'javascript:void(0)', 'data:image/png;base64,xx', '#intro', '', '../../out']) {
       expect(linkTarget('guides/x.html', external)).toBeUndefined()
     }

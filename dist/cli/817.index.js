@@ -339,9 +339,15 @@ function linkCollector() {
     const APOSTROPHE = 0x27;
     const GREATER_THAN = 0x3e;
     const SLASH = 0x2f;
+    const HASH_SIGN = 0x23;
     /** Attribute values are short; a longer run is not one (a broken page, or a script). */
     const MAX_VALUE_BYTES = 2048;
     const isPage = (path) => /\.html?$/i.test(path);
+    /**
+     * A root path whose site path is itself without the leading `/`: segments with nothing to
+     * decode (`%`, `&`), no query or fragment, no whitespace, none empty or starting with a dot.
+     */
+    const PLAIN_ROOT_PATH = /^(?=\/)(?:\/[^/?#%&\s.][^/?#%&\s]*)*\/?$/;
     /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
     const isSpace = (byte) => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
     /**
@@ -537,8 +543,10 @@ function linkCollector() {
                 hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193);
             found[FOLDER_HASH] = hash;
         }
+        // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
         for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at))
-            note(content);
+            if (content[found[START]] !== HASH_SIGN)
+                note(content);
     }
     function check(files) {
         const known = new Set(files);
@@ -558,6 +566,9 @@ function linkCollector() {
         return { links, broken };
     }
     function linkTarget(from, value) {
+        // Most links of a generated site are plain root paths: nothing to trim, decode or resolve.
+        if (PLAIN_ROOT_PATH.test(value))
+            return value.slice(1);
         const raw = decodeEntities(value.trim());
         if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw))
             return undefined;

@@ -64,9 +64,15 @@ export function linkCollector(): LinkCollector {
   const APOSTROPHE = 0x27
   const GREATER_THAN = 0x3e
   const SLASH = 0x2f
+  const HASH_SIGN = 0x23
   /** Attribute values are short; a longer run is not one (a broken page, or a script). */
   const MAX_VALUE_BYTES = 2048
   const isPage = (path: string): boolean => /\.html?$/i.test(path)
+  /**
+   * A root path whose site path is itself without the leading `/`: segments with nothing to
+   * decode (`%`, `&`), no query or fragment, no whitespace, none empty or starting with a dot.
+   */
+  const PLAIN_ROOT_PATH = /^(?=\/)(?:\/[^/?#%&\s.][^/?#%&\s]*)*\/?$/
   /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
   const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c
 
@@ -253,7 +259,8 @@ export function linkCollector(): LinkCollector {
       for (let i = 0; i < pageFolder.length; i++) hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193)
       found[FOLDER_HASH] = hash
     }
-    for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) note(content)
+    // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
+    for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) if (content[found[START] as number] !== HASH_SIGN) note(content)
   }
 
   function check(files: readonly string[]): CheckedLinks {
@@ -273,6 +280,8 @@ export function linkCollector(): LinkCollector {
   }
 
   function linkTarget(from: string, value: string): string | undefined {
+    // Most links of a generated site are plain root paths: nothing to trim, decode or resolve.
+    if (PLAIN_ROOT_PATH.test(value)) return value.slice(1)
     const raw = decodeEntities(value.trim())
     if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
     const path = raw.replace(/[?#].*$/s, '')
