@@ -1,0 +1,107 @@
+// Property tests of the site check's link scanner: on pages made of the pieces that trip it up
+// (attribute names with and without the space before them, quotes that close or not, `=` inside
+// values, values at a page's very edges, fragments, root and relative paths, overlong values,
+// multi-byte text), the scanner and the collector agree with a plain, slow reading of the same
+// rules. `npm test` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
+import { describe, expect, test } from '@jest/globals'
+import fc from 'fast-check'
+import { linkCollector, linkKey, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
+const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_122)
+if (process.env.FUZZ_SEED === 'random') console.log(`fuzz-links: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`)
+
+const MAX_VALUE_BYTES = 2048
+const SPACE = /[ \t\n\r\f]/
+
+/** The rules of scanLinks read plainly: every `=`, the name before it, the value after it. */
+function plainLinks(page: Buffer): Array<{ value: string; offset: number }> {
+  const text = page.toString('latin1')
+  const links: Array<{ value: string; offset: number }> = []
+  let at = text.indexOf('=')
+  while (at !== -1) {
+    const named = (name: string): boolean => text.slice(at - name.length, at) === name && at > name.length && SPACE.test(text[at - name.length - 1] as string)
+    let next = at + 1
+    if (named('href') || named('src')) {
+      const quote = text[at + 1]
+      const quoted = quote === '"' || quote === "'"
+      const start = quoted ? at + 2 : at + 1
+      const limit = Math.min(text.length, start + MAX_VALUE_BYTES + 1)
+      let end = start
+      while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>')) end++
+      if (quoted ? end < limit : end > start) {
+        links.push({ value: page.toString('utf8', start, end), offset: start })
+        next = end
+      }
+    }
+    at = text.indexOf('=', next)
+  }
+  return links
+}
+
+const piece = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(' href=', ' src=', '\nhref=', '\tsrc=', 'href=', 'data-src=', ' xhref=', ' srcset=', ' class=') },
+  { weight: 6, arbitrary: fc.constantFrom('"', "'", '>', ' ', '\n', '=', '<a', '</a>') },
+  { weight: 8, arbitrary: fc.constantFrom('/', '//', '#', '../', './', 'guides/', 'start', '.html', '/index.html', '?q=1', '%20', '&amp;', 'é', 'x') },
+  { weight: 1, arbitrary: fc.constantFrom('y'.repeat(MAX_VALUE_BYTES - 2), 'z'.repeat(MAX_VALUE_BYTES + 5)) }
+)
+const page = fc.array(piece, { maxLength: 60 }).map((pieces) => Buffer.from(pieces.join('')))
+const pagePath = fc.constantFrom('index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css')
+const siteFiles = ['index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css', 'start.html', 'x']
+
+describe('the link scanner against a plain reading of its rules', () => {
+  test(`scanLinks finds the values and offsets the rules give (${RUNS} runs, seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(page, (bytes) => {
+        expect(scanLinks(bytes)).toEqual(plainLinks(bytes))
+      }),
+      { numRuns: RUNS, seed: SEED }
+    )
+  })
+
+  test(`a collector counts every link and reports each broken one once, at its first place in page order (${RUNS} runs, seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(pagePath, page), { maxLength: 8 }), fc.subarray(siteFiles), (pages, siteList) => {
+        const collector = linkCollector()
+        for (const [path, bytes] of pages) collector.observe(path, bytes)
+        const files = new Set(siteList)
+        let links = 0
+        const broken = new Map<string, { page: string; offset: number; value: string; count: number }>()
+        for (const [path, bytes] of pages) {
+          if (!/\.html?$/.test(path)) continue
+          for (const { value, offset } of plainLinks(bytes)) {
+            const target = linkTarget(path, value)
+            if (target === undefined) continue
+            links++
+            if (resolves(target, files)) continue
+            const key = linkKey(path, value)
+            const known = broken.get(key)
+            if (known === undefined) broken.set(key, { page: path, offset, value, count: 1 })
+            else {
+              known.count++
+              if (path < known.page || (path === known.page && offset < known.offset)) Object.assign(known, { page: path, offset, value })
+            }
+          }
+        }
+        const found = collector.check(siteList)
+        const byPlace = (a: { page: string; offset: number }, b: { page: string; offset: number }): number =>
+          a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
+        expect({ links: found.links, broken: [...found.broken].sort(byPlace) }).toEqual({ links, broken: [...broken.values()].sort(byPlace) })
+      }),
+      { numRuns: RUNS, seed: SEED }
+    )
+  })
+
+  test(`a plain root path is resolved as any other path is (${RUNS} runs, seed ${SEED})`, () => {
+    const segment = fc.constantFrom('a', 'B', '.well-known', '..', '.', '', 'x y', 'p%2Fq', 'r&amp;s', 'index.html', 'é')
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 5 }), fc.boolean(), (segments, trailing) => {
+        const value = `/${segments.join('/')}${trailing ? '/' : ''}`
+        // The same path, relative from the site root, takes the general route; `//` names another host.
+        const general = value.startsWith('//') ? undefined : linkTarget('index.html', `.${value}`)
+        expect([value, linkTarget('guides/deep/a.html', value)]).toEqual([value, general])
+      }),
+      { numRuns: RUNS, seed: SEED }
+    )
+  })
+})
