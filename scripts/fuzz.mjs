@@ -1,6 +1,6 @@
 // npm run fuzz [-- RUNS [SEED]]: the fuzz tests of the service client and of the site check's link
-// scanner with many cases and a random seed, printed first so that a failure can be replayed (`npm run fuzz -- 300 12345`). `npm test` runs them with a
-// fixed seed and few cases.
+// scanner with many cases and a random seed, printed first so that a failure can be replayed
+// (`npm run fuzz -- 300 12345`). `npm test` runs them with a fixed seed and few cases.
 import { spawnSync } from 'node:child_process'
 
 const runs = process.argv[2] ?? process.env.FUZZ_RUNS ?? '300'
