@@ -433,14 +433,18 @@ describe('the site check while unpacking', () => {
     const entries: ArchiveEntry[] = [
       { type: 'file', name: 'index.html', content: page('/gone-small', 0) },
       { type: 'file', name: 'docs/medium.html', content: page('gone-medium', 4_000) },
+      { type: 'file', name: 'docs/big.html', content: page('gone-big', 8_000) },
+      { type: 'file', name: 'docs/small.html', content: page('gone-small', 0) },
       { type: 'file', name: 'docs/large.html', content: page('../gone-large', 120_000) }
     ]
     const verifier = new SiteVerifier()
     await unpack(await build(format, entries), recordingLogger(), ROOMY, verifier)
-    expect(verifier.result).toMatchObject({ htmlPages: 3, links: 6, brokenCount: 3 })
+    expect(verifier.result).toMatchObject({ htmlPages: 5, links: 10, brokenCount: 5 })
     expect(verifier.result?.broken.map((b) => [b.file, b.line, b.link])).toEqual([
+      ['docs/big.html', 2, 'gone-big'],
       ['docs/large.html', 2, '../gone-large'],
       ['docs/medium.html', 2, 'gone-medium'],
+      ['docs/small.html', 2, 'gone-small'],
       ['index.html', 2, '/gone-small']
     ])
   })
