@@ -131,8 +131,11 @@ describe('export flow against the simulator', () => {
     expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(0)
   })
 
-  test('extract: false keeps the archive inside path; zip detected from bytes', async () => {
+  test('extract: false replaces path whole with the archive; zip detected from bytes', async () => {
     await simulator({ bundle: { format: 'zip' } })
+    // What an earlier run with extract: true unpacked there goes.
+    await mkdir(path.join(workspace.dir, 'out/docs'), { recursive: true })
+    await writeFile(path.join(workspace.dir, 'out/index.html'), 'an earlier site')
     const { outputs, failed } = await runExport({ extract: 'false', path: 'out' })
     expect(failed).toBe(false)
     expect(outputs['site-path']).toBe('')

@@ -105,6 +105,14 @@ async function workListing(): Promise<string[]> {
   return [...top, ...bundleDir].sort()
 }
 
+/** Whether the archive's `.part` has appeared in its staging folder beside `bundle`. */
+async function stagedArchive(): Promise<boolean> {
+  for (const entry of await readdir(work.dir)) {
+    if (/^\.bundle\.staging-/.test(entry) && (await readdir(join(work.dir, entry))).includes('bundle.part')) return true
+  }
+  return false
+}
+
 /** This test's requests to the storage origin. */
 function storageRequests(): Simulator['requests'] {
   return sim.requests.slice(requestsBefore).filter((request) => request.origin === 'storage')
@@ -145,9 +153,27 @@ describe('happy path', () => {
     expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
   })
 
-  test('an archive of another format from an earlier run is replaced, not kept beside', async () => {
+  test('the archive folder is replaced whole: an earlier archive of another format, or a site unpacked there, is not kept beside', async () => {
+    await mkdir(join(work.dir, 'bundle/docs'), { recursive: true })
+    await writeFile(join(work.dir, 'bundle/bundle.zip'), 'an earlier zip')
+    await writeFile(join(work.dir, 'bundle/index.html'), 'an earlier site')
+    await writeFile(join(work.dir, 'bundle/docs/page.html'), 'an earlier page')
+    await transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
+  })
+
+  test('a failed download leaves the earlier archive folder as it was', async () => {
     await mkdir(join(work.dir, 'bundle'))
     await writeFile(join(work.dir, 'bundle/bundle.zip'), 'an earlier zip')
+    sim.addFault({ route: 'download', status: 503, times: 10 })
+    await expect(transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))).rejects.toBeInstanceOf(ActionError)
+    expect(await workListing()).toEqual(['bundle', 'bundle/bundle.zip'])
+    expect(await readFile(join(work.dir, 'bundle/bundle.zip'), 'utf8')).toBe('an earlier zip')
+  })
+
+  test('what a killed run left beside the archive folder is swept', async () => {
+    await mkdir(join(work.dir, '.bundle.staging-0123456789ab'))
+    await writeFile(join(work.dir, '.bundle.staging-0123456789ab/bundle.part'), 'half')
     await transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))
     expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
   })
@@ -235,7 +261,7 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toMatch(/^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+ \(4 attempts\): HTTP 503/)
     expect(downloads()).toBe(4)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('a body shorter than sizeBytes is a truncation: retried, then a clear failure', async () => {
@@ -245,7 +271,7 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toContain(`${body.length} of ${body.length + 10} bytes`)
     expect(downloads()).toBe(4)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('a body larger than sizeBytes fails at once', async () => {
@@ -269,7 +295,7 @@ describe('the step timeout bounds the download', () => {
     // The deadline plus the short grace of a request under way; without the bound it would run ~18 s of real time.
     expect(clock.now()).toBeLessThan(deadline + 2000 + 1500)
     expect(downloads()).toBe(1)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('a Retry-After past the deadline is not waited for', async () => {
@@ -292,7 +318,7 @@ describe('where a link may lead', () => {
       'Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
     )
     expect(downloads()).toBe(1)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('plain http is refused when the service is not itself plain http on a loopback host', async () => {
@@ -325,7 +351,7 @@ describe('archives that cannot be used', () => {
     expect(message).toContain(`${body.length} bytes, sha256 ${sha256(body)}`)
     expect(message).toContain('downloaded 2 times')
     expect(downloads()).toBe(2)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('an HTML page instead of an archive fails at once, saying so', async () => {
@@ -336,7 +362,7 @@ describe('archives that cannot be used', () => {
     // Its kind only: what such a page says may be anything, credentials included.
     expect((error as Error).message).not.toMatch(/DOCTYPE|Sign in/)
     expect(downloads()).toBe(1)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 
   test('an unsafe entry fails at once, is never downloaded again, and keeps the old site', async () => {
@@ -348,7 +374,7 @@ describe('archives that cannot be used', () => {
     expect((error as Error).message).toContain('"d/b"')
     expect(downloads()).toBe(1)
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
-    expect(await workListing()).toEqual(['bundle', 'site'])
+    expect(await workListing()).toEqual(['site'])
   })
 })
 
@@ -364,7 +390,7 @@ describe('bounds', () => {
     expect((error as Error).message).not.toContain('corrupt')
     expect(downloads()).toBe(1)
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
-    expect(await workListing()).toEqual(['bundle', 'site'])
+    expect(await workListing()).toEqual(['site'])
   })
 })
 
@@ -399,7 +425,7 @@ describe('folders an earlier run left', () => {
     const entries: ArchiveEntry[] = [...siteEntries(), { type: 'file', name: '../escape.html', content: 'x' }]
     await expect(transferBundle(options(await serve(await buildTar(entries, { gzip: true }))))).rejects.toBeInstanceOf(UnsafeEntryError)
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('previous')
-    expect(await workListing()).toEqual(['bundle', 'site'])
+    expect(await workListing()).toEqual(['site'])
   })
 })
 
@@ -412,13 +438,13 @@ describe('cancellation', () => {
     const controller = new AbortController()
     const transfer = transferBundle(options(served, { signal: controller.signal }))
     // Wait until the body has started to arrive, then cancel.
-    while (!(await readdir(join(work.dir, 'bundle')).catch((): string[] => [])).includes('bundle.part')) await new Promise((r) => setTimeout(r, 5))
+    while (!(await stagedArchive())) await new Promise((r) => setTimeout(r, 5))
     await new Promise((r) => setTimeout(r, 50))
     const cancelledAt = Date.now()
     controller.abort()
     await expect(transfer).rejects.toBeInstanceOf(CancelledError)
     expect(Date.now() - cancelledAt).toBeLessThan(500)
-    expect(await workListing()).toEqual(['bundle', 'site'])
+    expect(await workListing()).toEqual(['site'])
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
   })
 
@@ -431,6 +457,6 @@ describe('cancellation', () => {
     await new Promise((r) => setTimeout(r, 30))
     controller.abort()
     await expect(transfer).rejects.toBeInstanceOf(CancelledError)
-    expect(await workListing()).toEqual(['bundle'])
+    expect(await workListing()).toEqual([])
   })
 })

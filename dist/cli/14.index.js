@@ -1297,9 +1297,14 @@ function besideSite(siteDir, kind) {
 }
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
 async function createStagingFolder(siteDir) {
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
     const staging = besideSite(siteDir, 'staging');
-    await (0,promises_.mkdir)(staging);
+    // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
+    await (0,promises_.mkdir)(staging).catch(async (error) => {
+        if (error.code !== 'ENOENT')
+            throw error;
+        await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
+        await (0,promises_.mkdir)(staging);
+    });
     return staging;
 }
 /**
@@ -1375,7 +1380,7 @@ async function sweepStaleFolders(siteDir, log, signal) {
     const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old');
     if (previous !== undefined) {
         await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
-        log.info(`Put back the previous site, which an earlier run had moved aside to ${previous} when it was stopped`);
+        log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
     }
     const removed = stale.filter((entry) => entry !== previous);
     if (removed.length === 0)
@@ -3231,9 +3236,10 @@ class DownloadProgress {
 /**
  * Downloads a bundle and, when asked, unpacks it into the site folder: retries through the one
  * retry loop, a fresh link when the old one is refused or expired, one more download for a
- * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's file:
- * it names it, writes it as `.part`, gives it the extension of its format once the bytes tell,
- * and returns its final path.
+ * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's folder:
+ * it writes the archive as `.part` into a staging folder beside it, gives it the extension of its
+ * format once the bytes tell, and swaps that folder in whole, as it does the site (whatever an
+ * earlier run left there, an archive of another format or a site unpacked there, is replaced).
  */
 
 
@@ -3261,8 +3267,8 @@ const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 const LOCAL_CHUNK_BYTES = 1024 * 1024;
 async function transferBundle(options) {
     const { log, clock, signal } = options;
-    await prepareFolders(options);
-    const state = { link: options.link, linkRefused: false, attempts: 0 };
+    const archiveStaging = await prepareFolders(options);
+    const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
     const client = new lib/* HttpClient */.Qq('docs-admin-action');
     log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})` : ''}`);
@@ -3288,11 +3294,13 @@ async function transferBundle(options) {
                 }
                 throw finalError(error, state, downloads);
             }
-            return { ...(await finish(options, received, state.inspector)), link: state.link, attempts: state.attempts };
+            return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts };
         }
     }
     finally {
         client.dispose();
+        // Gone already when swapped in.
+        await removeQuietly(archiveStaging);
     }
 }
 /**
@@ -3301,15 +3309,20 @@ async function transferBundle(options) {
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
 async function unpackLocalBundle(file, options) {
-    await prepareFolders(options);
-    const inspector = options.inspect?.();
-    const received = await receive(options, inspector, async (receiver, stop) => {
-        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
-            await receiver.write(chunk);
-        }
-    });
-    options.log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
-    return await finish(options, received, inspector);
+    const archiveStaging = await prepareFolders(options);
+    try {
+        const inspector = options.inspect?.();
+        const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
+            for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
+                await receiver.write(chunk);
+            }
+        });
+        options.log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
+        return await finish(options, archiveStaging, received, inspector);
+    }
+    finally {
+        await removeQuietly(archiveStaging);
+    }
 }
 /**
  * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
@@ -3317,7 +3330,7 @@ async function unpackLocalBundle(file, options) {
  * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
  * throws, whatever way the stop surfaced; everything it wrote is removed first.
  */
-async function receive(options, inspector, fill) {
+async function receive(options, archiveStaging, inspector, fill) {
     const { signal } = options;
     (0,errors/* throwIfCancelled */.dZ)(signal);
     const stop = new AbortController();
@@ -3326,7 +3339,7 @@ async function receive(options, inspector, fill) {
     let receiver;
     try {
         receiver = await ArchiveReceiver.open({
-            partFile: partFileOf(options),
+            partFile: partFileIn(archiveStaging),
             siteDir: options.siteDir,
             log: options.log,
             onFatal: (error) => stop.abort(error),
@@ -3350,14 +3363,15 @@ async function receive(options, inspector, fill) {
         signal?.removeEventListener('abort', onCancel);
     }
 }
-/** The archive's folder made, and what an earlier run left beside the site swept away. */
+/** What an earlier run left beside the archive's folder and the site swept away; returns a fresh staging folder for the archive. */
 async function prepareFolders(options) {
     (0,errors/* throwIfCancelled */.dZ)(options.signal);
-    await (0,promises_.mkdir)(options.archiveFolder, { recursive: true }).catch((error) => {
-        throw (0,archive_errors/* writeFailure */.EU)(error, `the folder ${options.archiveFolder} for the bundle`);
-    });
+    await sweepStaleFolders(options.archiveFolder, options.log, options.signal);
     if (options.siteDir !== undefined)
         await sweepStaleFolders(options.siteDir, options.log, options.signal);
+    return await createStagingFolder(options.archiveFolder).catch((error) => {
+        throw (0,archive_errors/* writeFailure */.EU)(error, `the folder ${options.archiveFolder} for the bundle`);
+    });
 }
 /** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
 async function transfer_attempt(options, state, client) {
@@ -3371,7 +3385,7 @@ async function transfer_attempt(options, state, client) {
     }
     const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
     try {
-        const received = await receive(options, (state.inspector = options.inspect?.()), async (receiver, stop) => {
+        const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
             await download({
                 url: state.link.url,
                 client,
@@ -3399,20 +3413,17 @@ async function transfer_attempt(options, state, client) {
     }
 }
 /**
- * Names the whole archive by its format (dropping an earlier run's of another format), has the
- * staged site reviewed, then swaps it in.
+ * Names the whole archive by its format and swaps its folder in, then has the staged site reviewed
+ * and swaps it in.
  */
-async function finish(options, received, inspector) {
-    const { log, siteDir } = options;
+async function finish(options, archiveStaging, received, inspector) {
+    const { log, siteDir, archiveFolder } = options;
     const { staging, counts } = received;
-    const archiveFile = archiveFileOf(options, received.format);
+    const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`;
     try {
         (0,errors/* throwIfCancelled */.dZ)(options.signal);
-        await (0,promises_.rename)(partFileOf(options), archiveFile);
-        for (const format of Object.keys(EXTENSIONS)) {
-            if (format !== received.format)
-                await (0,promises_.rm)(archiveFileOf(options, format), { force: true });
-        }
+        await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
+        await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal });
         if (siteDir !== undefined && staging !== undefined) {
             await inspector?.review(staging);
             await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
@@ -3420,8 +3431,8 @@ async function finish(options, received, inspector) {
     }
     catch (error) {
         const how = { cancelled: options.signal?.aborted === true, entries: received.entries };
-        await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)]);
-        throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
+        await Promise.all([removeQuietly(archiveStaging), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)]);
+        throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${(0,external_node_path_.join)(archiveFolder, archiveName)}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
         const extras = [
@@ -3432,7 +3443,7 @@ async function finish(options, received, inspector) {
         log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`);
     }
     return {
-        archiveFile,
+        archiveFile: (0,external_node_path_.join)(archiveFolder, archiveName),
         siteDir,
         sha256: received.sha256,
         sizeBytes: received.sizeBytes,
@@ -3472,11 +3483,8 @@ function finalError(error, state, downloads) {
     const stopped = error.stoppedByDeadline ? ' Stopped retrying: the next wait would pass the step timeout.' : '';
     return new errors/* ActionError */.lZ(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error });
 }
-function partFileOf(options) {
-    return (0,external_node_path_.join)(options.archiveFolder, `${ARCHIVE_NAME}.part`);
-}
-function archiveFileOf(options, format) {
-    return (0,external_node_path_.join)(options.archiveFolder, `${ARCHIVE_NAME}.${EXTENSIONS[format]}`);
+function partFileIn(archiveStaging) {
+    return (0,external_node_path_.join)(archiveStaging, `${ARCHIVE_NAME}.part`);
 }
 
 

@@ -22,9 +22,13 @@ function besideSite(siteDir: string, kind: Kind): string {
 
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
 export async function createStagingFolder(siteDir: string): Promise<string> {
-  await mkdir(dirname(siteDir), { recursive: true })
   const staging = besideSite(siteDir, 'staging')
-  await mkdir(staging)
+  // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
+  await mkdir(staging).catch(async (error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    await mkdir(dirname(siteDir), { recursive: true })
+    await mkdir(staging)
+  })
   return staging
 }
 
@@ -97,7 +101,7 @@ export async function sweepStaleFolders(siteDir: string, log: Logger, signal: Ab
   const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old')
   if (previous !== undefined) {
     await rename(join(dirname(siteDir), previous), siteDir)
-    log.info(`Put back the previous site, which an earlier run had moved aside to ${previous} when it was stopped`)
+    log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`)
   }
   const removed = stale.filter((entry) => entry !== previous)
   if (removed.length === 0) return

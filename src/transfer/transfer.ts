@@ -1,19 +1,20 @@
 /**
  * Downloads a bundle and, when asked, unpacks it into the site folder: retries through the one
  * retry loop, a fresh link when the old one is refused or expired, one more download for a
- * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's file:
- * it names it, writes it as `.part`, gives it the extension of its format once the bytes tell,
- * and returns its final path.
+ * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's folder:
+ * it writes the archive as `.part` into a staging folder beside it, gives it the extension of its
+ * format once the bytes tell, and swaps that folder in whole, as it does the site (whatever an
+ * earlier run left there, an archive of another format or a site unpacked there, is replaced).
  */
 import { createReadStream } from 'node:fs'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
-import { discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
+import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
@@ -29,7 +30,7 @@ export interface TransferOptions {
   link: BundleLink
   /** Calls the bundle operation again for a fresh link (after a 403, or when `expiresAt` has passed). */
   refreshLink: () => Promise<BundleLink>
-  /** The folder the archive is kept in (made when missing); the file is `bundle.<format>`. */
+  /** The folder the archive is kept in, replaced whole by the one holding the new archive, `bundle.<format>`. */
   archiveFolder: string
   /** When set: unpack the archive here (absolute). When undefined: only keep the archive. */
   siteDir?: string | undefined
@@ -74,8 +75,8 @@ const LOCAL_CHUNK_BYTES = 1024 * 1024
 
 export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
-  await prepareFolders(options)
-  const state: TransferState = { link: options.link, linkRefused: false, attempts: 0 }
+  const archiveStaging = await prepareFolders(options)
+  const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
   const client = new HttpClient('docs-admin-action')
   log.info(`Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`)
@@ -103,10 +104,12 @@ export async function transferBundle(options: TransferOptions): Promise<Transfer
         }
         throw finalError(error, state, downloads)
       }
-      return { ...(await finish(options, received, state.inspector)), link: state.link, attempts: state.attempts }
+      return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts }
     }
   } finally {
     client.dispose()
+    // Gone already when swapped in.
+    await removeQuietly(archiveStaging)
   }
 }
 
@@ -119,15 +122,19 @@ export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | '
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
 export async function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
-  await prepareFolders(options)
-  const inspector = options.inspect?.()
-  const received = await receive(options, inspector, async (receiver, stop) => {
-    for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
-      await receiver.write(chunk as Buffer)
-    }
-  })
-  options.log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
-  return await finish(options, received, inspector)
+  const archiveStaging = await prepareFolders(options)
+  try {
+    const inspector = options.inspect?.()
+    const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
+      for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
+        await receiver.write(chunk as Buffer)
+      }
+    })
+    options.log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
+    return await finish(options, archiveStaging, received, inspector)
+  } finally {
+    await removeQuietly(archiveStaging)
+  }
 }
 
 /**
@@ -138,6 +145,7 @@ export async function unpackLocalBundle(file: string, options: LocalOptions): Pr
  */
 async function receive(
   options: LocalOptions,
+  archiveStaging: string,
   inspector: SiteInspector | undefined,
   fill: (receiver: ArchiveReceiver, stop: AbortSignal) => Promise<void>
 ): Promise<ReceivedArchive> {
@@ -149,7 +157,7 @@ async function receive(
   let receiver: ArchiveReceiver | undefined
   try {
     receiver = await ArchiveReceiver.open({
-      partFile: partFileOf(options),
+      partFile: partFileIn(archiveStaging),
       siteDir: options.siteDir,
       log: options.log,
       onFatal: (error) => stop.abort(error),
@@ -171,13 +179,14 @@ async function receive(
   }
 }
 
-/** The archive's folder made, and what an earlier run left beside the site swept away. */
-async function prepareFolders(options: LocalOptions): Promise<void> {
+/** What an earlier run left beside the archive's folder and the site swept away; returns a fresh staging folder for the archive. */
+async function prepareFolders(options: LocalOptions): Promise<string> {
   throwIfCancelled(options.signal)
-  await mkdir(options.archiveFolder, { recursive: true }).catch((error: unknown) => {
+  await sweepStaleFolders(options.archiveFolder, options.log, options.signal)
+  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, options.log, options.signal)
+  return await createStagingFolder(options.archiveFolder).catch((error: unknown) => {
     throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
   })
-  if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, options.log, options.signal)
 }
 
 interface TransferState {
@@ -185,6 +194,8 @@ interface TransferState {
   /** The last attempt got a 403: the next one asks for a fresh link first. */
   linkRefused: boolean
   attempts: number
+  /** Where each attempt writes the archive (see prepareFolders). */
+  archiveStaging: string
   /** The inspector of the last attempt. */
   inspector?: SiteInspector | undefined
 }
@@ -201,7 +212,7 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
   }
   const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
   try {
-    const received = await receive(options, (state.inspector = options.inspect?.()), async (receiver, stop) => {
+    const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
       await download({
         url: state.link.url,
         client,
@@ -229,27 +240,30 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
 }
 
 /**
- * Names the whole archive by its format (dropping an earlier run's of another format), has the
- * staged site reviewed, then swaps it in.
+ * Names the whole archive by its format and swaps its folder in, then has the staged site reviewed
+ * and swaps it in.
  */
-async function finish(options: LocalOptions, received: ReceivedArchive, inspector: SiteInspector | undefined): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
-  const { log, siteDir } = options
+async function finish(
+  options: LocalOptions,
+  archiveStaging: string,
+  received: ReceivedArchive,
+  inspector: SiteInspector | undefined
+): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
+  const { log, siteDir, archiveFolder } = options
   const { staging, counts } = received
-  const archiveFile = archiveFileOf(options, received.format)
+  const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
   try {
     throwIfCancelled(options.signal)
-    await rename(partFileOf(options), archiveFile)
-    for (const format of Object.keys(EXTENSIONS) as ArchiveFormat[]) {
-      if (format !== received.format) await rm(archiveFileOf(options, format), { force: true })
-    }
+    await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
+    await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal })
     if (siteDir !== undefined && staging !== undefined) {
       await inspector?.review(staging)
       await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
     }
   } catch (error) {
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
-    await Promise.all([removeQuietly(partFileOf(options)), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
-    throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`)
+    await Promise.all([removeQuietly(archiveStaging), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
+    throw writeFailure(error, siteDir === undefined ? `the bundle file ${join(archiveFolder, archiveName)}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
     const extras = [
@@ -260,7 +274,7 @@ async function finish(options: LocalOptions, received: ReceivedArchive, inspecto
     log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
   }
   return {
-    archiveFile,
+    archiveFile: join(archiveFolder, archiveName),
     siteDir,
     sha256: received.sha256,
     sizeBytes: received.sizeBytes,
@@ -302,10 +316,6 @@ function finalError(error: unknown, state: TransferState, downloads: number): un
   return new ActionError(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error })
 }
 
-function partFileOf(options: LocalOptions): string {
-  return join(options.archiveFolder, `${ARCHIVE_NAME}.part`)
-}
-
-function archiveFileOf(options: LocalOptions, format: ArchiveFormat): string {
-  return join(options.archiveFolder, `${ARCHIVE_NAME}.${EXTENSIONS[format]}`)
+function partFileIn(archiveStaging: string): string {
+  return join(archiveStaging, `${ARCHIVE_NAME}.part`)
 }

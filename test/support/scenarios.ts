@@ -281,12 +281,9 @@ export async function violations(o: Observation): Promise<string[]> {
   } else if (extract) {
     if (!sameSnapshot(site, expectedSite())) broken.push('the site in `path` is not the one in the bundle')
   } else {
-    // The archive is added to what `path` held.
+    // `path` is replaced whole by the folder of the archive.
     const archive = path.basename(o.outputs['bundle-path'] ?? '')
-    const grown = new Map(o.before)
-    grown.set(archive, site.get(archive) ?? 'missing')
-    for (const other of ['bundle.zip', 'bundle.tar.gz', 'bundle.tar']) if (other !== archive) grown.delete(other)
-    if (!sameSnapshot(site, grown)) broken.push(`\`path\` holds more or less than what it held and the archive: ${[...site.keys()]}`)
+    if (site.size !== 1 || site.get(archive) !== o.outputs['bundle-sha256']) broken.push(`\`path\` holds more or less than the archive: ${[...site.keys()]}`)
   }
   if (!failed && o.scenario.operation === 'export') broken.push(...(await successOutputs(o)))
   if (!failed && o.scenario.operation !== 'export' && !['completed', 'archived'].includes(o.outputs.status ?? '')) {
