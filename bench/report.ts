@@ -30,7 +30,8 @@ export interface Machine {
   filesystem: string
 }
 
-export async function describeMachine(outputDir: string): Promise<Machine> {
+/** `nodeVersion`: the version of the node that runs the action. */
+export async function describeMachine(outputDir: string, nodeVersion: string): Promise<Machine> {
   const cpus = os.cpus()
   const release = await readFile('/etc/os-release', 'utf8').catch(() => '')
   const distro = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1]
@@ -38,7 +39,7 @@ export async function describeMachine(outputDir: string): Promise<Machine> {
     cpu: (cpus[0]?.model ?? 'unknown').replace(/\s+/g, ' ').trim(),
     cores: cpus.length,
     memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
-    node: process.version,
+    node: nodeVersion,
     // Kernel major.minor only: the full release string can name the host's build.
     os: `${distro ?? os.type()} (${os.type()} ${os.release().split('.').slice(0, 2).join('.')}, ${os.arch()})`,
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

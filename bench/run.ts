@@ -5,10 +5,12 @@
  *   npm run bench -- --short           # reduced, for CI (< 60 s): small bundles, 2 rounds; prints only
  *   npm run bench -- --short --write   # reduced, and writes the doc anyway
  *   npm run bench -- --site-check      # only what the site check costs (3,000 pages, 11 rounds); prints only
+ *   npm run bench -- --node=PATH       # the action run by another node binary (GitHub runs node24), with any of the above
  *
  * Exits non-zero only when something is broken (a tool fails, an output is incomplete, dist/ does
  * not start); a missed target is reported, not fatal.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
@@ -33,6 +35,9 @@ interface Part {
 }
 
 const args = new Set(process.argv.slice(2))
+/** The node that runs the action (the baselines of the start-up part too): `--node=PATH`, else this one. */
+const node = process.argv.find((arg) => arg.startsWith('--node='))?.slice('--node='.length) ?? process.execPath
+const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
 const short = args.has('--short')
 /** Only the cases that measure the site check's cost, for a second look at a noisy number. */
 const siteCheckOnly = args.has('--site-check')
@@ -54,7 +59,7 @@ const startupPairs = short ? 5 : 15
 const started = performance.now()
 await mkdir(join(OUT_DIR, 'work'), { recursive: true })
 const scratch = new Scratch(join(OUT_DIR, 'work'))
-const machine = await describeMachine(join(OUT_DIR, 'work'))
+const machine = await describeMachine(join(OUT_DIR, 'work'), nodeVersion)
 const loadAtStart = os.loadavg()[0] ?? 0
 const ticksAtStart = await readCpuTicks()
 
@@ -65,7 +70,7 @@ const startup = siteCheckOnly
   ? undefined
   : await part('3. Start-up', async () => {
       log('Start-up...')
-      const result = await runStartupBench(startupPairs)
+      const result = await runStartupBench(startupPairs, node)
       return { markdown: result.markdown, targetsMet: result.targetMet }
     })
 const polling = siteCheckOnly
@@ -77,7 +82,7 @@ const polling = siteCheckOnly
     })
 const unpack = await part('1. Download + unpack', async () => {
   log('Download + unpack...')
-  const result = await runUnpackBench(unpackCases, { bundleDir: join(OUT_DIR, 'bundles'), scratch, log })
+  const result = await runUnpackBench(unpackCases, { bundleDir: join(OUT_DIR, 'bundles'), scratch, node, log })
   return { markdown: `${unpackIntro()}\n\n${result.markdown}`, targetsMet: result.targetsMet }
 })
 log('Deleting the output folders...')

@@ -28,7 +28,8 @@ export interface StartupResult {
   targetMet: boolean
 }
 
-export async function runStartupBench(pairs: number): Promise<StartupResult> {
+/** `node`: the node binary that runs both the action and the baseline. */
+export async function runStartupBench(pairs: number, node: string): Promise<StartupResult> {
   await stat(DIST_ENTRY).catch(() => {
     throw new Error('dist/index.js is missing: build it with `npm run bundle` first')
   })
@@ -41,8 +42,8 @@ export async function runStartupBench(pairs: number): Promise<StartupResult> {
     )
     // The baseline connects the way a script that only sends a byte would: nothing else loaded.
     const connect = `const s = require('net').connect(${server.port}, '127.0.0.1', () => s.write('x')); s.on('error', () => {})`
-    const action = (): Promise<number> => timeToFirstByte(server, [DIST_ENTRY], env)
-    const nodeOnly = (): Promise<number> => timeToFirstByte(server, ['-e', connect], env)
+    const action = (): Promise<number> => timeToFirstByte(server, node, [DIST_ENTRY], env)
+    const nodeOnly = (): Promise<number> => timeToFirstByte(server, node, ['-e', connect], env)
     await action()
     await nodeOnly()
     const actionMs: number[] = []
@@ -106,10 +107,10 @@ async function firstByteServer(): Promise<FirstByteServer> {
   }
 }
 
-async function timeToFirstByte(server: FirstByteServer, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function timeToFirstByte(server: FirstByteServer, node: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const arrival = server.nextArrival()
   const started = performance.now()
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let printed = ''
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (printed += s))
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (printed += s))

@@ -73,14 +73,22 @@ export interface UnpackResult {
   targetsMet: boolean
 }
 
-export async function runUnpackBench(cases: UnpackCase[], options: { bundleDir: string; scratch: Scratch; log: (line: string) => void }): Promise<UnpackResult> {
+interface UnpackOptions {
+  bundleDir: string
+  scratch: Scratch
+  /** The node binary that runs the action. */
+  node: string
+  log: (line: string) => void
+}
+
+export async function runUnpackBench(cases: UnpackCase[], options: UnpackOptions): Promise<UnpackResult> {
   const rows: UnpackRow[] = []
   for (const c of cases) rows.push(await runCase(c, options))
   const met = rows.every((r) => r.ratioMet && r.rssMet !== false && (r.checkCost === undefined || r.checkCost <= CHECK_COST_TARGET))
   return { rows, markdown: render(rows, options.scratch.deletedEarly), targetsMet: met }
 }
 
-async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: string; scratch: Scratch; log: (line: string) => void }): Promise<UnpackRow> {
+async function runCase(c: UnpackCase, { bundleDir, scratch, node, log }: UnpackOptions): Promise<UnpackRow> {
   // Generating a bundle (first time only) overlaps the previous case's delete.
   const bundle = await ensureBundle(c.spec, bundleDir, log)
   const archive = bundle.archives[c.format]
@@ -89,7 +97,7 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
   try {
     await scratch.openCase(`${c.spec.name}.${c.format}`)
     // Untimed: reads the archive into the page cache and checks the link before any timed run.
-    await runTool('download', '', service, bundle, c.format)
+    await runTool('download', '', service, bundle, c.format, node)
     const waited = await scratch.settle()
     if (waited > 10_000) log(`  ${name}: waited ${formatMs(waited)} after deleting the previous case's output`)
     const runs: Record<Tool, Run[]> = { download: [], baseline: [], action: [], unchecked: [] }
@@ -98,7 +106,7 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
       // Rotating the order: no tool always runs first, or always right after the other's writes.
       const order = tools.map((_, i) => tools[(i + round) % tools.length]!)
       for (const tool of order) {
-        const run = await runTool(tool, tool === 'download' ? '' : await scratch.fresh(tool), service, bundle, c.format)
+        const run = await runTool(tool, tool === 'download' ? '' : await scratch.fresh(tool), service, bundle, c.format, node)
         runs[tool].push(run)
         log(`  ${name}, round ${round + 1}/${c.rounds}: ${tool} ${formatMs(run.wallMs)}${run.peakRssKiB ? `, peak RSS ${formatMiB(run.peakRssKiB * 1024)}` : ''}`)
         await scratch.settle()
@@ -127,7 +135,7 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, log }: { bundleDir: 
 }
 
 /** One timed run into `dir`, checked: a failed or incomplete run throws, so it cannot look fast. */
-async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bundle, format: Format): Promise<Run> {
+async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bundle, format: Format, node: string): Promise<Run> {
   const archive = bundle.archives[format]
   const url = service.bundleUrl
   if (tool === 'download') {
@@ -159,7 +167,7 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
     { folder: dir, temp: join(dir, 'runner-temp'), workspace: dir }
   )
   const seen = service.requests.length
-  const run = await measure(process.execPath, [DIST_ENTRY], { env })
+  const run = await measure(node, [DIST_ENTRY], { env })
   if (run.exitCode !== 0) throw new Error(`the action failed (exit ${run.exitCode}):\n${(run.stdout + run.stderr).trim().slice(-3000)}`)
   const requests = service.requests.slice(seen)
   const count = (route: string): number => requests.filter((r) => r.route === route).length
