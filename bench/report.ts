@@ -1,5 +1,5 @@
 /** Markdown helpers and the machine description for docs/benchmarks.md (generic facts only, no paths). */
-import { readFile, realpath } from 'node:fs/promises'
+import { readFile, readdir, realpath } from 'node:fs/promises'
 import os from 'node:os'
 
 export function table(header: string[], rows: string[][]): string {
@@ -28,6 +28,8 @@ export interface Machine {
   date: string
   /** File system the timed runs write to, e.g. "ext4, mounted with discard". */
   filesystem: string
+  /** Whether the VM hands the memory it frees back to its host (see freePageReporting). */
+  freePageReporting: boolean
 }
 
 /** `nodeVersion`: the version of the node that runs the action. */
@@ -43,8 +45,25 @@ export async function describeMachine(outputDir: string, nodeVersion: string): P
     // Kernel major.minor only: the full release string can name the host's build.
     os: `${distro ?? os.type()} (${os.type()} ${os.release().split('.').slice(0, 2).join('.')}, ${os.arch()})`,
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    filesystem: await filesystemOf(outputDir)
+    filesystem: await filesystemOf(outputDir),
+    freePageReporting: await freePageReporting()
   }
+}
+
+/**
+ * Whether a virtio balloon with free page reporting is there (virtio device 5, feature bit 5): the
+ * guest hands memory it frees back to its host, and the next use of such a page takes a fault on
+ * the host, so writes (new page cache) and a process's own new memory may cost more CPU in some
+ * phases than in others. On the machine of docs/benchmarks.md the same file writes took two to
+ * four times the system time in runs minutes apart.
+ */
+async function freePageReporting(): Promise<boolean> {
+  const devices = await readdir('/sys/bus/virtio/devices').catch((): string[] => [])
+  for (const device of devices) {
+    const [id, features] = await Promise.all(['device', 'features'].map((file) => readFile(`/sys/bus/virtio/devices/${device}/${file}`, 'utf8').catch(() => '')))
+    if (id?.trim() === '0x0005' && features?.[5] === '1') return true
+  }
+  return false
 }
 
 /** Type and the mount option that matters here (discard), never the device or mount point. */
@@ -61,7 +80,8 @@ async function filesystemOf(dir: string): Promise<string> {
 }
 
 export function machineLine(m: Machine): string {
-  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory; Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
+  const balloon = m.freePageReporting ? '; a VM that hands freed memory back to its host (virtio-balloon free page reporting)' : ''
+  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory${balloon}; Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
 }
 
 /** CPU time counters from /proc/stat (Linux), to report how much the hypervisor took during the run. */
