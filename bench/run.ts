@@ -5,7 +5,8 @@
  *   npm run bench -- --short           # reduced, for CI (< 60 s): small bundles, 2 rounds; prints only
  *   npm run bench -- --short --write   # reduced, and writes the doc anyway
  *   npm run bench -- --site-check      # only what the site check costs (3,000 pages, 11 rounds); prints only
- *   npm run bench -- --node=PATH       # the action run by another node binary (GitHub runs node24), with any of the above
+ *   npm run bench -- --node=PATH       # the action run by another node binary, with any of the above; on Node 24 as
+ *                                      # GitHub runs it: --node="$(npx -y node@24 -e 'process.stdout.write(process.execPath)')"
  *
  * Exits non-zero only when something is broken (a tool fails, an output is incomplete, dist/ does
  * not start); a missed target is reported, not fatal.
