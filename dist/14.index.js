@@ -3270,9 +3270,12 @@ const ARCHIVE_NAME = 'bundle';
 const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024;
-async function transferBundle(options) {
+function transferBundle(options) {
+    return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options));
+}
+/** The download attempts, each writing the archive into `archiveStaging`, and the swap of what the last one received. */
+async function transferInto(archiveStaging, options) {
     const { log, clock, signal } = options;
-    const archiveStaging = await prepareFolders(options);
     const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
     const client = new lib/* HttpClient */.Qq('docs-admin-action');
@@ -3304,8 +3307,6 @@ async function transferBundle(options) {
     }
     finally {
         client.dispose();
-        // Gone already when swapped in.
-        await removeQuietly(archiveStaging);
     }
 }
 /**
@@ -3313,9 +3314,8 @@ async function transferBundle(options) {
  * the same receiver, checks, staging and swap, and the same archive file in `archiveFolder`.
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
-async function unpackLocalBundle(file, options) {
-    const archiveStaging = await prepareFolders(options);
-    try {
+function unpackLocalBundle(file, options) {
+    return withArchiveStaging(options, async (archiveStaging) => {
         const inspector = options.inspect?.();
         const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
             for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
@@ -3324,10 +3324,7 @@ async function unpackLocalBundle(file, options) {
         });
         options.log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
         return await finish(options, archiveStaging, received, inspector);
-    }
-    finally {
-        await removeQuietly(archiveStaging);
-    }
+    });
 }
 /**
  * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
@@ -3368,15 +3365,26 @@ async function receive(options, archiveStaging, inspector, fill) {
         signal?.removeEventListener('abort', onCancel);
     }
 }
-/** What an earlier run left beside the archive's folder and the site swept away; returns a fresh staging folder for the archive. */
-async function prepareFolders(options) {
+/**
+ * Sweeps what an earlier run left beside the archive's folder and the site, then runs `body` with
+ * a fresh staging folder for the archive, which finish() swaps in; whatever else happens, it is
+ * removed after.
+ */
+async function withArchiveStaging(options, body) {
     (0,errors/* throwIfCancelled */.dZ)(options.signal);
     await sweepStaleFolders(options.archiveFolder, options.log, options.signal);
     if (options.siteDir !== undefined)
         await sweepStaleFolders(options.siteDir, options.log, options.signal);
-    return await createStagingFolder(options.archiveFolder).catch((error) => {
+    const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error) => {
         throw (0,archive_errors/* writeFailure */.EU)(error, `the folder ${options.archiveFolder} for the bundle`);
     });
+    try {
+        return await body(archiveStaging);
+    }
+    finally {
+        // Gone already when swapped in.
+        await removeQuietly(archiveStaging);
+    }
 }
 /** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
 async function transfer_attempt(options, state, client) {
@@ -3436,7 +3444,9 @@ async function finish(options, archiveStaging, received, inspector) {
     }
     catch (error) {
         const how = { cancelled: options.signal?.aborted === true, entries: received.entries };
-        await Promise.all([removeQuietly(archiveStaging), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)]);
+        // The archive's staging folder is its caller's to remove (see withArchiveStaging).
+        if (staging !== undefined && siteDir !== undefined)
+            await discardFolder(staging, siteDir, how);
         throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${(0,external_node_path_.join)(archiveFolder, archiveName)}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {

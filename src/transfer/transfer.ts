@@ -73,9 +73,13 @@ const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.g
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024
 
-export async function transferBundle(options: TransferOptions): Promise<TransferResult> {
+export function transferBundle(options: TransferOptions): Promise<TransferResult> {
+  return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options))
+}
+
+/** The download attempts, each writing the archive into `archiveStaging`, and the swap of what the last one received. */
+async function transferInto(archiveStaging: string, options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
-  const archiveStaging = await prepareFolders(options)
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
   const client = new HttpClient('docs-admin-action')
@@ -108,8 +112,6 @@ export async function transferBundle(options: TransferOptions): Promise<Transfer
     }
   } finally {
     client.dispose()
-    // Gone already when swapped in.
-    await removeQuietly(archiveStaging)
   }
 }
 
@@ -121,9 +123,8 @@ export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | '
  * the same receiver, checks, staging and swap, and the same archive file in `archiveFolder`.
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
-export async function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
-  const archiveStaging = await prepareFolders(options)
-  try {
+export function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
+  return withArchiveStaging(options, async (archiveStaging) => {
     const inspector = options.inspect?.()
     const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
       for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
@@ -132,9 +133,7 @@ export async function unpackLocalBundle(file: string, options: LocalOptions): Pr
     })
     options.log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
     return await finish(options, archiveStaging, received, inspector)
-  } finally {
-    await removeQuietly(archiveStaging)
-  }
+  })
 }
 
 /**
@@ -179,14 +178,24 @@ async function receive(
   }
 }
 
-/** What an earlier run left beside the archive's folder and the site swept away; returns a fresh staging folder for the archive. */
-async function prepareFolders(options: LocalOptions): Promise<string> {
+/**
+ * Sweeps what an earlier run left beside the archive's folder and the site, then runs `body` with
+ * a fresh staging folder for the archive, which finish() swaps in; whatever else happens, it is
+ * removed after.
+ */
+async function withArchiveStaging<T>(options: LocalOptions, body: (archiveStaging: string) => Promise<T>): Promise<T> {
   throwIfCancelled(options.signal)
   await sweepStaleFolders(options.archiveFolder, options.log, options.signal)
   if (options.siteDir !== undefined) await sweepStaleFolders(options.siteDir, options.log, options.signal)
-  return await createStagingFolder(options.archiveFolder).catch((error: unknown) => {
+  const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error: unknown) => {
     throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`)
   })
+  try {
+    return await body(archiveStaging)
+  } finally {
+    // Gone already when swapped in.
+    await removeQuietly(archiveStaging)
+  }
 }
 
 interface TransferState {
@@ -194,7 +203,7 @@ interface TransferState {
   /** The last attempt got a 403: the next one asks for a fresh link first. */
   linkRefused: boolean
   attempts: number
-  /** Where each attempt writes the archive (see prepareFolders). */
+  /** Where each attempt writes the archive (see withArchiveStaging). */
   archiveStaging: string
   /** The inspector of the last attempt. */
   inspector?: SiteInspector | undefined
@@ -262,7 +271,8 @@ async function finish(
     }
   } catch (error) {
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
-    await Promise.all([removeQuietly(archiveStaging), staging === undefined || siteDir === undefined ? undefined : discardFolder(staging, siteDir, how)])
+    // The archive's staging folder is its caller's to remove (see withArchiveStaging).
+    if (staging !== undefined && siteDir !== undefined) await discardFolder(staging, siteDir, how)
     throw writeFailure(error, siteDir === undefined ? `the bundle file ${join(archiveFolder, archiveName)}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
