@@ -1,7 +1,8 @@
 /**
  * The environment the runner gives `node dist/index.js`: every input of action.yml as an INPUT_*
  * variable (its default unless given; name upper-cased with hyphens kept, INPUT_API-KEY), the
- * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, RUNNER_TEMP and GITHUB_WORKSPACE.
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, RUNNER_TEMP and GITHUB_WORKSPACE, and the tool cache
+ * of a GitHub-hosted runner.
  *
  * The defaults are read from action.yml, not from the sources, so the benchmark runs the built
  * action exactly as a workflow that sets only the given inputs would.
@@ -55,7 +56,10 @@ export async function runnerEnv(
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_WORKSPACE: dirs.workspace,
-    RUNNER_TEMP: dirs.temp
+    RUNNER_TEMP: dirs.temp,
+    // As on a GitHub-hosted runner (ubuntu-latest), where the tool cache does not outlive the job.
+    RUNNER_ENVIRONMENT: 'github-hosted',
+    RUNNER_TOOL_CACHE: join(dirs.folder, 'tool-cache')
   })
   for (const [name, value] of Object.entries(values)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   return { env, outputFile, summaryFile }

@@ -303,6 +303,22 @@ describe('the action only', () => {
     await access(path.join(workspace.dir, 'static-export', 'index.html'))
   })
 
+  test('a GitHub-hosted runner (RUNNER_ENVIRONMENT github-hosted) starts each job afresh: the bundle is not copied into its tool cache', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const toolCache = path.join(workspace.dir, 'hosted-tool-cache')
+    await mkdir(toolCache)
+    const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), RUNNER_TOOL_CACHE: toolCache, RUNNER_ENVIRONMENT: 'github-hosted' }
+    const inputs = { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, 'poll-interval': '20ms' }
+    const first = await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })
+    expect(first.exitCode).toBe(0)
+    expect(first.outputs['cache-hit']).toBe('false')
+    expect(await readdir(toolCache)).toEqual([])
+    expect(first.stdout).not.toContain('tool cache')
+    const second = await runDist({ inputs: { ...inputs, 'job-id': first.outputs['job-id'] as string }, env })
+    expect(second.outputs['cache-hit']).toBe('false')
+    expect(s.count('download')).toBe(2)
+  })
+
   test('a connection cut in the middle of an answer: a GET is retried, a once-only POST fails saying it may have been processed', async () => {
     const [status, start] = await Promise.all([
       exportWith([{ route: 'export-status', truncateAt: 5 }]),

@@ -29518,14 +29518,24 @@ function actionsHost() {
             core/* setFailed */.C1('The run was cancelled.');
             process.exit(1);
         }),
-        // @actions/tool-cache is loaded only when a bundle is looked up or kept.
-        toolCache: process.env.RUNNER_TOOL_CACHE
+        // @actions/tool-cache is loaded only when a bundle is looked up or kept. A GitHub-hosted
+        // runner is a fresh machine for every job, so nothing kept in its tool cache is found again:
+        // copying the bundle there would only cost the time of writing it a second time.
+        toolCache: toolCacheKept(process.env)
             ? {
                 find: async (tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).find(tool, version) || undefined,
                 cacheFile: async (file, name, tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).cacheFile(file, name, tool, version)
             }
             : undefined
     };
+}
+/**
+ * Whether the runner keeps its tool cache for later jobs: it has one (RUNNER_TOOL_CACHE) and is
+ * not GitHub-hosted (RUNNER_ENVIRONMENT is `github-hosted` there, `self-hosted` elsewhere; older
+ * runners do not set it, and are taken to keep theirs).
+ */
+function toolCacheKept(env) {
+    return Boolean(env.RUNNER_TOOL_CACHE) && env.RUNNER_ENVIRONMENT !== 'github-hosted';
 }
 
 // EXTERNAL MODULE: ./src/action/inputs.ts

@@ -34,12 +34,23 @@ export function actionsHost(): Host {
       core.setFailed('The run was cancelled.')
       process.exit(1)
     }),
-    // @actions/tool-cache is loaded only when a bundle is looked up or kept.
-    toolCache: process.env.RUNNER_TOOL_CACHE
+    // @actions/tool-cache is loaded only when a bundle is looked up or kept. A GitHub-hosted
+    // runner is a fresh machine for every job, so nothing kept in its tool cache is found again:
+    // copying the bundle there would only cost the time of writing it a second time.
+    toolCache: toolCacheKept(process.env)
       ? {
           find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
           cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version)
         }
       : undefined
   }
+}
+
+/**
+ * Whether the runner keeps its tool cache for later jobs: it has one (RUNNER_TOOL_CACHE) and is
+ * not GitHub-hosted (RUNNER_ENVIRONMENT is `github-hosted` there, `self-hosted` elsewhere; older
+ * runners do not set it, and are taken to keep theirs).
+ */
+export function toolCacheKept(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.RUNNER_TOOL_CACHE) && env.RUNNER_ENVIRONMENT !== 'github-hosted'
 }

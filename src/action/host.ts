@@ -38,7 +38,7 @@ export interface Host {
   github(token: string): Promise<GitHubApi>
   /** Fires when the run is cancelled. */
   readonly cancelled: AbortSignal
-  /** The runner's tool cache; undefined where there is none. */
+  /** The runner's tool cache; undefined where there is none, or none that outlives the job (GitHub-hosted runners). */
   readonly toolCache: ToolCache | undefined
 }
 
