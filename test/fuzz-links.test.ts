@@ -5,7 +5,7 @@
 // rules. `npm test` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { linkCollector, linkKey, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_122)
@@ -15,9 +15,9 @@ const MAX_VALUE_BYTES = 2048
 const SPACE = /[ \t\n\r\f]/
 
 /** The rules of scanLinks read plainly: every `=`, the name before it, the value after it. */
-function plainLinks(page: Buffer): Array<{ value: string; offset: number }> {
+function plainLinks(page: Buffer): Array<{ value: string; offset: number; length: number }> {
   const text = page.toString('latin1')
-  const links: Array<{ value: string; offset: number }> = []
+  const links: Array<{ value: string; offset: number; length: number }> = []
   let at = text.indexOf('=')
   while (at !== -1) {
     const named = (name: string): boolean => text.slice(at - name.length, at) === name && at > name.length && SPACE.test(text[at - name.length - 1] as string)
@@ -30,7 +30,7 @@ function plainLinks(page: Buffer): Array<{ value: string; offset: number }> {
       let end = start
       while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>')) end++
       if (quoted ? end < limit : end > start) {
-        links.push({ value: page.toString('utf8', start, end), offset: start })
+        links.push({ value: page.toString('utf8', start, end), offset: start, length: end - start })
         next = end
       }
     }
@@ -47,13 +47,17 @@ const piece = fc.oneof(
 )
 const page = fc.array(piece, { maxLength: 60 }).map((pieces) => Buffer.from(pieces.join('')))
 const pagePath = fc.constantFrom('index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css')
-const siteFiles = ['index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css', 'start.html', 'x']
+const siteFiles = ['index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css', 'start.html', 'x', 'guides/.html', 'é.html']
+
+/** One key per distinct link: a root path is the same link from every page, a relative one from every page of a folder. */
+const linkKey = (page: string, value: string): string =>
+  value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
 
 describe('the link scanner against a plain reading of its rules', () => {
   test(`scanLinks finds the values and offsets the rules give (${RUNS} runs, seed ${SEED})`, () => {
     fc.assert(
       fc.property(page, (bytes) => {
-        expect(scanLinks(bytes)).toEqual(plainLinks(bytes))
+        expect(scanLinks(bytes)).toEqual(plainLinks(bytes).map(({ value, offset }) => ({ value, offset })))
       }),
       { numRuns: RUNS, seed: SEED }
     )
@@ -66,27 +70,38 @@ describe('the link scanner against a plain reading of its rules', () => {
         for (const [path, bytes] of pages) collector.observe(path, bytes)
         const files = new Set(siteList)
         let links = 0
-        const broken = new Map<string, { page: string; offset: number; value: string; count: number }>()
+        const broken = new Map<string, { page: string; offset: number; length: number; value: string; count: number }>()
         for (const [path, bytes] of pages) {
           if (!/\.html?$/.test(path)) continue
-          for (const { value, offset } of plainLinks(bytes)) {
+          for (const { value, offset, length } of plainLinks(bytes)) {
             const target = linkTarget(path, value)
             if (target === undefined) continue
             links++
             if (resolves(target, files)) continue
             const key = linkKey(path, value)
             const known = broken.get(key)
-            if (known === undefined) broken.set(key, { page: path, offset, value, count: 1 })
+            if (known === undefined) broken.set(key, { page: path, offset, length, value, count: 1 })
             else {
               known.count++
-              if (path < known.page || (path === known.page && offset < known.offset)) Object.assign(known, { page: path, offset, value })
+              if (path < known.page || (path === known.page && offset < known.offset)) Object.assign(known, { page: path, offset, length, value })
             }
           }
         }
         const found = collector.check(siteList)
         const byPlace = (a: { page: string; offset: number }, b: { page: string; offset: number }): number =>
           a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
-        expect({ links: found.links, broken: [...found.broken].sort(byPlace) }).toEqual({ links, broken: [...broken.values()].sort(byPlace) })
+        const expected = [...broken.values()].sort(byPlace)
+        const reported = [...found.broken].sort(byPlace)
+        expect({ links: found.links, broken: reported.map(({ page, offset, length, count }) => ({ page, offset, length, count })) }).toEqual({
+          links,
+          broken: expected.map(({ page, offset, length, count }) => ({ page, offset, length, count }))
+        })
+        // Read back from its page (when one page has that name), each reads as written; the keys tell them apart.
+        reported.forEach((link, i) => {
+          const contents = pages.filter(([path]) => path === link.page)
+          if (contents.length === 1) expect(linkAt(link.page, contents[0]![1], link)).toBe(expected[i]!.value)
+        })
+        expect(new Set(reported.map((link) => link.key)).size).toBe(reported.length)
       }),
       { numRuns: RUNS, seed: SEED }
     )

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { lineAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
-import { checkSite } from '../src/verify/site.js'
+import { lineAt, linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { REPLACED_PAGE, SiteVerifier, checkSite } from '../src/verify/site.js'
 import { tempFolder } from './support/temp.js'
 
 describe('links of a page', () => {
@@ -31,7 +31,7 @@ describe('links of a page', () => {
     const links = linkCollector()
     links.observe('a/one.html', Buffer.from('<a href=/'))
     links.observe('b/two.html', Buffer.from('<a href="/">home</a>'))
-    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({ links: 2, broken: [{ page: 'a/one.html', offset: 8, value: '/', count: 2 }] })
+    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({ links: 2, broken: [{ page: 'a/one.html', offset: 8, length: 1, key: expect.any(String), count: 2 }] })
   })
 
   test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {
@@ -39,13 +39,66 @@ describe('links of a page', () => {
     links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a> <a href="#same-page">3</a>'))
     links.observe('a/one.html', Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'))
     links.observe('a/style.css', Buffer.from('<a href="/a-stylesheet-is-not-a-page">'))
-    expect(links.check(['a/y.html'])).toEqual({
-      links: 5,
+    const { links: count, broken } = links.check(['a/y.html'])
+    expect({ count, broken }).toEqual({
+      count: 5,
       broken: [
-        { page: 'a/one.html', offset: 9, value: '/x', count: 2 },
-        { page: 'b/two.html', offset: 28, value: 'y', count: 1 }
+        { page: 'a/one.html', offset: 9, length: 2, key: expect.any(String), count: 2 },
+        { page: 'b/two.html', offset: 28, length: 1, key: expect.any(String), count: 1 }
       ]
     })
+    // A broken link's text is read back from its page, and only from the page that has it there.
+    const one = Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>')
+    expect(linkAt('a/one.html', one, broken[0]!)).toBe('/x')
+    expect(linkAt('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'), broken[1]!)).toBe('y')
+    // The same bytes in another folder are another relative link; a page rewritten since has it no more.
+    expect(linkAt('c/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'), broken[1]!)).toBeUndefined()
+    expect(linkAt('a/one.html', Buffer.from('<a href="/y">1</a>'), broken[0]!)).toBeUndefined()
+    expect(linkAt('a/one.html', Buffer.from('<p>'), broken[0]!)).toBeUndefined()
+  })
+
+  test('a site of folder index pages only (four served paths per file) is judged whole', () => {
+    const folders = Array.from({ length: 3000 }, (_, i) => `f${i}`)
+    const page = Buffer.from(
+      folders.flatMap((f) => [`<a href="/${f}">a</a>`, `<a href="/${f}/">b</a>`, `<a href="/${f}/index">c</a>`]).join('\n') + '<a href="/f3000/">d</a>'
+    )
+    const links = linkCollector()
+    links.observe('index.html', page)
+    const { links: count, broken } = links.check(['index.html', ...folders.map((f) => `${f}/index.html`)])
+    expect(count).toBe(9001)
+    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/f3000/'])
+  })
+
+  test('a plain root path is judged by its bytes, with its query or fragment cut off; any other by its resolved text', () => {
+    const links = linkCollector()
+    const values = [
+      '/a',
+      '/a.html',
+      '/a?x=1',
+      '/a#top',
+      '/b/',
+      '/b/?q',
+      '/?home',
+      '/#top',
+      '/b/c#x',
+      '/b//c',
+      '/b/./c',
+      '/b/%63',
+      '/b/c&amp;d',
+      '/é',
+      '/.hidden',
+      'b/c',
+      '/missing#x'
+    ]
+    links.observe('index.html', Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n')))
+    const files = ['index.html', 'a.html', 'b/index.html', 'b/c.html', 'c&d.html', 'é.html', '.hidden.html']
+    const page = Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n'))
+    const { links: count, broken } = links.check(files)
+    expect(count).toBe(values.length)
+    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/b/c&amp;d', '/missing#x'])
+    // Each is judged as linkTarget() and resolves() judge it.
+    const served = new Set(files)
+    expect(values.filter((value) => !resolves(linkTarget('index.html', value) as string, served))).toEqual(['/b/c&amp;d', '/missing#x'])
   })
 
   test('a collector tells thousands of distinct links apart (its table grows)', () => {
@@ -56,7 +109,9 @@ describe('links of a page', () => {
     expect(count).toBe(10_000)
     expect(broken).toHaveLength(4999)
     expect(broken.every((link) => link.count === 2)).toBe(true)
-    expect(new Set(broken.map((link) => link.value)).size).toBe(4999)
+    const content = Buffer.from(page)
+    expect(new Set(broken.map((link) => linkAt('index.html', content, link))).size).toBe(4999)
+    expect(broken.map((link) => linkAt('index.html', content, link))).not.toContain('/p/7')
   })
 
   test('targets: relative to the page, root paths from the site root; other schemes, hosts and fragments are not checked', () => {
@@ -127,5 +182,22 @@ describe('checking a site', () => {
     // The same relative link from another folder is another link.
     expect(check.broken[2]).toEqual({ file: 'sub/y.html', line: 1, link: '../missing.html', count: 1 })
     expect(check.broken[19]).toEqual({ file: 'z.html', line: 18, link: '/gone-17', count: 1 })
+  })
+
+  test('a broken link is read back from its page; one whose page a later entry of the archive replaced says so', async () => {
+    // What a writer thread saw: two entries named index.html, the first with /gone, the second without.
+    const seen = linkCollector()
+    seen.observe('index.html', Buffer.from('<p>\n<a href="/gone">x</a>'))
+    seen.observe('index.html', Buffer.from('<a href="/here">x</a>'))
+    seen.observe('b.html', Buffer.from('<a href="/lost">y</a>'))
+    await write({ 'index.html': '<a href="/here">x</a>', 'b.html': '<a href="/lost">y</a>', 'here.html': '' })
+    const verifier = new SiteVerifier()
+    const files = new Set(['index.html', 'b.html', 'here.html'])
+    verifier.unpacked({ files, observed: [seen.check([...files])], unobserved: new Set() })
+    await verifier.review(site.dir)
+    expect(verifier.result?.broken).toEqual([
+      { file: 'b.html', line: 1, link: '/lost', count: 1 },
+      { file: 'index.html', line: 1, link: REPLACED_PAGE, count: 1 }
+    ])
   })
 })

@@ -326,9 +326,9 @@ async function realPathOf(target) {
 /**
  * Finds the links of HTML pages and keeps each distinct one once. Pages repeat their navigation,
  * so most links were seen before: they are recognised by two hashes of their bytes, their length
- * and their folder, and only a new one is copied. Attributes are found with one native byte search for `=`;
- * the bytes before it must read `href` or `src` after whitespace (generated HTML writes attribute
- * names in lower case).
+ * and their folder, and only a new one is resolved, to two hashes of the site path it leads to.
+ * Attributes are found with one native byte search for `=`; the bytes before it must read `href`
+ * or `src` after whitespace (generated HTML writes attribute names in lower case).
  *
  * Self-contained: the writer threads run it from its source text (see SiteInspector), so nothing
  * in it may refer to anything outside its body but globals.
@@ -340,6 +340,10 @@ function linkCollector() {
     const GREATER_THAN = 0x3e;
     const SLASH = 0x2f;
     const HASH_SIGN = 0x23;
+    const QUESTION_MARK = 0x3f;
+    const DOT = 0x2e;
+    const PERCENT = 0x25;
+    const AMPERSAND = 0x26;
     /** Attribute values are short; a longer run is not one (a broken page, or a script). */
     const MAX_VALUE_BYTES = 2048;
     const isPage = (path) => /\.html?$/i.test(path);
@@ -429,21 +433,28 @@ function linkCollector() {
             links.push({ value: page.toString('utf8', found[START], found[END]), offset: found[START] });
         return links;
     }
-    // The distinct links, one row each, in columns: a few bytes per link however many there are.
-    let rows = 0;
-    let rowPage = new Int32Array(1024);
-    let rowOffset = new Int32Array(1024);
-    let rowCount = new Int32Array(1024);
-    /** The folder of a relative link (part of its key), or -1 for a root path. */
-    let rowFolder = new Int32Array(1024);
-    /** Where the link's bytes are in `pool`, and how many. */
-    let rowStart = new Int32Array(1024);
-    let rowLength = new Int32Array(1024);
+    // The distinct links, one row of ROW_INTS integers each, side by side in one array. A row keeps
+    // what its link leads to (two hashes of the site path), not the link's bytes: a site with 100,000s
+    // of distinct links keeps a few MiB, and judging them at the end makes no strings. A broken link's
+    // bytes are read back from its page for the report (see linkAt).
+    const ROW_INTS = 10;
     /** The link's two hashes: with its length and folder, what tells two links apart. */
-    let rowHash = new Int32Array(1024);
-    let rowCheck = new Int32Array(1024);
-    let pool = Buffer.allocUnsafe(64 * 1024);
-    let pooled = 0;
+    const ROW_HASH = 0;
+    const ROW_CHECK = 1;
+    const ROW_LENGTH = 2;
+    /** The folder of a relative link (part of its key), or -1 for a root path. */
+    const ROW_FOLDER = 3;
+    const ROW_COUNT = 4;
+    /** Where it first appears in page order: the page (an index into `pages`) and the byte offset. */
+    const ROW_PAGE = 5;
+    const ROW_OFFSET = 6;
+    /** 1 when the link points into the site, 0 when it leaves it or points nowhere in particular. */
+    const ROW_INTERNAL = 7;
+    /** Two hashes of the site path it points to (see targetHashes), when it points into the site. */
+    const ROW_TARGET = 8;
+    const ROW_TARGET_CHECK = 9;
+    let rows = 0;
+    let table = new Int32Array(1024 * ROW_INTS);
     /** An open-addressing table of the rows by hash: slot -> row + 1 (0: empty), at most half full. */
     let slots = new Int32Array(4096);
     const pages = [];
@@ -453,23 +464,82 @@ function linkCollector() {
     /** The last page in page order so far: a page after it is no earlier than any link's first page. */
     let lastPage = '';
     let inOrder = true;
-    function grown(column) {
-        const larger = new Int32Array(column.length * 2);
-        larger.set(column);
-        return larger;
+    /**
+     * Two independent 32-bit hashes of a site path's UTF-8 bytes, into `hashed`: FNV-1a, and a
+     * multiply-xor with another seed and prime. Made from a page's bytes (a plain root path, see
+     * note()) or from a string (any other link, and the site's files) alike.
+     */
+    const hashed = new Int32Array(2);
+    function hashBytes(bytes, from, to) {
+        let hash = 0x811c9dc5;
+        let check = 0x3c6ef372;
+        for (let at = from; at < to; at++) {
+            const byte = bytes[at];
+            hash = Math.imul(hash ^ byte, 0x01000193);
+            check = Math.imul(check ^ byte, 0x5bd1e995);
+        }
+        hashed[0] = hash ^ (hash >>> 15);
+        hashed[1] = check ^ (check >>> 13);
+    }
+    function hashText(text) {
+        // A site path is ASCII but for the rare page named in another script: its UTF-8 bytes then.
+        for (let i = 0; i < text.length; i++) {
+            if (text.charCodeAt(i) > 0x7f) {
+                const bytes = Buffer.from(text, 'utf8');
+                hashBytes(bytes, 0, bytes.length);
+                return;
+            }
+        }
+        let hash = 0x811c9dc5;
+        let check = 0x3c6ef372;
+        for (let i = 0; i < text.length; i++) {
+            const byte = text.charCodeAt(i);
+            hash = Math.imul(hash ^ byte, 0x01000193);
+            check = Math.imul(check ^ byte, 0x5bd1e995);
+        }
+        hashed[0] = hash ^ (hash >>> 15);
+        hashed[1] = check ^ (check >>> 13);
+    }
+    /**
+     * Where the site path of a root link ends, when the link is a plain root path (see
+     * PLAIN_ROOT_PATH) followed by nothing or by a query or a fragment: its site path is then its own
+     * bytes from `start + 1` to there. -1 for any other link, which is resolved from its text.
+     */
+    function plainRootPathEnd(content, start, end) {
+        let at = start;
+        for (;;) {
+            // At a `/`: what follows is the end, a query or a fragment (a trailing slash), or a segment.
+            if (++at === end)
+                return at;
+            let byte = content[at];
+            if (byte === QUESTION_MARK || byte === HASH_SIGN)
+                return at;
+            if (byte === SLASH || byte === DOT)
+                return -1;
+            while (byte !== SLASH) {
+                if (byte === QUESTION_MARK || byte === HASH_SIGN)
+                    return at;
+                // Escapes and entities need decoding, whitespace trimming, and other bytes a closer look.
+                if (byte === PERCENT || byte === AMPERSAND || byte <= 0x20 || byte >= 0x7f)
+                    return -1;
+                if (++at === end)
+                    return at;
+                byte = content[at];
+            }
+        }
     }
     /** Twice the slots, each row placed again. */
     function rehash() {
         slots = new Int32Array(slots.length * 2);
         const mask = slots.length - 1;
         for (let row = 0; row < rows; row++) {
-            let slot = rowHash[row] & mask;
+            let slot = table[row * ROW_INTS + ROW_HASH] & mask;
             while (slots[slot] !== 0)
                 slot = (slot + 1) & mask;
             slots[slot] = row + 1;
         }
     }
-    /** Counts the link nextValue() found; a new one gets a row. */
+    /** Counts the link nextValue() found; a new one gets a row, with where it leads. */
     function note(content) {
         const start = found[START];
         const end = found[END];
@@ -482,48 +552,61 @@ function linkCollector() {
         const mask = slots.length - 1;
         let slot = hash & mask;
         for (let row = slots[slot] - 1; row !== -1; slot = (slot + 1) & mask, row = slots[slot] - 1) {
-            if (rowHash[row] !== hash || rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder)
+            const at = row * ROW_INTS;
+            if (table[at + ROW_HASH] !== hash || table[at + ROW_CHECK] !== check || table[at + ROW_LENGTH] !== length || table[at + ROW_FOLDER] !== linkFolder)
                 continue;
-            rowCount[row] = rowCount[row] + 1;
+            table[at + ROW_COUNT] = table[at + ROW_COUNT] + 1;
             // Pages come in any order: keep the first place in page order, so reports do not vary.
             // (When pages come in order, no page is earlier than the first seen.)
             if (!inOrder) {
-                const known = pages[rowPage[row]];
+                const known = pages[table[at + ROW_PAGE]];
                 const path = pages[page];
-                if (path < known || (path === known && start < rowOffset[row])) {
-                    rowPage[row] = page;
-                    rowOffset[row] = start;
+                if (path < known || (path === known && start < table[at + ROW_OFFSET])) {
+                    table[at + ROW_PAGE] = page;
+                    table[at + ROW_OFFSET] = start;
                 }
             }
             return;
         }
-        if (rows === rowPage.length) {
-            rowPage = grown(rowPage);
-            rowOffset = grown(rowOffset);
-            rowCount = grown(rowCount);
-            rowFolder = grown(rowFolder);
-            rowStart = grown(rowStart);
-            rowLength = grown(rowLength);
-            rowHash = grown(rowHash);
-            rowCheck = grown(rowCheck);
+        const at = rows * ROW_INTS;
+        if (at === table.length) {
+            const larger = new Int32Array(table.length * 2);
+            larger.set(table);
+            table = larger;
         }
-        if (pooled + length > pool.length) {
-            const larger = Buffer.allocUnsafe(Math.max(pool.length * 2, pooled + length));
-            pool.copy(larger, 0, 0, pooled);
-            pool = larger;
+        // Where it leads: most links of a generated site are plain root paths, whose site path is
+        // hashed from the page's bytes; the others are resolved from their text.
+        const pathEnd = linkFolder === -1 ? plainRootPathEnd(content, start, end) : -1;
+        let internal = 1;
+        if (pathEnd !== -1)
+            hashBytes(content, start + 1, pathEnd);
+        else {
+            const target = linkTarget(pages[page], content.toString('utf8', start, end));
+            if (target === undefined)
+                internal = 0;
+            else
+                hashText(target);
         }
-        rowPage[rows] = page;
-        rowOffset[rows] = start;
-        rowCount[rows] = 1;
-        rowFolder[rows] = linkFolder;
-        rowStart[rows] = pooled;
-        rowLength[rows] = length;
-        rowHash[rows] = hash;
-        rowCheck[rows] = check;
-        pooled += content.copy(pool, pooled, start, end);
+        table[at + ROW_HASH] = hash;
+        table[at + ROW_CHECK] = check;
+        table[at + ROW_LENGTH] = length;
+        table[at + ROW_FOLDER] = linkFolder;
+        table[at + ROW_COUNT] = 1;
+        table[at + ROW_PAGE] = page;
+        table[at + ROW_OFFSET] = start;
+        table[at + ROW_INTERNAL] = internal;
+        table[at + ROW_TARGET] = internal === 1 ? hashed[0] : 0;
+        table[at + ROW_TARGET_CHECK] = internal === 1 ? hashed[1] : 0;
         slots[slot] = ++rows;
         if (rows * 2 > slots.length)
             rehash();
+    }
+    /** Makes `found[FOLDER_HASH]` the hash of the folder of `path`, whose relative links are seeded with it. */
+    function enterFolder(pageFolder) {
+        let hash = 0x811c9dc5;
+        for (let i = 0; i < pageFolder.length; i++)
+            hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193);
+        found[FOLDER_HASH] = hash;
     }
     function observe(path, content) {
         if (!isPage(path))
@@ -538,32 +621,96 @@ function linkCollector() {
             folders.set(pageFolder, (id = folders.size));
         if (id !== folder) {
             folder = id;
-            let hash = 0x811c9dc5;
-            for (let i = 0; i < pageFolder.length; i++)
-                hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193);
-            found[FOLDER_HASH] = hash;
+            enterFolder(pageFolder);
         }
         // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
         for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at))
             if (content[found[START]] !== HASH_SIGN)
                 note(content);
     }
+    /**
+     * The site paths the site serves, as hashes in an open-addressing table of pairs (0, 0: empty):
+     * each file, and the URLs a static host maps to it (see resolves()).
+     */
+    function servedPaths(files) {
+        // Up to four paths per file, in a table at most half full: two integers per slot.
+        let slotCount = 16;
+        while (slotCount < files.length * 8)
+            slotCount *= 2;
+        const served = new Int32Array(slotCount * 2);
+        const mask = slotCount - 1;
+        const add = (path) => {
+            hashText(path);
+            let slot = hashed[0] & mask;
+            while (served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0)
+                slot = (slot + 1) & mask;
+            served[slot * 2] = hashed[0];
+            served[slot * 2 + 1] = hashed[1];
+        };
+        for (const file of files) {
+            add(file);
+            // `<path>.html` serves `<path>`; `<folder>/index.html` serves `<folder>/` and `<folder>`.
+            if (file.endsWith('.html') && file.length > 5 && file[file.length - 6] !== '/')
+                add(file.slice(0, -5));
+            if (file === 'index.html' || file.endsWith('/index.html')) {
+                const folderPath = file.slice(0, -'index.html'.length);
+                add(folderPath);
+                if (folderPath !== '')
+                    add(folderPath.slice(0, -1));
+            }
+        }
+        return served;
+    }
+    function isServed(served, hash, check) {
+        // A pair of zeros marks an empty slot: a path hashed to it is taken as not served.
+        const mask = served.length / 2 - 1;
+        for (let slot = hash & mask; served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0; slot = (slot + 1) & mask) {
+            if (served[slot * 2] === hash && served[slot * 2 + 1] === check)
+                return true;
+        }
+        return false;
+    }
     function check(files) {
-        const known = new Set(files);
         let links = 0;
         const broken = [];
+        if (rows === 0)
+            return { links, broken };
+        const served = servedPaths(files);
         for (let row = 0; row < rows; row++) {
-            const start = rowStart[row];
-            const value = pool.toString('utf8', start, start + rowLength[row]);
-            const page = pages[rowPage[row]];
-            const target = linkTarget(page, value);
-            if (target === undefined)
+            const at = row * ROW_INTS;
+            if (table[at + ROW_INTERNAL] === 0)
                 continue;
-            links += rowCount[row];
-            if (!resolves(target, known))
-                broken.push({ page, offset: rowOffset[row], value, count: rowCount[row] });
+            const count = table[at + ROW_COUNT];
+            links += count;
+            if (isServed(served, table[at + ROW_TARGET], table[at + ROW_TARGET_CHECK]))
+                continue;
+            const length = table[at + ROW_LENGTH];
+            broken.push({
+                page: pages[table[at + ROW_PAGE]],
+                offset: table[at + ROW_OFFSET],
+                length,
+                key: `${table[at + ROW_HASH]}:${table[at + ROW_CHECK]}:${length}`,
+                count
+            });
         }
         return { links, broken };
+    }
+    /**
+     * The link `check()` reported at `link.offset` of `content`, the page `path` read back: its
+     * text, or undefined when the page there is no longer what was scanned (a later entry of the
+     * archive replaced it).
+     */
+    function linkAt(path, content, link) {
+        enterFolder(path.slice(0, path.lastIndexOf('/') + 1));
+        // The next page observed, whatever its folder, sets the folder's hash again.
+        folder = -1;
+        // A value starts one or two bytes after its `=`.
+        const from = Math.max(0, link.offset - 2);
+        if (nextValue(content, from) === -1 || found[START] !== link.offset || found[END] !== link.offset + link.length)
+            return undefined;
+        if (`${found[HASH]}:${found[CHECK]}:${link.length}` !== link.key)
+            return undefined;
+        return content.toString('utf8', link.offset, link.offset + link.length);
     }
     function linkTarget(from, value) {
         // Most links of a generated site are plain root paths: nothing to trim, decode or resolve.
@@ -611,10 +758,7 @@ function linkCollector() {
                 .replace(/&#47;/g, '/')
             : text;
     }
-    function linkKey(page, value) {
-        return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`;
-    }
-    return { scanLinks, isPage, observe, check, linkTarget, resolves, linkKey };
+    return { scanLinks, isPage, observe, check, linkTarget, resolves, linkAt };
 }
 const shared = linkCollector();
 /** Whether a site path is an HTML page. */
@@ -633,11 +777,10 @@ const linkTarget = shared.linkTarget;
  */
 const resolves = shared.resolves;
 /**
- * One key per distinct link target: a root link is the same from every page, a relative one the
- * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
- * the links to judge few.
+ * The text of a link a collector reported, read back from its page `path` (a site path) with
+ * content `content`; undefined when the page no longer has that link there.
  */
-const linkKey = shared.linkKey;
+const linkAt = shared.linkAt;
 /** The 1-based line of a byte offset. */
 function lineAt(page, offset) {
     let line = 1;
@@ -652,6 +795,11 @@ function lineAt(page, offset) {
 
 /** Broken links reported one by one; the rest are counted. */
 const BROKEN_LINKS_SHOWN = 20;
+/**
+ * What a broken link shown reads when its page no longer has it where it was found: the archive
+ * had two entries of that page's name, and the later, different one was written.
+ */
+const REPLACED_PAGE = '(a link of an earlier entry of this page in the archive, which a later entry replaced)';
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16;
 /**
@@ -722,21 +870,20 @@ class SiteVerifier {
         for (const checked of [...this.checked, here.check(list)]) {
             links += checked.links;
             for (const link of checked.broken) {
-                const key = linkKey(link.page, link.value);
-                const known = brokenByKey.get(key);
+                const known = brokenByKey.get(link.key);
                 if (known === undefined)
-                    brokenByKey.set(key, { ...link });
+                    brokenByKey.set(link.key, { ...link });
                 else {
                     known.count += link.count;
                     // Keep the first place in page order, so reports do not vary.
                     if (link.page < known.page || (link.page === known.page && link.offset < known.offset))
-                        Object.assign(known, { page: link.page, offset: link.offset, value: link.value });
+                        Object.assign(known, { page: link.page, offset: link.offset });
                 }
             }
         }
         const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1));
         const shown = broken.slice(0, BROKEN_LINKS_SHOWN);
-        // Lines are counted only for the links shown: a second read of at most that many pages.
+        // The links shown, with their lines, are read back from their pages: a second read of at most that many pages.
         const pagesShown = new Map();
         for (const link of shown)
             if (!pagesShown.has(link.page))
@@ -746,7 +893,10 @@ class SiteVerifier {
             htmlPages: pages.length,
             links,
             brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
-            broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page), link.offset), link: link.value, count: link.count })),
+            broken: shown.map((link) => {
+                const page = pagesShown.get(link.page);
+                return { file: link.page, line: lineAt(page, link.offset), link: linkAt(link.page, page, link) ?? REPLACED_PAGE, count: link.count };
+            }),
             reviewMs: performance.now() - started
         };
     }

@@ -13,13 +13,17 @@ export interface PageLink {
   offset: number
 }
 
-/** A distinct link as a collector reports it: where it first appears in page order, and how often it appears. */
+/**
+ * A distinct link as a collector reports it: where it first appears in page order, and how often
+ * it appears. The collector keeps no link's text: linkAt() reads it back from the page.
+ */
 export interface FoundLink {
-  /** The page (a site path) and byte offset of its first appearance. */
+  /** The page (a site path) and byte offset of its first appearance, and its length in bytes there. */
   page: string
   offset: number
-  /** The link as written. */
-  value: string
+  length: number
+  /** The same for the same link on every collector (a root path from any page, a relative one from any page of a folder). */
+  key: string
   count: number
 }
 
@@ -44,16 +48,16 @@ export interface LinkCollector {
   linkTarget(from: string, value: string): string | undefined
   /** Whether the site serves `target`. */
   resolves(target: string, files: ReadonlySet<string>): boolean
-  /** One key per distinct link target. */
-  linkKey(page: string, value: string): string
+  /** The text of a link check() reported, read back from its page; undefined when the page no longer has it there. */
+  linkAt(path: string, content: Buffer, link: { offset: number; length: number; key: string }): string | undefined
 }
 
 /**
  * Finds the links of HTML pages and keeps each distinct one once. Pages repeat their navigation,
  * so most links were seen before: they are recognised by two hashes of their bytes, their length
- * and their folder, and only a new one is copied. Attributes are found with one native byte search for `=`;
- * the bytes before it must read `href` or `src` after whitespace (generated HTML writes attribute
- * names in lower case).
+ * and their folder, and only a new one is resolved, to two hashes of the site path it leads to.
+ * Attributes are found with one native byte search for `=`; the bytes before it must read `href`
+ * or `src` after whitespace (generated HTML writes attribute names in lower case).
  *
  * Self-contained: the writer threads run it from its source text (see SiteInspector), so nothing
  * in it may refer to anything outside its body but globals.
@@ -65,6 +69,10 @@ export function linkCollector(): LinkCollector {
   const GREATER_THAN = 0x3e
   const SLASH = 0x2f
   const HASH_SIGN = 0x23
+  const QUESTION_MARK = 0x3f
+  const DOT = 0x2e
+  const PERCENT = 0x25
+  const AMPERSAND = 0x26
   /** Attribute values are short; a longer run is not one (a broken page, or a script). */
   const MAX_VALUE_BYTES = 2048
   const isPage = (path: string): boolean => /\.html?$/i.test(path)
@@ -148,21 +156,28 @@ export function linkCollector(): LinkCollector {
     return links
   }
 
-  // The distinct links, one row each, in columns: a few bytes per link however many there are.
-  let rows = 0
-  let rowPage = new Int32Array(1024)
-  let rowOffset = new Int32Array(1024)
-  let rowCount = new Int32Array(1024)
-  /** The folder of a relative link (part of its key), or -1 for a root path. */
-  let rowFolder = new Int32Array(1024)
-  /** Where the link's bytes are in `pool`, and how many. */
-  let rowStart = new Int32Array(1024)
-  let rowLength = new Int32Array(1024)
+  // The distinct links, one row of ROW_INTS integers each, side by side in one array. A row keeps
+  // what its link leads to (two hashes of the site path), not the link's bytes: a site with 100,000s
+  // of distinct links keeps a few MiB, and judging them at the end makes no strings. A broken link's
+  // bytes are read back from its page for the report (see linkAt).
+  const ROW_INTS = 10
   /** The link's two hashes: with its length and folder, what tells two links apart. */
-  let rowHash = new Int32Array(1024)
-  let rowCheck = new Int32Array(1024)
-  let pool = Buffer.allocUnsafe(64 * 1024)
-  let pooled = 0
+  const ROW_HASH = 0
+  const ROW_CHECK = 1
+  const ROW_LENGTH = 2
+  /** The folder of a relative link (part of its key), or -1 for a root path. */
+  const ROW_FOLDER = 3
+  const ROW_COUNT = 4
+  /** Where it first appears in page order: the page (an index into `pages`) and the byte offset. */
+  const ROW_PAGE = 5
+  const ROW_OFFSET = 6
+  /** 1 when the link points into the site, 0 when it leaves it or points nowhere in particular. */
+  const ROW_INTERNAL = 7
+  /** Two hashes of the site path it points to (see targetHashes), when it points into the site. */
+  const ROW_TARGET = 8
+  const ROW_TARGET_CHECK = 9
+  let rows = 0
+  let table = new Int32Array(1024 * ROW_INTS)
   /** An open-addressing table of the rows by hash: slot -> row + 1 (0: empty), at most half full. */
   let slots = new Int32Array(4096)
   const pages: string[] = []
@@ -173,10 +188,64 @@ export function linkCollector(): LinkCollector {
   let lastPage = ''
   let inOrder = true
 
-  function grown(column: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-    const larger = new Int32Array(column.length * 2)
-    larger.set(column)
-    return larger
+  /**
+   * Two independent 32-bit hashes of a site path's UTF-8 bytes, into `hashed`: FNV-1a, and a
+   * multiply-xor with another seed and prime. Made from a page's bytes (a plain root path, see
+   * note()) or from a string (any other link, and the site's files) alike.
+   */
+  const hashed = new Int32Array(2)
+  function hashBytes(bytes: Uint8Array, from: number, to: number): void {
+    let hash = 0x811c9dc5
+    let check = 0x3c6ef372
+    for (let at = from; at < to; at++) {
+      const byte = bytes[at] as number
+      hash = Math.imul(hash ^ byte, 0x01000193)
+      check = Math.imul(check ^ byte, 0x5bd1e995)
+    }
+    hashed[0] = hash ^ (hash >>> 15)
+    hashed[1] = check ^ (check >>> 13)
+  }
+  function hashText(text: string): void {
+    // A site path is ASCII but for the rare page named in another script: its UTF-8 bytes then.
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 0x7f) {
+        const bytes = Buffer.from(text, 'utf8')
+        hashBytes(bytes, 0, bytes.length)
+        return
+      }
+    }
+    let hash = 0x811c9dc5
+    let check = 0x3c6ef372
+    for (let i = 0; i < text.length; i++) {
+      const byte = text.charCodeAt(i)
+      hash = Math.imul(hash ^ byte, 0x01000193)
+      check = Math.imul(check ^ byte, 0x5bd1e995)
+    }
+    hashed[0] = hash ^ (hash >>> 15)
+    hashed[1] = check ^ (check >>> 13)
+  }
+
+  /**
+   * Where the site path of a root link ends, when the link is a plain root path (see
+   * PLAIN_ROOT_PATH) followed by nothing or by a query or a fragment: its site path is then its own
+   * bytes from `start + 1` to there. -1 for any other link, which is resolved from its text.
+   */
+  function plainRootPathEnd(content: Buffer, start: number, end: number): number {
+    let at = start
+    for (;;) {
+      // At a `/`: what follows is the end, a query or a fragment (a trailing slash), or a segment.
+      if (++at === end) return at
+      let byte = content[at] as number
+      if (byte === QUESTION_MARK || byte === HASH_SIGN) return at
+      if (byte === SLASH || byte === DOT) return -1
+      while (byte !== SLASH) {
+        if (byte === QUESTION_MARK || byte === HASH_SIGN) return at
+        // Escapes and entities need decoding, whitespace trimming, and other bytes a closer look.
+        if (byte === PERCENT || byte === AMPERSAND || byte <= 0x20 || byte >= 0x7f) return -1
+        if (++at === end) return at
+        byte = content[at] as number
+      }
+    }
   }
 
   /** Twice the slots, each row placed again. */
@@ -184,13 +253,13 @@ export function linkCollector(): LinkCollector {
     slots = new Int32Array(slots.length * 2)
     const mask = slots.length - 1
     for (let row = 0; row < rows; row++) {
-      let slot = (rowHash[row] as number) & mask
+      let slot = (table[row * ROW_INTS + ROW_HASH] as number) & mask
       while (slots[slot] !== 0) slot = (slot + 1) & mask
       slots[slot] = row + 1
     }
   }
 
-  /** Counts the link nextValue() found; a new one gets a row. */
+  /** Counts the link nextValue() found; a new one gets a row, with where it leads. */
   function note(content: Buffer): void {
     const start = found[START] as number
     const end = found[END] as number
@@ -203,46 +272,56 @@ export function linkCollector(): LinkCollector {
     const mask = slots.length - 1
     let slot = hash & mask
     for (let row = (slots[slot] as number) - 1; row !== -1; slot = (slot + 1) & mask, row = (slots[slot] as number) - 1) {
-      if (rowHash[row] !== hash || rowCheck[row] !== check || rowLength[row] !== length || rowFolder[row] !== linkFolder) continue
-      rowCount[row] = (rowCount[row] as number) + 1
+      const at = row * ROW_INTS
+      if (table[at + ROW_HASH] !== hash || table[at + ROW_CHECK] !== check || table[at + ROW_LENGTH] !== length || table[at + ROW_FOLDER] !== linkFolder) continue
+      table[at + ROW_COUNT] = (table[at + ROW_COUNT] as number) + 1
       // Pages come in any order: keep the first place in page order, so reports do not vary.
       // (When pages come in order, no page is earlier than the first seen.)
       if (!inOrder) {
-        const known = pages[rowPage[row] as number] as string
+        const known = pages[table[at + ROW_PAGE] as number] as string
         const path = pages[page] as string
-        if (path < known || (path === known && start < (rowOffset[row] as number))) {
-          rowPage[row] = page
-          rowOffset[row] = start
+        if (path < known || (path === known && start < (table[at + ROW_OFFSET] as number))) {
+          table[at + ROW_PAGE] = page
+          table[at + ROW_OFFSET] = start
         }
       }
       return
     }
-    if (rows === rowPage.length) {
-      rowPage = grown(rowPage)
-      rowOffset = grown(rowOffset)
-      rowCount = grown(rowCount)
-      rowFolder = grown(rowFolder)
-      rowStart = grown(rowStart)
-      rowLength = grown(rowLength)
-      rowHash = grown(rowHash)
-      rowCheck = grown(rowCheck)
+    const at = rows * ROW_INTS
+    if (at === table.length) {
+      const larger = new Int32Array(table.length * 2)
+      larger.set(table)
+      table = larger
     }
-    if (pooled + length > pool.length) {
-      const larger = Buffer.allocUnsafe(Math.max(pool.length * 2, pooled + length))
-      pool.copy(larger, 0, 0, pooled)
-      pool = larger
+    // Where it leads: most links of a generated site are plain root paths, whose site path is
+    // hashed from the page's bytes; the others are resolved from their text.
+    const pathEnd = linkFolder === -1 ? plainRootPathEnd(content, start, end) : -1
+    let internal = 1
+    if (pathEnd !== -1) hashBytes(content, start + 1, pathEnd)
+    else {
+      const target = linkTarget(pages[page] as string, content.toString('utf8', start, end))
+      if (target === undefined) internal = 0
+      else hashText(target)
     }
-    rowPage[rows] = page
-    rowOffset[rows] = start
-    rowCount[rows] = 1
-    rowFolder[rows] = linkFolder
-    rowStart[rows] = pooled
-    rowLength[rows] = length
-    rowHash[rows] = hash
-    rowCheck[rows] = check
-    pooled += content.copy(pool, pooled, start, end)
+    table[at + ROW_HASH] = hash
+    table[at + ROW_CHECK] = check
+    table[at + ROW_LENGTH] = length
+    table[at + ROW_FOLDER] = linkFolder
+    table[at + ROW_COUNT] = 1
+    table[at + ROW_PAGE] = page
+    table[at + ROW_OFFSET] = start
+    table[at + ROW_INTERNAL] = internal
+    table[at + ROW_TARGET] = internal === 1 ? (hashed[0] as number) : 0
+    table[at + ROW_TARGET_CHECK] = internal === 1 ? (hashed[1] as number) : 0
     slots[slot] = ++rows
     if (rows * 2 > slots.length) rehash()
+  }
+
+  /** Makes `found[FOLDER_HASH]` the hash of the folder of `path`, whose relative links are seeded with it. */
+  function enterFolder(pageFolder: string): void {
+    let hash = 0x811c9dc5
+    for (let i = 0; i < pageFolder.length; i++) hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193)
+    found[FOLDER_HASH] = hash
   }
 
   function observe(path: string, content: Buffer): void {
@@ -255,28 +334,88 @@ export function linkCollector(): LinkCollector {
     if (id === undefined) folders.set(pageFolder, (id = folders.size))
     if (id !== folder) {
       folder = id
-      let hash = 0x811c9dc5
-      for (let i = 0; i < pageFolder.length; i++) hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193)
-      found[FOLDER_HASH] = hash
+      enterFolder(pageFolder)
     }
     // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
     for (let at = nextValue(content, 0); at !== -1; at = nextValue(content, at)) if (content[found[START] as number] !== HASH_SIGN) note(content)
   }
 
+  /**
+   * The site paths the site serves, as hashes in an open-addressing table of pairs (0, 0: empty):
+   * each file, and the URLs a static host maps to it (see resolves()).
+   */
+  function servedPaths(files: readonly string[]): Int32Array {
+    // Up to four paths per file, in a table at most half full: two integers per slot.
+    let slotCount = 16
+    while (slotCount < files.length * 8) slotCount *= 2
+    const served = new Int32Array(slotCount * 2)
+    const mask = slotCount - 1
+    const add = (path: string): void => {
+      hashText(path)
+      let slot = (hashed[0] as number) & mask
+      while (served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0) slot = (slot + 1) & mask
+      served[slot * 2] = hashed[0] as number
+      served[slot * 2 + 1] = hashed[1] as number
+    }
+    for (const file of files) {
+      add(file)
+      // `<path>.html` serves `<path>`; `<folder>/index.html` serves `<folder>/` and `<folder>`.
+      if (file.endsWith('.html') && file.length > 5 && file[file.length - 6] !== '/') add(file.slice(0, -5))
+      if (file === 'index.html' || file.endsWith('/index.html')) {
+        const folderPath = file.slice(0, -'index.html'.length)
+        add(folderPath)
+        if (folderPath !== '') add(folderPath.slice(0, -1))
+      }
+    }
+    return served
+  }
+
+  function isServed(served: Int32Array, hash: number, check: number): boolean {
+    // A pair of zeros marks an empty slot: a path hashed to it is taken as not served.
+    const mask = served.length / 2 - 1
+    for (let slot = hash & mask; served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0; slot = (slot + 1) & mask) {
+      if (served[slot * 2] === hash && served[slot * 2 + 1] === check) return true
+    }
+    return false
+  }
+
   function check(files: readonly string[]): CheckedLinks {
-    const known = new Set(files)
     let links = 0
     const broken: FoundLink[] = []
+    if (rows === 0) return { links, broken }
+    const served = servedPaths(files)
     for (let row = 0; row < rows; row++) {
-      const start = rowStart[row] as number
-      const value = pool.toString('utf8', start, start + (rowLength[row] as number))
-      const page = pages[rowPage[row] as number] as string
-      const target = linkTarget(page, value)
-      if (target === undefined) continue
-      links += rowCount[row] as number
-      if (!resolves(target, known)) broken.push({ page, offset: rowOffset[row] as number, value, count: rowCount[row] as number })
+      const at = row * ROW_INTS
+      if (table[at + ROW_INTERNAL] === 0) continue
+      const count = table[at + ROW_COUNT] as number
+      links += count
+      if (isServed(served, table[at + ROW_TARGET] as number, table[at + ROW_TARGET_CHECK] as number)) continue
+      const length = table[at + ROW_LENGTH] as number
+      broken.push({
+        page: pages[table[at + ROW_PAGE] as number] as string,
+        offset: table[at + ROW_OFFSET] as number,
+        length,
+        key: `${table[at + ROW_HASH]}:${table[at + ROW_CHECK]}:${length}`,
+        count
+      })
     }
     return { links, broken }
+  }
+
+  /**
+   * The link `check()` reported at `link.offset` of `content`, the page `path` read back: its
+   * text, or undefined when the page there is no longer what was scanned (a later entry of the
+   * archive replaced it).
+   */
+  function linkAt(path: string, content: Buffer, link: { offset: number; length: number; key: string }): string | undefined {
+    enterFolder(path.slice(0, path.lastIndexOf('/') + 1))
+    // The next page observed, whatever its folder, sets the folder's hash again.
+    folder = -1
+    // A value starts one or two bytes after its `=`.
+    const from = Math.max(0, link.offset - 2)
+    if (nextValue(content, from) === -1 || found[START] !== link.offset || found[END] !== link.offset + link.length) return undefined
+    if (`${found[HASH]}:${found[CHECK]}:${link.length}` !== link.key) return undefined
+    return content.toString('utf8', link.offset, link.offset + link.length)
   }
 
   function linkTarget(from: string, value: string): string | undefined {
@@ -319,11 +458,7 @@ export function linkCollector(): LinkCollector {
       : text
   }
 
-  function linkKey(page: string, value: string): string {
-    return value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
-  }
-
-  return { scanLinks, isPage, observe, check, linkTarget, resolves, linkKey }
+  return { scanLinks, isPage, observe, check, linkTarget, resolves, linkAt }
 }
 
 const shared = linkCollector()
@@ -348,11 +483,10 @@ export const linkTarget: (from: string, value: string) => string | undefined = s
 export const resolves: (target: string, files: ReadonlySet<string>) => boolean = shared.resolves
 
 /**
- * One key per distinct link target: a root link is the same from every page, a relative one the
- * same from every page of a folder. Sites repeat their navigation on every page, so this keeps
- * the links to judge few.
+ * The text of a link a collector reported, read back from its page `path` (a site path) with
+ * content `content`; undefined when the page no longer has that link there.
  */
-export const linkKey: (page: string, value: string) => string = shared.linkKey
+export const linkAt: (path: string, content: Buffer, link: { offset: number; length: number; key: string }) => string | undefined = shared.linkAt
 
 /** The 1-based line of a byte offset. */
 export function lineAt(page: Buffer, offset: number): number {

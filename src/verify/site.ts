@@ -12,7 +12,7 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
-import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkCollector, linkKey } from './links.js'
+import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkAt, linkCollector } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -40,6 +40,11 @@ export interface SiteCheck {
 
 /** Broken links reported one by one; the rest are counted. */
 export const BROKEN_LINKS_SHOWN = 20
+/**
+ * What a broken link shown reads when its page no longer has it where it was found: the archive
+ * had two entries of that page's name, and the later, different one was written.
+ */
+export const REPLACED_PAGE = '(a link of an earlier entry of this page in the archive, which a later entry replaced)'
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16
 
@@ -121,20 +126,18 @@ export class SiteVerifier implements SiteInspector {
     for (const checked of [...this.checked, here.check(list)]) {
       links += checked.links
       for (const link of checked.broken) {
-        const key = linkKey(link.page, link.value)
-        const known = brokenByKey.get(key)
-        if (known === undefined) brokenByKey.set(key, { ...link })
+        const known = brokenByKey.get(link.key)
+        if (known === undefined) brokenByKey.set(link.key, { ...link })
         else {
           known.count += link.count
           // Keep the first place in page order, so reports do not vary.
-          if (link.page < known.page || (link.page === known.page && link.offset < known.offset))
-            Object.assign(known, { page: link.page, offset: link.offset, value: link.value })
+          if (link.page < known.page || (link.page === known.page && link.offset < known.offset)) Object.assign(known, { page: link.page, offset: link.offset })
         }
       }
     }
     const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
     const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
-    // Lines are counted only for the links shown: a second read of at most that many pages.
+    // The links shown, with their lines, are read back from their pages: a second read of at most that many pages.
     const pagesShown = new Map<string, Buffer>()
     for (const link of shown) if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readFile(join(root, link.page)))
     return {
@@ -142,7 +145,10 @@ export class SiteVerifier implements SiteInspector {
       htmlPages: pages.length,
       links,
       brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
-      broken: shown.map((link) => ({ file: link.page, line: lineAt(pagesShown.get(link.page) as Buffer, link.offset), link: link.value, count: link.count })),
+      broken: shown.map((link) => {
+        const page = pagesShown.get(link.page) as Buffer
+        return { file: link.page, line: lineAt(page, link.offset), link: linkAt(link.page, page, link) ?? REPLACED_PAGE, count: link.count }
+      }),
       reviewMs: performance.now() - started
     }
   }
