@@ -795,11 +795,6 @@ function lineAt(page, offset) {
 
 /** Broken links reported one by one; the rest are counted. */
 const BROKEN_LINKS_SHOWN = 20;
-/**
- * What a broken link shown reads when its page no longer has it where it was found: the archive
- * had two entries of that page's name, and the later, different one was written.
- */
-const REPLACED_PAGE = '(a link of an earlier entry of this page in the archive, which a later entry replaced)';
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16;
 /**
@@ -895,7 +890,8 @@ class SiteVerifier {
             brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
             broken: shown.map((link) => {
                 const page = pagesShown.get(link.page);
-                return { file: link.page, line: lineAt(page, link.offset), link: linkAt(link.page, page, link) ?? REPLACED_PAGE, count: link.count };
+                const text = linkAt(link.page, page, link);
+                return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text, count: link.count };
             }),
             reviewMs: performance.now() - started
         };
@@ -939,7 +935,9 @@ function judge(check, settings, context) {
         log.warning(problem);
     for (const broken of check.broken) {
         const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : '';
-        log.warning(`Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
+        log.warning(broken.link === undefined
+            ? `Broken link in an earlier entry of ${broken.file} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+            : `Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
     }
     const distinct = check.broken.length;
     if (check.brokenCount > 0 && distinct < check.brokenCount)

@@ -448,6 +448,21 @@ describe('the site check while unpacking', () => {
       ['index.html', 2, '/gone-small']
     ])
   })
+  test('a page written twice (a tar may hold two entries of one name): the broken link of the earlier entry is reported as such, with no text or line that are not its own', async () => {
+    const entries: ArchiveEntry[] = [
+      { type: 'file', name: 'index.html', content: '<p>\n<a href="/gone">x</a>' },
+      { type: 'file', name: 'a.html', content: '<a href="/lost">y</a>' },
+      { type: 'file', name: 'index.html', content: '<a href="/a">a</a>' }
+    ]
+    const verifier = new SiteVerifier()
+    await unpack(await build('tar.gz', entries), recordingLogger(), ROOMY, verifier)
+    expect(verifier.result).toMatchObject({ htmlPages: 2, links: 3, brokenCount: 2 })
+    expect(verifier.result?.broken).toEqual([
+      { file: 'a.html', line: 1, link: '/lost', count: 1 },
+      { file: 'index.html', line: undefined, link: undefined, count: 1 }
+    ])
+  })
+
   test('an observer that throws on a page a zip thread sent back fails the unpacking, not the process', async () => {
     const broken: SiteInspector = {
       observer: () => ({

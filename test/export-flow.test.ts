@@ -311,6 +311,25 @@ describe('the site check and the Helm values', () => {
     expect(log.text()).toContain(`Unpacked the ${format} bundle`)
   })
 
+  test('a broken link of a page a later entry of the same name replaced is a warning that says so, with no line or text of the page written', async () => {
+    const entries = fixtureSiteEntries()
+    const index = entries.find((entry) => entry.name === 'index.html')
+    if (index?.type !== 'file') throw new Error('the fixture site has an index.html')
+    // The job counts the pages of the site as served: the duplicate is not one more.
+    await simulator({
+      exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
+      bundle: { entries: [{ type: 'file', name: 'index.html', content: '<a href="/gone-before">x</a>' }, ...entries], format: 'tar.gz' }
+    })
+    const { failed, outputs, log } = await runExport({})
+    expect(failed).toBe(false)
+    expect(outputs['broken-links']).toBe('2')
+    expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
+      'warning: Broken link in an earlier entry of index.html in the archive, which a later entry of the same name replaced: it leads to no file of the site.',
+      expect.stringMatching(/^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/)
+    ])
+    expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'))).toEqual(Buffer.from(index.content))
+  })
+
   test('verify: strict fails on a broken link before the swap, and the previous site stays', async () => {
     await simulator()
     const site = path.join(workspace.dir, 'static-export')

@@ -25,7 +25,11 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
     const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
-    log.warning(`Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`)
+    log.warning(
+      broken.link === undefined
+        ? `Broken link in an earlier entry of ${broken.file} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+        : `Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`
+    )
   }
   const distinct = check.broken.length
   if (check.brokenCount > 0 && distinct < check.brokenCount)

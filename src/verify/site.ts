@@ -17,9 +17,12 @@ import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
   file: string
-  line: number
-  /** The link as written. */
-  link: string
+  /**
+   * Its line and the link as written; undefined when the page no longer holds it there: the
+   * archive had two entries of that page's name, and the later, different one was written.
+   */
+  line: number | undefined
+  link: string | undefined
   /** Places it appears in all. */
   count: number
 }
@@ -40,11 +43,6 @@ export interface SiteCheck {
 
 /** Broken links reported one by one; the rest are counted. */
 export const BROKEN_LINKS_SHOWN = 20
-/**
- * What a broken link shown reads when its page no longer has it where it was found: the archive
- * had two entries of that page's name, and the later, different one was written.
- */
-export const REPLACED_PAGE = '(a link of an earlier entry of this page in the archive, which a later entry replaced)'
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16
 
@@ -147,7 +145,8 @@ export class SiteVerifier implements SiteInspector {
       brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
       broken: shown.map((link) => {
         const page = pagesShown.get(link.page) as Buffer
-        return { file: link.page, line: lineAt(page, link.offset), link: linkAt(link.page, page, link) ?? REPLACED_PAGE, count: link.count }
+        const text = linkAt(link.page, page, link)
+        return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text, count: link.count }
       }),
       reviewMs: performance.now() - started
     }
