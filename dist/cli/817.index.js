@@ -450,7 +450,7 @@ function linkCollector() {
     const ROW_OFFSET = 6;
     /** 1 when the link points into the site, 0 when it leaves it or points nowhere in particular. */
     const ROW_INTERNAL = 7;
-    /** Two hashes of the site path it points to (see targetHashes), when it points into the site. */
+    /** Two hashes of the site path it points to (see hashBytes), when it points into the site. */
     const ROW_TARGET = 8;
     const ROW_TARGET_CHECK = 9;
     let rows = 0;
@@ -482,23 +482,8 @@ function linkCollector() {
         hashed[1] = check ^ (check >>> 13);
     }
     function hashText(text) {
-        // A site path is ASCII but for the rare page named in another script: its UTF-8 bytes then.
-        for (let i = 0; i < text.length; i++) {
-            if (text.charCodeAt(i) > 0x7f) {
-                const bytes = Buffer.from(text, 'utf8');
-                hashBytes(bytes, 0, bytes.length);
-                return;
-            }
-        }
-        let hash = 0x811c9dc5;
-        let check = 0x3c6ef372;
-        for (let i = 0; i < text.length; i++) {
-            const byte = text.charCodeAt(i);
-            hash = Math.imul(hash ^ byte, 0x01000193);
-            check = Math.imul(check ^ byte, 0x5bd1e995);
-        }
-        hashed[0] = hash ^ (hash >>> 15);
-        hashed[1] = check ^ (check >>> 13);
+        const bytes = Buffer.from(text, 'utf8');
+        hashBytes(bytes, 0, bytes.length);
     }
     /**
      * Where the site path of a root link ends, when the link is a plain root path (see
