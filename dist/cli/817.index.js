@@ -618,19 +618,27 @@ function linkCollector() {
      * each file, and the URLs a static host maps to it (see resolves()).
      */
     function servedPaths(files) {
-        // Up to four paths per file, in a table at most half full: two integers per slot.
-        let slotCount = 16;
-        while (slotCount < files.length * 8)
-            slotCount *= 2;
-        const served = new Int32Array(slotCount * 2);
-        const mask = slotCount - 1;
-        const add = (path) => {
-            hashText(path);
-            let slot = hashed[0] & mask;
-            while (served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0)
+        // Two integers per slot, at most half the slots taken: twice the slots when they would be more.
+        let served = new Int32Array(2 * 1024);
+        let taken = 0;
+        const place = (table, hash, check) => {
+            const mask = table.length / 2 - 1;
+            let slot = hash & mask;
+            while (table[slot * 2] !== 0 || table[slot * 2 + 1] !== 0)
                 slot = (slot + 1) & mask;
-            served[slot * 2] = hashed[0];
-            served[slot * 2 + 1] = hashed[1];
+            table[slot * 2] = hash;
+            table[slot * 2 + 1] = check;
+        };
+        const add = (path) => {
+            if (++taken * 4 > served.length) {
+                const larger = new Int32Array(served.length * 2);
+                for (let at = 0; at < served.length; at += 2)
+                    if (served[at] !== 0 || served[at + 1] !== 0)
+                        place(larger, served[at], served[at + 1]);
+                served = larger;
+            }
+            hashText(path);
+            place(served, hashed[0], hashed[1]);
         };
         for (const file of files) {
             add(file);

@@ -330,17 +330,25 @@ export function linkCollector(): LinkCollector {
    * each file, and the URLs a static host maps to it (see resolves()).
    */
   function servedPaths(files: readonly string[]): Int32Array {
-    // Up to four paths per file, in a table at most half full: two integers per slot.
-    let slotCount = 16
-    while (slotCount < files.length * 8) slotCount *= 2
-    const served = new Int32Array(slotCount * 2)
-    const mask = slotCount - 1
+    // Two integers per slot, at most half the slots taken: twice the slots when they would be more.
+    let served = new Int32Array(2 * 1024)
+    let taken = 0
+    const place = (table: Int32Array, hash: number, check: number): void => {
+      const mask = table.length / 2 - 1
+      let slot = hash & mask
+      while (table[slot * 2] !== 0 || table[slot * 2 + 1] !== 0) slot = (slot + 1) & mask
+      table[slot * 2] = hash
+      table[slot * 2 + 1] = check
+    }
     const add = (path: string): void => {
+      if (++taken * 4 > served.length) {
+        const larger = new Int32Array(served.length * 2)
+        for (let at = 0; at < served.length; at += 2)
+          if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
+        served = larger
+      }
       hashText(path)
-      let slot = (hashed[0] as number) & mask
-      while (served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0) slot = (slot + 1) & mask
-      served[slot * 2] = hashed[0] as number
-      served[slot * 2 + 1] = hashed[1] as number
+      place(served, hashed[0] as number, hashed[1] as number)
     }
     for (const file of files) {
       add(file)
