@@ -343,8 +343,7 @@ export function linkCollector(): LinkCollector {
     const add = (path: string): void => {
       if (++taken * 4 > served.length) {
         const larger = new Int32Array(served.length * 2)
-        for (let at = 0; at < served.length; at += 2)
-          if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
+        for (let at = 0; at < served.length; at += 2) if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
         served = larger
       }
       hashText(path)
