@@ -586,7 +586,7 @@ function linkCollector() {
         if (rows * 2 > slots.length)
             rehash();
     }
-    /** Makes `found[FOLDER_HASH]` the hash of the folder of `path`, whose relative links are seeded with it. */
+    /** Makes `found[FOLDER_HASH]` the hash of `pageFolder` (`guides/`), which seeds the hashes of its pages' relative links. */
     function enterFolder(pageFolder) {
         let hash = 0x811c9dc5;
         for (let i = 0; i < pageFolder.length; i++)

@@ -302,7 +302,7 @@ export function linkCollector(): LinkCollector {
     if (rows * 2 > slots.length) rehash()
   }
 
-  /** Makes `found[FOLDER_HASH]` the hash of the folder of `path`, whose relative links are seeded with it. */
+  /** Makes `found[FOLDER_HASH]` the hash of `pageFolder` (`guides/`), which seeds the hashes of its pages' relative links. */
   function enterFolder(pageFolder: string): void {
     let hash = 0x811c9dc5
     for (let i = 0; i < pageFolder.length; i++) hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193)
