@@ -347,11 +347,6 @@ function linkCollector() {
     /** Attribute values are short; a longer run is not one (a broken page, or a script). */
     const MAX_VALUE_BYTES = 2048;
     const isPage = (path) => /\.html?$/i.test(path);
-    /**
-     * A root path whose site path is itself without the leading `/`: segments with nothing to
-     * decode (`%`, `&`), no query or fragment, no whitespace, none empty or starting with a dot.
-     */
-    const PLAIN_ROOT_PATH = /^(?=\/)(?:\/[^/?#%&\s.][^/?#%&\s]*)*\/?$/;
     /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
     const isSpace = (byte) => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
     /**
@@ -486,9 +481,11 @@ function linkCollector() {
         hashBytes(bytes, 0, bytes.length);
     }
     /**
-     * Where the site path of a root link ends, when the link is a plain root path (see
-     * PLAIN_ROOT_PATH) followed by nothing or by a query or a fragment: its site path is then its own
-     * bytes from `start + 1` to there. -1 for any other link, which is resolved from its text.
+     * Where the site path of a root link ends, when the link is a plain root path followed by
+     * nothing or by a query or a fragment: segments of printable ASCII with nothing to decode (`%`,
+     * `&`), none empty or starting with a dot. Its site path is then its own bytes from `start + 1`
+     * to there, as linkTarget() would resolve it. -1 for any other link, which is resolved from its
+     * text.
      */
     function plainRootPathEnd(content, start, end) {
         let at = start;
@@ -706,9 +703,6 @@ function linkCollector() {
         return content.toString('utf8', link.offset, link.offset + link.length);
     }
     function linkTarget(from, value) {
-        // Most links of a generated site are plain root paths: nothing to trim, decode or resolve.
-        if (PLAIN_ROOT_PATH.test(value))
-            return value.slice(1);
         const raw = decodeEntities(value.trim());
         if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw))
             return undefined;

@@ -3433,6 +3433,7 @@ async function finish(options, archiveStaging, received, inspector) {
     const { log, siteDir, archiveFolder } = options;
     const { staging, counts } = received;
     const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`;
+    const archiveFile = (0,external_node_path_.join)(archiveFolder, archiveName);
     try {
         (0,errors/* throwIfCancelled */.dZ)(options.signal);
         await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
@@ -3447,7 +3448,7 @@ async function finish(options, archiveStaging, received, inspector) {
         // The archive's staging folder is its caller's to remove (see withArchiveStaging).
         if (staging !== undefined && siteDir !== undefined)
             await discardFolder(staging, siteDir, how);
-        throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${(0,external_node_path_.join)(archiveFolder, archiveName)}` : `the site into ${siteDir}`);
+        throw (0,archive_errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
         const extras = [
@@ -3458,7 +3459,7 @@ async function finish(options, archiveStaging, received, inspector) {
         log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`);
     }
     return {
-        archiveFile: (0,external_node_path_.join)(archiveFolder, archiveName),
+        archiveFile,
         siteDir,
         sha256: received.sha256,
         sizeBytes: received.sizeBytes,

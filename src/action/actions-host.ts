@@ -51,6 +51,6 @@ export function actionsHost(): Host {
  * not GitHub-hosted (RUNNER_ENVIRONMENT is `github-hosted` there, `self-hosted` elsewhere; older
  * runners do not set it, and are taken to keep theirs).
  */
-export function toolCacheKept(env: NodeJS.ProcessEnv): boolean {
+function toolCacheKept(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.RUNNER_TOOL_CACHE) && env.RUNNER_ENVIRONMENT !== 'github-hosted'
 }

@@ -261,6 +261,7 @@ async function finish(
   const { log, siteDir, archiveFolder } = options
   const { staging, counts } = received
   const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
+  const archiveFile = join(archiveFolder, archiveName)
   try {
     throwIfCancelled(options.signal)
     await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
@@ -273,7 +274,7 @@ async function finish(
     const how = { cancelled: options.signal?.aborted === true, entries: received.entries }
     // The archive's staging folder is its caller's to remove (see withArchiveStaging).
     if (staging !== undefined && siteDir !== undefined) await discardFolder(staging, siteDir, how)
-    throw writeFailure(error, siteDir === undefined ? `the bundle file ${join(archiveFolder, archiveName)}` : `the site into ${siteDir}`)
+    throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
     const extras = [
@@ -284,7 +285,7 @@ async function finish(
     log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
   }
   return {
-    archiveFile: join(archiveFolder, archiveName),
+    archiveFile,
     siteDir,
     sha256: received.sha256,
     sizeBytes: received.sizeBytes,

@@ -76,11 +76,6 @@ export function linkCollector(): LinkCollector {
   /** Attribute values are short; a longer run is not one (a broken page, or a script). */
   const MAX_VALUE_BYTES = 2048
   const isPage = (path: string): boolean => /\.html?$/i.test(path)
-  /**
-   * A root path whose site path is itself without the leading `/`: segments with nothing to
-   * decode (`%`, `&`), no query or fragment, no whitespace, none empty or starting with a dot.
-   */
-  const PLAIN_ROOT_PATH = /^(?=\/)(?:\/[^/?#%&\s.][^/?#%&\s]*)*\/?$/
   /** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
   const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c
 
@@ -211,9 +206,11 @@ export function linkCollector(): LinkCollector {
   }
 
   /**
-   * Where the site path of a root link ends, when the link is a plain root path (see
-   * PLAIN_ROOT_PATH) followed by nothing or by a query or a fragment: its site path is then its own
-   * bytes from `start + 1` to there. -1 for any other link, which is resolved from its text.
+   * Where the site path of a root link ends, when the link is a plain root path followed by
+   * nothing or by a query or a fragment: segments of printable ASCII with nothing to decode (`%`,
+   * `&`), none empty or starting with a dot. Its site path is then its own bytes from `start + 1`
+   * to there, as linkTarget() would resolve it. -1 for any other link, which is resolved from its
+   * text.
    */
   function plainRootPathEnd(content: Buffer, start: number, end: number): number {
     let at = start
@@ -411,8 +408,6 @@ export function linkCollector(): LinkCollector {
   }
 
   function linkTarget(from: string, value: string): string | undefined {
-    // Most links of a generated site are plain root paths: nothing to trim, decode or resolve.
-    if (PLAIN_ROOT_PATH.test(value)) return value.slice(1)
     const raw = decodeEntities(value.trim())
     if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
     const path = raw.replace(/[?#].*$/s, '')
