@@ -21,92 +21,36 @@
  * Either way every entry goes through the SiteWriter (EntryIndex, bounds) as tar's do, declared
  * sizes are counted before the content is read and inflated bytes as they are written (an entry
  * must inflate to exactly what it declares), and a symlink's target is read only up to what a
- * path can hold.
+ * path can hold. The format's records are decoded in zip-records.ts; the finished file is read in
+ * zip-file.ts.
  */
 import { once } from 'node:events'
-import { type FileHandle, open } from 'node:fs/promises'
 import zlib from 'node:zlib'
-import yauzl from 'yauzl'
 import { ByteQueue } from './byte-queue.js'
 import { MAX_LINK_TARGET_BYTES, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, UnsafeEntryError, corrupt } from './errors.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
+import { type Directory, READ_BYTES, ZipFile } from './zip-file.js'
+import {
+  CENTRAL_HEADER,
+  type CentralEntry,
+  DEFLATED,
+  END_OF_DIRECTORY,
+  FLAG_ENCRYPTED,
+  FLAG_STRONG_ENCRYPTION,
+  LOCAL_HEADER,
+  LOCAL_HEADER_BYTES,
+  type LocalEntry,
+  STORED,
+  ZIP64_END_OF_DIRECTORY,
+  disagreement,
+  kindOf,
+  parseLocalHeader,
+  streamable
+} from './zip-records.js'
 
-const LOCAL_HEADER = 0x04034b50
-const CENTRAL_HEADER = 0x02014b50
-const END_OF_DIRECTORY = 0x06054b50
-const ZIP64_END_OF_DIRECTORY = 0x06064b50
-const ZIP64_LOCATOR = 0x07064b50
-const LOCAL_HEADER_BYTES = 30
-const CENTRAL_HEADER_BYTES = 46
-const END_BYTES = 22
-const LOCATOR_BYTES = 20
-const ZIP64_END_BYTES = 56
-const MAX_COMMENT_BYTES = 0xffff
-const FLAG_ENCRYPTED = 0x0001
-const FLAG_DATA_DESCRIPTOR = 0x0008
-const FLAG_STRONG_ENCRYPTION = 0x0040
-const STORED = 0
-const DEFLATED = 8
-const ZIP64_EXTRA = 0x0001
-const MORE_THAN_32_BITS = 0xffffffff
-
-const S_IFMT = 0o170000
-const S_IFREG = 0o100000
-const S_IFDIR = 0o040000
-const S_IFLNK = 0o120000
-/** "Version made by" high byte of archives written on unix: only they carry a unix mode. */
-const MADE_BY_UNIX = 3
-const MSDOS_DIRECTORY = 0x10
-const KIND_NAMES: Record<number, string> = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' }
-
-/** Bytes read from the finished file at once (entries in a row come from one read). */
-const READ_BYTES = 1024 * 1024
 /** The mode files are created with when their entry gives none. */
 const DEFAULT_FILE_MODE = fileMode(undefined)
-
-/** What a local header says of its entry. */
-interface LocalEntry {
-  offset: number
-  flags: number
-  method: number
-  crc: number
-  compressedSize: number
-  size: number
-  /** The name's bytes, one character per byte (the same string as `name` when they read the same). */
-  rawName: string
-  /** As the local header's flags and extra fields decode it. */
-  name: string
-  /** Where its data starts. */
-  dataStart: number
-}
-
-/** What the central directory says of an entry. */
-interface CentralEntry {
-  versionMadeBy: number
-  flags: number
-  method: number
-  crc: number
-  compressedSize: number
-  size: number
-  nameRaw: Buffer
-  /** As the directory's flags and extra fields decode it (yauzl's decoder: UTF-8 flag, Info-ZIP unicode path, CP437). */
-  name: string
-  externalAttributes: number
-  offset: number
-}
-
-type Kind = { kind: 'directory' } | { kind: 'file'; mode: number | undefined } | { kind: 'symlink' } | { kind: 'special'; what: string }
-
-/** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
-function kindOf(entry: CentralEntry): Kind {
-  const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0
-  const kind = unixMode & S_IFMT
-  if (kind === S_IFDIR || entry.name.endsWith('/') || (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0)) return { kind: 'directory' }
-  if (kind === S_IFLNK) return { kind: 'symlink' }
-  if (kind !== 0 && kind !== S_IFREG) return { kind: 'special', what: KIND_NAMES[kind] ?? 'special file' }
-  return { kind: 'file', mode: unixMode & 0o777 ? unixMode : undefined }
-}
 
 export interface ZipUnpackerOptions {
   /** The `.part` file the download writes; complete once end() is called. */
@@ -185,26 +129,6 @@ export class ZipUnpacker {
     await this.writer.finish()
     return 'match'
   }
-}
-
-/**
- * A refusal when a local header disagrees with the central directory on its raw name, method,
- * encryption, or (when the local header has them) CRC and sizes.
- */
-function disagreement(entry: CentralEntry, local: LocalEntry): void {
-  const differs = (what: string): never => {
-    throw new UnsafeEntryError(
-      entry.name,
-      `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`
-    )
-  }
-  if (entry.nameRaw.toString('latin1') !== local.rawName) differs(`its name there is ${JSON.stringify(local.name)}`)
-  if (entry.method !== local.method) differs('compression method')
-  if ((entry.flags & FLAG_ENCRYPTED) !== (local.flags & FLAG_ENCRYPTED)) differs('encryption')
-  if ((local.flags & FLAG_DATA_DESCRIPTOR) !== 0) return
-  if (entry.crc !== local.crc) differs('CRC')
-  if (entry.compressedSize !== local.compressedSize) differs('compressed size')
-  if (entry.size !== local.size) differs('size')
 }
 
 // --- unpacking while downloading -------------------------------------------------------------------
@@ -358,13 +282,6 @@ function chain(first: Promise<void> | undefined, then: () => Promise<void> | und
   return first === undefined ? then() : first.then(then)
 }
 
-/** Whether an entry can be unpacked from its local header alone. */
-function streamable(entry: LocalEntry): boolean {
-  if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0) return false
-  if (entry.method === STORED) return entry.compressedSize === entry.size
-  return entry.method === DEFLATED
-}
-
 /** A large entry's content on its way to the writer: as it is (stored), or inflated on the way. */
 class LargeContent {
   private readonly inflate: zlib.InflateRaw | undefined
@@ -429,131 +346,7 @@ function isZlibError(error: unknown): boolean {
   return typeof (error as { errno?: unknown } | undefined)?.errno === 'number' && String((error as { code?: unknown }).code ?? '').startsWith('Z_')
 }
 
-// --- the central directory, from the finished file ----------------------------------------------
-
-/** Where the central directory is and how many entries it lists. */
-interface Directory {
-  count: number
-  offset: number
-  size: number
-}
-
-/** Bytes read ahead from a file, for records or entries in a row. */
-class ReadAhead {
-  private buffer = Buffer.alloc(0)
-  private start = 0
-
-  constructor(private readonly file: ZipFile) {}
-
-  /** `length` bytes at `position`: valid only until the next read (copy what must live longer). */
-  async read(position: number, length: number): Promise<Buffer> {
-    if (position < this.start || position + length > this.start + this.buffer.length) {
-      if (position + length > this.file.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
-      const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position)
-      const buffer =
-        this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
-      await this.file.fill(buffer, position, bytes)
-      this.buffer = buffer.subarray(0, bytes)
-      this.start = position
-    }
-    return this.buffer.subarray(position - this.start, position - this.start + length)
-  }
-}
-
-/** The finished archive file: its end records, its central directory, and its entries' bytes. */
-class ZipFile {
-  /** Entries' headers and small contents, read ahead. */
-  private readonly entries = new ReadAhead(this)
-
-  private constructor(
-    private readonly handle: FileHandle,
-    readonly size: number
-  ) {}
-
-  static async open(path: string): Promise<ZipFile> {
-    const handle = await open(path, 'r')
-    try {
-      return new ZipFile(handle, (await handle.stat()).size)
-    } catch (error) {
-      await handle.close()
-      throw error
-    }
-  }
-
-  close(): Promise<void> {
-    return this.handle.close()
-  }
-
-  /** The end of central directory record (and its zip64 form): as yauzl finds them. */
-  async directory(): Promise<Directory> {
-    const tailBytes = Math.min(this.size, LOCATOR_BYTES + END_BYTES + MAX_COMMENT_BYTES)
-    const tail = await this.readFresh(this.size - tailBytes, tailBytes)
-    for (let at = tailBytes - END_BYTES; at >= 0; at--) {
-      if (tail.readUInt32LE(at) !== END_OF_DIRECTORY) continue
-      const commentBytes = tail.readUInt16LE(at + 20)
-      if (commentBytes !== tailBytes - at - END_BYTES) throw corrupt(new Error('the end of central directory record is not at the end of the file'))
-      let disk = tail.readUInt16LE(at + 4)
-      let count = tail.readUInt16LE(at + 10)
-      let size = tail.readUInt32LE(at + 12)
-      let offset = tail.readUInt32LE(at + 16)
-      if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
-        const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES)
-        if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY) throw corrupt(new Error('invalid zip64 end of central directory record signature'))
-        disk = end64.readUInt32LE(16)
-        count = readUInt64(end64, 32)
-        size = readUInt64(end64, 40)
-        offset = readUInt64(end64, 48)
-      }
-      if (disk !== 0) throw corrupt(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`))
-      if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
-      return { count, offset, size }
-    }
-    throw corrupt(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'))
-  }
-
-  /** The central directory's entries, in its order (read ahead apart from the entries' bytes). */
-  async *centralEntries(directory: Directory): AsyncGenerator<CentralEntry> {
-    const records = new ReadAhead(this)
-    let at = directory.offset
-    for (let index = 0; index < directory.count; index++) {
-      const fixed = await records.read(at, CENTRAL_HEADER_BYTES)
-      if (fixed.readUInt32LE(0) !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
-      const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32)
-      const record = await records.read(at, CENTRAL_HEADER_BYTES + variable)
-      yield parseCentralHeader(record)
-      at += CENTRAL_HEADER_BYTES + variable
-    }
-  }
-
-  /** The local header at `offset`. */
-  async localEntry(offset: number): Promise<LocalEntry> {
-    const fixed = await this.read(offset, LOCAL_HEADER_BYTES)
-    if (fixed.readUInt32LE(0) !== LOCAL_HEADER) throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
-    const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28))
-    return parseLocalHeader(header, 0, offset)
-  }
-
-  /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
-  read(position: number, length: number): Promise<Buffer> {
-    return this.entries.read(position, length)
-  }
-
-  /** `length` bytes at `position` in a buffer of their own. */
-  async readFresh(position: number, length: number): Promise<Buffer> {
-    if (position < 0 || position + length > this.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.size})`))
-    const buffer = Buffer.allocUnsafe(length)
-    await this.fill(buffer, position, length)
-    return buffer
-  }
-
-  async fill(buffer: Buffer, position: number, length: number): Promise<void> {
-    for (let done = 0; done < length;) {
-      const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done)
-      if (bytesRead === 0) throw corrupt(new Error('unexpected end of file'))
-      done += bytesRead
-    }
-  }
-}
+// --- unpacking from the finished file -------------------------------------------------------------
 
 /**
  * Unpacks the whole archive from the file in the central directory's order: its entry count and
@@ -625,91 +418,4 @@ function inflateSmall(data: Buffer, entry: CentralEntry): Buffer {
   }
   if (content.length !== entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} does not hold the ${entry.size} bytes it declares`))
   return content
-}
-
-// --- records ------------------------------------------------------------------------------------
-
-function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntry {
-  const nameBytes = buffer.readUInt16LE(at + 26)
-  const extraBytes = buffer.readUInt16LE(at + 28)
-  const nameRaw = buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes)
-  const extra = buffer.subarray(at + LOCAL_HEADER_BYTES + nameBytes, at + LOCAL_HEADER_BYTES + nameBytes + extraBytes)
-  const flags = buffer.readUInt16LE(at + 6)
-  const extraFields = extraFieldsOf(extra)
-  let compressedSize = buffer.readUInt32LE(at + 18)
-  let size = buffer.readUInt32LE(at + 22)
-  if (compressedSize === MORE_THAN_32_BITS || size === MORE_THAN_32_BITS) {
-    // A local header's zip64 field holds both sizes, the original one first.
-    const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data
-    if (zip64 === undefined || zip64.length < 16) throw corrupt(new Error('a zip64 local header without its sizes'))
-    size = readUInt64(zip64, 0)
-    compressedSize = readUInt64(zip64, 8)
-  }
-  const name = yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true)
-  const rawName = nameRaw.toString('latin1')
-  return {
-    offset,
-    flags,
-    method: buffer.readUInt16LE(at + 8),
-    crc: buffer.readUInt32LE(at + 14),
-    compressedSize,
-    size,
-    rawName: rawName === name ? name : rawName,
-    name,
-    dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
-  }
-}
-
-function parseCentralHeader(record: Buffer): CentralEntry {
-  const nameBytes = record.readUInt16LE(28)
-  const extraBytes = record.readUInt16LE(30)
-  const flags = record.readUInt16LE(8)
-  const nameRaw = Buffer.from(record.subarray(CENTRAL_HEADER_BYTES, CENTRAL_HEADER_BYTES + nameBytes))
-  const extraFields = extraFieldsOf(record.subarray(CENTRAL_HEADER_BYTES + nameBytes, CENTRAL_HEADER_BYTES + nameBytes + extraBytes))
-  let size = record.readUInt32LE(24)
-  let compressedSize = record.readUInt32LE(20)
-  let offset = record.readUInt32LE(42)
-  const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data
-  if (zip64 !== undefined) {
-    // Only the fields that do not fit 32 bits are there, in this order.
-    let at = 0
-    const next = (what: string): number => {
-      if (at + 8 > zip64.length) throw corrupt(new Error(`zip64 extended information extra field does not include ${what}`))
-      const value = readUInt64(zip64, at)
-      at += 8
-      return value
-    }
-    if (size === MORE_THAN_32_BITS) size = next('uncompressed size')
-    if (compressedSize === MORE_THAN_32_BITS) compressedSize = next('compressed size')
-    if (offset === MORE_THAN_32_BITS) offset = next('relative header offset')
-  }
-  return {
-    versionMadeBy: record.readUInt16LE(4),
-    flags,
-    method: record.readUInt16LE(10),
-    crc: record.readUInt32LE(16),
-    compressedSize,
-    size,
-    nameRaw,
-    // With decodeStrings off, yauzl leaves names undecoded; this is its own decoder. "Strict"
-    // keeps backslashes as they are, so errors name the entry as the archive spells it; our
-    // checks treat them as separators.
-    name: yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true),
-    externalAttributes: record.readUInt32LE(38),
-    offset
-  }
-}
-
-function extraFieldsOf(extra: Buffer): yauzl.ExtraField[] {
-  try {
-    return yauzl.parseExtraFields(extra)
-  } catch (error) {
-    throw corrupt(error)
-  }
-}
-
-function readUInt64(buffer: Buffer, at: number): number {
-  const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000
-  if (!Number.isSafeInteger(value)) throw corrupt(new Error('a zip64 size past what can be handled'))
-  return value
 }

@@ -1,8 +1,8 @@
-export const id = 14;
-export const ids = [14];
+export const id = 342;
+export const ids = [342];
 export const modules = {
 
-/***/ 7014:
+/***/ 2342:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -2004,38 +2004,13 @@ function decodePax(content) {
 
 // EXTERNAL MODULE: ./node_modules/yauzl/index.js
 var yauzl = __webpack_require__(663);
-;// CONCATENATED MODULE: ./src/archive/zip.ts
+;// CONCATENATED MODULE: ./src/archive/zip-records.ts
 /**
- * Unpacks a zip bundle: while it downloads when the archive allows, from the finished file when
- * it does not.
- *
- * While it downloads: a zip's entries come one after another, each behind its local header, and
- * the central directory (the archive's own list of its entries, with their kinds and modes) comes
- * last. Entries are unpacked from their local headers as their bytes arrive: plain files (the
- * writer threads inflate them) and folders, with the default mode. Local headers can disagree with
- * the central directory (a known way to show one tool one archive and another tool another), so
- * once the download is complete the central directory is read from the file and every entry is
- * checked against what was unpacked: the same entries at the same offsets with the same raw name,
- * method, CRC and sizes, or the archive is refused; modes the directory gives are then set.
- *
- * From the file (the central directory first): when an entry cannot be unpacked from its local
- * header alone (sizes only in a data descriptor after the data, an encrypted or unknown method, a
- * symlink or special file that only the directory names as such, entries out of order, anything
- * that failed), the streamed folder is cleared and the archive is unpacked from the finished file
- * in the directory's order: the entry count and declared sizes checked against the bounds before
- * anything is written, each local header checked against the directory as it is read.
- *
- * Either way every entry goes through the SiteWriter (EntryIndex, bounds) as tar's do, declared
- * sizes are counted before the content is read and inflated bytes as they are written (an entry
- * must inflate to exactly what it declares), and a symlink's target is read only up to what a
- * path can hold.
+ * The records of the zip format as this action reads them: the signatures, flags and methods it
+ * knows, a local header and a central directory header decoded (zip64 sizes and offsets, names as
+ * yauzl decodes them), what kind of entry the directory says an entry is, and the checks that a
+ * local header agrees with its directory entry and can be unpacked on its own. Pure: no I/O.
  */
-
-
-
-
-
-
 
 
 const LOCAL_HEADER = 0x04034b50;
@@ -2064,10 +2039,6 @@ const S_IFLNK = 0o120000;
 const MADE_BY_UNIX = 3;
 const MSDOS_DIRECTORY = 0x10;
 const KIND_NAMES = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
-/** Bytes read from the finished file at once (entries in a row come from one read). */
-const READ_BYTES = 1024 * 1024;
-/** The mode files are created with when their entry gives none. */
-const DEFAULT_FILE_MODE = fileMode(undefined);
 /** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
 function kindOf(entry) {
     const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0;
@@ -2080,6 +2051,293 @@ function kindOf(entry) {
         return { kind: 'special', what: KIND_NAMES[kind] ?? 'special file' };
     return { kind: 'file', mode: unixMode & 0o777 ? unixMode : undefined };
 }
+/** Whether an entry can be unpacked from its local header alone. */
+function streamable(entry) {
+    if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0)
+        return false;
+    if (entry.method === STORED)
+        return entry.compressedSize === entry.size;
+    return entry.method === DEFLATED;
+}
+/**
+ * A refusal when a local header disagrees with the central directory on its raw name, method,
+ * encryption, or (when the local header has them) CRC and sizes.
+ */
+function disagreement(entry, local) {
+    const differs = (what) => {
+        throw new archive_errors/* UnsafeEntryError */.vF(entry.name, `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`);
+    };
+    if (entry.nameRaw.toString('latin1') !== local.rawName)
+        differs(`its name there is ${JSON.stringify(local.name)}`);
+    if (entry.method !== local.method)
+        differs('compression method');
+    if ((entry.flags & FLAG_ENCRYPTED) !== (local.flags & FLAG_ENCRYPTED))
+        differs('encryption');
+    if ((local.flags & FLAG_DATA_DESCRIPTOR) !== 0)
+        return;
+    if (entry.crc !== local.crc)
+        differs('CRC');
+    if (entry.compressedSize !== local.compressedSize)
+        differs('compressed size');
+    if (entry.size !== local.size)
+        differs('size');
+}
+function parseLocalHeader(buffer, at, offset) {
+    const nameBytes = buffer.readUInt16LE(at + 26);
+    const extraBytes = buffer.readUInt16LE(at + 28);
+    const nameRaw = buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes);
+    const extra = buffer.subarray(at + LOCAL_HEADER_BYTES + nameBytes, at + LOCAL_HEADER_BYTES + nameBytes + extraBytes);
+    const flags = buffer.readUInt16LE(at + 6);
+    const extraFields = extraFieldsOf(extra);
+    let compressedSize = buffer.readUInt32LE(at + 18);
+    let size = buffer.readUInt32LE(at + 22);
+    if (compressedSize === MORE_THAN_32_BITS || size === MORE_THAN_32_BITS) {
+        // A local header's zip64 field holds both sizes, the original one first.
+        const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data;
+        if (zip64 === undefined || zip64.length < 16)
+            throw (0,archive_errors/* corrupt */.qb)(new Error('a zip64 local header without its sizes'));
+        size = readUInt64(zip64, 0);
+        compressedSize = readUInt64(zip64, 8);
+    }
+    const name = yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true);
+    const rawName = nameRaw.toString('latin1');
+    return {
+        offset,
+        flags,
+        method: buffer.readUInt16LE(at + 8),
+        crc: buffer.readUInt32LE(at + 14),
+        compressedSize,
+        size,
+        rawName: rawName === name ? name : rawName,
+        name,
+        dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
+    };
+}
+function parseCentralHeader(record) {
+    const nameBytes = record.readUInt16LE(28);
+    const extraBytes = record.readUInt16LE(30);
+    const flags = record.readUInt16LE(8);
+    const nameRaw = Buffer.from(record.subarray(CENTRAL_HEADER_BYTES, CENTRAL_HEADER_BYTES + nameBytes));
+    const extraFields = extraFieldsOf(record.subarray(CENTRAL_HEADER_BYTES + nameBytes, CENTRAL_HEADER_BYTES + nameBytes + extraBytes));
+    let size = record.readUInt32LE(24);
+    let compressedSize = record.readUInt32LE(20);
+    let offset = record.readUInt32LE(42);
+    const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data;
+    if (zip64 !== undefined) {
+        // Only the fields that do not fit 32 bits are there, in this order.
+        let at = 0;
+        const next = (what) => {
+            if (at + 8 > zip64.length)
+                throw (0,archive_errors/* corrupt */.qb)(new Error(`zip64 extended information extra field does not include ${what}`));
+            const value = readUInt64(zip64, at);
+            at += 8;
+            return value;
+        };
+        if (size === MORE_THAN_32_BITS)
+            size = next('uncompressed size');
+        if (compressedSize === MORE_THAN_32_BITS)
+            compressedSize = next('compressed size');
+        if (offset === MORE_THAN_32_BITS)
+            offset = next('relative header offset');
+    }
+    return {
+        versionMadeBy: record.readUInt16LE(4),
+        flags,
+        method: record.readUInt16LE(10),
+        crc: record.readUInt32LE(16),
+        compressedSize,
+        size,
+        nameRaw,
+        // With decodeStrings off, yauzl leaves names undecoded; this is its own decoder. "Strict"
+        // keeps backslashes as they are, so errors name the entry as the archive spells it; our
+        // checks treat them as separators.
+        name: yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true),
+        externalAttributes: record.readUInt32LE(38),
+        offset
+    };
+}
+function extraFieldsOf(extra) {
+    try {
+        return yauzl.parseExtraFields(extra);
+    }
+    catch (error) {
+        throw (0,archive_errors/* corrupt */.qb)(error);
+    }
+}
+function readUInt64(buffer, at) {
+    const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000;
+    if (!Number.isSafeInteger(value))
+        throw (0,archive_errors/* corrupt */.qb)(new Error('a zip64 size past what can be handled'));
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/archive/zip-file.ts
+/**
+ * The finished zip file, read at random: its end records, its central directory's entries, and its
+ * entries' local headers and bytes, with reads ahead for records and entries that come in a row.
+ */
+
+
+
+/** Bytes read from the finished file at once (entries in a row come from one read). */
+const READ_BYTES = 1024 * 1024;
+/** Bytes read ahead from a file, for records or entries in a row. */
+class ReadAhead {
+    file;
+    buffer = Buffer.alloc(0);
+    start = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** `length` bytes at `position`: valid only until the next read (copy what must live longer). */
+    async read(position, length) {
+        if (position < this.start || position + length > this.start + this.buffer.length) {
+            if (position + length > this.file.size)
+                throw (0,archive_errors/* corrupt */.qb)(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`));
+            const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position);
+            const buffer = this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES));
+            await this.file.fill(buffer, position, bytes);
+            this.buffer = buffer.subarray(0, bytes);
+            this.start = position;
+        }
+        return this.buffer.subarray(position - this.start, position - this.start + length);
+    }
+}
+/** The finished archive file: its end records, its central directory, and its entries' bytes. */
+class ZipFile {
+    handle;
+    size;
+    /** Entries' headers and small contents, read ahead. */
+    entries = new ReadAhead(this);
+    constructor(handle, size) {
+        this.handle = handle;
+        this.size = size;
+    }
+    static async open(path) {
+        const handle = await (0,promises_.open)(path, 'r');
+        try {
+            return new ZipFile(handle, (await handle.stat()).size);
+        }
+        catch (error) {
+            await handle.close();
+            throw error;
+        }
+    }
+    close() {
+        return this.handle.close();
+    }
+    /** The end of central directory record (and its zip64 form): as yauzl finds them. */
+    async directory() {
+        const tailBytes = Math.min(this.size, LOCATOR_BYTES + END_BYTES + MAX_COMMENT_BYTES);
+        const tail = await this.readFresh(this.size - tailBytes, tailBytes);
+        for (let at = tailBytes - END_BYTES; at >= 0; at--) {
+            if (tail.readUInt32LE(at) !== END_OF_DIRECTORY)
+                continue;
+            const commentBytes = tail.readUInt16LE(at + 20);
+            if (commentBytes !== tailBytes - at - END_BYTES)
+                throw (0,archive_errors/* corrupt */.qb)(new Error('the end of central directory record is not at the end of the file'));
+            let disk = tail.readUInt16LE(at + 4);
+            let count = tail.readUInt16LE(at + 10);
+            let size = tail.readUInt32LE(at + 12);
+            let offset = tail.readUInt32LE(at + 16);
+            if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
+                const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES);
+                if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY)
+                    throw (0,archive_errors/* corrupt */.qb)(new Error('invalid zip64 end of central directory record signature'));
+                disk = end64.readUInt32LE(16);
+                count = readUInt64(end64, 32);
+                size = readUInt64(end64, 40);
+                offset = readUInt64(end64, 48);
+            }
+            if (disk !== 0)
+                throw (0,archive_errors/* corrupt */.qb)(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`));
+            if (offset + size > this.size)
+                throw (0,archive_errors/* corrupt */.qb)(new Error('the central directory runs past the end of the file'));
+            return { count, offset, size };
+        }
+        throw (0,archive_errors/* corrupt */.qb)(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'));
+    }
+    /** The central directory's entries, in its order (read ahead apart from the entries' bytes). */
+    async *centralEntries(directory) {
+        const records = new ReadAhead(this);
+        let at = directory.offset;
+        for (let index = 0; index < directory.count; index++) {
+            const fixed = await records.read(at, CENTRAL_HEADER_BYTES);
+            if (fixed.readUInt32LE(0) !== CENTRAL_HEADER)
+                throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`));
+            const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32);
+            const record = await records.read(at, CENTRAL_HEADER_BYTES + variable);
+            yield parseCentralHeader(record);
+            at += CENTRAL_HEADER_BYTES + variable;
+        }
+    }
+    /** The local header at `offset`. */
+    async localEntry(offset) {
+        const fixed = await this.read(offset, LOCAL_HEADER_BYTES);
+        if (fixed.readUInt32LE(0) !== LOCAL_HEADER)
+            throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`));
+        const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28));
+        return parseLocalHeader(header, 0, offset);
+    }
+    /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
+    read(position, length) {
+        return this.entries.read(position, length);
+    }
+    /** `length` bytes at `position` in a buffer of their own. */
+    async readFresh(position, length) {
+        if (position < 0 || position + length > this.size)
+            throw (0,archive_errors/* corrupt */.qb)(new Error(`data runs past the end of the file (${position + length} > ${this.size})`));
+        const buffer = Buffer.allocUnsafe(length);
+        await this.fill(buffer, position, length);
+        return buffer;
+    }
+    async fill(buffer, position, length) {
+        for (let done = 0; done < length;) {
+            const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done);
+            if (bytesRead === 0)
+                throw (0,archive_errors/* corrupt */.qb)(new Error('unexpected end of file'));
+            done += bytesRead;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/archive/zip.ts
+/**
+ * Unpacks a zip bundle: while it downloads when the archive allows, from the finished file when
+ * it does not.
+ *
+ * While it downloads: a zip's entries come one after another, each behind its local header, and
+ * the central directory (the archive's own list of its entries, with their kinds and modes) comes
+ * last. Entries are unpacked from their local headers as their bytes arrive: plain files (the
+ * writer threads inflate them) and folders, with the default mode. Local headers can disagree with
+ * the central directory (a known way to show one tool one archive and another tool another), so
+ * once the download is complete the central directory is read from the file and every entry is
+ * checked against what was unpacked: the same entries at the same offsets with the same raw name,
+ * method, CRC and sizes, or the archive is refused; modes the directory gives are then set.
+ *
+ * From the file (the central directory first): when an entry cannot be unpacked from its local
+ * header alone (sizes only in a data descriptor after the data, an encrypted or unknown method, a
+ * symlink or special file that only the directory names as such, entries out of order, anything
+ * that failed), the streamed folder is cleared and the archive is unpacked from the finished file
+ * in the directory's order: the entry count and declared sizes checked against the bounds before
+ * anything is written, each local header checked against the directory as it is read.
+ *
+ * Either way every entry goes through the SiteWriter (EntryIndex, bounds) as tar's do, declared
+ * sizes are counted before the content is read and inflated bytes as they are written (an entry
+ * must inflate to exactly what it declares), and a symlink's target is read only up to what a
+ * path can hold. The format's records are decoded in zip-records.ts; the finished file is read in
+ * zip-file.ts.
+ */
+
+
+
+
+
+
+
+
+/** The mode files are created with when their entry gives none. */
+const DEFAULT_FILE_MODE = fileMode(undefined);
 /**
  * Takes the downloaded bytes as they come (write), and once the download is complete (end)
  * checks what was unpacked against the central directory, or unpacks the archive from the file.
@@ -2154,29 +2412,6 @@ class ZipUnpacker {
         await this.writer.finish();
         return 'match';
     }
-}
-/**
- * A refusal when a local header disagrees with the central directory on its raw name, method,
- * encryption, or (when the local header has them) CRC and sizes.
- */
-function disagreement(entry, local) {
-    const differs = (what) => {
-        throw new archive_errors/* UnsafeEntryError */.vF(entry.name, `has a local header that disagrees with the zip's central directory (${what}), as archives made to show different tools different files do`);
-    };
-    if (entry.nameRaw.toString('latin1') !== local.rawName)
-        differs(`its name there is ${JSON.stringify(local.name)}`);
-    if (entry.method !== local.method)
-        differs('compression method');
-    if ((entry.flags & FLAG_ENCRYPTED) !== (local.flags & FLAG_ENCRYPTED))
-        differs('encryption');
-    if ((local.flags & FLAG_DATA_DESCRIPTOR) !== 0)
-        return;
-    if (entry.crc !== local.crc)
-        differs('CRC');
-    if (entry.compressedSize !== local.compressedSize)
-        differs('compressed size');
-    if (entry.size !== local.size)
-        differs('size');
 }
 // --- unpacking while downloading -------------------------------------------------------------------
 /**
@@ -2321,14 +2556,6 @@ class LocalStream {
 function chain(first, then) {
     return first === undefined ? then() : first.then(then);
 }
-/** Whether an entry can be unpacked from its local header alone. */
-function streamable(entry) {
-    if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0)
-        return false;
-    if (entry.method === STORED)
-        return entry.compressedSize === entry.size;
-    return entry.method === DEFLATED;
-}
 /** A large entry's content on its way to the writer: as it is (stored), or inflated on the way. */
 class LargeContent {
     file;
@@ -2393,125 +2620,7 @@ function noop() { }
 function isZlibError(error) {
     return typeof error?.errno === 'number' && String(error.code ?? '').startsWith('Z_');
 }
-/** Bytes read ahead from a file, for records or entries in a row. */
-class ReadAhead {
-    file;
-    buffer = Buffer.alloc(0);
-    start = 0;
-    constructor(file) {
-        this.file = file;
-    }
-    /** `length` bytes at `position`: valid only until the next read (copy what must live longer). */
-    async read(position, length) {
-        if (position < this.start || position + length > this.start + this.buffer.length) {
-            if (position + length > this.file.size)
-                throw (0,archive_errors/* corrupt */.qb)(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`));
-            const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position);
-            const buffer = this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES));
-            await this.file.fill(buffer, position, bytes);
-            this.buffer = buffer.subarray(0, bytes);
-            this.start = position;
-        }
-        return this.buffer.subarray(position - this.start, position - this.start + length);
-    }
-}
-/** The finished archive file: its end records, its central directory, and its entries' bytes. */
-class ZipFile {
-    handle;
-    size;
-    /** Entries' headers and small contents, read ahead. */
-    entries = new ReadAhead(this);
-    constructor(handle, size) {
-        this.handle = handle;
-        this.size = size;
-    }
-    static async open(path) {
-        const handle = await (0,promises_.open)(path, 'r');
-        try {
-            return new ZipFile(handle, (await handle.stat()).size);
-        }
-        catch (error) {
-            await handle.close();
-            throw error;
-        }
-    }
-    close() {
-        return this.handle.close();
-    }
-    /** The end of central directory record (and its zip64 form): as yauzl finds them. */
-    async directory() {
-        const tailBytes = Math.min(this.size, LOCATOR_BYTES + END_BYTES + MAX_COMMENT_BYTES);
-        const tail = await this.readFresh(this.size - tailBytes, tailBytes);
-        for (let at = tailBytes - END_BYTES; at >= 0; at--) {
-            if (tail.readUInt32LE(at) !== END_OF_DIRECTORY)
-                continue;
-            const commentBytes = tail.readUInt16LE(at + 20);
-            if (commentBytes !== tailBytes - at - END_BYTES)
-                throw (0,archive_errors/* corrupt */.qb)(new Error('the end of central directory record is not at the end of the file'));
-            let disk = tail.readUInt16LE(at + 4);
-            let count = tail.readUInt16LE(at + 10);
-            let size = tail.readUInt32LE(at + 12);
-            let offset = tail.readUInt32LE(at + 16);
-            if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
-                const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES);
-                if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY)
-                    throw (0,archive_errors/* corrupt */.qb)(new Error('invalid zip64 end of central directory record signature'));
-                disk = end64.readUInt32LE(16);
-                count = readUInt64(end64, 32);
-                size = readUInt64(end64, 40);
-                offset = readUInt64(end64, 48);
-            }
-            if (disk !== 0)
-                throw (0,archive_errors/* corrupt */.qb)(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`));
-            if (offset + size > this.size)
-                throw (0,archive_errors/* corrupt */.qb)(new Error('the central directory runs past the end of the file'));
-            return { count, offset, size };
-        }
-        throw (0,archive_errors/* corrupt */.qb)(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'));
-    }
-    /** The central directory's entries, in its order (read ahead apart from the entries' bytes). */
-    async *centralEntries(directory) {
-        const records = new ReadAhead(this);
-        let at = directory.offset;
-        for (let index = 0; index < directory.count; index++) {
-            const fixed = await records.read(at, CENTRAL_HEADER_BYTES);
-            if (fixed.readUInt32LE(0) !== CENTRAL_HEADER)
-                throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`));
-            const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32);
-            const record = await records.read(at, CENTRAL_HEADER_BYTES + variable);
-            yield parseCentralHeader(record);
-            at += CENTRAL_HEADER_BYTES + variable;
-        }
-    }
-    /** The local header at `offset`. */
-    async localEntry(offset) {
-        const fixed = await this.read(offset, LOCAL_HEADER_BYTES);
-        if (fixed.readUInt32LE(0) !== LOCAL_HEADER)
-            throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`));
-        const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28));
-        return parseLocalHeader(header, 0, offset);
-    }
-    /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
-    read(position, length) {
-        return this.entries.read(position, length);
-    }
-    /** `length` bytes at `position` in a buffer of their own. */
-    async readFresh(position, length) {
-        if (position < 0 || position + length > this.size)
-            throw (0,archive_errors/* corrupt */.qb)(new Error(`data runs past the end of the file (${position + length} > ${this.size})`));
-        const buffer = Buffer.allocUnsafe(length);
-        await this.fill(buffer, position, length);
-        return buffer;
-    }
-    async fill(buffer, position, length) {
-        for (let done = 0; done < length;) {
-            const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done);
-            if (bytesRead === 0)
-                throw (0,archive_errors/* corrupt */.qb)(new Error('unexpected end of file'));
-            done += bytesRead;
-        }
-    }
-}
+// --- unpacking from the finished file -------------------------------------------------------------
 /**
  * Unpacks the whole archive from the file in the central directory's order: its entry count and
  * declared sizes are checked against the bounds before anything is written.
@@ -2589,95 +2698,6 @@ function inflateSmall(data, entry) {
     if (content.length !== entry.size)
         throw (0,archive_errors/* corrupt */.qb)(new Error(`the entry ${JSON.stringify(entry.name)} does not hold the ${entry.size} bytes it declares`));
     return content;
-}
-// --- records ------------------------------------------------------------------------------------
-function parseLocalHeader(buffer, at, offset) {
-    const nameBytes = buffer.readUInt16LE(at + 26);
-    const extraBytes = buffer.readUInt16LE(at + 28);
-    const nameRaw = buffer.subarray(at + LOCAL_HEADER_BYTES, at + LOCAL_HEADER_BYTES + nameBytes);
-    const extra = buffer.subarray(at + LOCAL_HEADER_BYTES + nameBytes, at + LOCAL_HEADER_BYTES + nameBytes + extraBytes);
-    const flags = buffer.readUInt16LE(at + 6);
-    const extraFields = extraFieldsOf(extra);
-    let compressedSize = buffer.readUInt32LE(at + 18);
-    let size = buffer.readUInt32LE(at + 22);
-    if (compressedSize === MORE_THAN_32_BITS || size === MORE_THAN_32_BITS) {
-        // A local header's zip64 field holds both sizes, the original one first.
-        const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data;
-        if (zip64 === undefined || zip64.length < 16)
-            throw (0,archive_errors/* corrupt */.qb)(new Error('a zip64 local header without its sizes'));
-        size = readUInt64(zip64, 0);
-        compressedSize = readUInt64(zip64, 8);
-    }
-    const name = yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true);
-    const rawName = nameRaw.toString('latin1');
-    return {
-        offset,
-        flags,
-        method: buffer.readUInt16LE(at + 8),
-        crc: buffer.readUInt32LE(at + 14),
-        compressedSize,
-        size,
-        rawName: rawName === name ? name : rawName,
-        name,
-        dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
-    };
-}
-function parseCentralHeader(record) {
-    const nameBytes = record.readUInt16LE(28);
-    const extraBytes = record.readUInt16LE(30);
-    const flags = record.readUInt16LE(8);
-    const nameRaw = Buffer.from(record.subarray(CENTRAL_HEADER_BYTES, CENTRAL_HEADER_BYTES + nameBytes));
-    const extraFields = extraFieldsOf(record.subarray(CENTRAL_HEADER_BYTES + nameBytes, CENTRAL_HEADER_BYTES + nameBytes + extraBytes));
-    let size = record.readUInt32LE(24);
-    let compressedSize = record.readUInt32LE(20);
-    let offset = record.readUInt32LE(42);
-    const zip64 = extraFields.find((field) => field.id === ZIP64_EXTRA)?.data;
-    if (zip64 !== undefined) {
-        // Only the fields that do not fit 32 bits are there, in this order.
-        let at = 0;
-        const next = (what) => {
-            if (at + 8 > zip64.length)
-                throw (0,archive_errors/* corrupt */.qb)(new Error(`zip64 extended information extra field does not include ${what}`));
-            const value = readUInt64(zip64, at);
-            at += 8;
-            return value;
-        };
-        if (size === MORE_THAN_32_BITS)
-            size = next('uncompressed size');
-        if (compressedSize === MORE_THAN_32_BITS)
-            compressedSize = next('compressed size');
-        if (offset === MORE_THAN_32_BITS)
-            offset = next('relative header offset');
-    }
-    return {
-        versionMadeBy: record.readUInt16LE(4),
-        flags,
-        method: record.readUInt16LE(10),
-        crc: record.readUInt32LE(16),
-        compressedSize,
-        size,
-        nameRaw,
-        // With decodeStrings off, yauzl leaves names undecoded; this is its own decoder. "Strict"
-        // keeps backslashes as they are, so errors name the entry as the archive spells it; our
-        // checks treat them as separators.
-        name: yauzl.getFileNameLowLevel(flags, nameRaw, extraFields, true),
-        externalAttributes: record.readUInt32LE(38),
-        offset
-    };
-}
-function extraFieldsOf(extra) {
-    try {
-        return yauzl.parseExtraFields(extra);
-    }
-    catch (error) {
-        throw (0,archive_errors/* corrupt */.qb)(error);
-    }
-}
-function readUInt64(buffer, at) {
-    const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000;
-    if (!Number.isSafeInteger(value))
-        throw (0,archive_errors/* corrupt */.qb)(new Error('a zip64 size past what can be handled'));
-    return value;
 }
 
 ;// CONCATENATED MODULE: ./src/archive/receiver.ts

@@ -1,0 +1,151 @@
+/**
+ * The finished zip file, read at random: its end records, its central directory's entries, and its
+ * entries' local headers and bytes, with reads ahead for records and entries that come in a row.
+ */
+import { type FileHandle, open } from 'node:fs/promises'
+import { corrupt } from './errors.js'
+import {
+  CENTRAL_HEADER,
+  CENTRAL_HEADER_BYTES,
+  type CentralEntry,
+  END_BYTES,
+  END_OF_DIRECTORY,
+  LOCAL_HEADER,
+  LOCAL_HEADER_BYTES,
+  LOCATOR_BYTES,
+  type LocalEntry,
+  MAX_COMMENT_BYTES,
+  ZIP64_END_BYTES,
+  ZIP64_END_OF_DIRECTORY,
+  ZIP64_LOCATOR,
+  parseCentralHeader,
+  parseLocalHeader,
+  readUInt64
+} from './zip-records.js'
+
+/** Bytes read from the finished file at once (entries in a row come from one read). */
+export const READ_BYTES = 1024 * 1024
+
+/** Where the central directory is and how many entries it lists. */
+export interface Directory {
+  count: number
+  offset: number
+  size: number
+}
+
+/** Bytes read ahead from a file, for records or entries in a row. */
+class ReadAhead {
+  private buffer = Buffer.alloc(0)
+  private start = 0
+
+  constructor(private readonly file: ZipFile) {}
+
+  /** `length` bytes at `position`: valid only until the next read (copy what must live longer). */
+  async read(position: number, length: number): Promise<Buffer> {
+    if (position < this.start || position + length > this.start + this.buffer.length) {
+      if (position + length > this.file.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
+      const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position)
+      const buffer =
+        this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
+      await this.file.fill(buffer, position, bytes)
+      this.buffer = buffer.subarray(0, bytes)
+      this.start = position
+    }
+    return this.buffer.subarray(position - this.start, position - this.start + length)
+  }
+}
+
+/** The finished archive file: its end records, its central directory, and its entries' bytes. */
+export class ZipFile {
+  /** Entries' headers and small contents, read ahead. */
+  private readonly entries = new ReadAhead(this)
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number
+  ) {}
+
+  static async open(path: string): Promise<ZipFile> {
+    const handle = await open(path, 'r')
+    try {
+      return new ZipFile(handle, (await handle.stat()).size)
+    } catch (error) {
+      await handle.close()
+      throw error
+    }
+  }
+
+  close(): Promise<void> {
+    return this.handle.close()
+  }
+
+  /** The end of central directory record (and its zip64 form): as yauzl finds them. */
+  async directory(): Promise<Directory> {
+    const tailBytes = Math.min(this.size, LOCATOR_BYTES + END_BYTES + MAX_COMMENT_BYTES)
+    const tail = await this.readFresh(this.size - tailBytes, tailBytes)
+    for (let at = tailBytes - END_BYTES; at >= 0; at--) {
+      if (tail.readUInt32LE(at) !== END_OF_DIRECTORY) continue
+      const commentBytes = tail.readUInt16LE(at + 20)
+      if (commentBytes !== tailBytes - at - END_BYTES) throw corrupt(new Error('the end of central directory record is not at the end of the file'))
+      let disk = tail.readUInt16LE(at + 4)
+      let count = tail.readUInt16LE(at + 10)
+      let size = tail.readUInt32LE(at + 12)
+      let offset = tail.readUInt32LE(at + 16)
+      if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
+        const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES)
+        if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY) throw corrupt(new Error('invalid zip64 end of central directory record signature'))
+        disk = end64.readUInt32LE(16)
+        count = readUInt64(end64, 32)
+        size = readUInt64(end64, 40)
+        offset = readUInt64(end64, 48)
+      }
+      if (disk !== 0) throw corrupt(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`))
+      if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
+      return { count, offset, size }
+    }
+    throw corrupt(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'))
+  }
+
+  /** The central directory's entries, in its order (read ahead apart from the entries' bytes). */
+  async *centralEntries(directory: Directory): AsyncGenerator<CentralEntry> {
+    const records = new ReadAhead(this)
+    let at = directory.offset
+    for (let index = 0; index < directory.count; index++) {
+      const fixed = await records.read(at, CENTRAL_HEADER_BYTES)
+      if (fixed.readUInt32LE(0) !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
+      const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32)
+      const record = await records.read(at, CENTRAL_HEADER_BYTES + variable)
+      yield parseCentralHeader(record)
+      at += CENTRAL_HEADER_BYTES + variable
+    }
+  }
+
+  /** The local header at `offset`. */
+  async localEntry(offset: number): Promise<LocalEntry> {
+    const fixed = await this.read(offset, LOCAL_HEADER_BYTES)
+    if (fixed.readUInt32LE(0) !== LOCAL_HEADER) throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
+    const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28))
+    return parseLocalHeader(header, 0, offset)
+  }
+
+  /** `length` bytes of entries at `position`: valid only until the next read (copy what must live longer). */
+  read(position: number, length: number): Promise<Buffer> {
+    return this.entries.read(position, length)
+  }
+
+  /** `length` bytes at `position` in a buffer of their own. */
+  async readFresh(position: number, length: number): Promise<Buffer> {
+    if (position < 0 || position + length > this.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.size})`))
+    const buffer = Buffer.allocUnsafe(length)
+    await this.fill(buffer, position, length)
+    return buffer
+  }
+
+  async fill(buffer: Buffer, position: number, length: number): Promise<void> {
+    for (let done = 0; done < length;) {
+      const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done)
+      if (bytesRead === 0) throw corrupt(new Error('unexpected end of file'))
+      done += bytesRead
+    }
+  }
+}
