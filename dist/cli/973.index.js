@@ -1,8 +1,8 @@
-export const id = 342;
-export const ids = [342];
+export const id = 973;
+export const ids = [973];
 export const modules = {
 
-/***/ 2342:
+/***/ 4973:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -169,50 +169,21 @@ var units = __webpack_require__(8570);
 var external_node_worker_threads_ = __webpack_require__(5919);
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
-;// CONCATENATED MODULE: ./src/archive/disk-threads.ts
+;// CONCATENATED MODULE: ./src/archive/writer-thread.ts
 /**
- * The file system work of one unpacking, done by threads of its own with plain blocking calls.
- *
- * Why threads: a site of many small files costs three calls per file (an exclusive open, a write,
- * a close). Made through node's asynchronous API, each call is a round trip through the libuv pool
- * and back to the main thread, and those round trips, not the bytes, were most of the time. A
- * thread that makes the calls one after another needs no round trips, and the main thread is left
- * with reading the archive. Several threads work side by side on different folders: each folder
- * belongs to one thread (by its folded path), so two creations in one folder never contend, and
- * everything written at one path happens in archive order (a later duplicate wins, as it must).
- *
- * What crosses to the threads: batches of operations, with the bytes of each batch copied once
- * into an arena of its own that is moved, not copied, to the thread. The bytes queued are bounded,
- * and the reader waits (room()) while they are past the bound: memory stays flat whatever the
- * archive's size.
- *
- * Safety stays with the caller (SiteWriter): every entry is checked before it is handed here, and
- * nothing here decides what may be written. Operations that must see the writes of every thread
- * before them (hardlinks, symlinks) wait for idle() first. A thread never writes through what is
- * there: files are created exclusively, and an existing file is unlinked first, a folder never.
+ * The program of one writer thread (see DiskThreads, which starts them and feeds them), and what
+ * crosses between it and the main thread: operations in batches, each batch's bytes in an arena
+ * moved with it, and replies (the arena handed back, a failure, files shown to the main thread's
+ * observer, what the thread's own observer found).
  */
 
-
-
-
-/** A batch's bytes go into one arena of at least this size. */
-const ARENA_BYTES = 256 * 1024;
-/** Arenas kept for reuse once their batch is done. */
-const SPARE_ARENAS = 4;
-/** A batch is sent at this many operations even when its arena has room. */
-const BATCH_OPERATIONS = 512;
-/** Bytes handed over but not yet written, across threads, beyond which room() waits. */
-const QUEUED_BYTES = 2 * 1024 * 1024;
-const QUEUED_OPERATIONS = 8192;
 /**
  * A thread collects its young garbage after inflating this much (see bufferCollector). On the
  * 3,000-page zip, 2 MiB instead of 8 left the peak RSS at 141 instead of 152 MiB (median of 10
  * alternating runs) for the same wall time.
  */
 const INFLATED_BYTES_PER_COLLECTION = 2 * 1024 * 1024;
-/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
-const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 };
-// Operation codes, the same in the thread (see diskThread, which cannot import them).
+// Operation codes, the same in the thread's switch (diskThread runs from its source text and cannot refer to them).
 const DIRECTORY = 1;
 const FILE = 2;
 const INFLATE = 3;
@@ -434,6 +405,44 @@ function threadSource(observerSource) {
         `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage);`
     ].join('\n');
 }
+
+;// CONCATENATED MODULE: ./src/archive/disk-threads.ts
+/**
+ * The file system work of one unpacking, done by threads of its own with plain blocking calls.
+ *
+ * Why threads: a site of many small files costs three calls per file (an exclusive open, a write,
+ * a close). Made through node's asynchronous API, each call is a round trip through the libuv pool
+ * and back to the main thread, and those round trips, not the bytes, were most of the time. A
+ * thread that makes the calls one after another needs no round trips, and the main thread is left
+ * with reading the archive. Several threads work side by side on different folders: each folder
+ * belongs to one thread (by its folded path), so two creations in one folder never contend, and
+ * everything written at one path happens in archive order (a later duplicate wins, as it must).
+ *
+ * What crosses to the threads: batches of operations, with the bytes of each batch copied once
+ * into an arena of its own that is moved, not copied, to the thread. The bytes queued are bounded,
+ * and the reader waits (room()) while they are past the bound: memory stays flat whatever the
+ * archive's size.
+ *
+ * Safety stays with the caller (SiteWriter): every entry is checked before it is handed here, and
+ * nothing here decides what may be written. Operations that must see the writes of every thread
+ * before them (hardlinks, symlinks) wait for idle() first. A thread never writes through what is
+ * there: files are created exclusively, and an existing file is unlinked first, a folder never.
+ */
+
+
+
+
+/** A batch's bytes go into one arena of at least this size. */
+const ARENA_BYTES = 256 * 1024;
+/** Arenas kept for reuse once their batch is done. */
+const SPARE_ARENAS = 4;
+/** A batch is sent at this many operations even when its arena has room. */
+const BATCH_OPERATIONS = 512;
+/** Bytes handed over but not yet written, across threads, beyond which room() waits. */
+const QUEUED_BYTES = 2 * 1024 * 1024;
+const QUEUED_OPERATIONS = 8192;
+/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 };
 class Shard {
     worker;
     ops = [];
