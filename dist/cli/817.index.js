@@ -1104,7 +1104,7 @@ function safeName(id) {
  * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
  */
 function loadDownloadCode() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(973)]).then(__webpack_require__.bind(__webpack_require__, 4973)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(618)]).then(__webpack_require__.bind(__webpack_require__, 6618)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
     loading.catch(() => undefined);
     return loading;
 }
