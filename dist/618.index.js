@@ -2099,6 +2099,7 @@ function disagreement(entry, local) {
     if (entry.size !== local.size)
         differs('size');
 }
+/** The local header at `at` of `buffer`; `offset` is where it sits in the archive. */
 function parseLocalHeader(buffer, at, offset) {
     const nameBytes = buffer.readUInt16LE(at + 26);
     const extraBytes = buffer.readUInt16LE(at + 28);
@@ -2130,6 +2131,7 @@ function parseLocalHeader(buffer, at, offset) {
         dataStart: offset + LOCAL_HEADER_BYTES + nameBytes + extraBytes
     };
 }
+/** One central directory record, whole: its fixed part, name, extra field and comment. */
 function parseCentralHeader(record) {
     const nameBytes = record.readUInt16LE(28);
     const extraBytes = record.readUInt16LE(30);
@@ -2181,6 +2183,7 @@ function extraFieldsOf(extra) {
         throw (0,archive_errors/* corrupt */.qb)(error);
     }
 }
+/** A little-endian 64-bit field, refused past what a number holds exactly. */
 function readUInt64(buffer, at) {
     const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000;
     if (!Number.isSafeInteger(value))

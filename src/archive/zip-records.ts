@@ -66,7 +66,7 @@ export interface CentralEntry {
   offset: number
 }
 
-export type Kind = { kind: 'directory' } | { kind: 'file'; mode: number | undefined } | { kind: 'symlink' } | { kind: 'special'; what: string }
+type Kind = { kind: 'directory' } | { kind: 'file'; mode: number | undefined } | { kind: 'symlink' } | { kind: 'special'; what: string }
 
 /** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
 export function kindOf(entry: CentralEntry): Kind {
@@ -105,6 +105,7 @@ export function disagreement(entry: CentralEntry, local: LocalEntry): void {
   if (entry.size !== local.size) differs('size')
 }
 
+/** The local header at `at` of `buffer`; `offset` is where it sits in the archive. */
 export function parseLocalHeader(buffer: Buffer, at: number, offset: number): LocalEntry {
   const nameBytes = buffer.readUInt16LE(at + 26)
   const extraBytes = buffer.readUInt16LE(at + 28)
@@ -136,6 +137,7 @@ export function parseLocalHeader(buffer: Buffer, at: number, offset: number): Lo
   }
 }
 
+/** One central directory record, whole: its fixed part, name, extra field and comment. */
 export function parseCentralHeader(record: Buffer): CentralEntry {
   const nameBytes = record.readUInt16LE(28)
   const extraBytes = record.readUInt16LE(30)
@@ -184,6 +186,7 @@ function extraFieldsOf(extra: Buffer): yauzl.ExtraField[] {
   }
 }
 
+/** A little-endian 64-bit field, refused past what a number holds exactly. */
 export function readUInt64(buffer: Buffer, at: number): number {
   const value = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 0x100000000
   if (!Number.isSafeInteger(value)) throw corrupt(new Error('a zip64 size past what can be handled'))
