@@ -1,7 +1,7 @@
 // Runs the committed bundles as their users do: dist/index.js as the GitHub runner runs the action
 // (INPUT_* variables with their hyphens, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event payload file),
 // and dist/cli.js as a CI script runs the CLI. Both front ends pass the same export and agent tests.
-import { access, mkdir, readFile, readdir } from 'node:fs/promises'
+import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
@@ -394,6 +394,15 @@ describe('the CLI only', () => {
     const noKey = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j'], cwd: workspace.dir })
     expect(noKey.exitCode).toBe(2)
     expect(noKey.stderr).toBe('docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n')
+    // A `path` the file system refuses is bad input too.
+    await writeFile(path.join(workspace.dir, 'notes.txt'), 'mine')
+    const aFile = await runCli({
+      args: ['export', '--domain', 'docs.acme.com', '--path', 'notes.txt', '--base-url', s.apiUrl],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
+    expect(aFile.exitCode).toBe(2)
+    expect(aFile.stderr).toContain('which is a file')
     const unknownFlag = await runCli({ args: ['export', '--colour', 'blue'], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
     expect(unknownFlag.exitCode).toBe(2)
     expect(unknownFlag.stderr).toContain("Unknown option '--colour'")

@@ -221,8 +221,9 @@ describe('`path` is judged before any request, as the file system resolves it', 
    * whatever was refused as it was.
    */
   async function refused(value: string, why: string, env: RunnerEnv = {}, inputs: Inputs = {}): Promise<void> {
-    const { failed, failure } = await runExport({ path: value, ...inputs }, env)
+    const { failed, failure, failureKind } = await runExport({ path: value, ...inputs }, env)
     expect(failed).toBe(true)
+    expect(failureKind).toBe('input')
     expect(failure).toContain('`path` must be a folder of its own')
     expect(failure).toContain(why)
     expect(sim.requests).toHaveLength(0)
@@ -264,9 +265,11 @@ describe('`path` is judged before any request, as the file system resolves it', 
     await refused(path.join(temp(), 'docs-export-anything'), 'is where the archive is downloaded to')
   })
 
-  test('a git checkout that replacing the folder would delete, and a file', async () => {
+  test('a git checkout that replacing the folder would delete, unpacked or not, and a file', async () => {
     await mkdir(path.join(workspace.dir, 'gh-pages/.git'), { recursive: true })
-    await refused('gh-pages', 'holds a git repository (.git)')
+    await refused('gh-pages', 'holds a git repository (.git) that replacing the folder would delete; put the site in a folder of its own')
+    // With `extract: false` the folder is replaced whole too, by one that holds the archive.
+    await refused('gh-pages', 'holds a git repository (.git) that replacing the folder would delete; put the archive in a folder', {}, { extract: 'false' })
     expect(await readdir(path.join(workspace.dir, 'gh-pages'))).toEqual(['.git'])
     await writeFile(path.join(workspace.dir, 'notes.txt'), 'mine')
     await refused('notes.txt', 'is a file')

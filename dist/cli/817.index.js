@@ -266,11 +266,14 @@ const RUNNER_FOLDERS = [
     ['HOME', 'the home folder (HOME)'],
     ['USERPROFILE', 'the home folder (USERPROFILE)']
 ];
-/** Throws an ActionError naming `path` when the export may not use it. */
+/**
+ * Throws an InputError naming `path` when the export may not use it. Unpacked or not, the folder
+ * is replaced whole (with `extract: false` by a folder holding the archive).
+ */
 async function checkExportPath(settings, host) {
     if (!settings.download)
         return; // nothing is written
-    const refuse = (why, real) => new common_errors/* ActionError */.lZ(`\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
+    const refuse = (why, real) => new common_errors/* InputError */.dz(`\`path\` must be a folder of its own (it is replaced whole by each export), not ${settings.path}` +
         `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`);
     const real = await realPathOf(settings.path);
     const temp = await realPathOf(runnerTemp(host));
@@ -292,8 +295,9 @@ async function checkExportPath(settings, host) {
     const existing = await (0,promises_.lstat)(settings.path).catch(() => undefined);
     if (existing !== undefined && !existing.isDirectory() && !existing.isSymbolicLink())
         throw refuse('is a file');
-    if (settings.extract && (await (0,promises_.lstat)(external_node_path_.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
-        throw refuse('holds a git repository (.git) that replacing the folder would delete; unpack the site into a folder of its own inside it');
+    if ((await (0,promises_.lstat)(external_node_path_.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
+        const what = settings.extract ? 'the site' : 'the archive';
+        throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`);
     }
 }
 /**

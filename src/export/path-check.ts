@@ -11,7 +11,7 @@ import type { FlowHost } from '../action/context.js'
 import type { RunnerVariable } from '../action/host.js'
 import { type GuardedFolder, folderProblem } from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
-import { ActionError } from '../common/errors.js'
+import { ActionError, InputError } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 
 /** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
@@ -30,12 +30,15 @@ const RUNNER_FOLDERS: Array<[RunnerVariable, string]> = [
   ['USERPROFILE', 'the home folder (USERPROFILE)']
 ]
 
-/** Throws an ActionError naming `path` when the export may not use it. */
+/**
+ * Throws an InputError naming `path` when the export may not use it. Unpacked or not, the folder
+ * is replaced whole (with `extract: false` by a folder holding the archive).
+ */
 export async function checkExportPath(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
   if (!settings.download) return // nothing is written
-  const refuse = (why: string, real?: string): ActionError =>
-    new ActionError(
-      `\`path\` must be a folder of its own (it is ${settings.extract ? 'replaced whole' : 'written to'} by each export), not ${settings.path}` +
+  const refuse = (why: string, real?: string): InputError =>
+    new InputError(
+      `\`path\` must be a folder of its own (it is replaced whole by each export), not ${settings.path}` +
         `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`
     )
 
@@ -56,8 +59,9 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
 
   const existing = await lstat(settings.path).catch(() => undefined)
   if (existing !== undefined && !existing.isDirectory() && !existing.isSymbolicLink()) throw refuse('is a file')
-  if (settings.extract && (await lstat(path.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
-    throw refuse('holds a git repository (.git) that replacing the folder would delete; unpack the site into a folder of its own inside it')
+  if ((await lstat(path.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
+    const what = settings.extract ? 'the site' : 'the archive'
+    throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`)
   }
 }
 

@@ -3,6 +3,7 @@
  * real HTTP on 127.0.0.1, with the one fake Host and the test clock shared by both.
  */
 import { writeFile } from 'node:fs/promises'
+import type { FailureKind } from '../../src/action/host.js'
 import type { OutputName } from '../../src/action/outputs.js'
 import { run } from '../../src/main.js'
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/server.js'
@@ -16,6 +17,8 @@ export interface RunResult {
   log: RecordingLogger
   /** The message the step failed with, undefined when it succeeded. */
   failure: string | undefined
+  /** How it failed: bad input (exit 2 in the CLI), a failure, or a cancellation. */
+  failureKind: FailureKind | undefined
   summary: string
   /** Values registered to be masked. */
   secrets: string[]
@@ -38,7 +41,15 @@ export async function runAction(inputs: Inputs, options: RunOptions = {}): Promi
   options.onHost?.(host)
   const started = clock.now()
   await run(host, clock)
-  return { outputs: host.outputs, log: host.log, failure: host.failure, summary: host.summary, secrets: host.secrets, elapsedMs: clock.now() - started }
+  return {
+    outputs: host.outputs,
+    log: host.log,
+    failure: host.failure,
+    failureKind: host.failureKind,
+    summary: host.summary,
+    secrets: host.secrets,
+    elapsedMs: clock.now() - started
+  }
 }
 
 /** A simulator whose jobs and links live on `clock`, and runs of the action on the same clock. */
