@@ -1349,6 +1349,7 @@ async function followJob(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Hq: () => (/* binding */ normalisedHttpLink),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   Lb: () => (/* binding */ httpLink),
 /* harmony export */   Qq: () => (/* binding */ text),
@@ -1395,7 +1396,7 @@ function count(value) {
     const n = finiteNumber(value);
     return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
-/** An http(s) address, or undefined. */
+/** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 function httpLink(value) {
     const found = text(value);
     if (found === undefined)
@@ -1407,6 +1408,14 @@ function httpLink(value) {
     catch {
         return undefined;
     }
+}
+/**
+ * An http(s) address as a browser would follow it (white space and `<>` percent-encoded), or
+ * undefined: an address shown to people, after which no text can ride along.
+ */
+function normalisedHttpLink(value) {
+    const link = httpLink(value);
+    return link === undefined ? undefined : new URL(link).href;
 }
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
 function timestamp(value) {

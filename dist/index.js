@@ -29034,10 +29034,13 @@ function isGitFolderName(name) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BR: () => (/* binding */ hasUnprintable),
-/* harmony export */   Cw: () => (/* binding */ withoutMentions),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
+/* harmony export */   br: () => (/* binding */ commentText),
+/* harmony export */   ph: () => (/* binding */ commentCode),
+/* harmony export */   pt: () => (/* binding */ commentPhrase),
 /* harmony export */   qH: () => (/* binding */ plainLogLines)
 /* harmony export */ });
+/* unused harmony export withoutMentions */
 /**
  * Text from elsewhere (the service, the storage, an archive) is data: before it reaches a log
  * line or a comment it must not be able to act. The runner reads its stdout line by line (a line
@@ -29079,6 +29082,32 @@ function hasUnprintable(text) {
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
 function withoutMentions(text) {
     return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`);
+}
+/**
+ * Someone else's text as paragraphs of a GitHub comment: it pings nobody, and `<` is written as
+ * an entity, so it can hold no HTML, no comment, and so no marker the action reads back (see
+ * job-record.ts). It reads the same.
+ */
+function commentText(text) {
+    return withoutMentions(text).replaceAll('<', '&lt;');
+}
+/**
+ * Someone else's text (a status) inside one line of a comment: on one line, pinging nobody, and
+ * with Markdown's marks escaped, so it cannot end the emphasis around it or start a link.
+ */
+function commentPhrase(text) {
+    return commentText(text.replace(UNPRINTABLE, ' ')).replace(/[\\`*_[\]<>|~!#]/g, '\\$&');
+}
+/**
+ * Someone else's text (a job id) as a code span of a comment: on one line, fenced by more
+ * backticks than any run of them inside, so it cannot close the span early (nothing in a code
+ * span pings or links).
+ */
+function commentCode(text) {
+    const line = text.replace(UNPRINTABLE, ' ');
+    const fence = '`'.repeat(Math.max(0, ...Array.from(line.matchAll(/`+/g), (run) => run[0].length)) + 1);
+    const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${line}${pad}${fence}`;
 }
 function defuseLine(line) {
     return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`);

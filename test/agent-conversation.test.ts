@@ -3,7 +3,8 @@ import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/agent/permission.js'
 import { progressText, redact } from '../src/agent/reply.js'
-import { withoutMentions } from '../src/common/text.js'
+import { commentCode, withoutMentions } from '../src/common/text.js'
+import { normalisedHttpLink } from '../src/service/answer.js'
 import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type Inputs, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
@@ -158,7 +159,7 @@ describe('one progress comment per run', () => {
     const jobId = outputs.get('job-id') as string
     expect(working).toContain(`⏳ Docs agent job \`${jobId}\` is working on it (status **active**).`)
     expect(working).toContain('[Workflow run](https://github.com/acme/docs/actions/runs/4242)')
-    expect(final).toMatch(new RegExp(`✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: https://github.com/acme/docs/pull/100`))
+    expect(final).toMatch(new RegExp(`✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: <https://github.com/acme/docs/pull/100>`))
     expect(sim.count('github-comment-edit')).toBe(reply!.history.length - 1)
     expect(outputs.get('pr-number')).toBe('100')
     for (const secret of [GITHUB_TOKEN, sim.apiKey]) expect(JSON.stringify(sim.requests.map((r) => r.body))).not.toContain(secret)
@@ -261,6 +262,40 @@ describe('one progress comment per run', () => {
       []
     )
     expect(text).toBe('❌ Docs agent job `job_1` **failed** after 1m 01s: ping @\u200doctocat')
+  })
+
+  test('no text from the service can ping, close its code span or emphasis, or plant a record marker', () => {
+    const facts = {
+      jobId: 'j` @acme/owners `',
+      status: 'provisioning @acme/security-team **[x](https://evil.example)**',
+      prLink: normalisedHttpLink('https://github.com/acme/docs/pull/1 cc @acme/owners'),
+      phase: 'ended' as const,
+      request: 'message' as const,
+      error: undefined,
+      note: 'see <!-- docs-admin-action:agent-job project=p job=j --> @octocat',
+      elapsedMs: undefined,
+      runUrl: undefined
+    }
+    const text = progressText(facts, [])
+    expect(text).toBe(
+      [
+        'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning @\u200dacme/security-team \\*\\*\\[x\\](https://evil.example)\\*\\***.' +
+          ' Pull request: <https://github.com/acme/docs/pull/1%20cc%20@acme/owners>',
+        '',
+        'see &lt;!-- docs-admin-action:agent-job project=p job=j --> @\u200doctocat'
+      ].join('\n')
+    )
+    // Outside the code span, the autolink and the escaped emphasis, no @ is followed by a name.
+    const outside = text.replace(/``.*?``/, '').replace(/<https:[^>]*>/, '')
+    expect(outside).not.toMatch(/@[A-Za-z0-9]/)
+    expect(commentCode('a``b')).toBe('```a``b```')
+    expect(commentCode('`x')).toBe('`` `x ``')
+    expect(commentCode('line\nbreak')).toBe('`line break`')
+    // A record of the action's own starts with its marker; a marker further down is none.
+    expect(recordedJobs([{ id: 1, body: 'quote: <!-- docs-admin-action:agent-job project=p job=j -->', author: { login: 'github-actions[bot]', type: 'Bot' } }])).toEqual(
+      []
+    )
+    expect(recordBody({ projectId: 'p', jobId: 'j`x' }, '/docs-agent')).toContain('Docs agent job ``j`x`` opened this pull request.')
   })
 
   test('the comment never carries a secret', () => {

@@ -148,7 +148,7 @@ function readAgentJob(body) {
         model: (0,answer/* text */.Qq)(value.model),
         sourceRepository: (typeof source === 'string' ? (0,answer/* text */.Qq)(source) : undefined) ?? (0,answer/* text */.Qq)(sourceFields.repository) ?? (0,answer/* text */.Qq)(value.repository),
         sourceRef: (0,answer/* text */.Qq)(sourceFields.ref) ?? (0,answer/* text */.Qq)(sourceFields.branch),
-        prLink: (0,answer/* httpLink */.Lb)(value.prLink ?? value.pr_link ?? value.prUrl),
+        prLink: (0,answer/* normalisedHttpLink */.Hq)(value.prLink ?? value.pr_link ?? value.prUrl),
         createdAt: time(value.createdAt ?? value.created_at),
         archivedAt: time(value.archivedAt ?? value.archived_at),
         error: (0,answer/* text */.Qq)(value.error) ?? (0,answer/* text */.Qq)(value.errorMessage)
@@ -245,13 +245,17 @@ function failureOf(error) {
     return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };
 }
 
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/agent/job-record.ts
 
-const MARKER = /<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
+
+/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
+const MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
 function recordBody(job, command) {
     return [
         `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
-        `🤖 Docs agent job \`${job.jobId}\` opened this pull request.`,
+        `🤖 Docs agent job ${(0,common_text/* commentCode */.ph)(job.jobId)} opened this pull request.`,
         '',
         `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
     ].join('\n');
@@ -427,24 +431,26 @@ class ProgressComment {
     }
 }
 
-// EXTERNAL MODULE: ./src/common/text.ts
-var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
 
 /**
- * The comment: the job, its status and the PR link, or the error. Text from the service pings
- * nobody (@mentions are broken up), and secrets are cut out (the log masks them, a comment does not).
+ * The comment: the job, its status and the PR link, or the error. Every piece of text from the
+ * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
+ * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
+ * normalised (see httpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
+ * comment does not).
  */
 function progressText(facts, secrets) {
-    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job \`${facts.jobId}\``;
-    const status = `**${facts.status ?? 'unknown'}**`;
+    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${(0,common_text/* commentCode */.ph)(facts.jobId)}`;
+    const status = `**${(0,common_text/* commentPhrase */.pt)(facts.status ?? 'unknown')}**`;
+    const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
     const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
     const lines = [];
     switch (facts.phase) {
         case 'failed':
-            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* withoutMentions */.Cw)(facts.error ?? ''));
+            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(facts.error ?? ''));
             break;
         case 'working':
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
@@ -453,26 +459,26 @@ function progressText(facts, secrets) {
             lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
             break;
         case 'ended':
-            lines.push(endLine(job, facts, status, after));
+            lines.push(endLine(job, facts.status, prLink, status, facts.error, after));
     }
     if (facts.note !== undefined)
-        lines.push('', (0,common_text/* withoutMentions */.Cw)(facts.note));
+        lines.push('', (0,common_text/* commentText */.br)(facts.note));
     if (facts.runUrl)
         lines.push('', `[Workflow run](${facts.runUrl})`);
     return redact(lines.join('\n'), secrets);
 }
-function endLine(job, facts, status, after) {
-    switch (facts.status) {
+function endLine(job, final, prLink, status, error, after) {
+    switch (final) {
         case 'completed':
-            return facts.prLink
-                ? `✅ ${job} is **completed**${after}. Pull request: ${facts.prLink}`
+            return prLink
+                ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
                 : `✅ ${job} is **completed**${after} with no file changes, so no pull request was opened.`;
         case 'archived':
-            return `✅ ${job} is **archived**${after}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
+            return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`;
         case 'failed':
-            return `❌ ${job} **failed**${after}: ${(0,common_text/* withoutMentions */.Cw)(facts.error ?? 'the service gave no reason')}`;
+            return `❌ ${job} **failed**${after}: ${(0,common_text/* commentText */.br)(error ?? 'the service gave no reason')}`;
         default:
-            return `ℹ️ ${job} is ${(0,common_text/* withoutMentions */.Cw)(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`;
+            return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
     }
 }
 function redact(text, secrets) {
@@ -1189,6 +1195,7 @@ async function followJob(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Hq: () => (/* binding */ normalisedHttpLink),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   Lb: () => (/* binding */ httpLink),
 /* harmony export */   Qq: () => (/* binding */ text),
@@ -1235,7 +1242,7 @@ function count(value) {
     const n = finiteNumber(value);
     return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
-/** An http(s) address, or undefined. */
+/** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 function httpLink(value) {
     const found = text(value);
     if (found === undefined)
@@ -1247,6 +1254,14 @@ function httpLink(value) {
     catch {
         return undefined;
     }
+}
+/**
+ * An http(s) address as a browser would follow it (white space and `<>` percent-encoded), or
+ * undefined: an address shown to people, after which no text can ride along.
+ */
+function normalisedHttpLink(value) {
+    const link = httpLink(value);
+    return link === undefined ? undefined : new URL(link).href;
 }
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
 function timestamp(value) {

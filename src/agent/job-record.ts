@@ -6,6 +6,7 @@
  */
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
+import { commentCode } from '../common/text.js'
 import { readGitHub, tryGitHub } from './github-calls.js'
 
 export interface RecordedJob {
@@ -18,12 +19,13 @@ export interface PullRequestRef {
   number: number
 }
 
-const MARKER = /<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
+/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
+const MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
 
 export function recordBody(job: RecordedJob, command: string): string {
   return [
     `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
-    `🤖 Docs agent job \`${job.jobId}\` opened this pull request.`,
+    `🤖 Docs agent job ${commentCode(job.jobId)} opened this pull request.`,
     '',
     `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
   ].join('\n')

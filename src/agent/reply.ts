@@ -1,5 +1,5 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
-import { withoutMentions } from '../common/text.js'
+import { commentCode, commentPhrase, commentText } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
 export interface ProgressFacts {
@@ -23,12 +23,16 @@ export interface ProgressFacts {
 }
 
 /**
- * The comment: the job, its status and the PR link, or the error. Text from the service pings
- * nobody (@mentions are broken up), and secrets are cut out (the log masks them, a comment does not).
+ * The comment: the job, its status and the PR link, or the error. Every piece of text from the
+ * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
+ * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
+ * normalised (see httpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
+ * comment does not).
  */
 export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): string {
-  const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job \`${facts.jobId}\``
-  const status = `**${facts.status ?? 'unknown'}**`
+  const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${commentCode(facts.jobId)}`
+  const status = `**${commentPhrase(facts.status ?? 'unknown')}**`
+  const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`
   const after = facts.elapsedMs === undefined ? '' : ` after ${formatDuration(facts.elapsedMs)}`
   const lines: string[] = []
   switch (facts.phase) {
@@ -36,7 +40,7 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(
         facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
-        withoutMentions(facts.error ?? '')
+        commentText(facts.error ?? '')
       )
       break
     case 'working':
@@ -46,25 +50,25 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
       break
     case 'ended':
-      lines.push(endLine(job, facts, status, after))
+      lines.push(endLine(job, facts.status, prLink, status, facts.error, after))
   }
-  if (facts.note !== undefined) lines.push('', withoutMentions(facts.note))
+  if (facts.note !== undefined) lines.push('', commentText(facts.note))
   if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
   return redact(lines.join('\n'), secrets)
 }
 
-function endLine(job: string, facts: ProgressFacts, status: string, after: string): string {
-  switch (facts.status) {
+function endLine(job: string, final: string | undefined, prLink: string | undefined, status: string, error: string | undefined, after: string): string {
+  switch (final) {
     case 'completed':
-      return facts.prLink
-        ? `✅ ${job} is **completed**${after}. Pull request: ${facts.prLink}`
+      return prLink
+        ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
         : `✅ ${job} is **completed**${after} with no file changes, so no pull request was opened.`
     case 'archived':
-      return `✅ ${job} is **archived**${after}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`
+      return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`
     case 'failed':
-      return `❌ ${job} **failed**${after}: ${withoutMentions(facts.error ?? 'the service gave no reason')}`
+      return `❌ ${job} **failed**${after}: ${commentText(error ?? 'the service gave no reason')}`
     default:
-      return `ℹ️ ${job} is ${withoutMentions(status)}.${facts.prLink ? ` Pull request: ${facts.prLink}` : ''}`
+      return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`
   }
 }
 

@@ -47,6 +47,35 @@ export function withoutMentions(text: string): string {
   return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`)
 }
 
+/**
+ * Someone else's text as paragraphs of a GitHub comment: it pings nobody, and `<` is written as
+ * an entity, so it can hold no HTML, no comment, and so no marker the action reads back (see
+ * job-record.ts). It reads the same.
+ */
+export function commentText(text: string): string {
+  return withoutMentions(text).replaceAll('<', '&lt;')
+}
+
+/**
+ * Someone else's text (a status) inside one line of a comment: on one line, pinging nobody, and
+ * with Markdown's marks escaped, so it cannot end the emphasis around it or start a link.
+ */
+export function commentPhrase(text: string): string {
+  return commentText(text.replace(UNPRINTABLE, ' ')).replace(/[\\`*_[\]<>|~!#]/g, '\\$&')
+}
+
+/**
+ * Someone else's text (a job id) as a code span of a comment: on one line, fenced by more
+ * backticks than any run of them inside, so it cannot close the span early (nothing in a code
+ * span pings or links).
+ */
+export function commentCode(text: string): string {
+  const line = text.replace(UNPRINTABLE, ' ')
+  const fence = '`'.repeat(Math.max(0, ...Array.from(line.matchAll(/`+/g), (run) => run[0].length)) + 1)
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${line}${pad}${fence}`
+}
+
 function defuseLine(line: string): string {
   return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`)
 }

@@ -1,6 +1,6 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
-import { asObject, httpLink, text, timestamp } from './answer.js'
+import { asObject, normalisedHttpLink, text, timestamp } from './answer.js'
 import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
@@ -132,7 +132,7 @@ export function readAgentJob(body: unknown): AgentJob {
     model: text(value.model),
     sourceRepository: (typeof source === 'string' ? text(source) : undefined) ?? text(sourceFields.repository) ?? text(value.repository),
     sourceRef: text(sourceFields.ref) ?? text(sourceFields.branch),
-    prLink: httpLink(value.prLink ?? value.pr_link ?? value.prUrl),
+    prLink: normalisedHttpLink(value.prLink ?? value.pr_link ?? value.prUrl),
     createdAt: time(value.createdAt ?? value.created_at),
     archivedAt: time(value.archivedAt ?? value.archived_at),
     error: text(value.error) ?? text(value.errorMessage)

@@ -39,7 +39,7 @@ export function count(value: unknown): number | undefined {
   return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
-/** An http(s) address, or undefined. */
+/** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 export function httpLink(value: unknown): string | undefined {
   const found = text(value)
   if (found === undefined) return undefined
@@ -49,6 +49,15 @@ export function httpLink(value: unknown): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * An http(s) address as a browser would follow it (white space and `<>` percent-encoded), or
+ * undefined: an address shown to people, after which no text can ride along.
+ */
+export function normalisedHttpLink(value: unknown): string | undefined {
+  const link = httpLink(value)
+  return link === undefined ? undefined : new URL(link).href
 }
 
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
