@@ -29681,9 +29681,9 @@ function networkFailure(error) {
 function outOfTime(bound) {
     return bound.byDeadline ? 'no complete answer before `timeout` ran out' : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
 }
-/** JSON, or undefined for an empty or unreadable body. */
+/** JSON, or undefined for an empty or unreadable body. A byte order mark before it is no fault. */
 function parseJson(raw) {
-    const text = raw.toString('utf8');
+    const text = raw.toString('utf8').replace(/^\ufeff/, '');
     if (text.trim() === '')
         return undefined;
     try {
@@ -29701,11 +29701,17 @@ function serviceErrorText(raw) {
     }
     return raw.toString('utf8').trim() === '' ? undefined : preview(raw);
 }
-/** The start of a body, on one line and unable to start a workflow command. */
+/** An http(s) address's query (up to white space or a quote): `$1` is the address before it. */
+const ADDRESS_QUERY = /(https?:\/\/[^\s?#"'<>]*)\?[^\s"'<>]*/gi;
+/**
+ * The start of a body, on one line and unable to start a workflow command, with the query of any
+ * address in it cut off: a broken answer may be a bundle link's, and its query is the signature.
+ */
 function preview(raw, length = 120) {
     if (raw.length === 0)
         return '(empty)';
     const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8'))
+        .replace(ADDRESS_QUERY, '$1?…')
         .replace(/\s+/g, ' ')
         .trim();
     if (text === '')

@@ -122,6 +122,27 @@ describe('ServiceClient against the simulator', () => {
     expect(sim.exportJobs.size).toBe(0)
   })
 
+  test('a byte order mark before the JSON is no fault', async () => {
+    sim = await startSimulator()
+    const { client, log } = clientFor(sim.apiUrl)
+    sim.addFault({ route: 'export-start', status: 200, body: '\ufeff{"jobId":"exp_bom","status":"queued"}' })
+    expect(await client.request(start)).toEqual({ jobId: 'exp_bom', status: 'queued' })
+    client.dispose()
+    expect(sim.count('export-start')).toBe(1)
+    expect(log.text()).not.toContain('retry')
+  })
+
+  test("a broken answer's preview never shows an address's query (a bundle link's signature)", async () => {
+    sim = await startSimulator()
+    const { client, log } = clientFor(sim.apiUrl)
+    const broken = '{"bundleUrl":"https://storage.example/b/site.tar.gz?X-Amz-Signature=SECRET123&X-Amz-Expires=900'
+    sim.addFault({ route: 'export-start', status: 200, body: broken, times: 10 })
+    const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toContain('not JSON: {"bundleUrl":"https://storage.example/b/site.tar.gz?…')
+    expect(`${error.message}\n${log.text()}`).not.toContain('SECRET123')
+  })
+
   test('an answer that is not JSON is an error, not a crash', async () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl)
