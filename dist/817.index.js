@@ -113,10 +113,10 @@ var errors = __webpack_require__(511);
 var common_errors = __webpack_require__(1922);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
 var follow_job = __webpack_require__(4256);
+// EXTERNAL MODULE: ./src/service/client.ts
+var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
-// EXTERNAL MODULE: ./src/service/client.ts
-var client = __webpack_require__(9224);
 ;// CONCATENATED MODULE: ./src/service/export-api.ts
 
 
@@ -154,7 +154,7 @@ class ExportApi {
     async status(jobId, deadline) {
         const answer = await this.client.request({
             method: 'GET',
-            path: `/v1/static-export/jobs/${(0,client/* segment */.mX)(jobId)}`,
+            path: `/v1/static-export/jobs/${(0,service_client/* segment */.mX)(jobId)}`,
             kind: 'idempotent',
             what: `read the status of export job ${jobId}`,
             deadline
@@ -170,7 +170,7 @@ class ExportApi {
         const what = `generate the bundle link of export job ${jobId}`;
         const answer = await this.client.request({
             method: 'POST',
-            path: `/v1/static-export/jobs/${(0,client/* segment */.mX)(jobId)}/bundle`,
+            path: `/v1/static-export/jobs/${(0,service_client/* segment */.mX)(jobId)}/bundle`,
             kind: 'idempotent',
             what,
             deadline
@@ -954,6 +954,7 @@ function judge(check, settings, context) {
 
 
 
+
 async function runExport(settings, client, context) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
@@ -982,6 +983,7 @@ async function runExport(settings, client, context) {
     const { value: final } = await log.group(`Wait for export job ${jobId}`, () => (0,follow_job/* followJob */.B)({
         name: `Export job ${jobId}`,
         check: () => api.status(jobId, deadline),
+        isPassing: service_client/* isPassingOutage */.vy,
         read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
@@ -1295,8 +1297,10 @@ function nextPollDelay(history, settings, now, random, startedAt) {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. Rejects with
- * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ * ActionError that names the job, its last status and how to pick it up again. A check that
+ * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
+ * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
+ * failure of `check`.
  */
 async function followJob(options) {
     const { clock, log, signal, name, startedAt } = options;
@@ -1314,8 +1318,19 @@ async function followJob(options) {
         await sleepAtMost(options.initialIntervalMs);
     for (;;) {
         if (value === undefined) {
-            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
             polls++;
+            try {
+                value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+            }
+            catch (error) {
+                if (signal?.aborted || options.isPassing?.(error) !== true || clock.now() >= deadline)
+                    throw error;
+                // The job goes on without us: a long wait should not end on a short outage.
+                const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);
+                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${(0,units/* formatDuration */.a3)(delay)}.`);
+                await sleepAtMost(delay);
+                continue;
+            }
         }
         const reading = options.read(value);
         const now = clock.now();

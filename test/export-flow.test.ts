@@ -79,6 +79,26 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBeGreaterThan(1)
   })
 
+  test('an outage of the service during the wait does not end it', async () => {
+    await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    // Twelve 503s in a row: more than one status request's retries (five attempts) can ride out.
+    sim.addFault({ route: 'export-status', status: 503, times: 12 })
+    const { outputs, log, failed } = await runExport({ timeout: '10m' })
+    expect(failed).toBe(false)
+    expect(outputs.status).toBe('completed')
+    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes('could not read its status (') && line.includes('still waiting'))).not.toHaveLength(0)
+    expect(sim.count('export-status')).toBeGreaterThan(12)
+  })
+
+  test('a refusal of a status request ends the wait at once', async () => {
+    await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    sim.addFault({ route: 'export-status', status: 404, times: 100 })
+    const { failed, failure } = await runExport({ timeout: '10m' })
+    expect(failed).toBe(true)
+    expect(failure).toContain('HTTP 404')
+    expect(sim.count('export-status')).toBe(1)
+  })
+
   test('a failed job fails the step naming the job and the error, with outputs set', async () => {
     await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'theme build crashed' } })
     const { outputs, log, failed } = await runExport({})

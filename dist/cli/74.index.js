@@ -41,7 +41,7 @@ var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/service/client.ts
-var client = __webpack_require__(9224);
+var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
 ;// CONCATENATED MODULE: ./src/service/agent-api.ts
@@ -88,7 +88,7 @@ class AgentApi {
     /** Creates a job (not in the spec file: its answer is read as loosely as the others). */
     async create(projectId, prompt, deadline) {
         const what = `create an agent job in project ${projectId}`;
-        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,client/* segment */.mX)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
+        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,service_client/* segment */.mX)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
         const job = readAgentJob(body);
         if (job.id === undefined) {
             throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no job \`id\`, so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
@@ -100,7 +100,7 @@ class AgentApi {
             return await this.client.request(request);
         }
         catch (error) {
-            if (!(error instanceof client/* ServiceError */._7))
+            if (!(error instanceof service_client/* ServiceError */._7))
                 throw error;
             const said = error.serviceError ? `: the service said "${error.serviceError}"` : '';
             if (error.status === 404) {
@@ -127,7 +127,7 @@ class AgentApi {
     }
 }
 function jobPath(projectId, jobId) {
-    return `/v2/agent/${(0,client/* segment */.mX)(projectId)}/job/${(0,client/* segment */.mX)(jobId)}`;
+    return `/v2/agent/${(0,service_client/* segment */.mX)(projectId)}/job/${(0,service_client/* segment */.mX)(jobId)}`;
 }
 /**
  * Reads an AgentJob from an answer. Tolerates a wrapper (`{"job": {...}}` or `{"data": {...}}`),
@@ -166,7 +166,7 @@ function time(value) {
  * unknown job (404), a timeout (408) and the rate limit (429).
  */
 function refusesMessages(error) {
-    const status = error instanceof client/* ServiceError */._7 ? error.status : undefined;
+    const status = error instanceof service_client/* ServiceError */._7 ? error.status : undefined;
     return status !== undefined && status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status);
 }
 
@@ -617,6 +617,7 @@ function promptWithContext(instruction, subject) {
 
 
 
+
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200;
 /** The command a record tells people to use when `comment-command` is not set. */
@@ -660,6 +661,7 @@ async function runAgent(settings, client, context) {
             const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
                 name: `Agent job ${jobId}`,
                 check: () => api.get(projectId, jobId, deadline),
+                isPassing: service_client/* isPassingOutage */.vy,
                 read: (job) => ({ status: job.status, summary: job.status }),
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
@@ -1141,8 +1143,10 @@ function nextPollDelay(history, settings, now, random, startedAt) {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. Rejects with
- * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ * ActionError that names the job, its last status and how to pick it up again. A check that
+ * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
+ * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
+ * failure of `check`.
  */
 async function followJob(options) {
     const { clock, log, signal, name, startedAt } = options;
@@ -1160,8 +1164,19 @@ async function followJob(options) {
         await sleepAtMost(options.initialIntervalMs);
     for (;;) {
         if (value === undefined) {
-            value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
             polls++;
+            try {
+                value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+            }
+            catch (error) {
+                if (signal?.aborted || options.isPassing?.(error) !== true || clock.now() >= deadline)
+                    throw error;
+                // The job goes on without us: a long wait should not end on a short outage.
+                const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);
+                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${(0,units/* formatDuration */.a3)(delay)}.`);
+                await sleepAtMost(delay);
+                continue;
+            }
         }
         const reading = options.read(value);
         const now = clock.now();

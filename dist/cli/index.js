@@ -29802,7 +29802,8 @@ async function runOperation(settings, client, context) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Nl: () => (/* binding */ ServiceClient),
 /* harmony export */   _7: () => (/* binding */ ServiceError),
-/* harmony export */   mX: () => (/* binding */ segment)
+/* harmony export */   mX: () => (/* binding */ segment),
+/* harmony export */   vy: () => (/* binding */ isPassingOutage)
 /* harmony export */ });
 /* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
@@ -29944,6 +29945,14 @@ class ServiceClient {
             return body;
         });
     }
+}
+/**
+ * Whether a request failed for a moment: the service unreachable, busy or failing (what classify
+ * retries for a read), not a refusal, not an answer that made no sense, and not the step's
+ * timeout. A later read may well succeed.
+ */
+function isPassingOutage(error) {
+    return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)('idempotent', error.failure).retry;
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error) {

@@ -12,7 +12,7 @@ import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
-import type { ServiceClient } from '../service/client.js'
+import { type ServiceClient, isPassingOutage } from '../service/client.js'
 import { describeGitHubError } from './github-calls.js'
 import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import { meets, readPermission } from './permission.js'
@@ -90,6 +90,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
         followJob({
           name: `Agent job ${jobId}`,
           check: () => api.get(projectId, jobId, deadline),
+          isPassing: isPassingOutage,
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,

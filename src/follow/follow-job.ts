@@ -5,7 +5,7 @@
  */
 import { untilCancelled } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
-import { ActionError, throwIfCancelled } from '../common/errors.js'
+import { ActionError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
 import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
@@ -24,6 +24,12 @@ export interface FollowOptions<T> {
   name: string
   /** One status request (the service client does its own retries). */
   check: () => Promise<T>
+  /**
+   * Whether a failed check is a passing outage (the service unreachable or busy for the client's
+   * few retries): the wait then goes on, checking again at the next interval, until the deadline.
+   * Any other failure ends it.
+   */
+  isPassing?: ((error: unknown) => boolean) | undefined
   read: (value: T) => JobReading
   /** Statuses that end the wait. */
   terminal: ReadonlySet<string>
@@ -59,8 +65,10 @@ export interface FollowResult<T> {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. Rejects with
- * CancelledError as soon as `signal` fires, and with whatever `check` throws.
+ * ActionError that names the job, its last status and how to pick it up again. A check that
+ * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
+ * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
+ * failure of `check`.
  */
 export async function followJob<T>(options: FollowOptions<T>): Promise<FollowResult<T>> {
   const { clock, log, signal, name, startedAt } = options
@@ -78,8 +86,17 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
   for (;;) {
     if (value === undefined) {
-      value = await untilCancelled(options.check(), signal)
       polls++
+      try {
+        value = await untilCancelled(options.check(), signal)
+      } catch (error) {
+        if (signal?.aborted || options.isPassing?.(error) !== true || clock.now() >= deadline) throw error
+        // The job goes on without us: a long wait should not end on a short outage.
+        const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
+        log.warning(`${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`)
+        await sleepAtMost(delay)
+        continue
+      }
     }
     const reading = options.read(value)
     const now = clock.now()

@@ -151,6 +151,15 @@ export class ServiceClient {
   }
 }
 
+/**
+ * Whether a request failed for a moment: the service unreachable, busy or failing (what classify
+ * retries for a read), not a refusal, not an answer that made no sense, and not the step's
+ * timeout. A later read may well succeed.
+ */
+export function isPassingOutage(error: unknown): boolean {
+  return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && classify('idempotent', error.failure).retry
+}
+
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request: ServiceRequest, error: AttemptError): ServiceError {
   const { failure } = error
