@@ -1464,6 +1464,9 @@ class ByteQueue {
     }
     /** Consumes exactly `bytes` held bytes (at least that many must be held). */
     take(bytes) {
+        // (Nothing may be held at all when nothing is asked for.)
+        if (bytes === 0)
+            return EMPTY;
         if (this.chunks[0].length >= bytes)
             return this.takeUpTo(bytes);
         const parts = [];
@@ -1930,6 +1933,8 @@ class TarReader {
             case 'gnu-long-link-path':
             case 'pax-global-header':
             case 'pax-header':
+                if (!(header.size >= 0))
+                    throw new archive_errors/* CorruptArchiveError */.sC('Invalid header');
                 if (header.size > MAX_LONG_HEADER_BYTES)
                     throw new archive_errors/* CorruptArchiveError */.sC('Header exceeds max size');
                 this.current = { header, left: header.size, padding, how: 'long', chunks: [], large: undefined };

@@ -295,6 +295,37 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test('an empty pax header is read wherever the download splits the archive; one of negative size is corrupt', async () => {
+    const plain = await buildTar([{ type: 'file', name: 'index.html', content: 'ok' }], { gzip: false })
+    /** A pax header block (typeflag `x`) of `size` (a base-256 field when negative), with its checksum. */
+    const paxBlock = (size: number): Buffer => {
+      const block = Buffer.from(plain.subarray(0, 512))
+      block.fill(0, 0, 100).write('PaxHeaders/index.html', 0)
+      block[156] = 0x78
+      if (size >= 0) block.write(`${size.toString(8).padStart(11, '0')}\0`, 124)
+      else block.fill(0xff, 124, 136).writeUInt8(0xff + size, 135)
+      block.fill(0x20, 148, 156)
+      const sum = block.reduce((total, byte) => total + byte, 0)
+      block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148)
+      return block
+    }
+    // The header block alone, then the rest: the reader has the empty record and nothing held.
+    for (const split of [512, 7919]) {
+      const archive = Buffer.concat([paxBlock(0), plain])
+      const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => void (fatal ??= error), limits: ROOMY })
+      let fatal: unknown
+      await receiver.write(archive.subarray(0, split))
+      await receiver.write(archive.subarray(split))
+      expect(fatal).toBeUndefined()
+      const received = await receiver.complete()
+      expect(await readFile(join(received.staging!, 'index.html'), 'utf8')).toBe('ok')
+      await receiver.discard()
+    }
+    const error = await unpack(Buffer.concat([paxBlock(-1), plain])).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    await expectNothingElseWritten('no site')
+  })
+
   test('skips devices and fifos with a warning', async () => {
     const pack = tarStream.pack()
     pack.entry({ name: 'pipe', type: 'fifo' })

@@ -30,6 +30,8 @@ export class ByteQueue {
 
   /** Consumes exactly `bytes` held bytes (at least that many must be held). */
   take(bytes: number): Buffer {
+    // (Nothing may be held at all when nothing is asked for.)
+    if (bytes === 0) return EMPTY
     if ((this.chunks[0] as Buffer).length >= bytes) return this.takeUpTo(bytes)
     const parts: Buffer[] = []
     for (let left = bytes; left > 0;) {

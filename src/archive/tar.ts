@@ -307,6 +307,7 @@ class TarReader {
       case 'gnu-long-link-path':
       case 'pax-global-header':
       case 'pax-header':
+        if (!(header.size >= 0)) throw new CorruptArchiveError('Invalid header')
         if (header.size > MAX_LONG_HEADER_BYTES) throw new CorruptArchiveError('Header exceeds max size')
         this.current = { header, left: header.size, padding, how: 'long', chunks: [], large: undefined }
         return undefined
