@@ -748,6 +748,11 @@ const SEPARATORS = /[\\/]/;
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
 /** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
 const MAX_LINK_HOPS = 40;
+/**
+ * Characters of paths looked up while resolving all of an archive's symlinks: ~0.1 s of work. A
+ * site's few short links take thousands; an archive past this is built to stall the step.
+ */
+const MAX_SYMLINK_WORK = 20_000_000;
 /** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
 const MAX_SEGMENT_BYTES = 255;
 /** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
@@ -901,12 +906,20 @@ class EntryIndex {
             const node = this.nodes.get((0,file_names/* foldPath */.t)(at));
             return node?.kind === 'symlink' ? node.target : undefined;
         };
+        // One budget for the whole archive: chains of long targets, each walked again for every link
+        // that leads into them, would otherwise take hours of a blocked thread for a few KiB of archive.
+        let work = MAX_SYMLINK_WORK;
         for (const key of this.symlinks) {
             const node = this.nodes.get(key);
             if (node?.kind !== 'symlink')
                 continue;
             const { path, target, entryName } = node;
-            const verdict = walk(entry_safety_parentOf(path), target, linkAt);
+            const budget = { hops: MAX_LINK_HOPS, work };
+            const verdict = walk(entry_safety_parentOf(path), target, linkAt, budget);
+            work = budget.work;
+            if (verdict === 'too much') {
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
+            }
             if (verdict === 'loop')
                 throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
@@ -948,40 +961,44 @@ class EntryIndex {
 }
 /** `target` from directory `from` without following links; undefined when it climbs above the root. */
 function resolveLexically(from, target) {
-    return walk(from, target, () => undefined);
+    return walk(from, target, undefined, { hops: MAX_LINK_HOPS, work: Number.POSITIVE_INFINITY });
 }
 /**
  * Walks `target` from directory `from` like path resolution does: where `linkAt` names a symlink's
  * target for the path reached, the walk goes where that symlink leads before the next segment (so
  * a `..` after it climbs from there). Undefined when the walk leaves the root at any step; 'loop'
- * after too many links.
+ * after too many links; 'too much' once the characters of the paths looked up pass `budget.work`.
  */
-function walk(from, target, linkAt, budget = { hops: MAX_LINK_HOPS }) {
-    const segments = from === '' ? [] : from.split('/');
+function walk(from, target, linkAt, budget) {
+    // The path reached, kept as one string: joining its segments at every step would cost the
+    // square of a long target's length.
+    let at = from;
     for (const segment of target.split(SEPARATORS)) {
         if (segment === '' || segment === '.')
             continue;
         if (segment === '..') {
-            if (segments.length === 0)
+            if (at === '')
                 return undefined;
-            segments.pop();
+            at = entry_safety_parentOf(at);
             continue;
         }
-        segments.push(segment);
-        const link = linkAt(segments.join('/'));
+        at = at === '' ? segment : `${at}/${segment}`;
+        if (linkAt === undefined)
+            continue;
+        budget.work -= at.length;
+        if (budget.work < 0)
+            return 'too much';
+        const link = linkAt(at);
         if (link === undefined)
             continue;
         if (--budget.hops < 0)
             return 'loop';
-        segments.pop();
-        const resolved = walk(segments.join('/'), link, linkAt, budget);
-        if (resolved === undefined || resolved === 'loop')
+        const resolved = walk(entry_safety_parentOf(at), link, linkAt, budget);
+        if (resolved === undefined || resolved === 'loop' || resolved === 'too much')
             return resolved;
-        segments.length = 0;
-        if (resolved !== '')
-            segments.push(...resolved.split('/'));
+        at = resolved;
     }
-    return segments.join('/');
+    return at;
 }
 
 ;// CONCATENATED MODULE: ./src/archive/site-writer.ts

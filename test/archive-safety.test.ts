@@ -185,6 +185,25 @@ describe('EntryIndex', () => {
     expect(refusal(() => loop.symlinksToCreate()).message).toContain('loops')
   })
 
+  test('resolving the symlinks is bounded: chains of long targets are refused at once, a long target alone is fine', () => {
+    // Each l<i> climbs down 800 folders and back up to the next: every x<j> walks the whole chain.
+    const chains = new EntryIndex()
+    for (let i = 1; i <= 39; i++) chains.addSymlink(`l${i}`, `${'b/'.repeat(800)}${'../'.repeat(800)}${i === 39 ? 'end' : `l${i + 1}`}`)
+    for (let j = 0; j < 200; j++) chains.addSymlink(`x${j}`, 'l1')
+    const started = performance.now()
+    expect(refusal(() => chains.symlinksToCreate()).message).toContain("the archive's symlinks lead through each other more than a site's would")
+    // Before the bound, this took about 40 s (each hop joined and folded the whole path again).
+    expect(performance.now() - started).toBeLessThan(5000)
+
+    const long = new EntryIndex()
+    long.addSymlink('deep', `${'b/'.repeat(800)}${'../'.repeat(800)}index.html`)
+    long.addSymlink('via', 'deep')
+    expect(long.symlinksToCreate()).toEqual([
+      { path: 'deep', target: `${'b/'.repeat(800)}${'../'.repeat(800)}index.html` },
+      { path: 'via', target: 'deep' }
+    ])
+  })
+
   test('refuses any entry written through a symlink', () => {
     const index = new EntryIndex()
     index.addSymlink('s', 'sub')
