@@ -389,7 +389,63 @@ describe('zip only', () => {
   test('a symlink whose target declares more than 4096 bytes is refused before it is read', async () => {
     const error = await unpack(buildZip([{ type: 'symlink', name: 'link', target: 'a/'.repeat(300_000) }])).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnsafeEntryError)
-    expect((error as Error).message).toContain('"link" is a symlink whose target is longer than 4096 bytes (it declares 600000)')
+    expect((error as Error).message).toContain('"link" is a symlink whose target is longer than 4096 bytes (it declares 600000,')
+    await expectNothingElseWritten('no site')
+  })
+
+  /**
+   * One local entry `a` (deflate, declaring `size` bytes) whose data is `blocks` empty stored
+   * blocks, and `records` central directory records that all point at it.
+   */
+  function sharedDataZip(records: number, blocks: number, mode: number, size = 0): Buffer {
+    const name = Buffer.from('a')
+    const data = Buffer.alloc(blocks * 5)
+    for (let i = 0; i < blocks; i++) data.set([i === blocks - 1 ? 1 : 0, 0, 0, 0xff, 0xff], i * 5)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(8, 8)
+    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(size, 22)
+    local.writeUInt16LE(name.length, 26)
+    const central = Array.from({ length: records }, () => {
+      const record = Buffer.alloc(46)
+      record.writeUInt32LE(0x02014b50, 0)
+      record.writeUInt16LE((3 << 8) | 20, 4)
+      record.writeUInt16LE(20, 6)
+      record.writeUInt16LE(8, 10)
+      record.writeUInt32LE(data.length, 20)
+      record.writeUInt32LE(size, 24)
+      record.writeUInt16LE(name.length, 28)
+      record.writeUInt32LE((mode << 16) >>> 0, 38)
+      return Buffer.concat([record, name])
+    })
+    const directory = Buffer.concat(central)
+    const end = Buffer.alloc(22)
+    end.writeUInt32LE(0x06054b50, 0)
+    end.writeUInt16LE(records, 8)
+    end.writeUInt16LE(records, 10)
+    end.writeUInt32LE(directory.length, 12)
+    end.writeUInt32LE(local.length + name.length + data.length, 16)
+    return Buffer.concat([local, name, data, directory, end])
+  }
+
+  test('central records that share their data are refused before any is read again', async () => {
+    // One record: an ordinary (empty) file.
+    await unpack(sharedDataZip(1, 1000, 0o100644))
+    expect(await readFile(join(siteDir, 'a'), 'utf8')).toBe('')
+    await rm(siteDir, { recursive: true })
+    // Three records of the same 5,000 bytes: each would be read and inflated again.
+    const error = await unpack(sharedDataZip(3, 1000, 0o100644)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain("the central directory's entries hold more data than the 5031 bytes before it")
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a symlink whose compressed target is larger than any path is refused before it is read', async () => {
+    const error = await unpack(sharedDataZip(1, 1000, 0o120777)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain('"a" is a symlink whose target is longer than 4096 bytes (it declares 0, 5000 compressed)')
     await expectNothingElseWritten('no site')
   })
 

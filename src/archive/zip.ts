@@ -51,6 +51,8 @@ import {
 
 /** The mode files are created with when their entry gives none. */
 const DEFAULT_FILE_MODE = fileMode(undefined)
+/** What deflate may add to a symlink's target at most (block headers; it stores what it cannot shrink). */
+const LINK_DEFLATE_SLACK = 64
 
 export interface ZipUnpackerOptions {
   /** The `.part` file the download writes; complete once end() is called. */
@@ -355,8 +357,17 @@ function isZlibError(error: unknown): boolean {
 async function unpackFromDirectory(file: ZipFile, directory: Directory, writer: SiteWriter, signal: AbortSignal): Promise<void> {
   writer.checkDeclared(directory.count)
   // The directory's own bytes, once, for the declared total: a bomb fails before its first entry.
+  // Its entries' data must also fit before it: records that point at the same bytes again and
+  // again would have them read and inflated again for each (work without bound for a small file).
   let declared = 0
-  for await (const entry of file.centralEntries(directory)) if (kindOf(entry).kind === 'file') declared += entry.size
+  let stored = 0
+  for await (const entry of file.centralEntries(directory)) {
+    if (kindOf(entry).kind === 'file') declared += entry.size
+    stored += LOCAL_HEADER_BYTES + entry.nameRaw.length + entry.compressedSize
+    if (stored > directory.offset) {
+      throw corrupt(new Error(`the central directory's entries hold more data than the ${directory.offset} bytes before it (entries that share their data?)`))
+    }
+  }
   writer.checkDeclared(directory.count, declared)
   for await (const entry of file.centralEntries(directory)) {
     signal.throwIfAborted()
@@ -373,9 +384,12 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   if (entry.method === STORED && entry.compressedSize !== entry.size) {
     throw corrupt(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`))
   }
-  if (kind.kind === 'symlink' && entry.size > MAX_LINK_TARGET_BYTES) {
+  if (kind.kind === 'symlink' && (entry.size > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + LINK_DEFLATE_SLACK)) {
     // The target is the entry's content: read only what a path can hold, never a bomb's worth.
-    throw new UnsafeEntryError(entry.name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.size})`)
+    throw new UnsafeEntryError(
+      entry.name,
+      `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.size}, ${entry.compressedSize} compressed)`
+    )
   }
   const local = await file.localEntry(entry.offset)
   disagreement(entry, local)
