@@ -449,6 +449,24 @@ describe('zip only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test.each([
+    ['a small deflated file', { type: 'file', name: 'index.html', content: '<h1>Release notes</h1>' }],
+    ['a stored (empty) file', { type: 'file', name: 'empty.txt', content: '' }],
+    ['a large deflated file', { type: 'file', name: 'big.bin', content: Buffer.alloc(3 * 1024 * 1024, 7) }],
+    ['a symlink', { type: 'symlink', name: 'link', target: 'index.html' }]
+  ] as const)('%s whose data does not match its CRC-32 is refused as corrupt', async (_, entry) => {
+    const zip = buildZip([entry])
+    // The same wrong CRC in the local header and the central directory: the data is what differs.
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    const wrong = (zip.readUInt32LE(14) ^ 1) >>> 0
+    zip.writeUInt32LE(wrong, 14)
+    zip.writeUInt32LE(wrong, central + 16)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain(`the entry "${entry.name}" holds data that does not match its CRC-32`)
+    await expectNothingElseWritten('no site')
+  })
+
   test('an empty zip gives an empty site', async () => {
     await unpack(buildZip([]))
     expect(await readdir(siteDir)).toEqual([])

@@ -287,6 +287,11 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
         inflatedInBatch += size;
         return content;
     }
+    /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
+    function checkCrc(content, crc) {
+        if (crc !== -1 && zlib.crc32(content) !== crc)
+            throw corruptError('holds data that does not match its CRC-32 (the archive is damaged)');
+    }
     function run(op, data) {
         const code = op[0];
         const bytes = (start, end) => data.subarray(start, end);
@@ -294,12 +299,17 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
             case 1: // DIRECTORY path name
                 ensureFolder(op[1]);
                 return;
-            case 2: // FILE path name mode start end observe
-                writeFile(op[1], op[3], bytes(op[4], op[5]), op[6] === 1);
+            case 2: {
+                // FILE path name mode start end observe crc (-1: none to check)
+                const content = bytes(op[4], op[5]);
+                checkCrc(content, op[7]);
+                writeFile(op[1], op[3], content, op[6] === 1);
                 return;
+            }
             case 3: {
-                // INFLATE path name mode start end size observe (1: here, 2: on the main thread)
+                // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
                 const content = inflated(bytes(op[4], op[5]), op[6]);
+                checkCrc(content, op[8]);
                 writeFile(op[1], op[3], content, op[7] === 1);
                 if (op[7] === 2)
                     giveBack(op[1], content);
@@ -498,24 +508,24 @@ class DiskThreads {
         this.push(this.shardOf(path), [DIRECTORY, path, name === path ? null : name]);
     }
     /** A file whose whole content is in `chunks`; `observe`: shown to the thread's observer. */
-    file(path, name, mode, chunks, size, observe) {
+    file(path, name, mode, chunks, size, observe, crc = -1) {
         const shard = this.shardOf(parentOf(path));
         const [start, end] = this.copy(shard, chunks, size);
         if (observe)
             this.shards[shard].observed = true;
-        this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0]);
+        this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0, crc]);
     }
     /**
      * A file whose content is `chunks` deflated (raw deflate): it must inflate to exactly `size`
      * bytes. `observe`: shown to the thread's observer, or once inflated and written, to onInflated
      * ('here'), or to neither.
      */
-    deflated(path, name, mode, chunks, compressedSize, size, observe) {
+    deflated(path, name, mode, chunks, compressedSize, size, observe, crc = -1) {
         const shard = this.shardOf(parentOf(path));
         const [start, end] = this.copy(shard, chunks, compressedSize);
         if (observe === 'thread')
             this.shards[shard].observed = true;
-        this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0]);
+        this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0, crc]);
     }
     open(path, name, mode) {
         const shard = this.shardOf(parentOf(path));
@@ -1135,14 +1145,14 @@ class SiteWriter {
         const bytes = total(chunks);
         if (stored.deflated) {
             this.countWritten(name, stored.size);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size));
+            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size), stored.crc);
         }
         else {
             this.countWritten(name, bytes);
             const where = this.observedWhere(path, bytes);
             if (where === 'here')
                 this.observer?.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
-            this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread');
+            this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread', stored.crc);
         }
         this.unobserved.delete(path);
         return this.room();
@@ -2593,7 +2603,7 @@ class LocalStream {
             return undefined;
         if (current.large !== undefined)
             return current.large.end();
-        return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false });
+        return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc });
     }
 }
 /** `then` after `first` when there is one to wait for; else now. */
@@ -2606,6 +2616,8 @@ class LargeContent {
     entry;
     inflate;
     inflated = 0;
+    /** The CRC-32 of the content so far, checked against the entry's at the end. */
+    crc = 0;
     finished;
     constructor(file, entry) {
         this.file = file;
@@ -2618,6 +2630,7 @@ class LargeContent {
         this.finished = new Promise((resolve, reject) => {
             inflate.on('data', (chunk) => {
                 this.inflated += chunk.length;
+                this.crc = external_node_zlib_default().crc32(chunk, this.crc);
                 try {
                     if (this.inflated > entry.size)
                         throw (0,archive_errors/* corrupt */.qb)(new Error(`the entry ${JSON.stringify(entry.name)} holds more than the ${entry.size} bytes it declares`));
@@ -2644,17 +2657,24 @@ class LargeContent {
     }
     /** A returned promise asks the caller to wait before the next piece. */
     write(piece) {
-        if (this.inflate === undefined)
+        if (this.inflate === undefined) {
+            this.crc = external_node_zlib_default().crc32(piece, this.crc);
             return this.file.write(piece);
+        }
         if (this.inflate.write(piece))
             return undefined;
         return Promise.race([(0,external_node_events_.once)(this.inflate, 'drain').then(noop), this.finished]);
     }
     end() {
-        if (this.inflate === undefined)
+        if (this.inflate === undefined) {
+            checkCrc(this.crc, this.entry);
             return void this.file.end();
+        }
         this.inflate.end();
-        return this.finished.then(() => this.file.end());
+        return this.finished.then(() => {
+            checkCrc(this.crc, this.entry);
+            this.file.end();
+        });
     }
     abandon() {
         this.inflate?.destroy();
@@ -2717,13 +2737,14 @@ async function unpackEntry(file, entry, writer) {
     if (kind.kind === 'symlink') {
         const data = await file.readFresh(local.dataStart, entry.compressedSize);
         const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data;
+        checkCrc(target, entry);
         writer.symlink(entry.name, target.toString('utf8'));
         return;
     }
     if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
         const data = await file.read(local.dataStart, entry.compressedSize);
         // The writer copies the bytes before it returns (the window may move after).
-        await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false });
+        await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc });
         return;
     }
     const content = new LargeContent(writer.largeFile(entry.name, kind.mode, entry.size), entry);
@@ -2737,6 +2758,12 @@ async function unpackEntry(file, entry, writer) {
         content.abandon();
         throw error;
     }
+}
+/** A zip entry's content (or its CRC-32 so far) against the CRC-32 its archive gives: damaged data is refused. */
+function checkCrc(content, entry) {
+    const crc = typeof content === 'number' ? content : external_node_zlib_default().crc32(content);
+    if (crc !== entry.crc)
+        throw (0,archive_errors/* corrupt */.qb)(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`));
 }
 /** A small deflated entry (a symlink's target), inflated here to exactly its declared size. */
 function inflateSmall(data, entry) {

@@ -133,11 +133,11 @@ export class DiskThreads {
   }
 
   /** A file whose whole content is in `chunks`; `observe`: shown to the thread's observer. */
-  file(path: string, name: string, mode: number, chunks: readonly Buffer[], size: number, observe: boolean): void {
+  file(path: string, name: string, mode: number, chunks: readonly Buffer[], size: number, observe: boolean, crc = -1): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, size)
     if (observe) (this.shards[shard] as Shard).observed = true
-    this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0])
+    this.push(shard, [FILE, path, name === path ? null : name, mode, start, end, observe ? 1 : 0, crc])
   }
 
   /**
@@ -145,11 +145,20 @@ export class DiskThreads {
    * bytes. `observe`: shown to the thread's observer, or once inflated and written, to onInflated
    * ('here'), or to neither.
    */
-  deflated(path: string, name: string, mode: number, chunks: readonly Buffer[], compressedSize: number, size: number, observe: 'thread' | 'here' | false): void {
+  deflated(
+    path: string,
+    name: string,
+    mode: number,
+    chunks: readonly Buffer[],
+    compressedSize: number,
+    size: number,
+    observe: 'thread' | 'here' | false,
+    crc = -1
+  ): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, compressedSize)
     if (observe === 'thread') (this.shards[shard] as Shard).observed = true
-    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0])
+    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0, crc])
   }
 
   open(path: string, name: string, mode: number): StreamedFile {

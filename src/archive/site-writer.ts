@@ -80,7 +80,8 @@ export interface FileObserver {
 }
 
 /** How the content of a file in memory is stored. */
-export type StoredContent = { deflated: false } | { deflated: true; size: number }
+/** How a file's bytes are stored; `crc`: the CRC-32 of its content, when the archive gives one (zip). */
+export type StoredContent = ({ deflated: false } | { deflated: true; size: number }) & { crc?: number | undefined }
 
 export class SiteWriter {
   private readonly index = new EntryIndex()
@@ -203,12 +204,12 @@ export class SiteWriter {
     const bytes = total(chunks)
     if (stored.deflated) {
       this.countWritten(name, stored.size)
-      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size))
+      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size), stored.crc)
     } else {
       this.countWritten(name, bytes)
       const where = this.observedWhere(path, bytes)
       if (where === 'here') this.observer?.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
-      this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread')
+      this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread', stored.crc)
     }
     this.unobserved.delete(path)
     return this.room()

@@ -152,6 +152,11 @@ function diskThread(
     return content
   }
 
+  /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
+  function checkCrc(content: Uint8Array, crc: number): void {
+    if (crc !== -1 && zlib.crc32(content) !== crc) throw corruptError('holds data that does not match its CRC-32 (the archive is damaged)')
+  }
+
   function run(op: Array<string | number | null>, data: Buffer | undefined): void {
     const code = op[0] as number
     const bytes = (start: number, end: number): Buffer => (data as Buffer).subarray(start, end)
@@ -159,12 +164,17 @@ function diskThread(
       case 1: // DIRECTORY path name
         ensureFolder(op[1] as string)
         return
-      case 2: // FILE path name mode start end observe
-        writeFile(op[1] as string, op[3] as number, bytes(op[4] as number, op[5] as number), op[6] === 1)
+      case 2: {
+        // FILE path name mode start end observe crc (-1: none to check)
+        const content = bytes(op[4] as number, op[5] as number)
+        checkCrc(content, op[7] as number)
+        writeFile(op[1] as string, op[3] as number, content, op[6] === 1)
         return
+      }
       case 3: {
-        // INFLATE path name mode start end size observe (1: here, 2: on the main thread)
+        // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
         const content = inflated(bytes(op[4] as number, op[5] as number), op[6] as number)
+        checkCrc(content, op[8] as number)
         writeFile(op[1] as string, op[3] as number, content, op[7] === 1)
         if (op[7] === 2) giveBack(op[1] as string, content)
         return

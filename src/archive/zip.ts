@@ -264,7 +264,7 @@ class LocalStream {
       undefined,
       entry.size,
       current.chunks,
-      entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false }
+      entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc }
     )
   }
 }
@@ -288,11 +288,13 @@ function chain(first: Promise<void> | undefined, then: () => Promise<void> | und
 class LargeContent {
   private readonly inflate: zlib.InflateRaw | undefined
   private inflated = 0
+  /** The CRC-32 of the content so far, checked against the entry's at the end. */
+  private crc = 0
   private readonly finished: Promise<void> | undefined
 
   constructor(
     private readonly file: ReturnType<SiteWriter['largeFile']>,
-    private readonly entry: { name: string; size: number; method: number }
+    private readonly entry: { name: string; size: number; method: number; crc: number }
   ) {
     if (entry.method !== DEFLATED) return
     // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
@@ -301,6 +303,7 @@ class LargeContent {
     this.finished = new Promise<void>((resolve, reject) => {
       inflate.on('data', (chunk: Buffer) => {
         this.inflated += chunk.length
+        this.crc = zlib.crc32(chunk, this.crc)
         try {
           if (this.inflated > entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds more than the ${entry.size} bytes it declares`))
           const wait = file.write(chunk)
@@ -326,15 +329,24 @@ class LargeContent {
 
   /** A returned promise asks the caller to wait before the next piece. */
   write(piece: Buffer): Promise<void> | undefined {
-    if (this.inflate === undefined) return this.file.write(piece)
+    if (this.inflate === undefined) {
+      this.crc = zlib.crc32(piece, this.crc)
+      return this.file.write(piece)
+    }
     if (this.inflate.write(piece)) return undefined
     return Promise.race([once(this.inflate, 'drain').then(noop), this.finished as Promise<void>])
   }
 
   end(): Promise<void> | undefined {
-    if (this.inflate === undefined) return void this.file.end()
+    if (this.inflate === undefined) {
+      checkCrc(this.crc, this.entry)
+      return void this.file.end()
+    }
     this.inflate.end()
-    return (this.finished as Promise<void>).then(() => this.file.end())
+    return (this.finished as Promise<void>).then(() => {
+      checkCrc(this.crc, this.entry)
+      this.file.end()
+    })
   }
 
   abandon(): void {
@@ -401,13 +413,20 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   if (kind.kind === 'symlink') {
     const data = await file.readFresh(local.dataStart, entry.compressedSize)
     const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data
+    checkCrc(target, entry)
     writer.symlink(entry.name, target.toString('utf8'))
     return
   }
   if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
     const data = await file.read(local.dataStart, entry.compressedSize)
     // The writer copies the bytes before it returns (the window may move after).
-    await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED ? { deflated: true, size: entry.size } : { deflated: false })
+    await writer.fileInMemory(
+      entry.name,
+      kind.mode,
+      entry.size,
+      [data],
+      entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc }
+    )
     return
   }
   const content = new LargeContent(writer.largeFile(entry.name, kind.mode, entry.size), entry)
@@ -420,6 +439,12 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
     content.abandon()
     throw error
   }
+}
+
+/** A zip entry's content (or its CRC-32 so far) against the CRC-32 its archive gives: damaged data is refused. */
+function checkCrc(content: Buffer | number, entry: { name: string; crc: number }): void {
+  const crc = typeof content === 'number' ? content : zlib.crc32(content)
+  if (crc !== entry.crc) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`))
 }
 
 /** A small deflated entry (a symlink's target), inflated here to exactly its declared size. */
