@@ -167,6 +167,15 @@ describe('export inputs', () => {
     expect(read({ ...exportInputs, timeout: '168h', 'poll-interval': '24h', 'max-poll-interval': '24h' }).timeoutMs).toBe(168 * 3_600_000)
   })
 
+  test('a bad interval gets one problem, not a second about its order; a poll-interval above the cap says to raise the cap', () => {
+    const bad = problemsOf({ ...exportInputs, 'max-poll-interval': 'abc' })
+    expect(bad).toContain('`max-poll-interval` must be a positive duration')
+    expect(bad).not.toContain('must not be shorter than')
+    expect(problemsOf({ ...exportInputs, 'poll-interval': '2m', 'max-poll-interval': '60s' })).toContain(
+      '`max-poll-interval` (60s) must not be shorter than `poll-interval` (2m): raise `max-poll-interval` too (its default is `60s`).'
+    )
+  })
+
   test('the workspace or a parent of it is refused as `path`', () => {
     expect(problemsOf({ ...exportInputs, path: '..' })).toMatch(/`path` must be a folder of its own/)
     expect(problemsOf({ ...exportInputs, path: '/' })).toMatch(/`path` must be a folder of its own/)
@@ -183,6 +192,10 @@ describe('export inputs', () => {
     expect((read({ ...exportInputs, 'max-site-size': '500m' }) as ExportSettings).maxSiteBytes).toBe(500 * 1024 ** 2)
     expect(problemsOf({ ...exportInputs, 'max-site-size': 'lots' })).toContain('`max-site-size` must be a positive size such as `500m`, `2g` or plain bytes, not `lots`.')
     expect(problemsOf({ ...exportInputs, 'max-site-size': '0' })).toContain('`max-site-size` must be a positive size')
+    // Positive, but past what a number holds exactly: the problem says so, not that it is no size.
+    expect(problemsOf({ ...exportInputs, 'max-site-size': '999999999999999999999t' })).toContain(
+      '`max-site-size` must be less than 8 PiB (`8192t`), not `999999999999999999999t`.'
+    )
   })
 
   test('an unknown operation names the allowed ones', () => {

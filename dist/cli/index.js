@@ -28480,7 +28480,7 @@ const INPUTS = {
         for: ['agent', 'agent-message', 'agent-status', 'agent-create']
     },
     prompt: {
-        description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.',
+        description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
         for: ['agent', 'agent-message', 'agent-create']
     },
     'comment-command': {
@@ -28636,6 +28636,11 @@ function readSettings(read, context) {
     const size = (name) => {
         const raw = value(name) ?? '';
         const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseSize */ .DB)(raw);
+        if (bytes === undefined && (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseSize */ .DB)(raw.replace(/\d+/, '1')) !== undefined) {
+            // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
+            problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`);
+            return 1;
+        }
         if (bytes === undefined || bytes <= 0) {
             problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
             return 1;
@@ -28648,17 +28653,19 @@ function readSettings(read, context) {
     if (operationText !== '' && !operation) {
         problems.push(`\`operation\` must be one of ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
     }
-    const common = {
-        apiKey: required('api-key'),
-        baseUrl: checkBaseUrl(required('base-url'), problems),
-        wait: flag('wait'),
-        timeoutMs: duration('timeout', LONGEST_TIMEOUT),
-        pollIntervalMs: duration('poll-interval', LONGEST_INTERVAL),
-        maxPollIntervalMs: duration('max-poll-interval', LONGEST_INTERVAL)
-    };
-    if (common.maxPollIntervalMs < common.pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`);
+    const apiKey = required('api-key');
+    const baseUrl = checkBaseUrl(required('base-url'), problems);
+    const wait = flag('wait');
+    const timeoutMs = duration('timeout', LONGEST_TIMEOUT);
+    const problemsBeforeIntervals = problems.length;
+    const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL);
+    const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL);
+    // Compared only when both are durations: a bad one has its own problem already.
+    if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
+        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
+            `raise \`max-poll-interval\` too (its default is \`${(0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .defaultOf */ .HA)('max-poll-interval')}\`).`);
     }
+    const common = { apiKey, baseUrl, wait, timeoutMs, pollIntervalMs, maxPollIntervalMs };
     let settings;
     if (operation === 'export') {
         const jobId = segment('job-id');

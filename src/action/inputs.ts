@@ -65,7 +65,7 @@ export const INPUTS = {
     for: ['agent', 'agent-message', 'agent-status', 'agent-create']
   },
   prompt: {
-    description: 'Instruction for the agent (`agent-message`, `agent-create`); at least one non-blank character.',
+    description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
     for: ['agent', 'agent-message', 'agent-create']
   },
   'comment-command': {

@@ -163,6 +163,11 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   const size = (name: InputName): number => {
     const raw = value(name) ?? ''
     const bytes = parseSize(raw)
+    if (bytes === undefined && parseSize(raw.replace(/\d+/, '1')) !== undefined) {
+      // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
+      problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`)
+      return 1
+    }
     if (bytes === undefined || bytes <= 0) {
       problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`)
       return 1
@@ -176,17 +181,21 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   if (operationText !== '' && !operation) {
     problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`)
   }
-  const common: CommonSettings = {
-    apiKey: required('api-key'),
-    baseUrl: checkBaseUrl(required('base-url'), problems),
-    wait: flag('wait'),
-    timeoutMs: duration('timeout', LONGEST_TIMEOUT),
-    pollIntervalMs: duration('poll-interval', LONGEST_INTERVAL),
-    maxPollIntervalMs: duration('max-poll-interval', LONGEST_INTERVAL)
+  const apiKey = required('api-key')
+  const baseUrl = checkBaseUrl(required('base-url'), problems)
+  const wait = flag('wait')
+  const timeoutMs = duration('timeout', LONGEST_TIMEOUT)
+  const problemsBeforeIntervals = problems.length
+  const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL)
+  const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL)
+  // Compared only when both are durations: a bad one has its own problem already.
+  if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
+    problems.push(
+      `\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
+        `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
+    )
   }
-  if (common.maxPollIntervalMs < common.pollIntervalMs) {
-    problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}).`)
-  }
+  const common: CommonSettings = { apiKey, baseUrl, wait, timeoutMs, pollIntervalMs, maxPollIntervalMs }
 
   let settings: Settings | undefined
   if (operation === 'export') {
