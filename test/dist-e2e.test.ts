@@ -422,6 +422,9 @@ describe('the CLI only', () => {
     expect(general.exitCode).toBe(0)
     expect(general.stdout).toContain('Usage: docs-admin <operation> [flags]')
     expect(general.stdout).toContain('Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.')
+    // Every variable the CLI reads is named, with what it does.
+    expect(general.stdout).toContain('GITHUB_TOKEN         agent operations only: a token to record the job on the pull request')
+    expect(general.stdout).toContain('backslashes doubled')
     const exportHelp = await runCli({ args: ['export', '--help'] })
     expect(exportHelp.stdout).toContain('--poll-interval <value> (default 5s)')
     expect(exportHelp.stdout).not.toContain('--project-id')

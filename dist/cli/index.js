@@ -28977,8 +28977,10 @@ function footer() {
         'Environment:',
         `  ${ENVIRONMENT.apiKey}   the admin API key (required; never needed on the command line)`,
         `  ${ENVIRONMENT.baseUrl}  the base address of the service API, unless --base-url gives it`,
+        `  ${ENVIRONMENT.githubToken}         agent operations only: a token to record the job on the pull request`,
+        '                       the agent opens, as the action does (unset: nothing is written to GitHub)',
         '',
-        'Outputs go to stdout as name=value lines (newlines in a value as \\n), or as JSON with --json;',
+        'Outputs go to stdout as name=value lines (newlines as \\n, backslashes doubled), or as JSON with --json;',
         'the log goes to stderr. Relative paths are relative to the current folder.',
         '',
         'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
