@@ -161,9 +161,9 @@ function time(value) {
     return (0,answer/* text */.Qq)(value);
 }
 /**
- * Whether a failed message was refused because the job takes no more messages (it is archived,
- * failed, or otherwise closed): a 4xx the spec leaves open, other than a bad key (401, 403), an
- * unknown job (404), a timeout (408) and the rate limit (429).
+ * Whether a failed message may have been refused because the job takes no more messages: a 4xx
+ * the spec leaves open, other than a bad key (401, 403), an unknown job (404), a timeout (408) and
+ * the rate limit (429). The job's own status says whether it did (see agent-flow.ts).
  */
 function refusesMessages(error) {
     const status = error instanceof service_client/* ServiceError */._7 ? error.status : undefined;
@@ -809,7 +809,14 @@ async function reach(request, api, deadline, context) {
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
                     throw error;
-                const note = `Agent job \`${jobId}\` no longer takes messages (${error.serviceError ?? `HTTP ${error.status}`}), so a new job got this instruction.`;
+                // The spec leaves the message's refusals open: the refusal may be about the message (too
+                // long, the job busy). Only a job that has ended for good gets a successor; a new job is
+                // work that cannot be taken back.
+                const now = await api.get(projectId, jobId, deadline);
+                if (now.status !== 'archived' && now.status !== 'failed')
+                    throw error;
+                const why = error.serviceError ?? `HTTP ${error.status}`;
+                const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
                 log.warning(note);
                 return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note };
             }

@@ -409,8 +409,24 @@ describe('the pull request remembers its job', () => {
     expect(sim.agentJobs.get(`proj_123/${created}`)?.prompts[0]).toBe(
       `One more thing\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/60, opened by docs agent job ${archived}, which no longer takes messages.`
     )
-    expect(log.text()).toContain(`Agent job \`${archived}\` no longer takes messages (job is archived and takes no more messages), so a new job got this instruction.`)
+    expect(log.text()).toContain(
+      `Agent job \`${archived}\` no longer takes messages (it is archived: job is archived and takes no more messages), so a new job got this instruction.`
+    )
     expect(written(sim, 60).at(-1)?.body).toContain('no longer takes messages')
+  })
+
+  test('a message refused while the job is still active fails with the reason; no new job is made', async () => {
+    const sim = await startSim()
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.addFault({ route: 'agent-message', status: 409, body: { error: 'the job is busy with another message' } })
+    const jobsBefore = sim.agentJobs.size
+    const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent One more thing', { number: 12, pullRequest: true }))
+    expect(failure).toContain('HTTP 409: the job is busy with another message')
+    expect(sim.agentJobs.size).toBe(jobsBefore)
+    expect(sim.count('agent-create')).toBe(0)
+    expect(sim.count('agent-get')).toBe(1)
+    expect(log.text()).not.toContain('no longer takes messages')
   })
 
   test('a pull request in another repository: recorded there when the token may, else a warning that says which token would', async () => {

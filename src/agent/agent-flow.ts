@@ -261,7 +261,13 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         return { job: { ...request.job, answer }, request: 'message', read: undefined, note: undefined }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw error
-        const note = `Agent job \`${jobId}\` no longer takes messages (${error.serviceError ?? `HTTP ${error.status}`}), so a new job got this instruction.`
+        // The spec leaves the message's refusals open: the refusal may be about the message (too
+        // long, the job busy). Only a job that has ended for good gets a successor; a new job is
+        // work that cannot be taken back.
+        const now = await api.get(projectId, jobId, deadline)
+        if (now.status !== 'archived' && now.status !== 'failed') throw error
+        const why = error.serviceError ?? `HTTP ${error.status}`
+        const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
         return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note }
       }

@@ -146,9 +146,9 @@ function time(value: unknown): string | undefined {
 }
 
 /**
- * Whether a failed message was refused because the job takes no more messages (it is archived,
- * failed, or otherwise closed): a 4xx the spec leaves open, other than a bad key (401, 403), an
- * unknown job (404), a timeout (408) and the rate limit (429).
+ * Whether a failed message may have been refused because the job takes no more messages: a 4xx
+ * the spec leaves open, other than a bad key (401, 403), an unknown job (404), a timeout (408) and
+ * the rate limit (429). The job's own status says whether it did (see agent-flow.ts).
  */
 export function refusesMessages(error: unknown): error is ServiceError {
   const status = error instanceof ServiceError ? error.status : undefined
