@@ -8,6 +8,7 @@ import { normalisedHttpLink } from '../src/service/answer.js'
 import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type Inputs, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
+import { type TestClock, acceleratedClock } from './support/clock.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
 import { tempFolder } from './support/temp.js'
 
@@ -29,8 +30,8 @@ afterEach(async () => {
 })
 
 /** A simulator where octocat may write to the repository; agent jobs take 3 s. */
-async function startSim(options: SimulatorOptions = {}): Promise<Simulator> {
-  fixture = await simulatorFixture({ agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } })
+async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Promise<Simulator> {
+  fixture = await simulatorFixture({ agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } }, clock)
   return fixture.sim
 }
 
@@ -199,6 +200,21 @@ describe('one progress comment per run', () => {
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \(status \*\*active\*\*\): the run failed after 5m 0\ds\./)
     expect(reply?.body).toContain('did not finish within `timeout` (5m 00s)')
+  })
+
+  test('the reply that says how the run ended may take a few seconds past the timeout', async () => {
+    // A slower clock (10x): the edit's delay of 350 ms of real time is 3.5 s of the run's time,
+    // past the 2 s of grace a request under way gets at the deadline.
+    const sim = await startSim({ agent: { durationMs: 3_600_000 } }, acceleratedClock({ speed: 10 }))
+    sim.addFault({ route: 'github-comment-edit', delayMs: 350, times: 20 })
+    const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Slow one'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc',
+      timeout: '20s'
+    })
+    expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(20s\)/)
+    expect(log.text()).not.toContain('Could not update the reply')
+    expect(written(sim, 7)[0]?.body).toContain('did not finish within `timeout` (20s)')
   })
 
   test('a failing GitHub API only warns', async () => {

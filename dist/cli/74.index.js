@@ -182,6 +182,12 @@ var deadline = __webpack_require__(673);
 
 /** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000;
+/**
+ * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
+ * reply that says how the run ended comes after the last status check, which may have used the
+ * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
+ */
+const LAST_WORD_MS = 5_000;
 const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
 /** Hint for a refused write on the workflow's own repository. */
 const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
@@ -210,13 +216,13 @@ async function readGitHub(context, call) {
         throw new host/* GitHubApiError */.O(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`);
     }
 }
-/** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
+/** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
 async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
     const { signal, host } = context;
     if (signal.aborted)
         return undefined;
     try {
-        const result = await bounded(context, call);
+        const result = await (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(LAST_WORD_MS, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), signal, call);
         host.log.debug(`Did ${what}.`);
         return result;
     }

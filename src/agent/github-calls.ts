@@ -13,6 +13,12 @@ import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.
 
 /** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000
+/**
+ * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
+ * reply that says how the run ended comes after the last status check, which may have used the
+ * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
+ */
+const LAST_WORD_MS = 5_000
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
 /** Hint for a refused write on the workflow's own repository. */
@@ -43,12 +49,12 @@ export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSi
   }
 }
 
-/** One bounded try; a failure is a warning (with `hint` for a refusal) and gives undefined. */
+/** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
 export async function tryGitHub<T>(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<T>, hint = WRITE_PERMISSION_HINT): Promise<T | undefined> {
   const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await bounded(context, call)
+    const result = await withTimeout(context.clock, Math.max(LAST_WORD_MS, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), signal, call)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
