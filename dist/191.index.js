@@ -8,13 +8,20 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   O: () => (/* binding */ GitHubApiError)
 /* harmony export */ });
-/** A GitHub API call that failed; `status` 0 when no answer came. */
+/**
+ * A GitHub API call that failed; `status` 0 when no answer came. `rateLimited`: GitHub asked to
+ * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
+ */
 class GitHubApiError extends Error {
     status;
+    rateLimited;
+    retryAfter;
     name = 'GitHubApiError';
-    constructor(status, message) {
+    constructor(status, message, rateLimited = status === 429, retryAfter) {
         super(message);
         this.status = status;
+        this.rateLimited = rateLimited;
+        this.retryAfter = retryAfter;
     }
 }
 
@@ -48,8 +55,16 @@ function createGitHubApi(token, apiUrl) {
             return await request();
         }
         catch (error) {
-            const status = error?.status;
-            throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(typeof status === 'number' ? status : 0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error));
+            const found = error?.status;
+            const status = typeof found === 'number' ? found : 0;
+            const headers = error?.response?.headers ?? {};
+            // GitHub's secondary rate limits answer 403 with Retry-After, its primary one with no
+            // requests left until x-ratelimit-reset (epoch seconds).
+            const reset = Number(headers['x-ratelimit-reset']);
+            const exhausted = headers['x-ratelimit-remaining'] === '0';
+            const retryAfter = headers['retry-after'] ?? (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined);
+            const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || exhausted));
+            throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(status, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error), rateLimited, retryAfter);
         }
     };
     const posted = (data) => ({ id: data.id, url: data.html_url });

@@ -8,13 +8,20 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   O: () => (/* binding */ GitHubApiError)
 /* harmony export */ });
-/** A GitHub API call that failed; `status` 0 when no answer came. */
+/**
+ * A GitHub API call that failed; `status` 0 when no answer came. `rateLimited`: GitHub asked to
+ * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
+ */
 class GitHubApiError extends Error {
     status;
+    rateLimited;
+    retryAfter;
     name = 'GitHubApiError';
-    constructor(status, message) {
+    constructor(status, message, rateLimited = status === 429, retryAfter) {
         super(message);
         this.status = status;
+        this.rateLimited = rateLimited;
+        this.retryAfter = retryAfter;
     }
 }
 
@@ -246,8 +253,9 @@ function bounded(context, call) {
     return (0,cancellation/* withTimeout */.wj)(context.clock, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms, context.signal, call);
 }
 function failureOf(error) {
+    // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
     if (error instanceof host/* GitHubApiError */.O && error.status > 0)
-        return { kind: 'status', status: error.status };
+        return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
     return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };
 }
 

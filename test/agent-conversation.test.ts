@@ -109,6 +109,18 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
+  test("GitHub's rate limits are waited out as it asks: a secondary limit's 403 and a 429, each with Retry-After", async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-permission', status: 403, retryAfter: '30', body: { message: 'You have exceeded a secondary rate limit.' } })
+    sim.addFault({ route: 'github-permission', status: 429, retryAfter: '20' })
+    const started = fixture!.clock.now()
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
+    expect(failure).toBeUndefined()
+    expect(sim.count('github-permission')).toBe(3)
+    // The waits were GitHub's (30 s, then 20 s), not the backoff's 1-2 s.
+    expect(fixture!.clock.now() - started).toBeGreaterThanOrEqual(50_000)
+  })
+
   test('without a token the permission cannot be checked: fail closed', async () => {
     const sim = await startSim()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'github-token': '' })

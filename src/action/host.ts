@@ -103,12 +103,17 @@ export interface GitHubApi {
   updateReviewComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
 }
 
-/** A GitHub API call that failed; `status` 0 when no answer came. */
+/**
+ * A GitHub API call that failed; `status` 0 when no answer came. `rateLimited`: GitHub asked to
+ * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
+ */
 export class GitHubApiError extends Error {
   override readonly name = 'GitHubApiError'
   constructor(
     readonly status: number,
-    message: string
+    message: string,
+    readonly rateLimited = status === 429,
+    readonly retryAfter?: string | undefined
   ) {
     super(message)
   }

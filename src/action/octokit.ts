@@ -17,8 +17,16 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
     try {
       return await request()
     } catch (error) {
-      const status = (error as { status?: unknown })?.status
-      throw new GitHubApiError(typeof status === 'number' ? status : 0, errorMessage(error))
+      const found = (error as { status?: unknown })?.status
+      const status = typeof found === 'number' ? found : 0
+      const headers = (error as { response?: { headers?: Record<string, string | undefined> } })?.response?.headers ?? {}
+      // GitHub's secondary rate limits answer 403 with Retry-After, its primary one with no
+      // requests left until x-ratelimit-reset (epoch seconds).
+      const reset = Number(headers['x-ratelimit-reset'])
+      const exhausted = headers['x-ratelimit-remaining'] === '0'
+      const retryAfter = headers['retry-after'] ?? (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined)
+      const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || exhausted))
+      throw new GitHubApiError(status, errorMessage(error), rateLimited, retryAfter)
     }
   }
   const posted = (data: { id: number; html_url?: string }): PostedComment => ({ id: data.id, url: data.html_url })

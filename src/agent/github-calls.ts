@@ -80,6 +80,7 @@ function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise
 }
 
 function failureOf(error: unknown): AttemptFailure {
-  if (error instanceof GitHubApiError && error.status > 0) return { kind: 'status', status: error.status }
+  // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
+  if (error instanceof GitHubApiError && error.status > 0) return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter }
   return { kind: 'network', code: (error as NodeJS.ErrnoException)?.code, message: errorMessage(error) }
 }
