@@ -28705,12 +28705,15 @@ function readSettings(read, context) {
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
         const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
         if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
-            problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`);
+            // (Comments exist only in a workflow: the CLI has no event.)
+            const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)';
+            problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
         }
         const promptText = read('prompt').trim();
         const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
         if (operation !== 'agent-status' && prompt === undefined) {
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
+            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
+            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
         }
         if (operation === 'agent' && prompt !== undefined)
             settings = { ...agentCommon, operation, jobId: jobIdText, prompt };

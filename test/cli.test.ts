@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import { describe, expect, test } from '@jest/globals'
 import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
+import { inTerminalTerms } from '../src/cli/terms.js'
 
 const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
 
@@ -92,6 +93,19 @@ describe('the CLI host', () => {
     expect(stderr.text()).toBe('link ?sig=***\nerror: Export job e1 failed.\n')
     expect(h.finish(false)).toBe(1)
     expect(stdout.text()).toBe('bundle-url=https://x/b?sig=s3cr3t-signature\nhelm-values=a: 1\\nb: "c\\\\\\\\d"\\n\n')
+  })
+
+  test("the core's messages name inputs as the CLI takes them", () => {
+    expect(inTerminalTerms('`max-poll-interval` (abc) must not be shorter than `poll-interval` (5s).')).toBe(
+      '`--max-poll-interval` (abc) must not be shorter than `--poll-interval` (5s).'
+    )
+    expect(inTerminalTerms('Could not start: check `api-key`.')).toBe('Could not start: check `DOCS_ADMIN_API_KEY`.')
+    expect(inTerminalTerms('The job may still finish: check it with `operation: agent-status` and `job-id: j_1`.')).toBe(
+      'The job may still finish: check it with `docs-admin agent-status --job-id j_1`.'
+    )
+    expect(inTerminalTerms('rerun with `job-id: exp_1` to pick it up')).toBe('rerun with `--job-id exp_1` to pick it up')
+    // Backticked words that are no input stay.
+    expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')
   })
 
   test('exit codes: 0, 2 for input, 130 for a cancellation', () => {

@@ -28706,12 +28706,15 @@ function readSettings(read, context) {
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
         const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
         if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
-            problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`);
+            // (Comments exist only in a workflow: the CLI has no event.)
+            const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)';
+            problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
         }
         const promptText = read('prompt').trim();
         const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
         if (operation !== 'agent-status' && prompt === undefined) {
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`);
+            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
+            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
         }
         if (operation === 'agent' && prompt !== undefined)
             settings = { ...agentCommon, operation, jobId: jobIdText, prompt };
@@ -28848,9 +28851,10 @@ function checkFolder(name, text, workspace, problems) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Du: () => (/* binding */ parseCommandLine),
+/* harmony export */   M0: () => (/* binding */ ENVIRONMENT),
 /* harmony export */   Wr: () => (/* binding */ COMMAND)
 /* harmony export */ });
-/* unused harmony exports ENVIRONMENT, flagsOf */
+/* unused harmony export flagsOf */
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1729);
@@ -29009,14 +29013,49 @@ function wrap(text, width) {
 
 /***/ }),
 
-/***/ 6027:
+/***/ 9790:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ CliHost),
-/* harmony export */   a: () => (/* binding */ EXIT_CODES)
-/* harmony export */ });
-/* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3598);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  F: () => (/* binding */ CliHost),
+  a: () => (/* binding */ EXIT_CODES)
+});
+
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var common_cancellation = __nccwpck_require__(3598);
+// EXTERNAL MODULE: ./src/action/inputs.ts
+var inputs = __nccwpck_require__(1729);
+// EXTERNAL MODULE: ./src/cli/args.ts
+var args = __nccwpck_require__(7593);
+;// CONCATENATED MODULE: ./src/cli/terms.ts
+/**
+ * The shared core speaks in a workflow's terms: inputs (`base-url`), and `operation: ...` with
+ * `job-id: ...` to pick a job up again. On a terminal those are flags, subcommands and the
+ * environment. Pure.
+ */
+
+
+/** How the CLI takes an input that is not simply its flag. */
+const FROM_ENVIRONMENT = {
+    'api-key': `\`${args/* ENVIRONMENT */.M0.apiKey}\``,
+    'base-url': `\`--base-url\` or \`${args/* ENVIRONMENT */.M0.baseUrl}\``
+};
+/** A message of the core (an error, a warning), with inputs named as the CLI takes them. */
+function inTerminalTerms(message) {
+    return message
+        .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
+        .replace(/`job-id: ([^`]+)`/g, '`--job-id $1`')
+        .replace(/`([a-z-]+)`/g, (whole, name) => {
+        if (!Object.hasOwn(inputs/* INPUTS */.mc, name))
+            return whole;
+        return FROM_ENVIRONMENT[name] ?? `\`--${name}\``;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/cli/cli-host.ts
+
 
 /** Exit codes by how the run ended. */
 const EXIT_CODES = { ok: 0, failed: 1, input: 2, cancelled: 130 };
@@ -29032,7 +29071,7 @@ class CliHost {
     failure;
     /** A progress line is standing on the terminal and the next line must clear it first. */
     progressShown = false;
-    constructor(inputs, terminal, cancellation = (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelOnSignals */ .dJ)(() => {
+    constructor(inputs, terminal, cancellation = (0,common_cancellation/* cancelOnSignals */.dJ)(() => {
         this.write('error: the run was cancelled and did not stop in time.');
         process.exit(EXIT_CODES.cancelled);
     })) {
@@ -29043,7 +29082,7 @@ class CliHost {
         this.log = {
             debug: (message) => debug && this.write(`debug: ${message}`),
             info: (message) => this.write(message),
-            warning: (message) => this.write(`warning: ${message}`),
+            warning: (message) => this.write(`warning: ${inTerminalTerms(message)}`),
             notice: (message) => this.write(`notice: ${message}`),
             progress: (message) => this.progress(message),
             group: async (title, fn) => {
@@ -29064,7 +29103,7 @@ class CliHost {
     }
     setFailed(message, kind) {
         this.failure = { message, kind };
-        this.write(`error: ${message}`);
+        this.write(`error: ${inTerminalTerms(message)}`);
     }
     /** A CLI has no job summary page: what it would show is in the log and the outputs. */
     async appendSummary() { }
@@ -29129,7 +29168,7 @@ class CliHost {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4731);
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
-/* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6027);
+/* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9790);
 // The entry point of `docs-admin`, the CLI for every CI system: the action's own run() against a
 // Host made of the command line, stdout and stderr.
 

@@ -233,13 +233,16 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     const jobId: JobSource | undefined =
       jobIdText !== undefined ? { from: 'input', id: jobIdText } : isCommentEvent(context.eventName) ? { from: 'pull-request' } : undefined
     if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
-      problems.push(`\`job-id\` is required for \`${operation}\` (on a pull-request comment it may come from the job recorded on the pull request).`)
+      // (Comments exist only in a workflow: the CLI has no event.)
+      const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)'
+      problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`)
     }
     const promptText = read('prompt').trim()
     const prompt: PromptSource | undefined =
       promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined
     if (operation !== 'agent-status' && prompt === undefined) {
-      problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character), unless \`comment-command\` takes it from a comment.`)
+      const fromComment = isCommentEvent(context.eventName) ? ', unless `comment-command` takes it from the comment' : ''
+      problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`)
     }
     if (operation === 'agent' && prompt !== undefined) settings = { ...agentCommon, operation, jobId: jobIdText, prompt }
     else if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }

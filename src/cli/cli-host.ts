@@ -9,6 +9,7 @@ import type { InputName } from '../action/inputs.js'
 import type { OutputName } from '../action/outputs.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
+import { inTerminalTerms } from './terms.js'
 
 export interface Terminal {
   stdout: Writable
@@ -43,7 +44,7 @@ export class CliHost implements Host {
     this.log = {
       debug: (message) => debug && this.write(`debug: ${message}`),
       info: (message) => this.write(message),
-      warning: (message) => this.write(`warning: ${message}`),
+      warning: (message) => this.write(`warning: ${inTerminalTerms(message)}`),
       notice: (message) => this.write(`notice: ${message}`),
       progress: (message) => this.progress(message),
       group: async (title, fn) => {
@@ -67,7 +68,7 @@ export class CliHost implements Host {
 
   setFailed(message: string, kind: FailureKind): void {
     this.failure = { message, kind }
-    this.write(`error: ${message}`)
+    this.write(`error: ${inTerminalTerms(message)}`)
   }
 
   /** A CLI has no job summary page: what it would show is in the log and the outputs. */
