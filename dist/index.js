@@ -28682,6 +28682,14 @@ function readSettings(read, context) {
             helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
             helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
         };
+        // Inputs that would change nothing are said to, rather than dropped without a word.
+        if (jobId !== undefined) {
+            const ignored = ['docs-version', 'paths'].filter((name) => value(name) !== undefined);
+            if (ignored.length > 0)
+                context.warn(`${ignored.map((name) => `\`${name}\``).join(' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
+        }
+        if (exportCommon.verify === 'strict' && !exportCommon.extract)
+            context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
         if (jobId !== undefined)
             settings = { ...exportCommon, jobId, domain };
         else if (domain !== undefined)

@@ -198,6 +198,19 @@ describe('export inputs', () => {
     )
   })
 
+  test('inputs that would change nothing get a warning, not silence', () => {
+    const warnings: string[] = []
+    read({ ...exportInputs, domain: '', 'job-id': 'exp_1', 'docs-version': 'v2', paths: '/guides' }, warnings)
+    read({ ...exportInputs, verify: 'strict', extract: 'false' }, warnings)
+    expect(warnings).toEqual([
+      '`docs-version` and `paths` only shape a new export; `job-id` reuses one as it was started.',
+      '`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.'
+    ])
+    const none: string[] = []
+    read({ ...exportInputs, verify: 'strict', 'docs-version': 'v2' }, none)
+    expect(none).toEqual([])
+  })
+
   test('an unknown operation names the allowed ones', () => {
     expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(/`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`/)
   })

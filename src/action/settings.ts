@@ -214,6 +214,13 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
       helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
       helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
     }
+    // Inputs that would change nothing are said to, rather than dropped without a word.
+    if (jobId !== undefined) {
+      const ignored = (['docs-version', 'paths'] as const).filter((name) => value(name) !== undefined)
+      if (ignored.length > 0) context.warn(`${ignored.map((name) => `\`${name}\``).join(' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
+    }
+    if (exportCommon.verify === 'strict' && !exportCommon.extract)
+      context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
     else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
     else if (domainText === undefined) problems.push('`domain` is required unless `job-id` names an existing export job.')
