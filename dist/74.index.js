@@ -229,7 +229,7 @@ async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
     if (signal.aborted)
         return undefined;
     try {
-        const result = await (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(LAST_WORD_MS, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), signal, call);
+        const result = await bounded(context, call, LAST_WORD_MS);
         host.log.debug(`Did ${what}.`);
         return result;
     }
@@ -248,9 +248,12 @@ function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
 function isRefusal(status) {
     return status === 401 || status === 403 || status === 404;
 }
-/** One request, within its own bound and the step's `timeout` (a reply after a timeout still gets the grace). */
-function bounded(context, call) {
-    return (0,cancellation/* withTimeout */.wj)(context.clock, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms, context.signal, call);
+/**
+ * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
+ * the grace), and never less than `atLeastMs`.
+ */
+function bounded(context, call, atLeastMs = 0) {
+    return (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(atLeastMs, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), context.signal, call);
 }
 function failureOf(error) {
     // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
@@ -453,7 +456,7 @@ class ProgressComment {
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
  * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
  * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
- * normalised (see httpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
+ * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
  * comment does not).
  */
 function progressText(facts, secrets) {
@@ -473,7 +476,7 @@ function progressText(facts, secrets) {
             lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
             break;
         case 'ended':
-            lines.push(endLine(job, facts.status, prLink, status, facts.error, after));
+            lines.push(endLine(job, facts, status, prLink, after));
     }
     if (facts.note !== undefined)
         lines.push('', (0,common_text/* commentText */.br)(facts.note));
@@ -481,8 +484,9 @@ function progressText(facts, secrets) {
         lines.push('', `[Workflow run](${facts.runUrl})`);
     return redact(lines.join('\n'), secrets);
 }
-function endLine(job, final, prLink, status, error, after) {
-    switch (final) {
+/** `status` and `prLink`: the job's status and link as the comment shows them. */
+function endLine(job, facts, status, prLink, after) {
+    switch (facts.status) {
         case 'completed':
             return prLink
                 ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
@@ -490,7 +494,7 @@ function endLine(job, final, prLink, status, error, after) {
         case 'archived':
             return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`;
         case 'failed':
-            return `❌ ${job} **failed**${after}: ${(0,common_text/* commentText */.br)(error ?? 'the service gave no reason')}`;
+            return `❌ ${job} **failed**${after}: ${(0,common_text/* commentText */.br)(facts.error ?? 'the service gave no reason')}`;
         default:
             return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
     }

@@ -918,15 +918,14 @@ class EntryIndex {
         };
         // One budget for the whole archive: chains of long targets, each walked again for every link
         // that leads into them, would otherwise take hours of a blocked thread for a few KiB of archive.
-        let work = MAX_SYMLINK_WORK;
+        const budget = { hops: MAX_LINK_HOPS, work: MAX_SYMLINK_WORK };
         for (const key of this.symlinks) {
             const node = this.nodes.get(key);
             if (node?.kind !== 'symlink')
                 continue;
             const { path, target, entryName } = node;
-            const budget = { hops: MAX_LINK_HOPS, work };
+            budget.hops = MAX_LINK_HOPS;
             const verdict = walk(entry_safety_parentOf(path), target, linkAt, budget);
-            work = budget.work;
             if (verdict === 'too much') {
                 throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
             }
@@ -2737,7 +2736,7 @@ async function unpackEntry(file, entry, writer) {
     if (kind.kind === 'symlink') {
         const data = await file.readFresh(local.dataStart, entry.compressedSize);
         const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data;
-        checkCrc(target, entry);
+        checkCrc(external_node_zlib_default().crc32(target), entry);
         writer.symlink(entry.name, target.toString('utf8'));
         return;
     }
@@ -2759,9 +2758,8 @@ async function unpackEntry(file, entry, writer) {
         throw error;
     }
 }
-/** A zip entry's content (or its CRC-32 so far) against the CRC-32 its archive gives: damaged data is refused. */
-function checkCrc(content, entry) {
-    const crc = typeof content === 'number' ? content : external_node_zlib_default().crc32(content);
+/** The CRC-32 of a zip entry's content against the one its archive gives: damaged data is refused. */
+function checkCrc(crc, entry) {
     if (crc !== entry.crc)
         throw (0,archive_errors/* corrupt */.qb)(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`));
 }

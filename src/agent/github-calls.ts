@@ -54,7 +54,7 @@ export async function tryGitHub<T>(context: FlowContext, what: string, call: (si
   const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await withTimeout(context.clock, Math.max(LAST_WORD_MS, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), signal, call)
+    const result = await bounded(context, call, LAST_WORD_MS)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
@@ -74,9 +74,12 @@ export function isRefusal(status: number): boolean {
   return status === 401 || status === 403 || status === 404
 }
 
-/** One request, within its own bound and the step's `timeout` (a reply after a timeout still gets the grace). */
-function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return withTimeout(context.clock, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms, context.signal, call)
+/**
+ * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
+ * the grace), and never less than `atLeastMs`.
+ */
+function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs = 0): Promise<T> {
+  return withTimeout(context.clock, Math.max(atLeastMs, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), context.signal, call)
 }
 
 function failureOf(error: unknown): AttemptFailure {

@@ -26,7 +26,7 @@ export interface ProgressFacts {
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
  * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
  * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
- * normalised (see httpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
+ * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
  * comment does not).
  */
 export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): string {
@@ -50,15 +50,16 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
       break
     case 'ended':
-      lines.push(endLine(job, facts.status, prLink, status, facts.error, after))
+      lines.push(endLine(job, facts, status, prLink, after))
   }
   if (facts.note !== undefined) lines.push('', commentText(facts.note))
   if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
   return redact(lines.join('\n'), secrets)
 }
 
-function endLine(job: string, final: string | undefined, prLink: string | undefined, status: string, error: string | undefined, after: string): string {
-  switch (final) {
+/** `status` and `prLink`: the job's status and link as the comment shows them. */
+function endLine(job: string, facts: ProgressFacts, status: string, prLink: string | undefined, after: string): string {
+  switch (facts.status) {
     case 'completed':
       return prLink
         ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
@@ -66,7 +67,7 @@ function endLine(job: string, final: string | undefined, prLink: string | undefi
     case 'archived':
       return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`
     case 'failed':
-      return `❌ ${job} **failed**${after}: ${commentText(error ?? 'the service gave no reason')}`
+      return `❌ ${job} **failed**${after}: ${commentText(facts.error ?? 'the service gave no reason')}`
     default:
       return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`
   }

@@ -178,14 +178,13 @@ export class EntryIndex {
     }
     // One budget for the whole archive: chains of long targets, each walked again for every link
     // that leads into them, would otherwise take hours of a blocked thread for a few KiB of archive.
-    let work = MAX_SYMLINK_WORK
+    const budget = { hops: MAX_LINK_HOPS, work: MAX_SYMLINK_WORK }
     for (const key of this.symlinks) {
       const node = this.nodes.get(key)
       if (node?.kind !== 'symlink') continue
       const { path, target, entryName } = node
-      const budget = { hops: MAX_LINK_HOPS, work }
+      budget.hops = MAX_LINK_HOPS
       const verdict = walk(parentOf(path), target, linkAt, budget)
-      work = budget.work
       if (verdict === 'too much') {
         throw new UnsafeEntryError(
           entryName,

@@ -413,7 +413,7 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   if (kind.kind === 'symlink') {
     const data = await file.readFresh(local.dataStart, entry.compressedSize)
     const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data
-    checkCrc(target, entry)
+    checkCrc(zlib.crc32(target), entry)
     writer.symlink(entry.name, target.toString('utf8'))
     return
   }
@@ -441,9 +441,8 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   }
 }
 
-/** A zip entry's content (or its CRC-32 so far) against the CRC-32 its archive gives: damaged data is refused. */
-function checkCrc(content: Buffer | number, entry: { name: string; crc: number }): void {
-  const crc = typeof content === 'number' ? content : zlib.crc32(content)
+/** The CRC-32 of a zip entry's content against the one its archive gives: damaged data is refused. */
+function checkCrc(crc: number, entry: { name: string; crc: number }): void {
   if (crc !== entry.crc) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`))
 }
 
