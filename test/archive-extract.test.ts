@@ -130,6 +130,29 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(await readFile(join(siteDir, 'b.html'), 'utf8')).toBe('a file now')
   })
 
+  test('names that differ only in case or Unicode form are one path, as on macOS and Windows: the site is the same on every OS', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'Guides/a.html', content: 'a' },
+        { type: 'file', name: 'guides/b.html', content: 'b' },
+        { type: 'directory', name: 'GUIDES/' },
+        { type: 'file', name: 'Index.html', content: 'first', mode: 0o755 },
+        { type: 'file', name: 'index.html', content: 'second', mode: 0o644 },
+        { type: 'file', name: 'caf\u00e9.html', content: 'composed' },
+        { type: 'file', name: 'cafe\u0301.html', content: 'decomposed' },
+        { type: 'file', name: 'Big.bin', content: Buffer.alloc(3 * 1024 * 1024, 'big') },
+        { type: 'file', name: 'big.BIN', content: 'small now' }
+      ])
+    )
+    // A folder keeps its first spelling; a file takes its last, the earlier one gone.
+    expect((await readdir(siteDir)).sort()).toEqual(['Guides', 'big.BIN', 'cafe\u0301.html', 'index.html'])
+    expect((await readdir(join(siteDir, 'Guides'))).sort()).toEqual(['a.html', 'b.html'])
+    expect(await readFile(join(siteDir, 'index.html'), 'utf8')).toBe('second')
+    expect((await stat(join(siteDir, 'index.html'))).mode & 0o777).toBe(0o644 & ~process.umask())
+    expect(await readFile(join(siteDir, 'cafe\u0301.html'), 'utf8')).toBe('decomposed')
+    expect(await readFile(join(siteDir, 'big.BIN'), 'utf8')).toBe('small now')
+  })
+
   test('unpacks large files by streaming them', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 17, 'abcdefgh')
     await unpack(await build(format, [{ type: 'file', name: 'big.bin', content: big }]))

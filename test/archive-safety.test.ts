@@ -138,7 +138,7 @@ describe('EntryIndex', () => {
     index.addDirectory('assets/')
     index.addFile('assets/app.js')
     index.addFile('guides/a.html')
-    expect(index.addHardlink('guides/b.html', 'guides/a.html')).toEqual({ path: 'guides/b.html', targetPath: 'guides/a.html' })
+    expect(index.addHardlink('guides/b.html', 'guides/a.html')).toEqual({ path: 'guides/b.html', targetPath: 'guides/a.html', replaces: undefined })
     index.addSymlink('latest', 'guides')
     index.addSymlink('guides/style.js', '../assets/app.js')
     index.addSymlink('dangling', 'nowhere/yet')
@@ -275,7 +275,7 @@ describe('EntryIndex', () => {
     expect(refusal(() => index.addDirectory('readme.md/')).message).toContain('is a file')
     index.addFile('readme.md')
     // A hardlink to either spelling links to the file as the archive spelled it last.
-    expect(index.addHardlink('copy.md', 'README.md')).toEqual({ path: 'copy.md', targetPath: 'readme.md' })
+    expect(index.addHardlink('copy.md', 'README.md')).toEqual({ path: 'copy.md', targetPath: 'readme.md', replaces: undefined })
     expect(refusal(() => index.addHardlink('Copy.MD', 'copy.md')).message).toContain('itself')
     index.addDirectory('Assets')
     expect(refusal(() => index.addFile('assets')).message).toContain('replace a directory')
@@ -286,11 +286,33 @@ describe('EntryIndex', () => {
     expect(index.symlinksToCreate()).toEqual([])
   })
 
+  test('twins are written as a folding file system leaves them: a folder as first spelled, a file as last, the earlier spelling replaced', () => {
+    const index = new EntryIndex()
+    expect(index.addFile('Guides/Start.html')).toEqual({ path: 'Guides/Start.html', replaces: undefined })
+    expect(index.addFile('guides/start.html')).toEqual({ path: 'Guides/start.html', replaces: 'Guides/Start.html' })
+    expect(index.addFile('GUIDES/new/deep.html')).toEqual({ path: 'Guides/new/deep.html', replaces: undefined })
+    expect(index.addDirectory('guides/NEW/')).toBe('Guides/new')
+    expect(index.addFile('guides/NEW/deep.html')).toEqual({ path: 'Guides/new/deep.html', replaces: undefined })
+    expect(index.fileAt('GUIDES/START.HTML')).toBe('Guides/start.html')
+    expect(index.fileAt('guides')).toBeUndefined()
+    // Unicode forms alike (HFS+ stores names decomposed).
+    index.addFile('caf\u00e9/x.html')
+    expect(index.addFile('cafe\u0301/X.html')).toEqual({ path: 'caf\u00e9/X.html', replaces: 'caf\u00e9/x.html' })
+    // A symlink or hardlink in a file's place replaces it on disk at once; a symlink replaced is only ever in the index.
+    expect(index.addSymlink('guides/Start.html', 'new/deep.html')).toEqual({ path: 'Guides/Start.html', replaces: 'Guides/start.html' })
+    expect(index.addFile('guides/START.html')).toEqual({ path: 'Guides/START.html', replaces: undefined })
+    expect(index.addHardlink('Guides/start.html', 'guides/new/deep.html')).toEqual({
+      path: 'Guides/start.html',
+      targetPath: 'Guides/new/deep.html',
+      replaces: 'Guides/START.html'
+    })
+  })
+
   test('refuses symlink targets no file system would take, or that Windows reads as ".."', () => {
     expect(refusal(() => new EntryIndex().addSymlink('l', 'a/'.repeat(2049))).message).toContain('longer than 4096 bytes')
     expect(refusal(() => new EntryIndex().addSymlink('d/l', '.. /x')).message).toContain('Windows reads as')
     expect(refusal(() => new EntryIndex().addSymlink('l', `a/${'n'.repeat(256)}`)).message).toContain('a name longer than 255 bytes')
-    expect(new EntryIndex().addSymlink('l', './a/../b')).toBe('l')
+    expect(new EntryIndex().addSymlink('l', './a/../b').path).toBe('l')
   })
 
   test('refuses an empty file name', () => {

@@ -193,6 +193,7 @@ const CLOSE = 6;
 const HARDLINK = 7;
 const SYMLINK = 8;
 const CHMOD = 9;
+const REMOVE = 10;
 /**
  * A thread's program, run from its source text: it may use nothing from outside its body, and
  * gets node's modules as arguments. `makeObserver` (or undefined) makes the thread's observer of
@@ -351,6 +352,16 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
             }
             case 9: // CHMOD path name mode (a file this unpacking created; no symlink exists yet)
                 fs.chmodSync(absolute(op[1]), op[3]);
+                return;
+            case 10: // REMOVE path name (a file this unpacking created, replaced by a twin of its name)
+                try {
+                    fs.unlinkSync(absolute(op[1]));
+                }
+                catch (error) {
+                    // Gone already is as good: the point is that it is not there.
+                    if (codeOf(error) !== 'ENOENT')
+                        throw error;
+                }
                 return;
             default:
                 throw new Error(`unknown operation ${code}`);
@@ -549,6 +560,10 @@ class DiskThreads {
     /** Call after idle(), once every file is written. */
     symlink(path, name, target) {
         this.push(this.shardOf(parentOf(path)), [SYMLINK, path, name, target]);
+    }
+    /** Removes a file written earlier (on its thread, so after its write); none there is no failure. */
+    remove(path, name) {
+        this.push(this.shardOf(parentOf(path)), [REMOVE, path, name]);
     }
     /** Sets the mode of a file written earlier (on its thread, so after its write). */
     chmod(path, name, mode) {
@@ -821,7 +836,6 @@ function entry_safety_parentOf(path) {
     const slash = path.lastIndexOf('/');
     return slash < 0 ? '' : path.slice(0, slash);
 }
-const DIR = { kind: 'dir' };
 /**
  * What the archive has put where so far, in archive order. Each `add*` checks one entry against
  * the entries before it and returns the entry path to write; `symlinksToCreate()` checks every
@@ -831,31 +845,42 @@ const DIR = { kind: 'dir' };
  * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
  * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
  * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
+ *
+ * Twins are written as such a file system (macOS, Windows) leaves them, so that the site is the
+ * same on every runner: a folder keeps the spelling it was first given, and everything below it
+ * is written under that spelling (`Guides/a.html` then `guides/b.html` is one folder `Guides`);
+ * a file takes the spelling of the entry that wrote it last (`Index.html` then `index.html`
+ * leaves `index.html` alone), the earlier spelling being removed first (Claim.replaces).
  */
 class EntryIndex {
     /** Folded path -> what is there. */
-    nodes = new Map([['', DIR]]);
+    nodes = new Map([['', { kind: 'dir', path: '' }]]);
     /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
     symlinks = new Set();
-    /** Returns the directory's path, '' for the root. */
+    /** Returns the directory's path (as first spelled), '' for the root. */
     addDirectory(name) {
-        const path = entryPath(name);
-        const key = (0,file_names/* foldPath */.t)(path);
+        const spelled = entryPath(name);
+        const key = (0,file_names/* foldPath */.t)(spelled);
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
-            return path;
-        this.claimParents(path, name);
+            return existing.path;
+        const path = this.claimParents(spelled, name);
         if (existing?.kind === 'file')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
         // An earlier symlink here is replaced: it exists only in this index until the very end.
         this.symlinks.delete(key);
-        this.nodes.set(key, DIR);
+        this.nodes.set(key, { kind: 'dir', path });
         return path;
     }
     addFile(name) {
-        const { path, key } = this.claimLeaf(name);
-        this.nodes.set(key, { kind: 'file', path });
-        return path;
+        const { key, ...claim } = this.claimLeaf(name);
+        this.nodes.set(key, { kind: 'file', path: claim.path });
+        return claim;
+    }
+    /** The path a file entry written earlier is at (its mode may come after its content). */
+    fileAt(name) {
+        const node = this.nodes.get((0,file_names/* foldPath */.t)(entryPath(name)));
+        return node?.kind === 'file' ? node.path : undefined;
     }
     /**
      * `target` is another entry's name (tar hardlinks name their target from the archive root);
@@ -876,11 +901,11 @@ class EntryIndex {
         if (targetNode?.kind !== 'file') {
             throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
         }
-        const { path, key } = this.claimLeaf(name);
+        const { key, ...claim } = this.claimLeaf(name);
         if (key === targetKey)
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a hardlink to itself');
-        this.nodes.set(key, { kind: 'file', path });
-        return { path, targetPath: targetNode.path };
+        this.nodes.set(key, { kind: 'file', path: claim.path });
+        return { ...claim, targetPath: targetNode.path };
     }
     addSymlink(name, target) {
         checkText(name, target, 'link target');
@@ -897,14 +922,14 @@ class EntryIndex {
             if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
                 throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
         }
-        const { path, key } = this.claimLeaf(name);
+        const { key, ...claim } = this.claimLeaf(name);
         // Fail fast on the plain case; chains through other links are checked once all are known.
-        if (resolveLexically(entry_safety_parentOf(path), target) === undefined) {
+        if (resolveLexically(entry_safety_parentOf(claim.path), target) === undefined) {
             throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
         }
-        this.nodes.set(key, { kind: 'symlink', path, target, entryName: name });
+        this.nodes.set(key, { kind: 'symlink', path: claim.path, target, entryName: name });
         this.symlinks.add(key);
-        return path;
+        return claim;
     }
     /**
      * The symlinks to create, after checking that each one, resolved through all the archive's
@@ -940,32 +965,46 @@ class EntryIndex {
     }
     /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
     claimLeaf(name) {
-        const path = entryPath(name);
-        if (path === '')
+        const spelled = entryPath(name);
+        if (spelled === '')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
-        this.claimParents(path, name);
-        const key = (0,file_names/* foldPath */.t)(path);
-        if (this.nodes.get(key)?.kind === 'dir')
+        const path = this.claimParents(spelled, name);
+        const key = (0,file_names/* foldPath */.t)(spelled);
+        const existing = this.nodes.get(key);
+        if (existing?.kind === 'dir')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
         this.symlinks.delete(key);
-        return { path, key };
+        // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
+        return { path, key, replaces: existing?.kind === 'file' && existing.path !== path ? existing.path : undefined };
     }
-    /** Every ancestor becomes a directory; none may be a symlink (that would write through it) or a file. */
+    /**
+     * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
+     * file. Returns `path` below its folder as first spelled.
+     */
     claimParents(path, name) {
         const newDirectories = [];
         // Ancestors of a known directory are known directories: the common case costs one lookup.
-        for (let parent = (0,file_names/* foldPath */.t)(entry_safety_parentOf(path));; parent = entry_safety_parentOf(parent)) {
-            const node = this.nodes.get(parent);
-            if (node?.kind === 'dir')
+        let parent = entry_safety_parentOf(path);
+        let folder;
+        for (;;) {
+            const key = (0,file_names/* foldPath */.t)(parent);
+            const node = this.nodes.get(key);
+            if (node?.kind === 'dir') {
+                folder = node.path;
                 break;
+            }
             if (node?.kind === 'symlink')
                 throw new archive_errors/* UnsafeEntryError */.vF(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
             if (node?.kind === 'file')
                 throw new archive_errors/* UnsafeEntryError */.vF(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
-            newDirectories.push(parent);
+            newDirectories.push({ key, spelled: parent });
+            parent = entry_safety_parentOf(parent);
         }
+        // Below the known folder, as this entry spells it; the folder as it was first spelled.
+        const respell = (spelled) => (parent === '' || folder === parent ? spelled : folder + spelled.slice(parent.length));
         for (const directory of newDirectories)
-            this.nodes.set(directory, DIR);
+            this.nodes.set(directory.key, { kind: 'dir', path: respell(directory.spelled) });
+        return respell(path);
     }
 }
 /** `target` from directory `from` without following links; undefined when it climbs above the root. */
@@ -1180,13 +1219,18 @@ class SiteWriter {
     /** Sets the mode of a file written earlier (an archive that names it only after the content). */
     setMode(name, mode) {
         this.throwIfFailed();
-        this.disk.chmod(entryPath(name), name, fileMode(mode));
+        const path = this.index.fileAt(name);
+        if (path === undefined)
+            throw new Error(`setMode: the entry ${JSON.stringify(name)} is not a file written earlier`);
+        this.disk.chmod(path, name, fileMode(mode));
     }
     async hardlink(name, target) {
         this.throwIfFailed();
         this.countEntry(name);
-        const { path, targetPath } = this.index.addHardlink(name, target);
+        const { path, targetPath, replaces } = this.index.addHardlink(name, target);
         this.counts.hardlinks++;
+        if (replaces !== undefined)
+            this.remove(replaces, name);
         // The target's write may be on another thread: all of them finish first, and the link is
         // made before anything after it (a later rewrite of the target must not show through it).
         await this.disk.idle();
@@ -1201,8 +1245,10 @@ class SiteWriter {
     symlink(name, target) {
         this.throwIfFailed();
         this.countEntry(name);
-        this.index.addSymlink(name, target);
+        const { replaces } = this.index.addSymlink(name, target);
         this.counts.symlinks++;
+        if (replaces !== undefined)
+            this.remove(replaces, name);
     }
     /** Devices, fifos and unknown entry types are not extracted. */
     skip(name, kind) {
@@ -1263,11 +1309,19 @@ class SiteWriter {
     claimFile(name, size) {
         this.throwIfFailed();
         this.countEntry(name);
-        const path = this.index.addFile(name);
+        const { path, replaces } = this.index.addFile(name);
         this.claimBytes(name, size);
         this.counts.files++;
+        if (replaces !== undefined)
+            this.remove(replaces, name);
         this.created.add(path);
         return path;
+    }
+    /** An earlier file that the entry `name`, a twin of it in case or Unicode form, replaces. */
+    remove(path, name) {
+        this.created.delete(path);
+        this.unobserved.delete(path);
+        this.disk.remove(path, name);
     }
     countEntry(name) {
         if (++this.entries > this.maxEntries)
@@ -2387,6 +2441,7 @@ class ZipFile {
 
 
 
+
 /** The mode files are created with when their entry gives none. */
 const DEFAULT_FILE_MODE = fileMode(undefined);
 /** What deflate may add to a symlink's target at most (block headers; it stores what it cannot shrink). */
@@ -2455,10 +2510,11 @@ class ZipUnpacker {
                 return 'again';
             if (kind.kind !== 'file')
                 continue;
+            // (By folded path: a twin in another case is the same file, see EntryIndex.)
             if (fileMode(kind.mode) !== DEFAULT_FILE_MODE)
-                modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode });
+                modes.set((0,file_names/* foldPath */.t)(entryPath(entry.name)), { name: entry.name, mode: kind.mode });
             else if (modes.size > 0)
-                modes.delete(entryPath(entry.name));
+                modes.delete((0,file_names/* foldPath */.t)(entryPath(entry.name)));
         }
         for (const { name, mode } of modes.values())
             this.writer.setMode(name, mode);

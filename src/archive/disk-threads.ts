@@ -32,6 +32,7 @@ import {
   type InflatedFile,
   OPEN,
   type Operation,
+  REMOVE,
   type Reply,
   SYMLINK,
   type ThreadFailure,
@@ -186,6 +187,11 @@ export class DiskThreads {
   /** Call after idle(), once every file is written. */
   symlink(path: string, name: string, target: string): void {
     this.push(this.shardOf(parentOf(path)), [SYMLINK, path, name, target])
+  }
+
+  /** Removes a file written earlier (on its thread, so after its write); none there is no failure. */
+  remove(path: string, name: string): void {
+    this.push(this.shardOf(parentOf(path)), [REMOVE, path, name])
   }
 
   /** Sets the mode of a file written earlier (on its thread, so after its write). */

@@ -75,10 +75,17 @@ function parentOf(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash)
 }
 
-/** What the archive has put at a path; `path` is the path as the archive spelled it last. */
-type Node = { kind: 'dir' } | { kind: 'file'; path: string } | { kind: 'symlink'; path: string; target: string; entryName: string }
+/**
+ * What the archive has put at a path, and the path it is written at: a folder as the archive
+ * spelled it first, a file or symlink as the archive spelled it last (see EntryIndex).
+ */
+type Node = { kind: 'dir'; path: string } | { kind: 'file'; path: string } | { kind: 'symlink'; path: string; target: string; entryName: string }
 
-const DIR: Node = { kind: 'dir' }
+/** Where a file or link entry is written, and the earlier file it replaces under another spelling (which must go first). */
+export interface Claim {
+  path: string
+  replaces: string | undefined
+}
 
 export interface PlannedSymlink {
   path: string
@@ -94,38 +101,50 @@ export interface PlannedSymlink {
  * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
  * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
  * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
+ *
+ * Twins are written as such a file system (macOS, Windows) leaves them, so that the site is the
+ * same on every runner: a folder keeps the spelling it was first given, and everything below it
+ * is written under that spelling (`Guides/a.html` then `guides/b.html` is one folder `Guides`);
+ * a file takes the spelling of the entry that wrote it last (`Index.html` then `index.html`
+ * leaves `index.html` alone), the earlier spelling being removed first (Claim.replaces).
  */
 export class EntryIndex {
   /** Folded path -> what is there. */
-  private readonly nodes = new Map<string, Node>([['', DIR]])
+  private readonly nodes = new Map<string, Node>([['', { kind: 'dir', path: '' }]])
   /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
   private readonly symlinks = new Set<string>()
 
-  /** Returns the directory's path, '' for the root. */
+  /** Returns the directory's path (as first spelled), '' for the root. */
   addDirectory(name: string): string {
-    const path = entryPath(name)
-    const key = foldPath(path)
+    const spelled = entryPath(name)
+    const key = foldPath(spelled)
     const existing = this.nodes.get(key)
-    if (existing?.kind === 'dir') return path
-    this.claimParents(path, name)
+    if (existing?.kind === 'dir') return existing.path
+    const path = this.claimParents(spelled, name)
     if (existing?.kind === 'file') throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
     // An earlier symlink here is replaced: it exists only in this index until the very end.
     this.symlinks.delete(key)
-    this.nodes.set(key, DIR)
+    this.nodes.set(key, { kind: 'dir', path })
     return path
   }
 
-  addFile(name: string): string {
-    const { path, key } = this.claimLeaf(name)
-    this.nodes.set(key, { kind: 'file', path })
-    return path
+  addFile(name: string): Claim {
+    const { key, ...claim } = this.claimLeaf(name)
+    this.nodes.set(key, { kind: 'file', path: claim.path })
+    return claim
+  }
+
+  /** The path a file entry written earlier is at (its mode may come after its content). */
+  fileAt(name: string): string | undefined {
+    const node = this.nodes.get(foldPath(entryPath(name)))
+    return node?.kind === 'file' ? node.path : undefined
   }
 
   /**
    * `target` is another entry's name (tar hardlinks name their target from the archive root);
    * `targetPath` is that entry's path as the archive spelled it.
    */
-  addHardlink(name: string, target: string): { path: string; targetPath: string } {
+  addHardlink(name: string, target: string): Claim & { targetPath: string } {
     checkText(name, target, 'link target')
     if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`)
     let targetKey: string
@@ -138,13 +157,13 @@ export class EntryIndex {
     if (targetNode?.kind !== 'file') {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`)
     }
-    const { path, key } = this.claimLeaf(name)
+    const { key, ...claim } = this.claimLeaf(name)
     if (key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
-    this.nodes.set(key, { kind: 'file', path })
-    return { path, targetPath: targetNode.path }
+    this.nodes.set(key, { kind: 'file', path: claim.path })
+    return { ...claim, targetPath: targetNode.path }
   }
 
-  addSymlink(name: string, target: string): string {
+  addSymlink(name: string, target: string): Claim {
     checkText(name, target, 'link target')
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
     if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
@@ -156,14 +175,14 @@ export class EntryIndex {
       if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
         throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
     }
-    const { path, key } = this.claimLeaf(name)
+    const { key, ...claim } = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.
-    if (resolveLexically(parentOf(path), target) === undefined) {
+    if (resolveLexically(parentOf(claim.path), target) === undefined) {
       throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    this.nodes.set(key, { kind: 'symlink', path, target, entryName: name })
+    this.nodes.set(key, { kind: 'symlink', path: claim.path, target, entryName: name })
     this.symlinks.add(key)
-    return path
+    return claim
   }
 
   /**
@@ -201,28 +220,43 @@ export class EntryIndex {
   }
 
   /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-  private claimLeaf(name: string): { path: string; key: string } {
-    const path = entryPath(name)
-    if (path === '') throw new UnsafeEntryError(name, 'has an empty path')
-    this.claimParents(path, name)
-    const key = foldPath(path)
-    if (this.nodes.get(key)?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
+  private claimLeaf(name: string): Claim & { key: string } {
+    const spelled = entryPath(name)
+    if (spelled === '') throw new UnsafeEntryError(name, 'has an empty path')
+    const path = this.claimParents(spelled, name)
+    const key = foldPath(spelled)
+    const existing = this.nodes.get(key)
+    if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     this.symlinks.delete(key)
-    return { path, key }
+    // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
+    return { path, key, replaces: existing?.kind === 'file' && existing.path !== path ? existing.path : undefined }
   }
 
-  /** Every ancestor becomes a directory; none may be a symlink (that would write through it) or a file. */
-  private claimParents(path: string, name: string): void {
-    const newDirectories: string[] = []
+  /**
+   * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
+   * file. Returns `path` below its folder as first spelled.
+   */
+  private claimParents(path: string, name: string): string {
+    const newDirectories: Array<{ key: string; spelled: string }> = []
     // Ancestors of a known directory are known directories: the common case costs one lookup.
-    for (let parent = foldPath(parentOf(path)); ; parent = parentOf(parent)) {
-      const node = this.nodes.get(parent)
-      if (node?.kind === 'dir') break
+    let parent = parentOf(path)
+    let folder: string
+    for (;;) {
+      const key = foldPath(parent)
+      const node = this.nodes.get(key)
+      if (node?.kind === 'dir') {
+        folder = node.path
+        break
+      }
       if (node?.kind === 'symlink') throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`)
       if (node?.kind === 'file') throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`)
-      newDirectories.push(parent)
+      newDirectories.push({ key, spelled: parent })
+      parent = parentOf(parent)
     }
-    for (const directory of newDirectories) this.nodes.set(directory, DIR)
+    // Below the known folder, as this entry spells it; the folder as it was first spelled.
+    const respell = (spelled: string): string => (parent === '' || folder === parent ? spelled : folder + spelled.slice(parent.length))
+    for (const directory of newDirectories) this.nodes.set(directory.key, { kind: 'dir', path: respell(directory.spelled) })
+    return respell(path)
   }
 }
 

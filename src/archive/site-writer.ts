@@ -240,14 +240,17 @@ export class SiteWriter {
   /** Sets the mode of a file written earlier (an archive that names it only after the content). */
   setMode(name: string, mode: number | undefined): void {
     this.throwIfFailed()
-    this.disk.chmod(entryPath(name), name, fileMode(mode))
+    const path = this.index.fileAt(name)
+    if (path === undefined) throw new Error(`setMode: the entry ${JSON.stringify(name)} is not a file written earlier`)
+    this.disk.chmod(path, name, fileMode(mode))
   }
 
   async hardlink(name: string, target: string): Promise<void> {
     this.throwIfFailed()
     this.countEntry(name)
-    const { path, targetPath } = this.index.addHardlink(name, target)
+    const { path, targetPath, replaces } = this.index.addHardlink(name, target)
     this.counts.hardlinks++
+    if (replaces !== undefined) this.remove(replaces, name)
     // The target's write may be on another thread: all of them finish first, and the link is
     // made before anything after it (a later rewrite of the target must not show through it).
     await this.disk.idle()
@@ -263,8 +266,9 @@ export class SiteWriter {
   symlink(name: string, target: string): void {
     this.throwIfFailed()
     this.countEntry(name)
-    this.index.addSymlink(name, target)
+    const { replaces } = this.index.addSymlink(name, target)
     this.counts.symlinks++
+    if (replaces !== undefined) this.remove(replaces, name)
   }
 
   /** Devices, fifos and unknown entry types are not extracted. */
@@ -327,11 +331,19 @@ export class SiteWriter {
   private claimFile(name: string, size: number): string {
     this.throwIfFailed()
     this.countEntry(name)
-    const path = this.index.addFile(name)
+    const { path, replaces } = this.index.addFile(name)
     this.claimBytes(name, size)
     this.counts.files++
+    if (replaces !== undefined) this.remove(replaces, name)
     this.created.add(path)
     return path
+  }
+
+  /** An earlier file that the entry `name`, a twin of it in case or Unicode form, replaces. */
+  private remove(path: string, name: string): void {
+    this.created.delete(path)
+    this.unobserved.delete(path)
+    this.disk.remove(path, name)
   }
 
   private countEntry(name: string): void {

@@ -22,6 +22,7 @@ export const CLOSE = 6
 export const HARDLINK = 7
 export const SYMLINK = 8
 export const CHMOD = 9
+export const REMOVE = 10
 
 /**
  * What a thread reports of a failed operation. `corrupt`: the archive's data is bad (a deflated
@@ -218,6 +219,14 @@ function diskThread(
       }
       case 9: // CHMOD path name mode (a file this unpacking created; no symlink exists yet)
         fs.chmodSync(absolute(op[1] as string), op[3] as number)
+        return
+      case 10: // REMOVE path name (a file this unpacking created, replaced by a twin of its name)
+        try {
+          fs.unlinkSync(absolute(op[1] as string))
+        } catch (error) {
+          // Gone already is as good: the point is that it is not there.
+          if (codeOf(error) !== 'ENOENT') throw error
+        }
         return
       default:
         throw new Error(`unknown operation ${code}`)

@@ -26,6 +26,7 @@
  */
 import { once } from 'node:events'
 import zlib from 'node:zlib'
+import { foldPath } from '../common/file-names.js'
 import { ByteQueue } from './byte-queue.js'
 import { MAX_LINK_TARGET_BYTES, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, UnsafeEntryError, corrupt } from './errors.js'
@@ -124,8 +125,9 @@ export class ZipUnpacker {
       const localKind = local.name.endsWith('/') ? 'directory' : 'file'
       if (kind.kind !== localKind) return 'again'
       if (kind.kind !== 'file') continue
-      if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(entryPath(entry.name), { name: entry.name, mode: kind.mode })
-      else if (modes.size > 0) modes.delete(entryPath(entry.name))
+      // (By folded path: a twin in another case is the same file, see EntryIndex.)
+      if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(foldPath(entryPath(entry.name)), { name: entry.name, mode: kind.mode })
+      else if (modes.size > 0) modes.delete(foldPath(entryPath(entry.name)))
     }
     for (const { name, mode } of modes.values()) this.writer.setMode(name, mode)
     await this.writer.finish()
