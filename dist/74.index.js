@@ -37,6 +37,8 @@ __webpack_require__.d(__webpack_exports__, {
   runAgent: () => (/* binding */ runAgent)
 });
 
+// UNUSED EXPORTS: MESSAGE_PICKUP_MS
+
 // EXTERNAL MODULE: ./src/action/host.ts
 var host = __webpack_require__(8350);
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -92,13 +94,17 @@ class AgentApi {
         }, { projectId, jobId, rateLimit: `the project's limit of ${MESSAGES_PER_HOUR} messages an hour is reached` });
         return readAgentJob(body);
     }
-    /** Creates a job (not in the spec file: its answer is read as loosely as the others). */
+    /**
+     * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, as the issues name it; not in
+     * the service's API reference, so its answer is read as loosely as the others and its absence
+     * (404, 405) is said plainly.
+     */
     async create(projectId, prompt, deadline) {
         const what = `create an agent job in project ${projectId}`;
         const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,service_client/* segment */.mX)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
         const job = readAgentJob(body);
         if (job.id === undefined) {
-            throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no job \`id\`, so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
+            throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, or with control characters or a workflow command mark), so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
         }
         return { ...job, id: job.id };
     }
@@ -110,9 +116,12 @@ class AgentApi {
             if (!(error instanceof service_client/* ServiceError */._7))
                 throw error;
             const said = error.serviceError ? `: the service said "${error.serviceError}"` : '';
-            if (error.status === 404) {
-                const what = about.jobId === undefined ? `Project ${about.projectId}` : `Agent job ${about.jobId} in project ${about.projectId}`;
-                throw new errors/* ActionError */.lZ(`${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`);
+            if (error.status === 404 && about.jobId !== undefined) {
+                throw new errors/* ActionError */.lZ(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`);
+            }
+            if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
+                // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
+                throw new errors/* ActionError */.lZ(`Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`);
             }
             if (error.status === 429 && about.rateLimit !== undefined)
                 throw this.rateLimited(request.what, about.rateLimit, error, said);
@@ -150,7 +159,7 @@ function readAgentJob(body) {
     const source = value.source;
     const sourceFields = (0,answer/* asObject */.eB)(source);
     return {
-        id: (0,answer/* text */.Qq)(value.id) ?? (0,answer/* text */.Qq)(value.jobId) ?? (0,answer/* text */.Qq)(value.job_id),
+        id: (0,answer/* plain */.pj)(value.id) ?? (0,answer/* plain */.pj)(value.jobId) ?? (0,answer/* plain */.pj)(value.job_id),
         status: (0,answer/* text */.Qq)(value.status),
         model: (0,answer/* text */.Qq)(value.model),
         sourceRepository: (typeof source === 'string' ? (0,answer/* text */.Qq)(source) : undefined) ?? (0,answer/* text */.Qq)(sourceFields.repository) ?? (0,answer/* text */.Qq)(value.repository),
@@ -638,6 +647,11 @@ function promptWithContext(instruction, subject) {
 
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200;
+/**
+ * How long after a message a job may still show its earlier end before that end is believed (with
+ * a warning): a job that took up the message shows \`active\` first (spec 3.1).
+ */
+const MESSAGE_PICKUP_MS = 60_000;
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent';
 async function runAgent(settings, client, context) {
@@ -676,6 +690,10 @@ async function runAgent(settings, client, context) {
         let final = reached.job.answer;
         if (settings.wait) {
             const { jobId, projectId } = reached.job;
+            // Whether the job has shown that it took up what this run sent: a message's answer and the
+            // first reads after it may still show the job's end before the message (spec 3.1 leaves
+            // open when a message changes \`status\`).
+            let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status));
             const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
                 name: `Agent job ${jobId}`,
                 check: () => api.get(projectId, jobId, deadline),
@@ -683,7 +701,12 @@ async function runAgent(settings, client, context) {
                 read: (job) => ({ status: job.status, summary: job.status }),
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
-                onValue: (job) => conversation.seen(job),
+                onValue: (job) => {
+                    if (!AGENT_TERMINAL.has(job.status))
+                        takenUp = true;
+                    return conversation.seen(job);
+                },
+                stale: { is: () => !takenUp, forMs: MESSAGE_PICKUP_MS, what: 'the message' },
                 // A read answer is the first check; a message's answer may still describe the job as
                 // it was before the message, so only a status read counts.
                 first: reached.read,
@@ -1184,6 +1207,7 @@ async function followJob(options) {
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     (0,errors/* throwIfCancelled */.dZ)(signal);
+    const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline);
     let value = options.first;
     if (value === undefined && !options.checkFirst)
         await sleepAtMost(options.initialIntervalMs);
@@ -1215,7 +1239,11 @@ async function followJob(options) {
             lastSummary = reading.summary;
         }
         await options.onValue?.(value);
-        if (options.terminal.has(reading.status)) {
+        const stale = options.terminal.has(reading.status) && options.stale?.is(value) === true;
+        if (options.terminal.has(reading.status) && (!stale || now >= staleUntil)) {
+            if (stale) {
+                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
+            }
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
         }
@@ -1223,7 +1251,9 @@ async function followJob(options) {
             throw new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
                 `The job may still finish: ${options.resumeHint}.`);
         }
-        await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt));
+        const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt);
+        // A stale end is checked again no later than when it would be taken.
+        await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
 }
@@ -1241,6 +1271,7 @@ async function followJob(options) {
 /* harmony export */   Qq: () => (/* binding */ text),
 /* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   pj: () => (/* binding */ plain),
 /* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
 /* unused harmony export finiteNumber */
@@ -1267,6 +1298,20 @@ function text(value) {
     const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(value).trim();
     return safe === '' ? undefined : safe;
 }
+/**
+ * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
+ * but for surrounding white space; a finite number as its text. Undefined when it is blank or
+ * holds anything a log line would have to change (a control character, a workflow command mark):
+ * made safe for the log it would name something else, and as it is it is not safe to show.
+ */
+function plain(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    if (typeof value !== 'string')
+        return undefined;
+    const trimmed = value.trim();
+    return trimmed !== '' && (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(trimmed) === trimmed ? trimmed : undefined;
+}
 /** A finite number, also from a numeric string. */
 function finiteNumber(value) {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -1284,7 +1329,7 @@ function count(value) {
 }
 /** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 function httpLink(value) {
-    const found = text(value);
+    const found = plain(value);
     if (found === undefined)
         return undefined;
     try {
@@ -1303,14 +1348,21 @@ function normalisedHttpLink(value) {
     const link = httpLink(value);
     return link === undefined ? undefined : new URL(link).href;
 }
-/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+/** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return validDate(new Date(value < 1e12 ? value * 1000 : value));
     if (typeof value === 'string' && value.trim() !== '') {
-        if (/^\d+(\.\d+)?$/.test(value.trim()))
+        const trimmed = value.trim();
+        if (/^\d+(\.\d+)?$/.test(trimmed))
             return timestamp(Number(value));
-        return validDate(new Date(Date.parse(value)));
+        // A date and time without a zone would be read as the machine's local time, which differs
+        // between runners and laptops: the service's clock is taken as UTC.
+        if (ZONELESS_DATE_TIME.test(trimmed))
+            return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)));
+        return validDate(new Date(Date.parse(trimmed)));
     }
     return undefined;
 }

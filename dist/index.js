@@ -29682,7 +29682,10 @@ function explain(request, error) {
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
     if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-        message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`;
+        // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
+        const plan = request.path.startsWith('/v1/static-export/') ? ", and that the organization's plan includes static export (an enterprise plan)" : '';
+        message =
+            `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`;
     }
     else if (error.stoppedByDeadline) {
         message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`;

@@ -25,6 +25,11 @@ export interface AgentOptions {
   jobs?: Array<AgentJob & { projectId?: string }>
   /** Reported instead of 'active' for the last 20% of a run (a status clients do not know). */
   extraStatus?: string
+  /**
+   * How long after a message the job still shows itself as before it (ms), default 0: the spec
+   * leaves open when a message changes `status` (3.1), and a busy service may take a while.
+   */
+  messageLagMs?: number
 }
 
 type Outcome = 'completed' | 'failed' | 'archived' | 'nochange'
@@ -32,8 +37,8 @@ type Outcome = 'completed' | 'failed' | 'archived' | 'nochange'
 export interface AgentJobRecord {
   projectId: string
   job: AgentJob
-  /** Set while the agent works on the latest prompt. */
-  run?: { startedAt: number; endsAt: number; outcome: Outcome }
+  /** Set while the agent works on the latest prompt; until `startedAt` the job shows `before` (see messageLagMs). */
+  run?: { startedAt: number; endsAt: number; outcome: Outcome; before?: AgentJob }
   prompts: string[]
   /** The job's pull request, once it opened one: later messages update it rather than open another. */
   pullRequest?: string
@@ -93,7 +98,8 @@ export class AgentService {
     const now = this.now()
     const run = record.run
     if (run && now >= run.endsAt) this.settle(record, run)
-    const job = { ...record.job, source: { ...record.job.source } }
+    const shown = record.run?.before !== undefined && now < record.run.startedAt ? record.run.before : record.job
+    const job = { ...shown, source: { ...shown.source } }
     if (record.run && this.options.extraStatus !== undefined) {
       const span = record.run.endsAt - record.run.startedAt
       if (span <= 0 || (now - record.run.startedAt) / span >= 0.8) job.status = this.options.extraStatus
@@ -144,7 +150,7 @@ export class AgentService {
     if (typeof prompt !== 'string') return prompt
     const limited = this.rateLimit(record.projectId)
     if (limited) return limited
-    this.startRun(record, prompt)
+    this.startRun(record, prompt, this.options.messageLagMs ?? 0)
     return json(200, this.view(record))
   }
 
@@ -182,13 +188,14 @@ export class AgentService {
     return undefined
   }
 
-  private startRun(record: AgentJobRecord, prompt: string): void {
-    const now = this.now()
+  private startRun(record: AgentJobRecord, prompt: string, lagMs = 0): void {
+    const startedAt = this.now() + lagMs
+    const before = lagMs > 0 ? this.view(record) : undefined
     record.prompts.push(prompt)
     record.job.status = 'active'
     record.job.prLink = null
     record.job.archivedAt = null
-    record.run = { startedAt: now, endsAt: now + (this.options.durationMs ?? 300), outcome: outcomeOf(prompt) }
+    record.run = { startedAt, endsAt: startedAt + (this.options.durationMs ?? 300), outcome: outcomeOf(prompt), before }
   }
 }
 

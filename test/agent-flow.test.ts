@@ -197,6 +197,17 @@ describe('faults and limits', () => {
     expect(status.failure).toContain('job not found')
   })
 
+  test('creating a job where the service offers none (404, 405) says so as well as naming project-id', async () => {
+    const s = await simulator()
+    for (const status of [404, 405]) {
+      s.addFault({ route: 'agent-create', status, body: { error: 'no such route' } })
+      const { failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
+      expect(failure).toBe(
+        `Could not create an agent job in project proj_123 (HTTP ${status}: the service said "no such route"): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`
+      )
+    }
+  })
+
   test('a blank prompt and path-like ids are refused before any request', async () => {
     const s = await simulator()
     const blank = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  \n ' }))
@@ -216,6 +227,31 @@ describe('faults and limits', () => {
     const warnings = log.lines.filter((l) => l.startsWith('warning:') && l.includes('finalizing'))
     expect(warnings).toHaveLength(1)
     expect(log.lines.filter((l) => l.includes('job_abc: finalizing after'))).toHaveLength(1)
+  })
+
+  test('a message the service takes up late: the end the job still shows from before is not taken for its result', async () => {
+    // For 10 s after the message the job still reads `completed` with its old pull request.
+    const s = await simulator({ messageLagMs: 10_000 })
+    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Tidy up NOCHANGE' }))
+    expect(failure).toBeUndefined()
+    expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
+    expect(outputs.get('status')).toBe('completed')
+    // This message's run changed nothing: the old pull request is not its result.
+    expect(outputs.get('pr-link')).toBe('')
+    expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([])
+  })
+
+  test('a job that never shows the message taken up: its end is believed after a minute, with a warning', async () => {
+    const s = await simulator({ messageLagMs: 3_600_000 })
+    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '30s' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
+    const warning = log.lines.find((l) => l.startsWith('warning:') && l.includes('as it did before the message'))
+    expect(warning).toMatch(/still shows `completed` as it did before the message, 1m 0\ds later/)
+    // Checked again meanwhile, and not past the minute.
+    expect(s.count('agent-get')).toBeGreaterThanOrEqual(3)
+    expect(log.lines.find((l) => l.includes('ended `completed`'))).toMatch(/after 1m 0\ds/)
   })
 
   test('a timeout names the job, its last status and the wait', async () => {

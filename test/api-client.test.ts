@@ -95,7 +95,7 @@ describe('ServiceClient against the simulator', () => {
     const { client } = clientFor(sim.apiUrl, 'dsk_wrong')
     const error = await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read' }).catch((e: Error) => e)
     client.dispose()
-    expect(String(error)).toMatch(/refused the API key \(HTTP 401.*Check `api-key`/)
+    expect(String(error)).toMatch(/refused the request \(HTTP 401.*Check `api-key`/)
     expect(sim.count('export-status')).toBe(1)
   })
 

@@ -99,6 +99,23 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBe(1)
   })
 
+  test('a job id the action cannot use as it is fails the step at once; it is never altered and sent on', async () => {
+    await simulator({})
+    sim.addFault({ route: 'export-start', status: 200, body: { jobId: ' exp##[1 ' } })
+    const { failed, failure } = await runExport({})
+    expect(failed).toBe(true)
+    expect(failure).toContain('carries a `jobId` the action cannot use')
+    expect(sim.count('export-status')).toBe(0)
+  })
+
+  test('a refused export names the key and the plan, either of which may be the cause', async () => {
+    await simulator({})
+    sim.addFault({ route: 'export-start', status: 403, body: { error: 'static export requires an enterprise plan' } })
+    const { failed, failure } = await runExport({})
+    expect(failed).toBe(true)
+    expect(failure).toMatch(/refused the request \(HTTP 403: static export requires an enterprise plan\)\. Check `api-key`.*enterprise plan/)
+  })
+
   test('a failed job fails the step naming the job and the error, with outputs set', async () => {
     await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'theme build crashed' } })
     const { outputs, log, failed } = await runExport({})

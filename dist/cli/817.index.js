@@ -146,9 +146,13 @@ class ExportApi {
             deadline
         });
         const fields = (0,service_answer/* asObject */.eB)(answer);
-        const jobId = (0,service_answer/* text */.Qq)(fields.jobId);
-        if (jobId === undefined)
-            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries no \`jobId\`.`);
+        const jobId = (0,service_answer/* plain */.pj)(fields.jobId);
+        if (jobId === undefined) {
+            const which = fields.jobId === undefined || fields.jobId === null
+                ? 'no `jobId`'
+                : 'a `jobId` the action cannot use (blank, or with control characters or a workflow command mark)';
+            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on the dashboard before starting another.`);
+        }
         return { jobId, status: (0,service_answer/* text */.Qq)(fields.status) };
     }
     async status(jobId, deadline) {
@@ -1313,6 +1317,7 @@ async function followJob(options) {
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     (0,errors/* throwIfCancelled */.dZ)(signal);
+    const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline);
     let value = options.first;
     if (value === undefined && !options.checkFirst)
         await sleepAtMost(options.initialIntervalMs);
@@ -1344,7 +1349,11 @@ async function followJob(options) {
             lastSummary = reading.summary;
         }
         await options.onValue?.(value);
-        if (options.terminal.has(reading.status)) {
+        const stale = options.terminal.has(reading.status) && options.stale?.is(value) === true;
+        if (options.terminal.has(reading.status) && (!stale || now >= staleUntil)) {
+            if (stale) {
+                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
+            }
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
         }
@@ -1352,7 +1361,9 @@ async function followJob(options) {
             throw new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
                 `The job may still finish: ${options.resumeHint}.`);
         }
-        await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt));
+        const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt);
+        // A stale end is checked again no later than when it would be taken.
+        await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
 }
@@ -1370,6 +1381,7 @@ async function followJob(options) {
 /* harmony export */   Qq: () => (/* binding */ text),
 /* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   pj: () => (/* binding */ plain),
 /* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
 /* unused harmony export finiteNumber */
@@ -1396,6 +1408,20 @@ function text(value) {
     const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(value).trim();
     return safe === '' ? undefined : safe;
 }
+/**
+ * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
+ * but for surrounding white space; a finite number as its text. Undefined when it is blank or
+ * holds anything a log line would have to change (a control character, a workflow command mark):
+ * made safe for the log it would name something else, and as it is it is not safe to show.
+ */
+function plain(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    if (typeof value !== 'string')
+        return undefined;
+    const trimmed = value.trim();
+    return trimmed !== '' && (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(trimmed) === trimmed ? trimmed : undefined;
+}
 /** A finite number, also from a numeric string. */
 function finiteNumber(value) {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -1413,7 +1439,7 @@ function count(value) {
 }
 /** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 function httpLink(value) {
-    const found = text(value);
+    const found = plain(value);
     if (found === undefined)
         return undefined;
     try {
@@ -1432,14 +1458,21 @@ function normalisedHttpLink(value) {
     const link = httpLink(value);
     return link === undefined ? undefined : new URL(link).href;
 }
-/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+/** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return validDate(new Date(value < 1e12 ? value * 1000 : value));
     if (typeof value === 'string' && value.trim() !== '') {
-        if (/^\d+(\.\d+)?$/.test(value.trim()))
+        const trimmed = value.trim();
+        if (/^\d+(\.\d+)?$/.test(trimmed))
             return timestamp(Number(value));
-        return validDate(new Date(Date.parse(value)));
+        // A date and time without a zone would be read as the machine's local time, which differs
+        // between runners and laptops: the service's clock is taken as UTC.
+        if (ZONELESS_DATE_TIME.test(trimmed))
+            return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)));
+        return validDate(new Date(Date.parse(trimmed)));
     }
     return undefined;
 }

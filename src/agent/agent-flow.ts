@@ -32,6 +32,11 @@ import {
 
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200
+/**
+ * How long after a message a job may still show its earlier end before that end is believed (with
+ * a warning): a job that took up the message shows \`active\` first (spec 3.1).
+ */
+export const MESSAGE_PICKUP_MS = 60_000
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent'
 
@@ -86,6 +91,10 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     let final: AgentJob = reached.job.answer
     if (settings.wait) {
       const { jobId, projectId } = reached.job
+      // Whether the job has shown that it took up what this run sent: a message's answer and the
+      // first reads after it may still show the job's end before the message (spec 3.1 leaves
+      // open when a message changes \`status\`).
+      let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status))
       const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
         followJob({
           name: `Agent job ${jobId}`,
@@ -94,7 +103,11 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
-          onValue: (job) => conversation.seen(job),
+          onValue: (job) => {
+            if (!AGENT_TERMINAL.has(job.status)) takenUp = true
+            return conversation.seen(job)
+          },
+          stale: { is: () => !takenUp, forMs: MESSAGE_PICKUP_MS, what: 'the message' },
           // A read answer is the first check; a message's answer may still describe the job as
           // it was before the message, so only a status read counts.
           first: reached.read,

@@ -37,6 +37,13 @@ export interface FollowOptions<T> {
   known: ReadonlySet<string>
   /** Called with every answer, first to last (outputs, a progress comment); a promise is waited for. */
   onValue?: (value: T) => void | Promise<void>
+  /**
+   * Whether a terminal answer may still show the job as it was before this run acted on it (the
+   * effect of an agent message on `status` is left open by the spec, 3.1). Such an answer ends the
+   * wait only once `forMs` have passed since the wait began (or at the deadline), with a warning;
+   * until then the job is checked again.
+   */
+  stale?: { is: (value: T) => boolean; forMs: number; what: string } | undefined
   /** An answer read already: it counts as the first check. */
   first?: T | undefined
   /** Whether the first check comes at once (the job may be done already) or after one interval. */
@@ -82,6 +89,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
 
   throwIfCancelled(signal)
+  const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline)
   let value = options.first
   if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
   for (;;) {
@@ -110,7 +118,13 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       lastSummary = reading.summary
     }
     await options.onValue?.(value)
-    if (options.terminal.has(reading.status)) {
+    const stale = options.terminal.has(reading.status) && options.stale?.is(value) === true
+    if (options.terminal.has(reading.status) && (!stale || now >= staleUntil)) {
+      if (stale) {
+        log.warning(
+          `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`
+        )
+      }
       log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
       return { value, polls }
     }
@@ -120,7 +134,9 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
           `The job may still finish: ${options.resumeHint}.`
       )
     }
-    await sleepAtMost(nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt))
+    const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt)
+    // A stale end is checked again no later than when it would be taken.
+    await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay)
     value = undefined
   }
 }

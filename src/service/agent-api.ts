@@ -1,6 +1,6 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
-import { asObject, normalisedHttpLink, text, timestamp } from './answer.js'
+import { asObject, normalisedHttpLink, plain, text, timestamp } from './answer.js'
 import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
@@ -63,7 +63,11 @@ export class AgentApi {
     return readAgentJob(body)
   }
 
-  /** Creates a job (not in the spec file: its answer is read as loosely as the others). */
+  /**
+   * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, as the issues name it; not in
+   * the service's API reference, so its answer is read as loosely as the others and its absence
+   * (404, 405) is said plainly.
+   */
   async create(projectId: string, prompt: string, deadline?: number): Promise<AgentJob & { id: string }> {
     const what = `create an agent job in project ${projectId}`
     const body = await this.call(
@@ -73,7 +77,7 @@ export class AgentApi {
     const job = readAgentJob(body)
     if (job.id === undefined) {
       throw new ActionError(
-        `The service accepted the request to ${what} but its answer carries no job \`id\`, so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`
+        `The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, or with control characters or a workflow command mark), so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`
       )
     }
     return { ...job, id: job.id }
@@ -85,9 +89,14 @@ export class AgentApi {
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
-      if (error.status === 404) {
-        const what = about.jobId === undefined ? `Project ${about.projectId}` : `Agent job ${about.jobId} in project ${about.projectId}`
-        throw new ActionError(`${what} was not found (HTTP 404${said}). Check \`${about.jobId === undefined ? 'project-id' : 'job-id'}\` and \`project-id\`.`)
+      if (error.status === 404 && about.jobId !== undefined) {
+        throw new ActionError(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`)
+      }
+      if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
+        // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
+        throw new ActionError(
+          `Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`
+        )
       }
       if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
       if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
@@ -127,7 +136,7 @@ export function readAgentJob(body: unknown): AgentJob {
   const source = value.source
   const sourceFields = asObject(source)
   return {
-    id: text(value.id) ?? text(value.jobId) ?? text(value.job_id),
+    id: plain(value.id) ?? plain(value.jobId) ?? plain(value.job_id),
     status: text(value.status),
     model: text(value.model),
     sourceRepository: (typeof source === 'string' ? text(source) : undefined) ?? text(sourceFields.repository) ?? text(value.repository),

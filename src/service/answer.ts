@@ -21,6 +21,19 @@ export function text(value: unknown): string | undefined {
   return safe === '' ? undefined : safe
 }
 
+/**
+ * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
+ * but for surrounding white space; a finite number as its text. Undefined when it is blank or
+ * holds anything a log line would have to change (a control character, a workflow command mark):
+ * made safe for the log it would name something else, and as it is it is not safe to show.
+ */
+export function plain(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  if (typeof value !== 'string') return undefined
+  const trimmed = value.trim()
+  return trimmed !== '' && serviceText(trimmed) === trimmed ? trimmed : undefined
+}
+
 /** A finite number, also from a numeric string. */
 export function finiteNumber(value: unknown): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
@@ -41,7 +54,7 @@ export function count(value: unknown): number | undefined {
 
 /** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
 export function httpLink(value: unknown): string | undefined {
-  const found = text(value)
+  const found = plain(value)
   if (found === undefined) return undefined
   try {
     const { protocol } = new URL(found)
@@ -60,12 +73,19 @@ export function normalisedHttpLink(value: unknown): string | undefined {
   return link === undefined ? undefined : new URL(link).href
 }
 
-/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"). */
+/** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
+
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 export function timestamp(value: unknown): Date | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return validDate(new Date(value < 1e12 ? value * 1000 : value))
   if (typeof value === 'string' && value.trim() !== '') {
-    if (/^\d+(\.\d+)?$/.test(value.trim())) return timestamp(Number(value))
-    return validDate(new Date(Date.parse(value)))
+    const trimmed = value.trim()
+    if (/^\d+(\.\d+)?$/.test(trimmed)) return timestamp(Number(value))
+    // A date and time without a zone would be read as the machine's local time, which differs
+    // between runners and laptops: the service's clock is taken as UTC.
+    if (ZONELESS_DATE_TIME.test(trimmed)) return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)))
+    return validDate(new Date(Date.parse(trimmed)))
   }
   return undefined
 }

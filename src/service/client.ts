@@ -168,7 +168,10 @@ function explain(request: ServiceRequest, error: AttemptError): ServiceError {
   const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : ''
   let message: string
   if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-    message = `Could not ${request.what}: the service refused the API key (HTTP ${failure.status}${said}). Check \`api-key\` and that it belongs to this organization.`
+    // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
+    const plan = request.path.startsWith('/v1/static-export/') ? ", and that the organization's plan includes static export (an enterprise plan)" : ''
+    message =
+      `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`
   } else if (error.stoppedByDeadline) {
     message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`
   } else if (request.kind === 'once' && mayHaveBeenProcessed) {

@@ -1,5 +1,5 @@
 import { ActionError } from '../common/errors.js'
-import { asObject, count, httpLink, percent, text, timestamp } from './answer.js'
+import { asObject, count, httpLink, percent, plain, text, timestamp } from './answer.js'
 import { type ServiceClient, segment } from './client.js'
 
 /** A status answer, read defensively: the spec leaves types and further fields open. */
@@ -47,8 +47,16 @@ export class ExportApi {
       deadline
     })
     const fields = asObject(answer)
-    const jobId = text(fields.jobId)
-    if (jobId === undefined) throw new ActionError(`Could not ${what}: the service's answer carries no \`jobId\`.`)
+    const jobId = plain(fields.jobId)
+    if (jobId === undefined) {
+      const which =
+        fields.jobId === undefined || fields.jobId === null
+          ? 'no `jobId`'
+          : 'a `jobId` the action cannot use (blank, or with control characters or a workflow command mark)'
+      throw new ActionError(
+        `Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on the dashboard before starting another.`
+      )
+    }
     return { jobId, status: text(fields.status) }
   }
 
