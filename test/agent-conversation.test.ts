@@ -405,6 +405,26 @@ describe('the pull request remembers its job', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
+  test("a bot's record counts only for the workflow's own project-id, with ids that are plain path segments", async () => {
+    // Another bot (an app that posts what it is given) wrote records: one for another project, one with a path-like id.
+    const sim = await startSim()
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    const app = { login: 'echo-app[bot]', type: 'Bot' }
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: '..' }, '/docs-agent'), app)
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_OTHER', jobId: 'job_victim' }, '/docs-agent'), app)
+    const { failure, log } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    expect(failure).toMatch(/No agent job is recorded on pull request #12/)
+    expect(
+      log.lines.find((l) => l.startsWith('warning:') && l.includes('records agent job job_victim of project proj_OTHER, not of `project-id` (proj_123)'))
+    ).toBeDefined()
+    expect(serviceRequests(sim)).toHaveLength(0)
+    // A record of this project after them is used.
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), app)
+    const again = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    expect(again.failure).toBeUndefined()
+    expect(serviceRequests(sim).map((r) => `${r.method} ${r.path}`)).toContain('POST /v2/agent/proj_123/job/job_abc/message')
+  })
+
   test('no record and no job-id: fail before any request to the service, saying how to fix it', async () => {
     const sim = await startSim()
     const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { operation: 'agent-status' })

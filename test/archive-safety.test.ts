@@ -49,7 +49,10 @@ describe('entryPath', () => {
     ['docs/.GIT/config', '".git"'],
     ['.git', '".git"'],
     ['.git./config', '".git"'],
-    ['GIT~1/config', '".git"']
+    ['GIT~1/config', '".git"'],
+    // NTFS streams: `.git::$INDEX_ALLOCATION` is the folder `.git` on Windows.
+    ['.git::$INDEX_ALLOCATION/hooks/post-checkout', '".git"'],
+    ['.git:x/config', '".git"']
   ])('refuses %j, naming the entry', (name, reason) => {
     const error = refusal(() => entryPath(name))
     expect(error.entryName).toBe(name)

@@ -3,6 +3,7 @@ import { describe, expect, test } from '@jest/globals'
 import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
+import { runnerCommand } from './support/runner.js'
 
 const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
 
@@ -93,6 +94,17 @@ describe('the CLI host', () => {
     expect(stderr.text()).toBe('link ?sig=***\nerror: Export job e1 failed.\n')
     expect(h.finish(false)).toBe(1)
     expect(stdout.text()).toBe('bundle-url=https://x/b?sig=s3cr3t-signature\nhelm-values=a: 1\\nb: "c\\\\\\\\d"\\n\n')
+  })
+
+  test('no log line can be a command of the CI system the CLI runs in, or a terminal escape', () => {
+    const { host: h, stderr } = host(false)
+    // An archive's file name reaches a warning as it is (its control characters and all).
+    h.log.warning('Broken link in guide\n::error title=PWNED::x\n##vso[task.setvariable variable=X]1\nx.html line 3')
+    h.log.info('\u001b[2Jcleared')
+    for (const line of stderr.text().split(/\r\n|\r|\n/)) {
+      expect(runnerCommand(line)).toBeUndefined()
+      expect(line).not.toMatch(/##vso\[|\u001b/i)
+    }
   })
 
   test("the core's messages name inputs as the CLI takes them", () => {

@@ -13,6 +13,9 @@ describe('the secrets of a presigned link', () => {
     const secrets = masked('https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D')
     expect(secrets.sort()).toEqual(
       [
+        // The whole query, as it stands and decoded.
+        'sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D',
+        'sv=2020-01-01&sp=r&se=2026-01-01T00:00:00Z&sig=AbC+d/Ef+Gh+IjKl=',
         'AbC%2Bd/Ef%2bGh+IjKl%3D', // as it stands in the URL, a raw `+` and a lower-case escape included
         'AbC+d/Ef+Gh+IjKl=', // decoded
         'AbC%2Bd%2FEf%2BGh%2BIjKl%3D', // encoded again
@@ -40,13 +43,23 @@ describe('the secrets of a presigned link', () => {
     expect(secrets).not.toContain('AWS4-HMAC-SHA256')
   })
 
-  test('short values and non-secret parameters are never masked (they would blank out words everywhere)', () => {
-    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual([])
+  test('short values and non-secret parameters are never masked on their own (they would blank out words everywhere)', () => {
+    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual(['sv=2020-01-01&sp=r&se=2026&sig=abc&token='])
+  })
+
+  test("other stores' signatures, a password in the address, and any signature inside the whole query are masked", () => {
+    expect(masked('https://b-1250000000.cos.ap-guangzhou.myqcloud.com/site.zip?q-sign-algorithm=sha1&q-ak=AKIDexample&q-signature=3f1c0e8d9a7b6c5d')).toContain(
+      '3f1c0e8d9a7b6c5d'
+    )
+    expect(masked('https://f000.backblazeb2.com/file/b/site.zip?Authorization=3_20260101_abcdef0123456789')).toContain('3_20260101_abcdef0123456789')
+    expect(masked('https://deploy:s3cr3t-passw0rd@storage.example.com/site.zip')).toContain('s3cr3t-passw0rd')
+    const query = 'v=1&opaque=0123456789abcdefXYZ'
+    expect(masked(`https://cdn.example.com/site.zip?${query}`)).toEqual([query])
   })
 
   test('an unreadable link masks nothing and does not throw', () => {
     expect(masked('not a url')).toEqual([])
-    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual(['%E0%A4%A', '%25E0%25A4%25A', '%e0%a4%A'])
+    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual(['sig=%E0%A4%A', '%E0%A4%A', '%25E0%25A4%25A', '%e0%a4%A'])
   })
 })
 

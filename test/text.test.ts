@@ -36,6 +36,13 @@ describe('text from the service', () => {
     expect(plainLogLines('Export job exp_1: running, 40%')).toBe('Export job exp_1: running, 40%')
   })
 
+  test('a log line of ours carries no terminal escape and no Azure Pipelines command (for the CLI there)', () => {
+    const line = plainLogLines('page \u001b[2J\u001b]0;title\u0007 ##vso[task.setvariable variable=X]1 ##VSO[task.complete]\tok')
+    expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/)
+    expect(line).not.toMatch(/##vso\[/i)
+    expect(line).toContain('\tok')
+  })
+
   test('mentions in a comment keep their text but ping nobody', () => {
     const safe = withoutMentions('ask @octocat and @acme/docs-team, mail a@b.c')
     expect(safe).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/)

@@ -276,6 +276,7 @@ var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/agent/job-record.ts
 
 
+
 /** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
 const MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
 function recordBody(job, command) {
@@ -286,7 +287,10 @@ function recordBody(job, command) {
         `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
     ].join('\n');
 }
-/** The jobs recorded in a conversation, oldest first: markers in comments written by a bot only. */
+/**
+ * The jobs recorded in a conversation, oldest first: markers in comments written by a bot only,
+ * with ids that can be path segments as they are.
+ */
 function recordedJobs(comments) {
     const jobs = [];
     for (const comment of comments) {
@@ -302,7 +306,7 @@ function recordedJobs(comments) {
             // A malformed marker is no record.
         }
     }
-    return jobs.filter((job) => job.projectId !== '' && job.jobId !== '');
+    return jobs.filter((job) => (0,service_client/* isPlainSegment */.kT)(job.projectId) && (0,service_client/* isPlainSegment */.kT)(job.jobId));
 }
 /** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
 function parsePullRequestLink(link, serverUrl) {
@@ -328,22 +332,34 @@ class JobRecords {
     context;
     command;
     home;
+    projectId;
     /** `job@pull request` keys handled by this run: each is looked at once. */
     noted = new Set();
     constructor(github, context, 
     /** The comment command the record tells people to use. */
     command, 
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    home) {
+    home, 
+    /** `project-id`: records of other projects are not this workflow's to steer. */
+    projectId) {
         this.github = github;
         this.context = context;
         this.command = command;
         this.home = home;
+        this.projectId = projectId;
     }
-    /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
+    /**
+     * The job of the pull request's most recent record of this project; undefined when it has none.
+     * Throws when its comments cannot be read.
+     */
     async latest(pull) {
         const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
-        return recordedJobs(comments).at(-1);
+        const recorded = recordedJobs(comments);
+        const latest = recorded.at(-1);
+        if (latest !== undefined && latest.projectId !== this.projectId) {
+            this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
+        }
+        return recorded.filter((job) => job.projectId === this.projectId).at(-1);
     }
     /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
     async note(job, pull) {
@@ -671,7 +687,7 @@ async function runAgent(settings, client, context) {
     outputs.set('skip-reason', '');
     const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined;
     await progress?.acknowledge();
-    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home);
+    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {

@@ -324,6 +324,8 @@ async function realPathOf(target) {
     }
 }
 
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/verify/links.ts
 /**
  * The internal links of an HTML page: every `href`/`src` value that points into the site (a
@@ -912,6 +914,7 @@ async function siteFiles(root) {
 ;// CONCATENATED MODULE: ./src/export/site-check.ts
 
 
+
 /** The inspector of one unpacking, or undefined when the site is not checked. */
 function siteVerifier(settings, context) {
     if (!settings.extract || settings.verify === 'off')
@@ -931,8 +934,8 @@ function judge(check, settings, context) {
     for (const broken of check.broken) {
         const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : '';
         log.warning(broken.link === undefined
-            ? `Broken link in an earlier entry of ${broken.file} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
-            : `Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
+            ? `Broken link in an earlier entry of ${(0,common_text/* serviceText */.Lo)(broken.file)} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+            : `Broken link in ${(0,common_text/* serviceText */.Lo)(broken.file)} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
     }
     const distinct = check.broken.length;
     if (check.brokenCount > 0 && distinct < check.brokenCount)
@@ -1506,11 +1509,13 @@ function validDate(date) {
 
 
 /**
- * Query parameters whose values let anyone holding them download the bundle (S3, GCS, Azure SAS,
- * CloudFront, OSS and the simulator). The others (version, expiry, permissions such as `sp=r`,
- * key ids) are no secret, and masking a short value would cut it out of every log line.
+ * Query parameters whose values let anyone holding them download the bundle: by name (S3, GCS,
+ * Azure SAS, CloudFront, OSS, COS `q-signature`, B2 `Authorization`, the simulator) and by what
+ * the name says (any `…signature`, `…token`, `…credential`, `…secret`). The others (version,
+ * expiry, permissions such as `sp=r`, key ids) are no secret, and masking a short value would
+ * cut it out of every log line. The whole query is masked as well (see maskLinkSecrets).
  */
-const SECRET_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|security-token|access_token)$/i;
+const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i;
 /** Shorter values are no signature, and masked they would blank out common words everywhere. */
 const MIN_SECRET_LENGTH = 8;
 /**
@@ -1519,15 +1524,24 @@ const MIN_SECRET_LENGTH = 8;
  * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
  */
 function maskLinkSecrets(url, setSecret) {
-    let search;
+    let parsed;
     try {
-        search = new URL(url).search;
+        parsed = new URL(url);
     }
     catch {
         return;
     }
     const spellings = new Set();
-    for (const pair of search.replace(/^\?/, '').split('&')) {
+    // The whole query too: a signature under a name not listed above is still inside it.
+    const query = parsed.search.replace(/^\?/, '');
+    if (query !== '')
+        for (const spelling of [query, decodeOrNot(query)])
+            spellings.add(spelling);
+    // A password in the address (`https://user:password@host/`).
+    if (parsed.password !== '')
+        for (const spelling of [parsed.password, decodeOrNot(parsed.password)])
+            spellings.add(spelling);
+    for (const pair of query.split('&')) {
         const at = pair.indexOf('=');
         if (at <= 0)
             continue;

@@ -28568,7 +28568,7 @@ function folderProblem(folder, guarded) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
+/* harmony import */ var _service_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9224);
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
 /* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3566);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1729);
@@ -28822,7 +28822,7 @@ function permissionLevel(text, problems) {
 function checkSegment(name, text, problems) {
     if (text === undefined)
         return undefined;
-    if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .hasUnprintable */ .BR)(text)) {
+    if (!(0,_service_client_js__WEBPACK_IMPORTED_MODULE_2__/* .isPlainSegment */ .kT)(text)) {
         problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
         return undefined;
     }
@@ -29033,6 +29033,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/common/cancellation.ts
 var common_cancellation = __nccwpck_require__(3598);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __nccwpck_require__(2450);
 // EXTERNAL MODULE: ./src/action/inputs.ts
 var inputs = __nccwpck_require__(1729);
 // EXTERNAL MODULE: ./src/cli/args.ts
@@ -29063,6 +29065,7 @@ function inTerminalTerms(message) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/cli-host.ts
+
 
 
 /** Exit codes by how the run ended. */
@@ -29141,16 +29144,19 @@ class CliHost {
         this.terminal.stdout.write(text);
         return EXIT_CODES[this.failure?.kind ?? 'ok'];
     }
-    /** One line of the log, secrets redacted; a standing progress line is cleared first. */
+    /**
+     * One line of the log, secrets redacted; a standing progress line is cleared first. No line can
+     * be taken for a command of the CI system the CLI runs in, or carry a terminal escape.
+     */
     write(line) {
         this.endProgress();
-        this.terminal.stderr.write(`${this.redact(line)}\n`);
+        this.terminal.stderr.write(`${(0,common_text/* plainLogLines */.qH)(this.redact(line))}\n`);
     }
     progress(message) {
         if (!this.terminal.stderr.isTTY)
             return this.write(message);
         // Rewrite the line in place: carriage return, the text, erase to the end of the line.
-        this.terminal.stderr.write(`\r${this.redact(message)}\u001b[K`);
+        this.terminal.stderr.write(`\r${(0,common_text/* plainLogLines */.qH)(this.redact(message))}\u001b[K`);
         this.progressShown = true;
     }
     endProgress() {
@@ -29388,9 +29394,13 @@ function foldAscii(path) {
     }
     return upper ? path.toLowerCase() : path;
 }
-/** `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short name). */
+/**
+ * `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short
+ * name), also with an NTFS stream after it: Windows reads `.git::$INDEX_ALLOCATION` as the folder.
+ */
 function isGitFolderName(name) {
-    const folded = foldPath(name);
+    const colon = name.indexOf(':');
+    const folded = foldPath(colon < 0 ? name : name.slice(0, colon));
     return folded === '.git' || folded === 'git~1';
 }
 
@@ -29424,8 +29434,11 @@ const ZERO_WIDTH_JOINER = '\u200d';
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 // The runner trims what .NET calls white space, which also takes in U+0085 (next line).
 const COMMAND_START = /^([\s\u0085]*)(::)/;
-const OLD_COMMAND = /##\[/g;
+/** The runner's older form, and Azure Pipelines' (`##vso[`), which a CLI run there would obey. */
+const OLD_COMMAND = /##(\[|vso\[)/gi;
 const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 const LINE_BREAK = /\r\n|\r|\n/;
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
@@ -29437,11 +29450,15 @@ function serviceText(text) {
 }
 /**
  * A message of ours, line by line, so that no line of it can be taken for a workflow command
- * even if it embeds text that was not made safe. For the runner's `info` lines: `::error::` and
- * the other commands escape their own data.
+ * even if it embeds text that was not made safe, and with no other control character (a
+ * terminal's escape sequences) but tabs. For the runner's `info` lines (`::error::` and the other
+ * commands escape their own data) and every line of the CLI.
  */
 function plainLogLines(message) {
-    return message.split(LINE_BREAK).map(defuseLine).join('\n');
+    return message
+        .split(LINE_BREAK)
+        .map((line) => defuseLine(line.replace(UNPRINTABLE_BUT_TAB, ' ')))
+        .join('\n');
 }
 /** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
 function hasUnprintable(text) {
@@ -29478,7 +29495,7 @@ function commentCode(text) {
     return `${fence}${pad}${line}${pad}${fence}`;
 }
 function defuseLine(line) {
-    return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`);
+    return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#$1`);
 }
 
 
@@ -29858,6 +29875,7 @@ async function runOperation(settings, client, context) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Nl: () => (/* binding */ ServiceClient),
 /* harmony export */   _7: () => (/* binding */ ServiceError),
+/* harmony export */   kT: () => (/* binding */ isPlainSegment),
 /* harmony export */   mX: () => (/* binding */ segment),
 /* harmony export */   vy: () => (/* binding */ isPassingOutage)
 /* harmony export */ });
@@ -29917,6 +29935,13 @@ class ServiceError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Act
 /** Encodes one identifier as a single path segment. */
 function segment(value) {
     return encodeURIComponent(value);
+}
+/**
+ * Whether an identifier can be a path segment as it is: no `/` or `\\`, not `.` or `..` (which
+ * address normalisation would turn into another path, encoded or not), nothing unprintable.
+ */
+function isPlainSegment(value) {
+    return value !== '' && !value.includes('/') && !value.includes('\\') && value !== '.' && value !== '..' && !(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .hasUnprintable */ .BR)(value);
 }
 /**
  * The one way the action talks to the service: it adds the bearer credential (only ever to the

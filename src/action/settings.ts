@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path'
 import { InputError } from '../common/errors.js'
-import { hasUnprintable } from '../common/text.js'
+import { isPlainSegment } from '../service/client.js'
 import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
@@ -342,7 +342,7 @@ function permissionLevel(text: string, problems: string[]): PermissionLevel {
 /** An identifier that becomes one path segment of an API address. */
 function checkSegment(name: InputName, text: string | undefined, problems: string[]): string | undefined {
   if (text === undefined) return undefined
-  if (text.includes('/') || text.includes('\\') || text === '.' || text === '..' || hasUnprintable(text)) {
+  if (!isPlainSegment(text)) {
     problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`)
     return undefined
   }

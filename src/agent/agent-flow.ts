@@ -70,7 +70,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   outputs.set('skip-reason', '')
   const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined
   await progress?.acknowledge()
-  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home)
+  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId)
   const api = new AgentApi(client, () => clock.now())
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 

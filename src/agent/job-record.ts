@@ -2,11 +2,14 @@
  * The memory of a pull request: one comment, written by the action, that says which agent job
  * opened it and how to steer it, with the job in a hidden marker. A later comment on the pull
  * request reaches the same job with no state outside GitHub. Only comments written by a bot count
- * as records, so nobody can point a conversation at another job by writing the marker by hand.
+ * as records, so nobody can point a conversation at another job by writing the marker by hand;
+ * and only records of the workflow's own `project-id`, with ids that are plain path segments, so
+ * that a record another bot was made to post can at most name another job of that project.
  */
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
+import { isPlainSegment } from '../service/client.js'
 import { readGitHub, tryGitHub } from './github-calls.js'
 
 export interface RecordedJob {
@@ -31,7 +34,10 @@ export function recordBody(job: RecordedJob, command: string): string {
   ].join('\n')
 }
 
-/** The jobs recorded in a conversation, oldest first: markers in comments written by a bot only. */
+/**
+ * The jobs recorded in a conversation, oldest first: markers in comments written by a bot only,
+ * with ids that can be path segments as they are.
+ */
 export function recordedJobs(comments: readonly IssueComment[]): RecordedJob[] {
   const jobs: RecordedJob[] = []
   for (const comment of comments) {
@@ -44,7 +50,7 @@ export function recordedJobs(comments: readonly IssueComment[]): RecordedJob[] {
       // A malformed marker is no record.
     }
   }
-  return jobs.filter((job) => job.projectId !== '' && job.jobId !== '')
+  return jobs.filter((job) => isPlainSegment(job.projectId) && isPlainSegment(job.jobId))
 }
 
 /** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
@@ -74,13 +80,25 @@ export class JobRecords {
     /** The comment command the record tells people to use. */
     private readonly command: string,
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    private readonly home: RepoRef | undefined
+    private readonly home: RepoRef | undefined,
+    /** `project-id`: records of other projects are not this workflow's to steer. */
+    private readonly projectId: string
   ) {}
 
-  /** The job of the pull request's most recent record; undefined when it has none. Throws when its comments cannot be read. */
+  /**
+   * The job of the pull request's most recent record of this project; undefined when it has none.
+   * Throws when its comments cannot be read.
+   */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
     const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
-    return recordedJobs(comments).at(-1)
+    const recorded = recordedJobs(comments)
+    const latest = recorded.at(-1)
+    if (latest !== undefined && latest.projectId !== this.projectId) {
+      this.context.host.log.warning(
+        `Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`
+      )
+    }
+    return recorded.filter((job) => job.projectId === this.projectId).at(-1)
   }
 
   /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */

@@ -9,6 +9,7 @@ import type { InputName } from '../action/inputs.js'
 import type { OutputName } from '../action/outputs.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
+import { plainLogLines } from '../common/text.js'
 import { inTerminalTerms } from './terms.js'
 
 export interface Terminal {
@@ -103,16 +104,19 @@ export class CliHost implements Host {
     return EXIT_CODES[this.failure?.kind ?? 'ok']
   }
 
-  /** One line of the log, secrets redacted; a standing progress line is cleared first. */
+  /**
+   * One line of the log, secrets redacted; a standing progress line is cleared first. No line can
+   * be taken for a command of the CI system the CLI runs in, or carry a terminal escape.
+   */
   private write(line: string): void {
     this.endProgress()
-    this.terminal.stderr.write(`${this.redact(line)}\n`)
+    this.terminal.stderr.write(`${plainLogLines(this.redact(line))}\n`)
   }
 
   private progress(message: string): void {
     if (!this.terminal.stderr.isTTY) return this.write(message)
     // Rewrite the line in place: carriage return, the text, erase to the end of the line.
-    this.terminal.stderr.write(`\r${this.redact(message)}\u001b[K`)
+    this.terminal.stderr.write(`\r${plainLogLines(this.redact(message))}\u001b[K`)
     this.progressShown = true
   }
 

@@ -41,8 +41,12 @@ function foldAscii(path: string): string | undefined {
   return upper ? path.toLowerCase() : path
 }
 
-/** `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short name). */
+/**
+ * `.git` as any of the file systems above may spell it (`.GIT`, `.git.`, `git~1`, the 8.3 short
+ * name), also with an NTFS stream after it: Windows reads `.git::$INDEX_ALLOCATION` as the folder.
+ */
 export function isGitFolderName(name: string): boolean {
-  const folded = foldPath(name)
+  const colon = name.indexOf(':')
+  const folded = foldPath(colon < 0 ? name : name.slice(0, colon))
   return folded === '.git' || folded === 'git~1'
 }

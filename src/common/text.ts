@@ -15,8 +15,11 @@ const ZERO_WIDTH_JOINER = '\u200d'
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
 // The runner trims what .NET calls white space, which also takes in U+0085 (next line).
 const COMMAND_START = /^([\s\u0085]*)(::)/
-const OLD_COMMAND = /##\[/g
+/** The runner's older form, and Azure Pipelines' (`##vso[`), which a CLI run there would obey. */
+const OLD_COMMAND = /##(\[|vso\[)/gi
 const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source)
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
 const LINE_BREAK = /\r\n|\r|\n/
 
 /**
@@ -30,11 +33,15 @@ export function serviceText(text: string): string {
 
 /**
  * A message of ours, line by line, so that no line of it can be taken for a workflow command
- * even if it embeds text that was not made safe. For the runner's `info` lines: `::error::` and
- * the other commands escape their own data.
+ * even if it embeds text that was not made safe, and with no other control character (a
+ * terminal's escape sequences) but tabs. For the runner's `info` lines (`::error::` and the other
+ * commands escape their own data) and every line of the CLI.
  */
 export function plainLogLines(message: string): string {
-  return message.split(LINE_BREAK).map(defuseLine).join('\n')
+  return message
+    .split(LINE_BREAK)
+    .map((line) => defuseLine(line.replace(UNPRINTABLE_BUT_TAB, ' ')))
+    .join('\n')
 }
 
 /** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
@@ -77,5 +84,5 @@ export function commentCode(text: string): string {
 }
 
 function defuseLine(line: string): string {
-  return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#[`)
+  return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#$1`)
 }

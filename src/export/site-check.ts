@@ -6,6 +6,7 @@
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
+import { serviceText } from '../common/text.js'
 import { type SiteCheck, SiteVerifier } from '../verify/site.js'
 
 /** The inspector of one unpacking, or undefined when the site is not checked. */
@@ -27,8 +28,8 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
     const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
     log.warning(
       broken.link === undefined
-        ? `Broken link in an earlier entry of ${broken.file} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
-        : `Broken link in ${broken.file} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`
+        ? `Broken link in an earlier entry of ${serviceText(broken.file)} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+        : `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`
     )
   }
   const distinct = check.broken.length

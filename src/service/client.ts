@@ -6,7 +6,7 @@ import { type Budget, budget } from '../common/deadline.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
-import { serviceText } from '../common/text.js'
+import { hasUnprintable, serviceText } from '../common/text.js'
 import { readBody, send } from './exchange.js'
 import { type AttemptFailure, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, withRetries } from './retry.js'
@@ -71,6 +71,14 @@ export class ServiceError extends ActionError {
 /** Encodes one identifier as a single path segment. */
 export function segment(value: string): string {
   return encodeURIComponent(value)
+}
+
+/**
+ * Whether an identifier can be a path segment as it is: no `/` or `\\`, not `.` or `..` (which
+ * address normalisation would turn into another path, encoded or not), nothing unprintable.
+ */
+export function isPlainSegment(value: string): boolean {
+  return value !== '' && !value.includes('/') && !value.includes('\\') && value !== '.' && value !== '..' && !hasUnprintable(value)
 }
 
 /**

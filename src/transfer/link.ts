@@ -5,11 +5,13 @@ import { serviceText } from '../common/text.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /**
- * Query parameters whose values let anyone holding them download the bundle (S3, GCS, Azure SAS,
- * CloudFront, OSS and the simulator). The others (version, expiry, permissions such as `sp=r`,
- * key ids) are no secret, and masking a short value would cut it out of every log line.
+ * Query parameters whose values let anyone holding them download the bundle: by name (S3, GCS,
+ * Azure SAS, CloudFront, OSS, COS `q-signature`, B2 `Authorization`, the simulator) and by what
+ * the name says (any `…signature`, `…token`, `…credential`, `…secret`). The others (version,
+ * expiry, permissions such as `sp=r`, key ids) are no secret, and masking a short value would
+ * cut it out of every log line. The whole query is masked as well (see maskLinkSecrets).
  */
-const SECRET_PARAMS = /^(x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|signature|sig|token|security-token|access_token)$/i
+const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i
 
 /** Shorter values are no signature, and masked they would blank out common words everywhere. */
 const MIN_SECRET_LENGTH = 8
@@ -20,14 +22,19 @@ const MIN_SECRET_LENGTH = 8
  * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
  */
 export function maskLinkSecrets(url: string, setSecret: (value: string) => void): void {
-  let search: string
+  let parsed: URL
   try {
-    search = new URL(url).search
+    parsed = new URL(url)
   } catch {
     return
   }
   const spellings = new Set<string>()
-  for (const pair of search.replace(/^\?/, '').split('&')) {
+  // The whole query too: a signature under a name not listed above is still inside it.
+  const query = parsed.search.replace(/^\?/, '')
+  if (query !== '') for (const spelling of [query, decodeOrNot(query)]) spellings.add(spelling)
+  // A password in the address (`https://user:password@host/`).
+  if (parsed.password !== '') for (const spelling of [parsed.password, decodeOrNot(parsed.password)]) spellings.add(spelling)
+  for (const pair of query.split('&')) {
     const at = pair.indexOf('=')
     if (at <= 0) continue
     if (!SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at)))) continue
