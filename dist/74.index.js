@@ -74,9 +74,14 @@ class AgentApi {
         this.client = client;
         this.now = now;
     }
-    async get(projectId, jobId, deadline) {
+    /** Reads the job as it is (spec 4.1: no field is required). */
+    async read(projectId, jobId, deadline) {
         const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId });
-        const job = readAgentJob(body);
+        return readAgentJob(body);
+    }
+    /** Reads the job for following it: without a `status` there is nothing to follow. */
+    async get(projectId, jobId, deadline) {
+        const job = await this.read(projectId, jobId, deadline);
         if (job.status === undefined) {
             throw new errors/* ActionError */.lZ(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`);
         }
@@ -700,7 +705,7 @@ async function runAgent(settings, client, context) {
         // 3. Reach the job.
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
-        const reached = await reach(request, api, deadline, context);
+        const reached = await reach(request, api, deadline, context, settings.wait);
         await conversation.reached(reached);
         // 4. Follow it to its end, unless asked not to.
         let final = reached.job.answer;
@@ -844,10 +849,15 @@ async function recordedOn(subject, records) {
     }
 }
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request, api, deadline, context) {
+async function reach(request, api, deadline, context, wait) {
     const { log } = context.host;
     switch (request.kind) {
         case 'read': {
+            if (!wait) {
+                // Read once and shown as it is: a job without a `status` is still a job.
+                const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
+                return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note: undefined };
+            }
             const answer = await api.get(request.job.projectId, request.job.jobId, deadline);
             return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined };
         }
@@ -915,17 +925,17 @@ class Conversation {
     }
     /** The service answered: the job is known. */
     async reached(reached) {
-        const { job, read } = reached;
+        const { job } = reached;
         this.reachedJob = reached;
         this.outputs.set('job-id', job.jobId);
         // A message's answer may still show the job as it was before the message (the spec leaves
         // open how a message changes `status`): its outcome fields count only when nothing more
         // will be read.
         const { status } = job.answer;
-        const settled = read !== undefined || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status));
+        const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status));
         this.publish(job.answer, settled);
         // A job read without waiting is shown once, as it ended up.
-        if (this.settings.wait || read === undefined)
+        if (this.settings.wait || reached.request !== 'read')
             await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer);
         await this.noteRecord(job.answer);
     }

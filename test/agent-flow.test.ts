@@ -118,6 +118,17 @@ describe('agent-status and agent-create', () => {
     expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
   })
 
+  test('agent-status with wait: false shows a job whose answer has no status (no field is required); following it needs one', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc', model: 'sim-agent-2' }, times: 2 })
+    const once = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
+    expect(once.failure).toBeUndefined()
+    expect(once.outputs.get('model')).toBe('sim-agent-2')
+    expect(once.outputs.get('status')).toBeUndefined()
+    const followed = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
+    expect(followed.failure).toContain('carries no `status`, so the job cannot be followed')
+  })
+
   test('agent-create creates one job (201), outputs its id and waits for it', async () => {
     const s = await simulator()
     const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Document the new CLI flag' }))

@@ -84,7 +84,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
 
     // 3. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
-    const reached = await reach(request, api, deadline, context)
+    const reached = await reach(request, api, deadline, context, settings.wait)
     await conversation.reached(reached)
 
     // 4. Follow it to its end, unless asked not to.
@@ -254,10 +254,15 @@ interface Reached {
 }
 
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext): Promise<Reached> {
+async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, wait: boolean): Promise<Reached> {
   const { log } = context.host
   switch (request.kind) {
     case 'read': {
+      if (!wait) {
+        // Read once and shown as it is: a job without a `status` is still a job.
+        const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
+        return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note: undefined }
+      }
       const answer = await api.get(request.job.projectId, request.job.jobId, deadline)
       return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined }
     }
@@ -322,17 +327,17 @@ class Conversation {
 
   /** The service answered: the job is known. */
   async reached(reached: Reached): Promise<void> {
-    const { job, read } = reached
+    const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
     // A message's answer may still show the job as it was before the message (the spec leaves
     // open how a message changes `status`): its outcome fields count only when nothing more
     // will be read.
     const { status } = job.answer
-    const settled = read !== undefined || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status))
+    const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status))
     this.publish(job.answer, settled)
     // A job read without waiting is shown once, as it ended up.
-    if (this.settings.wait || read === undefined) await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer)
+    if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer)
     await this.noteRecord(job.answer)
   }
 

@@ -38,9 +38,15 @@ export class AgentApi {
     private readonly now: () => number
   ) {}
 
-  async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
+  /** Reads the job as it is (spec 4.1: no field is required). */
+  async read(projectId: string, jobId: string, deadline?: number): Promise<AgentJob> {
     const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId })
-    const job = readAgentJob(body)
+    return readAgentJob(body)
+  }
+
+  /** Reads the job for following it: without a `status` there is nothing to follow. */
+  async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
+    const job = await this.read(projectId, jobId, deadline)
     if (job.status === undefined) {
       throw new ActionError(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`)
     }
