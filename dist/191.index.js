@@ -44,17 +44,21 @@ class GitHubApiError extends Error {
 
 
 
-/** A conversation is read to at most this many pages of 100 comments. */
+/** A conversation is read to at most this many pages of COMMENTS_PER_PAGE comments. */
 const MAX_COMMENT_PAGES = 50;
+const COMMENTS_PER_PAGE = 100;
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
 function createGitHubApi(token, apiUrl) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, apiUrl ? { baseUrl: apiUrl } : {});
     const { rest } = octokit;
-    const call = async (request) => {
+    const call = async (signal, request) => {
         try {
             return await request();
         }
         catch (error) {
+            // Octokit reports a request its signal ended as an HTTP 500: it is no answer at all.
+            if (signal?.aborted === true)
+                throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(signal.reason ?? error));
             const found = error?.status;
             const status = typeof found === 'number' ? found : 0;
             const headers = error?.response?.headers ?? {};
@@ -70,35 +74,37 @@ function createGitHubApi(token, apiUrl) {
     const posted = (data) => ({ id: data.id, url: data.html_url });
     return {
         getPermission: async ({ owner, repo }, username, signal) => {
-            const { data } = await call(() => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
+            const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
             const roleName = data.role_name;
             return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined };
         },
-        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(async () => {
+        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(signal, async () => {
             const comments = [];
-            let pages = 0;
-            const iterator = octokit.paginate.iterator(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100, request: { signal } });
-            for await (const { data } of iterator) {
+            // Page by page here: Octokit's paginate does not pass the request's signal on, and a
+            // listing nothing can stop would hold the step past \`timeout\` and past a cancellation.
+            for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
+                const { data } = await rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } });
                 for (const comment of data)
                     comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } });
-                if (++pages >= MAX_COMMENT_PAGES)
+                if (data.length < COMMENTS_PER_PAGE)
                     break;
             }
             return comments;
         }),
         reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
-            await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+            await call(signal, () => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
         reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
-            await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+            await call(signal, () => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
-        createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
-        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data),
+        createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(signal, () => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
+        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(signal, () => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } })))
+            .data),
         updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
-            await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+            await call(signal, () => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
         },
         updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
-            await call(() => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
+            await call(signal, () => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
         }
     };
 }

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/agent/permission.js'
+import { GitHubApiError } from '../src/action/host.js'
+import { createGitHubApi } from '../src/action/octokit.js'
 import { progressText, redact } from '../src/agent/reply.js'
 import { commentCode, withoutMentions } from '../src/common/text.js'
 import { normalisedHttpLink } from '../src/service/answer.js'
@@ -500,6 +502,28 @@ describe('the pull request remembers its job', () => {
     expect(outputs.get('pr-link')).toBe('https://gitlab.example.com/acme/docs/-/merge_requests/5')
     expect(outputs.get('pr-number')).toBe('')
     expect(sim.count('github-comment')).toBe(0)
+  })
+})
+
+describe('the GitHub port', () => {
+  test('a comment listing that hangs ends with its signal, as no answer (not an HTTP 500), on every page', async () => {
+    const sim = await startSim()
+    const [owner, repo] = REPO.split('/') as [string, string]
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    for (let i = 0; i < 150; i++) sim.github.addComment(REPO, 12, `comment ${i}`)
+    const api = createGitHubApi(GITHUB_TOKEN, sim.githubApiUrl)
+    expect(await api.listIssueComments({ owner, repo }, 12, new AbortController().signal)).toHaveLength(150)
+    // The first page hangs; then the first answers and the second hangs.
+    for (const before of [[], [{ route: 'github-comments', delayMs: 0 } as const]]) {
+      for (const fault of before) sim.addFault(fault)
+      sim.addFault({ route: 'github-comments', hang: true })
+      const started = Date.now()
+      const error = await api.listIssueComments({ owner, repo }, 12, AbortSignal.timeout(300)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(GitHubApiError)
+      expect((error as GitHubApiError).status).toBe(0)
+      expect(Date.now() - started).toBeLessThan(5000)
+      sim.clearFaults()
+    }
   })
 })
 

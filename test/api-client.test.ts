@@ -213,6 +213,16 @@ describe('an answer that breaks off or is unusable', () => {
     expect(error.message).toMatch(/unusable answer: the answer is larger than 4194304 bytes after 5 attempts/)
   })
 
+  test('a request that creates something, past the deadline and its grace, is not sent, and never said to be possibly processed', async () => {
+    sim = await startSimulator()
+    const { client, clock } = clientFor(sim.apiUrl)
+    const error = (await client.request({ ...start, deadline: clock.now() - 2500 }).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toBe('Could not start the export of docs.acme.com: it was not sent; no time is left within `timeout` for another try.')
+    expect(error.mayHaveBeenProcessed).toBe(false)
+    expect(sim.count('export-start')).toBe(0)
+  })
+
   test('each attempt ends with the step: a hung request fails soon after the deadline, naming `timeout`', async () => {
     const { jobId } = await startedJob()
     const { client, clock } = clientFor(sim?.apiUrl as string)

@@ -29991,6 +29991,9 @@ class ServiceClient {
         }
         this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
         const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_8__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
+        // Past the deadline's grace: not sent at all, so surely not processed (never "may have been").
+        if (bound.ms <= 0)
+            throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_6__/* .NOT_SENT */ .FY, message: 'it was not sent' });
         return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
             let response;
             try {
@@ -30229,6 +30232,7 @@ function readBody(message, options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FY: () => (/* binding */ NOT_SENT),
 /* harmony export */   Ic: () => (/* binding */ describeFailure),
 /* harmony export */   L8: () => (/* binding */ classify),
 /* harmony export */   b9: () => (/* binding */ describeAmbiguity)
@@ -30239,7 +30243,9 @@ function readBody(message, options) {
  * two can never disagree. Pure.
  */
 /** Network error codes that prove the request never reached a server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED']);
+/** A request the action did not send at all (no time was left for it): it cannot have been processed. */
+const NOT_SENT = 'ENOTSENT';
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT]);
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);
 function classify(kind, failure) {
@@ -30257,7 +30263,7 @@ function classify(kind, failure) {
 }
 function describeFailure(failure) {
     if (failure.kind === 'network')
-        return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`;
+        return failure.code === NOT_SENT ? failure.message : `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`;
     if (failure.kind === 'answer')
         return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`;
     return `HTTP ${failure.status}`;

@@ -6,17 +6,20 @@ import { getOctokit } from '@actions/github'
 import { errorMessage } from '../common/errors.js'
 import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment } from './host.js'
 
-/** A conversation is read to at most this many pages of 100 comments. */
+/** A conversation is read to at most this many pages of COMMENTS_PER_PAGE comments. */
 const MAX_COMMENT_PAGES = 50
+const COMMENTS_PER_PAGE = 100
 
 /** `apiUrl`: GITHUB_API_URL, so that GitHub Enterprise Server works; github.com when unset. */
 export function createGitHubApi(token: string, apiUrl: string | undefined): GitHubApi {
   const octokit = getOctokit(token, apiUrl ? { baseUrl: apiUrl } : {})
   const { rest } = octokit
-  const call = async <T>(request: () => Promise<T>): Promise<T> => {
+  const call = async <T>(signal: AbortSignal | undefined, request: () => Promise<T>): Promise<T> => {
     try {
       return await request()
     } catch (error) {
+      // Octokit reports a request its signal ended as an HTTP 500: it is no answer at all.
+      if (signal?.aborted === true) throw new GitHubApiError(0, errorMessage(signal.reason ?? error))
       const found = (error as { status?: unknown })?.status
       const status = typeof found === 'number' ? found : 0
       const headers = (error as { response?: { headers?: Record<string, string | undefined> } })?.response?.headers ?? {}
@@ -32,36 +35,40 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
   const posted = (data: { id: number; html_url?: string }): PostedComment => ({ id: data.id, url: data.html_url })
   return {
     getPermission: async ({ owner, repo }, username, signal) => {
-      const { data } = await call(() => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }))
+      const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }))
       const roleName = (data as { role_name?: unknown }).role_name
       return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined }
     },
     listIssueComments: ({ owner, repo }, issueNumber, signal) =>
-      call(async () => {
+      call(signal, async () => {
         const comments: IssueComment[] = []
-        let pages = 0
-        const iterator = octokit.paginate.iterator(rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100, request: { signal } })
-        for await (const { data } of iterator) {
+        // Page by page here: Octokit's paginate does not pass the request's signal on, and a
+        // listing nothing can stop would hold the step past \`timeout\` and past a cancellation.
+        for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
+          const { data } = await rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } })
           for (const comment of data) comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } })
-          if (++pages >= MAX_COMMENT_PAGES) break
+          if (data.length < COMMENTS_PER_PAGE) break
         }
         return comments
       }),
     reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
-      await call(() => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
+      await call(signal, () => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
     },
     reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
-      await call(() => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
+      await call(signal, () => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
     },
     createIssueComment: async ({ owner, repo }, issueNumber, body, signal) =>
-      posted((await call(() => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
+      posted((await call(signal, () => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
     replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) =>
-      posted((await call(() => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } }))).data),
+      posted(
+        (await call(signal, () => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } })))
+          .data
+      ),
     updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
-      await call(() => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+      await call(signal, () => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
     },
     updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
-      await call(() => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+      await call(signal, () => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
     }
   }
 }

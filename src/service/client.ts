@@ -8,7 +8,7 @@ import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { hasUnprintable, serviceText } from '../common/text.js'
 import { readBody, send } from './exchange.js'
-import { type AttemptFailure, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
+import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, withRetries } from './retry.js'
 
 export const USER_AGENT = 'docs-admin-action/1'
@@ -129,6 +129,8 @@ export class ServiceClient {
     }
     this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`)
     const bound = budget(clock, request.deadline, REQUEST_TIMEOUT_MS)
+    // Past the deadline's grace: not sent at all, so surely not processed (never "may have been").
+    if (bound.ms <= 0) throw new AttemptError({ kind: 'network', code: NOT_SENT, message: 'it was not sent' })
     return withTimeout(clock, bound.ms, signal, async (stop) => {
       let response: IncomingMessage
       try {

@@ -32,7 +32,9 @@ export interface Verdict {
 }
 
 /** Network error codes that prove the request never reached a server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED'])
+/** A request the action did not send at all (no time was left for it): it cannot have been processed. */
+export const NOT_SENT = 'ENOTSENT'
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT])
 
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503])
@@ -51,7 +53,7 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
 }
 
 export function describeFailure(failure: AttemptFailure): string {
-  if (failure.kind === 'network') return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
+  if (failure.kind === 'network') return failure.code === NOT_SENT ? failure.message : `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
   if (failure.kind === 'answer') return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`
   return `HTTP ${failure.status}`
 }
