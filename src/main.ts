@@ -25,7 +25,8 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   const signal = host.cancelled
   const outputs = new Outputs((name, value) => host.setOutput(name, value))
   let settings: Settings | undefined
-  let report: Report | undefined
+  // Made first, so that a run whose inputs are refused still leaves its summary.
+  const report: Report = newReport('Docs admin')
   let client: ServiceClient | undefined
   let failure: string | undefined
   try {
@@ -34,7 +35,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
       eventName: host.env('GITHUB_EVENT_NAME'),
       warn: (m) => log.warning(m)
     })
-    report = newReport(titleOf(settings))
+    report.title = titleOf(settings)
     client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
     const startedAt = clock.now()
     await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs })
@@ -46,9 +47,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   } finally {
     client?.dispose()
   }
-  if (report !== undefined) {
-    await host.appendSummary(renderSummary(report, outputs, failure)).catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
-  }
+  await host.appendSummary(renderSummary(report, outputs, failure)).catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 
 function titleOf(settings: Settings): string {

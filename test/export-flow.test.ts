@@ -203,10 +203,13 @@ describe('export flow against the simulator', () => {
 
   test('bad inputs fail before any request, listing every problem', async () => {
     await simulator()
-    const { failed, failure } = await runExport({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' })
+    const { failed, failure, summary } = await runExport({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' })
     expect(failed).toBe(true)
     expect(sim.requests).toHaveLength(0)
     expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
+    // The summary says so too: a refused run still leaves one.
+    expect(summary).toContain('<h3>Docs admin</h3>')
+    expect(summary).toContain('❌ Invalid inputs:')
   })
 
   test('a bundle link to a link-local address is refused before it is handed on or fetched', async () => {
