@@ -9,7 +9,7 @@ import { commentCode, withoutMentions } from '../src/common/text.js'
 import { normalisedHttpLink } from '../src/service/answer.js'
 import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
-import { type Inputs, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
+import { type Inputs, type RunOptions, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
 import { tempFolder } from './support/temp.js'
@@ -38,7 +38,7 @@ async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Prom
 }
 
 /** Runs the action on `payload` as the runner would deliver the event. */
-async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}): Promise<RunResult> {
+async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}, options: Omit<RunOptions, 'env'> = {}): Promise<RunResult> {
   const env: RunnerEnv = {
     ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
     GITHUB_REPOSITORY: REPO,
@@ -54,7 +54,7 @@ async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: I
     'max-poll-interval': '2s',
     ...inputs
   })
-  return (fixture as SimulatorFixture).run(values, { env })
+  return (fixture as SimulatorFixture).run(values, { ...options, env })
 }
 
 const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
@@ -199,6 +199,30 @@ describe('one progress comment per run', () => {
     expect(failure).toContain('Agent job job_abc failed')
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
+  })
+
+  test('a cancelled run leaves the reply saying so, not "working"', async () => {
+    const sim = await startSim({ agent: { durationMs: 3_600_000 } })
+    let watching: NodeJS.Timeout | undefined
+    const { failureKind } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Slow one'),
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      {
+        // Cancelled (as the runner does, with SIGINT) once the reply says the job is working.
+        onHost: (host) => {
+          watching = setInterval(() => {
+            if (written(sim, 7).some((c) => c.body.startsWith('⏳'))) host.cancel()
+          }, 5)
+        }
+      }
+    )
+    clearInterval(watching)
+    expect(failureKind).toBe('cancelled')
+    const [reply, ...more] = written(sim, 7)
+    expect(more).toEqual([])
+    expect(reply?.body).toMatch(/^⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+s\. The job may still be running/)
   })
 
   test("a timeout still reaches the comment, within the step's bound", async () => {

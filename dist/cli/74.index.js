@@ -209,6 +209,8 @@ const GITHUB_TIMEOUT_MS = 15_000;
  * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
  */
 const LAST_WORD_MS = 5_000;
+/** What the reply of a cancelled run may take: the runner ends the process 2.5 s after the signal. */
+const CANCELLED_WORD_MS = 1500;
 const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
 /** Hint for a refused write on the workflow's own repository. */
 const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
@@ -250,6 +252,19 @@ async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
     catch (error) {
         host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
         return undefined;
+    }
+}
+/**
+ * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
+ * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
+ * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
+ */
+async function tryGitHubWhenCancelled(context, what, call) {
+    try {
+        await (0,cancellation/* withTimeout */.wj)(context.clock, CANCELLED_WORD_MS, undefined, call);
+    }
+    catch (error) {
+        context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
     }
 }
 function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
@@ -454,6 +469,20 @@ class ProgressComment {
         const { repository, id, event } = this.comment;
         await tryGitHub(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment' ? this.github.reactToIssueComment(repository, id, 'eyes', signal) : this.github.reactToReviewComment(repository, id, 'eyes', signal));
     }
+    /**
+     * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
+     * does not say "working" for good. No reply is posted just for this.
+     */
+    async cancelled(body) {
+        const posted = this.posted;
+        if (posted === undefined || body === this.shown)
+            return;
+        this.shown = body;
+        const { repository, event } = this.comment;
+        await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment'
+            ? this.github.updateIssueComment(repository, posted.id, body, signal)
+            : this.github.updateReviewComment(repository, posted.id, body, signal));
+    }
     /** Shows `body`: the first call posts the reply, later calls edit it. */
     async show(body) {
         if (body === this.shown)
@@ -498,6 +527,11 @@ function progressText(facts, secrets) {
     switch (facts.phase) {
         case 'failed':
             lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(facts.error ?? ''));
+            break;
+        case 'cancelled':
+            lines.push(facts.jobId === undefined
+                ? '⏹️ The docs agent run was cancelled.'
+                : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
             break;
         case 'working':
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
@@ -752,7 +786,9 @@ async function runAgent(settings, client, context) {
         await conversation.ended(final, settings.wait || request.kind === 'read');
     }
     catch (error) {
-        if (!context.signal.aborted && !(0,errors/* isAbortError */.zf)(error))
+        if (context.signal.aborted || (0,errors/* isAbortError */.zf)(error))
+            await conversation.cancelled();
+        else
             await conversation.failed((0,errors/* errorMessage */.gJ)(error));
         throw error;
     }
@@ -973,6 +1009,12 @@ class Conversation {
         host.log.info(note);
         report.notes.push(note);
     }
+    /** The run was cancelled: a reply still saying "working" says so instead. */
+    async cancelled() {
+        if (this.last !== undefined && AGENT_TERMINAL.has(this.last.status ?? ''))
+            return;
+        await this.progress?.cancelled(this.text('cancelled', this.last, undefined));
+    }
     async failed(message) {
         // A job that failed said so in its own `ended` comment already.
         if (this.last?.status === 'failed')
@@ -983,7 +1025,7 @@ class Conversation {
         await this.progress?.show(this.text(phase, job, phase === 'ended' ? job.error : undefined));
     }
     text(phase, job, error) {
-        const ended = phase === 'ended' || phase === 'failed';
+        const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled';
         return progressText({
             jobId: this.reachedJob?.job.jobId,
             status: job?.status,

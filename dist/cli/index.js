@@ -29813,7 +29813,8 @@ async function run(host = actionsHost(), clock = systemClock) {
     const signal = host.cancelled;
     const outputs = new Outputs((name, value) => host.setOutput(name, value));
     let settings;
-    let report;
+    // Made first, so that a run whose inputs are refused still leaves its summary.
+    const report = newReport('Docs admin');
     let client;
     let failure;
     try {
@@ -29822,7 +29823,7 @@ async function run(host = actionsHost(), clock = systemClock) {
             eventName: host.env('GITHUB_EVENT_NAME'),
             warn: (m) => log.warning(m)
         });
-        report = newReport(titleOf(settings));
+        report.title = titleOf(settings);
         client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
         const startedAt = clock.now();
         await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs });
@@ -29837,9 +29838,7 @@ async function run(host = actionsHost(), clock = systemClock) {
     finally {
         client?.dispose();
     }
-    if (report !== undefined) {
-        await host.appendSummary(renderSummary(report, outputs, failure)).catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
-    }
+    await host.appendSummary(renderSummary(report, outputs, failure)).catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
 function titleOf(settings) {
     if (settings.operation !== 'export')

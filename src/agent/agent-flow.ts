@@ -131,7 +131,8 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     // 5. Act on its end.
     await conversation.ended(final, settings.wait || request.kind === 'read')
   } catch (error) {
-    if (!context.signal.aborted && !isAbortError(error)) await conversation.failed(errorMessage(error))
+    if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
+    else await conversation.failed(errorMessage(error))
     throw error
   }
 }
@@ -375,6 +376,12 @@ class Conversation {
     report.notes.push(note)
   }
 
+  /** The run was cancelled: a reply still saying "working" says so instead. */
+  async cancelled(): Promise<void> {
+    if (this.last !== undefined && AGENT_TERMINAL.has(this.last.status ?? '')) return
+    await this.progress?.cancelled(this.text('cancelled', this.last, undefined))
+  }
+
   async failed(message: string): Promise<void> {
     // A job that failed said so in its own `ended` comment already.
     if (this.last?.status === 'failed') return
@@ -386,7 +393,7 @@ class Conversation {
   }
 
   private text(phase: ProgressFacts['phase'], job: AgentJob | undefined, error: string | undefined): string {
-    const ended = phase === 'ended' || phase === 'failed'
+    const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled'
     return progressText(
       {
         jobId: this.reachedJob?.job.jobId,

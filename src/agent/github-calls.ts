@@ -19,6 +19,8 @@ const GITHUB_TIMEOUT_MS = 15_000
  * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
  */
 const LAST_WORD_MS = 5_000
+/** What the reply of a cancelled run may take: the runner ends the process 2.5 s after the signal. */
+const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
 /** Hint for a refused write on the workflow's own repository. */
@@ -60,6 +62,19 @@ export async function tryGitHub<T>(context: FlowContext, what: string, call: (si
   } catch (error) {
     host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`)
     return undefined
+  }
+}
+
+/**
+ * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
+ * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
+ * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
+ */
+export async function tryGitHubWhenCancelled(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+  try {
+    await withTimeout(context.clock, CANCELLED_WORD_MS, undefined, call)
+  } catch (error) {
+    context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`)
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, PostedComment, RepoRef } from '../action/host.js'
-import { tryGitHub } from './github-calls.js'
+import { tryGitHub, tryGitHubWhenCancelled } from './github-calls.js'
 import type { TriggeringComment } from './trigger.js'
 
 export class ProgressComment {
@@ -35,6 +35,22 @@ export class ProgressComment {
     const { repository, id, event } = this.comment
     await tryGitHub(this.context, `react to comment ${id}`, (signal) =>
       event === 'issue_comment' ? this.github.reactToIssueComment(repository, id, 'eyes', signal) : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+    )
+  }
+
+  /**
+   * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
+   * does not say "working" for good. No reply is posted just for this.
+   */
+  async cancelled(body: string): Promise<void> {
+    const posted = this.posted
+    if (posted === undefined || body === this.shown) return
+    this.shown = body
+    const { repository, event } = this.comment
+    await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, (signal) =>
+      event === 'issue_comment'
+        ? this.github.updateIssueComment(repository, posted.id, body, signal)
+        : this.github.updateReviewComment(repository, posted.id, body, signal)
     )
   }
 

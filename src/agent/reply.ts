@@ -9,9 +9,10 @@ export interface ProgressFacts {
   /**
    * `working`: the service accepted the request and the run follows the job; `handed-over`: it
    * accepted it and the run does not wait (`wait: false`); `ended`: the job's final state (or the
-   * state read); `failed`: the run itself failed.
+   * state read); `failed`: the run itself failed; `cancelled`: the run was cancelled before the
+   * job ended.
    */
-  phase: 'working' | 'handed-over' | 'ended' | 'failed'
+  phase: 'working' | 'handed-over' | 'ended' | 'failed' | 'cancelled'
   /** What the run asked of the job, for `handed-over`. */
   request: 'message' | 'create' | 'read'
   /** The run's failure (`failed`), or the service's reason for a `failed` job. */
@@ -41,6 +42,13 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
         facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
         commentText(facts.error ?? '')
+      )
+      break
+    case 'cancelled':
+      lines.push(
+        facts.jobId === undefined
+          ? '⏹️ The docs agent run was cancelled.'
+          : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`
       )
       break
     case 'working':
