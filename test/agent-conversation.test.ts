@@ -201,6 +201,19 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
   })
 
+  test('a failure whose service text holds a secret: the comment shows ***, and both secrets are masked in the log', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'agent-message', status: 500, body: { error: `bad credentials ${sim.apiKey} ${GITHUB_TOKEN}` } })
+    const { failure, secrets } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent go'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(failure).toContain('bad credentials')
+    const bodies = thread(sim, 7)
+      .comments.map((c) => c.body)
+      .join('\n')
+    expect(bodies).toContain('bad credentials *** ***')
+    expect(bodies).not.toContain(sim.apiKey)
+    expect(secrets).toEqual(expect.arrayContaining([sim.apiKey, GITHUB_TOKEN]))
+  })
+
   test('a cancelled run leaves the reply saying so, not "working"', async () => {
     const sim = await startSim({ agent: { durationMs: 3_600_000 } })
     let watching: NodeJS.Timeout | undefined
@@ -234,7 +247,9 @@ describe('one progress comment per run', () => {
       'max-poll-interval': '60s'
     })
     expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(5m 00s\)/)
-    expect(elapsedMs).toBeLessThan(300_000 + 5000)
+    // Within the last word's 5 s (and 15 s of test clock, 0.15 s of real time, for a loaded
+    // machine): an overrun by a poll interval (60 s) would show.
+    expect(elapsedMs).toBeLessThan(300_000 + 5000 + 15_000)
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \(status \*\*active\*\*\): the run failed after 5m 0\ds\./)
     expect(reply?.body).toContain('did not finish within `timeout` (5m 00s)')

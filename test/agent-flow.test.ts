@@ -198,9 +198,21 @@ describe('faults and limits', () => {
     expect(failure).toContain('rate limit exceeded')
   })
 
-  test('404: the service text and the job id', async () => {
+  test('an outage of the service while waiting for an agent job does not end the wait', async () => {
+    const s = await simulator({ durationMs: 60_000 })
+    s.addFault({ route: 'agent-get', status: 503, times: 12 })
+    const { failure, outputs, log } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '10m', 'max-poll-interval': '5s' })
+    )
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(log.lines.some((l) => l.startsWith('warning:') && l.includes('still waiting'))).toBe(true)
+  })
+
+  test('404: the service text and the job id, also in the job-id output', async () => {
     const s = await simulator()
-    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' }))
+    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' }))
+    expect(outputs.get('job-id')).toBe('job_missing')
     expect(failure).toContain('job_missing')
     expect(failure).toContain('job not found')
     const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_gone' }))

@@ -191,6 +191,41 @@ describe('export flow against the simulator', () => {
     expect(await readdir(site)).toContain('index.html')
   })
 
+  test('a link the storage refuses is replaced by a fresh one, and the Helm values hold the one that served', async () => {
+    await simulator()
+    sim.addFault({ route: 'download', status: 403 })
+    const { failed, outputs } = await runExport({ 'helm-values-file': 'values.yaml' })
+    expect(failed).toBe(false)
+    expect(sim.count('export-bundle')).toBe(2)
+    const values = await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')
+    expect(values).toContain(JSON.stringify(outputs['bundle-url']))
+    expect(outputs['helm-values']).toBe(values)
+  })
+
+  test('a link that lasts two days gets no expiry warning; one that lasts an hour does', async () => {
+    await simulator({ bundle: { linkTtlMs: 2 * 86_400_000 } })
+    const lasting = await runExport({ 'helm-values-file': 'values.yaml' })
+    expect(lasting.failed).toBe(false)
+    expect(lasting.log.text()).not.toContain('expires at')
+    sim.setBundle({ linkTtlMs: 3_600_000 })
+    const short = await runExport({ 'helm-values-file': 'values.yaml' })
+    expect(short.log.lines.filter((line) => line.startsWith('warning:') && line.includes('expires at'))).toHaveLength(1)
+  })
+
+  test('a storage error quotes its Code and Message only, never the signature it echoes', async () => {
+    await simulator()
+    sim.addFault({
+      route: 'download',
+      status: 400,
+      body: '<Error><Code>SignatureDoesNotMatch</Code><Message>bad sig</Message><SignatureProvided>deadbeefsig123456</SignatureProvided></Error>'
+    })
+    const { failure, secrets } = await runExport({})
+    expect(failure).toContain('SignatureDoesNotMatch: bad sig')
+    expect(failure).not.toContain('deadbeefsig123456')
+    // The API key is masked before anything else.
+    expect(secrets[0]).toBe(sim.apiKey)
+  })
+
   test('an expired link is replaced by a fresh one', async () => {
     await simulator({ bundle: { linkTtlMs: 0 } })
     sim.setBundle({ linkTtlMs: 0 })
@@ -384,6 +419,21 @@ describe('the site check and the Helm values', () => {
     expect(outputs['broken-links']).toBe('1')
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
     expect((await readdir(workspace.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  test('verify: strict fails on a finding other than a broken link (fewer pages than the job reported), and the previous site stays', async () => {
+    await simulator({
+      exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 50 },
+      bundle: { entries: [{ type: 'file', name: 'index.html', content: '<html><a href="/">home</a></html>' }] }
+    })
+    const site = path.join(workspace.dir, 'static-export')
+    await mkdir(site, { recursive: true })
+    await writeFile(path.join(site, 'index.html'), 'the old site')
+    const { failed, failure, outputs } = await runExport({ verify: 'strict' })
+    expect(failed).toBe(true)
+    expect(failure).toContain('fewer than the 50 the export job reported')
+    expect(outputs['broken-links']).toBe('0')
+    expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
   })
 
   test('verify: false checks nothing; fewer pages than the job reported is a warning', async () => {
