@@ -15,6 +15,11 @@ export interface GitHubOptions {
   permissionStatus?: number
   /** Repositories (`owner/repo`) the token may write to; default all. */
   writableRepos?: string[]
+  /**
+   * Whom the token writes as; default TOKEN_USER (GITHUB_TOKEN's bot). A user (a personal access
+   * token) can read itself at GET /user; a bot's installation token cannot (403), as on GitHub.
+   */
+  tokenUser?: { login: string; type: string }
 }
 
 export interface GitHubComment {
@@ -90,9 +95,14 @@ export class GitHubFake {
     return comment
   }
 
+  private get tokenUser(): { login: string; type: string } {
+    return this.options.tokenUser ?? TOKEN_USER
+  }
+
   routes(): Route[] {
     const base = `${GITHUB_API_ROOT}/repos/:owner/:repo`
     return [
+      { name: 'github-user', method: 'GET', pattern: `${GITHUB_API_ROOT}/user`, handle: (ctx) => this.user(ctx) },
       { name: 'github-permission', method: 'GET', pattern: `${base}/collaborators/:user/permission`, handle: (ctx) => this.permission(ctx) },
       { name: 'github-issue', method: 'GET', pattern: `${base}/issues/:number`, handle: (ctx) => this.issue(ctx) },
       { name: 'github-comments', method: 'GET', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.listComments(ctx) },
@@ -103,6 +113,13 @@ export class GitHubFake {
       { name: 'github-reaction', method: 'POST', pattern: `${base}/issues/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) },
       { name: 'github-reaction', method: 'POST', pattern: `${base}/pulls/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) }
     ]
+  }
+
+  private user(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx)
+    if (denied) return denied
+    const { login, type } = this.tokenUser
+    return type === 'Bot' ? gh(403, { message: 'Resource not accessible by integration' }) : gh(200, { login, type })
   }
 
   private permission(ctx: RequestContext): Reply {
@@ -145,7 +162,7 @@ export class GitHubFake {
     if (body === undefined || body === '') return validationFailed('body')
     if (!/^\d+$/.test(ctx.params.number ?? '')) return gh(404, { message: 'Not Found' })
     const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
-    const comment: GitHubComment = { id: this.nextId++, body, user: TOKEN_USER, kind, history: [body] }
+    const comment: GitHubComment = { id: this.nextId++, body, user: this.tokenUser, kind, history: [body] }
     if (kind === 'review') comment.inReplyTo = Number(ctx.params.commentId)
     thread.comments.push(comment)
     return gh(201, this.view(thread, comment))
@@ -169,7 +186,7 @@ export class GitHubFake {
     const content = field(ctx, 'content')
     if (content === undefined || !REACTIONS.has(content)) return validationFailed('content')
     this.reactions.push({ commentId: Number(ctx.params.commentId), content })
-    return gh(201, { id: this.nextId++, content, user: TOKEN_USER, created_at: new Date().toISOString() })
+    return gh(201, { id: this.nextId++, content, user: this.tokenUser, created_at: new Date().toISOString() })
   }
 
   private findComment(id: number): { thread: GitHubThread; comment: GitHubComment } | undefined {

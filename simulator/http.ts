@@ -172,6 +172,7 @@ export type RouteName =
   | 'agent-message'
   | 'agent-create'
   | 'github-permission'
+  | 'github-user'
   | 'github-issue'
   | 'github-comments'
   | 'github-comment'

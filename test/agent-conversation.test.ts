@@ -424,6 +424,24 @@ describe('the pull request remembers its job', () => {
     expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
   })
 
+  test("with a person's token (a personal access token) the records it wrote count; another person's marker still does not", async () => {
+    const sim = await startSim({ github: { tokenUser: { login: 'docs-deployer', type: 'User' } } })
+    const records = () => thread(sim, 100).comments.filter((c) => c.body.includes('docs-admin-action:agent-job'))
+    const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command'))
+    const jobId = first.outputs.get('job-id') as string
+    expect(records().map((c) => c.user.login)).toEqual(['docs-deployer'])
+    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true }))
+    expect(onPull.failure).toBeUndefined()
+    expect(onPull.outputs.get('job-id')).toBe(jobId)
+    expect(sim.count('agent-create')).toBe(1)
+    expect(records()).toHaveLength(1)
+    expect(sim.count('github-user')).toBe(1)
+    // octocat (a person, not the token's) writes a marker for another job: it counts for nothing.
+    sim.github.addComment(REPO, 100, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'))
+    const third = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent And the FAQ', { number: 100, pullRequest: true }))
+    expect(third.outputs.get('job-id')).toBe(jobId)
+  })
+
   test('agent-message and agent-status without job-id: the most recent record of the pull request, read through every page', async () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })

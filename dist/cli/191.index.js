@@ -73,6 +73,18 @@ function createGitHubApi(token, apiUrl) {
     };
     const posted = (data) => ({ id: data.id, url: data.html_url });
     return {
+        tokenLogin: async (signal) => {
+            try {
+                const { data } = await call(signal, () => rest.users.getAuthenticated({ request: { signal } }));
+                return data.login;
+            }
+            catch (error) {
+                // An installation token: "Resource not accessible by integration".
+                if (error instanceof _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O && (error.status === 401 || error.status === 403 || error.status === 404) && !error.rateLimited)
+                    return undefined;
+                throw error;
+            }
+        },
         getPermission: async ({ owner, repo }, username, signal) => {
             const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
             const roleName = data.role_name;

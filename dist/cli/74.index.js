@@ -307,14 +307,16 @@ function recordBody(job, command) {
         `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
     ].join('\n');
 }
+/** Who may write records: a bot (GITHUB_TOKEN, an app's token), unless told more (see JobRecords). */
+const BY_A_BOT = (author) => author.type === 'Bot';
 /**
- * The jobs recorded in a conversation, oldest first: markers in comments written by a bot only,
- * with ids that can be path segments as they are.
+ * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
+ * (by default bots), with ids that can be path segments as they are.
  */
-function recordedJobs(comments) {
+function recordedJobs(comments, trusted = BY_A_BOT) {
     const jobs = [];
     for (const comment of comments) {
-        if (comment.author.type !== 'Bot')
+        if (!trusted(comment.author))
             continue;
         const match = MARKER.exec(comment.body);
         if (match === null)
@@ -355,6 +357,8 @@ class JobRecords {
     projectId;
     /** `job@pull request` keys handled by this run: each is looked at once. */
     noted = new Set();
+    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
+    token;
     constructor(github, context, 
     /** The comment command the record tells people to use. */
     command, 
@@ -374,7 +378,7 @@ class JobRecords {
      */
     async latest(pull) {
         const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
-        const recorded = recordedJobs(comments);
+        const recorded = recordedJobs(comments, await this.trusted(comments, 'needed'));
         const latest = recorded.at(-1);
         if (latest !== undefined && latest.projectId !== this.projectId) {
             this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
@@ -392,11 +396,26 @@ class JobRecords {
         const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint);
         if (comments === undefined)
             return;
-        if (recordedJobs(comments).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+        if (recordedJobs(comments, await this.trusted(comments, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
             return;
         const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
         if (posted !== undefined)
             this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
+    }
+    /**
+     * Who may have written the records among `comments`: any bot, and also the token's own user
+     * when the token is a person's (a personal access token writes records as that person). The
+     * token's login is asked of GitHub only when a person's comment holds a marker, and once.
+     */
+    async trusted(comments, how) {
+        if (!comments.some((comment) => !BY_A_BOT(comment.author) && MARKER.test(comment.body)))
+            return BY_A_BOT;
+        if (this.token === undefined) {
+            const ask = (signal) => this.github.tokenLogin(signal);
+            this.token = { login: how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask) };
+        }
+        const { login } = this.token;
+        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
     }
     writeHint(repository) {
         const where = `${repository.owner}/${repository.repo}`;

@@ -91,6 +91,11 @@ export interface RepositoryPermission {
 
 /** The GitHub REST calls the action makes. Every call may be bounded by `signal`. */
 export interface GitHubApi {
+  /**
+   * The login the token writes as, when GitHub tells it: a personal access token's user. An app's
+   * installation token (GITHUB_TOKEN too) may not read it: undefined.
+   */
+  tokenLogin(signal?: AbortSignal): Promise<string | undefined>
   getPermission(repo: RepoRef, username: string, signal?: AbortSignal): Promise<RepositoryPermission>
   /** Every comment of the conversation of an issue or pull request, oldest first (all pages). */
   listIssueComments(repo: RepoRef, issueNumber: number, signal?: AbortSignal): Promise<IssueComment[]>

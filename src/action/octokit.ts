@@ -34,6 +34,16 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
   }
   const posted = (data: { id: number; html_url?: string }): PostedComment => ({ id: data.id, url: data.html_url })
   return {
+    tokenLogin: async (signal) => {
+      try {
+        const { data } = await call(signal, () => rest.users.getAuthenticated({ request: { signal } }))
+        return data.login
+      } catch (error) {
+        // An installation token: "Resource not accessible by integration".
+        if (error instanceof GitHubApiError && (error.status === 401 || error.status === 403 || error.status === 404) && !error.rateLimited) return undefined
+        throw error
+      }
+    },
     getPermission: async ({ owner, repo }, username, signal) => {
       const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }))
       const roleName = (data as { role_name?: unknown }).role_name
