@@ -90,19 +90,8 @@ function createGitHubApi(token, apiUrl) {
             const roleName = data.role_name;
             return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined };
         },
-        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(signal, async () => {
-            const comments = [];
-            // Page by page here: Octokit's paginate does not pass the request's signal on, and a
-            // listing nothing can stop would hold the step past \`timeout\` and past a cancellation.
-            for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-                const { data } = await rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } });
-                for (const comment of data)
-                    comments.push({ id: comment.id, body: comment.body ?? '', author: { login: comment.user?.login, type: comment.user?.type } });
-                if (data.length < COMMENTS_PER_PAGE)
-                    break;
-            }
-            return comments;
-        }),
+        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(signal, () => allComments((page) => rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))),
+        listReviewComments: ({ owner, repo }, pullNumber, signal) => call(signal, () => allComments((page) => rest.pulls.listReviewComments({ owner, repo, pull_number: pullNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))),
         reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
             await call(signal, () => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
@@ -119,6 +108,29 @@ function createGitHubApi(token, apiUrl) {
             await call(signal, () => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
         }
     };
+}
+/**
+ * Every comment of a listing, page by page (up to MAX_COMMENT_PAGES). By hand: Octokit's paginate
+ * does not pass the request's signal on, and a listing nothing can stop would hold the step past
+ * `timeout` and past a cancellation.
+ */
+async function allComments(page) {
+    const comments = [];
+    for (let number = 1; number <= MAX_COMMENT_PAGES; number++) {
+        const { data } = await page(number);
+        for (const comment of data) {
+            comments.push({
+                id: comment.id,
+                body: comment.body ?? '',
+                url: comment.html_url,
+                author: { login: comment.user?.login, type: comment.user?.type },
+                inReplyTo: comment.in_reply_to_id
+            });
+        }
+        if (data.length < COMMENTS_PER_PAGE)
+            break;
+    }
+    return comments;
 }
 
 

@@ -105,7 +105,8 @@ export class GitHubFake {
       { name: 'github-user', method: 'GET', pattern: `${GITHUB_API_ROOT}/user`, handle: (ctx) => this.user(ctx) },
       { name: 'github-permission', method: 'GET', pattern: `${base}/collaborators/:user/permission`, handle: (ctx) => this.permission(ctx) },
       { name: 'github-issue', method: 'GET', pattern: `${base}/issues/:number`, handle: (ctx) => this.issue(ctx) },
-      { name: 'github-comments', method: 'GET', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.listComments(ctx) },
+      { name: 'github-comments', method: 'GET', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.listComments(ctx, 'issue') },
+      { name: 'github-review-comments', method: 'GET', pattern: `${base}/pulls/:number/comments`, handle: (ctx) => this.listComments(ctx, 'review') },
       { name: 'github-comment', method: 'POST', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.createComment(ctx, 'issue') },
       { name: 'github-comment', method: 'POST', pattern: `${base}/pulls/:number/comments/:commentId/replies`, handle: (ctx) => this.createComment(ctx, 'review') },
       { name: 'github-comment-edit', method: 'PATCH', pattern: `${base}/issues/comments/:commentId`, handle: (ctx) => this.editComment(ctx) },
@@ -139,11 +140,11 @@ export class GitHubFake {
     return gh(200, { number: thread.number, title: thread.title, body: thread.body, html_url: url, ...(thread.isPullRequest ? { pull_request: { html_url: url } } : {}) })
   }
 
-  private listComments(ctx: RequestContext): Reply {
+  private listComments(ctx: RequestContext, kind: GitHubComment['kind']): Reply {
     const denied = checkAuth(ctx)
     if (denied) return denied
     const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
-    const all = thread.comments.filter((c) => c.kind === 'issue')
+    const all = thread.comments.filter((c) => c.kind === kind)
     const perPage = Math.min(100, Math.max(1, Number(ctx.query.per_page ?? 30) || 30))
     const page = Math.max(1, Number(ctx.query.page ?? 1) || 1)
     const last = Math.max(1, Math.ceil(all.length / perPage))

@@ -175,6 +175,7 @@ export type RouteName =
   | 'github-user'
   | 'github-issue'
   | 'github-comments'
+  | 'github-review-comments'
   | 'github-comment'
   | 'github-comment-edit'
   | 'github-reaction'

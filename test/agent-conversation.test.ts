@@ -38,7 +38,7 @@ async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Prom
 }
 
 /** Runs the action on `payload` as the runner would deliver the event. */
-async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}, options: Omit<RunOptions, 'env'> = {}): Promise<RunResult> {
+async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}, options: RunOptions = {}): Promise<RunResult> {
   const env: RunnerEnv = {
     ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
     GITHUB_REPOSITORY: REPO,
@@ -54,7 +54,7 @@ async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: I
     'max-poll-interval': '2s',
     ...inputs
   })
-  return (fixture as SimulatorFixture).run(values, { ...options, env })
+  return (fixture as SimulatorFixture).run(values, { ...options, env: { ...env, ...options.env } })
 }
 
 const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
@@ -214,6 +214,47 @@ describe('one progress comment per run', () => {
     expect(secrets).toEqual(expect.arrayContaining([sim.apiKey, GITHUB_TOKEN]))
   })
 
+  test('a rerun of the workflow run follows the job the first attempt reached, in the same reply: no second job, no second message', async () => {
+    const sim = await startSim({ agent: { durationMs: 60_000 } })
+    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+    // On an issue: the first attempt creates a job and times out waiting for it.
+    const event = issueCommentEvent('/docs-agent Fix the install command')
+    const first = await onEvent(sim, 'issue_comment', event, { timeout: '20s' })
+    expect(first.failure).toContain('did not finish within `timeout`')
+    const jobId = first.outputs.get('job-id') as string
+    const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, rerun)
+    expect(second.failure).toBeUndefined()
+    expect(second.outputs.get('job-id')).toBe(jobId)
+    expect(sim.count('agent-create')).toBe(1)
+    const [reply, ...more] = written(sim, 7)
+    expect(more).toEqual([])
+    expect(second.outputs.get('comment-url')).toContain(`#issuecomment-${reply?.id}`)
+    expect(reply?.body).toContain('✅')
+    expect(reply?.body).toContain('An earlier attempt of this workflow run reached agent job')
+    // On a pull request's review thread: the message is not sent again.
+    const review = reviewCommentEvent('/docs-agent Go on')
+    const sent = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20s' })
+    expect(sent.failure).toContain('did not finish within `timeout`')
+    const again = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20m' }, rerun)
+    expect(again.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(1)
+    expect(sim.github.thread(REPO, 12).comments.filter((c) => c.kind === 'review' && c.user.type === 'Bot')).toHaveLength(1)
+  })
+
+  test('a rerun after a first attempt the service never answered asks again, in the same reply', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'agent-message', status: 404, body: { error: 'job not found' } })
+    const event = issueCommentEvent('/docs-agent Fix it')
+    const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(first.failure).toContain('job not found')
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect(second.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(2)
+    const [reply, ...more] = written(sim, 7)
+    expect(more).toEqual([])
+    expect(reply?.body).toContain('✅')
+  })
+
   test('a cancelled run leaves the reply saying so, not "working"', async () => {
     const sim = await startSim({ agent: { durationMs: 3_600_000 } })
     let watching: NodeJS.Timeout | undefined
@@ -226,7 +267,7 @@ describe('one progress comment per run', () => {
         // Cancelled (as the runner does, with SIGINT) once the reply says the job is working.
         onHost: (host) => {
           watching = setInterval(() => {
-            if (written(sim, 7).some((c) => c.body.startsWith('⏳'))) host.cancel()
+            if (written(sim, 7).some((c) => c.body.includes('⏳'))) host.cancel()
           }, 5)
         }
       }
@@ -235,7 +276,9 @@ describe('one progress comment per run', () => {
     expect(failureKind).toBe('cancelled')
     const [reply, ...more] = written(sim, 7)
     expect(more).toEqual([])
-    expect(reply?.body).toMatch(/^⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+s\. The job may still be running/)
+    expect(reply?.body).toMatch(
+      /^<!-- docs-admin-action:reply comment=\d+ project=proj_123 job=job_abc -->\n⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+s\. The job may still be running/
+    )
   })
 
   test("a timeout still reaches the comment, within the step's bound", async () => {

@@ -19,6 +19,7 @@ export type RunnerVariable =
   | 'GITHUB_REPOSITORY'
   | 'GITHUB_SERVER_URL'
   | 'GITHUB_RUN_ID'
+  | 'GITHUB_RUN_ATTEMPT'
 
 export interface Host {
   /** One input's raw value, '' when unset. */
@@ -79,6 +80,10 @@ export interface IssueComment {
   id: number
   body: string
   author: { login: string | undefined; type: string | undefined }
+  /** Its address on GitHub, when the listing gave it. */
+  url?: string | undefined
+  /** A review comment's thread: the comment it replies to (undefined for the first, and in a conversation). */
+  inReplyTo?: number | undefined
 }
 
 /** What GitHub says of a user's access to a repository. */
@@ -99,6 +104,8 @@ export interface GitHubApi {
   getPermission(repo: RepoRef, username: string, signal?: AbortSignal): Promise<RepositoryPermission>
   /** Every comment of the conversation of an issue or pull request, oldest first (all pages). */
   listIssueComments(repo: RepoRef, issueNumber: number, signal?: AbortSignal): Promise<IssueComment[]>
+  /** Every review comment of a pull request, oldest first (all pages), with the thread each replies to. */
+  listReviewComments(repo: RepoRef, pullNumber: number, signal?: AbortSignal): Promise<IssueComment[]>
   reactToIssueComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
   reactToReviewComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
   createIssueComment(repo: RepoRef, issueNumber: number, body: string, signal?: AbortSignal): Promise<PostedComment>

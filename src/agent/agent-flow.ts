@@ -16,6 +16,7 @@ import { type ServiceClient, isPassingOutage } from '../service/client.js'
 import { describeGitHubError } from './github-calls.js'
 import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import { meets, readPermission } from './permission.js'
+import { OurComments } from './our-comments.js'
 import { ProgressComment } from './progress-comment.js'
 import { type ProgressFacts, progressText } from './reply.js'
 import {
@@ -42,7 +43,8 @@ const DEFAULT_COMMAND = '/docs-agent'
 
 /** What the run asks of the service; `instruction` is what the user asked for. */
 type Request =
-  | { kind: 'read'; job: RecordedJob }
+  /** `resumed`: an earlier attempt of this workflow run reached the job (see ProgressComment.resume). */
+  | { kind: 'read'; job: RecordedJob; resumed?: boolean }
   | { kind: 'message'; job: RecordedJob; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -68,15 +70,24 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   }
   outputs.set('skipped', false)
   outputs.set('skip-reason', '')
-  const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined
+  const ours = github === undefined ? undefined : new OurComments(github, context)
+  const progress =
+    comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context, ours) : undefined
   await progress?.acknowledge()
-  const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId)
+  const records =
+    github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours)
   const api = new AgentApi(client, () => clock.now())
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
   try {
-    // 2. Which job, and what to ask of it: settled before any request to the service.
-    const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records)
+    // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
+    // the workflow run follows the job an earlier attempt reached: asking again would send the
+    // message twice or start a second job.
+    const resumed = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
+    const request: Request =
+      resumed !== undefined && resumed.projectId === settings.projectId
+        ? { kind: 'read', job: resumed, resumed: true }
+        : await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records)
     if (request.kind !== 'read') {
       const { instruction } = request
       report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
@@ -259,13 +270,20 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
   const { log } = context.host
   switch (request.kind) {
     case 'read': {
+      const note = request.resumed
+        ? `An earlier attempt of this workflow run reached agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
+        : undefined
+      if (note !== undefined) {
+        log.info(note)
+        context.report.notes.push(note)
+      }
       if (!wait) {
         // Read once and shown as it is: a job without a `status` is still a job.
         const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
-        return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note: undefined }
+        return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
       }
       const answer = await api.get(request.job.projectId, request.job.jobId, deadline)
-      return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined }
+      return { job: { ...request.job, answer }, request: 'read', read: answer, note }
     }
     case 'create':
       return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined }
@@ -331,6 +349,7 @@ class Conversation {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
+    this.progress?.reached({ projectId: job.projectId, jobId: job.jobId })
     // A message's answer may still show the job as it was before the message (the spec leaves
     // open how a message changes `status`): its outcome fields count only when nothing more
     // will be read.

@@ -12,6 +12,7 @@ import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
 import { isPlainSegment } from '../service/client.js'
 import { readGitHub, tryGitHub } from './github-calls.js'
+import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
 
 export interface RecordedJob {
   projectId: string
@@ -35,14 +36,11 @@ export function recordBody(job: RecordedJob, command: string): string {
   ].join('\n')
 }
 
-/** Who may write records: a bot (GITHUB_TOKEN, an app's token), unless told more (see JobRecords). */
-export const BY_A_BOT = (author: IssueComment['author']): boolean => author.type === 'Bot'
-
 /**
  * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
  * (by default bots), with ids that can be path segments as they are.
  */
-export function recordedJobs(comments: readonly IssueComment[], trusted = BY_A_BOT): RecordedJob[] {
+export function recordedJobs(comments: readonly IssueComment[], trusted: (author: Author) => boolean = BY_A_BOT): RecordedJob[] {
   const jobs: RecordedJob[] = []
   for (const comment of comments) {
     if (!trusted(comment.author)) continue
@@ -77,8 +75,6 @@ export function parsePullRequestLink(link: string, serverUrl: string): PullReque
 export class JobRecords {
   /** `job@pull request` keys handled by this run: each is looked at once. */
   private readonly noted = new Set<string>()
-  /** The token's own login, once asked (`login` undefined: GitHub did not say). */
-  private token: { login: string | undefined } | undefined
 
   constructor(
     private readonly github: GitHubApi,
@@ -88,7 +84,8 @@ export class JobRecords {
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
     private readonly home: RepoRef | undefined,
     /** `project-id`: records of other projects are not this workflow's to steer. */
-    private readonly projectId: string
+    private readonly projectId: string,
+    private readonly ours: OurComments
   ) {}
 
   /**
@@ -97,7 +94,7 @@ export class JobRecords {
    */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
     const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
-    const recorded = recordedJobs(comments, await this.trusted(comments, 'needed'))
+    const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'))
     const latest = recorded.at(-1)
     if (latest !== undefined && latest.projectId !== this.projectId) {
       this.context.host.log.warning(
@@ -116,7 +113,12 @@ export class JobRecords {
     const hint = this.writeHint(pull.repository)
     const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint)
     if (comments === undefined) return
-    if (recordedJobs(comments, await this.trusted(comments, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId)) return
+    if (
+      recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some(
+        (recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId
+      )
+    )
+      return
     const posted = await tryGitHub(
       this.context,
       `record agent job ${job.jobId} on ${where}`,
@@ -124,21 +126,6 @@ export class JobRecords {
       hint
     )
     if (posted !== undefined) this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`)
-  }
-
-  /**
-   * Who may have written the records among `comments`: any bot, and also the token's own user
-   * when the token is a person's (a personal access token writes records as that person). The
-   * token's login is asked of GitHub only when a person's comment holds a marker, and once.
-   */
-  private async trusted(comments: readonly IssueComment[], how: 'needed' | 'best-effort'): Promise<(author: IssueComment['author']) => boolean> {
-    if (!comments.some((comment) => !BY_A_BOT(comment.author) && MARKER.test(comment.body))) return BY_A_BOT
-    if (this.token === undefined) {
-      const ask = (signal: AbortSignal): Promise<string | undefined> => this.github.tokenLogin(signal)
-      this.token = { login: how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask) }
-    }
-    const { login } = this.token
-    return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login)
   }
 
   private writeHint(repository: RepoRef): string {

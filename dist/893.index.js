@@ -1,5 +1,5 @@
-export const id = 74;
-export const ids = [74];
+export const id = 893;
+export const ids = [893];
 export const modules = {
 
 /***/ 8350:
@@ -28,7 +28,7 @@ class GitHubApiError extends Error {
 
 /***/ }),
 
-/***/ 4074:
+/***/ 6893:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -293,7 +293,38 @@ function failureOf(error) {
 
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __webpack_require__(2450);
+;// CONCATENATED MODULE: ./src/agent/our-comments.ts
+
+/** Ours when nothing more is known: a bot's. */
+const BY_A_BOT = (author) => author.type === 'Bot';
+class OurComments {
+    github;
+    context;
+    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
+    token;
+    constructor(github, context) {
+        this.github = github;
+        this.context = context;
+    }
+    /**
+     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
+     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
+     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
+     */
+    async authors(comments, marker, how) {
+        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
+            return BY_A_BOT;
+        if (this.token === undefined) {
+            const ask = (signal) => this.github.tokenLogin(signal);
+            this.token = { login: how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask) };
+        }
+        const { login } = this.token;
+        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agent/job-record.ts
+
 
 
 
@@ -307,8 +338,6 @@ function recordBody(job, command) {
         `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
     ].join('\n');
 }
-/** Who may write records: a bot (GITHUB_TOKEN, an app's token), unless told more (see JobRecords). */
-const BY_A_BOT = (author) => author.type === 'Bot';
 /**
  * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
  * (by default bots), with ids that can be path segments as they are.
@@ -355,22 +384,22 @@ class JobRecords {
     command;
     home;
     projectId;
+    ours;
     /** `job@pull request` keys handled by this run: each is looked at once. */
     noted = new Set();
-    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
-    token;
     constructor(github, context, 
     /** The comment command the record tells people to use. */
     command, 
     /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
     home, 
     /** `project-id`: records of other projects are not this workflow's to steer. */
-    projectId) {
+    projectId, ours) {
         this.github = github;
         this.context = context;
         this.command = command;
         this.home = home;
         this.projectId = projectId;
+        this.ours = ours;
     }
     /**
      * The job of the pull request's most recent record of this project; undefined when it has none.
@@ -378,7 +407,7 @@ class JobRecords {
      */
     async latest(pull) {
         const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
-        const recorded = recordedJobs(comments, await this.trusted(comments, 'needed'));
+        const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'));
         const latest = recorded.at(-1);
         if (latest !== undefined && latest.projectId !== this.projectId) {
             this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
@@ -396,26 +425,11 @@ class JobRecords {
         const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint);
         if (comments === undefined)
             return;
-        if (recordedJobs(comments, await this.trusted(comments, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+        if (recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
             return;
         const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
         if (posted !== undefined)
             this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
-    }
-    /**
-     * Who may have written the records among `comments`: any bot, and also the token's own user
-     * when the token is a person's (a personal access token writes records as that person). The
-     * token's login is asked of GitHub only when a person's comment holds a marker, and once.
-     */
-    async trusted(comments, how) {
-        if (!comments.some((comment) => !BY_A_BOT(comment.author) && MARKER.test(comment.body)))
-            return BY_A_BOT;
-        if (this.token === undefined) {
-            const ask = (signal) => this.github.tokenLogin(signal);
-            this.token = { login: how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask) };
-        }
-        const { login } = this.token;
-        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
     }
     writeHint(repository) {
         const where = `${repository.owner}/${repository.repo}`;
@@ -459,30 +473,79 @@ async function readPermission(github, repository, author, context) {
 
 ;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
 
+
+/** At the very start of a reply: the command's id, and the job once the service has answered. */
+const REPLY_MARKER = /^<!-- docs-admin-action:reply comment=(\d+)(?: project=(\S+) job=(\S+))? -->\n/;
+function replyMarker(commentId, job) {
+    const reached = job === undefined ? '' : ` project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)}`;
+    return `<!-- docs-admin-action:reply comment=${commentId}${reached} -->\n`;
+}
 class ProgressComment {
     github;
     comment;
     number;
     context;
+    ours;
     tried = false;
     posted;
     shown;
+    /** The job the reply names in its marker, once the service has answered. */
+    job;
     constructor(github, comment, 
     /** Where replies go: the issue or pull request. */
-    number, context) {
+    number, context, ours) {
         this.github = github;
         this.comment = comment;
         this.number = number;
         this.context = context;
+        this.ours = ours;
     }
     /** Undefined (after a warning) when the payload does not say where the comment is. */
-    static open(github, comment, context) {
+    static open(github, comment, context, ours) {
         const { repository, subject } = comment;
         if (repository === undefined || subject === undefined) {
             context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.');
             return undefined;
         }
-        return new ProgressComment(github, { ...comment, repository }, subject.number, context);
+        return new ProgressComment(github, { ...comment, repository }, subject.number, context, ours);
+    }
+    /**
+     * On a rerun of the workflow run: the reply an earlier attempt posted to this command becomes
+     * this run's reply, and the job it names (if the service had answered) is returned, so that it
+     * is followed instead of being asked for again. Throws when the conversation cannot be read: a
+     * guess could send the message twice or start a second job.
+     */
+    async resume() {
+        const { repository, id, event, threadId } = this.comment;
+        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal));
+        const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
+        const earlier = comments
+            .filter((c) => ours(c.author) && (event === 'issue_comment' || c.inReplyTo === threadId) && REPLY_MARKER.exec(c.body)?.[1] === String(id))
+            .at(-1);
+        if (earlier === undefined)
+            return undefined;
+        this.tried = true;
+        this.posted = { id: earlier.id, url: earlier.url };
+        if (earlier.url !== undefined)
+            this.context.outputs.set('comment-url', earlier.url);
+        const match = REPLY_MARKER.exec(earlier.body);
+        if (match?.[2] === undefined || match[3] === undefined)
+            return undefined;
+        let job;
+        try {
+            job = { projectId: decodeURIComponent(match[2]), jobId: decodeURIComponent(match[3]) };
+        }
+        catch {
+            return undefined;
+        }
+        if (!(0,service_client/* isPlainSegment */.kT)(job.projectId) || !(0,service_client/* isPlainSegment */.kT)(job.jobId))
+            return undefined;
+        this.job = job;
+        return job;
+    }
+    /** The job the reply names from now on. */
+    reached(job) {
+        this.job = job;
     }
     async acknowledge() {
         const { repository, id, event } = this.comment;
@@ -492,8 +555,9 @@ class ProgressComment {
      * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
      * does not say "working" for good. No reply is posted just for this.
      */
-    async cancelled(body) {
+    async cancelled(text) {
         const posted = this.posted;
+        const body = this.marked(text);
         if (posted === undefined || body === this.shown)
             return;
         this.shown = body;
@@ -502,8 +566,9 @@ class ProgressComment {
             ? this.github.updateIssueComment(repository, posted.id, body, signal)
             : this.github.updateReviewComment(repository, posted.id, body, signal));
     }
-    /** Shows `body`: the first call posts the reply, later calls edit it. */
-    async show(body) {
+    /** Shows `text`: the first call posts the reply, later calls edit it. */
+    async show(text) {
+        const body = this.marked(text);
         if (body === this.shown)
             return;
         this.shown = body;
@@ -523,6 +588,9 @@ class ProgressComment {
         await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment'
             ? this.github.updateIssueComment(repository, posted.id, body, signal)
             : this.github.updateReviewComment(repository, posted.id, body, signal));
+    }
+    marked(text) {
+        return `${replyMarker(this.comment.id, this.job)}${text}`;
     }
 }
 
@@ -719,6 +787,7 @@ function promptWithContext(instruction, subject) {
 
 
 
+
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200;
 /**
@@ -743,14 +812,20 @@ async function runAgent(settings, client, context) {
     }
     outputs.set('skipped', false);
     outputs.set('skip-reason', '');
-    const progress = comment !== undefined && github !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context) : undefined;
+    const ours = github === undefined ? undefined : new OurComments(github, context);
+    const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context, ours) : undefined;
     await progress?.acknowledge();
-    const records = github === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId);
+    const records = github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {
-        // 2. Which job, and what to ask of it: settled before any request to the service.
-        const request = await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
+        // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
+        // the workflow run follows the job an earlier attempt reached: asking again would send the
+        // message twice or start a second job.
+        const resumed = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
+        const request = resumed !== undefined && resumed.projectId === settings.projectId
+            ? { kind: 'read', job: resumed, resumed: true }
+            : await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
@@ -908,13 +983,20 @@ async function reach(request, api, deadline, context, wait) {
     const { log } = context.host;
     switch (request.kind) {
         case 'read': {
+            const note = request.resumed
+                ? `An earlier attempt of this workflow run reached agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
+                : undefined;
+            if (note !== undefined) {
+                log.info(note);
+                context.report.notes.push(note);
+            }
             if (!wait) {
                 // Read once and shown as it is: a job without a `status` is still a job.
                 const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
-                return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note: undefined };
+                return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
             }
             const answer = await api.get(request.job.projectId, request.job.jobId, deadline);
-            return { job: { ...request.job, answer }, request: 'read', read: answer, note: undefined };
+            return { job: { ...request.job, answer }, request: 'read', read: answer, note };
         }
         case 'create':
             return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined };
@@ -983,6 +1065,7 @@ class Conversation {
         const { job } = reached;
         this.reachedJob = reached;
         this.outputs.set('job-id', job.jobId);
+        this.progress?.reached({ projectId: job.projectId, jobId: job.jobId });
         // A message's answer may still show the job as it was before the message (the spec leaves
         // open how a message changes `status`): its outcome fields count only when nothing more
         // will be read.
