@@ -20,6 +20,7 @@ interface Step {
 }
 interface Job {
   if?: string
+  permissions?: Mapping
   concurrency?: Mapping
   steps?: Step[]
 }
@@ -93,6 +94,12 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
   if (workflow) {
     test('declares its permissions', () => {
       expect(workflow.permissions).toBeDefined()
+    })
+
+    test('no job that runs the action may ask for a cloud identity (id-token): deploying is a job of its own', () => {
+      expect(workflow.permissions?.['id-token']).toBeUndefined()
+      const withAction = Object.entries(workflow.jobs).filter(([, job]) => (job.steps ?? []).some((step) => isThisAction(step.uses)))
+      expect(withAction.filter(([, job]) => job.permissions?.['id-token'] !== undefined).map(([id]) => id)).toEqual([])
     })
   }
 })
