@@ -879,7 +879,7 @@ class SiteVerifier {
         const pagesShown = new Map();
         for (const link of shown)
             if (!pagesShown.has(link.page))
-                pagesShown.set(link.page, await (0,promises_.readFile)((0,external_node_path_.join)(root, link.page)));
+                pagesShown.set(link.page, await readPageBack(root, link.page));
         return {
             problems,
             htmlPages: pages.length,
@@ -892,6 +892,21 @@ class SiteVerifier {
             }),
             reviewMs: performance.now() - started
         };
+    }
+}
+/**
+ * A page as it is on disk now; empty when it is gone: a later entry whose name differs only in
+ * case or Unicode form replaced it (see EntryIndex), and its links are then reported as those of
+ * an earlier entry.
+ */
+async function readPageBack(root, page) {
+    try {
+        return await (0,promises_.readFile)((0,external_node_path_.join)(root, page));
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return Buffer.alloc(0);
+        throw error;
     }
 }
 /** Checks a site on disk on its own (nothing seen during an unpacking). */
@@ -934,7 +949,7 @@ function judge(check, settings, context) {
     for (const broken of check.broken) {
         const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : '';
         log.warning(broken.link === undefined
-            ? `Broken link in an earlier entry of ${(0,common_text/* serviceText */.Lo)(broken.file)} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+            ? `Broken link in an earlier entry of ${(0,common_text/* serviceText */.Lo)(broken.file)} in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site${more}.`
             : `Broken link in ${(0,common_text/* serviceText */.Lo)(broken.file)} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`);
     }
     const distinct = check.broken.length;

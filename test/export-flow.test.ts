@@ -389,6 +389,21 @@ describe('the site check and the Helm values', () => {
     expect(log.text()).toContain(`Unpacked the ${format} bundle`)
   })
 
+  test('a broken link of a page that a later entry differing only in case replaced: the same warning, not a crash on the page that is gone', async () => {
+    const entries = fixtureSiteEntries()
+    await simulator({
+      exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
+      bundle: { entries: [{ type: 'file', name: 'Index.html', content: '<a href="/gone-before">x</a>' }, ...entries], format: 'tar.gz' }
+    })
+    const { failed, outputs, log } = await runExport({})
+    expect(failed).toBe(false)
+    expect(outputs['broken-links']).toBe('2')
+    expect(log.lines.filter((l) => l.startsWith('warning:'))[0]).toBe(
+      'warning: Broken link in an earlier entry of Index.html in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site.'
+    )
+    expect(await readdir(path.join(workspace.dir, 'static-export'))).not.toContain('Index.html')
+  })
+
   test('a broken link of a page a later entry of the same name replaced is a warning that says so, with no line or text of the page written', async () => {
     const entries = fixtureSiteEntries()
     const index = entries.find((entry) => entry.name === 'index.html')
@@ -402,7 +417,7 @@ describe('the site check and the Helm values', () => {
     expect(failed).toBe(false)
     expect(outputs['broken-links']).toBe('2')
     expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
-      'warning: Broken link in an earlier entry of index.html in the archive, which a later entry of the same name replaced: it leads to no file of the site.',
+      'warning: Broken link in an earlier entry of index.html in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site.',
       expect.stringMatching(/^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/)
     ])
     expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'))).toEqual(Buffer.from(index.content))

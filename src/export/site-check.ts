@@ -28,7 +28,7 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
     const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
     log.warning(
       broken.link === undefined
-        ? `Broken link in an earlier entry of ${serviceText(broken.file)} in the archive, which a later entry of the same name replaced: it leads to no file of the site${more}.`
+        ? `Broken link in an earlier entry of ${serviceText(broken.file)} in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site${more}.`
         : `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`
     )
   }

@@ -137,7 +137,7 @@ export class SiteVerifier implements SiteInspector {
     const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
     // The links shown, with their lines, are read back from their pages: a second read of at most that many pages.
     const pagesShown = new Map<string, Buffer>()
-    for (const link of shown) if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readFile(join(root, link.page)))
+    for (const link of shown) if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readPageBack(root, link.page))
     return {
       problems,
       htmlPages: pages.length,
@@ -150,6 +150,20 @@ export class SiteVerifier implements SiteInspector {
       }),
       reviewMs: performance.now() - started
     }
+  }
+}
+
+/**
+ * A page as it is on disk now; empty when it is gone: a later entry whose name differs only in
+ * case or Unicode form replaced it (see EntryIndex), and its links are then reported as those of
+ * an earlier entry.
+ */
+async function readPageBack(root: string, page: string): Promise<Buffer> {
+  try {
+    return await readFile(join(root, page))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0)
+    throw error
   }
 }
 
