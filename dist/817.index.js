@@ -1335,7 +1335,7 @@ async function followJob(options) {
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     (0,errors/* throwIfCancelled */.dZ)(signal);
-    const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline);
+    const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
     let value = options.first;
     if (value === undefined && !options.checkFirst)
         await sleepAtMost(options.initialIntervalMs);
@@ -1477,7 +1477,7 @@ function normalisedHttpLink(value) {
     return link === undefined ? undefined : new URL(link).href;
 }
 /** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
@@ -1489,7 +1489,7 @@ function timestamp(value) {
         // A date and time without a zone would be read as the machine's local time, which differs
         // between runners and laptops: the service's clock is taken as UTC.
         if (ZONELESS_DATE_TIME.test(trimmed))
-            return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)));
+            return validDate(new Date(Date.parse(`${trimmed.replace(/[t ]/, 'T')}Z`)));
         return validDate(new Date(Date.parse(trimmed)));
     }
     return undefined;

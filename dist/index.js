@@ -29519,7 +29519,7 @@ async function runOperation(settings, client, context) {
         const { runExport } = await __nccwpck_require__.e(/* import() */ 817).then(__nccwpck_require__.bind(__nccwpck_require__, 4846));
         return runExport(settings, client, context);
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 893).then(__nccwpck_require__.bind(__nccwpck_require__, 6893));
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 956).then(__nccwpck_require__.bind(__nccwpck_require__, 4956));
     return runAgent(settings, client, context);
 }
 

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/agent/permission.js'
+import { formatReplyMarker, readReplyMarker } from '../src/agent/reply-marker.js'
 import { GitHubApiError } from '../src/action/host.js'
 import { createGitHubApi } from '../src/action/octokit.js'
 import { progressText, redact } from '../src/agent/reply.js'
@@ -230,7 +231,7 @@ describe('one progress comment per run', () => {
     expect(more).toEqual([])
     expect(second.outputs.get('comment-url')).toContain(`#issuecomment-${reply?.id}`)
     expect(reply?.body).toContain('✅')
-    expect(reply?.body).toContain('An earlier attempt of this workflow run reached agent job')
+    expect(reply?.body).toContain('An earlier attempt of this workflow run created agent job')
     // On a pull request's review thread: the message is not sent again.
     const review = reviewCommentEvent('/docs-agent Go on')
     const sent = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20s' })
@@ -239,6 +240,82 @@ describe('one progress comment per run', () => {
     expect(again.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     expect(sim.github.thread(REPO, 12).comments.filter((c) => c.kind === 'review' && c.user.type === 'Bot')).toHaveLength(1)
+  })
+
+  test('a rerun after a message with no clear answer follows the job instead of sending it again; after such a create it refuses to create another', async () => {
+    const sim = await startSim()
+    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+    const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    sim.addFault({ route: 'agent-message', status: 500, process: true })
+    const first = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(first.failure).toContain('may have processed the request')
+    const second = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, rerun)
+    expect(second.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(1)
+    expect(second.outputs.get('status')).toBe('completed')
+    const onIssue = issueCommentEvent('/docs-agent Write a page')
+    sim.addFault({ route: 'agent-create', status: 500 })
+    const created = await onEvent(sim, 'issue_comment', onIssue)
+    expect(created.failure).toContain('may have processed the request')
+    const again = await onEvent(sim, 'issue_comment', onIssue, {}, rerun)
+    expect(again.failure).toContain('this rerun does not create another')
+    expect(sim.count('agent-create')).toBe(1)
+  })
+
+  test("a rerun keeps the message's first minute: an end from before the message is not taken at once", async () => {
+    // The job shows its old end for an hour after a message; the first attempt fails reading it.
+    const sim = await startSim({ agent: { durationMs: 3000, messageLagMs: 3_600_000 } })
+    sim.addFault({ route: 'agent-get', status: 400 })
+    const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(first.failure).toContain('HTTP 400')
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      { env: { GITHUB_RUN_ATTEMPT: '2' } }
+    )
+    expect(second.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(1)
+    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
+  })
+
+  test('a reply of another workflow run to the same command is not carried on from', async () => {
+    const sim = await startSim()
+    const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, { env: { GITHUB_RUN_ID: '1111' } })
+    const other = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      { env: { GITHUB_RUN_ID: '2222', GITHUB_RUN_ATTEMPT: '2' } }
+    )
+    expect(other.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(2)
+  })
+
+  test('cancelled while an end from before the message is not yet believed: the reply says cancelled', async () => {
+    const sim = await startSim({ agent: { durationMs: 3000, messageLagMs: 3_600_000 } })
+    let watching: NodeJS.Timeout | undefined
+    const { failureKind } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Slow one'),
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      {
+        onHost: (host) => {
+          watching = setInterval(() => {
+            if (sim.count('agent-get') >= 2) host.cancel()
+          }, 5)
+        }
+      }
+    )
+    clearInterval(watching)
+    expect(failureKind).toBe('cancelled')
+    const [reply] = written(sim, 7)
+    expect(reply?.body).toContain('the run was cancelled')
   })
 
   test('a rerun after a first attempt the service never answered asks again, in the same reply', async () => {
@@ -277,7 +354,7 @@ describe('one progress comment per run', () => {
     const [reply, ...more] = written(sim, 7)
     expect(more).toEqual([])
     expect(reply?.body).toMatch(
-      /^<!-- docs-admin-action:reply comment=\d+ project=proj_123 job=job_abc -->\n⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+s\. The job may still be running/
+      /^<!-- docs-admin-action:reply [^\n]* project=proj_123 job=job_abc -->\n⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+m?s\. The job may still be running/
     )
   })
 
@@ -628,6 +705,23 @@ describe('the GitHub port', () => {
 })
 
 describe('pure parts', () => {
+  test('the reply marker reads back what it wrote, and nothing else', () => {
+    const state = { run: '4242', comment: 7, asked: 'message' as const, outcome: 'unsure' as const, at: 1_700_000_000_000, job: { projectId: 'proj 1', jobId: 'job-x' } }
+    expect(readReplyMarker(`${formatReplyMarker(state)}⏳ working`)).toEqual(state)
+    expect(readReplyMarker(`${formatReplyMarker({ run: '', comment: 7 })}x`)).toEqual({
+      run: '',
+      comment: 7,
+      asked: undefined,
+      outcome: undefined,
+      at: undefined,
+      job: undefined
+    })
+    // Quoted, not at the start, or with an id that is no plain path segment: no marker, or no job.
+    expect(readReplyMarker(`> ${formatReplyMarker(state)}`)).toBeUndefined()
+    expect(readReplyMarker('<!-- docs-admin-action:reply run=1 comment=7 project=p job=.. -->\n')?.job).toBeUndefined()
+    expect(readReplyMarker('<!-- docs-admin-action:reply run=1 comment=x -->\n')).toBeUndefined()
+  })
+
   test('matchCommand wants the command as a word of its own at the start', () => {
     expect(matchCommand('/docs-agent fix it', '/docs-agent')).toEqual({ matched: true, rest: 'fix it' })
     expect(matchCommand('  /docs-agent\r\nfix\nit ', '/docs-agent')).toEqual({ matched: true, rest: 'fix\nit' })

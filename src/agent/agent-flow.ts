@@ -12,12 +12,13 @@ import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
-import { type ServiceClient, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, ServiceError, isPassingOutage } from '../service/client.js'
 import { describeGitHubError } from './github-calls.js'
 import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import { meets, readPermission } from './permission.js'
 import { OurComments } from './our-comments.js'
 import { ProgressComment } from './progress-comment.js'
+import type { Asked, ReplyState } from './reply-marker.js'
 import { type ProgressFacts, progressText } from './reply.js'
 import {
   type SkipReason,
@@ -43,8 +44,11 @@ const DEFAULT_COMMAND = '/docs-agent'
 
 /** What the run asks of the service; `instruction` is what the user asked for. */
 type Request =
-  /** `resumed`: an earlier attempt of this workflow run reached the job (see ProgressComment.resume). */
-  | { kind: 'read'; job: RecordedJob; resumed?: boolean }
+  /**
+   * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
+   * ProgressComment.resume); this attempt carries on with it instead of asking again.
+   */
+  | { kind: 'read'; job: RecordedJob; resumed?: { asked: Asked; at: number | undefined } }
   | { kind: 'message'; job: RecordedJob; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -79,15 +83,17 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   const api = new AgentApi(client, () => clock.now())
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
+  let request: Request | undefined
+  let answered = false
   try {
     // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
-    // the workflow run follows the job an earlier attempt reached: asking again would send the
+    // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
-    const resumed = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
-    const request: Request =
-      resumed !== undefined && resumed.projectId === settings.projectId
-        ? { kind: 'read', job: resumed, resumed: true }
-        : await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records)
+    const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
+    request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records))
+    if (request.kind !== 'read' || request.resumed === undefined) {
+      progress?.note({ asked: request.kind, at: clock.now(), job: request.kind === 'create' ? undefined : request.job, outcome: undefined })
+    }
     if (request.kind !== 'read') {
       const { instruction } = request
       report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
@@ -96,6 +102,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     // 3. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
     const reached = await reach(request, api, deadline, context, settings.wait)
+    answered = true
     await conversation.reached(reached)
 
     // 4. Follow it to its end, unless asked not to.
@@ -106,6 +113,8 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       // first reads after it may still show the job's end before the message (spec 3.1 leaves
       // open when a message changes \`status\`).
       let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status))
+      // The first window counts from when the message was sent, by this attempt or an earlier one.
+      const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS
       const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
         followJob({
           name: `Agent job ${jobId}`,
@@ -116,9 +125,10 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           known: AGENT_KNOWN,
           onValue: (job) => {
             if (!AGENT_TERMINAL.has(job.status)) takenUp = true
-            return conversation.seen(job)
+            // An end that may be from before the message is not the job's outcome (yet).
+            return conversation.seen(job, takenUp)
           },
-          stale: { is: () => !takenUp, forMs: MESSAGE_PICKUP_MS, what: 'the message' },
+          stale: { is: () => !takenUp, until: pickupUntil, what: 'the message' },
           // A read answer is the first check; a message's answer may still describe the job as
           // it was before the message, so only a status read counts.
           first: reached.read,
@@ -140,12 +150,33 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     }
 
     // 5. Act on its end.
-    await conversation.ended(final, settings.wait || request.kind === 'read')
+    await conversation.ended(final, settings.wait || reached.request === 'read')
   } catch (error) {
+    // A request that may have reached the service, though no clear answer came: a rerun must not
+    // send it again blindly (see carryOn).
+    if (!answered && request !== undefined && request.kind !== 'read' && error instanceof ServiceError && error.mayHaveBeenProcessed)
+      progress?.note({ outcome: 'unsure' })
     if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
     else await conversation.failed(errorMessage(error))
     throw error
   }
+}
+
+/**
+ * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
+ * service answered with, or the job a message with no clear answer went to; refuse to create a
+ * job again after a create with no clear answer; undefined to ask the service as if new.
+ */
+function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
+  if (earlier?.outcome === undefined || earlier.asked === undefined) return undefined
+  const { job, asked, at, outcome } = earlier
+  if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message')) return { kind: 'read', job, resumed: { asked, at } }
+  if (outcome === 'unsure' && asked === 'create') {
+    throw new ActionError(
+      "An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
+    )
+  }
+  return undefined
 }
 
 /** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
@@ -257,8 +288,10 @@ interface JobInHand extends RecordedJob {
 
 interface Reached {
   job: JobInHand
-  /** What was asked of the job in the end. */
+  /** What was asked of the job in the end (by an earlier attempt, for a resumed run). */
   request: Request['kind']
+  /** Clock time it was asked. */
+  askedAt: number
   /** The answer of a status read, which following the job counts as its first check. */
   read: (AgentJob & { status: string }) | undefined
   /** Something the reader should know, e.g. that a new job took over. */
@@ -268,25 +301,29 @@ interface Reached {
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, wait: boolean): Promise<Reached> {
   const { log } = context.host
+  const askedAt = context.clock.now()
   switch (request.kind) {
     case 'read': {
-      const note = request.resumed
-        ? `An earlier attempt of this workflow run reached agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
+      const { resumed } = request
+      const note = resumed
+        ? `An earlier attempt of this workflow run ${resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'} agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
         : undefined
       if (note !== undefined) {
         log.info(note)
         context.report.notes.push(note)
       }
+      // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
+      const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt }
       if (!wait) {
         // Read once and shown as it is: a job without a `status` is still a job.
         const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
-        return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
+        return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
       }
       const answer = await api.get(request.job.projectId, request.job.jobId, deadline)
-      return { job: { ...request.job, answer }, request: 'read', read: answer, note }
+      return { job: { ...request.job, answer }, ...asked, read: answer, note }
     }
     case 'create':
-      return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined }
+      return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', askedAt, read: undefined, note: undefined }
     case 'message': {
       const { projectId, jobId } = request.job
       try {
@@ -295,7 +332,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
           log.info(`Agent job ${jobId} accepted the message.`)
           return sent
         })
-        return { job: { ...request.job, answer }, request: 'message', read: undefined, note: undefined }
+        return { job: { ...request.job, answer }, request: 'message', askedAt, read: undefined, note: undefined }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw error
         // The spec leaves the message's refusals open: the refusal may be about the message (too
@@ -306,7 +343,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
-        return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note }
+        return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', askedAt, read: undefined, note }
       }
     }
   }
@@ -349,7 +386,7 @@ class Conversation {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
-    this.progress?.reached({ projectId: job.projectId, jobId: job.jobId })
+    this.progress?.note({ outcome: 'answered', asked: reached.request, at: reached.askedAt, job: { projectId: job.projectId, jobId: job.jobId } })
     // A message's answer may still show the job as it was before the message (the spec leaves
     // open how a message changes `status`): its outcome fields count only when nothing more
     // will be read.
@@ -361,10 +398,10 @@ class Conversation {
     await this.noteRecord(job.answer)
   }
 
-  /** A status answer while following the job. */
-  async seen(job: AgentJob & { status: string }): Promise<void> {
+  /** A status answer while following the job; `settled` false: an end that may be from before the message. */
+  async seen(job: AgentJob & { status: string }, settled: boolean): Promise<void> {
     const changed = job.status !== this.last?.status
-    this.publish(job, true)
+    this.publish(job, settled)
     if (changed && !AGENT_TERMINAL.has(job.status)) await this.show('working', job)
     await this.noteRecord(job)
   }
@@ -377,6 +414,8 @@ class Conversation {
       await this.show('handed-over', job)
       return
     }
+    // The end as the wait took it (one the wait believed after a while was not published as seen).
+    this.publish(job, true)
     await this.show('ended', job)
     await this.noteRecord(job)
     if (job.status === 'failed') throw new ActionError(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`)

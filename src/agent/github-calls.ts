@@ -13,6 +13,8 @@ import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.
 
 /** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000
+/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
+export const LISTING_TIMEOUT_MS = 120_000
 /**
  * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
  * reply that says how the run ended comes after the last status check, which may have used the
@@ -30,13 +32,13 @@ export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to iss
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, timeoutMs = GITHUB_TIMEOUT_MS): Promise<T> {
   const { clock, signal, deadline } = context
   try {
     return await withRetries(
       async () => {
         try {
-          return await bounded(context, call)
+          return await bounded(context, call, 0, timeoutMs)
         } catch (error) {
           if (signal.aborted) throw new CancelledError()
           throw new AttemptError(failureOf(error), errorMessage(error))
@@ -52,11 +54,17 @@ export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSi
 }
 
 /** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
-export async function tryGitHub<T>(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<T>, hint = WRITE_PERMISSION_HINT): Promise<T | undefined> {
+export async function tryGitHub<T>(
+  context: FlowContext,
+  what: string,
+  call: (signal: AbortSignal) => Promise<T>,
+  hint = WRITE_PERMISSION_HINT,
+  timeoutMs = GITHUB_TIMEOUT_MS
+): Promise<T | undefined> {
   const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await bounded(context, call, LAST_WORD_MS)
+    const result = await bounded(context, call, LAST_WORD_MS, timeoutMs)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
@@ -72,7 +80,8 @@ export async function tryGitHub<T>(context: FlowContext, what: string, call: (si
  */
 export async function tryGitHubWhenCancelled(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   try {
-    await withTimeout(context.clock, CANCELLED_WORD_MS, undefined, call)
+    // Real time, not the run's clock: what it must beat is the real timer that ends the process.
+    await call(AbortSignal.timeout(CANCELLED_WORD_MS))
   } catch (error) {
     context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`)
   }
@@ -93,8 +102,8 @@ export function isRefusal(status: number): boolean {
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
  * the grace), and never less than `atLeastMs`.
  */
-function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs = 0): Promise<T> {
-  return withTimeout(context.clock, Math.max(atLeastMs, budget(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), context.signal, call)
+function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs = 0, timeoutMs = GITHUB_TIMEOUT_MS): Promise<T> {
+  return withTimeout(context.clock, Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms), context.signal, call)
 }
 
 function failureOf(error: unknown): AttemptFailure {

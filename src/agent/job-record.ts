@@ -11,7 +11,7 @@ import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
 import { isPlainSegment } from '../service/client.js'
-import { readGitHub, tryGitHub } from './github-calls.js'
+import { LISTING_TIMEOUT_MS, readGitHub, tryGitHub } from './github-calls.js'
 import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
 
 export interface RecordedJob {
@@ -93,7 +93,7 @@ export class JobRecords {
    * Throws when its comments cannot be read.
    */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
-    const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal))
+    const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS)
     const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'))
     const latest = recorded.at(-1)
     if (latest !== undefined && latest.projectId !== this.projectId) {
@@ -111,7 +111,13 @@ export class JobRecords {
     if (this.noted.has(key)) return
     this.noted.add(key)
     const hint = this.writeHint(pull.repository)
-    const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint)
+    const comments = await tryGitHub(
+      this.context,
+      `read the comments of ${where}`,
+      (signal) => this.github.listIssueComments(pull.repository, pull.number, signal),
+      hint,
+      LISTING_TIMEOUT_MS
+    )
     if (comments === undefined) return
     if (
       recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some(

@@ -3,32 +3,23 @@
  * once, then one reply, posted when the service accepts the request and edited in place as the
  * job moves on. A run never posts a second reply, even when the first may have failed half-way.
  *
- * The reply starts with a hidden marker that names the command it answers and, once known, the
- * job: a rerun of the workflow run (the same command again) finds it, edits it instead of posting
- * another, and follows that job instead of asking the service again (see resume()).
+ * The reply starts with a hidden marker (reply-marker.ts) that names the workflow run and command
+ * it answers and what was asked of the service: a rerun of the workflow run (the same command
+ * again) finds it, edits it instead of posting another, and carries on from it (see resume()).
  */
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, PostedComment, RepoRef } from '../action/host.js'
-import { readGitHub, tryGitHub, tryGitHubWhenCancelled } from './github-calls.js'
-import type { RecordedJob } from './job-record.js'
-import { isPlainSegment } from '../service/client.js'
+import { LISTING_TIMEOUT_MS, readGitHub, tryGitHub, tryGitHubWhenCancelled } from './github-calls.js'
 import type { OurComments } from './our-comments.js'
+import { REPLY_MARKER, type ReplyState, formatReplyMarker, readReplyMarker } from './reply-marker.js'
 import type { TriggeringComment } from './trigger.js'
-
-/** At the very start of a reply: the command's id, and the job once the service has answered. */
-const REPLY_MARKER = /^<!-- docs-admin-action:reply comment=(\d+)(?: project=(\S+) job=(\S+))? -->\n/
-
-export function replyMarker(commentId: number, job: RecordedJob | undefined): string {
-  const reached = job === undefined ? '' : ` project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)}`
-  return `<!-- docs-admin-action:reply comment=${commentId}${reached} -->\n`
-}
 
 export class ProgressComment {
   private tried = false
   private posted: PostedComment | undefined
   private shown: string | undefined
-  /** The job the reply names in its marker, once the service has answered. */
-  private job: RecordedJob | undefined
+  /** What the reply's marker says (see reply-marker.ts). */
+  private state: ReplyState
 
   private constructor(
     private readonly github: GitHubApi,
@@ -37,7 +28,9 @@ export class ProgressComment {
     private readonly number: number,
     private readonly context: FlowContext,
     private readonly ours: OurComments
-  ) {}
+  ) {
+    this.state = { run: context.host.env('GITHUB_RUN_ID') ?? '', comment: comment.id }
+  }
 
   /** Undefined (after a warning) when the payload does not say where the comment is. */
   static open(github: GitHubApi, comment: TriggeringComment, context: FlowContext, ours: OurComments): ProgressComment | undefined {
@@ -51,39 +44,41 @@ export class ProgressComment {
 
   /**
    * On a rerun of the workflow run: the reply an earlier attempt posted to this command becomes
-   * this run's reply, and the job it names (if the service had answered) is returned, so that it
-   * is followed instead of being asked for again. Throws when the conversation cannot be read: a
-   * guess could send the message twice or start a second job.
+   * this run's reply, and what its marker says of the earlier attempt is returned (undefined when
+   * there is none). Throws when the conversation cannot be read: a guess could send the message
+   * twice or start a second job. No second reply is posted in that case either.
    */
-  async resume(): Promise<RecordedJob | undefined> {
-    const { repository, id, event, threadId } = this.comment
-    const comments = await readGitHub(this.context, (signal) =>
-      event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal)
+  async resume(): Promise<ReplyState | undefined> {
+    const { repository, event, threadId } = this.comment
+    // Until the earlier reply is known not to exist, this attempt posts none of its own.
+    this.tried = true
+    const comments = await readGitHub(
+      this.context,
+      (signal) =>
+        event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal),
+      LISTING_TIMEOUT_MS
     )
     const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed')
-    const earlier = comments
-      .filter((c: IssueComment) => ours(c.author) && (event === 'issue_comment' || c.inReplyTo === threadId) && REPLY_MARKER.exec(c.body)?.[1] === String(id))
-      .at(-1)
-    if (earlier === undefined) return undefined
-    this.tried = true
-    this.posted = { id: earlier.id, url: earlier.url }
-    if (earlier.url !== undefined) this.context.outputs.set('comment-url', earlier.url)
-    const match = REPLY_MARKER.exec(earlier.body)
-    if (match?.[2] === undefined || match[3] === undefined) return undefined
-    let job: RecordedJob
-    try {
-      job = { projectId: decodeURIComponent(match[2]), jobId: decodeURIComponent(match[3]) }
-    } catch {
+    // The same command of the same workflow run: another workflow answering it keeps its own reply.
+    const answers = (comment: IssueComment): ReplyState | undefined => {
+      if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId)) return undefined
+      const state = readReplyMarker(comment.body)
+      return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined
+    }
+    const earlier = comments.filter((comment) => answers(comment) !== undefined).at(-1)
+    if (earlier === undefined) {
+      this.tried = false
       return undefined
     }
-    if (!isPlainSegment(job.projectId) || !isPlainSegment(job.jobId)) return undefined
-    this.job = job
-    return job
+    this.posted = { id: earlier.id, url: earlier.url }
+    if (earlier.url !== undefined) this.context.outputs.set('comment-url', earlier.url)
+    this.state = answers(earlier) as ReplyState
+    return this.state
   }
 
-  /** The job the reply names from now on. */
-  reached(job: RecordedJob): void {
-    this.job = job
+  /** What the marker says from now on (what was asked, how far it got). */
+  note(state: Omit<ReplyState, 'run' | 'comment'>): void {
+    this.state = { ...this.state, ...state }
   }
 
   async acknowledge(): Promise<void> {
@@ -136,6 +131,6 @@ export class ProgressComment {
   }
 
   private marked(text: string): string {
-    return `${replyMarker(this.comment.id, this.job)}${text}`
+    return `${formatReplyMarker(this.state)}${text}`
   }
 }

@@ -256,7 +256,8 @@ export class EntryIndex {
     // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
     // closure for this: capturing the loop's variables made every entry ~60% slower.)
     const same = parent === '' || folder === parent
-    for (const directory of newDirectories) this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) })
+    for (const directory of newDirectories)
+      this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) })
     return same ? path : folder + path.slice(parent.length)
   }
 }

@@ -40,10 +40,10 @@ export interface FollowOptions<T> {
   /**
    * Whether a terminal answer may still show the job as it was before this run acted on it (the
    * effect of an agent message on `status` is left open by the spec, 3.1). Such an answer ends the
-   * wait only once `forMs` have passed since the wait began (or at the deadline), with a warning;
-   * until then the job is checked again.
+   * wait only at clock time `until` (or at the deadline), with a warning; until then the job is
+   * checked again.
    */
-  stale?: { is: (value: T) => boolean; forMs: number; what: string } | undefined
+  stale?: { is: (value: T) => boolean; until: number; what: string } | undefined
   /** An answer read already: it counts as the first check. */
   first?: T | undefined
   /** Whether the first check comes at once (the job may be done already) or after one interval. */
@@ -89,7 +89,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
 
   throwIfCancelled(signal)
-  const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline)
+  const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline)
   let value = options.first
   if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
   for (;;) {

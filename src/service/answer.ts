@@ -74,7 +74,7 @@ export function normalisedHttpLink(value: unknown): string | undefined {
 }
 
 /** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
 
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 export function timestamp(value: unknown): Date | undefined {
@@ -84,7 +84,7 @@ export function timestamp(value: unknown): Date | undefined {
     if (/^\d+(\.\d+)?$/.test(trimmed)) return timestamp(Number(value))
     // A date and time without a zone would be read as the machine's local time, which differs
     // between runners and laptops: the service's clock is taken as UTC.
-    if (ZONELESS_DATE_TIME.test(trimmed)) return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)))
+    if (ZONELESS_DATE_TIME.test(trimmed)) return validDate(new Date(Date.parse(`${trimmed.replace(/[t ]/, 'T')}Z`)))
     return validDate(new Date(Date.parse(trimmed)))
   }
   return undefined

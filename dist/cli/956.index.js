@@ -1,5 +1,5 @@
-export const id = 893;
-export const ids = [893];
+export const id = 956;
+export const ids = [956];
 export const modules = {
 
 /***/ 8350:
@@ -28,7 +28,7 @@ class GitHubApiError extends Error {
 
 /***/ }),
 
-/***/ 6893:
+/***/ 4956:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -203,6 +203,8 @@ var deadline = __webpack_require__(673);
 
 /** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000;
+/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
+const LISTING_TIMEOUT_MS = 120_000;
 /**
  * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
  * reply that says how the run ended comes after the last status check, which may have used the
@@ -218,12 +220,12 @@ const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-async function readGitHub(context, call) {
+async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
     const { clock, signal, deadline } = context;
     try {
         return await (0,retry/* withRetries */.LH)(async () => {
             try {
-                return await bounded(context, call);
+                return await bounded(context, call, 0, timeoutMs);
             }
             catch (error) {
                 if (signal.aborted)
@@ -240,12 +242,12 @@ async function readGitHub(context, call) {
     }
 }
 /** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
-async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
+async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT, timeoutMs = GITHUB_TIMEOUT_MS) {
     const { signal, host } = context;
     if (signal.aborted)
         return undefined;
     try {
-        const result = await bounded(context, call, LAST_WORD_MS);
+        const result = await bounded(context, call, LAST_WORD_MS, timeoutMs);
         host.log.debug(`Did ${what}.`);
         return result;
     }
@@ -261,7 +263,8 @@ async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT) {
  */
 async function tryGitHubWhenCancelled(context, what, call) {
     try {
-        await (0,cancellation/* withTimeout */.wj)(context.clock, CANCELLED_WORD_MS, undefined, call);
+        // Real time, not the run's clock: what it must beat is the real timer that ends the process.
+        await call(AbortSignal.timeout(CANCELLED_WORD_MS));
     }
     catch (error) {
         context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
@@ -281,8 +284,8 @@ function isRefusal(status) {
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
  * the grace), and never less than `atLeastMs`.
  */
-function bounded(context, call, atLeastMs = 0) {
-    return (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(atLeastMs, (0,deadline/* budget */.g)(context.clock, context.deadline, GITHUB_TIMEOUT_MS).ms), context.signal, call);
+function bounded(context, call, atLeastMs = 0, timeoutMs = GITHUB_TIMEOUT_MS) {
+    return (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(atLeastMs, (0,deadline/* budget */.g)(context.clock, context.deadline, timeoutMs).ms), context.signal, call);
 }
 function failureOf(error) {
     // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
@@ -406,7 +409,7 @@ class JobRecords {
      * Throws when its comments cannot be read.
      */
     async latest(pull) {
-        const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal));
+        const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS);
         const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'));
         const latest = recorded.at(-1);
         if (latest !== undefined && latest.projectId !== this.projectId) {
@@ -422,7 +425,7 @@ class JobRecords {
             return;
         this.noted.add(key);
         const hint = this.writeHint(pull.repository);
-        const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint);
+        const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, LISTING_TIMEOUT_MS);
         if (comments === undefined)
             return;
         if (recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
@@ -471,15 +474,66 @@ async function readPermission(github, repository, author, context) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/agent/reply-marker.ts
+
+const PREFIX = '<!-- docs-admin-action:reply ';
+const reply_marker_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
+const ASKED = new Set(['message', 'create', 'read']);
+/** Whether `body` starts with a reply marker (what OurComments looks for). */
+const REPLY_MARKER = reply_marker_MARKER;
+function formatReplyMarker(state) {
+    const fields = [
+        ['run', state.run === '' ? undefined : state.run],
+        ['comment', state.comment],
+        ['asked', state.asked],
+        ['outcome', state.outcome],
+        ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['project', state.job?.projectId],
+        ['job', state.job?.jobId]
+    ];
+    const text = fields
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
+        .join('');
+    return `${PREFIX}${text}-->\n`;
+}
+/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
+function readReplyMarker(body) {
+    const match = reply_marker_MARKER.exec(body);
+    if (match === null)
+        return undefined;
+    const fields = new Map();
+    try {
+        for (const pair of (match[1] ?? '').trim().split(' ')) {
+            const at = pair.indexOf('=');
+            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+        }
+    }
+    catch {
+        return undefined;
+    }
+    const comment = Number(fields.get('comment'));
+    if (!Number.isSafeInteger(comment))
+        return undefined;
+    const asked = fields.get('asked');
+    const outcome = fields.get('outcome');
+    const at = Number(fields.get('at'));
+    const projectId = fields.get('project');
+    const jobId = fields.get('job');
+    const job = projectId !== undefined && jobId !== undefined && (0,service_client/* isPlainSegment */.kT)(projectId) && (0,service_client/* isPlainSegment */.kT)(jobId) ? { projectId, jobId } : undefined;
+    return {
+        run: fields.get('run') ?? '',
+        comment,
+        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
+        outcome: outcome === 'answered' || outcome === 'unsure' ? outcome : undefined,
+        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
+        job
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
 
 
-/** At the very start of a reply: the command's id, and the job once the service has answered. */
-const REPLY_MARKER = /^<!-- docs-admin-action:reply comment=(\d+)(?: project=(\S+) job=(\S+))? -->\n/;
-function replyMarker(commentId, job) {
-    const reached = job === undefined ? '' : ` project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)}`;
-    return `<!-- docs-admin-action:reply comment=${commentId}${reached} -->\n`;
-}
 class ProgressComment {
     github;
     comment;
@@ -489,8 +543,8 @@ class ProgressComment {
     tried = false;
     posted;
     shown;
-    /** The job the reply names in its marker, once the service has answered. */
-    job;
+    /** What the reply's marker says (see reply-marker.ts). */
+    state;
     constructor(github, comment, 
     /** Where replies go: the issue or pull request. */
     number, context, ours) {
@@ -499,6 +553,7 @@ class ProgressComment {
         this.number = number;
         this.context = context;
         this.ours = ours;
+        this.state = { run: context.host.env('GITHUB_RUN_ID') ?? '', comment: comment.id };
     }
     /** Undefined (after a warning) when the payload does not say where the comment is. */
     static open(github, comment, context, ours) {
@@ -511,41 +566,37 @@ class ProgressComment {
     }
     /**
      * On a rerun of the workflow run: the reply an earlier attempt posted to this command becomes
-     * this run's reply, and the job it names (if the service had answered) is returned, so that it
-     * is followed instead of being asked for again. Throws when the conversation cannot be read: a
-     * guess could send the message twice or start a second job.
+     * this run's reply, and what its marker says of the earlier attempt is returned (undefined when
+     * there is none). Throws when the conversation cannot be read: a guess could send the message
+     * twice or start a second job. No second reply is posted in that case either.
      */
     async resume() {
-        const { repository, id, event, threadId } = this.comment;
-        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal));
-        const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
-        const earlier = comments
-            .filter((c) => ours(c.author) && (event === 'issue_comment' || c.inReplyTo === threadId) && REPLY_MARKER.exec(c.body)?.[1] === String(id))
-            .at(-1);
-        if (earlier === undefined)
-            return undefined;
+        const { repository, event, threadId } = this.comment;
+        // Until the earlier reply is known not to exist, this attempt posts none of its own.
         this.tried = true;
+        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal), LISTING_TIMEOUT_MS);
+        const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
+        // The same command of the same workflow run: another workflow answering it keeps its own reply.
+        const answers = (comment) => {
+            if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId))
+                return undefined;
+            const state = readReplyMarker(comment.body);
+            return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
+        };
+        const earlier = comments.filter((comment) => answers(comment) !== undefined).at(-1);
+        if (earlier === undefined) {
+            this.tried = false;
+            return undefined;
+        }
         this.posted = { id: earlier.id, url: earlier.url };
         if (earlier.url !== undefined)
             this.context.outputs.set('comment-url', earlier.url);
-        const match = REPLY_MARKER.exec(earlier.body);
-        if (match?.[2] === undefined || match[3] === undefined)
-            return undefined;
-        let job;
-        try {
-            job = { projectId: decodeURIComponent(match[2]), jobId: decodeURIComponent(match[3]) };
-        }
-        catch {
-            return undefined;
-        }
-        if (!(0,service_client/* isPlainSegment */.kT)(job.projectId) || !(0,service_client/* isPlainSegment */.kT)(job.jobId))
-            return undefined;
-        this.job = job;
-        return job;
+        this.state = answers(earlier);
+        return this.state;
     }
-    /** The job the reply names from now on. */
-    reached(job) {
-        this.job = job;
+    /** What the marker says from now on (what was asked, how far it got). */
+    note(state) {
+        this.state = { ...this.state, ...state };
     }
     async acknowledge() {
         const { repository, id, event } = this.comment;
@@ -590,7 +641,7 @@ class ProgressComment {
             : this.github.updateReviewComment(repository, posted.id, body, signal));
     }
     marked(text) {
-        return `${replyMarker(this.comment.id, this.job)}${text}`;
+        return `${formatReplyMarker(this.state)}${text}`;
     }
 }
 
@@ -818,14 +869,17 @@ async function runAgent(settings, client, context) {
     const records = github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
+    let request;
+    let answered = false;
     try {
         // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
-        // the workflow run follows the job an earlier attempt reached: asking again would send the
+        // the workflow run carries on from what an earlier attempt asked: asking again would send the
         // message twice or start a second job.
-        const resumed = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
-        const request = resumed !== undefined && resumed.projectId === settings.projectId
-            ? { kind: 'read', job: resumed, resumed: true }
-            : await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records);
+        const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
+        request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
+        if (request.kind !== 'read' || request.resumed === undefined) {
+            progress?.note({ asked: request.kind, at: clock.now(), job: request.kind === 'create' ? undefined : request.job, outcome: undefined });
+        }
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
@@ -834,6 +888,7 @@ async function runAgent(settings, client, context) {
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
         const reached = await reach(request, api, deadline, context, settings.wait);
+        answered = true;
         await conversation.reached(reached);
         // 4. Follow it to its end, unless asked not to.
         let final = reached.job.answer;
@@ -843,6 +898,8 @@ async function runAgent(settings, client, context) {
             // first reads after it may still show the job's end before the message (spec 3.1 leaves
             // open when a message changes \`status\`).
             let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status));
+            // The first window counts from when the message was sent, by this attempt or an earlier one.
+            const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS;
             const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
                 name: `Agent job ${jobId}`,
                 check: () => api.get(projectId, jobId, deadline),
@@ -853,9 +910,10 @@ async function runAgent(settings, client, context) {
                 onValue: (job) => {
                     if (!AGENT_TERMINAL.has(job.status))
                         takenUp = true;
-                    return conversation.seen(job);
+                    // An end that may be from before the message is not the job's outcome (yet).
+                    return conversation.seen(job, takenUp);
                 },
-                stale: { is: () => !takenUp, forMs: MESSAGE_PICKUP_MS, what: 'the message' },
+                stale: { is: () => !takenUp, until: pickupUntil, what: 'the message' },
                 // A read answer is the first check; a message's answer may still describe the job as
                 // it was before the message, so only a status read counts.
                 first: reached.read,
@@ -877,15 +935,35 @@ async function runAgent(settings, client, context) {
             report.notes.push('Not waiting for the job (`wait: false`).');
         }
         // 5. Act on its end.
-        await conversation.ended(final, settings.wait || request.kind === 'read');
+        await conversation.ended(final, settings.wait || reached.request === 'read');
     }
     catch (error) {
+        // A request that may have reached the service, though no clear answer came: a rerun must not
+        // send it again blindly (see carryOn).
+        if (!answered && request !== undefined && request.kind !== 'read' && error instanceof service_client/* ServiceError */._7 && error.mayHaveBeenProcessed)
+            progress?.note({ outcome: 'unsure' });
         if (context.signal.aborted || (0,errors/* isAbortError */.zf)(error))
             await conversation.cancelled();
         else
             await conversation.failed((0,errors/* errorMessage */.gJ)(error));
         throw error;
     }
+}
+/**
+ * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
+ * service answered with, or the job a message with no clear answer went to; refuse to create a
+ * job again after a create with no clear answer; undefined to ask the service as if new.
+ */
+function carryOn(earlier, settings) {
+    if (earlier?.outcome === undefined || earlier.asked === undefined)
+        return undefined;
+    const { job, asked, at, outcome } = earlier;
+    if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message'))
+        return { kind: 'read', job, resumed: { asked, at } };
+    if (outcome === 'unsure' && asked === 'create') {
+        throw new errors/* ActionError */.lZ("An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.");
+    }
+    return undefined;
 }
 /** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
 async function gate(comment, settings, github, context) {
@@ -981,25 +1059,29 @@ async function recordedOn(subject, records) {
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request, api, deadline, context, wait) {
     const { log } = context.host;
+    const askedAt = context.clock.now();
     switch (request.kind) {
         case 'read': {
-            const note = request.resumed
-                ? `An earlier attempt of this workflow run reached agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
+            const { resumed } = request;
+            const note = resumed
+                ? `An earlier attempt of this workflow run ${resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'} agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
                 : undefined;
             if (note !== undefined) {
                 log.info(note);
                 context.report.notes.push(note);
             }
+            // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
+            const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt };
             if (!wait) {
                 // Read once and shown as it is: a job without a `status` is still a job.
                 const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
-                return { job: { ...request.job, answer }, request: 'read', read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
+                return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
             }
             const answer = await api.get(request.job.projectId, request.job.jobId, deadline);
-            return { job: { ...request.job, answer }, request: 'read', read: answer, note };
+            return { job: { ...request.job, answer }, ...asked, read: answer, note };
         }
         case 'create':
-            return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', read: undefined, note: undefined };
+            return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', askedAt, read: undefined, note: undefined };
         case 'message': {
             const { projectId, jobId } = request.job;
             try {
@@ -1008,7 +1090,7 @@ async function reach(request, api, deadline, context, wait) {
                     log.info(`Agent job ${jobId} accepted the message.`);
                     return sent;
                 });
-                return { job: { ...request.job, answer }, request: 'message', read: undefined, note: undefined };
+                return { job: { ...request.job, answer }, request: 'message', askedAt, read: undefined, note: undefined };
             }
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
@@ -1022,7 +1104,7 @@ async function reach(request, api, deadline, context, wait) {
                 const why = error.serviceError ?? `HTTP ${error.status}`;
                 const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
                 log.warning(note);
-                return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', read: undefined, note };
+                return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', askedAt, read: undefined, note };
             }
         }
     }
@@ -1065,7 +1147,7 @@ class Conversation {
         const { job } = reached;
         this.reachedJob = reached;
         this.outputs.set('job-id', job.jobId);
-        this.progress?.reached({ projectId: job.projectId, jobId: job.jobId });
+        this.progress?.note({ outcome: 'answered', asked: reached.request, at: reached.askedAt, job: { projectId: job.projectId, jobId: job.jobId } });
         // A message's answer may still show the job as it was before the message (the spec leaves
         // open how a message changes `status`): its outcome fields count only when nothing more
         // will be read.
@@ -1077,10 +1159,10 @@ class Conversation {
             await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer);
         await this.noteRecord(job.answer);
     }
-    /** A status answer while following the job. */
-    async seen(job) {
+    /** A status answer while following the job; `settled` false: an end that may be from before the message. */
+    async seen(job, settled) {
         const changed = job.status !== this.last?.status;
-        this.publish(job, true);
+        this.publish(job, settled);
         if (changed && !AGENT_TERMINAL.has(job.status))
             await this.show('working', job);
         await this.noteRecord(job);
@@ -1093,6 +1175,8 @@ class Conversation {
             await this.show('handed-over', job);
             return;
         }
+        // The end as the wait took it (one the wait believed after a while was not published as seen).
+        this.publish(job, true);
         await this.show('ended', job);
         await this.noteRecord(job);
         if (job.status === 'failed')
@@ -1377,7 +1461,7 @@ async function followJob(options) {
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     (0,errors/* throwIfCancelled */.dZ)(signal);
-    const staleUntil = options.stale === undefined ? -Infinity : Math.min(clock.now() + options.stale.forMs, deadline);
+    const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
     let value = options.first;
     if (value === undefined && !options.checkFirst)
         await sleepAtMost(options.initialIntervalMs);
@@ -1519,7 +1603,7 @@ function normalisedHttpLink(value) {
     return link === undefined ? undefined : new URL(link).href;
 }
 /** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 function timestamp(value) {
     if (typeof value === 'number' && Number.isFinite(value))
@@ -1531,7 +1615,7 @@ function timestamp(value) {
         // A date and time without a zone would be read as the machine's local time, which differs
         // between runners and laptops: the service's clock is taken as UTC.
         if (ZONELESS_DATE_TIME.test(trimmed))
-            return validDate(new Date(Date.parse(`${trimmed.replace(' ', 'T')}Z`)));
+            return validDate(new Date(Date.parse(`${trimmed.replace(/[t ]/, 'T')}Z`)));
         return validDate(new Date(Date.parse(trimmed)));
     }
     return undefined;
