@@ -318,8 +318,12 @@ class OurComments {
         if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
             return BY_A_BOT;
         if (this.token === undefined) {
-            const ask = (signal) => this.github.tokenLogin(signal);
-            this.token = { login: how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask) };
+            const ask = async (signal) => ({ login: await this.github.tokenLogin(signal) });
+            // A best-effort ask that failed is not kept: the next ask may get the answer.
+            const token = how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask);
+            if (token === undefined)
+                return BY_A_BOT;
+            this.token = token;
         }
         const { login } = this.token;
         return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
