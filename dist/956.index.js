@@ -122,11 +122,13 @@ class AgentApi {
                 throw error;
             const said = error.serviceError ? `: the service said "${error.serviceError}"` : '';
             if (error.status === 404 && about.jobId !== undefined) {
-                throw new errors/* ActionError */.lZ(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`);
+                throw new errors/* ActionError */.lZ(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`, {
+                    cause: error
+                });
             }
             if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
                 // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
-                throw new errors/* ActionError */.lZ(`Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`);
+                throw new errors/* ActionError */.lZ(`Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`, { cause: error });
             }
             if (error.status === 429 && about.rateLimit !== undefined)
                 throw this.rateLimited(request.what, about.rateLimit, error, said);
@@ -144,7 +146,7 @@ class AgentApi {
             ? 'The service did not say when to try again; try again later.'
             : `Try again after ${new Date(now + waitMs).toISOString()} (in ${(0,units/* formatDuration */.a3)(waitMs)}).`;
         const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : '';
-        return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`);
+        return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error });
     }
 }
 function jobPath(projectId, jobId) {
@@ -492,6 +494,7 @@ function formatReplyMarker(state) {
         ['asked', state.asked],
         ['outcome', state.outcome],
         ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['seen', state.seen === true ? 1 : undefined],
         ['project', state.job?.projectId],
         ['job', state.job?.jobId]
     ];
@@ -529,9 +532,10 @@ function readReplyMarker(body) {
         run: fields.get('run') ?? '',
         comment,
         asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
-        outcome: outcome === 'answered' || outcome === 'unsure' ? outcome : undefined,
+        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
         at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-        job
+        job,
+        seen: fields.get('seen') === '1' ? true : undefined
     };
 }
 
@@ -674,6 +678,12 @@ function progressText(facts, secrets) {
             lines.push(facts.jobId === undefined
                 ? '⏹️ The docs agent run was cancelled.'
                 : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
+            break;
+        case 'asking':
+            lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
+            break;
+        case 'picking-up':
+            lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`);
             break;
         case 'working':
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
@@ -873,17 +883,12 @@ async function runAgent(settings, client, context) {
     const records = github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
-    let request;
-    let answered = false;
     try {
         // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
         // the workflow run carries on from what an earlier attempt asked: asking again would send the
         // message twice or start a second job.
         const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
-        request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
-        if (request.kind !== 'read' || request.resumed === undefined) {
-            progress?.note({ asked: request.kind, at: clock.now(), job: request.kind === 'create' ? undefined : request.job, outcome: undefined });
-        }
+        const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
@@ -891,8 +896,7 @@ async function runAgent(settings, client, context) {
         // 3. Reach the job.
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
-        const reached = await reach(request, api, deadline, context, settings.wait);
-        answered = true;
+        const reached = await reach(request, api, deadline, context, settings.wait, conversation);
         await conversation.reached(reached);
         // 4. Follow it to its end, unless asked not to.
         let final = reached.job.answer;
@@ -901,7 +905,7 @@ async function runAgent(settings, client, context) {
             // Whether the job has shown that it took up what this run sent: a message's answer and the
             // first reads after it may still show the job's end before the message (spec 3.1 leaves
             // open when a message changes \`status\`).
-            let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status));
+            let takenUp = reached.request !== 'message' || reached.seen || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status));
             // The first window counts from when the message was sent, by this attempt or an earlier one.
             const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS;
             const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
@@ -912,8 +916,10 @@ async function runAgent(settings, client, context) {
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
                 onValue: (job) => {
-                    if (!AGENT_TERMINAL.has(job.status))
+                    if (!takenUp && !AGENT_TERMINAL.has(job.status)) {
                         takenUp = true;
+                        conversation.tookUp();
+                    }
                     // An end that may be from before the message is not the job's outcome (yet).
                     return conversation.seen(job, takenUp);
                 },
@@ -942,10 +948,6 @@ async function runAgent(settings, client, context) {
         await conversation.ended(final, settings.wait || reached.request === 'read');
     }
     catch (error) {
-        // A request that may have reached the service, though no clear answer came: a rerun must not
-        // send it again blindly (see carryOn).
-        if (!answered && request !== undefined && request.kind !== 'read' && error instanceof service_client/* ServiceError */._7 && error.mayHaveBeenProcessed)
-            progress?.note({ outcome: 'unsure' });
         if (context.signal.aborted || (0,errors/* isAbortError */.zf)(error))
             await conversation.cancelled();
         else
@@ -959,12 +961,12 @@ async function runAgent(settings, client, context) {
  * job again after a create with no clear answer; undefined to ask the service as if new.
  */
 function carryOn(earlier, settings) {
-    if (earlier?.outcome === undefined || earlier.asked === undefined)
+    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
         return undefined;
-    const { job, asked, at, outcome } = earlier;
+    const { job, asked, at, outcome, seen } = earlier;
     if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message'))
-        return { kind: 'read', job, resumed: { asked, at } };
-    if (outcome === 'unsure' && asked === 'create') {
+        return { kind: 'read', job, resumed: { asked, at, seen: seen === true } };
+    if (outcome === 'pending' && asked === 'create') {
         throw new errors/* ActionError */.lZ("An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.");
     }
     return undefined;
@@ -1061,7 +1063,7 @@ async function recordedOn(subject, records) {
     }
 }
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request, api, deadline, context, wait) {
+async function reach(request, api, deadline, context, wait, conversation) {
     const { log } = context.host;
     const askedAt = context.clock.now();
     switch (request.kind) {
@@ -1075,7 +1077,7 @@ async function reach(request, api, deadline, context, wait) {
                 context.report.notes.push(note);
             }
             // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
-            const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt };
+            const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false };
             if (!wait) {
                 // Read once and shown as it is: a job without a `status` is still a job.
                 const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
@@ -1085,16 +1087,24 @@ async function reach(request, api, deadline, context, wait) {
             return { job: { ...request.job, answer }, ...asked, read: answer, note };
         }
         case 'create':
-            return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', askedAt, read: undefined, note: undefined };
+            return {
+                job: await create(request.projectId, request.prompt, api, deadline, context, conversation),
+                request: 'create',
+                askedAt,
+                seen: false,
+                read: undefined,
+                note: undefined
+            };
         case 'message': {
             const { projectId, jobId } = request.job;
+            await conversation.asking('message', request.job, askedAt);
             try {
                 const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-                    const sent = await api.message(projectId, jobId, request.instruction, deadline);
+                    const sent = await conversation.refusedIfSo(api.message(projectId, jobId, request.instruction, deadline));
                     log.info(`Agent job ${jobId} accepted the message.`);
                     return sent;
                 });
-                return { job: { ...request.job, answer }, request: 'message', askedAt, read: undefined, note: undefined };
+                return { job: { ...request.job, answer }, request: 'message', askedAt, seen: false, read: undefined, note: undefined };
             }
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
@@ -1108,15 +1118,16 @@ async function reach(request, api, deadline, context, wait) {
                 const why = error.serviceError ?? `HTTP ${error.status}`;
                 const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
                 log.warning(note);
-                return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', askedAt, read: undefined, note };
+                return { job: await create(projectId, request.ifRefused, api, deadline, context, conversation), request: 'create', askedAt, seen: false, read: undefined, note };
             }
         }
     }
 }
-async function create(projectId, prompt, api, deadline, context) {
+async function create(projectId, prompt, api, deadline, context, conversation) {
     const { log } = context.host;
+    await conversation.asking('create', undefined, context.clock.now());
     return log.group(`Create an agent job in project ${projectId}`, async () => {
-        const created = await api.create(projectId, prompt, deadline);
+        const created = await conversation.refusedIfSo(api.create(projectId, prompt, deadline));
         log.info(`Created agent job ${created.id} in project ${projectId}.`);
         return { projectId, jobId: created.id, answer: created };
     });
@@ -1137,6 +1148,9 @@ class Conversation {
     reachedJob;
     /** The last answer whose status counts. */
     last;
+    /** What the run is asking of the service, and of which job, before it answers. */
+    asked;
+    askedJobId;
     constructor(settings, context, progress, records, runUrl) {
         this.settings = settings;
         this.context = context;
@@ -1146,21 +1160,56 @@ class Conversation {
         this.outputs = context.outputs;
         this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com';
     }
+    /**
+     * A request that creates something is about to go to the service: the reply says so, and its
+     * marker says that it may have been processed from now on (what a rerun must know, whatever
+     * happens next: a cancellation, a lost answer, a crash).
+     */
+    async asking(asked, job, at) {
+        this.asked = asked;
+        this.askedJobId = job?.jobId;
+        this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined });
+        await this.progress?.show(this.text('asking', undefined, undefined));
+    }
+    /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
+    async refusedIfSo(request) {
+        try {
+            return await request;
+        }
+        catch (error) {
+            // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
+            const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
+            if (answer instanceof service_client/* ServiceError */._7 && !answer.mayHaveBeenProcessed)
+                this.progress?.note({ outcome: 'refused' });
+            throw error;
+        }
+    }
+    /** The job has shown that it took up the message: a rerun need not wait for that again. */
+    tookUp() {
+        this.progress?.note({ seen: true });
+    }
     /** The service answered: the job is known. */
     async reached(reached) {
         const { job } = reached;
         this.reachedJob = reached;
         this.outputs.set('job-id', job.jobId);
-        this.progress?.note({ outcome: 'answered', asked: reached.request, at: reached.askedAt, job: { projectId: job.projectId, jobId: job.jobId } });
         // A message's answer may still show the job as it was before the message (the spec leaves
         // open how a message changes `status`): its outcome fields count only when nothing more
         // will be read.
         const { status } = job.answer;
+        const takenUp = reached.seen || (reached.request === 'message' && status !== undefined && !AGENT_TERMINAL.has(status));
+        this.progress?.note({
+            outcome: 'answered',
+            asked: reached.request,
+            at: reached.askedAt,
+            job: { projectId: job.projectId, jobId: job.jobId },
+            seen: takenUp || undefined
+        });
         const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status));
         this.publish(job.answer, settled);
         // A job read without waiting is shown once, as it ended up.
         if (this.settings.wait || reached.request !== 'read')
-            await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer);
+            await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer);
         await this.noteRecord(job.answer);
     }
     /** A status answer while following the job; `settled` false: an end that may be from before the message. */
@@ -1217,11 +1266,11 @@ class Conversation {
     text(phase, job, error) {
         const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled';
         return progressText({
-            jobId: this.reachedJob?.job.jobId,
+            jobId: this.reachedJob?.job.jobId ?? this.askedJobId,
             status: job?.status,
             prLink: job?.prLink,
             phase,
-            request: this.reachedJob?.request ?? 'read',
+            request: this.reachedJob?.request ?? this.asked ?? 'read',
             error,
             note: this.reachedJob?.note,
             elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,

@@ -159,20 +159,24 @@ describe('the gate: who may run the agent from a comment', () => {
 })
 
 describe('one progress comment per run', () => {
-  test('👀 before the service is asked, one reply when it accepts, edited as the job moves and when it ends', async () => {
+  test('👀 before the service is asked, one reply as the request goes out, edited when it is accepted, as the job moves and when it ends', async () => {
     const sim = await startSim()
     const { failure, outputs, summary } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent  Fix the typo on the install page\n'))
     expect(failure).toBeUndefined()
     const routes = sim.requests.map((r) => r.route)
-    // Permission, then the reaction, then the service.
-    expect(routes.slice(0, 3)).toEqual(['github-permission', 'github-reaction', 'agent-create'])
+    // Permission, then the reaction, then the reply that the request is on its way (its marker is
+    // what a rerun reads), then the service.
+    expect(routes.slice(0, 4)).toEqual(['github-permission', 'github-reaction', 'github-comment', 'agent-create'])
     expect(sim.github.reactions).toEqual([{ commentId: 123456, content: 'eyes' }])
     // One new comment on the issue; the job's pull request (#100) got the record.
     const [reply, ...others] = written(sim, 7)
     expect(others).toHaveLength(0)
     expect(outputs.get('comment-url')).toBe(`https://github.com/${REPO}/issues/7#issuecomment-${reply?.id}`)
-    const [working, final] = [reply?.history[0] ?? '', reply?.body ?? '']
+    const [asking, working, final] = [reply?.history[0] ?? '', reply?.history[1] ?? '', reply?.body ?? '']
     const jobId = outputs.get('job-id') as string
+    expect(asking).toMatch(
+      /^<!-- docs-admin-action:reply run=4242 comment=123456 asked=create outcome=pending at=\d+ -->\n⏳ Asking the docs service for a new agent job…/
+    )
     expect(working).toContain(`⏳ Docs agent job \`${jobId}\` is working on it (status **active**).`)
     expect(working).toContain('[Workflow run](https://github.com/acme/docs/actions/runs/4242)')
     expect(final).toMatch(new RegExp(`✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: <https://github.com/acme/docs/pull/100>`))
@@ -183,13 +187,15 @@ describe('one progress comment per run', () => {
     expect(summary).toContain('Fix the typo on the install page')
   })
 
-  test('a failure before the service accepts: one reply with the error, nothing edited', async () => {
+  test('a refusal of the request: the one reply says it is on its way, then gives the error; its marker says refused', async () => {
     const sim = await startSim()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_nope' })
     expect(failure).toContain('job not found')
     const replies = written(sim, 7)
     expect(replies).toHaveLength(1)
-    expect(replies[0]?.history).toHaveLength(1)
+    expect(replies[0]?.history).toHaveLength(2)
+    expect(replies[0]?.history[0]).toContain('⏳ Sending the instruction to docs agent job `job_nope`…')
+    expect(replies[0]?.body).toContain('outcome=refused')
     expect(replies[0]?.body).toContain('❌')
     expect(replies[0]?.body).toContain('job not found')
   })
@@ -260,6 +266,70 @@ describe('one progress comment per run', () => {
     const again = await onEvent(sim, 'issue_comment', onIssue, {}, rerun)
     expect(again.failure).toContain('this rerun does not create another')
     expect(sim.count('agent-create')).toBe(1)
+  })
+
+  test('a rerun never repeats what may have reached the service: a cancel mid-message, a successor job with no clear answer, a create answered without an id', async () => {
+    const sim = await startSim()
+    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+    // Cancelled while the message is on its way: the reply's marker says so before it is sent.
+    const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    sim.addFault({ route: 'agent-message', delayMs: 2000 })
+    let watching: NodeJS.Timeout | undefined
+    const cancelled = await onEvent(
+      sim,
+      'issue_comment',
+      onPull,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      { onHost: (host) => void (watching = setInterval(() => sim.count('agent-message') > 0 && host.cancel(), 5)) }
+    )
+    clearInterval(watching)
+    expect(cancelled.failureKind).toBe('cancelled')
+    const resumed = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, rerun)
+    expect(resumed.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(1)
+    // A refused message whose successor job got no clear answer: the rerun creates no other.
+    const archived = 'job_old'
+    sim.agentJobs.set(`proj_123/${archived}`, {
+      projectId: 'proj_123',
+      job: { ...sim.agentJobs.get('proj_123/job_abc')!.job, id: archived, status: 'archived', archivedAt: '2024-01-02T00:00:00.000Z' },
+      prompts: []
+    })
+    sim.github.thread(REPO, 60, { isPullRequest: true })
+    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.addFault({ route: 'agent-create', status: 500, process: true })
+    const onOld = issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true })
+    expect((await onEvent(sim, 'issue_comment', onOld)).failure).toContain('may have processed the request')
+    expect((await onEvent(sim, 'issue_comment', onOld, {}, rerun)).failure).toContain('this rerun does not create another')
+    expect(sim.count('agent-create')).toBe(1)
+    // A create the service accepted but answered without an id.
+    sim.addFault({ route: 'agent-create', patch: { id: undefined } })
+    const onIssue = issueCommentEvent('/docs-agent Write a page')
+    expect((await onEvent(sim, 'issue_comment', onIssue)).failure).toContain('carries no usable job `id`')
+    expect((await onEvent(sim, 'issue_comment', onIssue, {}, rerun)).failure).toContain('this rerun does not create another')
+    expect(sim.count('agent-create')).toBe(2)
+  })
+
+  test('a rerun after the job showed it took up the message does not wait for that again', async () => {
+    const sim = await startSim({ agent: { durationMs: 5000 } })
+    const event = issueCommentEvent('/docs-agent FAIL please', { number: 42, pullRequest: true })
+    // The first attempt sees the job take the message up (active), then a read of it is refused.
+    sim.addFault({ route: 'agent-get', delayMs: 0 })
+    sim.addFault({ route: 'agent-get', status: 400 })
+    const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(first.failure).toContain('HTTP 400')
+    expect(written(sim, 42).at(-1)?.body).toContain(' seen=1 ')
+    // The job has failed meanwhile, within the message's first minute: that end is believed at once.
+    fixture!.clock.advance(10_000)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      { env: { GITHUB_RUN_ATTEMPT: '2' } }
+    )
+    expect(second.failure).toContain('Agent job job_abc failed')
+    expect(second.log.lines.some((l) => l.includes('as it did before the message'))).toBe(false)
+    expect(second.elapsedMs).toBeLessThan(20_000)
   })
 
   test("a rerun keeps the message's first minute: an end from before the message is not taken at once", async () => {
@@ -344,7 +414,7 @@ describe('one progress comment per run', () => {
         // Cancelled (as the runner does, with SIGINT) once the reply says the job is working.
         onHost: (host) => {
           watching = setInterval(() => {
-            if (written(sim, 7).some((c) => c.body.includes('⏳'))) host.cancel()
+            if (written(sim, 7).some((c) => c.body.includes('is working on it'))) host.cancel()
           }, 5)
         }
       }
@@ -706,7 +776,15 @@ describe('the GitHub port', () => {
 
 describe('pure parts', () => {
   test('the reply marker reads back what it wrote, and nothing else', () => {
-    const state = { run: '4242', comment: 7, asked: 'message' as const, outcome: 'unsure' as const, at: 1_700_000_000_000, job: { projectId: 'proj 1', jobId: 'job-x' } }
+    const state = {
+      run: '4242',
+      comment: 7,
+      asked: 'message' as const,
+      outcome: 'pending' as const,
+      at: 1_700_000_000_000,
+      job: { projectId: 'proj 1', jobId: 'job-x' },
+      seen: true
+    }
     expect(readReplyMarker(`${formatReplyMarker(state)}⏳ working`)).toEqual(state)
     expect(readReplyMarker(`${formatReplyMarker({ run: '', comment: 7 })}x`)).toEqual({
       run: '',

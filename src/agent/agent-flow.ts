@@ -48,7 +48,7 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | { kind: 'read'; job: RecordedJob; resumed?: { asked: Asked; at: number | undefined } }
+  | { kind: 'read'; job: RecordedJob; resumed?: { asked: Asked; at: number | undefined; seen: boolean } }
   | { kind: 'message'; job: RecordedJob; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -83,17 +83,12 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   const api = new AgentApi(client, () => clock.now())
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
-  let request: Request | undefined
-  let answered = false
   try {
     // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
     // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
     const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
-    request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records))
-    if (request.kind !== 'read' || request.resumed === undefined) {
-      progress?.note({ asked: request.kind, at: clock.now(), job: request.kind === 'create' ? undefined : request.job, outcome: undefined })
-    }
+    const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records))
     if (request.kind !== 'read') {
       const { instruction } = request
       report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
@@ -101,8 +96,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
 
     // 3. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
-    const reached = await reach(request, api, deadline, context, settings.wait)
-    answered = true
+    const reached = await reach(request, api, deadline, context, settings.wait, conversation)
     await conversation.reached(reached)
 
     // 4. Follow it to its end, unless asked not to.
@@ -112,7 +106,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       // Whether the job has shown that it took up what this run sent: a message's answer and the
       // first reads after it may still show the job's end before the message (spec 3.1 leaves
       // open when a message changes \`status\`).
-      let takenUp = reached.request !== 'message' || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status))
+      let takenUp = reached.request !== 'message' || reached.seen || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status))
       // The first window counts from when the message was sent, by this attempt or an earlier one.
       const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS
       const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
@@ -124,7 +118,10 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
           onValue: (job) => {
-            if (!AGENT_TERMINAL.has(job.status)) takenUp = true
+            if (!takenUp && !AGENT_TERMINAL.has(job.status)) {
+              takenUp = true
+              conversation.tookUp()
+            }
             // An end that may be from before the message is not the job's outcome (yet).
             return conversation.seen(job, takenUp)
           },
@@ -152,10 +149,6 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     // 5. Act on its end.
     await conversation.ended(final, settings.wait || reached.request === 'read')
   } catch (error) {
-    // A request that may have reached the service, though no clear answer came: a rerun must not
-    // send it again blindly (see carryOn).
-    if (!answered && request !== undefined && request.kind !== 'read' && error instanceof ServiceError && error.mayHaveBeenProcessed)
-      progress?.note({ outcome: 'unsure' })
     if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
     else await conversation.failed(errorMessage(error))
     throw error
@@ -168,10 +161,11 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
  * job again after a create with no clear answer; undefined to ask the service as if new.
  */
 function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
-  if (earlier?.outcome === undefined || earlier.asked === undefined) return undefined
-  const { job, asked, at, outcome } = earlier
-  if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message')) return { kind: 'read', job, resumed: { asked, at } }
-  if (outcome === 'unsure' && asked === 'create') {
+  if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused') return undefined
+  const { job, asked, at, outcome, seen } = earlier
+  if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message'))
+    return { kind: 'read', job, resumed: { asked, at, seen: seen === true } }
+  if (outcome === 'pending' && asked === 'create') {
     throw new ActionError(
       "An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
     )
@@ -292,6 +286,8 @@ interface Reached {
   request: Request['kind']
   /** Clock time it was asked. */
   askedAt: number
+  /** Whether the job has shown already that it took up a message (seen by an earlier attempt). */
+  seen: boolean
   /** The answer of a status read, which following the job counts as its first check. */
   read: (AgentJob & { status: string }) | undefined
   /** Something the reader should know, e.g. that a new job took over. */
@@ -299,7 +295,7 @@ interface Reached {
 }
 
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, wait: boolean): Promise<Reached> {
+async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, wait: boolean, conversation: Conversation): Promise<Reached> {
   const { log } = context.host
   const askedAt = context.clock.now()
   switch (request.kind) {
@@ -313,7 +309,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         context.report.notes.push(note)
       }
       // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
-      const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt }
+      const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false }
       if (!wait) {
         // Read once and shown as it is: a job without a `status` is still a job.
         const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
@@ -323,16 +319,24 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
       return { job: { ...request.job, answer }, ...asked, read: answer, note }
     }
     case 'create':
-      return { job: await create(request.projectId, request.prompt, api, deadline, context), request: 'create', askedAt, read: undefined, note: undefined }
+      return {
+        job: await create(request.projectId, request.prompt, api, deadline, context, conversation),
+        request: 'create',
+        askedAt,
+        seen: false,
+        read: undefined,
+        note: undefined
+      }
     case 'message': {
       const { projectId, jobId } = request.job
+      await conversation.asking('message', request.job, askedAt)
       try {
         const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-          const sent = await api.message(projectId, jobId, request.instruction, deadline)
+          const sent = await conversation.refusedIfSo(api.message(projectId, jobId, request.instruction, deadline))
           log.info(`Agent job ${jobId} accepted the message.`)
           return sent
         })
-        return { job: { ...request.job, answer }, request: 'message', askedAt, read: undefined, note: undefined }
+        return { job: { ...request.job, answer }, request: 'message', askedAt, seen: false, read: undefined, note: undefined }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw error
         // The spec leaves the message's refusals open: the refusal may be about the message (too
@@ -343,16 +347,17 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
-        return { job: await create(projectId, request.ifRefused, api, deadline, context), request: 'create', askedAt, read: undefined, note }
+        return { job: await create(projectId, request.ifRefused, api, deadline, context, conversation), request: 'create', askedAt, seen: false, read: undefined, note }
       }
     }
   }
 }
 
-async function create(projectId: string, prompt: string, api: AgentApi, deadline: number, context: FlowContext): Promise<JobInHand> {
+async function create(projectId: string, prompt: string, api: AgentApi, deadline: number, context: FlowContext, conversation: Conversation): Promise<JobInHand> {
   const { log } = context.host
+  await conversation.asking('create', undefined, context.clock.now())
   return log.group(`Create an agent job in project ${projectId}`, async () => {
-    const created = await api.create(projectId, prompt, deadline)
+    const created = await conversation.refusedIfSo(api.create(projectId, prompt, deadline))
     log.info(`Created agent job ${created.id} in project ${projectId}.`)
     return { projectId, jobId: created.id, answer: created }
   })
@@ -369,6 +374,9 @@ class Conversation {
   private reachedJob: Reached | undefined
   /** The last answer whose status counts. */
   private last: AgentJob | undefined
+  /** What the run is asking of the service, and of which job, before it answers. */
+  private asked: 'message' | 'create' | undefined
+  private askedJobId: string | undefined
 
   constructor(
     private readonly settings: AgentSettings,
@@ -381,20 +389,56 @@ class Conversation {
     this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com'
   }
 
+  /**
+   * A request that creates something is about to go to the service: the reply says so, and its
+   * marker says that it may have been processed from now on (what a rerun must know, whatever
+   * happens next: a cancellation, a lost answer, a crash).
+   */
+  async asking(asked: 'message' | 'create', job: RecordedJob | undefined, at: number): Promise<void> {
+    this.asked = asked
+    this.askedJobId = job?.jobId
+    this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined })
+    await this.progress?.show(this.text('asking', undefined, undefined))
+  }
+
+  /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
+  async refusedIfSo<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request
+    } catch (error) {
+      // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
+      const answer = error instanceof ServiceError ? error : (error as { cause?: unknown } | undefined)?.cause
+      if (answer instanceof ServiceError && !answer.mayHaveBeenProcessed) this.progress?.note({ outcome: 'refused' })
+      throw error
+    }
+  }
+
+  /** The job has shown that it took up the message: a rerun need not wait for that again. */
+  tookUp(): void {
+    this.progress?.note({ seen: true })
+  }
+
   /** The service answered: the job is known. */
   async reached(reached: Reached): Promise<void> {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
-    this.progress?.note({ outcome: 'answered', asked: reached.request, at: reached.askedAt, job: { projectId: job.projectId, jobId: job.jobId } })
     // A message's answer may still show the job as it was before the message (the spec leaves
     // open how a message changes `status`): its outcome fields count only when nothing more
     // will be read.
     const { status } = job.answer
+    const takenUp = reached.seen || (reached.request === 'message' && status !== undefined && !AGENT_TERMINAL.has(status))
+    this.progress?.note({
+      outcome: 'answered',
+      asked: reached.request,
+      at: reached.askedAt,
+      job: { projectId: job.projectId, jobId: job.jobId },
+      seen: takenUp || undefined
+    })
     const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status))
     this.publish(job.answer, settled)
     // A job read without waiting is shown once, as it ended up.
-    if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? 'working' : 'handed-over', job.answer)
+    if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
     await this.noteRecord(job.answer)
   }
 
@@ -454,11 +498,11 @@ class Conversation {
     const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled'
     return progressText(
       {
-        jobId: this.reachedJob?.job.jobId,
+        jobId: this.reachedJob?.job.jobId ?? this.askedJobId,
         status: job?.status,
         prLink: job?.prLink,
         phase,
-        request: this.reachedJob?.request ?? 'read',
+        request: this.reachedJob?.request ?? this.asked ?? 'read',
         error,
         note: this.reachedJob?.note,
         elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,

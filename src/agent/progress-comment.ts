@@ -1,6 +1,6 @@
 /**
  * The acknowledgement and the one progress comment of a comment-triggered run: 👀 on the command at
- * once, then one reply, posted when the service accepts the request and edited in place as the
+ * once, then one reply, posted as the request goes to the service and edited in place as the
  * job moves on. A run never posts a second reply, even when the first may have failed half-way.
  *
  * The reply starts with a hidden marker (reply-marker.ts) that names the workflow run and command

@@ -17,13 +17,16 @@ export interface ReplyState {
   /** What the run asked of the service, once it did. */
   asked?: Asked | undefined
   /**
-   * `answered`: the service answered and `job` is the job; `unsure`: no clear answer came, so the
-   * request may have been processed (`job` is the job a message went to).
+   * `pending`: asked, and no clear answer (yet): the request may have been processed (`job` is the
+   * job a message went to); `answered`: the service answered and `job` is the job; `refused`: the
+   * service surely did not act on it.
    */
-  outcome?: 'answered' | 'unsure' | undefined
+  outcome?: 'pending' | 'answered' | 'refused' | undefined
   job?: RecordedJob | undefined
   /** Clock time the service was asked. */
   at?: number | undefined
+  /** The job has shown that it took up the message (a non-terminal status since). */
+  seen?: boolean | undefined
 }
 
 const PREFIX = '<!-- docs-admin-action:reply '
@@ -40,6 +43,7 @@ export function formatReplyMarker(state: ReplyState): string {
     ['asked', state.asked],
     ['outcome', state.outcome],
     ['at', state.at === undefined ? undefined : Math.round(state.at)],
+    ['seen', state.seen === true ? 1 : undefined],
     ['project', state.job?.projectId],
     ['job', state.job?.jobId]
   ]
@@ -75,8 +79,9 @@ export function readReplyMarker(body: string): ReplyState | undefined {
     run: fields.get('run') ?? '',
     comment,
     asked: asked !== undefined && ASKED.has(asked) ? (asked as Asked) : undefined,
-    outcome: outcome === 'answered' || outcome === 'unsure' ? outcome : undefined,
+    outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
     at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-    job
+    job,
+    seen: fields.get('seen') === '1' ? true : undefined
   }
 }

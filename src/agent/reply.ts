@@ -10,9 +10,10 @@ export interface ProgressFacts {
    * `working`: the service accepted the request and the run follows the job; `handed-over`: it
    * accepted it and the run does not wait (`wait: false`); `ended`: the job's final state (or the
    * state read); `failed`: the run itself failed; `cancelled`: the run was cancelled before the
-   * job ended.
+   * job ended; `asking`: the request is on its way to the service; `picking-up`: the job has the
+   * message but still shows how it was before it.
    */
-  phase: 'working' | 'handed-over' | 'ended' | 'failed' | 'cancelled'
+  phase: 'asking' | 'picking-up' | 'working' | 'handed-over' | 'ended' | 'failed' | 'cancelled'
   /** What the run asked of the job, for `handed-over`. */
   request: 'message' | 'create' | 'read'
   /** The run's failure (`failed`), or the service's reason for a `failed` job. */
@@ -50,6 +51,12 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
           ? '⏹️ The docs agent run was cancelled.'
           : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`
       )
+      break
+    case 'asking':
+      lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`)
+      break
+    case 'picking-up':
+      lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`)
       break
     case 'working':
       lines.push(`⏳ ${job} is working on it (status ${status}).`)

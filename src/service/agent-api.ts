@@ -96,12 +96,15 @@ export class AgentApi {
       if (!(error instanceof ServiceError)) throw error
       const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
       if (error.status === 404 && about.jobId !== undefined) {
-        throw new ActionError(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`)
+        throw new ActionError(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`, {
+          cause: error
+        })
       }
       if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
         // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
         throw new ActionError(
-          `Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`
+          `Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`,
+          { cause: error }
         )
       }
       if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
@@ -121,7 +124,7 @@ export class AgentApi {
         ? 'The service did not say when to try again; try again later.'
         : `Try again after ${new Date(now + waitMs).toISOString()} (in ${formatDuration(waitMs)}).`
     const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : ''
-    return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`)
+    return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error })
   }
 }
 
