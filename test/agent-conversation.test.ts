@@ -58,6 +58,9 @@ async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: I
   return (fixture as SimulatorFixture).run(values, { ...options, env: { ...env, ...options.env } })
 }
 
+/** The run options of a rerun of the workflow run (its second attempt). */
+const RERUN: RunOptions = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+
 const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
 const github = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'github')
 const thread = (sim: Simulator, number: number): GitHubThread => sim.github.thread(REPO, number)
@@ -223,13 +226,12 @@ describe('one progress comment per run', () => {
 
   test('a rerun of the workflow run follows the job the first attempt reached, in the same reply: no second job, no second message', async () => {
     const sim = await startSim({ agent: { durationMs: 60_000 } })
-    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
     // On an issue: the first attempt creates a job and times out waiting for it.
     const event = issueCommentEvent('/docs-agent Fix the install command')
     const first = await onEvent(sim, 'issue_comment', event, { timeout: '20s' })
     expect(first.failure).toContain('did not finish within `timeout`')
     const jobId = first.outputs.get('job-id') as string
-    const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, rerun)
+    const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, RERUN)
     expect(second.failure).toBeUndefined()
     expect(second.outputs.get('job-id')).toBe(jobId)
     expect(sim.count('agent-create')).toBe(1)
@@ -242,7 +244,7 @@ describe('one progress comment per run', () => {
     const review = reviewCommentEvent('/docs-agent Go on')
     const sent = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20s' })
     expect(sent.failure).toContain('did not finish within `timeout`')
-    const again = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20m' }, rerun)
+    const again = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20m' }, RERUN)
     expect(again.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     expect(sim.github.thread(REPO, 12).comments.filter((c) => c.kind === 'review' && c.user.type === 'Bot')).toHaveLength(1)
@@ -250,12 +252,11 @@ describe('one progress comment per run', () => {
 
   test('a rerun after a message with no clear answer follows the job instead of sending it again; after such a create it refuses to create another', async () => {
     const sim = await startSim()
-    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', status: 500, process: true })
     const first = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('may have processed the request')
-    const second = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, rerun)
+    const second = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     expect(second.outputs.get('status')).toBe('completed')
@@ -263,14 +264,13 @@ describe('one progress comment per run', () => {
     sim.addFault({ route: 'agent-create', status: 500 })
     const created = await onEvent(sim, 'issue_comment', onIssue)
     expect(created.failure).toContain('may have processed the request')
-    const again = await onEvent(sim, 'issue_comment', onIssue, {}, rerun)
+    const again = await onEvent(sim, 'issue_comment', onIssue, {}, RERUN)
     expect(again.failure).toContain('this rerun does not create another')
     expect(sim.count('agent-create')).toBe(1)
   })
 
   test('a rerun never repeats what may have reached the service: a cancel mid-message, a successor job with no clear answer, a create answered without an id', async () => {
     const sim = await startSim()
-    const rerun = { env: { GITHUB_RUN_ATTEMPT: '2' } }
     // Cancelled while the message is on its way: the reply's marker says so before it is sent.
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', delayMs: 2000 })
@@ -284,7 +284,7 @@ describe('one progress comment per run', () => {
     )
     clearInterval(watching)
     expect(cancelled.failureKind).toBe('cancelled')
-    const resumed = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, rerun)
+    const resumed = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
     expect(resumed.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     // A refused message whose successor job got no clear answer: the rerun creates no other.
@@ -299,13 +299,13 @@ describe('one progress comment per run', () => {
     sim.addFault({ route: 'agent-create', status: 500, process: true })
     const onOld = issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true })
     expect((await onEvent(sim, 'issue_comment', onOld)).failure).toContain('may have processed the request')
-    expect((await onEvent(sim, 'issue_comment', onOld, {}, rerun)).failure).toContain('this rerun does not create another')
+    expect((await onEvent(sim, 'issue_comment', onOld, {}, RERUN)).failure).toContain('this rerun does not create another')
     expect(sim.count('agent-create')).toBe(1)
     // A create the service accepted but answered without an id.
     sim.addFault({ route: 'agent-create', patch: { id: undefined } })
     const onIssue = issueCommentEvent('/docs-agent Write a page')
     expect((await onEvent(sim, 'issue_comment', onIssue)).failure).toContain('carries no usable job `id`')
-    expect((await onEvent(sim, 'issue_comment', onIssue, {}, rerun)).failure).toContain('this rerun does not create another')
+    expect((await onEvent(sim, 'issue_comment', onIssue, {}, RERUN)).failure).toContain('this rerun does not create another')
     expect(sim.count('agent-create')).toBe(2)
   })
 
@@ -320,13 +320,7 @@ describe('one progress comment per run', () => {
     expect(written(sim, 42).at(-1)?.body).toContain(' seen=1 ')
     // The job has failed meanwhile, within the message's first minute: that end is believed at once.
     fixture!.clock.advance(10_000)
-    const second = await onEvent(
-      sim,
-      'issue_comment',
-      event,
-      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
-      { env: { GITHUB_RUN_ATTEMPT: '2' } }
-    )
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
     expect(second.failure).toContain('Agent job job_abc failed')
     expect(second.log.lines.some((l) => l.includes('as it did before the message'))).toBe(false)
     expect(second.elapsedMs).toBeLessThan(20_000)
@@ -339,13 +333,7 @@ describe('one progress comment per run', () => {
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('HTTP 400')
-    const second = await onEvent(
-      sim,
-      'issue_comment',
-      event,
-      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
-      { env: { GITHUB_RUN_ATTEMPT: '2' } }
-    )
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
@@ -394,7 +382,7 @@ describe('one progress comment per run', () => {
     const event = issueCommentEvent('/docs-agent Fix it')
     const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('job not found')
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(2)
     const [reply, ...more] = written(sim, 7)
