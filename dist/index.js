@@ -28448,7 +28448,11 @@ const INPUTS = {
     'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
     paths: { description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.', for: ['export'] },
     wait: { description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.', for: 'all', default: 'true' },
-    timeout: { description: 'Bound on the whole wait: `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).', for: 'all', default: '30m' },
+    timeout: {
+        description: 'Bound on the whole step (waiting, requests, download): `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).',
+        for: 'all',
+        default: '30m'
+    },
     'poll-interval': { description: "First wait between status polls; later waits grow, and follow the job's progress.", for: 'all', default: '5s' },
     'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
     path: {
