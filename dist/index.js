@@ -28974,9 +28974,13 @@ class InputError extends ActionError {
 }
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 class CancelledError extends Error {
+    beforeSending;
     name = 'CancelledError';
-    constructor(message = 'The run was cancelled') {
+    constructor(message = 'The run was cancelled', 
+    /** The request under way had surely not reached the service (see ServiceClient.request). */
+    beforeSending = false) {
         super(message);
+        this.beforeSending = beforeSending;
     }
 }
 function isAbortError(error) {
@@ -29088,13 +29092,15 @@ const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 const LINE_BREAK = /\r\n|\r|\n/;
+/** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
  * become spaces (so the text cannot end our line and start one of its own), and the command
  * marks are broken.
  */
 function serviceText(text) {
-    return defuseLine(text.replace(UNPRINTABLE, ' '));
+    return defuseLine(text.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'));
 }
 /**
  * A message of ours, line by line, so that no line of it can be taken for a workflow command
@@ -29108,9 +29114,10 @@ function plainLogLines(message) {
         .map((line) => defuseLine(line.replace(UNPRINTABLE_BUT_TAB, ' ')))
         .join('\n');
 }
-/** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
+/** Whether `text` holds a line break, another control character, a mark that reorders text on screen, or half a UTF-16 pair. */
 function hasUnprintable(text) {
-    return HAS_UNPRINTABLE.test(text);
+    LONE_SURROGATE.lastIndex = 0;
+    return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text);
 }
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
 function withoutMentions(text) {
@@ -29620,19 +29627,28 @@ class ServiceClient {
     /** Resolves with the answer's JSON body. */
     async request(request) {
         const { clock, log, signal } = this.options;
+        // Whether the service may have the request: from just before a send, until a failure the
+        // service surely did not act on. A cancellation says so (a rerun may then send it again).
+        const sent = { maybe: false };
         try {
-            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_7__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt), {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_7__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt, sent), {
                 kind: request.kind,
                 policy: _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .DEFAULT_BACKOFF */ .VU,
                 clock,
                 signal,
                 deadline: request.deadline,
-                onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+                onRetry: ({ failure, delayMs, retry }) => {
+                    if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
+                        sent.maybe = false;
+                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`);
+                }
             });
         }
         catch (error) {
             if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb)
                 throw explain(request, error);
+            if ((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .isAbortError */ .zf)(error) && !sent.maybe)
+                throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc(undefined, true);
             throw error;
         }
     }
@@ -29640,7 +29656,7 @@ class ServiceClient {
     dispose() {
         this.http.dispose();
     }
-    async attempt(request, attempt) {
+    async attempt(request, attempt, sent) {
         const { clock, signal } = this.options;
         (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(signal);
         const url = new URL(`${this.options.baseUrl}${request.path}`);
@@ -29657,6 +29673,7 @@ class ServiceClient {
             throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_6__/* .NOT_SENT */ .FY, message: 'it was not sent' });
         return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
             let response;
+            sent.maybe = true;
             try {
                 response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_5__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
             }

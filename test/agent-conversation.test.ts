@@ -309,6 +309,27 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-create')).toBe(2)
   })
 
+  test('cancelled while waiting to retry a message the service refused (429): the rerun sends it, since nothing reached the service', async () => {
+    const sim = await startSim()
+    const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    sim.addFault({ route: 'agent-message', status: 429, retryAfter: '20' })
+    let watching: NodeJS.Timeout | undefined
+    const first = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      { onHost: (host) => void (watching = setInterval(() => host.log.lines.some((l) => l.includes('retry 1 in')) && host.cancel(), 5)) }
+    )
+    clearInterval(watching)
+    expect(first.failureKind).toBe('cancelled')
+    expect(written(sim, 42).at(-1)?.body).toContain(' outcome=refused ')
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
+    expect(second.failure).toBeUndefined()
+    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Fix it'])
+    expect(written(sim, 42).at(-1)?.history.join('\n')).not.toContain('has not started on it yet')
+  })
+
   test('a rerun after the job showed it took up the message does not wait for that again', async () => {
     const sim = await startSim({ agent: { durationMs: 5000 } })
     const event = issueCommentEvent('/docs-agent FAIL please', { number: 42, pullRequest: true })

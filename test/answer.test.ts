@@ -17,7 +17,8 @@ describe('reading service answers', () => {
     expect(plain('a::b/c')).toBe('a::b/c')
     expect(plain(7)).toBe('7')
     // Text the log would have to change would name something else once changed.
-    for (const value of ['', '  ', 'exp##[x', '::set-output', 'a\nb', 'a\u202eb', null, {}]) expect(plain(value)).toBeUndefined()
+    for (const value of ['', '  ', 'exp##[x', '::set-output', 'a\nb', 'a\u202eb', 'job_\ud800x', null, {}]) expect(plain(value)).toBeUndefined()
+    expect(plain('job_😀')).toBe('job_😀')
     expect(readAgentJob({ id: 'job##[1', status: 'active' }).id).toBeUndefined()
     expect(readAgentJob({ id: ' job_1 ', status: 'active' }).id).toBe('job_1')
     // A link is never changed to be shown: one it would have to change is no link.

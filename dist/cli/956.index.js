@@ -1179,7 +1179,8 @@ class Conversation {
         catch (error) {
             // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
             const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
-            if (answer instanceof service_client/* ServiceError */._7 && !answer.mayHaveBeenProcessed)
+            const notTaken = answer instanceof service_client/* ServiceError */._7 ? !answer.mayHaveBeenProcessed : error instanceof errors/* CancelledError */.cc && error.beforeSending;
+            if (notTaken)
                 this.progress?.note({ outcome: 'refused' });
             throw error;
         }
@@ -1205,7 +1206,7 @@ class Conversation {
             job: { projectId: job.projectId, jobId: job.jobId },
             seen: takenUp || undefined
         });
-        const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status));
+        const settled = reached.request !== 'message' || !this.settings.wait || takenUp;
         this.publish(job.answer, settled);
         // A job read without waiting is shown once, as it ended up.
         if (this.settings.wait || reached.request !== 'read')

@@ -9,7 +9,7 @@ import type { FlowContext } from '../action/context.js'
 import { type GitHubApi, GitHubApiError } from '../action/host.js'
 import type { Outputs } from '../action/outputs.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
-import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
+import { ActionError, CancelledError, errorMessage, isAbortError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
 import { type ServiceClient, ServiceError, isPassingOutage } from '../service/client.js'
@@ -408,7 +408,8 @@ class Conversation {
     } catch (error) {
       // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
       const answer = error instanceof ServiceError ? error : (error as { cause?: unknown } | undefined)?.cause
-      if (answer instanceof ServiceError && !answer.mayHaveBeenProcessed) this.progress?.note({ outcome: 'refused' })
+      const notTaken = answer instanceof ServiceError ? !answer.mayHaveBeenProcessed : error instanceof CancelledError && error.beforeSending
+      if (notTaken) this.progress?.note({ outcome: 'refused' })
       throw error
     }
   }
@@ -435,7 +436,7 @@ class Conversation {
       job: { projectId: job.projectId, jobId: job.jobId },
       seen: takenUp || undefined
     })
-    const settled = reached.request === 'read' || !this.settings.wait || (status !== undefined && !AGENT_TERMINAL.has(status))
+    const settled = reached.request !== 'message' || !this.settings.wait || takenUp
     this.publish(job.answer, settled)
     // A job read without waiting is shown once, as it ended up.
     if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)

@@ -14,7 +14,11 @@ export class InputError extends ActionError {
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 export class CancelledError extends Error {
   override readonly name: string = 'CancelledError'
-  constructor(message = 'The run was cancelled') {
+  constructor(
+    message = 'The run was cancelled',
+    /** The request under way had surely not reached the service (see ServiceClient.request). */
+    readonly beforeSending = false
+  ) {
     super(message)
   }
 }

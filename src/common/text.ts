@@ -21,6 +21,8 @@ const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source)
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g
 const LINE_BREAK = /\r\n|\r|\n/
+/** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
@@ -28,7 +30,7 @@ const LINE_BREAK = /\r\n|\r|\n/
  * marks are broken.
  */
 export function serviceText(text: string): string {
-  return defuseLine(text.replace(UNPRINTABLE, ' '))
+  return defuseLine(text.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'))
 }
 
 /**
@@ -44,9 +46,10 @@ export function plainLogLines(message: string): string {
     .join('\n')
 }
 
-/** Whether `text` holds a line break, another control character or a mark that reorders text on screen. */
+/** Whether `text` holds a line break, another control character, a mark that reorders text on screen, or half a UTF-16 pair. */
 export function hasUnprintable(text: string): boolean {
-  return HAS_UNPRINTABLE.test(text)
+  LONE_SURROGATE.lastIndex = 0
+  return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text)
 }
 
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */

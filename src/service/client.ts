@@ -3,7 +3,7 @@ import { HttpClient } from '@actions/http-client'
 import { withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
 import { type Budget, budget } from '../common/deadline.js'
-import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
+import { ActionError, CancelledError, errorMessage, isAbortError, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { hasUnprintable, serviceText } from '../common/text.js'
@@ -97,17 +97,24 @@ export class ServiceClient {
   /** Resolves with the answer's JSON body. */
   async request(request: ServiceRequest): Promise<unknown> {
     const { clock, log, signal } = this.options
+    // Whether the service may have the request: from just before a send, until a failure the
+    // service surely did not act on. A cancellation says so (a rerun may then send it again).
+    const sent = { maybe: false }
     try {
-      return await withRetries((attempt) => this.attempt(request, attempt), {
+      return await withRetries((attempt) => this.attempt(request, attempt, sent), {
         kind: request.kind,
         policy: DEFAULT_BACKOFF,
         clock,
         signal,
         deadline: request.deadline,
-        onRetry: ({ failure, delayMs, retry }) => log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+        onRetry: ({ failure, delayMs, retry }) => {
+          if (!classify(request.kind, failure).mayHaveBeenProcessed) sent.maybe = false
+          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+        }
       })
     } catch (error) {
       if (error instanceof AttemptError) throw explain(request, error)
+      if (isAbortError(error) && !sent.maybe) throw new CancelledError(undefined, true)
       throw error
     }
   }
@@ -117,7 +124,7 @@ export class ServiceClient {
     this.http.dispose()
   }
 
-  private async attempt(request: ServiceRequest, attempt: number): Promise<unknown> {
+  private async attempt(request: ServiceRequest, attempt: number, sent: { maybe: boolean }): Promise<unknown> {
     const { clock, signal } = this.options
     throwIfCancelled(signal)
     const url = new URL(`${this.options.baseUrl}${request.path}`)
@@ -133,6 +140,7 @@ export class ServiceClient {
     if (bound.ms <= 0) throw new AttemptError({ kind: 'network', code: NOT_SENT, message: 'it was not sent' })
     return withTimeout(clock, bound.ms, signal, async (stop) => {
       let response: IncomingMessage
+      sent.maybe = true
       try {
         response = await send(this.http, { url, method: request.method, headers, body: payload, signal: stop })
       } catch (error) {
