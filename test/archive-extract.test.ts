@@ -191,6 +191,15 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
       'd/b/outside/evil.txt'
     ],
     [
+      'a symlink out through a folder whose name macOS reads as none (a zero-width joiner)',
+      [
+        { type: 'file', name: 'index.html', content: 'x' },
+        { type: 'symlink', name: '\u200c/a', target: '.' },
+        { type: 'symlink', name: 'p', target: 'a/../outside/secret.txt' }
+      ],
+      '\u200c/a'
+    ],
+    [
       'a symlink out through a case twin of another link (as macOS and Windows resolve it)',
       [
         { type: 'symlink', name: 'x/L', target: '..' },

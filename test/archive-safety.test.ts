@@ -50,6 +50,10 @@ describe('entryPath', () => {
     ['.git', '".git"'],
     ['.git./config', '".git"'],
     ['GIT~1/config', '".git"'],
+    // A name made only of code points HFS+ ignores (and dots) is no name on macOS.
+    ['\u200c/a', 'no name at all'],
+    ['d/\ufeff/x', 'no name at all'],
+    ['\u200c./x', 'no name at all'],
     // NTFS streams: `.git::$INDEX_ALLOCATION` is the folder `.git` on Windows.
     ['.git::$INDEX_ALLOCATION/hooks/post-checkout', '".git"'],
     ['.git:x/config', '".git"']

@@ -99,7 +99,10 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(outputs.status).toBe('completed')
     expect(outputs['site-path']).toBe(path.join(workspace.dir, 'static-export'))
     await access(path.join(outputs['site-path'] as string, 'index.html'))
-    expect(outputs['bundle-path']).toBe(path.join(workspace.dir, 'tmp', `docs-export-${outputs['job-id']}`, 'bundle.tar.gz'))
+    // The runner's temp folder is the job's own; the CLI's is shared, so its folder carries the process id.
+    const [folder, file] = path.relative(path.join(workspace.dir, 'tmp'), outputs['bundle-path'] as string).split(path.sep)
+    expect(folder).toMatch(frontEnd === cli ? new RegExp(`^docs-export-${outputs['job-id']}-\\d+$`) : new RegExp(`^docs-export-${outputs['job-id']}$`))
+    expect(file).toBe('bundle.tar.gz')
     expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toContain('version: "v9"')
     // The full link is an output; the log never shows its signature, nor the key.
@@ -400,6 +403,10 @@ describe('the CLI only', () => {
     const noKey = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j'], cwd: workspace.dir })
     expect(noKey.exitCode).toBe(2)
     expect(noKey.stderr).toBe('docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n')
+    // `--json` promises JSON on stdout, also then.
+    const noKeyJson = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j', '--json'], cwd: workspace.dir })
+    expect(noKeyJson.exitCode).toBe(2)
+    expect(JSON.parse(noKeyJson.stdout)).toEqual({})
     // A `path` the file system refuses is bad input too.
     await writeFile(path.join(workspace.dir, 'notes.txt'), 'mine')
     const aFile = await runCli({

@@ -1,7 +1,10 @@
 import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { OutputName } from '../src/action/outputs.js'
+import { helmValuesYaml } from '../src/export/helm-values.js'
+import { archiveFolderOf } from '../src/export/path-check.js'
 import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type Inputs, type RunnerEnv, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
@@ -519,5 +522,17 @@ describe("the runner's tool cache", () => {
     const toolCache = path.join(workspace.dir, 'tool-cache')
     await runExport({}, {}, toolCache)
     expect((await runExport({}, {}, toolCache)).outputs['cache-hit']).toBe('false')
+  })
+})
+
+describe('pure parts of the export', () => {
+  test('the Helm values hold any text as a double-quoted YAML string, control characters YAML refuses escaped', () => {
+    const yaml = helmValuesYaml('https://x/b?sig=1', 'v1\u007f\u0085"\nevil: x\u2028')
+    expect(yaml).toBe('staticExport:\n  enabled: true\n  bundleUrl: "https://x/b?sig=1"\n  version: "v1\\u007f\\u0085\\"\\nevil: x\\u2028"\n')
+  })
+
+  test("outside a runner the archive folder is the process's own; on a runner it is the job's in the job's temp folder", () => {
+    expect(archiveFolderOf({ env: () => undefined }, 'exp_1')).toBe(path.join(os.tmpdir(), `docs-export-exp_1-${process.pid}`))
+    expect(archiveFolderOf({ env: (name) => (name === 'RUNNER_TEMP' ? '/runner/tmp' : undefined) }, 'exp_1')).toBe(path.join('/runner/tmp', 'docs-export-exp_1'))
   })
 })

@@ -202,9 +202,11 @@ describe('export inputs', () => {
     const warnings: string[] = []
     read({ ...exportInputs, domain: '', 'job-id': 'exp_1', 'docs-version': 'v2', paths: '/guides' }, warnings)
     read({ ...exportInputs, verify: 'strict', extract: 'false' }, warnings)
+    read({ ...exportInputs, wait: 'false', 'helm-values-file': 'values.yaml', 'export-version': 'v1' }, warnings)
     expect(warnings).toEqual([
       '`docs-version` and `paths` only shape a new export; `job-id` reuses one as it was started.',
-      '`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.'
+      '`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.',
+      '`helm-values-file`, `export-version` shape the Helm values, written once the bundle link exists; with `wait: false` the run stops before that.'
     ])
     const none: string[] = []
     read({ ...exportInputs, verify: 'strict', 'docs-version': 'v2' }, none)

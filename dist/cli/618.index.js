@@ -789,6 +789,7 @@ const MAX_LINK_TARGET_BYTES = 4096;
  * as nothing at all. `.` and `..` themselves are handled before this is asked.
  */
 const DOTS_AND_SPACES = /^[. ]+$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 /**
  * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
  * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
@@ -807,6 +808,11 @@ function entryPath(name) {
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
         if (DOTS_AND_SPACES.test(segment))
             throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
+        // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
+        // path it would fold to its parent's (the index would then know one file under two keys).
+        if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.t)(segment) === '') {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
+        }
         if ((0,file_names/* isGitFolderName */.a)(segment))
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
         if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
@@ -970,6 +976,9 @@ class EntryIndex {
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
         const path = this.claimParents(spelled, name);
         const key = (0,file_names/* foldPath */.t)(spelled);
+        // The path as written must be known under the key it is checked under (see entryPath).
+        if (path !== spelled && (0,file_names/* foldPath */.t)(path) !== key)
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a path that its folders\' first spelling would change');
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');

@@ -105,8 +105,6 @@ __webpack_require__.d(__webpack_exports__, {
   runExport: () => (/* binding */ runExport)
 });
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -193,6 +191,8 @@ var transfer_link = __webpack_require__(3907);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/export/helm-values.ts
@@ -207,10 +207,18 @@ const DURABLE_MS = 24 * 60 * 60 * 1000;
  * JSON strings, which are valid YAML double-quoted scalars, so no value can break the document.
  */
 function helmValuesYaml(bundleUrl, version) {
-    const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${JSON.stringify(bundleUrl)}`];
+    const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${yamlString(bundleUrl)}`];
     if (version !== undefined)
-        lines.push(`  version: ${JSON.stringify(version)}`);
+        lines.push(`  version: ${yamlString(version)}`);
     return `${lines.join('\n')}\n`;
+}
+/**
+ * A JSON string, with the characters YAML does not take as they are in a double-quoted scalar
+ * (DEL, the C1 controls, which YAML 1.1 refuses, NEL, read as a line break, the line and
+ * paragraph separators and a byte order mark) escaped as well.
+ */
+function yamlString(text) {
+    return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /**
  * Why the Helm values should not hold `link`: a pod that starts after the link expires (a node
@@ -262,6 +270,16 @@ const ARCHIVE_FOLDER_PREFIX = 'docs-export-';
 /** The runner's temp folder: where the archive of an unpacked export is kept. */
 function runnerTemp(host) {
     return host.env('RUNNER_TEMP') ?? external_node_os_.tmpdir();
+}
+/**
+ * Where the archive of an unpacked export of `jobName` is kept: `<runner temp>/docs-export-<job>`,
+ * a runner's temp folder being the job's own. Outside a runner (the CLI, in a temp folder every
+ * run shares) the process id is part of the name, so that runs side by side never share a folder
+ * (nor clear each other's leftovers).
+ */
+function archiveFolderOf(host, jobName) {
+    const own = host.env('RUNNER_TEMP') === undefined ? `-${process.pid}` : '';
+    return external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`);
 }
 const RUNNER_FOLDERS = [
     ['GITHUB_WORKSPACE', 'the workspace'],
@@ -962,12 +980,6 @@ function judge(check, settings, context) {
 }
 
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
-/**
- * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
- * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
- * known, so a failure part-way still hands on the job id and the last status.
- */
-
 
 
 
@@ -1048,7 +1060,7 @@ async function runExport(settings, client, context) {
             const where = {
                 // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
                 // it is the product and goes into `path`.
-                archiveFolder: settings.extract ? external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
+                archiveFolder: settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path,
                 siteDir: settings.extract ? settings.path : undefined,
                 limits: { maxBytes: settings.maxSiteBytes },
                 inspect: siteVerifier(settings, context),
@@ -1070,7 +1082,7 @@ async function runExport(settings, client, context) {
                     log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
                 }
             }
-            outputs.set('cache-hit', result !== undefined);
+            const cacheHit = result !== undefined;
             let served = link;
             if (result === undefined) {
                 const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock });
@@ -1079,6 +1091,8 @@ async function runExport(settings, client, context) {
                 result = downloaded;
                 await cache?.keep(downloaded.archiveFile);
             }
+            // Once the bundle is in hand (empty when the download failed).
+            outputs.set('cache-hit', cacheHit);
             outputs.set('bundle-path', result.archiveFile);
             outputs.set('site-path', result.siteDir ?? '');
             outputs.set('bundle-sha256', result.sha256);

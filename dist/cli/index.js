@@ -28695,6 +28695,10 @@ function readSettings(read, context) {
         }
         if (exportCommon.verify === 'strict' && !exportCommon.extract)
             context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
+        const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
+        if (!exportCommon.wait && helmInputs.length > 0) {
+            context.warn(`${helmInputs.map((name) => `\`${name}\``).join(', ')} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
+        }
         if (jobId !== undefined)
             settings = { ...exportCommon, jobId, domain };
         else if (domain !== undefined)
@@ -29198,6 +29202,9 @@ if (commandLine.kind === 'help') {
 }
 else if (commandLine.kind === 'error') {
     process.stderr.write(`${_args_js__WEBPACK_IMPORTED_MODULE_1__/* .COMMAND */ .Wr}: ${commandLine.message}\n`);
+    // `--json` promises JSON on stdout, also when there is nothing to say.
+    if (process.argv.includes('--json'))
+        process.stdout.write('{}\n');
     process.exitCode = _cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a.input;
 }
 else {

@@ -30,6 +30,7 @@ export const MAX_LINK_TARGET_BYTES = 4096
  * as nothing at all. `.` and `..` themselves are handled before this is asked.
  */
 const DOTS_AND_SPACES = /^[. ]+$/
+const NON_ASCII = /[\u0080-\uffff]/
 
 /**
  * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
@@ -45,6 +46,11 @@ export function entryPath(name: string): string {
     if (segment === '' || segment === '.') continue
     if (segment === '..') throw new UnsafeEntryError(name, 'has a ".." path segment')
     if (DOTS_AND_SPACES.test(segment)) throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`)
+    // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
+    // path it would fold to its parent's (the index would then know one file under two keys).
+    if (NON_ASCII.test(segment) && foldPath(segment) === '') {
+      throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`)
+    }
     if (isGitFolderName(segment)) throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked')
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
       throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
@@ -225,6 +231,8 @@ export class EntryIndex {
     if (spelled === '') throw new UnsafeEntryError(name, 'has an empty path')
     const path = this.claimParents(spelled, name)
     const key = foldPath(spelled)
+    // The path as written must be known under the key it is checked under (see entryPath).
+    if (path !== spelled && foldPath(path) !== key) throw new UnsafeEntryError(name, 'has a path that its folders\' first spelling would change')
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     this.symlinks.delete(key)

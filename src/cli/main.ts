@@ -9,6 +9,8 @@ if (commandLine.kind === 'help') {
   process.stdout.write(`${commandLine.text}\n`)
 } else if (commandLine.kind === 'error') {
   process.stderr.write(`${COMMAND}: ${commandLine.message}\n`)
+  // `--json` promises JSON on stdout, also when there is nothing to say.
+  if (process.argv.includes('--json')) process.stdout.write('{}\n')
   process.exitCode = EXIT_CODES.input
 } else {
   const host = new CliHost(commandLine.inputs, { stdout: process.stdout, stderr: process.stderr, env: process.env })

@@ -3,7 +3,6 @@
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
-import * as path from 'node:path'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
@@ -13,7 +12,7 @@ import { type ServiceClient, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
-import { ARCHIVE_FOLDER_PREFIX, checkExportPath, runnerTemp } from './path-check.js'
+import { archiveFolderOf, checkExportPath } from './path-check.js'
 import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
@@ -93,7 +92,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       const where = {
         // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
         // it is the product and goes into `path`.
-        archiveFolder: settings.extract ? path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${safeName(jobId)}`) : settings.path,
+        archiveFolder: settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path,
         siteDir: settings.extract ? settings.path : undefined,
         limits: { maxBytes: settings.maxSiteBytes },
         inspect: siteVerifier(settings, context),
@@ -113,7 +112,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
           log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
         }
       }
-      outputs.set('cache-hit', result !== undefined)
+      const cacheHit = result !== undefined
       let served = link
       if (result === undefined) {
         const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock })
@@ -122,6 +121,8 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         result = downloaded
         await cache?.keep(downloaded.archiveFile)
       }
+      // Once the bundle is in hand (empty when the download failed).
+      outputs.set('cache-hit', cacheHit)
       outputs.set('bundle-path', result.archiveFile)
       outputs.set('site-path', result.siteDir ?? '')
       outputs.set('bundle-sha256', result.sha256)

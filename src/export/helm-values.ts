@@ -12,9 +12,18 @@ const DURABLE_MS = 24 * 60 * 60 * 1000
  * JSON strings, which are valid YAML double-quoted scalars, so no value can break the document.
  */
 export function helmValuesYaml(bundleUrl: string, version: string | undefined): string {
-  const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${JSON.stringify(bundleUrl)}`]
-  if (version !== undefined) lines.push(`  version: ${JSON.stringify(version)}`)
+  const lines = ['staticExport:', '  enabled: true', `  bundleUrl: ${yamlString(bundleUrl)}`]
+  if (version !== undefined) lines.push(`  version: ${yamlString(version)}`)
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * A JSON string, with the characters YAML does not take as they are in a double-quoted scalar
+ * (DEL, the C1 controls, which YAML 1.1 refuses, NEL, read as a line break, the line and
+ * paragraph separators and a byte order mark) escaped as well.
+ */
+function yamlString(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /**

@@ -22,6 +22,17 @@ export function runnerTemp(host: Pick<FlowHost, 'env'>): string {
   return host.env('RUNNER_TEMP') ?? os.tmpdir()
 }
 
+/**
+ * Where the archive of an unpacked export of `jobName` is kept: `<runner temp>/docs-export-<job>`,
+ * a runner's temp folder being the job's own. Outside a runner (the CLI, in a temp folder every
+ * run shares) the process id is part of the name, so that runs side by side never share a folder
+ * (nor clear each other's leftovers).
+ */
+export function archiveFolderOf(host: Pick<FlowHost, 'env'>, jobName: string): string {
+  const own = host.env('RUNNER_TEMP') === undefined ? `-${process.pid}` : ''
+  return path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`)
+}
+
 const RUNNER_FOLDERS: Array<[RunnerVariable, string]> = [
   ['GITHUB_WORKSPACE', 'the workspace'],
   ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
