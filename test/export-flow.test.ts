@@ -516,6 +516,23 @@ describe("the runner's tool cache", () => {
     expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
   })
 
+  test('it keeps the three most recent bundles: a run for a new job each time does not fill the disk', async () => {
+    await simulator()
+    const toolCache = path.join(workspace.dir, 'tool-cache')
+    const jobs: string[] = []
+    for (let run = 0; run < 5; run++) {
+      const done = await runExport({}, {}, toolCache)
+      expect(done.failed).toBe(false)
+      jobs.push(done.outputs['job-id'] as string)
+      // Cached one after another, not within the same millisecond.
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    expect(await readdir(path.join(toolCache, 'docs-export-bundle'))).toHaveLength(3)
+    // The latest is among them: a rerun of it still comes from the cache.
+    expect((await runExport({ domain: '', 'job-id': jobs.at(-1) as string }, {}, toolCache)).outputs['cache-hit']).toBe('true')
+    expect((await runExport({ domain: '', 'job-id': jobs[0] as string }, {}, toolCache)).outputs['cache-hit']).toBe('false')
+  })
+
   test('no tool cache, or another job: downloaded, cache-hit false', async () => {
     await simulator()
     expect((await runExport({})).outputs['cache-hit']).toBe('false')

@@ -7,7 +7,8 @@ export const modules = {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   BundleCache: () => (/* binding */ BundleCache)
+/* harmony export */   BundleCache: () => (/* binding */ BundleCache),
+/* harmony export */   KEPT_BUNDLES: () => (/* binding */ KEPT_BUNDLES)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
@@ -26,6 +27,11 @@ __webpack_require__.r(__webpack_exports__);
 
 
 const TOOL = 'docs-export-bundle';
+/**
+ * Bundles kept at most: the tool cache is never emptied by itself, and a run with `domain` starts
+ * a new job each time, so each would add a bundle for good. A rerun wants the latest few.
+ */
+const KEPT_BUNDLES = 3;
 class BundleCache {
     toolCache;
     jobId;
@@ -52,11 +58,19 @@ class BundleCache {
             return undefined;
         }
     }
-    /** Keeps `archiveFile` for later runs; a failure is a warning (the bundle is downloaded then). */
+    /**
+     * Keeps `archiveFile` for later runs, and forgets all but the KEPT_BUNDLES most recent bundles;
+     * a failure is a warning (the bundle is downloaded then).
+     */
     async keep(archiveFile) {
         try {
             await this.toolCache.cacheFile(archiveFile, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(archiveFile), TOOL, this.version);
             this.log.info(`Kept the bundle of export job ${this.jobId} in the runner's tool cache for later runs.`);
+            const older = (await this.toolCache.versions(TOOL)).filter((version) => version !== this.version).slice(KEPT_BUNDLES - 1);
+            for (const version of older)
+                await this.toolCache.remove(TOOL, version);
+            if (older.length > 0)
+                this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recent).`);
         }
         catch (error) {
             this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errorMessage */ .gJ)(error)}`);

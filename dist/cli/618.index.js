@@ -978,7 +978,7 @@ class EntryIndex {
         const key = (0,file_names/* foldPath */.t)(spelled);
         // The path as written must be known under the key it is checked under (see entryPath).
         if (path !== spelled && (0,file_names/* foldPath */.t)(path) !== key)
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a path that its folders\' first spelling would change');
+            throw new archive_errors/* UnsafeEntryError */.vF(name, "has a path that its folders' first spelling would change");
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');

@@ -29594,6 +29594,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 8 modules
 var core = __nccwpck_require__(6058);
 // EXTERNAL MODULE: ./src/common/cancellation.ts
@@ -29604,6 +29610,9 @@ var common_text = __nccwpck_require__(2450);
 var action_event = __nccwpck_require__(3566);
 ;// CONCATENATED MODULE: ./src/action/actions-host.ts
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+
+
+
 
 
 
@@ -29641,12 +29650,33 @@ function actionsHost() {
         // @actions/tool-cache is loaded only when a bundle is looked up or kept. A GitHub-hosted
         // runner is a fresh machine for every job, so nothing kept in its tool cache is found again:
         // copying the bundle there would only cost the time of writing it a second time.
-        toolCache: toolCacheKept(process.env)
-            ? {
-                find: async (tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).find(tool, version) || undefined,
-                cacheFile: async (file, name, tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).cacheFile(file, name, tool, version)
-            }
-            : undefined
+        toolCache: toolCacheKept(process.env) ? runnerToolCache(process.env.RUNNER_TOOL_CACHE) : undefined
+    };
+}
+/**
+ * The runner's tool cache through @actions/tool-cache, laid out as `<tool>/<version>/<arch>` with
+ * a `<arch>.complete` marker; listing by age and removing are done on that layout (the library
+ * has no call for them).
+ */
+function runnerToolCache(root) {
+    const versionFolder = (tool, version) => {
+        if (!/^[\w.+-]+$/.test(tool) || !/^[\w.+-]+$/.test(version))
+            throw new Error(`not a tool cache entry: ${tool} ${version}`);
+        return external_node_path_.join(root, tool, version);
+    };
+    return {
+        find: async (tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).find(tool, version) || undefined,
+        cacheFile: async (file, name, tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).cacheFile(file, name, tool, version),
+        versions: async (tool) => {
+            const versions = (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).findAllVersions(tool);
+            const cachedAt = async (version) => (await (0,promises_.stat)(external_node_path_.join(versionFolder(tool, version), `${external_node_os_.arch()}.complete`)).catch(() => undefined))?.mtimeMs ?? 0;
+            const dated = await Promise.all(versions.map(async (version) => ({ version, at: await cachedAt(version) })));
+            return dated.sort((a, b) => b.at - a.at).map(({ version }) => version);
+        },
+        remove: async (tool, version) => {
+            const folder = versionFolder(tool, version);
+            await (0,promises_.rm)(folder, { recursive: true, force: true });
+        }
     };
 }
 /**

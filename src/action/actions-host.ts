@@ -1,9 +1,12 @@
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+import { rm, stat } from 'node:fs/promises'
+import * as os from 'node:os'
+import * as path from 'node:path'
 import * as core from '@actions/core'
 import { cancelOnSignals } from '../common/cancellation.js'
 import { plainLogLines } from '../common/text.js'
 import { readRunnerEvent } from './event.js'
-import type { Host } from './host.js'
+import type { Host, ToolCache } from './host.js'
 
 export function actionsHost(): Host {
   return {
@@ -37,12 +40,34 @@ export function actionsHost(): Host {
     // @actions/tool-cache is loaded only when a bundle is looked up or kept. A GitHub-hosted
     // runner is a fresh machine for every job, so nothing kept in its tool cache is found again:
     // copying the bundle there would only cost the time of writing it a second time.
-    toolCache: toolCacheKept(process.env)
-      ? {
-          find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
-          cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version)
-        }
-      : undefined
+    toolCache: toolCacheKept(process.env) ? runnerToolCache(process.env.RUNNER_TOOL_CACHE as string) : undefined
+  }
+}
+
+/**
+ * The runner's tool cache through @actions/tool-cache, laid out as `<tool>/<version>/<arch>` with
+ * a `<arch>.complete` marker; listing by age and removing are done on that layout (the library
+ * has no call for them).
+ */
+function runnerToolCache(root: string): ToolCache {
+  const versionFolder = (tool: string, version: string): string => {
+    if (!/^[\w.+-]+$/.test(tool) || !/^[\w.+-]+$/.test(version)) throw new Error(`not a tool cache entry: ${tool} ${version}`)
+    return path.join(root, tool, version)
+  }
+  return {
+    find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
+    cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version),
+    versions: async (tool) => {
+      const versions = (await import('@actions/tool-cache')).findAllVersions(tool)
+      const cachedAt = async (version: string): Promise<number> =>
+        (await stat(path.join(versionFolder(tool, version), `${os.arch()}.complete`)).catch(() => undefined))?.mtimeMs ?? 0
+      const dated = await Promise.all(versions.map(async (version) => ({ version, at: await cachedAt(version) })))
+      return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
+    },
+    remove: async (tool, version) => {
+      const folder = versionFolder(tool, version)
+      await rm(folder, { recursive: true, force: true })
+    }
   }
 }
 

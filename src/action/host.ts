@@ -52,6 +52,10 @@ export interface ToolCache {
   find(tool: string, version: string): Promise<string | undefined>
   /** Copies `file` into the cache as `name`, for `tool` at `version`; resolves with the folder. */
   cacheFile(file: string, name: string, tool: string, version: string): Promise<string>
+  /** The versions of `tool` in the cache, the most recently cached first. */
+  versions(tool: string): Promise<string[]>
+  /** Removes `tool` at `version` from the cache. */
+  remove(tool: string, version: string): Promise<void>
 }
 
 /** Why a run failed: bad inputs (nothing was asked of anyone), the work itself, or a cancellation. */

@@ -223,7 +223,9 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
       context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
     const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter((name) => value(name) !== undefined)
     if (!exportCommon.wait && helmInputs.length > 0) {
-      context.warn(`${helmInputs.map((name) => `\`${name}\``).join(', ')} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`)
+      context.warn(
+        `${helmInputs.map((name) => `\`${name}\``).join(', ')} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`
+      )
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
     else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }

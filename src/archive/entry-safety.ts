@@ -232,7 +232,7 @@ export class EntryIndex {
     const path = this.claimParents(spelled, name)
     const key = foldPath(spelled)
     // The path as written must be known under the key it is checked under (see entryPath).
-    if (path !== spelled && foldPath(path) !== key) throw new UnsafeEntryError(name, 'has a path that its folders\' first spelling would change')
+    if (path !== spelled && foldPath(path) !== key) throw new UnsafeEntryError(name, "has a path that its folders' first spelling would change")
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     this.symlinks.delete(key)

@@ -11,6 +11,11 @@ import { errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 
 const TOOL = 'docs-export-bundle'
+/**
+ * Bundles kept at most: the tool cache is never emptied by itself, and a run with `domain` starts
+ * a new job each time, so each would add a bundle for good. A rerun wants the latest few.
+ */
+export const KEPT_BUNDLES = 3
 
 export class BundleCache {
   /** The tool cache wants a semver version: the job and its service, hashed into a prerelease tag. */
@@ -38,11 +43,18 @@ export class BundleCache {
     }
   }
 
-  /** Keeps `archiveFile` for later runs; a failure is a warning (the bundle is downloaded then). */
+  /**
+   * Keeps `archiveFile` for later runs, and forgets all but the KEPT_BUNDLES most recent bundles;
+   * a failure is a warning (the bundle is downloaded then).
+   */
   async keep(archiveFile: string): Promise<void> {
     try {
       await this.toolCache.cacheFile(archiveFile, basename(archiveFile), TOOL, this.version)
       this.log.info(`Kept the bundle of export job ${this.jobId} in the runner's tool cache for later runs.`)
+      const older = (await this.toolCache.versions(TOOL)).filter((version) => version !== this.version).slice(KEPT_BUNDLES - 1)
+      for (const version of older) await this.toolCache.remove(TOOL, version)
+      if (older.length > 0)
+        this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recent).`)
     } catch (error) {
       this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`)
     }

@@ -5,7 +5,7 @@
  * a runner, through the same code, so only the runner itself is faked.
  */
 import { readRunnerEvent } from '../../src/action/event.js'
-import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable, ToolCache } from '../../src/action/host.js'
 import type { InputName } from '../../src/action/inputs.js'
@@ -119,6 +119,16 @@ function folderToolCache(root: string): ToolCache {
       await copyFile(file, path.join(target, name))
       await writeFile(`${target}.complete`, '')
       return target
+    },
+    versions: async (tool) => {
+      const versions = await readdir(path.join(root, tool)).catch((): string[] => [])
+      const dated = await Promise.all(
+        versions.map(async (version) => ({ version, at: (await stat(`${folder(tool, version)}.complete`).catch(() => undefined))?.mtimeMs ?? 0 }))
+      )
+      return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
+    },
+    remove: async (tool, version) => {
+      await rm(path.join(root, tool, version), { recursive: true, force: true })
     }
   }
 }
