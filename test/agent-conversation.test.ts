@@ -12,6 +12,7 @@ import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agen
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type Inputs, type RunOptions, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
+import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
 import { tempFolder } from './support/temp.js'
 
@@ -60,6 +61,20 @@ async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: I
 
 /** The run options of a rerun of the workflow run (its second attempt). */
 const RERUN: RunOptions = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+
+/** Run options that cancel the run, as the runner does (SIGINT), as soon as `ready` holds. */
+function cancelWhen(ready: (host: FakeHost) => boolean): RunOptions {
+  return {
+    onHost: (host) => {
+      const watching = setInterval(() => {
+        if (!ready(host)) return
+        clearInterval(watching)
+        host.cancel()
+      }, 5)
+      watching.unref()
+    }
+  }
+}
 
 const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
 const github = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'github')
@@ -274,15 +289,13 @@ describe('one progress comment per run', () => {
     // Cancelled while the message is on its way: the reply's marker says so before it is sent.
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', delayMs: 2000 })
-    let watching: NodeJS.Timeout | undefined
     const cancelled = await onEvent(
       sim,
       'issue_comment',
       onPull,
       { operation: 'agent-message', 'job-id': 'job_abc' },
-      { onHost: (host) => void (watching = setInterval(() => sim.count('agent-message') > 0 && host.cancel(), 5)) }
+      cancelWhen(() => sim.count('agent-message') > 0)
     )
-    clearInterval(watching)
     expect(cancelled.failureKind).toBe('cancelled')
     const resumed = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
     expect(resumed.failure).toBeUndefined()
@@ -313,15 +326,13 @@ describe('one progress comment per run', () => {
     const sim = await startSim()
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', status: 429, retryAfter: '20' })
-    let watching: NodeJS.Timeout | undefined
     const first = await onEvent(
       sim,
       'issue_comment',
       event,
       { operation: 'agent-message', 'job-id': 'job_abc' },
-      { onHost: (host) => void (watching = setInterval(() => host.log.lines.some((l) => l.includes('retry 1 in')) && host.cancel(), 5)) }
+      cancelWhen((host) => host.log.lines.some((l) => l.includes('retry 1 in')))
     )
-    clearInterval(watching)
     expect(first.failureKind).toBe('cancelled')
     expect(written(sim, 42).at(-1)?.body).toContain(' outcome=refused ')
     const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
@@ -377,21 +388,13 @@ describe('one progress comment per run', () => {
 
   test('cancelled while an end from before the message is not yet believed: the reply says cancelled', async () => {
     const sim = await startSim({ agent: { durationMs: 3000, messageLagMs: 3_600_000 } })
-    let watching: NodeJS.Timeout | undefined
     const { failureKind } = await onEvent(
       sim,
       'issue_comment',
       issueCommentEvent('/docs-agent Slow one'),
       { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
-      {
-        onHost: (host) => {
-          watching = setInterval(() => {
-            if (sim.count('agent-get') >= 2) host.cancel()
-          }, 5)
-        }
-      }
+      cancelWhen(() => sim.count('agent-get') >= 2)
     )
-    clearInterval(watching)
     expect(failureKind).toBe('cancelled')
     const [reply] = written(sim, 7)
     expect(reply?.body).toContain('the run was cancelled')
@@ -413,22 +416,14 @@ describe('one progress comment per run', () => {
 
   test('a cancelled run leaves the reply saying so, not "working"', async () => {
     const sim = await startSim({ agent: { durationMs: 3_600_000 } })
-    let watching: NodeJS.Timeout | undefined
+    // Cancelled once the reply says the job is working.
     const { failureKind } = await onEvent(
       sim,
       'issue_comment',
       issueCommentEvent('/docs-agent Slow one'),
       { operation: 'agent-message', 'job-id': 'job_abc' },
-      {
-        // Cancelled (as the runner does, with SIGINT) once the reply says the job is working.
-        onHost: (host) => {
-          watching = setInterval(() => {
-            if (written(sim, 7).some((c) => c.body.includes('is working on it'))) host.cancel()
-          }, 5)
-        }
-      }
+      cancelWhen(() => written(sim, 7).some((c) => c.body.includes('is working on it')))
     )
-    clearInterval(watching)
     expect(failureKind).toBe('cancelled')
     const [reply, ...more] = written(sim, 7)
     expect(more).toEqual([])
