@@ -153,6 +153,19 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(await readFile(join(siteDir, 'big.BIN'), 'utf8')).toBe('small now')
   })
 
+  test('a symlink that replaces a file, then a folder at that name: the file is gone before the folder is made', async () => {
+    await unpack(
+      await build(format, [
+        { type: 'file', name: 'a', content: 'x' },
+        { type: 'symlink', name: 'a', target: 'b' },
+        { type: 'directory', name: 'a/' },
+        { type: 'file', name: 'a/page.html', content: 'in the folder' }
+      ])
+    )
+    expect((await lstat(join(siteDir, 'a'))).isDirectory()).toBe(true)
+    expect(await readFile(join(siteDir, 'a/page.html'), 'utf8')).toBe('in the folder')
+  })
+
   test('unpacks large files by streaming them', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 17, 'abcdefgh')
     await unpack(await build(format, [{ type: 'file', name: 'big.bin', content: big }]))

@@ -102,6 +102,9 @@ describe('foldPath', () => {
     // NFD (as HFS+ stores it) and NFC are one name.
     ['cafe\u0301/x', 'caf\u00e9/x'],
     ['STRASSE', 'stra\u00dfe'],
+    // Capital sharp s is its own upper case: it must still meet `ß` and `ss`.
+    ['stra\u1e9ee', 'strasse'],
+    ['\u1e9e', '\u00df'],
     ['\u03c3', '\u03c2'],
     ['\u212a', 'k'],
     // HFS+ ignores these code points; Windows drops trailing dots and spaces.
@@ -126,6 +129,7 @@ describe('foldPath', () => {
       path
         .replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '')
         .normalize('NFC')
+        .toLowerCase()
         .toUpperCase()
         .toLowerCase()
         .normalize('NFC')

@@ -928,7 +928,7 @@ class EntryIndex {
             if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
                 throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
         }
-        const claim = this.claimLeaf(name);
+        const claim = this.claimLeaf(name, 'symlink');
         // Fail fast on the plain case; chains through other links are checked once all are known.
         if (resolveLexically(entry_safety_parentOf(claim.path), target) === undefined) {
             throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
@@ -970,7 +970,7 @@ class EntryIndex {
         return planned;
     }
     /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-    claimLeaf(name) {
+    claimLeaf(name, kind = 'other') {
         const spelled = entryPath(name);
         if (spelled === '')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
@@ -984,7 +984,9 @@ class EntryIndex {
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
         this.symlinks.delete(key);
         // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
-        return { path, key, replaces: existing?.kind === 'file' && existing.path !== path ? existing.path : undefined };
+        // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
+        const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path);
+        return { path, key, replaces: replaced ? existing.path : undefined };
     }
     /**
      * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
@@ -1251,14 +1253,20 @@ class SiteWriter {
         await this.disk.idle();
         this.throwIfFailed();
     }
-    /** Recorded only: symlinks are created by finish(), once every file is on disk. */
+    /**
+     * Recorded only: symlinks are created by finish(), once every file is on disk. A file the
+     * symlink replaces is removed now, and a returned promise waits for that: a later folder there
+     * (made by any thread) must not find it in its way.
+     */
     symlink(name, target) {
         this.throwIfFailed();
         this.countEntry(name);
         const { replaces } = this.index.addSymlink(name, target);
         this.counts.symlinks++;
-        if (replaces !== undefined)
-            this.remove(replaces, name);
+        if (replaces === undefined)
+            return undefined;
+        this.remove(replaces, name);
+        return this.disk.idle().then(() => this.throwIfFailed());
     }
     /** Devices, fifos and unknown entry types are not extracted. */
     skip(name, kind) {
@@ -2064,8 +2072,7 @@ class TarReader {
                     return void current.large.end();
                 return writer.fileInMemory(header.name, header.mode, header.size, current.chunks, { deflated: false });
             case 'symlink':
-                writer.symlink(header.name, header.linkname ?? '');
-                return undefined;
+                return writer.symlink(header.name, header.linkname ?? '');
             case 'link':
                 return writer.hardlink(header.name, header.linkname ?? '');
             default:
@@ -2803,8 +2810,7 @@ async function unpackEntry(file, entry, writer) {
         const data = await file.readFresh(local.dataStart, entry.compressedSize);
         const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data;
         checkCrc(external_node_zlib_default().crc32(target), entry);
-        writer.symlink(entry.name, target.toString('utf8'));
-        return;
+        return writer.symlink(entry.name, target.toString('utf8'));
     }
     if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
         const data = await file.read(local.dataStart, entry.compressedSize);

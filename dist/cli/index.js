@@ -29384,8 +29384,9 @@ function foldPath(path) {
     return foldAscii(path) ?? foldAny(path);
 }
 function foldAny(path) {
-    // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`).
-    return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '');
+    // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`); lower case
+    // first, so that `ẞ`, whose upper case is itself, folds with them (`ẞ`, `ß`, `ss`).
+    return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '');
 }
 /**
  * The fold of an ASCII path without a trailing dot or space on any of its names (nearly every

@@ -87,7 +87,10 @@ function parentOf(path: string): string {
  */
 type Node = { kind: 'dir'; path: string } | { kind: 'file'; path: string } | { kind: 'symlink'; path: string; target: string; entryName: string }
 
-/** Where a file or link entry is written, and the earlier file it replaces under another spelling (which must go first). */
+/**
+ * Where a file or link entry is written, and the earlier file it replaces that must go first: one
+ * under another spelling, or, for a symlink (created only at the very end), any.
+ */
 export interface Claim {
   path: string
   replaces: string | undefined
@@ -181,7 +184,7 @@ export class EntryIndex {
       if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
         throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
     }
-    const claim = this.claimLeaf(name)
+    const claim = this.claimLeaf(name, 'symlink')
     // Fail fast on the plain case; chains through other links are checked once all are known.
     if (resolveLexically(parentOf(claim.path), target) === undefined) {
       throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`)
@@ -226,7 +229,7 @@ export class EntryIndex {
   }
 
   /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-  private claimLeaf(name: string): Claim & { key: string } {
+  private claimLeaf(name: string, kind: 'symlink' | 'other' = 'other'): Claim & { key: string } {
     const spelled = entryPath(name)
     if (spelled === '') throw new UnsafeEntryError(name, 'has an empty path')
     const path = this.claimParents(spelled, name)
@@ -237,7 +240,9 @@ export class EntryIndex {
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     this.symlinks.delete(key)
     // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
-    return { path, key, replaces: existing?.kind === 'file' && existing.path !== path ? existing.path : undefined }
+    // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
+    const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path)
+    return { path, key, replaces: replaced ? existing.path : undefined }
   }
 
   /**

@@ -262,13 +262,19 @@ export class SiteWriter {
     this.throwIfFailed()
   }
 
-  /** Recorded only: symlinks are created by finish(), once every file is on disk. */
-  symlink(name: string, target: string): void {
+  /**
+   * Recorded only: symlinks are created by finish(), once every file is on disk. A file the
+   * symlink replaces is removed now, and a returned promise waits for that: a later folder there
+   * (made by any thread) must not find it in its way.
+   */
+  symlink(name: string, target: string): Promise<void> | undefined {
     this.throwIfFailed()
     this.countEntry(name)
     const { replaces } = this.index.addSymlink(name, target)
     this.counts.symlinks++
-    if (replaces !== undefined) this.remove(replaces, name)
+    if (replaces === undefined) return undefined
+    this.remove(replaces, name)
+    return this.disk.idle().then(() => this.throwIfFailed())
   }
 
   /** Devices, fifos and unknown entry types are not extracted. */

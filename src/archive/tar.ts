@@ -345,8 +345,7 @@ class TarReader {
         if (current.how === 'large') return void current.large!.end()
         return writer.fileInMemory(header.name, header.mode, header.size, current.chunks, { deflated: false })
       case 'symlink':
-        writer.symlink(header.name, header.linkname ?? '')
-        return undefined
+        return writer.symlink(header.name, header.linkname ?? '')
       case 'link':
         return writer.hardlink(header.name, header.linkname ?? '')
       default:

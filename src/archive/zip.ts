@@ -416,8 +416,7 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
     const data = await file.readFresh(local.dataStart, entry.compressedSize)
     const target = entry.method === DEFLATED ? inflateSmall(data, entry) : data
     checkCrc(zlib.crc32(target), entry)
-    writer.symlink(entry.name, target.toString('utf8'))
-    return
+    return writer.symlink(entry.name, target.toString('utf8'))
   }
   if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
     const data = await file.read(local.dataStart, entry.compressedSize)
