@@ -103,10 +103,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     let final: AgentJob = reached.job.answer
     if (settings.wait) {
       const { jobId, projectId } = reached.job
-      // Whether the job has shown that it took up what this run sent: a message's answer and the
-      // first reads after it may still show the job's end before the message (spec 3.1 leaves
-      // open when a message changes \`status\`).
-      let takenUp = reached.request !== 'message' || reached.seen || (reached.job.answer.status !== undefined && !AGENT_TERMINAL.has(reached.job.answer.status))
+      let takenUp = tookUpAlready(reached)
       // The first window counts from when the message was sent, by this attempt or an earlier one.
       const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS
       const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
@@ -153,6 +150,17 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     else await conversation.failed(errorMessage(error))
     throw error
   }
+}
+
+/**
+ * Whether the job has shown that it took up what the run asked of it: anything but a message, or
+ * a message whose job has shown a non-terminal status since (in its answer, or as an earlier
+ * attempt saw). A message's answer and the first reads after it may still show the job's end
+ * before the message (spec 3.1 leaves open when a message changes `status`).
+ */
+function tookUpAlready(reached: Reached): boolean {
+  const { status } = reached.job.answer
+  return reached.request !== 'message' || reached.seen || (status !== undefined && !AGENT_TERMINAL.has(status))
 }
 
 /**
@@ -424,19 +432,17 @@ class Conversation {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
-    // A message's answer may still show the job as it was before the message (the spec leaves
-    // open how a message changes `status`): its outcome fields count only when nothing more
-    // will be read.
-    const { status } = job.answer
-    const takenUp = reached.seen || (reached.request === 'message' && status !== undefined && !AGENT_TERMINAL.has(status))
+    // A message's answer may still show the job as it was before the message: its outcome
+    // fields count only once the job took the message up, or when nothing more will be read.
+    const takenUp = tookUpAlready(reached)
     this.progress?.note({
       outcome: 'answered',
       asked: reached.request,
       at: reached.askedAt,
       job: { projectId: job.projectId, jobId: job.jobId },
-      seen: takenUp || undefined
+      seen: (reached.request === 'message' && takenUp) || undefined
     })
-    const settled = reached.request !== 'message' || !this.settings.wait || takenUp
+    const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)
     // A job read without waiting is shown once, as it ended up.
     if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
