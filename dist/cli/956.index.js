@@ -483,10 +483,9 @@ async function readPermission(github, repository, author, context) {
 ;// CONCATENATED MODULE: ./src/agent/reply-marker.ts
 
 const PREFIX = '<!-- docs-admin-action:reply ';
-const reply_marker_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
+/** A reply marker at the very start of a comment (also what OurComments looks for). */
+const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
 const ASKED = new Set(['message', 'create', 'read']);
-/** Whether `body` starts with a reply marker (what OurComments looks for). */
-const REPLY_MARKER = reply_marker_MARKER;
 function formatReplyMarker(state) {
     const fields = [
         ['run', state.run === '' ? undefined : state.run],
@@ -506,7 +505,7 @@ function formatReplyMarker(state) {
 }
 /** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
 function readReplyMarker(body) {
-    const match = reply_marker_MARKER.exec(body);
+    const match = REPLY_MARKER.exec(body);
     if (match === null)
         return undefined;
     const fields = new Map();
@@ -591,15 +590,18 @@ class ProgressComment {
             const state = readReplyMarker(comment.body);
             return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
         };
-        const earlier = comments.filter((comment) => answers(comment) !== undefined).at(-1);
+        const earlier = comments
+            .flatMap((comment) => {
+            const state = answers(comment);
+            return state === undefined ? [] : [{ comment, state }];
+        })
+            .at(-1);
         if (earlier === undefined) {
             this.tried = false;
             return undefined;
         }
-        this.posted = { id: earlier.id, url: earlier.url };
-        if (earlier.url !== undefined)
-            this.context.outputs.set('comment-url', earlier.url);
-        this.state = answers(earlier);
+        this.adopt({ id: earlier.comment.id, url: earlier.comment.url });
+        this.state = earlier.state;
         return this.state;
     }
     /** What the marker says from now on (what was asked, how far it got). */
@@ -620,10 +622,7 @@ class ProgressComment {
         if (posted === undefined || body === this.shown)
             return;
         this.shown = body;
-        const { repository, event } = this.comment;
-        await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment'
-            ? this.github.updateIssueComment(repository, posted.id, body, signal)
-            : this.github.updateReviewComment(repository, posted.id, body, signal));
+        await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
     /** Shows `text`: the first call posts the reply, later calls edit it. */
     async show(text) {
@@ -634,19 +633,30 @@ class ProgressComment {
         const { repository, id, event, threadId } = this.comment;
         if (!this.tried) {
             this.tried = true;
-            this.posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) => event === 'issue_comment'
+            const posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) => event === 'issue_comment'
                 ? this.github.createIssueComment(repository, this.number, body, signal)
                 : this.github.replyToReviewComment(repository, this.number, threadId, body, signal));
-            if (this.posted?.url !== undefined)
-                this.context.outputs.set('comment-url', this.posted.url);
+            if (posted !== undefined)
+                this.adopt(posted);
             return;
         }
         const posted = this.posted;
         if (posted === undefined)
             return;
-        await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) => event === 'issue_comment'
+        await tryGitHub(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+    }
+    /** `posted` is this run's reply from now on. */
+    adopt(posted) {
+        this.posted = posted;
+        if (posted.url !== undefined)
+            this.context.outputs.set('comment-url', posted.url);
+    }
+    /** The edit of the reply to `body`, in a conversation or a review thread. */
+    update(posted, body) {
+        const { repository, event } = this.comment;
+        return (signal) => event === 'issue_comment'
             ? this.github.updateIssueComment(repository, posted.id, body, signal)
-            : this.github.updateReviewComment(repository, posted.id, body, signal));
+            : this.github.updateReviewComment(repository, posted.id, body, signal);
     }
     marked(text) {
         return `${formatReplyMarker(this.state)}${text}`;

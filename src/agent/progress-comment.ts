@@ -65,14 +65,18 @@ export class ProgressComment {
       const state = readReplyMarker(comment.body)
       return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined
     }
-    const earlier = comments.filter((comment) => answers(comment) !== undefined).at(-1)
+    const earlier = comments
+      .flatMap((comment) => {
+        const state = answers(comment)
+        return state === undefined ? [] : [{ comment, state }]
+      })
+      .at(-1)
     if (earlier === undefined) {
       this.tried = false
       return undefined
     }
-    this.posted = { id: earlier.id, url: earlier.url }
-    if (earlier.url !== undefined) this.context.outputs.set('comment-url', earlier.url)
-    this.state = answers(earlier) as ReplyState
+    this.adopt({ id: earlier.comment.id, url: earlier.comment.url })
+    this.state = earlier.state
     return this.state
   }
 
@@ -97,12 +101,7 @@ export class ProgressComment {
     const body = this.marked(text)
     if (posted === undefined || body === this.shown) return
     this.shown = body
-    const { repository, event } = this.comment
-    await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, (signal) =>
-      event === 'issue_comment'
-        ? this.github.updateIssueComment(repository, posted.id, body, signal)
-        : this.github.updateReviewComment(repository, posted.id, body, signal)
-    )
+    await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, this.update(posted, body))
   }
 
   /** Shows `text`: the first call posts the reply, later calls edit it. */
@@ -113,21 +112,32 @@ export class ProgressComment {
     const { repository, id, event, threadId } = this.comment
     if (!this.tried) {
       this.tried = true
-      this.posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) =>
+      const posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) =>
         event === 'issue_comment'
           ? this.github.createIssueComment(repository, this.number, body, signal)
           : this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
       )
-      if (this.posted?.url !== undefined) this.context.outputs.set('comment-url', this.posted.url)
+      if (posted !== undefined) this.adopt(posted)
       return
     }
     const posted = this.posted
     if (posted === undefined) return
-    await tryGitHub(this.context, `update the reply ${posted.id}`, (signal) =>
+    await tryGitHub(this.context, `update the reply ${posted.id}`, this.update(posted, body))
+  }
+
+  /** `posted` is this run's reply from now on. */
+  private adopt(posted: PostedComment): void {
+    this.posted = posted
+    if (posted.url !== undefined) this.context.outputs.set('comment-url', posted.url)
+  }
+
+  /** The edit of the reply to `body`, in a conversation or a review thread. */
+  private update(posted: PostedComment, body: string): (signal: AbortSignal) => Promise<void> {
+    const { repository, event } = this.comment
+    return (signal) =>
       event === 'issue_comment'
         ? this.github.updateIssueComment(repository, posted.id, body, signal)
         : this.github.updateReviewComment(repository, posted.id, body, signal)
-    )
   }
 
   private marked(text: string): string {

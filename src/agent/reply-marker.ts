@@ -30,11 +30,9 @@ export interface ReplyState {
 }
 
 const PREFIX = '<!-- docs-admin-action:reply '
-const MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/
+/** A reply marker at the very start of a comment (also what OurComments looks for). */
+export const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/
 const ASKED: ReadonlySet<string> = new Set(['message', 'create', 'read'])
-
-/** Whether `body` starts with a reply marker (what OurComments looks for). */
-export const REPLY_MARKER = MARKER
 
 export function formatReplyMarker(state: ReplyState): string {
   const fields: Array<[string, string | number | undefined]> = [
@@ -56,7 +54,7 @@ export function formatReplyMarker(state: ReplyState): string {
 
 /** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
 export function readReplyMarker(body: string): ReplyState | undefined {
-  const match = MARKER.exec(body)
+  const match = REPLY_MARKER.exec(body)
   if (match === null) return undefined
   const fields = new Map<string, string>()
   try {
