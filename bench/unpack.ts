@@ -21,7 +21,7 @@ import { join } from 'node:path'
 import { DIST_ENTRY, parseOutputFile } from '../test/support/runner.js'
 import { runnerEnv } from './action-env.js'
 import { type Bundle, type BundleSpec, type Format, ensureBundle } from './bundles.js'
-import { type Measured, hasGnuTime, measure, median } from './measure.js'
+import { type Measured, hasGnuTime, measure, median, medianInterval } from './measure.js'
 import { formatMiB, formatMs, mark, table } from './report.js'
 import type { Scratch } from './scratch.js'
 import { API_KEY, startService, type FakeService } from './service.js'
@@ -219,6 +219,10 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   const cpu = (runs: Run[]): string => (hasGnuTime ? formatMs(med(runs, (r) => r.cpuMs)) : '-')
   const label = (r: UnpackRow): string => `${r.bundle.spec.label} (${r.bundle.files.toLocaleString('en-US')} files, ${formatMiB(r.bundle.unpackedBytes)})`
   const rate = (bytes: number, ms: number): string => `${formatMiB((bytes / ms) * 1000)}/s`
+  const interval = (values: readonly number[], format: (v: number) => string, unit: string, between = '-'): string => {
+    const [low, high] = medianInterval(values)
+    return `${format(low)}${between}${format(high)}${unit}`
+  }
 
   const main = table(
     [
@@ -229,7 +233,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
       'baseline',
       'action',
       'action / baseline (median of rounds)',
-      'range',
+      "median's 95% interval",
       'target',
       'CPU: baseline / action',
       'peak RSS: baseline / action'
@@ -242,7 +246,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
       formatMs(med(r.runs.baseline, (x) => x.wallMs)),
       formatMs(med(r.runs.action, (x) => x.wallMs)),
       `**${r.ratio.toFixed(2)}x**`,
-      `${Math.min(...r.ratios).toFixed(2)}-${Math.max(...r.ratios).toFixed(2)}x`,
+      interval(r.ratios, (v) => `${v.toFixed(2)}`, 'x'),
       `<= ${RATIO_TARGET[r.format].toFixed(2)}x: ${mark(r.ratioMet)}`,
       `${cpu(r.runs.baseline)} / ${cpu(r.runs.action)}`,
       `${peak(r.runs.baseline)} / ${peak(r.runs.action)}`
@@ -278,7 +282,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
 
   const lines = [main, '']
   lines.push(
-    'Wall times are medians over the rounds, spawn to exit. CPU is user + system time of the whole process tree (for the baselines curl + tar + gzip, or curl + unzip), median. Peak RSS is the largest over the rounds of the largest single process (for the baselines: curl, tar, gzip or unzip; for the action: its node process).',
+    'Wall times are medians over the rounds, spawn to exit. CPU is user + system time of the whole process tree (for the baselines curl + tar + gzip, or curl + unzip), median. Peak RSS is the largest over the rounds of the largest single process (for the baselines: curl, tar, gzip or unzip; for the action: its node process). The 95% interval of the median is distribution-free (order statistics of the rounds: the whole range up to 8 rounds, the 6th to 16th of 21): a target inside it is met or missed within the noise of the machine.',
     ''
   )
   for (const r of rows) {
@@ -299,7 +303,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
   if (checked.length > 0) {
     lines.push('', '### What the site check costs', '')
     lines.push(
-      "The action as above (`verify: true`, the default: index page, page count, every internal link) beside the same action with `verify: false`, in the same rotation; the cost is the median over rounds of checked / unchecked wall time - 1 (the target). Beside it, the same for CPU time (user + system, all threads), which moves far less with the machine's load than wall time does.",
+      "The action as above (`verify: true`, the default: index page, page count, every internal link) beside the same action with `verify: false`, in the same rotation; the cost is the median over rounds of checked / unchecked wall time - 1 (the target). Beside it, the same for CPU time (user + system, all threads), which moves far less with the machine's load than wall time does. The interval is the median's, as above.",
       '',
       table(
         [
@@ -308,7 +312,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
           'action, verify: false',
           'action, verify: true',
           'cost (median of rounds)',
-          'range',
+          "median's 95% interval",
           'target',
           'CPU: verify false / true',
           'CPU cost (median of rounds)'
@@ -321,7 +325,7 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
             formatMs(med(r.runs.unchecked, (x) => x.wallMs)),
             formatMs(med(r.runs.action, (x) => x.wallMs)),
             `**${percent(r.checkCost!)}**`,
-            `${percent(Math.min(...r.checkCosts!))} - ${percent(Math.max(...r.checkCosts!))}`,
+            interval(r.checkCosts!, percent, '', ' to '),
             `<= ${percent(CHECK_COST_TARGET)}: ${mark(r.checkCost! <= CHECK_COST_TARGET)}`,
             `${cpu(r.runs.unchecked)} / ${cpu(r.runs.action)}`,
             hasGnuTime ? percent(median(cpuCosts)) : '-'
