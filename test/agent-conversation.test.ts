@@ -322,6 +322,30 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-create')).toBe(2)
   })
 
+  test('a rerun that cannot follow what its first attempt created or messaged refuses to ask again: an id the marker cannot hold, another project-id', async () => {
+    const sim = await startSim()
+    // An id the service may give (used encoded in addresses) but not a plain path segment.
+    sim.addFault({ route: 'agent-create', patch: { id: 'team/job_1' } })
+    const onIssue = issueCommentEvent('/docs-agent Write a page')
+    const first = await onEvent(sim, 'issue_comment', onIssue, { wait: 'false' })
+    expect(first.failure).toBeUndefined()
+    expect(first.outputs.get('job-id')).toBe('team/job_1')
+    expect((await onEvent(sim, 'issue_comment', onIssue, { wait: 'false' }, RERUN)).failure).toContain('created an agent job that this rerun cannot follow')
+    expect(sim.count('agent-create')).toBe(1)
+    // The rerun's project-id is not the one the job was created in.
+    const onOther = issueCommentEvent('/docs-agent Write another page', { number: 8 })
+    expect((await onEvent(sim, 'issue_comment', onOther, { wait: 'false' })).failure).toBeUndefined()
+    const other = await onEvent(sim, 'issue_comment', onOther, { wait: 'false', 'project-id': 'proj_other' }, RERUN)
+    expect(other.failure).toMatch(/created an agent job \(agent job job_\w+ of project proj_123, not this workflow's `project-id`\)/)
+    expect(sim.count('agent-create')).toBe(2)
+    // A message to a job of another project is not sent again either.
+    const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    expect((await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
+    const message = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false', 'project-id': 'proj_other' }, RERUN)
+    expect(message.failure).toContain('sent the message to an agent job (agent job job_abc of project proj_123')
+    expect(sim.count('agent-message')).toBe(1)
+  })
+
   test('cancelled while waiting to retry a message the service refused (429): the rerun sends it, since nothing reached the service', async () => {
     const sim = await startSim()
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
@@ -430,6 +454,27 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(
       /^<!-- docs-admin-action:reply [^\n]* project=proj_123 job=job_abc -->\n⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+m?s\. The job may still be running/
     )
+  })
+
+  test('an end in the first answer that a failed read or a cancel then cuts short: the reply says how the run ended, not "working"', async () => {
+    // A job so quick that the create's own answer shows its end.
+    const sim = await startSim({ agent: { durationMs: 0 } })
+    sim.addFault({ route: 'agent-get', status: 400 })
+    const failed = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent FAIL now'))
+    expect(failed.failure).toContain('HTTP 400')
+    expect(written(sim, 7)[0]?.body).toMatch(/\n❌ Docs agent job `job_\w+` \(status \*\*failed\*\*\): the run failed/)
+    sim.clearFaults()
+    sim.addFault({ route: 'agent-get', delayMs: 3000 })
+    const reads = sim.count('agent-get')
+    const cancelled = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Fix it', { number: 8 }),
+      {},
+      cancelWhen(() => sim.count('agent-get') > reads)
+    )
+    expect(cancelled.failureKind).toBe('cancelled')
+    expect(written(sim, 8)[0]?.body).toMatch(/\n⏹️ Docs agent job `job_\w+` \(status \*\*completed\*\*\): the run was cancelled/)
   })
 
   test("a timeout still reaches the comment, within the step's bound", async () => {

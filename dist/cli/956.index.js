@@ -974,19 +974,27 @@ function tookUpAlready(reached) {
 }
 /**
  * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
- * service answered with, or the job a message with no clear answer went to; refuse to create a
- * job again after a create with no clear answer; undefined to ask the service as if new.
+ * service answered with, or the job a message with no clear answer went to; refuse to ask again
+ * when a create or a message may have been processed and its job cannot be followed from here
+ * (no clear answer, an id the marker cannot hold, another project); undefined to ask the service
+ * as if new (nothing was asked, the service surely refused, or only a read was asked).
  */
 function carryOn(earlier, settings) {
     if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
         return undefined;
     const { job, asked, at, outcome, seen } = earlier;
-    if (job !== undefined && job.projectId === settings.projectId && (outcome === 'answered' || asked === 'message'))
+    const followable = job !== undefined && job.projectId === settings.projectId;
+    if (followable && (outcome === 'answered' || asked === 'message'))
         return { kind: 'read', job, resumed: { asked, at, seen: seen === true } };
-    if (outcome === 'pending' && asked === 'create') {
-        throw new errors/* ActionError */.lZ("An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.");
+    if (asked === 'read')
+        return undefined;
+    const elsewhere = job !== undefined && !followable ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)` : '';
+    if (asked === 'create') {
+        throw new errors/* ActionError */.lZ(outcome === 'pending'
+            ? "An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
+            : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`);
     }
-    return undefined;
+    throw new errors/* ActionError */.lZ(`An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`);
 }
 /** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
 async function gate(comment, settings, github, context) {
@@ -1165,6 +1173,11 @@ class Conversation {
     reachedJob;
     /** The last answer whose status counts. */
     last;
+    /**
+     * The reply shows the job's end (or, without wait, the job as handed over): nothing edits it
+     * after. Not the same as `last` being an end: an end is published before it is shown.
+     */
+    endShown = false;
     /** What the run is asking of the service, and of which job, before it answers. */
     asked;
     askedJobId;
@@ -1242,11 +1255,13 @@ class Conversation {
         const jobId = this.reachedJob?.job.jobId;
         if (!judged) {
             await this.show('handed-over', job);
+            this.endShown = true;
             return;
         }
         // The end as the wait took it (one the wait believed after a while was not published as seen).
         this.publish(job, true);
         await this.show('ended', job);
+        this.endShown = true;
         await this.noteRecord(job);
         if (job.status === 'failed')
             throw new errors/* ActionError */.lZ(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`);
@@ -1266,13 +1281,14 @@ class Conversation {
     }
     /** The run was cancelled: a reply still saying "working" says so instead. */
     async cancelled() {
-        if (this.last !== undefined && AGENT_TERMINAL.has(this.last.status ?? ''))
+        if (this.endShown)
             return;
         await this.progress?.cancelled(this.text('cancelled', this.last, undefined));
     }
     async failed(message) {
-        // A job that failed said so in its own `ended` comment already.
-        if (this.last?.status === 'failed')
+        // A job that failed said so in the reply already (ended()); an end only published, not yet
+        // shown (a first answer that is already an end, then a read that fails), is not shown.
+        if (this.endShown && this.last?.status === 'failed')
             return;
         await this.progress?.show(this.text('failed', this.last, message));
     }
