@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -367,9 +368,11 @@ describe('max-site-size', () => {
     const site = path.join(workspace.dir, 'static-export')
     await mkdir(site)
     await writeFile(path.join(site, 'index.html'), 'previous')
-    const { failed, failure } = await runExport({ 'max-site-size': '1m' })
+    const { failed, failure, outputs } = await runExport({ 'max-site-size': '1m' })
     expect(failed).toBe(true)
     expect(failure).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
+    // The download stopped part-way: no archive is handed on.
+    expect([outputs['bundle-path'], outputs['bundle-sha256'], outputs['cache-hit']]).toEqual([undefined, undefined, undefined])
     expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(1)
     expect(await readdir(site)).toEqual(['index.html'])
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('previous')
@@ -437,6 +440,16 @@ describe('the site check and the Helm values', () => {
     expect(outputs['broken-links']).toBe('1')
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
     expect((await readdir(workspace.dir)).filter((name) => name.startsWith('.'))).toEqual([])
+    // The whole archive is kept and handed on, for the workflow to look at; the site is not.
+    expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
+    expect(
+      createHash('sha256')
+        .update(await readFile(outputs['bundle-path']!))
+        .digest('hex')
+    ).toBe(outputs['bundle-sha256'])
+    expect(outputs['bundle-size']).toBe(String((await stat(outputs['bundle-path']!)).size))
+    expect(outputs['cache-hit']).toBe('false')
+    expect(outputs['site-path']).toBeUndefined()
   })
 
   test('verify: strict fails on a finding other than a broken link (fewer pages than the job reported), and the previous site stays', async () => {

@@ -3603,10 +3603,12 @@ async function finish(options, archiveStaging, received, inspector) {
     const { staging, counts } = received;
     const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`;
     const archiveFile = (0,external_node_path_.join)(archiveFolder, archiveName);
+    const kept = { archiveFile, sha256: received.sha256, sizeBytes: received.sizeBytes, format: received.format };
     try {
         (0,errors/* throwIfCancelled */.dZ)(options.signal);
         await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
         await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal });
+        options.onArchive?.(kept);
         if (siteDir !== undefined && staging !== undefined) {
             await inspector?.review(staging);
             await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
@@ -3627,13 +3629,7 @@ async function finish(options, archiveStaging, received, inspector) {
         ].filter(Boolean);
         log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`);
     }
-    return {
-        archiveFile,
-        siteDir,
-        sha256: received.sha256,
-        sizeBytes: received.sizeBytes,
-        format: received.format
-    };
+    return { ...kept, siteDir };
 }
 async function freshLink(options) {
     try {

@@ -1067,13 +1067,21 @@ async function runExport(settings, client, context) {
                 signal: context.signal,
                 log
             };
+            // The bundle's facts are handed on once the whole archive is kept, also when the site
+            // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
+            const inHand = (cacheHit) => (archive) => {
+                outputs.set('cache-hit', cacheHit);
+                outputs.set('bundle-path', archive.archiveFile);
+                outputs.set('bundle-sha256', archive.sha256);
+                outputs.set('bundle-size', archive.sizeBytes);
+            };
             // A self-hosted runner may have kept this job's bundle from an earlier run.
             const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
             const cached = await cache?.find();
             let result;
             if (cached !== undefined) {
                 try {
-                    result = await unpackLocalBundle(cached, where);
+                    result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) });
                 }
                 catch (error) {
                     // A kept copy that does not read as the bundle was damaged: the service still has it.
@@ -1082,21 +1090,15 @@ async function runExport(settings, client, context) {
                     log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
                 }
             }
-            const cacheHit = result !== undefined;
             let served = link;
             if (result === undefined) {
-                const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock });
+                const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock });
                 // The link that served the bundle: a fresh one if the first had expired.
                 served = downloaded.link;
                 result = downloaded;
                 await cache?.keep(downloaded.archiveFile);
             }
-            // Once the bundle is in hand (empty when the download failed).
-            outputs.set('cache-hit', cacheHit);
-            outputs.set('bundle-path', result.archiveFile);
             outputs.set('site-path', result.siteDir ?? '');
-            outputs.set('bundle-sha256', result.sha256);
-            outputs.set('bundle-size', result.sizeBytes);
             return served;
         });
     }

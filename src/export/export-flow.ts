@@ -11,6 +11,7 @@ import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
+import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, checkExportPath } from './path-check.js'
 import { siteVerifier } from './site-check.js'
@@ -99,34 +100,36 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         signal: context.signal,
         log
       }
+      // The bundle's facts are handed on once the whole archive is kept, also when the site
+      // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
+      const inHand = (cacheHit: boolean) => (archive: KeptArchive) => {
+        outputs.set('cache-hit', cacheHit)
+        outputs.set('bundle-path', archive.archiveFile)
+        outputs.set('bundle-sha256', archive.sha256)
+        outputs.set('bundle-size', archive.sizeBytes)
+      }
       // A self-hosted runner may have kept this job's bundle from an earlier run.
       const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
       const cached = await cache?.find()
       let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
       if (cached !== undefined) {
         try {
-          result = await unpackLocalBundle(cached, where)
+          result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) })
         } catch (error) {
           // A kept copy that does not read as the bundle was damaged: the service still has it.
           if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
           log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
         }
       }
-      const cacheHit = result !== undefined
       let served = link
       if (result === undefined) {
-        const downloaded = await transferBundle({ ...where, link, refreshLink: generateLink, deadline, policy, clock })
+        const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock })
         // The link that served the bundle: a fresh one if the first had expired.
         served = downloaded.link
         result = downloaded
         await cache?.keep(downloaded.archiveFile)
       }
-      // Once the bundle is in hand (empty when the download failed).
-      outputs.set('cache-hit', cacheHit)
-      outputs.set('bundle-path', result.archiveFile)
       outputs.set('site-path', result.siteDir ?? '')
-      outputs.set('bundle-sha256', result.sha256)
-      outputs.set('bundle-size', result.sizeBytes)
       return served
     })
   }

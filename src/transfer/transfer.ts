@@ -41,6 +41,11 @@ export interface TransferOptions {
    * reviews the staged site before it is swapped in, and its throw keeps the previous site.
    */
   inspect?: (() => SiteInspector) | undefined
+  /**
+   * Told once the whole archive is in `archiveFolder`, before the site is reviewed and swapped in:
+   * a site check that fails still leaves the archive there, and its facts can be handed on.
+   */
+  onArchive?: ((archive: KeptArchive) => void) | undefined
   /** Absolute clock ms: no wait is started that would end after it, and a download under way ends by then (plus a short grace). */
   deadline: number
   /** Where the link and the download's redirects may lead. */
@@ -50,13 +55,17 @@ export interface TransferOptions {
   clock: Clock
 }
 
-export interface TransferResult {
+/** The whole archive, where it is kept. */
+export interface KeptArchive {
   /** Absolute path of the archive: `<archiveFolder>/bundle.<zip|tar.gz|tar>`. */
   archiveFile: string
-  siteDir: string | undefined
   sha256: string
   sizeBytes: number
   format: ArchiveFormat
+}
+
+export interface TransferResult extends KeptArchive {
+  siteDir: string | undefined
   /** The link that served the bundle (a fresh one if it had to be renewed). */
   link: BundleLink
   attempts: number
@@ -116,7 +125,7 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
 }
 
 /** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
-export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'signal' | 'log'>
+export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'onArchive' | 'signal' | 'log'>
 
 /**
  * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
@@ -262,10 +271,12 @@ async function finish(
   const { staging, counts } = received
   const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
   const archiveFile = join(archiveFolder, archiveName)
+  const kept: KeptArchive = { archiveFile, sha256: received.sha256, sizeBytes: received.sizeBytes, format: received.format }
   try {
     throwIfCancelled(options.signal)
     await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
     await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal })
+    options.onArchive?.(kept)
     if (siteDir !== undefined && staging !== undefined) {
       await inspector?.review(staging)
       await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
@@ -284,13 +295,7 @@ async function finish(
     ].filter(Boolean)
     log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
   }
-  return {
-    archiveFile,
-    siteDir,
-    sha256: received.sha256,
-    sizeBytes: received.sizeBytes,
-    format: received.format
-  }
+  return { ...kept, siteDir }
 }
 
 async function freshLink(options: TransferOptions): Promise<BundleLink> {
