@@ -79,12 +79,11 @@ class AgentApi {
         const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId });
         return readAgentJob(body);
     }
-    /** Reads the job for following it: without a `status` there is nothing to follow. */
+    /** Reads the job for following it: an answer without a `status` gives nothing to follow (NoStatusError). */
     async get(projectId, jobId, deadline) {
         const job = await this.read(projectId, jobId, deadline);
-        if (job.status === undefined) {
-            throw new errors/* ActionError */.lZ(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`);
-        }
+        if (job.status === undefined)
+            throw new answer/* NoStatusError */.Y_(`the answer for agent job ${jobId} carries no \`status\``);
         return { ...job, status: job.status };
     }
     /** Sends a follow-up message: never repeated unless the service surely did not receive it. */
@@ -1108,8 +1107,9 @@ async function reach(request, api, deadline, context, wait, conversation) {
                 const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
                 return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
             }
-            const answer = await api.get(request.job.projectId, request.job.jobId, deadline);
-            return { job: { ...request.job, answer }, ...asked, read: answer, note };
+            // A first answer without a `status` is shown as it is; following it reads again.
+            const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
+            return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
         }
         case 'create':
             return {
@@ -1545,9 +1545,19 @@ async function followJob(options) {
     let polls = 0;
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
+    /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
+    const timedOut = (failedRead) => {
+        const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
+        const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
+        return new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+            `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
+    };
     (0,errors/* throwIfCancelled */.dZ)(signal);
     const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
     let value = options.first;
+    // The read that gave it was a status request too.
+    if (value !== undefined)
+        polls++;
     if (value === undefined && !options.checkFirst)
         await sleepAtMost(options.initialIntervalMs);
     for (;;) {
@@ -1557,7 +1567,12 @@ async function followJob(options) {
                 value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
             }
             catch (error) {
-                if (signal?.aborted || options.isPassing?.(error) !== true || clock.now() >= deadline)
+                if (signal?.aborted)
+                    throw error;
+                // Out of time with this read: the timeout's own message, with what was last seen and how to go on.
+                if (clock.now() >= deadline)
+                    throw timedOut(error);
+                if (options.isPassing?.(error) !== true)
                     throw error;
                 // The job goes on without us: a long wait should not end on a short outage.
                 const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);
@@ -1586,128 +1601,13 @@ async function followJob(options) {
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
         }
-        if (now >= deadline) {
-            throw new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
-                `The job may still finish: ${options.resumeHint}.`);
-        }
+        if (now >= deadline)
+            throw timedOut();
         const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt);
         // A stale end is checked again no later than when it would be taken.
         await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
-}
-
-
-/***/ }),
-
-/***/ 885:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Hq: () => (/* binding */ normalisedHttpLink),
-/* harmony export */   KN: () => (/* binding */ percent),
-/* harmony export */   Lb: () => (/* binding */ httpLink),
-/* harmony export */   Qq: () => (/* binding */ text),
-/* harmony export */   U9: () => (/* binding */ count),
-/* harmony export */   eB: () => (/* binding */ asObject),
-/* harmony export */   pj: () => (/* binding */ plain),
-/* harmony export */   vE: () => (/* binding */ timestamp)
-/* harmony export */ });
-/* unused harmony export finiteNumber */
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2450);
-/**
- * Reading service answers defensively: the spec leaves types and extra fields open, so every
- * field is taken only when it has a usable value, and anything else counts as absent. Text is
- * made safe for a log line here, where it enters: one line, no workflow command.
- */
-
-/** The value as a plain object, or an empty one. */
-function asObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-/**
- * Non-blank text (trimmed), on one line and unable to start a workflow command (see
- * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
- */
-function text(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return String(value);
-    if (typeof value !== 'string')
-        return undefined;
-    const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(value).trim();
-    return safe === '' ? undefined : safe;
-}
-/**
- * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
- * but for surrounding white space; a finite number as its text. Undefined when it is blank or
- * holds anything a log line would have to change (a control character, a workflow command mark):
- * made safe for the log it would name something else, and as it is it is not safe to show.
- */
-function plain(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return String(value);
-    if (typeof value !== 'string')
-        return undefined;
-    const trimmed = value.trim();
-    return trimmed !== '' && (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(trimmed) === trimmed ? trimmed : undefined;
-}
-/** A finite number, also from a numeric string. */
-function finiteNumber(value) {
-    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-/** A percentage, 0..100; anything else (1e308, -5, "lots") counts as absent. */
-function percent(value) {
-    const n = finiteNumber(value);
-    return n !== undefined && n >= 0 && n <= 100 ? n : undefined;
-}
-/** A count (pages, bytes): a non-negative whole number a double holds exactly, or absent. */
-function count(value) {
-    const n = finiteNumber(value);
-    return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-/** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
-function httpLink(value) {
-    const found = plain(value);
-    if (found === undefined)
-        return undefined;
-    try {
-        const { protocol } = new URL(found);
-        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * An http(s) address as a browser would follow it (white space and `<>` percent-encoded), or
- * undefined: an address shown to people, after which no text can ride along.
- */
-function normalisedHttpLink(value) {
-    const link = httpLink(value);
-    return link === undefined ? undefined : new URL(link).href;
-}
-/** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
-/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
-function timestamp(value) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return validDate(new Date(value < 1e12 ? value * 1000 : value));
-    if (typeof value === 'string' && value.trim() !== '') {
-        const trimmed = value.trim();
-        if (/^\d+(\.\d+)?$/.test(trimmed))
-            return timestamp(Number(value));
-        // A date and time without a zone would be read as the machine's local time, which differs
-        // between runners and laptops: the service's clock is taken as UTC.
-        if (ZONELESS_DATE_TIME.test(trimmed))
-            return validDate(new Date(Date.parse(`${trimmed.replace(/[t ]/, 'T')}Z`)));
-        return validDate(new Date(Date.parse(trimmed)));
-    }
-    return undefined;
-}
-/** Beyond year 275760 a Date is invalid, and printing one throws. */
-function validDate(date) {
-    return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 

@@ -28702,7 +28702,8 @@ function readSettings(read, context) {
             settings = { ...exportCommon, jobId, domain };
         else if (domain !== undefined)
             settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
-        else if (domainText === undefined)
+        // A `job-id` given but refused has its own problem already: `domain` was not asked for.
+        else if (domainText === undefined && value('job-id') === undefined)
             problems.push('`domain` is required unless `job-id` names an existing export job.');
     }
     else if (operation !== undefined) {
@@ -29572,6 +29573,130 @@ async function runOperation(settings, client, context) {
 
 /***/ }),
 
+/***/ 885:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hq: () => (/* binding */ normalisedHttpLink),
+/* harmony export */   KN: () => (/* binding */ percent),
+/* harmony export */   Lb: () => (/* binding */ httpLink),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   U9: () => (/* binding */ count),
+/* harmony export */   Y_: () => (/* binding */ NoStatusError),
+/* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   pj: () => (/* binding */ plain),
+/* harmony export */   vE: () => (/* binding */ timestamp)
+/* harmony export */ });
+/* unused harmony export finiteNumber */
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2450);
+/**
+ * Reading service answers defensively: the spec leaves types and extra fields open, so every
+ * field is taken only when it has a usable value, and anything else counts as absent. Text is
+ * made safe for a log line here, where it enters: one line, no workflow command.
+ */
+
+
+/**
+ * A status answer without its `status`. The job is not followed from it, but the next answer may
+ * have one (the spec requires none for an agent job): a follower waits and reads again, as after a
+ * passing outage (see isPassingOutage), until its timeout.
+ */
+class NoStatusError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
+    name = 'NoStatusError';
+}
+/** The value as a plain object, or an empty one. */
+function asObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+/**
+ * Non-blank text (trimmed), on one line and unable to start a workflow command (see
+ * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ */
+function text(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    if (typeof value !== 'string')
+        return undefined;
+    const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceText */ .Lo)(value).trim();
+    return safe === '' ? undefined : safe;
+}
+/**
+ * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
+ * but for surrounding white space; a finite number as its text. Undefined when it is blank or
+ * holds anything a log line would have to change (a control character, a workflow command mark):
+ * made safe for the log it would name something else, and as it is it is not safe to show.
+ */
+function plain(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return String(value);
+    if (typeof value !== 'string')
+        return undefined;
+    const trimmed = value.trim();
+    return trimmed !== '' && (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceText */ .Lo)(trimmed) === trimmed ? trimmed : undefined;
+}
+/** A finite number, also from a numeric string. */
+function finiteNumber(value) {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+/** A percentage, 0..100; anything else (1e308, -5, "lots") counts as absent. */
+function percent(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && n >= 0 && n <= 100 ? n : undefined;
+}
+/** A count (pages, bytes): a non-negative whole number a double holds exactly, or absent. */
+function count(value) {
+    const n = finiteNumber(value);
+    return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+/** An http(s) address as the service gave it (a signed link must stay byte for byte), or undefined. */
+function httpLink(value) {
+    const found = plain(value);
+    if (found === undefined)
+        return undefined;
+    try {
+        const { protocol } = new URL(found);
+        return protocol === 'https:' || protocol === 'http:' ? found : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * An http(s) address as a browser would follow it (white space and `<>` percent-encoded), or
+ * undefined: an address shown to people, after which no text can ride along.
+ */
+function normalisedHttpLink(value) {
+    const link = httpLink(value);
+    return link === undefined ? undefined : new URL(link).href;
+}
+/** `2025-01-01T10:00:00` (or with a space, or fractions of a second): a date and time with no zone. */
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+/** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
+function timestamp(value) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return validDate(new Date(value < 1e12 ? value * 1000 : value));
+    if (typeof value === 'string' && value.trim() !== '') {
+        const trimmed = value.trim();
+        if (/^\d+(\.\d+)?$/.test(trimmed))
+            return timestamp(Number(value));
+        // A date and time without a zone would be read as the machine's local time, which differs
+        // between runners and laptops: the service's clock is taken as UTC.
+        if (ZONELESS_DATE_TIME.test(trimmed))
+            return validDate(new Date(Date.parse(`${trimmed.replace(/[t ]/, 'T')}Z`)));
+        return validDate(new Date(Date.parse(trimmed)));
+    }
+    return undefined;
+}
+/** Beyond year 275760 a Date is invalid, and printing one throws. */
+function validDate(date) {
+    return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+
+/***/ }),
+
 /***/ 9224:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29585,13 +29710,15 @@ async function runOperation(settings, client, context) {
 /* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
-/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(673);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(673);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2450);
-/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4944);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8817);
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5585);
+/* harmony import */ var _answer_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(885);
+/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4944);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8817);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5585);
+
 
 
 
@@ -29635,8 +29762,14 @@ class ServiceError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Act
         return new ServiceError(message, this.failure, this.serviceError, this.attempts, this.stoppedByDeadline, this.mayHaveBeenProcessed);
     }
 }
-/** Encodes one identifier as a single path segment. */
+/**
+ * Encodes one identifier as a single path segment. `.`, `..` and nothing cannot be one, encoded
+ * or not: address normalisation would make them another path (an id the service gave, say).
+ */
 function segment(value) {
+    if (value === '' || value === '.' || value === '..') {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ(`The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`);
+    }
     return encodeURIComponent(value);
 }
 /**
@@ -29666,22 +29799,22 @@ class ServiceClient {
         // service surely did not act on. A cancellation says so (a rerun may then send it again).
         const sent = { maybe: false };
         try {
-            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_7__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt, sent), {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt, sent), {
                 kind: request.kind,
-                policy: _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .DEFAULT_BACKOFF */ .VU,
+                policy: _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .DEFAULT_BACKOFF */ .VU,
                 clock,
                 signal,
                 deadline: request.deadline,
                 onRetry: ({ failure, delayMs, retry }) => {
-                    if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
+                    if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
                         sent.maybe = false;
-                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`);
+                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`);
                 }
             });
         }
         catch (error) {
-            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb)
-                throw explain(request, error);
+            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb)
+                throw explain(request, error, clock.now());
             if ((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .isAbortError */ .zf)(error) && !sent.maybe)
                 throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc(undefined, true);
             throw error;
@@ -29702,21 +29835,21 @@ class ServiceClient {
             payload = JSON.stringify(request.body);
         }
         this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
-        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_8__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
+        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_9__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
         // Past the deadline's grace: not sent at all, so surely not processed (never "may have been").
         if (bound.ms <= 0)
-            throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_6__/* .NOT_SENT */ .FY, message: 'it was not sent' });
+            throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_7__/* .NOT_SENT */ .FY, message: 'it was not sent' });
         return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
             let response;
             sent.maybe = true;
             try {
-                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_5__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
+                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
             }
             catch (error) {
                 // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
             }
             const status = response.statusCode ?? 0;
             const ok = status >= 200 && status < 300;
@@ -29724,37 +29857,39 @@ class ServiceClient {
             let raw;
             try {
                 // An error body is only read for its message: its start is enough.
-                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_5__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
+                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
             }
             catch (error) {
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
                 // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
                 if (!ok)
-                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
+                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
             }
             if (!ok)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
             const body = parseJson(raw);
             if (body === undefined)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_7__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
             return body;
         });
     }
 }
 /**
- * Whether a request failed for a moment: the service unreachable, busy or failing (what classify
- * retries for a read), not a refusal, not an answer that made no sense, and not the step's
- * timeout. A later read may well succeed.
+ * Whether a status read failed for a moment: the service unreachable, busy or failing (what
+ * classify retries for a read), or an answer without its `status`; not a refusal, not an answer
+ * that made no sense, and not the step's timeout. A later read may well succeed.
  */
 function isPassingOutage(error) {
-    return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)('idempotent', error.failure).retry;
+    if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_)
+        return true;
+    return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry;
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
-function explain(request, error) {
+function explain(request, error, now) {
     const { failure } = error;
-    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .classify */ .L8)(request.kind, failure);
+    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)(request.kind, failure);
     const said = error.detail ? `: ${error.detail}` : '';
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
@@ -29765,15 +29900,18 @@ function explain(request, error) {
             `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`;
     }
     else if (error.stoppedByDeadline) {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`;
+        // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
+        const asked = failure.kind === 'status' ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .parseRetryAfter */ .mu)(failure.retryAfter, now) : undefined;
+        const until = asked === undefined ? '' : ` The service asked to wait until ${new Date(now + asked).toISOString()} (${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(asked)}).`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`;
     }
     else if (request.kind === 'once' && mayHaveBeenProcessed) {
         message =
-            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
                 '(a second one could duplicate the work). Check the service before running again.';
     }
     else {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_6__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
     }
     return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
 }

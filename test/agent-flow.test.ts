@@ -118,15 +118,24 @@ describe('agent-status and agent-create', () => {
     expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
   })
 
-  test('agent-status with wait: false shows a job whose answer has no status (no field is required); following it needs one', async () => {
+  test('a job whose answer has no status (no field is required): shown with wait: false; followed until an answer has one, or to the timeout', async () => {
     const s = await simulator()
-    s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc', model: 'sim-agent-2' }, times: 2 })
+    s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc', model: 'sim-agent-2' }, times: 3 })
     const once = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
     expect(once.failure).toBeUndefined()
     expect(once.outputs.get('model')).toBe('sim-agent-2')
     expect(once.outputs.get('status')).toBeUndefined()
+    // The first read and the first poll have none; the next has one.
     const followed = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
-    expect(followed.failure).toContain('carries no `status`, so the job cannot be followed')
+    expect(followed.failure).toBeUndefined()
+    expect(followed.outputs.get('status')).toBe('completed')
+    expect(followed.log.text()).toContain('warning: Agent job job_abc: could not read its status (the answer for agent job job_abc carries no `status`); still waiting')
+    // None ever: the timeout says so, and how to go on.
+    s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc' }, times: 1000 })
+    const never = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', timeout: '3s' }))
+    expect(never.failure).toMatch(
+      /did not finish within `timeout` \(3s\): no status read yet; the last status request failed \(the answer for agent job job_abc carries no `status`\).*check it with `operation: agent-status`/
+    )
   })
 
   test('agent-create creates one job (201), outputs its id and waits for it', async () => {

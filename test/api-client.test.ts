@@ -246,6 +246,20 @@ describe('an answer that breaks off or is unusable', () => {
     expect(sim.count('export-start')).toBe(0)
   })
 
+  test('a wait the service asks for that `timeout` does not leave: the error says until when', async () => {
+    sim = await startSimulator()
+    sim.addFault({ route: 'export-start', status: 429, retryAfter: '120' })
+    const { client, clock } = clientFor(sim.apiUrl)
+    const error = (await client.request({ ...start, deadline: clock.now() + 20_000 }).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error.message).toMatch(
+      /^Could not start the export of docs\.acme\.com: HTTP 429.*; no time is left within `timeout` for another try\. The service asked to wait until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(2m 00s\)\.$/
+    )
+    const until = Date.parse(/until (\S+)/.exec(error.message)![1]!)
+    expect(Math.abs(until - (clock.now() + 120_000))).toBeLessThan(60_000)
+    expect(sim.count('export-start')).toBe(1)
+  })
+
   test('each attempt ends with the step: a hung request fails soon after the deadline, naming `timeout`', async () => {
     const { jobId } = await startedJob()
     const { client, clock } = clientFor(sim?.apiUrl as string)

@@ -83,6 +83,26 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBeGreaterThan(1)
   })
 
+  test('a job id the service gives that cannot be part of an address (`..`) is never sent: the step fails saying so', async () => {
+    await simulator()
+    sim.addFault({ route: 'export-start', patch: { jobId: '..' } })
+    const { failed, failure, outputs } = await runExport({})
+    expect(failed).toBe(true)
+    expect(failure).toContain('The id ".." cannot be sent as part of an address')
+    expect(outputs['job-id']).toBe('..')
+    expect(sim.count('export-status')).toBe(0)
+    expect(sim.requests.filter((r) => r.origin === 'api').map((r) => r.route)).toEqual(['export-start'])
+  })
+
+  test('a status answer without its status does not end the wait: warned, and read again', async () => {
+    await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0 } })
+    sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 2 })
+    const { outputs, log, failed } = await runExport({})
+    expect(failed).toBe(false)
+    expect(outputs.status).toBe('completed')
+    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes('carries no `status`); still waiting'))).toHaveLength(2)
+  })
+
   test('an outage of the service during the wait does not end it', async () => {
     await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
     // Twelve 503s in a row: more than one status request's retries (five attempts) can ride out.

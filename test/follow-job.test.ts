@@ -59,7 +59,9 @@ describe('followJob on a virtual clock', () => {
     const result = await h.run()
     // After one reading the blind backoff has doubled once.
     expect(h.checks).toEqual([10 * S])
-    expect(result.polls).toBe(1)
+    // The read that gave the first value was a status request too: the log's count has it.
+    expect(result.polls).toBe(2)
+    expect(h.log.lines).toContain('info: Export job j1 ended `completed` after 10s and 2 status requests.')
     expect(h.seen.map((s) => s.status)).toEqual(['running', 'completed'])
   })
 
@@ -106,6 +108,31 @@ describe('followJob on a virtual clock', () => {
     )
     expect(h.seen.at(-1)?.n).toBe(5)
     expect(h.clock.now()).toBe(100 * S)
+  })
+
+  test('timeout during a read that fails (a status request cut short by the deadline): the same message, with the failed read and the way back', async () => {
+    const cut = new Error('network error ETIMEDOUT; no time is left within `timeout`')
+    const h = harness(
+      (t) => {
+        if (t >= 100 * S) throw cut
+        return { status: 'running', progress: 40 }
+      },
+      { timeoutMs: 100 * S, isPassing: () => false }
+    )
+    const error = await h.run().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(
+      'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%; the last status request failed (network error ETIMEDOUT; no time is left within `timeout`), after waiting 1m 40s. The job may still finish: rerun with `job-id: j1` to pick it up.'
+    )
+    expect((error as Error).cause).toBe(cut)
+    // Nothing read at all before the deadline.
+    const never = harness(
+      () => {
+        throw cut
+      },
+      { timeoutMs: 3 * S, isPassing: () => true }
+    )
+    await expect(never.run()).rejects.toThrow(/within `timeout` \(3s\): no status read yet; the last status request failed/)
   })
 
   test('the timeout counts from the start of the step, not from the first check', async () => {

@@ -154,9 +154,12 @@ describe('export inputs', () => {
       'job-id': '../etc'
     })
     expect(message).toMatch(/^Invalid inputs:/)
-    for (const name of ['api-key', 'base-url', 'wait', 'timeout', 'max-poll-interval', 'path', 'job-id', 'domain']) {
+    for (const name of ['api-key', 'base-url', 'wait', 'timeout', 'max-poll-interval', 'path', 'job-id']) {
       expect(message).toContain(`\`${name}\``)
     }
+    // A job-id given but refused is its own problem: no second one about a missing domain.
+    expect(message).not.toContain('`domain` is required')
+    expect(problemsOf({ operation: 'export', 'api-key': 'k' })).toContain('`domain` is required unless `job-id` names an existing export job.')
   })
 
   test('absurd durations are refused, naming the input and the bound', () => {

@@ -229,7 +229,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
     else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
-    else if (domainText === undefined) problems.push('`domain` is required unless `job-id` names an existing export job.')
+    // A `job-id` given but refused has its own problem already: `domain` was not asked for.
+    else if (domainText === undefined && value('job-id') === undefined) problems.push('`domain` is required unless `job-id` names an existing export job.')
   } else if (operation !== undefined) {
     const commentCommand = value('comment-command')
     const agentCommon: AgentCommon = {

@@ -331,8 +331,9 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
         return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
       }
-      const answer = await api.get(request.job.projectId, request.job.jobId, deadline)
-      return { job: { ...request.job, answer }, ...asked, read: answer, note }
+      // A first answer without a `status` is shown as it is; following it reads again.
+      const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
+      return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
     }
     case 'create':
       return {

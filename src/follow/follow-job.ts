@@ -64,7 +64,7 @@ export interface FollowOptions<T> {
 
 export interface FollowResult<T> {
   value: T
-  /** Status requests made. */
+  /** Status requests made, the one that gave `first` included. */
   polls: number
 }
 
@@ -87,10 +87,22 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   let polls = 0
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
   const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
+  /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
+  const timedOut = (failedRead?: unknown): ActionError => {
+    const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
+    const read = failedRead === undefined ? '' : `; the last status request failed (${errorMessage(failedRead)})`
+    return new ActionError(
+      `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        `The job may still finish: ${options.resumeHint}.`,
+      failedRead === undefined ? undefined : { cause: failedRead }
+    )
+  }
 
   throwIfCancelled(signal)
   const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline)
   let value = options.first
+  // The read that gave it was a status request too.
+  if (value !== undefined) polls++
   if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
   for (;;) {
     if (value === undefined) {
@@ -98,7 +110,10 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       try {
         value = await untilCancelled(options.check(), signal)
       } catch (error) {
-        if (signal?.aborted || options.isPassing?.(error) !== true || clock.now() >= deadline) throw error
+        if (signal?.aborted) throw error
+        // Out of time with this read: the timeout's own message, with what was last seen and how to go on.
+        if (clock.now() >= deadline) throw timedOut(error)
+        if (options.isPassing?.(error) !== true) throw error
         // The job goes on without us: a long wait should not end on a short outage.
         const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
         log.warning(`${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`)
@@ -128,12 +143,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
       return { value, polls }
     }
-    if (now >= deadline) {
-      throw new ActionError(
-        `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): last seen ${reading.summary}, after waiting ${elapsed()}. ` +
-          `The job may still finish: ${options.resumeHint}.`
-      )
-    }
+    if (now >= deadline) throw timedOut()
     const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt)
     // A stale end is checked again no later than when it would be taken.
     await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay)

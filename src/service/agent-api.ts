@@ -1,6 +1,6 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
-import { asObject, normalisedHttpLink, plain, text, timestamp } from './answer.js'
+import { NoStatusError, asObject, normalisedHttpLink, plain, text, timestamp } from './answer.js'
 import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
@@ -44,12 +44,10 @@ export class AgentApi {
     return readAgentJob(body)
   }
 
-  /** Reads the job for following it: without a `status` there is nothing to follow. */
+  /** Reads the job for following it: an answer without a `status` gives nothing to follow (NoStatusError). */
   async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
     const job = await this.read(projectId, jobId, deadline)
-    if (job.status === undefined) {
-      throw new ActionError(`The answer for agent job ${jobId} carries no \`status\`, so the job cannot be followed.`)
-    }
+    if (job.status === undefined) throw new NoStatusError(`the answer for agent job ${jobId} carries no \`status\``)
     return { ...job, status: job.status }
   }
 

@@ -3,7 +3,17 @@
  * field is taken only when it has a usable value, and anything else counts as absent. Text is
  * made safe for a log line here, where it enters: one line, no workflow command.
  */
+import { ActionError } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
+
+/**
+ * A status answer without its `status`. The job is not followed from it, but the next answer may
+ * have one (the spec requires none for an agent job): a follower waits and reads again, as after a
+ * passing outage (see isPassingOutage), until its timeout.
+ */
+export class NoStatusError extends ActionError {
+  override readonly name: string = 'NoStatusError'
+}
 
 /** The value as a plain object, or an empty one. */
 export function asObject(value: unknown): Record<string, unknown> {

@@ -7,9 +7,10 @@ import { ActionError, CancelledError, errorMessage, isAbortError, throwIfCancell
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { hasUnprintable, serviceText } from '../common/text.js'
+import { NoStatusError } from './answer.js'
 import { readBody, send } from './exchange.js'
 import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
-import { AttemptError, DEFAULT_BACKOFF, withRetries } from './retry.js'
+import { AttemptError, DEFAULT_BACKOFF, parseRetryAfter, withRetries } from './retry.js'
 
 export const USER_AGENT = 'docs-admin-action/1'
 
@@ -68,8 +69,16 @@ export class ServiceError extends ActionError {
   }
 }
 
-/** Encodes one identifier as a single path segment. */
+/**
+ * Encodes one identifier as a single path segment. `.`, `..` and nothing cannot be one, encoded
+ * or not: address normalisation would make them another path (an id the service gave, say).
+ */
 export function segment(value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new ActionError(
+      `The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`
+    )
+  }
   return encodeURIComponent(value)
 }
 
@@ -113,7 +122,7 @@ export class ServiceClient {
         }
       })
     } catch (error) {
-      if (error instanceof AttemptError) throw explain(request, error)
+      if (error instanceof AttemptError) throw explain(request, error, clock.now())
       if (isAbortError(error) && !sent.maybe) throw new CancelledError(undefined, true)
       throw error
     }
@@ -170,16 +179,17 @@ export class ServiceClient {
 }
 
 /**
- * Whether a request failed for a moment: the service unreachable, busy or failing (what classify
- * retries for a read), not a refusal, not an answer that made no sense, and not the step's
- * timeout. A later read may well succeed.
+ * Whether a status read failed for a moment: the service unreachable, busy or failing (what
+ * classify retries for a read), or an answer without its `status`; not a refusal, not an answer
+ * that made no sense, and not the step's timeout. A later read may well succeed.
  */
 export function isPassingOutage(error: unknown): boolean {
+  if (error instanceof NoStatusError) return true
   return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && classify('idempotent', error.failure).retry
 }
 
 /** The final error of a request, written for the user from the one classification of its failure. */
-function explain(request: ServiceRequest, error: AttemptError): ServiceError {
+function explain(request: ServiceRequest, error: AttemptError, now: number): ServiceError {
   const { failure } = error
   const { mayHaveBeenProcessed } = classify(request.kind, failure)
   const said = error.detail ? `: ${error.detail}` : ''
@@ -191,7 +201,10 @@ function explain(request: ServiceRequest, error: AttemptError): ServiceError {
     message =
       `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`
   } else if (error.stoppedByDeadline) {
-    message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.`
+    // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
+    const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined
+    const until = asked === undefined ? '' : ` The service asked to wait until ${new Date(now + asked).toISOString()} (${formatDuration(asked)}).`
+    message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`
   } else if (request.kind === 'once' && mayHaveBeenProcessed) {
     message =
       `Could not ${request.what}: ${describeAmbiguity(failure)}${said}. The service may have processed the request, so it was not sent again ` +
