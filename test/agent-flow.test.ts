@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { readAgentJob } from '../src/service/agent-api.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
+import { readSummary } from './support/github-summary.js'
 import { type Inputs, type RunResult, type SimulatorFixture, agentInputs as inputsFor, simulatorFixture } from './support/harness.js'
 
 let fixture: SimulatorFixture | undefined
@@ -100,6 +101,10 @@ describe('agent-message', () => {
     expect(sent.failure).toBeUndefined()
     expect(sent.outputs.get('status')).toBe('active')
     expect(s.count('agent-get')).toBe(0)
+    // The summary's note shows its code as code: GitHub reads no Markdown inside HTML.
+    expect(sent.summary).toContain('<p>Not waiting for the job (<code>wait: false</code>).</p>')
+    expect(readSummary(sent.summary).markdownBlocks).toEqual([])
+    expect(readSummary(sent.summary).shownText).not.toContain('`')
     const status = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))
     expect(status.failure).toBeUndefined()
     expect(status.outputs.get('status')).toBe('completed')

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Fault, type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from './support/events.js'
+import { readSummary } from './support/github-summary.js'
 import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from './support/runner.js'
 import { tempFolder } from './support/temp.js'
 
@@ -260,6 +261,25 @@ describe('the action only', () => {
     expect(lines).toContain(`::add-mask::${signature}`)
     expect(run.summary).toContain(run.outputs['job-id'])
     expect(run.summary).toContain('completed')
+  })
+
+  test('the job summary file shows on GitHub as meant: notes with their code as code, several refused inputs as a list', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') }
+    const started = await runDist({ inputs: { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, domain: 'docs.acme.com', wait: 'false' }, env })
+    expect(started.exitCode).toBe(0)
+    expect(started.summary).toContain('<p>Not waiting for the job (<code>wait: false</code>).</p>')
+    const refused = await runDist({ inputs: { operation: 'export', 'api-key': s.apiKey, domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' }, env })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.summary).toContain('<p>❌ Invalid inputs:</p>')
+    for (const summary of [started.summary, refused.summary]) {
+      const { markdownBlocks, shownText } = readSummary(summary)
+      expect(markdownBlocks).toEqual([])
+      expect(shownText).not.toContain('`')
+    }
+    expect(readSummary(refused.summary).lists).toEqual([
+      [expect.stringContaining('<code>base-url</code>'), expect.stringContaining('<code>timeout</code>'), expect.stringContaining('<code>domain</code>')]
+    ])
   })
 
   test('a conversation across two runs: a command on an issue creates a job, a command on its pull request (no job-id) reaches the same job', async () => {

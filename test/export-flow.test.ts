@@ -8,6 +8,7 @@ import { helmValuesYaml } from '../src/export/helm-values.js'
 import { archiveFolderOf } from '../src/export/path-check.js'
 import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
+import { readSummary } from './support/github-summary.js'
 import { type Inputs, type RunnerEnv, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
 import { tempFolder } from './support/temp.js'
 
@@ -268,7 +269,14 @@ describe('export flow against the simulator', () => {
     expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
     // The summary says so too: a refused run still leaves one.
     expect(summary).toContain('<h3>Docs admin</h3>')
-    expect(summary).toContain('❌ Invalid inputs:')
+    expect(summary).toContain('<p>❌ Invalid inputs:</p>')
+    // As GitHub shows it: a list of the problems, their input names as code, no stray backtick.
+    const { markdownBlocks, shownText, lists } = readSummary(summary)
+    expect(markdownBlocks).toEqual([])
+    expect(shownText).not.toContain('`')
+    expect(lists).toEqual([
+      [expect.stringContaining('<code>base-url</code>'), expect.stringContaining('<code>timeout</code>'), expect.stringContaining('<code>domain</code>')]
+    ])
   })
 
   test('a bundle link to a link-local address is refused before it is handed on or fetched', async () => {

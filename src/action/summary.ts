@@ -1,4 +1,14 @@
-/** The job summary: what the run did, as HTML for the runner's summary page. Pure rendering. */
+/**
+ * The job summary: what the run did, as HTML for the runner's summary page. Pure rendering.
+ *
+ * GitHub reads the summary as Markdown, where a block that starts with an HTML tag is HTML up to
+ * the next blank line, with no Markdown inside it. So every part is HTML: notes and errors, which
+ * are written with Markdown's code spans (`wait: false`) and lists (`  - problem`) for the log,
+ * get `<code>` and `<ul>` here. No line of it is ever blank (a line break in a text is a `<br>`),
+ * so text from elsewhere cannot end the HTML and be read as Markdown; all of it is escaped, and
+ * its @mentions ping nobody.
+ */
+import { printableLines, withoutMentions } from '../common/text.js'
 import { formatBytes } from '../common/units.js'
 import type { OutputName, Outputs } from './outputs.js'
 
@@ -16,16 +26,16 @@ export function newReport(title: string): Report {
 /** The outputs a reader of the summary wants, in reading order, with how to show each. */
 const SUMMARY_OUTPUTS: Array<[OutputName, string, (value: string) => string]> = [
   ['job-id', 'Job', code],
-  ['status', 'Status', (v) => `<strong>${escapeHtml(v)}</strong>`],
-  ['page-count', 'Pages', escapeHtml],
+  ['status', 'Status', (v) => `<strong>${text(v)}</strong>`],
+  ['page-count', 'Pages', text],
   ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
-  ['bundle-size', 'Bundle size', (v) => escapeHtml(formatBytes(Number(v)))],
+  ['bundle-size', 'Bundle size', (v) => text(formatBytes(Number(v)))],
   ['bundle-sha256', 'Bundle sha256', code],
   ['site-path', 'Site', code],
   ['bundle-path', 'Archive', code],
-  ['expires-at', 'Link expires', escapeHtml],
-  ['model', 'Model', escapeHtml],
-  ['source-repository', 'Repository', escapeHtml],
+  ['expires-at', 'Link expires', text],
+  ['model', 'Model', text],
+  ['source-repository', 'Repository', text],
   ['source-ref', 'Branch', code]
 ]
 
@@ -36,19 +46,19 @@ export function summaryRows(outputs: Outputs, report: Report): Array<[string, st
     const value = outputs.get(name)
     if (value) rows.push([label, show(value)])
   }
-  return [...rows, ...report.rows.map(([label, value]): [string, string] => [label, escapeHtml(value)])]
+  return [...rows, ...report.rows.map(([label, value]): [string, string] => [label, text(value)])]
 }
 
 /** The report as HTML: a heading, a table of what is known, the notes, and the failure if any. */
 export function renderSummary(report: Report, outputs: Outputs, failure?: string): string {
-  const parts = [`<h3>${escapeHtml(report.title)}</h3>`]
+  const parts = [`<h3>${text(report.title)}</h3>`]
   const rows = summaryRows(outputs, report)
   if (rows.length > 0) {
-    const body = rows.map(([label, value]) => `<tr><td>${escapeHtml(label)}</td><td>${value}</td></tr>`).join('')
+    const body = rows.map(([label, value]) => `<tr><td>${text(label)}</td><td>${value}</td></tr>`).join('')
     parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`)
   }
-  for (const note of report.notes) parts.push(`<p>${escapeHtml(note)}</p>`)
-  if (failure !== undefined) parts.push(`<p>❌ ${escapeHtml(failure)}</p>`)
+  for (const note of report.notes) parts.push(...messageBlocks(note))
+  if (failure !== undefined) parts.push(...messageBlocks(failure, '❌'))
   return `${parts.join('\n')}\n`
 }
 
@@ -56,6 +66,77 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-function code(text: string): string {
-  return `<code>${escapeHtml(text)}</code>`
+/** A line of a message that is an item of a list: `- item`, indented or not. */
+const LIST_ITEM = /^\s*- +(.*)$/
+
+/**
+ * A message (a note, the failure) as HTML blocks: its runs of `- item` lines as a list, its other
+ * lines as paragraphs (a blank line starts a new one, a line break is a `<br>`), code spans as
+ * `<code>`. `lead` (the failure's mark) starts the first paragraph.
+ */
+export function messageBlocks(message: string, lead?: string): string[] {
+  const blocks: string[] = []
+  let paragraph: string[] = []
+  let items: string[] = []
+  const close = (): void => {
+    if (paragraph.length > 0) blocks.push(`<p>${paragraph.join('<br>')}</p>`)
+    if (items.length > 0) blocks.push(`<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`)
+    paragraph = []
+    items = []
+  }
+  for (const line of printableLines(message)) {
+    const item = LIST_ITEM.exec(line)
+    if (item !== null) {
+      if (paragraph.length > 0) close()
+      items.push(inline(item[1] ?? ''))
+    } else if (line.trim() === '') {
+      close()
+    } else {
+      if (items.length > 0) close()
+      paragraph.push(inline(line))
+    }
+  }
+  close()
+  if (lead === undefined) return blocks
+  const first = blocks[0]
+  if (first?.startsWith('<p>')) blocks[0] = `<p>${escapeHtml(lead)} ${first.slice('<p>'.length)}`
+  else blocks.unshift(`<p>${escapeHtml(lead)}</p>`)
+  return blocks
+}
+
+/**
+ * One line of a message as HTML: its code spans as Markdown reads them (a run of backticks up to
+ * the next run of as many; a run that none closes is plain text) become `<code>`, the rest text.
+ */
+function inline(line: string): string {
+  const runs = Array.from(line.matchAll(/`+/g), (run) => ({ at: run.index, length: run[0].length }))
+  let html = ''
+  let from = 0
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i] as { at: number; length: number }
+    const closing = runs.findIndex((run, j) => j > i && run.length === open.length)
+    if (closing < 0) continue
+    const close = runs[closing] as { at: number; length: number }
+    html += `${text(line.slice(from, open.at))}${code(codeSpan(line.slice(open.at + open.length, close.at)))}`
+    from = close.at + close.length
+    i = closing
+  }
+  return `${html}${text(line.slice(from))}`
+}
+
+/** A code span's content: one space each side is padding when both are there (and it is not all spaces). */
+function codeSpan(content: string): string {
+  return content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '' ? content.slice(1, -1) : content
+}
+
+/** Text from anywhere, escaped, pinging nobody, its line breaks as `<br>`: never a blank line. */
+function text(value: string): string {
+  return printableLines(value)
+    .map((line) => escapeHtml(withoutMentions(line)))
+    .join('<br>')
+}
+
+/** A value to copy as it is (an id, a path): one line, escaped, nothing added. */
+function code(value: string): string {
+  return `<code>${escapeHtml(printableLines(value).join(' '))}</code>`
 }

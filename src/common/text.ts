@@ -52,6 +52,15 @@ export function hasUnprintable(text: string): boolean {
   return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text)
 }
 
+/**
+ * Someone else's text cut into its lines (at \n, \r and \r\n), each without any other control
+ * character or mark that reorders text on screen (they become spaces), for a format that gives
+ * line breaks a markup of its own (the job summary's HTML).
+ */
+export function printableLines(text: string): string[] {
+  return text.split(LINE_BREAK).map((line) => line.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'))
+}
+
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
 export function withoutMentions(text: string): string {
   return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`)

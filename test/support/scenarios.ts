@@ -10,6 +10,7 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { fixtureSiteEntries } from '../../simulator/archives.js'
 import type { Fault, RouteName, Simulator, SimulatorOptions } from '../../simulator/server.js'
+import { readSummary } from './github-summary.js'
 import { OWN_COMMANDS, runnerCommand, runnerLines } from './runner.js'
 
 export type Operation = 'export' | 'agent-message'
@@ -238,6 +239,9 @@ export async function violations(o: Observation): Promise<string[]> {
     .map(runnerCommand)
     .filter((name) => name !== undefined && !OWN_COMMANDS.has(name))
   if (smuggled.length > 0) broken.push(`workflow commands from outside in the log: ${smuggled.join(', ')}`)
+  // The summary is HTML throughout: no text in it makes GitHub read a part of it as Markdown.
+  const markdown = readSummary(o.summary).markdownBlocks
+  if (markdown.length > 0) broken.push(`a part of the summary that GitHub reads as Markdown: ${JSON.stringify(markdown)}`)
   if (/^\s*at .+:\d+:\d+\)?$/m.test(o.log) || /(\n|%0A)\s+at .+:\d+:\d+/.test(o.log)) broken.push('a stack trace in the log')
   if (o.elapsedMs > o.timeoutMs + o.slackMs) broken.push(`the run took ${Math.round(o.elapsedMs)} ms, timeout ${o.timeoutMs} ms`)
 

@@ -1,0 +1,66 @@
+import { describe, expect, test } from '@jest/globals'
+import { Outputs } from '../src/action/outputs.js'
+import { newReport, renderSummary } from '../src/action/summary.js'
+import { readSummary } from './support/github-summary.js'
+
+function summaryOf(notes: string[], failure?: string, rows: Array<[string, string]> = []): string {
+  const report = newReport('Docs admin')
+  report.notes.push(...notes)
+  report.rows.push(...rows)
+  const outputs = new Outputs(() => undefined)
+  outputs.set('job-id', 'job_abc')
+  return renderSummary(report, outputs, failure)
+}
+
+describe('the job summary as GitHub shows it', () => {
+  test("a note's code spans are <code>: no backtick shows", () => {
+    const summary = summaryOf(['Not waiting for the job (`wait: false`).'])
+    expect(summary).toContain('<p>Not waiting for the job (<code>wait: false</code>).</p>')
+    const { markdownBlocks, shownText } = readSummary(summary)
+    expect(markdownBlocks).toEqual([])
+    expect(shownText).not.toContain('`')
+  })
+
+  test('several problems are a list, each item with its code', () => {
+    const summary = summaryOf([], 'Invalid inputs:\n  - `timeout` must be a duration\n  - `domain` must be a host name, got <b>x</b>')
+    expect(summary).toContain(
+      '<p>❌ Invalid inputs:</p>\n<ul><li><code>timeout</code> must be a duration</li><li><code>domain</code> must be a host name, got &#60;b&#62;x&#60;/b&#62;</li></ul>'
+    )
+    const { markdownBlocks, shownText, lists } = readSummary(summary)
+    expect(markdownBlocks).toEqual([])
+    expect(shownText).not.toContain('`')
+    expect(lists).toHaveLength(1)
+    expect(lists[0]).toHaveLength(2)
+  })
+
+  test('one problem is one paragraph', () => {
+    const summary = summaryOf([], 'Invalid input: `operation` must be one of `export`, `agent`.')
+    expect(summary).toContain('<p>❌ Invalid input: <code>operation</code> must be one of <code>export</code>, <code>agent</code>.</p>')
+    expect(readSummary(summary).lists).toEqual([])
+  })
+
+  test('code spans as Markdown reads them: a longer fence holds a backtick, a lone backtick is text', () => {
+    const summary = summaryOf(['a `` b`c `` d, and `one` and a lone ` here'])
+    expect(summary).toContain('<p>a <code>b`c</code> d, and <code>one</code> and a lone ` here</p>')
+  })
+
+  test('text from elsewhere cannot end the HTML, add any, or ping anyone', () => {
+    const hostile = 'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading'
+    const summary = summaryOf([hostile], `Agent job job_abc failed: ${hostile}.`, [['Prompt', hostile]])
+    const { markdownBlocks } = readSummary(summary)
+    // One HTML block: no blank line lets the rest be read as Markdown.
+    expect(markdownBlocks).toEqual([])
+    expect(summary.trimEnd()).not.toMatch(/\n[ \t]*\n/)
+    expect(summary).not.toMatch(/<(img|script)/)
+    expect(summary).not.toContain('@octocat')
+    expect(summary).toContain('@\u200doctocat')
+    expect(summary).toContain('<td>done<br><br>![tracker](https://evil.example/p.png) @\u200doctocat &#60;img src=x onerror=alert(1)&#62;')
+  })
+
+  test('the tables stay as they were', () => {
+    const summary = summaryOf([], undefined, [['Permission', 'write']])
+    expect(summary).toBe(
+      '<h3>Docs admin</h3>\n<table><tr><th>Item</th><th>Value</th></tr><tr><td>Job</td><td><code>job_abc</code></td></tr><tr><td>Permission</td><td>write</td></tr></table>\n'
+    )
+  })
+})
