@@ -3,8 +3,9 @@ import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/agent/permission.js'
 import { formatReplyMarker, readReplyMarker } from '../src/agent/reply-marker.js'
-import { GitHubApiError } from '../src/action/host.js'
+import { type GitHubApi, GitHubApiError } from '../src/action/host.js'
 import { createGitHubApi } from '../src/action/octokit.js'
+import { describeGitHubError } from '../src/agent/github-calls.js'
 import { progressText, redact } from '../src/agent/reply.js'
 import { commentCode, withoutMentions } from '../src/common/text.js'
 import { normalisedHttpLink } from '../src/service/answer.js'
@@ -14,7 +15,7 @@ import { type Inputs, type RunOptions, type RunResult, type RunnerEnv, type Simu
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
-import { tempFolder } from './support/temp.js'
+import { tempFolder, unusedPort } from './support/temp.js'
 
 // Comment events as the runner gives them: variables, and the webhook payload in a file.
 
@@ -126,6 +127,27 @@ describe('the gate: who may run the agent from a comment', () => {
     sim.addFault({ route: 'github-permission', status: 502, times: 10 })
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
     expect(failure).toMatch(/HTTP 502.*after 4 attempts.*nothing was sent to the docs service: GitHub did not answer; rerun the workflow/)
+    expect(sim.count('github-permission')).toBe(4)
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('a GitHub that cannot be reached (a closed port) is no answer, with the network error, not an HTTP 500: retried, then the run fails closed', async () => {
+    const sim = await startSim()
+    const closed = `http://127.0.0.1:${await unusedPort()}`
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), {}, { env: { GITHUB_API_URL: closed } })
+    expect(failure).toMatch(
+      /^Could not read the permission of octocat on acme\/docs \(no answer from GitHub: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(after 4 attempts\)\), so the comment was not acted on and nothing was sent to the docs service: GitHub did not answer; rerun the workflow\.$/
+    )
+    expect(failure).not.toContain('HTTP 500')
+    expect(serviceRequests(sim)).toHaveLength(0)
+  })
+
+  test('a connection GitHub drops before answering is retried like a 5xx, and said to be no answer', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-permission', drop: true, times: 10 })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
+    expect(failure).toMatch(/\(no answer from GitHub: .+ \(after 4 attempts\)\), so the comment was not acted on.*GitHub did not answer; rerun the workflow/)
+    expect(failure).not.toContain('HTTP 500')
     expect(sim.count('github-permission')).toBe(4)
     expect(serviceRequests(sim)).toHaveLength(0)
   })
@@ -531,6 +553,42 @@ describe('one progress comment per run', () => {
     expect(sim.requests.filter((r) => r.route === 'github-comment' && r.path.endsWith('/issues/7/comments'))).toHaveLength(1)
   })
 
+  test('a GitHub API that drops the connection only warns, saying no answer came (not an HTTP 500)', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-reaction', drop: true })
+    sim.addFault({ route: 'github-comment', drop: true, times: 5 })
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the typo'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    const warnings = log.lines.filter((l) => l.startsWith('warning:'))
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^warning: Could not react to comment 123456: no answer from GitHub: \S/),
+        expect.stringMatching(/^warning: Could not reply to comment 123456: no answer from GitHub: \S/)
+      ])
+    )
+    expect(log.text()).not.toContain('HTTP 500')
+  })
+
+  test("the job's pull request on a GitHub that cannot be reached: its record is not written, and the warning says no answer came", async () => {
+    const sim = await startSim()
+    const port = await unusedPort()
+    const { failure, outputs, log } = await onEvent(
+      sim,
+      'workflow_dispatch',
+      {},
+      { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' },
+      { env: { GITHUB_API_URL: `http://127.0.0.1:${port}` } }
+    )
+    expect(failure).toBeUndefined()
+    expect(outputs.get('pr-number')).toBe('42')
+    expect(log.lines).toContain(`warning: Could not read the comments of acme/docs#42: no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`)
+    expect(log.text()).not.toContain('HTTP 500')
+  })
+
   test('a review comment: 👀 on it, the reply in its thread (on the first comment), edits of that reply', async () => {
     const sim = await startSim()
     const { failure, outputs } = await onEvent(
@@ -820,6 +878,57 @@ describe('the GitHub port', () => {
       expect(Date.now() - started).toBeLessThan(5000)
       sim.clearFaults()
     }
+  })
+})
+
+describe('the GitHub port, when no answer comes', () => {
+  const home = { owner: 'acme', repo: 'docs' }
+  const everyCall = (api: GitHubApi): Array<[string, () => Promise<unknown>]> => [
+    ['tokenLogin', () => api.tokenLogin()],
+    ['getPermission', () => api.getPermission(home, 'octocat')],
+    ['listIssueComments', () => api.listIssueComments(home, 42)],
+    ['listReviewComments', () => api.listReviewComments(home, 42)],
+    ['reactToIssueComment', () => api.reactToIssueComment(home, 1, 'eyes')],
+    ['reactToReviewComment', () => api.reactToReviewComment(home, 1, 'eyes')],
+    ['createIssueComment', () => api.createIssueComment(home, 42, 'hi')],
+    ['replyToReviewComment', () => api.replyToReviewComment(home, 42, 1, 'hi')],
+    ['updateIssueComment', () => api.updateIssueComment(home, 1, 'hi')],
+    ['updateReviewComment', () => api.updateReviewComment(home, 1, 'hi')]
+  ]
+
+  test("every call to a closed port fails as no answer (status 0) in the network's words, not as an HTTP 500", async () => {
+    const port = await unusedPort()
+    const api = createGitHubApi(GITHUB_TOKEN, `http://127.0.0.1:${port}`)
+    for (const [name, call] of everyCall(api)) {
+      const error = await call().then(
+        () => new Error(`${name} succeeded`),
+        (e: unknown) => e
+      )
+      expect(error).toBeInstanceOf(GitHubApiError)
+      expect({ name, status: (error as GitHubApiError).status, message: (error as Error).message }).toEqual({
+        name,
+        status: 0,
+        message: `no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`
+      })
+      expect(describeGitHubError(error)).toBe(`no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`)
+    }
+  })
+
+  test("a connection dropped before the answer is no answer; GitHub's own HTTP 500 stays one", async () => {
+    const sim = await startSim()
+    sim.github.thread(REPO, 42, { isPullRequest: true })
+    const api = createGitHubApi(GITHUB_TOKEN, sim.githubApiUrl)
+    sim.addFault({ route: 'github-comments', drop: true })
+    const dropped = await api.listIssueComments(home, 42).catch((e: unknown) => e)
+    expect(dropped).toBeInstanceOf(GitHubApiError)
+    expect((dropped as GitHubApiError).status).toBe(0)
+    expect((dropped as Error).message).toMatch(/^no answer from GitHub: \S/)
+    sim.addFault({ route: 'github-comments', status: 500 })
+    const refused = await api.listIssueComments(home, 42).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(GitHubApiError)
+    expect((refused as GitHubApiError).status).toBe(500)
+    expect(describeGitHubError(refused)).toMatch(/^HTTP 500: /)
+    expect(await api.listIssueComments(home, 42)).toEqual([])
   })
 })
 

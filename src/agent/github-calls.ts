@@ -108,6 +108,8 @@ function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise
 
 function failureOf(error: unknown): AttemptFailure {
   // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
+  // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
+  // read retries as it does a 5xx.
   if (error instanceof GitHubApiError && error.status > 0) return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter }
   return { kind: 'network', code: (error as NodeJS.ErrnoException)?.code, message: errorMessage(error) }
 }
