@@ -56,10 +56,14 @@ function createGitHubApi(token, apiUrl) {
             return await request();
         }
         catch (error) {
-            // Octokit reports a request its signal ended as an HTTP 500: it is no answer at all.
+            // Octokit reports a request that got no HTTP answer as an HTTP 500: one its signal ended,
+            // and one the network failed (refused, reset, a name that does not resolve). It is no
+            // answer at all, and says why in its own words.
             if (signal?.aborted === true)
                 throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(0, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(signal.reason ?? error));
             const found = error?.status;
+            if (typeof found === 'number' && !answered(error))
+                throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(0, `no answer from GitHub: ${networkMessage(error)}`);
             const status = typeof found === 'number' ? found : 0;
             const headers = error?.response?.headers ?? {};
             // GitHub's secondary rate limits answer 403 with Retry-After, its primary one with no
@@ -108,6 +112,36 @@ function createGitHubApi(token, apiUrl) {
             await call(signal, () => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
         }
     };
+}
+/** Whether an Octokit error came with an HTTP answer: one without (a network failure) has a status (500) but no `response`. */
+function answered(error) {
+    return error?.response !== undefined;
+}
+/**
+ * What the network said of a request that got no answer, e.g. `connect ECONNREFUSED 127.0.0.1:443`
+ * or `getaddrinfo ENOTFOUND api.github.com`: the innermost cause that says something (fetch's own
+ * "fetch failed" says nothing), with its code when its words do not hold it.
+ */
+function networkMessage(error) {
+    const causes = [];
+    let cause = error;
+    while (typeof cause === 'object' && cause !== null && causes.length < 8 && !causes.includes(cause)) {
+        causes.push(cause);
+        cause = cause.cause;
+    }
+    // A connection tried on several addresses fails with them all (an AggregateError); the first says enough.
+    const tried = causes.at(-1)?.errors;
+    if (Array.isArray(tried) && typeof tried[0] === 'object' && tried[0] !== null)
+        causes.push(tried[0]);
+    for (const { message, code } of causes.reverse()) {
+        const words = typeof message === 'string' ? message.trim() : '';
+        const named = typeof code === 'string' && code !== '' ? code : undefined;
+        if (words !== '' && words !== 'fetch failed')
+            return named !== undefined && !words.includes(named) ? `${named}: ${words}` : words;
+        if (named !== undefined)
+            return named;
+    }
+    return (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error);
 }
 /**
  * Every comment of a listing, page by page (up to MAX_COMMENT_PAGES). By hand: Octokit's paginate

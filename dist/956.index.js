@@ -290,6 +290,8 @@ function bounded(context, call, atLeastMs = 0, timeoutMs = GITHUB_TIMEOUT_MS) {
 }
 function failureOf(error) {
     // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
+    // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
+    // read retries as it does a 5xx.
     if (error instanceof host/* GitHubApiError */.O && error.status > 0)
         return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
     return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };

@@ -29070,13 +29070,14 @@ function isGitFolderName(name) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BR: () => (/* binding */ hasUnprintable),
+/* harmony export */   Cw: () => (/* binding */ withoutMentions),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
 /* harmony export */   br: () => (/* binding */ commentText),
+/* harmony export */   fk: () => (/* binding */ printableLines),
 /* harmony export */   ph: () => (/* binding */ commentCode),
 /* harmony export */   pt: () => (/* binding */ commentPhrase),
 /* harmony export */   qH: () => (/* binding */ plainLogLines)
 /* harmony export */ });
-/* unused harmony export withoutMentions */
 /**
  * Text from elsewhere (the service, the storage, an archive) is data: before it reaches a log
  * line or a comment it must not be able to act. The runner reads its stdout line by line (a line
@@ -29124,6 +29125,14 @@ function plainLogLines(message) {
 function hasUnprintable(text) {
     LONE_SURROGATE.lastIndex = 0;
     return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text);
+}
+/**
+ * Someone else's text cut into its lines (at \n, \r and \r\n), each without any other control
+ * character or mark that reorders text on screen (they become spaces), for a format that gives
+ * line breaks a markup of its own (the job summary's HTML).
+ */
+function printableLines(text) {
+    return text.split(LINE_BREAK).map((line) => line.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'));
 }
 /** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
 function withoutMentions(text) {
@@ -29401,7 +29410,17 @@ var action_settings = __nccwpck_require__(9297);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __nccwpck_require__(8570);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
-/** The job summary: what the run did, as HTML for the runner's summary page. Pure rendering. */
+/**
+ * The job summary: what the run did, as HTML for the runner's summary page. Pure rendering.
+ *
+ * GitHub reads the summary as Markdown, where a block that starts with an HTML tag is HTML up to
+ * the next blank line, with no Markdown inside it. So every part is HTML: notes and errors, which
+ * are written with Markdown's code spans (`wait: false`) and lists (`  - problem`) for the log,
+ * get `<code>` and `<ul>` here. No line of it is ever blank (a line break in a text is a `<br>`),
+ * so text from elsewhere cannot end the HTML and be read as Markdown; all of it is escaped, and
+ * its @mentions ping nobody.
+ */
+
 
 function newReport(title) {
     return { title, rows: [], notes: [] };
@@ -29409,16 +29428,16 @@ function newReport(title) {
 /** The outputs a reader of the summary wants, in reading order, with how to show each. */
 const SUMMARY_OUTPUTS = [
     ['job-id', 'Job', code],
-    ['status', 'Status', (v) => `<strong>${escapeHtml(v)}</strong>`],
-    ['page-count', 'Pages', escapeHtml],
+    ['status', 'Status', (v) => `<strong>${summary_text(v)}</strong>`],
+    ['page-count', 'Pages', summary_text],
     ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
-    ['bundle-size', 'Bundle size', (v) => escapeHtml((0,units/* formatBytes */.z3)(Number(v)))],
+    ['bundle-size', 'Bundle size', (v) => summary_text((0,units/* formatBytes */.z3)(Number(v)))],
     ['bundle-sha256', 'Bundle sha256', code],
     ['site-path', 'Site', code],
     ['bundle-path', 'Archive', code],
-    ['expires-at', 'Link expires', escapeHtml],
-    ['model', 'Model', escapeHtml],
-    ['source-repository', 'Repository', escapeHtml],
+    ['expires-at', 'Link expires', summary_text],
+    ['model', 'Model', summary_text],
+    ['source-repository', 'Repository', summary_text],
     ['source-ref', 'Branch', code]
 ];
 /** Rows for the summary: the known outputs first, then the flow's own rows. */
@@ -29429,27 +29448,103 @@ function summaryRows(outputs, report) {
         if (value)
             rows.push([label, show(value)]);
     }
-    return [...rows, ...report.rows.map(([label, value]) => [label, escapeHtml(value)])];
+    return [...rows, ...report.rows.map(([label, value]) => [label, summary_text(value)])];
 }
 /** The report as HTML: a heading, a table of what is known, the notes, and the failure if any. */
 function renderSummary(report, outputs, failure) {
-    const parts = [`<h3>${escapeHtml(report.title)}</h3>`];
+    const parts = [`<h3>${summary_text(report.title)}</h3>`];
     const rows = summaryRows(outputs, report);
     if (rows.length > 0) {
-        const body = rows.map(([label, value]) => `<tr><td>${escapeHtml(label)}</td><td>${value}</td></tr>`).join('');
+        const body = rows.map(([label, value]) => `<tr><td>${summary_text(label)}</td><td>${value}</td></tr>`).join('');
         parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`);
     }
     for (const note of report.notes)
-        parts.push(`<p>${escapeHtml(note)}</p>`);
+        parts.push(...messageBlocks(note));
     if (failure !== undefined)
-        parts.push(`<p>❌ ${escapeHtml(failure)}</p>`);
+        parts.push(...messageBlocks(failure, '❌'));
     return `${parts.join('\n')}\n`;
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-function code(text) {
-    return `<code>${escapeHtml(text)}</code>`;
+/** A line of a message that is an item of a list: `- item`, indented or not. */
+const LIST_ITEM = /^\s*- +(.*)$/;
+/**
+ * A message (a note, the failure) as HTML blocks: its runs of `- item` lines as a list, its other
+ * lines as paragraphs (a blank line starts a new one, a line break is a `<br>`), code spans as
+ * `<code>`. `lead` (the failure's mark) starts the first paragraph.
+ */
+function messageBlocks(message, lead) {
+    const blocks = [];
+    let paragraph = [];
+    let items = [];
+    const close = () => {
+        if (paragraph.length > 0)
+            blocks.push(`<p>${paragraph.join('<br>')}</p>`);
+        if (items.length > 0)
+            blocks.push(`<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`);
+        paragraph = [];
+        items = [];
+    };
+    for (const line of (0,common_text/* printableLines */.fk)(message)) {
+        const item = LIST_ITEM.exec(line);
+        if (item !== null) {
+            if (paragraph.length > 0)
+                close();
+            items.push(inline(item[1] ?? ''));
+        }
+        else if (line.trim() === '') {
+            close();
+        }
+        else {
+            if (items.length > 0)
+                close();
+            paragraph.push(inline(line));
+        }
+    }
+    close();
+    if (lead === undefined)
+        return blocks;
+    const first = blocks[0];
+    if (first?.startsWith('<p>'))
+        blocks[0] = `<p>${escapeHtml(lead)} ${first.slice('<p>'.length)}`;
+    else
+        blocks.unshift(`<p>${escapeHtml(lead)}</p>`);
+    return blocks;
+}
+/**
+ * One line of a message as HTML: its code spans as Markdown reads them (a run of backticks up to
+ * the next run of as many; a run that none closes is plain text) become `<code>`, the rest text.
+ */
+function inline(line) {
+    const runs = Array.from(line.matchAll(/`+/g), (run) => ({ at: run.index, length: run[0].length }));
+    let html = '';
+    let from = 0;
+    for (let i = 0; i < runs.length; i++) {
+        const open = runs[i];
+        const closing = runs.findIndex((run, j) => j > i && run.length === open.length);
+        if (closing < 0)
+            continue;
+        const close = runs[closing];
+        html += `${summary_text(line.slice(from, open.at))}${code(codeSpan(line.slice(open.at + open.length, close.at)))}`;
+        from = close.at + close.length;
+        i = closing;
+    }
+    return `${html}${summary_text(line.slice(from))}`;
+}
+/** A code span's content: one space each side is padding when both are there (and it is not all spaces). */
+function codeSpan(content) {
+    return content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '' ? content.slice(1, -1) : content;
+}
+/** Text from anywhere, escaped, pinging nobody, its line breaks as `<br>`: never a blank line. */
+function summary_text(value) {
+    return (0,common_text/* printableLines */.fk)(value)
+        .map((line) => escapeHtml((0,common_text/* withoutMentions */.Cw)(line)))
+        .join('<br>');
+}
+/** A value to copy as it is (an id, a path): one line, escaped, nothing added. */
+function code(value) {
+    return `<code>${escapeHtml((0,common_text/* printableLines */.fk)(value).join(' '))}</code>`;
 }
 
 // EXTERNAL MODULE: ./src/common/errors.ts
