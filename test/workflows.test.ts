@@ -137,10 +137,11 @@ describe('what the examples promise', () => {
     expect(workflow.permissions).toEqual({ issues: 'write', 'pull-requests': 'write' })
   })
 
-  test('deploy-github-pages: the unpacked site goes to Pages as the export left it', () => {
+  test('deploy-github-pages: the unpacked site goes to Pages as the export left it, its dotfiles (.well-known/) too', () => {
     const workflow = load('examples/deploy-github-pages.yml')
     const upload = stepsOf(workflow).find((step) => step.uses?.startsWith('actions/upload-pages-artifact@'))
-    expect(upload?.with).toEqual({ path: '${{ steps.export.outputs.site-path }}' })
+    expect(upload?.uses).toBe('actions/upload-pages-artifact@v5')
+    expect(upload?.with).toEqual({ path: '${{ steps.export.outputs.site-path }}', 'include-hidden-files': true })
     expect(stepsOf(workflow).some((step) => step.uses?.startsWith('actions/deploy-pages@'))).toBe(true)
   })
 
