@@ -12,6 +12,8 @@ interface ActionYml {
 
 const action = parse(await readFile(new URL('../action.yml', import.meta.url), 'utf8')) as ActionYml
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+const changelog = await readFile(new URL('../CHANGELOG.md', import.meta.url), 'utf8')
+const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
 
 /** The rows of the first markdown table under `## heading`, as arrays of cell texts. */
 function tableUnder(heading: string): string[][] {
@@ -63,5 +65,11 @@ describe('action.yml, README and the code say the same', () => {
   test('README gives the two set-up commands of a fresh clone', () => {
     expect(readme).toContain('npm ci && npm run demo')
     expect(readme).toMatch(/^npm test\b/m)
+  })
+
+  test("what CHANGELOG's unreleased section says engines.node is, package.json says", () => {
+    const unreleased = changelog.split(/^## /m).find((part) => part.startsWith('[Unreleased]')) ?? ''
+    const said = [...unreleased.matchAll(/`engines\.node` is `([^`]+)`/g)].map(([, range]) => range)
+    expect(said).toEqual([packageJson.engines.node])
   })
 })
