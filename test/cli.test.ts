@@ -40,8 +40,12 @@ describe('the command line', () => {
   })
 
   test('help, for all and per operation, needs no key', () => {
-    expect(parseCommandLine([], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('Operations:') })
+    for (const asked of ['--help', '-h', 'help']) expect(parseCommandLine([asked], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('Operations:') })
     expect(parseCommandLine(['agent-message', '-h'], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('--prompt <value>') })
+  })
+
+  test('no operation at all is a bad command line, with the help to go on', () => {
+    expect(parseCommandLine([], env)).toEqual({ kind: 'error', message: 'no operation given', help: expect.stringContaining('Operations:') })
   })
 
   test('the flags of an operation are the inputs it reads; the comment-only ones are not flags', () => {

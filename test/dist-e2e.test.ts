@@ -459,6 +459,12 @@ describe('the CLI only', () => {
   test('--help for the CLI and for each operation', async () => {
     const general = await runCli({ args: ['--help'] })
     expect(general.exitCode).toBe(0)
+    expect(general.stderr).toBe('')
+    // `help` says the same; no operation at all is a bad command line: the help goes to stderr, with exit code 2.
+    const word = await runCli({ args: ['help'] })
+    expect([word.exitCode, word.stdout, word.stderr]).toEqual([0, general.stdout, ''])
+    const none = await runCli({ args: [] })
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([2, '', `docs-admin: no operation given\n\n${general.stdout}`])
     expect(general.stdout).toContain('Usage: docs-admin <operation> [flags]')
     expect(general.stdout).toContain('Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.')
     // Every variable the CLI reads is named, with what it does.

@@ -32,12 +32,15 @@ const SUMMARIES: Record<Operation, string> = {
 
 export type CommandLine =
   | { kind: 'help'; text: string }
-  | { kind: 'error'; message: string }
+  /** A bad command line (exit code 2); `help` is printed after the message when there is nothing else to go on. */
+  | { kind: 'error'; message: string; help?: string }
   | { kind: 'run'; operation: Operation; inputs: Partial<Record<InputName, string>>; json: boolean; warnings: string[] }
 
 export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
   const [first, ...rest] = argv
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: generalHelp() }
+  // Asked for, the help is the answer; with no operation at all the command line is incomplete.
+  if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: generalHelp() }
+  if (first === undefined) return { kind: 'error', message: 'no operation given', help: generalHelp() }
   const operation = OPERATIONS.find((known) => known === first)
   if (operation === undefined) return { kind: 'error', message: `unknown operation \`${first}\`; one of ${OPERATIONS.join(', ')}` }
 

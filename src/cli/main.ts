@@ -9,6 +9,7 @@ if (commandLine.kind === 'help') {
   process.stdout.write(`${commandLine.text}\n`)
 } else if (commandLine.kind === 'error') {
   process.stderr.write(`${COMMAND}: ${commandLine.message}\n`)
+  if (commandLine.help !== undefined) process.stderr.write(`\n${commandLine.help}\n`)
   // `--json` promises JSON on stdout, also when there is nothing to say.
   if (process.argv.includes('--json')) process.stdout.write('{}\n')
   process.exitCode = EXIT_CODES.input
