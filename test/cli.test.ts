@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, test } from '@jest/globals'
+import { INPUTS, type InputName, OPERATIONS } from '../src/action/inputs.js'
 import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
@@ -46,6 +47,34 @@ describe('the command line', () => {
 
   test('no operation at all is a bad command line, with the help to go on', () => {
     expect(parseCommandLine([], env)).toEqual({ kind: 'error', message: 'no operation given', help: expect.stringContaining('Operations:') })
+  })
+
+  test("the flags' help speaks of a command line, not of a workflow", () => {
+    const help = (operation: string): string => {
+      const line = parseCommandLine([operation, '--help'], {})
+      return line.kind === 'help' ? line.text : ''
+    }
+    for (const operation of OPERATIONS) {
+      // The workspace, the runner's folders, the step, the log's masking, the job summary, expressions, comment events.
+      expect([
+        operation,
+        help(operation).match(/workspace|runner|mask|\bstep\b|workflow|summary|\$\{\{|\bevents?\b|pull-request comment|comment(?:'s)? author|where a comment/gi)
+      ]).toEqual([operation, null])
+    }
+    const exportHelp = help('export').replace(/\s+/g, ' ')
+    expect(exportHelp).toContain(
+      '--path <value> (default static-export) Folder for the unpacked site (or for the archive when --extract is false), relative to the current folder or absolute.'
+    )
+    expect(exportHelp).toContain('--api-key <value> Admin API key of the documentation service; redacted in the log. Prefer DOCS_ADMIN_API_KEY')
+    expect(help('agent-status').replace(/\s+/g, ' ')).toContain('--github-token <value> Token for the GitHub API, to record the job on the pull request the agent opens')
+  })
+
+  test("the CLI's own wording of an input is only there where it differs, and only for a flag", () => {
+    for (const [name, spec] of Object.entries(INPUTS) as Array<[InputName, { description: string; cli?: string }]>) {
+      if (spec.cli === undefined) continue
+      expect([name, spec.cli]).not.toEqual([name, spec.description])
+      expect([name, OPERATIONS.some((operation) => flagsOf(operation).includes(name))]).toEqual([name, true])
+    }
   })
 
   test('the flags of an operation are the inputs it reads; the comment-only ones are not flags', () => {

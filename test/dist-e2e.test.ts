@@ -472,6 +472,10 @@ describe('the CLI only', () => {
     expect(general.stdout).toContain('backslashes doubled')
     const exportHelp = await runCli({ args: ['export', '--help'] })
     expect(exportHelp.stdout).toContain('--poll-interval <value> (default 5s)')
+    // The inputs in the CLI's terms: paths relative to the current folder, no runner folders, no masking in GitHub's log.
+    expect(exportHelp.stdout).toContain('relative to the current folder or absolute')
+    expect(exportHelp.stdout).toContain('redacted in the log')
+    expect(exportHelp.stdout).not.toMatch(/workspace|runner|masked|\bstep\b|workflow/i)
     expect(exportHelp.stdout).not.toContain('--project-id')
     expect(exportHelp.stdout).not.toContain('--comment-command')
   })

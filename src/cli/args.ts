@@ -107,10 +107,12 @@ function generalHelp(): string {
 
 function operationHelp(operation: Operation): string {
   const rows = flagsOf(operation).map((name) => {
-    const spec: { description: string; default?: string } = INPUTS[name]
+    const spec: { description: string; cli?: string; default?: string } = INPUTS[name]
     const fallback = spec.default !== undefined && !spec.default.startsWith('${{') ? ` (default ${spec.default})` : ''
-    const variable = name === 'api-key' ? ` Prefer ${ENVIRONMENT.apiKey}.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : ''
-    return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.description)}${variable}`, 74).map((line) => `      ${line}`)]
+    const secret = SECRET_FLAGS[name]
+    const variable =
+      secret !== undefined ? ` Prefer ${secret}: a flag lands in the shell's history and the process list.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : ''
+    return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.cli ?? spec.description)}${variable}`, 74).map((line) => `      ${line}`)]
   })
   return [
     `Usage: ${COMMAND} ${operation} [flags]`,
