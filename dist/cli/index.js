@@ -28431,12 +28431,21 @@ async function readRunnerEvent(env) {
 /**
  * Every input of the action: its default (as action.yml declares it), what it means, and which
  * operations read it. action.yml and README are held to this table by a test, and the CLI's flags
- * and help are made from it, so the four never drift apart.
+ * and help are made from it, so the four never drift apart. Where the action's wording speaks of
+ * the workflow (the workspace, the runner's folders, the step, the log's masking, comment events),
+ * `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
 const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'];
+/** What the action's and the CLI's wording of an input share, where the rest differs. */
+const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed)';
+const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
     operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
-    'api-key': { description: 'Admin API key of the documentation service. Masked in the log at once.', for: 'all' },
+    'api-key': {
+        description: 'Admin API key of the documentation service. Masked in the log at once.',
+        cli: 'Admin API key of the documentation service; redacted in the log.',
+        for: 'all'
+    },
     'base-url': {
         description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
         for: 'all'
@@ -28444,13 +28453,24 @@ const INPUTS = {
     domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
     'job-id': {
         description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
+        cli: '`export`: reuse this export job (skip the start call). `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
         for: ['export', 'agent', 'agent-message', 'agent-status']
     },
     'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
-    paths: { description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.', for: ['export'] },
-    wait: { description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.', for: 'all', default: 'true' },
+    paths: {
+        description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.',
+        cli: 'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export start request when set.',
+        for: ['export']
+    },
+    wait: {
+        description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.',
+        cli: 'Poll until the job ends. `false`: start it, print its `job-id`, and stop.',
+        for: 'all',
+        default: 'true'
+    },
     timeout: {
-        description: 'Bound on the whole step (waiting, requests, download): `250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed).',
+        description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
+        cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
         for: 'all',
         default: '30m'
     },
@@ -28458,13 +28478,15 @@ const INPUTS = {
     'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
     path: {
         description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
+        cli: 'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. Judged on the real path, before any request.',
         for: ['export'],
         default: 'static-export'
     },
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
     'max-site-size': {
-        description: 'Bound on what the archive may unpack to: `500m`, `2g`, or bytes (k, m, g, t are powers of 1024). Past it the step fails and the previous site stays.',
+        description: `Bound on what the archive may unpack to: ${SIZES}. Past it the step fails and the previous site stays.`,
+        cli: `Bound on what the archive may unpack to: ${SIZES}. Past it the run fails and the previous site stays.`,
         for: ['export'],
         default: '5g'
     },
@@ -28477,6 +28499,7 @@ const INPUTS = {
     'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
     'helm-bundle-url': {
         description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
+        cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
         for: ['export']
     },
     'project-id': {
@@ -28485,6 +28508,7 @@ const INPUTS = {
     },
     prompt: {
         description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
+        cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
         for: ['agent', 'agent-message', 'agent-create']
     },
     'comment-command': {
@@ -28498,6 +28522,7 @@ const INPUTS = {
     },
     'github-token': {
         description: "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+        cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
         for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
         default: '${{ github.token }}'
     },
@@ -28904,8 +28929,11 @@ const SUMMARIES = {
 };
 function parseCommandLine(argv, env) {
     const [first, ...rest] = argv;
-    if (first === undefined || first === '--help' || first === '-h' || first === 'help')
+    // Asked for, the help is the answer; with no operation at all the command line is incomplete.
+    if (first === '--help' || first === '-h' || first === 'help')
         return { kind: 'help', text: generalHelp() };
+    if (first === undefined)
+        return { kind: 'error', message: 'no operation given', help: generalHelp() };
     const operation = _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.find((known) => known === first);
     if (operation === undefined)
         return { kind: 'error', message: `unknown operation \`${first}\`; one of ${_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.join(', ')}` };
@@ -28975,8 +29003,9 @@ function operationHelp(operation) {
     const rows = flagsOf(operation).map((name) => {
         const spec = _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .INPUTS */ .mc[name];
         const fallback = spec.default !== undefined && !spec.default.startsWith('${{') ? ` (default ${spec.default})` : '';
-        const variable = name === 'api-key' ? ` Prefer ${ENVIRONMENT.apiKey}.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : '';
-        return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.description)}${variable}`, 74).map((line) => `      ${line}`)];
+        const secret = SECRET_FLAGS[name];
+        const variable = secret !== undefined ? ` Prefer ${secret}: a flag lands in the shell's history and the process list.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : '';
+        return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.cli ?? spec.description)}${variable}`, 74).map((line) => `      ${line}`)];
     });
     return [
         `Usage: ${COMMAND} ${operation} [flags]`,
@@ -29203,6 +29232,8 @@ if (commandLine.kind === 'help') {
 }
 else if (commandLine.kind === 'error') {
     process.stderr.write(`${_args_js__WEBPACK_IMPORTED_MODULE_1__/* .COMMAND */ .Wr}: ${commandLine.message}\n`);
+    if (commandLine.help !== undefined)
+        process.stderr.write(`\n${commandLine.help}\n`);
     // `--json` promises JSON on stdout, also when there is nothing to say.
     if (process.argv.includes('--json'))
         process.stdout.write('{}\n');
