@@ -95,13 +95,30 @@ describe('export flow against the simulator', () => {
     expect(sim.requests.filter((r) => r.origin === 'api').map((r) => r.route)).toEqual(['export-start'])
   })
 
-  test('a status answer without its status does not end the wait: warned, and read again', async () => {
+  test('a status answer without its status does not end the wait at once: warned, and read again, three times in a row at most', async () => {
     await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0 } })
-    sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 2 })
+    sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 3 })
     const { outputs, log, failed } = await runExport({})
     expect(failed).toBe(false)
     expect(outputs.status).toBe('completed')
-    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes('carries no `status`); still waiting'))).toHaveLength(2)
+    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes("the service's answer carries no `status`.); still waiting"))).toHaveLength(3)
+    // A fourth in a row is how the service answers: the step fails, in a whole sentence.
+    sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 4 })
+    const four = await runExport({})
+    expect(four.failure).toMatch(/^Could not read the status of export job exp_\w+: the service's answer carries no `status`\.$/)
+  })
+
+  test("a status answer that is the service's error, or no job at all, fails at once with what it says", async () => {
+    await simulator()
+    sim.addFault({ route: 'export-status', status: 200, body: { error: 'export job exp_gone has expired' }, times: 100 })
+    const expired = await runExport({ 'job-id': 'exp_gone', timeout: '10m' })
+    expect(expired.failure).toBe('Could not read the status of export job exp_gone: the service answered with an error: export job exp_gone has expired')
+    expect(sim.count('export-status')).toBe(1)
+    sim.clearFaults()
+    sim.addFault({ route: 'export-status', status: 200, body: [], times: 100 })
+    const list = await runExport({ 'job-id': 'exp_gone', wait: 'false' })
+    expect(list.failure).toBe("Could not read the status of export job exp_gone: the service's answer is not a job (a list).")
+    expect(sim.count('export-status')).toBe(2)
   })
 
   test('an outage of the service during the wait does not end it', async () => {

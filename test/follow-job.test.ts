@@ -117,7 +117,7 @@ describe('followJob on a virtual clock', () => {
         if (t >= 100 * S) throw cut
         return { status: 'running', progress: 40 }
       },
-      { timeoutMs: 100 * S, isPassing: () => false }
+      { timeoutMs: 100 * S, isPassing: () => false, isOutOfTime: (error) => error === cut }
     )
     const error = await h.run().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
@@ -133,6 +133,34 @@ describe('followJob on a virtual clock', () => {
       { timeoutMs: 3 * S, isPassing: () => true }
     )
     await expect(never.run()).rejects.toThrow(/within `timeout` \(3s\): no status read yet; the last status request failed/)
+  })
+
+  test('any other failure of the read at the deadline is its own (a job gone, a bug): not a timeout that says the job may still finish', async () => {
+    for (const failure of [new ActionError('Agent job j1 was not found (HTTP 404).'), new TypeError('a bug')]) {
+      const h = harness(
+        (t) => {
+          if (t >= 100 * S) throw failure
+          return { status: 'running' }
+        },
+        { timeoutMs: 100 * S, isPassing: () => false, isOutOfTime: () => false }
+      )
+      await expect(h.run()).rejects.toBe(failure)
+    }
+  })
+
+  test('isPassing is told how many checks failed in a row, and the count starts again after an answer', async () => {
+    const inARow: number[] = []
+    const glitch = new Error('glitch')
+    const h = harness(
+      (t) => {
+        // Fails at 5 s and 10 s, answers at 15 s, fails at 25 s, completes after.
+        if (t === 5 * S || t === 10 * S || t === 25 * S) throw glitch
+        return { status: t >= 30 * S ? 'completed' : 'running' }
+      },
+      { isPassing: (_, count) => (inARow.push(count), true) }
+    )
+    await h.run()
+    expect(inARow).toEqual([1, 2, 1])
   })
 
   test('the timeout counts from the start of the step, not from the first check', async () => {

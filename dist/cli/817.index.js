@@ -164,7 +164,7 @@ class ExportApi {
         const body = (0,service_answer/* asObject */.eB)(answer);
         const status = (0,service_answer/* text */.Qq)(body.status);
         if (status === undefined)
-            throw new service_answer/* NoStatusError */.Y_(`the status answer of export job ${jobId} carries no \`status\``);
+            throw (0,service_answer/* statusMissing */.pS)(answer, `read the status of export job ${jobId}`);
         return { status, progress: (0,service_answer/* percent */.KN)(body.progress), pageCount: (0,service_answer/* count */.U9)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
     }
     /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
@@ -1018,6 +1018,7 @@ async function runExport(settings, client, context) {
         name: `Export job ${jobId}`,
         check: () => api.status(jobId, deadline),
         isPassing: service_client/* isPassingOutage */.vy,
+        isOutOfTime: service_client/* isOutOfTime */.bK,
         read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
@@ -1348,6 +1349,8 @@ async function followJob(options) {
     const warned = new Set();
     let lastSummary;
     let polls = 0;
+    /** Checks failed in a row (see isPassing). */
+    let failedInARow = 0;
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
@@ -1370,14 +1373,17 @@ async function followJob(options) {
             polls++;
             try {
                 value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+                failedInARow = 0;
             }
             catch (error) {
                 if (signal?.aborted)
                     throw error;
-                // Out of time with this read: the timeout's own message, with what was last seen and how to go on.
-                if (clock.now() >= deadline)
+                const passing = options.isPassing?.(error, ++failedInARow) === true;
+                // Out of time with a read that would have been made again, or that the deadline cut short:
+                // the timeout's own message, with what was last seen and how to go on. Any other failure is its own.
+                if (clock.now() >= deadline && (passing || options.isOutOfTime?.(error) === true))
                     throw timedOut(error);
-                if (options.isPassing?.(error) !== true)
+                if (!passing || clock.now() >= deadline)
                     throw error;
                 // The job goes on without us: a long wait should not end on a short outage.
                 const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);

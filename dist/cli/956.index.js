@@ -48,7 +48,7 @@ var follow_job = __webpack_require__(4256);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/service/answer.ts
-var answer = __webpack_require__(885);
+var service_answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/retry.ts
@@ -76,15 +76,18 @@ class AgentApi {
     }
     /** Reads the job as it is (spec 4.1: no field is required). */
     async read(projectId, jobId, deadline) {
-        const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId });
-        return readAgentJob(body);
+        return readAgentJob(await this.readAnswer(projectId, jobId, deadline));
     }
-    /** Reads the job for following it: an answer without a `status` gives nothing to follow (NoStatusError). */
+    /** Reads the job for following it: an answer without a `status` gives nothing to follow (see statusMissing). */
     async get(projectId, jobId, deadline) {
-        const job = await this.read(projectId, jobId, deadline);
+        const answer = await this.readAnswer(projectId, jobId, deadline);
+        const job = readAgentJob(answer);
         if (job.status === undefined)
-            throw new answer/* NoStatusError */.Y_(`the answer for agent job ${jobId} carries no \`status\``);
+            throw (0,service_answer/* statusMissing */.pS)(answer, `read agent job ${jobId}`);
         return { ...job, status: job.status };
+    }
+    readAnswer(projectId, jobId, deadline) {
+        return this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId });
     }
     /** Sends a follow-up message: never repeated unless the service surely did not receive it. */
     async message(projectId, jobId, prompt, deadline) {
@@ -156,31 +159,31 @@ function jobPath(projectId, jobId) {
  * snake_case names, a `jobId` instead of `id`, and `source` given as the repository address.
  */
 function readAgentJob(body) {
-    let value = (0,answer/* asObject */.eB)(body);
+    let value = (0,service_answer/* asObject */.eB)(body);
     for (const key of ['job', 'data']) {
-        const inner = (0,answer/* asObject */.eB)(value[key]);
+        const inner = (0,service_answer/* asObject */.eB)(value[key]);
         if (!('id' in value) && !('status' in value) && ('id' in inner || 'status' in inner))
             value = inner;
     }
     const source = value.source;
-    const sourceFields = (0,answer/* asObject */.eB)(source);
+    const sourceFields = (0,service_answer/* asObject */.eB)(source);
     return {
-        id: (0,answer/* plain */.pj)(value.id) ?? (0,answer/* plain */.pj)(value.jobId) ?? (0,answer/* plain */.pj)(value.job_id),
-        status: (0,answer/* text */.Qq)(value.status),
-        model: (0,answer/* text */.Qq)(value.model),
-        sourceRepository: (typeof source === 'string' ? (0,answer/* text */.Qq)(source) : undefined) ?? (0,answer/* text */.Qq)(sourceFields.repository) ?? (0,answer/* text */.Qq)(value.repository),
-        sourceRef: (0,answer/* text */.Qq)(sourceFields.ref) ?? (0,answer/* text */.Qq)(sourceFields.branch),
-        prLink: (0,answer/* normalisedHttpLink */.Hq)(value.prLink ?? value.pr_link ?? value.prUrl),
+        id: (0,service_answer/* plain */.pj)(value.id) ?? (0,service_answer/* plain */.pj)(value.jobId) ?? (0,service_answer/* plain */.pj)(value.job_id),
+        status: (0,service_answer/* text */.Qq)(value.status),
+        model: (0,service_answer/* text */.Qq)(value.model),
+        sourceRepository: (typeof source === 'string' ? (0,service_answer/* text */.Qq)(source) : undefined) ?? (0,service_answer/* text */.Qq)(sourceFields.repository) ?? (0,service_answer/* text */.Qq)(value.repository),
+        sourceRef: (0,service_answer/* text */.Qq)(sourceFields.ref) ?? (0,service_answer/* text */.Qq)(sourceFields.branch),
+        prLink: (0,service_answer/* normalisedHttpLink */.Hq)(value.prLink ?? value.pr_link ?? value.prUrl),
         createdAt: time(value.createdAt ?? value.created_at),
         archivedAt: time(value.archivedAt ?? value.archived_at),
-        error: (0,answer/* text */.Qq)(value.error) ?? (0,answer/* text */.Qq)(value.errorMessage)
+        error: (0,service_answer/* text */.Qq)(value.error) ?? (0,service_answer/* text */.Qq)(value.errorMessage)
     };
 }
 /** Text as the service gave it (ISO 8601 per the spec); epoch seconds/milliseconds as ISO 8601. */
 function time(value) {
     if (typeof value === 'number')
-        return (0,answer/* timestamp */.vE)(value)?.toISOString();
-    return (0,answer/* text */.Qq)(value);
+        return (0,service_answer/* timestamp */.vE)(value)?.toISOString();
+    return (0,service_answer/* text */.Qq)(value);
 }
 /**
  * Whether a failed message may have been refused because the job takes no more messages: a 4xx
@@ -753,13 +756,13 @@ function readTriggeringComment(event, env) {
     if (!(0,action_event/* isCommentEvent */.Kx)(event.name))
         return undefined;
     const { payload } = event;
-    const comment = (0,answer/* asObject */.eB)(payload.comment);
+    const comment = (0,service_answer/* asObject */.eB)(payload.comment);
     const id = comment.id;
     if (typeof id !== 'number' || typeof comment.body !== 'string') {
         throw new errors/* ActionError */.lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
     }
-    const user = (0,answer/* asObject */.eB)(comment.user);
-    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,answer/* asObject */.eB)(payload.repository));
+    const user = (0,service_answer/* asObject */.eB)(comment.user);
+    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,service_answer/* asObject */.eB)(payload.repository));
     const serverUrl = env('GITHUB_SERVER_URL') ?? 'https://github.com';
     const runId = env('GITHUB_RUN_ID');
     return {
@@ -778,8 +781,8 @@ function readTriggeringComment(event, env) {
 /** The issue or pull request of the event (comments, issues and pull_request events alike). */
 function subjectOf(event, repository) {
     const { payload } = event;
-    const issue = (0,answer/* asObject */.eB)(payload.issue);
-    const pull = (0,answer/* asObject */.eB)(payload.pull_request);
+    const issue = (0,service_answer/* asObject */.eB)(payload.issue);
+    const pull = (0,service_answer/* asObject */.eB)(payload.pull_request);
     const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
     if (found === undefined || repository === undefined)
         return undefined;
@@ -798,7 +801,7 @@ function repositoryOf(variable, payloadRepository) {
     const [owner, repo, ...rest] = (variable ?? '').split('/');
     if (owner && repo && rest.length === 0)
         return { owner, repo };
-    const login = (0,answer/* asObject */.eB)(payloadRepository.owner).login;
+    const login = (0,service_answer/* asObject */.eB)(payloadRepository.owner).login;
     return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined;
 }
 /**
@@ -920,6 +923,7 @@ async function runAgent(settings, client, context) {
                 name: `Agent job ${jobId}`,
                 check: () => api.get(projectId, jobId, deadline),
                 isPassing: service_client/* isPassingOutage */.vy,
+                isOutOfTime: service_client/* isOutOfTime */.bK,
                 read: (job) => ({ status: job.status, summary: job.status }),
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
@@ -1139,7 +1143,8 @@ async function reach(request, api, deadline, context, wait, conversation) {
                 // The spec leaves the message's refusals open: the refusal may be about the message (too
                 // long, the job busy). Only a job that has ended for good gets a successor; a new job is
                 // work that cannot be taken back.
-                const now = await api.get(projectId, jobId, deadline);
+                // Read as it is: a job that does not say its status has not said it ended.
+                const now = await api.read(projectId, jobId, deadline);
                 if (now.status !== 'archived' && now.status !== 'failed')
                     throw error;
                 const why = error.serviceError ?? `HTTP ${error.status}`;
@@ -1545,6 +1550,8 @@ async function followJob(options) {
     const warned = new Set();
     let lastSummary;
     let polls = 0;
+    /** Checks failed in a row (see isPassing). */
+    let failedInARow = 0;
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
@@ -1567,14 +1574,17 @@ async function followJob(options) {
             polls++;
             try {
                 value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+                failedInARow = 0;
             }
             catch (error) {
                 if (signal?.aborted)
                     throw error;
-                // Out of time with this read: the timeout's own message, with what was last seen and how to go on.
-                if (clock.now() >= deadline)
+                const passing = options.isPassing?.(error, ++failedInARow) === true;
+                // Out of time with a read that would have been made again, or that the deadline cut short:
+                // the timeout's own message, with what was last seen and how to go on. Any other failure is its own.
+                if (clock.now() >= deadline && (passing || options.isOutOfTime?.(error) === true))
                     throw timedOut(error);
-                if (options.isPassing?.(error) !== true)
+                if (!passing || clock.now() >= deadline)
                     throw error;
                 // The job goes on without us: a long wait should not end on a short outage.
                 const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);

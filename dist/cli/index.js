@@ -30055,6 +30055,7 @@ async function runOperation(settings, client, context) {
 /* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   Y_: () => (/* binding */ NoStatusError),
 /* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   pS: () => (/* binding */ statusMissing),
 /* harmony export */   pj: () => (/* binding */ plain),
 /* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
@@ -30069,12 +30070,25 @@ async function runOperation(settings, client, context) {
 
 
 /**
- * A status answer without its `status`. The job is not followed from it, but the next answer may
- * have one (the spec requires none for an agent job): a follower waits and reads again, as after a
- * passing outage (see isPassingOutage), until its timeout.
+ * A job's answer that lacks only its `status`: nothing to follow in it, but the next answer may have
+ * one (the spec requires none for an agent job). A follower reads again a few times (see
+ * isPassingOutage) before it gives up.
  */
 class NoStatusError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
     name = 'NoStatusError';
+}
+/**
+ * Why a status answer without `status` cannot be followed: the service's own `error` when it gave
+ * one, an answer that is no job at all (a list, a bare value), else a NoStatusError.
+ */
+function statusMissing(answer, what) {
+    const error = text(asObject(answer).error);
+    if (error !== undefined)
+        return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service answered with an error: ${error}`);
+    if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+        return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`);
+    }
+    return new NoStatusError(`Could not ${what}: the service's answer carries no \`status\`.`);
 }
 /** The value as a plain object, or an empty one. */
 function asObject(value) {
@@ -30174,11 +30188,12 @@ function validDate(date) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Nl: () => (/* binding */ ServiceClient),
 /* harmony export */   _7: () => (/* binding */ ServiceError),
+/* harmony export */   bK: () => (/* binding */ isOutOfTime),
 /* harmony export */   kT: () => (/* binding */ isPlainSegment),
 /* harmony export */   mX: () => (/* binding */ segment),
 /* harmony export */   vy: () => (/* binding */ isPassingOutage)
 /* harmony export */ });
-/* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES */
+/* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES, NO_STATUS_IN_A_ROW */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
 /* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(673);
@@ -30347,15 +30362,22 @@ class ServiceClient {
         });
     }
 }
+/** Answers in a row without a `status` that a follower reads past; more are how the service answers, not a glitch. */
+const NO_STATUS_IN_A_ROW = 3;
 /**
  * Whether a status read failed for a moment: the service unreachable, busy or failing (what
- * classify retries for a read), or an answer without its `status`; not a refusal, not an answer
- * that made no sense, and not the step's timeout. A later read may well succeed.
+ * classify retries for a read), or a job's answer without its `status` (up to NO_STATUS_IN_A_ROW
+ * of them, `inARow` counting this one); not a refusal, not an answer that made no sense, and not
+ * the step's timeout. A later read may well succeed.
  */
-function isPassingOutage(error) {
+function isPassingOutage(error, inARow = 1) {
     if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_)
-        return true;
+        return inARow <= NO_STATUS_IN_A_ROW;
     return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry;
+}
+/** Whether a request failed because the step's `timeout` left no time for it (or for another try). */
+function isOutOfTime(error) {
+    return error instanceof ServiceError && error.stoppedByDeadline;
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error, now) {

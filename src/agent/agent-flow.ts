@@ -12,7 +12,7 @@ import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, CancelledError, errorMessage, isAbortError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
-import { type ServiceClient, ServiceError, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, ServiceError, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { describeGitHubError } from './github-calls.js'
 import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import { meets, readPermission } from './permission.js'
@@ -111,6 +111,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           name: `Agent job ${jobId}`,
           check: () => api.get(projectId, jobId, deadline),
           isPassing: isPassingOutage,
+          isOutOfTime,
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
@@ -359,7 +360,8 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         // The spec leaves the message's refusals open: the refusal may be about the message (too
         // long, the job busy). Only a job that has ended for good gets a successor; a new job is
         // work that cannot be taken back.
-        const now = await api.get(projectId, jobId, deadline)
+        // Read as it is: a job that does not say its status has not said it ended.
+        const now = await api.read(projectId, jobId, deadline)
         if (now.status !== 'archived' && now.status !== 'failed') throw error
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`

@@ -8,7 +8,7 @@ import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
 import { ActionError } from '../common/errors.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
@@ -49,6 +49,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       name: `Export job ${jobId}`,
       check: () => api.status(jobId, deadline),
       isPassing: isPassingOutage,
+      isOutOfTime,
       read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,

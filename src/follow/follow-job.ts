@@ -27,9 +27,11 @@ export interface FollowOptions<T> {
   /**
    * Whether a failed check is a passing outage (the service unreachable or busy for the client's
    * few retries): the wait then goes on, checking again at the next interval, until the deadline.
-   * Any other failure ends it.
+   * Any other failure ends it. `inARow`: the checks failed in a row, this one included.
    */
-  isPassing?: ((error: unknown) => boolean) | undefined
+  isPassing?: ((error: unknown, inARow: number) => boolean) | undefined
+  /** Whether a failed check was cut short by the deadline: the step's timeout, said as such. */
+  isOutOfTime?: ((error: unknown) => boolean) | undefined
   read: (value: T) => JobReading
   /** Statuses that end the wait. */
   terminal: ReadonlySet<string>
@@ -85,6 +87,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const warned = new Set<string>()
   let lastSummary: string | undefined
   let polls = 0
+  /** Checks failed in a row (see isPassing). */
+  let failedInARow = 0
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
   const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
   /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
@@ -109,11 +113,14 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       polls++
       try {
         value = await untilCancelled(options.check(), signal)
+        failedInARow = 0
       } catch (error) {
         if (signal?.aborted) throw error
-        // Out of time with this read: the timeout's own message, with what was last seen and how to go on.
-        if (clock.now() >= deadline) throw timedOut(error)
-        if (options.isPassing?.(error) !== true) throw error
+        const passing = options.isPassing?.(error, ++failedInARow) === true
+        // Out of time with a read that would have been made again, or that the deadline cut short:
+        // the timeout's own message, with what was last seen and how to go on. Any other failure is its own.
+        if (clock.now() >= deadline && (passing || options.isOutOfTime?.(error) === true)) throw timedOut(error)
+        if (!passing || clock.now() >= deadline) throw error
         // The job goes on without us: a long wait should not end on a short outage.
         const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
         log.warning(`${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`)

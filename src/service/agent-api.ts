@@ -1,6 +1,6 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
-import { NoStatusError, asObject, normalisedHttpLink, plain, text, timestamp } from './answer.js'
+import { asObject, normalisedHttpLink, plain, statusMissing, text, timestamp } from './answer.js'
 import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
@@ -40,15 +40,19 @@ export class AgentApi {
 
   /** Reads the job as it is (spec 4.1: no field is required). */
   async read(projectId: string, jobId: string, deadline?: number): Promise<AgentJob> {
-    const body = await this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId })
-    return readAgentJob(body)
+    return readAgentJob(await this.readAnswer(projectId, jobId, deadline))
   }
 
-  /** Reads the job for following it: an answer without a `status` gives nothing to follow (NoStatusError). */
+  /** Reads the job for following it: an answer without a `status` gives nothing to follow (see statusMissing). */
   async get(projectId: string, jobId: string, deadline?: number): Promise<AgentJob & { status: string }> {
-    const job = await this.read(projectId, jobId, deadline)
-    if (job.status === undefined) throw new NoStatusError(`the answer for agent job ${jobId} carries no \`status\``)
+    const answer = await this.readAnswer(projectId, jobId, deadline)
+    const job = readAgentJob(answer)
+    if (job.status === undefined) throw statusMissing(answer, `read agent job ${jobId}`)
     return { ...job, status: job.status }
+  }
+
+  private readAnswer(projectId: string, jobId: string, deadline: number | undefined): Promise<unknown> {
+    return this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId })
   }
 
   /** Sends a follow-up message: never repeated unless the service surely did not receive it. */

@@ -7,12 +7,25 @@ import { ActionError } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
 
 /**
- * A status answer without its `status`. The job is not followed from it, but the next answer may
- * have one (the spec requires none for an agent job): a follower waits and reads again, as after a
- * passing outage (see isPassingOutage), until its timeout.
+ * A job's answer that lacks only its `status`: nothing to follow in it, but the next answer may have
+ * one (the spec requires none for an agent job). A follower reads again a few times (see
+ * isPassingOutage) before it gives up.
  */
 export class NoStatusError extends ActionError {
   override readonly name: string = 'NoStatusError'
+}
+
+/**
+ * Why a status answer without `status` cannot be followed: the service's own `error` when it gave
+ * one, an answer that is no job at all (a list, a bare value), else a NoStatusError.
+ */
+export function statusMissing(answer: unknown, what: string): ActionError {
+  const error = text(asObject(answer).error)
+  if (error !== undefined) return new ActionError(`Could not ${what}: the service answered with an error: ${error}`)
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    return new ActionError(`Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`)
+  }
+  return new NoStatusError(`Could not ${what}: the service's answer carries no \`status\`.`)
 }
 
 /** The value as a plain object, or an empty one. */

@@ -178,14 +178,23 @@ export class ServiceClient {
   }
 }
 
+/** Answers in a row without a `status` that a follower reads past; more are how the service answers, not a glitch. */
+export const NO_STATUS_IN_A_ROW = 3
+
 /**
  * Whether a status read failed for a moment: the service unreachable, busy or failing (what
- * classify retries for a read), or an answer without its `status`; not a refusal, not an answer
- * that made no sense, and not the step's timeout. A later read may well succeed.
+ * classify retries for a read), or a job's answer without its `status` (up to NO_STATUS_IN_A_ROW
+ * of them, `inARow` counting this one); not a refusal, not an answer that made no sense, and not
+ * the step's timeout. A later read may well succeed.
  */
-export function isPassingOutage(error: unknown): boolean {
-  if (error instanceof NoStatusError) return true
+export function isPassingOutage(error: unknown, inARow = 1): boolean {
+  if (error instanceof NoStatusError) return inARow <= NO_STATUS_IN_A_ROW
   return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && classify('idempotent', error.failure).retry
+}
+
+/** Whether a request failed because the step's `timeout` left no time for it (or for another try). */
+export function isOutOfTime(error: unknown): boolean {
+  return error instanceof ServiceError && error.stoppedByDeadline
 }
 
 /** The final error of a request, written for the user from the one classification of its failure. */

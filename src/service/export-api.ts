@@ -1,5 +1,5 @@
 import { ActionError } from '../common/errors.js'
-import { NoStatusError, asObject, count, httpLink, percent, plain, text, timestamp } from './answer.js'
+import { asObject, count, httpLink, percent, plain, statusMissing, text, timestamp } from './answer.js'
 import { type ServiceClient, segment } from './client.js'
 
 /** A status answer, read defensively: the spec leaves types and further fields open. */
@@ -70,7 +70,7 @@ export class ExportApi {
     })
     const body = asObject(answer)
     const status = text(body.status)
-    if (status === undefined) throw new NoStatusError(`the status answer of export job ${jobId} carries no \`status\``)
+    if (status === undefined) throw statusMissing(answer, `read the status of export job ${jobId}`)
     return { status, progress: percent(body.progress), pageCount: count(body.pageCount), error: text(body.error) }
   }
 
