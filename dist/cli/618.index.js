@@ -209,15 +209,33 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
     let failed = false;
     /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
     let inflatedInBatch = 0;
-    /** Files of the batch under way inflated for the main thread's observer. */
+    /** Files of the batch under way inflated for the main thread's observer, and their bytes in all. */
     let sendBack = [];
-    /**
-     * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
-     * a small file's bytes sit in a shared pool slab and are copied.
-     */
+    let sendBackPaths = [];
+    let sendBackBytes = 0;
+    /** Keeps an inflated file for the reply (packed with the batch's others, see InflatedFiles). */
     function giveBack(path, content) {
-        const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1;
-        sendBack.push({ path, content: own ? content : new Uint8Array(content) });
+        sendBack.push(content);
+        sendBackPaths.push(path);
+        sendBackBytes += content.length;
+    }
+    /** The batch's files for the main thread's observer, in one buffer; undefined when there are none. */
+    function packSendBack() {
+        if (sendBack.length === 0)
+            return undefined;
+        const bytes = new Uint8Array(sendBackBytes);
+        const ends = new Int32Array(sendBack.length);
+        let at = 0;
+        for (let i = 0; i < sendBack.length; i++) {
+            bytes.set(sendBack[i], at);
+            at += sendBack[i].length;
+            ends[i] = at;
+        }
+        const packed = { paths: sendBackPaths, ends, bytes };
+        sendBack = [];
+        sendBackPaths = [];
+        sendBackBytes = 0;
+        return packed;
     }
     const absolute = (path) => (path === '' ? root : `${root}/${path}`);
     const parentOf = (path) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -405,14 +423,15 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
         }
         if (failed || Atomics.load(stop, 0) !== 0)
             closeAll();
+        // Packed first: the files' own buffers are then garbage for the collection.
+        const inflatedFiles = packSendBack();
         collectGarbage(inflatedInBatch);
         inflatedInBatch = 0;
         // The arena goes back for the next batch: no new memory per batch on either side.
-        const transfer = sendBack.map((file) => file.content.buffer);
+        const transfer = inflatedFiles === undefined ? [] : [inflatedFiles.bytes.buffer, inflatedFiles.ends.buffer];
         if (message.arena !== undefined)
             transfer.push(message.arena);
-        port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer);
-        sendBack = [];
+        port.postMessage({ failure, arena: message.arena, inflated: inflatedFiles }, transfer);
     });
 }
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */
@@ -710,9 +729,11 @@ class DiskThreads {
      */
     showInflated(inflated) {
         const { onInflated } = this.options;
+        const { paths, ends, bytes } = inflated;
         try {
-            for (const { path, content } of inflated)
-                onInflated?.(path, Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+            for (let i = 0, start = 0; i < paths.length; start = ends[i++]) {
+                onInflated?.(paths[i], Buffer.from(bytes.buffer, bytes.byteOffset + start, ends[i] - start));
+            }
         }
         catch (error) {
             this.fail(error instanceof Error ? error : new Error(String(error)));

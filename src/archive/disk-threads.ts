@@ -29,7 +29,7 @@ import {
   FILE,
   HARDLINK,
   INFLATE,
-  type InflatedFile,
+  type InflatedFiles,
   OPEN,
   type Operation,
   REMOVE,
@@ -333,10 +333,13 @@ export class DiskThreads {
    * seen, young, and go with the collections the download makes (see ArchiveReceiver). This runs
    * in a thread's message handler: what the observer throws fails the unpacking, not the process.
    */
-  private showInflated(inflated: InflatedFile[]): void {
+  private showInflated(inflated: InflatedFiles): void {
     const { onInflated } = this.options
+    const { paths, ends, bytes } = inflated
     try {
-      for (const { path, content } of inflated) onInflated?.(path, Buffer.from(content.buffer, content.byteOffset, content.byteLength))
+      for (let i = 0, start = 0; i < paths.length; start = ends[i++] as number) {
+        onInflated?.(paths[i] as string, Buffer.from(bytes.buffer, bytes.byteOffset + start, (ends[i] as number) - start))
+      }
     } catch (error) {
       this.fail(error instanceof Error ? error : new Error(String(error)))
     }

@@ -39,10 +39,16 @@ export interface ThreadFailure {
 
 export type Operation = Array<string | number | null>
 
-/** A file a thread inflated and wrote, sent back for the main thread's observer. */
-export interface InflatedFile {
-  path: string
-  content: Uint8Array
+/**
+ * The files of a batch a thread inflated and wrote, sent back for the main thread's observer: their
+ * paths, and their bytes one after another in one buffer (file i ends at `ends[i]`). One buffer a
+ * batch, not one a file: each buffer moved costs both threads the same whatever its size, and a
+ * site of 30,000 small pages would move 30,000.
+ */
+export interface InflatedFiles {
+  paths: string[]
+  ends: Int32Array
+  bytes: Uint8Array
 }
 
 export interface Reply {
@@ -50,7 +56,7 @@ export interface Reply {
   /** The batch's arena, handed back. */
   arena?: ArrayBuffer
   /** Files of the batch inflated to be shown to the observer on the main thread, their bytes moved with the reply. */
-  inflated?: InflatedFile[]
+  inflated?: InflatedFiles
   /** What the thread's observer collected (the reply to a collect message). */
   observed?: unknown
 }
@@ -77,16 +83,34 @@ function diskThread(
   let failed = false
   /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
   let inflatedInBatch = 0
-  /** Files of the batch under way inflated for the main thread's observer. */
-  let sendBack: Array<{ path: string; content: Uint8Array }> = []
+  /** Files of the batch under way inflated for the main thread's observer, and their bytes in all. */
+  let sendBack: Buffer[] = []
+  let sendBackPaths: string[] = []
+  let sendBackBytes = 0
 
-  /**
-   * Keeps an inflated file for the reply. A buffer of its own moves to the main thread as it is;
-   * a small file's bytes sit in a shared pool slab and are copied.
-   */
+  /** Keeps an inflated file for the reply (packed with the batch's others, see InflatedFiles). */
   function giveBack(path: string, content: Buffer): void {
-    const own = content.byteOffset === 0 && content.buffer.byteLength - content.length <= 1
-    sendBack.push({ path, content: own ? content : new Uint8Array(content) })
+    sendBack.push(content)
+    sendBackPaths.push(path)
+    sendBackBytes += content.length
+  }
+
+  /** The batch's files for the main thread's observer, in one buffer; undefined when there are none. */
+  function packSendBack(): InflatedFiles | undefined {
+    if (sendBack.length === 0) return undefined
+    const bytes = new Uint8Array(sendBackBytes)
+    const ends = new Int32Array(sendBack.length)
+    let at = 0
+    for (let i = 0; i < sendBack.length; i++) {
+      bytes.set(sendBack[i] as Buffer, at)
+      at += (sendBack[i] as Buffer).length
+      ends[i] = at
+    }
+    const packed = { paths: sendBackPaths, ends, bytes }
+    sendBack = []
+    sendBackPaths = []
+    sendBackBytes = 0
+    return packed
   }
 
   const absolute = (path: string): string => (path === '' ? root : `${root}/${path}`)
@@ -268,13 +292,14 @@ function diskThread(
       }
     }
     if (failed || Atomics.load(stop, 0) !== 0) closeAll()
+    // Packed first: the files' own buffers are then garbage for the collection.
+    const inflatedFiles = packSendBack()
     collectGarbage(inflatedInBatch)
     inflatedInBatch = 0
     // The arena goes back for the next batch: no new memory per batch on either side.
-    const transfer = sendBack.map((file) => file.content.buffer as ArrayBuffer)
+    const transfer: ArrayBuffer[] = inflatedFiles === undefined ? [] : [inflatedFiles.bytes.buffer as ArrayBuffer, inflatedFiles.ends.buffer as ArrayBuffer]
     if (message.arena !== undefined) transfer.push(message.arena)
-    port.postMessage({ failure, arena: message.arena, inflated: sendBack.length > 0 ? sendBack : undefined }, transfer)
-    sendBack = []
+    port.postMessage({ failure, arena: message.arena, inflated: inflatedFiles }, transfer)
   })
 }
 
