@@ -1349,8 +1349,8 @@ async function followJob(options) {
     const warned = new Set();
     let lastSummary;
     let polls = 0;
-    /** Checks failed in a row (see isPassing). */
-    let failedInARow = 0;
+    /** Checks failed since the last answer (see isPassing). */
+    let failed = [...(options.failed ?? [])];
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
     const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
     /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
@@ -1373,15 +1373,17 @@ async function followJob(options) {
             polls++;
             try {
                 value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
-                failedInARow = 0;
+                failed = [];
             }
             catch (error) {
                 if (signal?.aborted)
                     throw error;
-                const passing = options.isPassing?.(error, ++failedInARow) === true;
-                // Out of time with a read that would have been made again, or that the deadline cut short:
-                // the timeout's own message, with what was last seen and how to go on. Any other failure is its own.
-                if (clock.now() >= deadline && (passing || options.isOutOfTime?.(error) === true))
+                const passing = options.isPassing?.(error, failed) === true;
+                failed.push(error);
+                // Out of time (the deadline cut the read short, or left no time to try again), or at the
+                // deadline with a read that would have been made again: the timeout's own message, with
+                // what was last seen and how to go on. Any other failure is its own.
+                if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
                     throw timedOut(error);
                 if (!passing || clock.now() >= deadline)
                     throw error;

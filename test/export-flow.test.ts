@@ -108,6 +108,26 @@ describe('export flow against the simulator', () => {
     expect(four.failure).toMatch(/^Could not read the status of export job exp_\w+: the service's answer carries no `status`\.$/)
   })
 
+  test('a passing outage between answers without a status does not count toward the few read past', async () => {
+    await simulator({ exportJob: { durationMs: 120_000, queuedMs: 0 } })
+    sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 2 })
+    // Three status reads that each used up their five attempts: a passing outage.
+    sim.addFault({ route: 'export-status', status: 503, times: 15 })
+    sim.addFault({ route: 'export-status', status: 200, body: { progress: 60 }, times: 1 })
+    const { failure, outputs } = await runExport({ timeout: '30m', download: 'false' })
+    expect(failure).toBeUndefined()
+    expect(outputs.status).toBe('completed')
+  })
+
+  test('a status read that `timeout` leaves no time to try again (a 503 asking to wait past it) ends as the timeout, with the way back', async () => {
+    await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
+    sim.addFault({ route: 'export-status', status: 503, retryAfter: '600', times: 1 })
+    const { failure } = await runExport({ timeout: '60s', 'job-id': 'exp_x' })
+    expect(failure).toMatch(
+      /^Export job exp_x did not finish within `timeout` \(1m 00s\): no status read yet; the last status request failed \(.*HTTP 503.*\).*rerun with `job-id: exp_x` to pick it up\.$/
+    )
+  })
+
   test("a status answer that is the service's error, or no job at all, fails at once with what it says", async () => {
     await simulator()
     sim.addFault({ route: 'export-status', status: 200, body: { error: 'export job exp_gone has expired' }, times: 100 })

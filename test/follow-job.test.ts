@@ -148,7 +148,7 @@ describe('followJob on a virtual clock', () => {
     }
   })
 
-  test('isPassing is told how many checks failed in a row, and the count starts again after an answer', async () => {
+  test('isPassing is told the checks failed since the last answer (also those before the follow), afresh after an answer', async () => {
     const inARow: number[] = []
     const glitch = new Error('glitch')
     const h = harness(
@@ -157,10 +157,10 @@ describe('followJob on a virtual clock', () => {
         if (t === 5 * S || t === 10 * S || t === 25 * S) throw glitch
         return { status: t >= 30 * S ? 'completed' : 'running' }
       },
-      { isPassing: (_, count) => (inARow.push(count), true) }
+      { isPassing: (_, earlier) => (inARow.push(earlier.length), true), failed: [new Error('a first read without status')] }
     )
     await h.run()
-    expect(inARow).toEqual([1, 2, 1])
+    expect(inARow).toEqual([1, 2, 0])
   })
 
   test('the timeout counts from the start of the step, not from the first check', async () => {

@@ -30077,12 +30077,16 @@ async function runOperation(settings, client, context) {
 class NoStatusError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
     name = 'NoStatusError';
 }
+/** Fields that make an answer a job's (or a wrapped one), whatever else it holds: its `error` is then the job's. */
+const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount'];
 /**
- * Why a status answer without `status` cannot be followed: the service's own `error` when it gave
- * one, an answer that is no job at all (a list, a bare value), else a NoStatusError.
+ * Why a status answer without `status` cannot be followed: the service's own `error` when the
+ * answer is only that (the spec's Error shape), an answer that is no job at all (a list, a bare
+ * value), else a NoStatusError (a job's answer that lacks only its status).
  */
 function statusMissing(answer, what) {
-    const error = text(asObject(answer).error);
+    const fields = asObject(answer);
+    const error = JOB_FIELDS.some((name) => name in fields) ? undefined : text(fields.error);
     if (error !== undefined)
         return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service answered with an error: ${error}`);
     if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
@@ -30367,15 +30371,16 @@ const NO_STATUS_IN_A_ROW = 3;
 /**
  * Whether a status read failed for a moment: the service unreachable, busy or failing (what
  * classify retries for a read), or a job's answer without its `status` (up to NO_STATUS_IN_A_ROW
- * of them, `inARow` counting this one); not a refusal, not an answer that made no sense, and not
- * the step's timeout. A later read may well succeed.
+ * of them since the last answer with one, this one included; `earlier`: the reads failed since,
+ * outages among them); not a refusal, not an answer that made no sense, and not the step's
+ * timeout. A later read may well succeed.
  */
-function isPassingOutage(error, inARow = 1) {
+function isPassingOutage(error, earlier = []) {
     if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_)
-        return inARow <= NO_STATUS_IN_A_ROW;
+        return 1 + earlier.filter((failure) => failure instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_).length <= NO_STATUS_IN_A_ROW;
     return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry;
 }
-/** Whether a request failed because the step's `timeout` left no time for it (or for another try). */
+/** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
 function isOutOfTime(error) {
     return error instanceof ServiceError && error.stoppedByDeadline;
 }

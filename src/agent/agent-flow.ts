@@ -13,6 +13,7 @@ import { ActionError, CancelledError, errorMessage, isAbortError } from '../comm
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
 import { type ServiceClient, ServiceError, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { statusMissing } from '../service/answer.js'
 import { describeGitHubError } from './github-calls.js'
 import { JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import { meets, readPermission } from './permission.js'
@@ -112,6 +113,8 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           check: () => api.get(projectId, jobId, deadline),
           isPassing: isPassingOutage,
           isOutOfTime,
+          // A first read without a status is the first of the few read past.
+          failed: reached.request === 'read' && reached.read === undefined ? [statusMissing(reached.job.answer, `read agent job ${jobId}`)] : undefined,
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,

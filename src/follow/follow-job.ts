@@ -27,11 +27,16 @@ export interface FollowOptions<T> {
   /**
    * Whether a failed check is a passing outage (the service unreachable or busy for the client's
    * few retries): the wait then goes on, checking again at the next interval, until the deadline.
-   * Any other failure ends it. `inARow`: the checks failed in a row, this one included.
+   * Any other failure ends it. `earlier`: the checks failed since the last answer (see `failed`).
    */
-  isPassing?: ((error: unknown, inARow: number) => boolean) | undefined
-  /** Whether a failed check was cut short by the deadline: the step's timeout, said as such. */
+  isPassing?: ((error: unknown, earlier: readonly unknown[]) => boolean) | undefined
+  /**
+   * Whether a failed check ran out of time: cut short by the deadline, or with no time left for
+   * another try. The step's timeout, said as such (with what was last seen and how to go on).
+   */
   isOutOfTime?: ((error: unknown) => boolean) | undefined
+  /** Checks that failed before the follow began (a first read that gave no status), for isPassing. */
+  failed?: readonly unknown[] | undefined
   read: (value: T) => JobReading
   /** Statuses that end the wait. */
   terminal: ReadonlySet<string>
@@ -87,8 +92,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const warned = new Set<string>()
   let lastSummary: string | undefined
   let polls = 0
-  /** Checks failed in a row (see isPassing). */
-  let failedInARow = 0
+  /** Checks failed since the last answer (see isPassing). */
+  let failed: unknown[] = [...(options.failed ?? [])]
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
   const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
   /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
@@ -113,13 +118,15 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       polls++
       try {
         value = await untilCancelled(options.check(), signal)
-        failedInARow = 0
+        failed = []
       } catch (error) {
         if (signal?.aborted) throw error
-        const passing = options.isPassing?.(error, ++failedInARow) === true
-        // Out of time with a read that would have been made again, or that the deadline cut short:
-        // the timeout's own message, with what was last seen and how to go on. Any other failure is its own.
-        if (clock.now() >= deadline && (passing || options.isOutOfTime?.(error) === true)) throw timedOut(error)
+        const passing = options.isPassing?.(error, failed) === true
+        failed.push(error)
+        // Out of time (the deadline cut the read short, or left no time to try again), or at the
+        // deadline with a read that would have been made again: the timeout's own message, with
+        // what was last seen and how to go on. Any other failure is its own.
+        if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline)) throw timedOut(error)
         if (!passing || clock.now() >= deadline) throw error
         // The job goes on without us: a long wait should not end on a short outage.
         const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)

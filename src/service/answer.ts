@@ -15,12 +15,17 @@ export class NoStatusError extends ActionError {
   override readonly name: string = 'NoStatusError'
 }
 
+/** Fields that make an answer a job's (or a wrapped one), whatever else it holds: its `error` is then the job's. */
+const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount']
+
 /**
- * Why a status answer without `status` cannot be followed: the service's own `error` when it gave
- * one, an answer that is no job at all (a list, a bare value), else a NoStatusError.
+ * Why a status answer without `status` cannot be followed: the service's own `error` when the
+ * answer is only that (the spec's Error shape), an answer that is no job at all (a list, a bare
+ * value), else a NoStatusError (a job's answer that lacks only its status).
  */
 export function statusMissing(answer: unknown, what: string): ActionError {
-  const error = text(asObject(answer).error)
+  const fields = asObject(answer)
+  const error = JOB_FIELDS.some((name) => name in fields) ? undefined : text(fields.error)
   if (error !== undefined) return new ActionError(`Could not ${what}: the service answered with an error: ${error}`)
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     return new ActionError(`Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`)

@@ -184,15 +184,16 @@ export const NO_STATUS_IN_A_ROW = 3
 /**
  * Whether a status read failed for a moment: the service unreachable, busy or failing (what
  * classify retries for a read), or a job's answer without its `status` (up to NO_STATUS_IN_A_ROW
- * of them, `inARow` counting this one); not a refusal, not an answer that made no sense, and not
- * the step's timeout. A later read may well succeed.
+ * of them since the last answer with one, this one included; `earlier`: the reads failed since,
+ * outages among them); not a refusal, not an answer that made no sense, and not the step's
+ * timeout. A later read may well succeed.
  */
-export function isPassingOutage(error: unknown, inARow = 1): boolean {
-  if (error instanceof NoStatusError) return inARow <= NO_STATUS_IN_A_ROW
+export function isPassingOutage(error: unknown, earlier: readonly unknown[] = []): boolean {
+  if (error instanceof NoStatusError) return 1 + earlier.filter((failure) => failure instanceof NoStatusError).length <= NO_STATUS_IN_A_ROW
   return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && classify('idempotent', error.failure).retry
 }
 
-/** Whether a request failed because the step's `timeout` left no time for it (or for another try). */
+/** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
 export function isOutOfTime(error: unknown): boolean {
   return error instanceof ServiceError && error.stoppedByDeadline
 }
