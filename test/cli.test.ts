@@ -150,6 +150,10 @@ describe('the CLI host', () => {
       'The job may still finish: check it with `docs-admin agent-status --job-id j_1`.'
     )
     expect(inTerminalTerms('rerun with `job-id: exp_1` to pick it up')).toBe('rerun with `--job-id exp_1` to pick it up')
+    // Outside a runner, relative paths start from the current folder: that is what the core calls the workspace.
+    expect(inTerminalTerms('`path` must be a folder of its own (it is replaced by each export), not `.`, which is the workspace.')).toBe(
+      '`--path` must be a folder of its own (it is replaced by each export), not `.`, which is the current folder.'
+    )
     // Backticked words that are no input stay.
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')
   })

@@ -29079,9 +29079,10 @@ var inputs = __nccwpck_require__(1729);
 var args = __nccwpck_require__(7593);
 ;// CONCATENATED MODULE: ./src/cli/terms.ts
 /**
- * The shared core speaks in a workflow's terms: inputs (`base-url`), and `operation: ...` with
- * `job-id: ...` to pick a job up again. On a terminal those are flags, subcommands and the
- * environment. Pure.
+ * The shared core speaks in a workflow's terms: inputs (`base-url`), `operation: ...` with
+ * `job-id: ...` to pick a job up again, and the workspace. On a terminal those are flags,
+ * subcommands, the environment and the current folder (what relative paths start from there).
+ * Pure.
  */
 
 
@@ -29095,6 +29096,7 @@ function inTerminalTerms(message) {
     return message
         .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
         .replace(/`job-id: ([^`]+)`/g, '`--job-id $1`')
+        .replace(/\bthe workspace\b/g, 'the current folder')
         .replace(/`([a-z-]+)`/g, (whole, name) => {
         if (!Object.hasOwn(inputs/* INPUTS */.mc, name))
             return whole;

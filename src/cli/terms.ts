@@ -1,7 +1,8 @@
 /**
- * The shared core speaks in a workflow's terms: inputs (`base-url`), and `operation: ...` with
- * `job-id: ...` to pick a job up again. On a terminal those are flags, subcommands and the
- * environment. Pure.
+ * The shared core speaks in a workflow's terms: inputs (`base-url`), `operation: ...` with
+ * `job-id: ...` to pick a job up again, and the workspace. On a terminal those are flags,
+ * subcommands, the environment and the current folder (what relative paths start from there).
+ * Pure.
  */
 import { INPUTS, type InputName } from '../action/inputs.js'
 import { ENVIRONMENT } from './args.js'
@@ -17,6 +18,7 @@ export function inTerminalTerms(message: string): string {
   return message
     .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
     .replace(/`job-id: ([^`]+)`/g, '`--job-id $1`')
+    .replace(/\bthe workspace\b/g, 'the current folder')
     .replace(/`([a-z-]+)`/g, (whole, name: string) => {
       if (!Object.hasOwn(INPUTS, name)) return whole
       return FROM_ENVIRONMENT[name as InputName] ?? `\`--${name}\``
