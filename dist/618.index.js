@@ -209,32 +209,28 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
     let failed = false;
     /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
     let inflatedInBatch = 0;
-    /** Files of the batch under way inflated for the main thread's observer, and their bytes in all. */
+    /** Files of the batch under way inflated for the main thread's observer, and their paths. */
     let sendBack = [];
     let sendBackPaths = [];
-    let sendBackBytes = 0;
     /** Keeps an inflated file for the reply (packed with the batch's others, see InflatedFiles). */
     function giveBack(path, content) {
         sendBack.push(content);
         sendBackPaths.push(path);
-        sendBackBytes += content.length;
     }
     /** The batch's files for the main thread's observer, in one buffer; undefined when there are none. */
     function packSendBack() {
         if (sendBack.length === 0)
             return undefined;
-        const bytes = new Uint8Array(sendBackBytes);
         const ends = new Int32Array(sendBack.length);
         let at = 0;
-        for (let i = 0; i < sendBack.length; i++) {
-            bytes.set(sendBack[i], at);
-            at += sendBack[i].length;
-            ends[i] = at;
-        }
+        for (let i = 0; i < sendBack.length; i++)
+            ends[i] = at += sendBack[i].length;
+        const bytes = new Uint8Array(at);
+        for (let i = 0; i < sendBack.length; i++)
+            bytes.set(sendBack[i], i === 0 ? 0 : ends[i - 1]);
         const packed = { paths: sendBackPaths, ends, bytes };
         sendBack = [];
         sendBackPaths = [];
-        sendBackBytes = 0;
         return packed;
     }
     const absolute = (path) => (path === '' ? root : `${root}/${path}`);

@@ -1385,7 +1385,7 @@ async function followJob(options) {
                 // what was last seen and how to go on. Any other failure is its own.
                 if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
                     throw timedOut(error);
-                if (!passing || clock.now() >= deadline)
+                if (!passing)
                     throw error;
                 // The job goes on without us: a long wait should not end on a short outage.
                 const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);

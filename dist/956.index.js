@@ -911,7 +911,7 @@ async function runAgent(settings, client, context) {
         // 3. Reach the job.
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
-        const reached = await reach(request, api, deadline, context, settings.wait, conversation);
+        const reached = await reach(request, api, deadline, context, conversation);
         await conversation.reached(reached);
         // 4. Follow it to its end, unless asked not to.
         let final = reached.job.answer;
@@ -926,7 +926,7 @@ async function runAgent(settings, client, context) {
                 isPassing: service_client/* isPassingOutage */.vy,
                 isOutOfTime: service_client/* isOutOfTime */.bK,
                 // A first read without a status is the first of the few read past.
-                failed: reached.request === 'read' && reached.read === undefined ? [(0,service_answer/* statusMissing */.pS)(reached.job.answer, `read agent job ${jobId}`)] : undefined,
+                failed: request.kind === 'read' && reached.read === undefined ? [(0,service_answer/* statusMissing */.pS)(reached.job.answer, `read agent job ${jobId}`)] : undefined,
                 read: (job) => ({ status: job.status, summary: job.status }),
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
@@ -1096,7 +1096,7 @@ async function recordedOn(subject, records) {
     }
 }
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request, api, deadline, context, wait, conversation) {
+async function reach(request, api, deadline, context, conversation) {
     const { log } = context.host;
     const askedAt = context.clock.now();
     switch (request.kind) {
@@ -1111,12 +1111,7 @@ async function reach(request, api, deadline, context, wait, conversation) {
             }
             // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
             const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false };
-            if (!wait) {
-                // Read once and shown as it is: a job without a `status` is still a job.
-                const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
-                return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
-            }
-            // A first answer without a `status` is shown as it is; following it reads again.
+            // Read as it is: a job without a `status` is still a job, shown so (following it reads again).
             const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
             return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
         }
@@ -1589,7 +1584,7 @@ async function followJob(options) {
                 // what was last seen and how to go on. Any other failure is its own.
                 if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
                     throw timedOut(error);
-                if (!passing || clock.now() >= deadline)
+                if (!passing)
                     throw error;
                 // The job goes on without us: a long wait should not end on a short outage.
                 const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);

@@ -97,7 +97,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
 
     // 3. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
-    const reached = await reach(request, api, deadline, context, settings.wait, conversation)
+    const reached = await reach(request, api, deadline, context, conversation)
     await conversation.reached(reached)
 
     // 4. Follow it to its end, unless asked not to.
@@ -114,7 +114,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           isPassing: isPassingOutage,
           isOutOfTime,
           // A first read without a status is the first of the few read past.
-          failed: reached.request === 'read' && reached.read === undefined ? [statusMissing(reached.job.answer, `read agent job ${jobId}`)] : undefined,
+          failed: request.kind === 'read' && reached.read === undefined ? [statusMissing(reached.job.answer, `read agent job ${jobId}`)] : undefined,
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
@@ -315,7 +315,7 @@ interface Reached {
 }
 
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, wait: boolean, conversation: Conversation): Promise<Reached> {
+async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, conversation: Conversation): Promise<Reached> {
   const { log } = context.host
   const askedAt = context.clock.now()
   switch (request.kind) {
@@ -330,12 +330,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
       }
       // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
       const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false }
-      if (!wait) {
-        // Read once and shown as it is: a job without a `status` is still a job.
-        const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
-        return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
-      }
-      // A first answer without a `status` is shown as it is; following it reads again.
+      // Read as it is: a job without a `status` is still a job, shown so (following it reads again).
       const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
       return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
     }

@@ -83,33 +83,27 @@ function diskThread(
   let failed = false
   /** Inflated bytes of the batch under way: garbage once written (see bufferCollector). */
   let inflatedInBatch = 0
-  /** Files of the batch under way inflated for the main thread's observer, and their bytes in all. */
+  /** Files of the batch under way inflated for the main thread's observer, and their paths. */
   let sendBack: Buffer[] = []
   let sendBackPaths: string[] = []
-  let sendBackBytes = 0
 
   /** Keeps an inflated file for the reply (packed with the batch's others, see InflatedFiles). */
   function giveBack(path: string, content: Buffer): void {
     sendBack.push(content)
     sendBackPaths.push(path)
-    sendBackBytes += content.length
   }
 
   /** The batch's files for the main thread's observer, in one buffer; undefined when there are none. */
   function packSendBack(): InflatedFiles | undefined {
     if (sendBack.length === 0) return undefined
-    const bytes = new Uint8Array(sendBackBytes)
     const ends = new Int32Array(sendBack.length)
     let at = 0
-    for (let i = 0; i < sendBack.length; i++) {
-      bytes.set(sendBack[i] as Buffer, at)
-      at += (sendBack[i] as Buffer).length
-      ends[i] = at
-    }
+    for (let i = 0; i < sendBack.length; i++) ends[i] = at += (sendBack[i] as Buffer).length
+    const bytes = new Uint8Array(at)
+    for (let i = 0; i < sendBack.length; i++) bytes.set(sendBack[i] as Buffer, i === 0 ? 0 : (ends[i - 1] as number))
     const packed = { paths: sendBackPaths, ends, bytes }
     sendBack = []
     sendBackPaths = []
-    sendBackBytes = 0
     return packed
   }
 

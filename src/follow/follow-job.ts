@@ -127,7 +127,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
         // deadline with a read that would have been made again: the timeout's own message, with
         // what was last seen and how to go on. Any other failure is its own.
         if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline)) throw timedOut(error)
-        if (!passing || clock.now() >= deadline) throw error
+        if (!passing) throw error
         // The job goes on without us: a long wait should not end on a short outage.
         const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
         log.warning(`${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`)
