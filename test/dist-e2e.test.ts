@@ -100,10 +100,11 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(outputs.status).toBe('completed')
     expect(outputs['site-path']).toBe(path.join(workspace.dir, 'static-export'))
     await access(path.join(outputs['site-path'] as string, 'index.html'))
-    // The runner's temp folder is the job's own; the CLI's is shared, so its folder carries the process id.
-    const [folder, file] = path.relative(path.join(workspace.dir, 'tmp'), outputs['bundle-path'] as string).split(path.sep)
-    expect(folder).toMatch(frontEnd === cli ? new RegExp(`^docs-export-${outputs['job-id']}-\\d+$`) : new RegExp(`^docs-export-${outputs['job-id']}$`))
-    expect(file).toBe('bundle.tar.gz')
+    // The runner's temp folder is the job's own: the archive stays there for later steps. The CLI's
+    // is shared and nobody empties it: the archive goes with the run.
+    const archive = path.join(workspace.dir, 'tmp', `docs-export-${outputs['job-id']}`, 'bundle.tar.gz')
+    expect(outputs['bundle-path']).toBe(frontEnd === cli ? undefined : archive)
+    expect(await readdir(path.join(workspace.dir, 'tmp'))).toEqual(frontEnd === cli ? [] : [path.basename(path.dirname(archive))])
     expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toContain('version: "v9"')
     // The full link is an output; the log never shows its signature, nor the key.

@@ -517,6 +517,31 @@ describe('the site check and the Helm values', () => {
     expect(outputs['site-path']).toBeUndefined()
   })
 
+  test('outside a runner (no RUNNER_TEMP) the archive goes with the run, whether it succeeds or fails, and is never handed on', async () => {
+    await simulator()
+    const outside = { RUNNER_TEMP: undefined }
+    const passed = await runExport({}, outside)
+    expect(passed.failed).toBe(false)
+    await readFile(path.join(passed.outputs['site-path'] as string, 'index.html'))
+    expect(passed.outputs['bundle-path']).toBeUndefined()
+    expect(passed.outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
+    const folder = archiveFolderOf({ env: () => undefined }, passed.outputs['job-id'] as string)
+    await expect(stat(folder)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(passed.log.text()).toContain(`Removed the archive from the temp folder (${folder})`)
+
+    // The fixture site has a broken link: the strict check fails once the archive is whole.
+    const failed = await runExport({ verify: 'strict' }, outside)
+    expect(failed.failed).toBe(true)
+    expect(failed.outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
+    expect(failed.outputs['bundle-path']).toBeUndefined()
+    await expect(stat(archiveFolderOf({ env: () => undefined }, failed.outputs['job-id'] as string))).rejects.toMatchObject({ code: 'ENOENT' })
+
+    // Not unpacked, the archive is the product, in `path`: it stays.
+    const kept = await runExport({ extract: 'false', path: 'out' }, outside)
+    expect(kept.outputs['bundle-path']).toBe(path.join(workspace.dir, 'out', 'bundle.tar.gz'))
+    await stat(kept.outputs['bundle-path'] as string)
+  })
+
   test('verify: strict fails on a finding other than a broken link (fewer pages than the job reported), and the previous site stays', async () => {
     await simulator({
       exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 50 },

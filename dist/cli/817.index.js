@@ -105,6 +105,8 @@ __webpack_require__.d(__webpack_exports__, {
   runExport: () => (/* binding */ runExport)
 });
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -189,8 +191,6 @@ class ExportApi {
 var transfer_link = __webpack_require__(3907);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/common/units.ts
@@ -280,6 +280,15 @@ function runnerTemp(host) {
 function archiveFolderOf(host, jobName) {
     const own = host.env('RUNNER_TEMP') === undefined ? `-${process.pid}` : '';
     return external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`);
+}
+/**
+ * Whether the archive of an unpacked export outlives the run. A runner's temp folder is the job's:
+ * the archive stays there for the job's later steps (`bundle-path`), and the runner empties it
+ * after the job. Outside a runner (the CLI) the temp folder is shared and nobody empties it, so
+ * every run would leave its archive behind for good: the run removes it when it ends.
+ */
+function archiveOutlivesRun(host) {
+    return host.env('RUNNER_TEMP') !== undefined;
 }
 const RUNNER_FOLDERS = [
     ['GITHUB_WORKSPACE', 'the workspace'],
@@ -980,6 +989,12 @@ function judge(check, settings, context) {
 }
 
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
+/**
+ * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
+ * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
+ * known, so a failure part-way still hands on the job id and the last status.
+ */
+
 
 
 
@@ -1058,10 +1073,13 @@ async function runExport(settings, client, context) {
     if (downloadCode !== undefined) {
         link = await log.group('Download the bundle', async () => {
             const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode;
+            // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
+            // it is the product and goes into `path`.
+            const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path;
+            // Outside a runner the by-product goes with the run, so it is never handed on as `bundle-path`.
+            const archiveGoes = settings.extract && !archiveOutlivesRun(host);
             const where = {
-                // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
-                // it is the product and goes into `path`.
-                archiveFolder: settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path,
+                archiveFolder,
                 siteDir: settings.extract ? settings.path : undefined,
                 limits: { maxBytes: settings.maxSiteBytes },
                 inspect: siteVerifier(settings, context),
@@ -1072,35 +1090,42 @@ async function runExport(settings, client, context) {
             // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
             const inHand = (cacheHit) => (archive) => {
                 outputs.set('cache-hit', cacheHit);
-                outputs.set('bundle-path', archive.archiveFile);
+                if (!archiveGoes)
+                    outputs.set('bundle-path', archive.archiveFile);
                 outputs.set('bundle-sha256', archive.sha256);
                 outputs.set('bundle-size', archive.sizeBytes);
             };
-            // A self-hosted runner may have kept this job's bundle from an earlier run.
-            const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
-            const cached = await cache?.find();
-            let result;
-            if (cached !== undefined) {
-                try {
-                    result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) });
+            try {
+                // A self-hosted runner may have kept this job's bundle from an earlier run.
+                const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
+                const cached = await cache?.find();
+                let result;
+                if (cached !== undefined) {
+                    try {
+                        result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) });
+                    }
+                    catch (error) {
+                        // A kept copy that does not read as the bundle was damaged: the service still has it.
+                        if (!(error instanceof errors/* CorruptArchiveError */.sC || error instanceof errors/* NotAnArchiveError */.DD))
+                            throw error;
+                        log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
+                    }
                 }
-                catch (error) {
-                    // A kept copy that does not read as the bundle was damaged: the service still has it.
-                    if (!(error instanceof errors/* CorruptArchiveError */.sC || error instanceof errors/* NotAnArchiveError */.DD))
-                        throw error;
-                    log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
+                let served = link;
+                if (result === undefined) {
+                    const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock });
+                    // The link that served the bundle: a fresh one if the first had expired.
+                    served = downloaded.link;
+                    result = downloaded;
+                    await cache?.keep(downloaded.archiveFile);
                 }
+                outputs.set('site-path', result.siteDir ?? '');
+                return served;
             }
-            let served = link;
-            if (result === undefined) {
-                const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock });
-                // The link that served the bundle: a fresh one if the first had expired.
-                served = downloaded.link;
-                result = downloaded;
-                await cache?.keep(downloaded.archiveFile);
+            finally {
+                if (archiveGoes)
+                    await removeArchiveFolder(archiveFolder, log);
             }
-            outputs.set('site-path', result.siteDir ?? '');
-            return served;
         });
     }
     if (settings.helmValuesFile !== undefined) {
@@ -1139,6 +1164,18 @@ function publishLink(link, settings, context) {
     context.outputs.set('bundle-url', link.url);
     context.outputs.set('expires-at', link.expiresAt?.toISOString());
     context.outputs.set('helm-values', helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion));
+}
+/** Removes the folder of an archive that does not outlive the run (see archiveOutlivesRun). */
+async function removeArchiveFolder(folder, log) {
+    try {
+        if ((await (0,promises_.lstat)(folder).catch(() => undefined)) === undefined)
+            return;
+        await (0,promises_.rm)(folder, { recursive: true, force: true, maxRetries: 2 });
+        log.info(`Removed the archive from the temp folder (${folder}): the site is what the run hands on.`);
+    }
+    catch (error) {
+        log.warning(`Could not remove the archive's folder ${folder} from the temp folder: ${(0,common_errors/* errorMessage */.gJ)(error)}`);
+    }
 }
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id) {

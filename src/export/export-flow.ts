@@ -3,17 +3,19 @@
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+import { lstat, rm } from 'node:fs/promises'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
-import { ActionError } from '../common/errors.js'
+import { ActionError, errorMessage } from '../common/errors.js'
+import type { Logger } from '../common/log.js'
 import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
-import { archiveFolderOf, checkExportPath } from './path-check.js'
+import { archiveFolderOf, archiveOutlivesRun, checkExportPath } from './path-check.js'
 import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
@@ -91,10 +93,13 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   if (downloadCode !== undefined) {
     link = await log.group('Download the bundle', async () => {
       const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode
+      // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
+      // it is the product and goes into `path`.
+      const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path
+      // Outside a runner the by-product goes with the run, so it is never handed on as `bundle-path`.
+      const archiveGoes = settings.extract && !archiveOutlivesRun(host)
       const where = {
-        // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
-        // it is the product and goes into `path`.
-        archiveFolder: settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path,
+        archiveFolder,
         siteDir: settings.extract ? settings.path : undefined,
         limits: { maxBytes: settings.maxSiteBytes },
         inspect: siteVerifier(settings, context),
@@ -105,33 +110,37 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
       const inHand = (cacheHit: boolean) => (archive: KeptArchive) => {
         outputs.set('cache-hit', cacheHit)
-        outputs.set('bundle-path', archive.archiveFile)
+        if (!archiveGoes) outputs.set('bundle-path', archive.archiveFile)
         outputs.set('bundle-sha256', archive.sha256)
         outputs.set('bundle-size', archive.sizeBytes)
       }
-      // A self-hosted runner may have kept this job's bundle from an earlier run.
-      const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
-      const cached = await cache?.find()
-      let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
-      if (cached !== undefined) {
-        try {
-          result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) })
-        } catch (error) {
-          // A kept copy that does not read as the bundle was damaged: the service still has it.
-          if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
-          log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
+      try {
+        // A self-hosted runner may have kept this job's bundle from an earlier run.
+        const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
+        const cached = await cache?.find()
+        let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
+        if (cached !== undefined) {
+          try {
+            result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) })
+          } catch (error) {
+            // A kept copy that does not read as the bundle was damaged: the service still has it.
+            if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
+            log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
+          }
         }
+        let served = link
+        if (result === undefined) {
+          const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock })
+          // The link that served the bundle: a fresh one if the first had expired.
+          served = downloaded.link
+          result = downloaded
+          await cache?.keep(downloaded.archiveFile)
+        }
+        outputs.set('site-path', result.siteDir ?? '')
+        return served
+      } finally {
+        if (archiveGoes) await removeArchiveFolder(archiveFolder, log)
       }
-      let served = link
-      if (result === undefined) {
-        const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock })
-        // The link that served the bundle: a fresh one if the first had expired.
-        served = downloaded.link
-        result = downloaded
-        await cache?.keep(downloaded.archiveFile)
-      }
-      outputs.set('site-path', result.siteDir ?? '')
-      return served
     })
   }
 
@@ -171,6 +180,17 @@ function publishLink(link: BundleLink, settings: ExportSettings, context: FlowCo
   context.outputs.set('bundle-url', link.url)
   context.outputs.set('expires-at', link.expiresAt?.toISOString())
   context.outputs.set('helm-values', helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion))
+}
+
+/** Removes the folder of an archive that does not outlive the run (see archiveOutlivesRun). */
+async function removeArchiveFolder(folder: string, log: Logger): Promise<void> {
+  try {
+    if ((await lstat(folder).catch(() => undefined)) === undefined) return
+    await rm(folder, { recursive: true, force: true, maxRetries: 2 })
+    log.info(`Removed the archive from the temp folder (${folder}): the site is what the run hands on.`)
+  } catch (error) {
+    log.warning(`Could not remove the archive's folder ${folder} from the temp folder: ${errorMessage(error)}`)
+  }
 }
 
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */

@@ -33,6 +33,16 @@ export function archiveFolderOf(host: Pick<FlowHost, 'env'>, jobName: string): s
   return path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`)
 }
 
+/**
+ * Whether the archive of an unpacked export outlives the run. A runner's temp folder is the job's:
+ * the archive stays there for the job's later steps (`bundle-path`), and the runner empties it
+ * after the job. Outside a runner (the CLI) the temp folder is shared and nobody empties it, so
+ * every run would leave its archive behind for good: the run removes it when it ends.
+ */
+export function archiveOutlivesRun(host: Pick<FlowHost, 'env'>): boolean {
+  return host.env('RUNNER_TEMP') !== undefined
+}
+
 const RUNNER_FOLDERS: Array<[RunnerVariable, string]> = [
   ['GITHUB_WORKSPACE', 'the workspace'],
   ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
