@@ -29,7 +29,8 @@ __webpack_require__.r(__webpack_exports__);
 const TOOL = 'docs-export-bundle';
 /**
  * Bundles kept at most: the tool cache is never emptied by itself, and a run with `domain` starts
- * a new job each time, so each would add a bundle for good. A rerun wants the latest few.
+ * a new job each time, so each would add a bundle for good. A rerun wants the latest few, and a
+ * bundle that reruns keep using (a deployment's pinned `job-id`) stays among them.
  */
 const KEPT_BUNDLES = 3;
 class BundleCache {
@@ -44,22 +45,30 @@ class BundleCache {
         this.log = log;
         this.version = `0.0.0-j${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(`${baseUrl}\n${jobId}`).digest('hex').slice(0, 24)}`;
     }
-    /** The cached archive of this job, or undefined. A cache that cannot be read is no cache. */
+    /**
+     * The cached archive of this job, or undefined; one found is marked used, so that it is the last
+     * to be pruned. A cache that cannot be read is no cache.
+     */
     async find() {
+        let archive;
         try {
             const folder = await this.toolCache.find(TOOL, this.version);
-            if (folder === undefined)
-                return undefined;
-            const archive = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(folder)).find((name) => name.startsWith('bundle.'));
-            return archive === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(folder, archive);
+            const name = folder === undefined ? undefined : (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(folder)).find((entry) => entry.startsWith('bundle.'));
+            archive = folder === undefined || name === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(folder, name);
         }
         catch (error) {
             this.log.warning(`Could not look up the bundle of export job ${this.jobId} in the tool cache: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errorMessage */ .gJ)(error)}`);
             return undefined;
         }
+        // Only the order of pruning depends on it: a bundle that cannot be marked is still used.
+        if (archive !== undefined)
+            await this.toolCache
+                .markUsed(TOOL, this.version)
+                .catch((error) => this.log.debug(`Could not mark the bundle as used in the tool cache: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errorMessage */ .gJ)(error)}`));
+        return archive;
     }
     /**
-     * Keeps `archiveFile` for later runs, and forgets all but the KEPT_BUNDLES most recent bundles;
+     * Keeps `archiveFile` for later runs, and forgets all but the KEPT_BUNDLES most recently kept or used bundles;
      * a failure is a warning (the bundle is downloaded then).
      */
     async keep(archiveFile) {
@@ -70,7 +79,7 @@ class BundleCache {
             for (const version of older)
                 await this.toolCache.remove(TOOL, version);
             if (older.length > 0)
-                this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recent).`);
+                this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recently used).`);
         }
         catch (error) {
             this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errorMessage */ .gJ)(error)}`);

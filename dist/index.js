@@ -29346,8 +29346,8 @@ function actionsHost() {
 }
 /**
  * The runner's tool cache through @actions/tool-cache, laid out as `<tool>/<version>/<arch>` with
- * a `<arch>.complete` marker; listing by age and removing are done on that layout (the library
- * has no call for them).
+ * a `<arch>.complete` marker; listing by age, marking as used (the marker's time) and removing are
+ * done on that layout (the library has no call for them).
  */
 function runnerToolCache(root) {
     const versionFolder = (tool, version) => {
@@ -29355,14 +29355,20 @@ function runnerToolCache(root) {
             throw new Error(`not a tool cache entry: ${tool} ${version}`);
         return external_node_path_.join(root, tool, version);
     };
+    /** Written by the library once an entry is whole; its time says when the entry was cached or last used. */
+    const marker = (tool, version) => external_node_path_.join(versionFolder(tool, version), `${external_node_os_.arch()}.complete`);
     return {
         find: async (tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).find(tool, version) || undefined,
         cacheFile: async (file, name, tool, version) => (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).cacheFile(file, name, tool, version),
         versions: async (tool) => {
             const versions = (await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 9805))).findAllVersions(tool);
-            const cachedAt = async (version) => (await (0,promises_.stat)(external_node_path_.join(versionFolder(tool, version), `${external_node_os_.arch()}.complete`)).catch(() => undefined))?.mtimeMs ?? 0;
+            const cachedAt = async (version) => (await (0,promises_.stat)(marker(tool, version)).catch(() => undefined))?.mtimeMs ?? 0;
             const dated = await Promise.all(versions.map(async (version) => ({ version, at: await cachedAt(version) })));
             return dated.sort((a, b) => b.at - a.at).map(({ version }) => version);
+        },
+        markUsed: async (tool, version) => {
+            const now = new Date();
+            await (0,promises_.utimes)(marker(tool, version), now, now);
         },
         remove: async (tool, version) => {
             const folder = versionFolder(tool, version);

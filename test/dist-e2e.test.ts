@@ -325,12 +325,24 @@ describe('the action only', () => {
     expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
     expect(s.count('download')).toBe(1)
     await access(path.join(workspace.dir, 'static-export', 'index.html'))
-    // New jobs: the cache keeps the three most recent bundles, the rerun's among them.
-    for (let run = 0; run < 3; run++) expect((await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })).exitCode).toBe(0)
+    // New jobs: the cache keeps the three bundles most recently stored or used. The rerun used the
+    // first job's after the second job's was stored, so the second's is the one let go.
+    const newJob = async (): Promise<string> => {
+      const run = await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })
+      expect(run.exitCode).toBe(0)
+      return run.outputs['job-id'] as string
+    }
+    const secondJob = await newJob()
+    const reused = await runDist({ inputs: { ...inputs, 'job-id': first.outputs['job-id'] as string }, env })
+    expect(reused.outputs['cache-hit']).toBe('true')
+    await newJob()
+    await newJob()
     const kept = await readdir(path.join(workspace.dir, 'tool-cache', 'docs-export-bundle'))
     expect(kept).toHaveLength(3)
-    const third = await runDist({ inputs: { ...inputs, 'job-id': first.outputs['job-id'] as string }, env })
-    expect(third.outputs['cache-hit']).toBe('false')
+    const thirdRerun = await runDist({ inputs: { ...inputs, 'job-id': first.outputs['job-id'] as string }, env })
+    expect(thirdRerun.outputs['cache-hit']).toBe('true')
+    const rerunOfSecond = await runDist({ inputs: { ...inputs, 'job-id': secondJob }, env })
+    expect(rerunOfSecond.outputs['cache-hit']).toBe('false')
   })
 
   test('a GitHub-hosted runner (RUNNER_ENVIRONMENT github-hosted) starts each job afresh: the bundle is not copied into its tool cache', async () => {

@@ -636,6 +636,28 @@ describe("the runner's tool cache", () => {
     expect((await runExport({ domain: '', 'job-id': jobs[0] as string }, {}, toolCache)).outputs['cache-hit']).toBe('false')
   })
 
+  test('of the bundles it keeps, a used one goes last: one that reruns keep using is not pushed out by newer jobs', async () => {
+    await simulator()
+    const toolCache = path.join(workspace.dir, 'tool-cache')
+    const pause = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 5))
+    const newJob = async (): Promise<string> => {
+      await pause()
+      return (await runExport({}, {}, toolCache)).outputs['job-id'] as string
+    }
+    const rerun = async (jobId: string): Promise<string | undefined> => {
+      await pause()
+      return (await runExport({ domain: '', 'job-id': jobId }, {}, toolCache)).outputs['cache-hit']
+    }
+    const used = await newJob()
+    const unused = await newJob()
+    expect(await rerun(used)).toBe('true')
+    await newJob()
+    await newJob()
+    // Stored: used, unused, two more; used again after unused, so unused is the one let go.
+    expect(await rerun(used)).toBe('true')
+    expect(await rerun(unused)).toBe('false')
+  })
+
   test('no tool cache, or another job: downloaded, cache-hit false', async () => {
     await simulator()
     expect((await runExport({})).outputs['cache-hit']).toBe('false')

@@ -1,5 +1,5 @@
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
-import { rm, stat } from 'node:fs/promises'
+import { rm, stat, utimes } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import * as core from '@actions/core'
@@ -46,23 +46,28 @@ export function actionsHost(): Host {
 
 /**
  * The runner's tool cache through @actions/tool-cache, laid out as `<tool>/<version>/<arch>` with
- * a `<arch>.complete` marker; listing by age and removing are done on that layout (the library
- * has no call for them).
+ * a `<arch>.complete` marker; listing by age, marking as used (the marker's time) and removing are
+ * done on that layout (the library has no call for them).
  */
 function runnerToolCache(root: string): ToolCache {
   const versionFolder = (tool: string, version: string): string => {
     if (!/^[\w.+-]+$/.test(tool) || !/^[\w.+-]+$/.test(version)) throw new Error(`not a tool cache entry: ${tool} ${version}`)
     return path.join(root, tool, version)
   }
+  /** Written by the library once an entry is whole; its time says when the entry was cached or last used. */
+  const marker = (tool: string, version: string): string => path.join(versionFolder(tool, version), `${os.arch()}.complete`)
   return {
     find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
     cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version),
     versions: async (tool) => {
       const versions = (await import('@actions/tool-cache')).findAllVersions(tool)
-      const cachedAt = async (version: string): Promise<number> =>
-        (await stat(path.join(versionFolder(tool, version), `${os.arch()}.complete`)).catch(() => undefined))?.mtimeMs ?? 0
+      const cachedAt = async (version: string): Promise<number> => (await stat(marker(tool, version)).catch(() => undefined))?.mtimeMs ?? 0
       const dated = await Promise.all(versions.map(async (version) => ({ version, at: await cachedAt(version) })))
       return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
+    },
+    markUsed: async (tool, version) => {
+      const now = new Date()
+      await utimes(marker(tool, version), now, now)
     },
     remove: async (tool, version) => {
       const folder = versionFolder(tool, version)

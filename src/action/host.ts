@@ -52,8 +52,10 @@ export interface ToolCache {
   find(tool: string, version: string): Promise<string | undefined>
   /** Copies `file` into the cache as `name`, for `tool` at `version`; resolves with the folder. */
   cacheFile(file: string, name: string, tool: string, version: string): Promise<string>
-  /** The versions of `tool` in the cache, the most recently cached first. */
+  /** The versions of `tool` in the cache, the most recently cached or used first. */
   versions(tool: string): Promise<string[]>
+  /** Marks `tool` at `version` as used now: of what is pruned by age, it goes last. */
+  markUsed(tool: string, version: string): Promise<void>
   /** Removes `tool` at `version` from the cache. */
   remove(tool: string, version: string): Promise<void>
 }

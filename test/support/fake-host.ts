@@ -5,7 +5,7 @@
  * a runner, through the same code, so only the runner itself is faked.
  */
 import { readRunnerEvent } from '../../src/action/event.js'
-import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable, ToolCache } from '../../src/action/host.js'
 import type { InputName } from '../../src/action/inputs.js'
@@ -126,6 +126,10 @@ function folderToolCache(root: string): ToolCache {
         versions.map(async (version) => ({ version, at: (await stat(`${folder(tool, version)}.complete`).catch(() => undefined))?.mtimeMs ?? 0 }))
       )
       return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
+    },
+    markUsed: async (tool, version) => {
+      const now = new Date()
+      await utimes(`${folder(tool, version)}.complete`, now, now)
     },
     remove: async (tool, version) => {
       await rm(path.join(root, tool, version), { recursive: true, force: true })
