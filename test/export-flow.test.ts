@@ -527,7 +527,7 @@ describe('the site check and the Helm values', () => {
     expect(passed.outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     const folder = archiveFolderOf({ env: () => undefined }, passed.outputs['job-id'] as string)
     await expect(stat(folder)).rejects.toMatchObject({ code: 'ENOENT' })
-    expect(passed.log.text()).toContain(`Removed the archive from the temp folder (${folder})`)
+    expect(passed.log.text()).toContain(`Removed the archive's folder ${folder}: outside a runner nothing else would.`)
 
     // The fixture site has a broken link: the strict check fails once the archive is whole.
     const failed = await runExport({ verify: 'strict' }, outside)

@@ -1171,7 +1171,7 @@ async function removeArchiveFolder(folder, log) {
         if ((await (0,promises_.lstat)(folder).catch(() => undefined)) === undefined)
             return;
         await (0,promises_.rm)(folder, { recursive: true, force: true, maxRetries: 2 });
-        log.info(`Removed the archive from the temp folder (${folder}): the site is what the run hands on.`);
+        log.info(`Removed the archive's folder ${folder}: outside a runner nothing else would.`);
     }
     catch (error) {
         log.warning(`Could not remove the archive's folder ${folder} from the temp folder: ${(0,common_errors/* errorMessage */.gJ)(error)}`);

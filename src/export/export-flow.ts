@@ -187,7 +187,7 @@ async function removeArchiveFolder(folder: string, log: Logger): Promise<void> {
   try {
     if ((await lstat(folder).catch(() => undefined)) === undefined) return
     await rm(folder, { recursive: true, force: true, maxRetries: 2 })
-    log.info(`Removed the archive from the temp folder (${folder}): the site is what the run hands on.`)
+    log.info(`Removed the archive's folder ${folder}: outside a runner nothing else would.`)
   } catch (error) {
     log.warning(`Could not remove the archive's folder ${folder} from the temp folder: ${errorMessage(error)}`)
   }
