@@ -45,6 +45,9 @@ export interface GitHubThread {
 /** The login the action's token writes as (GITHUB_TOKEN's identity). */
 export const TOKEN_USER = { login: 'github-actions[bot]', type: 'Bot' }
 
+/** GitHub refuses a comment body longer than this: 422, "body is too long (maximum is 65536 characters)". */
+export const MAX_COMMENT_CHARS = 65_536
+
 const REACTIONS = new Set(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'])
 const ROLES = new Map([
   ['admin', 'admin'],
@@ -161,6 +164,7 @@ export class GitHubFake {
     if (denied) return denied
     const body = field(ctx, 'body')
     if (body === undefined || body === '') return validationFailed('body')
+    if (body.length > MAX_COMMENT_CHARS) return bodyTooLong()
     if (!/^\d+$/.test(ctx.params.number ?? '')) return gh(404, { message: 'Not Found' })
     const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
     const comment: GitHubComment = { id: this.nextId++, body, user: this.tokenUser, kind, history: [body] }
@@ -174,6 +178,7 @@ export class GitHubFake {
     if (denied) return denied
     const body = field(ctx, 'body')
     if (body === undefined || body === '') return validationFailed('body')
+    if (body.length > MAX_COMMENT_CHARS) return bodyTooLong()
     const found = this.findComment(Number(ctx.params.commentId))
     if (found === undefined) return gh(404, { message: 'Not Found' })
     found.comment.body = body
@@ -235,6 +240,13 @@ function field(ctx: RequestContext, name: string): string | undefined {
 
 function validationFailed(name: string): Reply {
   return gh(422, { message: 'Validation Failed', errors: [{ resource: 'Issue', field: name, code: 'missing_field' }] })
+}
+
+function bodyTooLong(): Reply {
+  return gh(422, {
+    message: 'Validation Failed',
+    errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` }]
+  })
 }
 
 function gh(status: number, value: unknown): Reply {

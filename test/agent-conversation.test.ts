@@ -248,6 +248,19 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
   })
 
+  test('a failed job whose reason is longer than a GitHub comment may be: the reply still ends saying it failed, with the start of the reason', async () => {
+    const sim = await startSim()
+    // GitHub refuses a comment body over 65,536 characters: an edit that long would leave the reply saying "working".
+    const reason = 'Traceback (most recent call last): File "agent.py", line 12, in run\n'.repeat(2000)
+    sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: reason } })
+    const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
+    expect(failure).toContain('failed: Traceback (most recent call last)')
+    const [reply] = written(sim, 7)
+    expect(reply?.body).toMatch(/❌ Docs agent job `job_\w+` \*\*failed\*\* after \d+m?s: Traceback \(most recent call last\)/)
+    expect(reply?.body).toContain("(cut short: the run's log has all of it)")
+    expect(log.lines.filter((line) => line.startsWith('warning: Could not update the reply'))).toEqual([])
+  })
+
   test('a failure whose service text holds a secret: the comment shows ***, and both secrets are masked in the log', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'agent-message', status: 500, body: { error: `bad credentials ${sim.apiKey} ${GITHUB_TOKEN}` } })

@@ -2,6 +2,13 @@
 import { commentCode, commentPhrase, commentText } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
+/**
+ * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
+ * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
+ * job can be a whole trace. The step's error in the log keeps all of it.
+ */
+export const REPLY_ERROR_CHARS = 4000
+
 export interface ProgressFacts {
   jobId: string | undefined
   status: string | undefined
@@ -36,13 +43,15 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
   const status = `**${commentPhrase(facts.status ?? 'unknown')}**`
   const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`
   const after = facts.elapsedMs === undefined ? '' : ` after ${formatDuration(facts.elapsedMs)}`
+  // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
+  const error = facts.error === undefined ? undefined : shortened(redact(facts.error, secrets))
   const lines: string[] = []
   switch (facts.phase) {
     case 'failed':
       lines.push(
         facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
-        commentText(facts.error ?? '')
+        commentText(error ?? '')
       )
       break
     case 'cancelled':
@@ -65,7 +74,7 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
       break
     case 'ended':
-      lines.push(endLine(job, facts, status, prLink, after))
+      lines.push(endLine(job, { ...facts, error }, status, prLink, after))
   }
   if (facts.note !== undefined) lines.push('', commentText(facts.note))
   if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
@@ -86,6 +95,12 @@ function endLine(job: string, facts: ProgressFacts, status: string, prLink: stri
     default:
       return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`
   }
+}
+
+/** `text` cut to REPLY_ERROR_CHARS (never through a UTF-16 pair), saying so. */
+function shortened(text: string): string {
+  if (text.length <= REPLY_ERROR_CHARS) return text
+  return `${text.slice(0, REPLY_ERROR_CHARS).replace(/[\ud800-\udbff]$/, '')}… (cut short: the run's log has all of it)`
 }
 
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
