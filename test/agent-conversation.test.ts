@@ -787,6 +787,22 @@ describe('the pull request remembers its job', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
+  test('a recorded job the service no longer has: the failure blames the record of the pull request, not a `job-id` nobody set', async () => {
+    const sim = await startSim()
+    sim.github.thread(REPO, 12, { isPullRequest: true })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_gone' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    const expected =
+      /^Agent job job_gone, which pull request #12 records, was not found in project proj_123 \(HTTP 404: the service said "job not found"\): the service no longer has it\. Set `job-id` to use another job/
+    for (const operation of ['agent', 'agent-message', 'agent-status']) {
+      const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { operation })
+      expect({ operation, failure }).toEqual({ operation, failure: expect.stringMatching(expected) })
+    }
+    // A `job-id` that names no job is still said to be at fault.
+    const named = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { 'job-id': 'job_typo' })
+    expect(named.failure).toContain('Check `job-id` and `project-id`.')
+    expect(sim.count('agent-create')).toBe(0)
+  })
+
   test('comments that cannot be read leave the job unknown: fail, never guess', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-comments', status: 503, times: 10 })

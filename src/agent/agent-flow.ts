@@ -49,9 +49,12 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | { kind: 'read'; job: RecordedJob; resumed?: { asked: Asked; at: number | undefined; seen: boolean } }
-  | { kind: 'message'; job: RecordedJob; instruction: string; ifRefused: string | undefined }
+  | { kind: 'read'; job: JobToReach; resumed?: { asked: Asked; at: number | undefined; seen: boolean } }
+  | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
+
+/** A job to reach; `recordedOn`: the number of the pull request whose record named it (not `job-id`). */
+type JobToReach = RecordedJob & { recordedOn?: number | undefined }
 
 /** Where a run's instruction comes from and what it is about. */
 interface Trigger {
@@ -265,7 +268,7 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
 }
 
 /** The job `job-id` names, or the one recorded on the pull request commented on. */
-async function jobOf(source: JobSource, settings: AgentSettings, subject: Subject | undefined, records: JobRecords | undefined): Promise<RecordedJob> {
+async function jobOf(source: JobSource, settings: AgentSettings, subject: Subject | undefined, records: JobRecords | undefined): Promise<JobToReach> {
   if (source.from === 'input') return { projectId: settings.projectId, jobId: source.id }
   const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.'
   if (subject === undefined || !subject.isPullRequest) {
@@ -284,15 +287,30 @@ async function jobOf(source: JobSource, settings: AgentSettings, subject: Subjec
   return recorded
 }
 
-async function recordedOn(subject: Subject, records: JobRecords): Promise<RecordedJob | undefined> {
+async function recordedOn(subject: Subject, records: JobRecords): Promise<JobToReach | undefined> {
   try {
-    return await records.latest({ repository: subject.repository, number: subject.number })
+    const job = await records.latest({ repository: subject.repository, number: subject.number })
+    return job === undefined ? undefined : { ...job, recordedOn: subject.number }
   } catch (error) {
     if (!(error instanceof GitHubApiError)) throw error
     throw new ActionError(
       `Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`
     )
   }
+}
+
+/**
+ * A 404 for the job a pull request's record names: the record is out of date (the service no
+ * longer has that job), not `job-id`, which AgentApi's message says to check and nobody set.
+ */
+function notFoundOnRecord(error: unknown, job: JobToReach): unknown {
+  const answer = (error as { cause?: unknown } | undefined)?.cause
+  if (job.recordedOn === undefined || !(answer instanceof ServiceError) || answer.status !== 404) return error
+  const said = answer.serviceError ? `: the service said "${answer.serviceError}"` : ''
+  return new ActionError(
+    `Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or comment the command on an issue to create a new one.`,
+    { cause: answer }
+  )
 }
 
 /** A job and what the service last said of it. */
@@ -331,7 +349,9 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
       // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
       const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false }
       // Read as it is: a job without a `status` is still a job, shown so (following it reads again).
-      const answer = await api.read(request.job.projectId, request.job.jobId, deadline)
+      const answer = await api.read(request.job.projectId, request.job.jobId, deadline).catch((error: unknown) => {
+        throw notFoundOnRecord(error, request.job)
+      })
       return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
     }
     case 'create':
@@ -354,7 +374,7 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         })
         return { job: { ...request.job, answer }, request: 'message', askedAt, seen: false, read: undefined, note: undefined }
       } catch (error) {
-        if (request.ifRefused === undefined || !refusesMessages(error)) throw error
+        if (request.ifRefused === undefined || !refusesMessages(error)) throw notFoundOnRecord(error, request.job)
         // The spec leaves the message's refusals open: the refusal may be about the message (too
         // long, the job busy). Only a job that has ended for good gets a successor; a new job is
         // work that cannot be taken back.
