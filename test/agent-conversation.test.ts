@@ -608,6 +608,29 @@ describe('one progress comment per run', () => {
     expect(thread(sim, 12).comments[0]?.body).toContain('with no file changes, so no pull request was opened')
   })
 
+  test('a review comment says where it was written: the instruction carries its file and line(s), to a new job and in a message', async () => {
+    const sim = await startSim({ agent: { durationMs: 300 } })
+    // "this" in a review comment is what is written on its line(s): without them the agent cannot know what is meant.
+    const created = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Reword this sentence'))
+    expect(created.failure).toBeUndefined()
+    const [prompt] = sim.agentJobs.get(`proj_123/${created.outputs.get('job-id')}`)?.prompts ?? []
+    expect(prompt).toMatch(
+      /^Reword this sentence\n\n\(Written in a review comment on docs\/install\.md, line 3\.\)\n\n---\nContext: this was asked on the pull request #12/
+    )
+    const spanning = reviewCommentEvent('/docs-agent Merge these two paragraphs', { id: 991, start_line: 7, line: 9 })
+    const sent = await onEvent(sim, 'pull_request_review_comment', spanning, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(sent.failure).toBeUndefined()
+    const removed = reviewCommentEvent('/docs-agent Keep this line', { id: 992, line: 4, side: 'LEFT' })
+    await onEvent(sim, 'pull_request_review_comment', removed, { operation: 'agent-message', 'job-id': 'job_abc' })
+    const onFile = reviewCommentEvent('/docs-agent Split this page', { id: 993, subject_type: 'file', line: null, original_line: null })
+    await onEvent(sim, 'pull_request_review_comment', onFile, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual([
+      'Merge these two paragraphs\n\n(Written in a review comment on docs/install.md, lines 7 to 9.)',
+      'Keep this line\n\n(Written in a review comment on docs/install.md, line 4 of the file before the change.)',
+      'Split this page\n\n(Written in a review comment on docs/install.md.)'
+    ])
+  })
+
   test('text from the service cannot ping people', async () => {
     expect(withoutMentions('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
     const text = progressText(
@@ -745,7 +768,7 @@ describe('the pull request remembers its job', () => {
     const { failure, outputs } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Tighten the wording'), { operation: 'agent-message' })
     expect(failure).toBeUndefined()
     expect(outputs.get('job-id')).toBe('job_abc')
-    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Tighten the wording'])
+    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Tighten the wording\n\n(Written in a review comment on docs/install.md, line 3.)'])
     expect(sim.count('github-comments')).toBeGreaterThanOrEqual(3)
   })
 

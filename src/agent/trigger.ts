@@ -30,6 +30,8 @@ export interface TriggeringComment {
   authorType: string | undefined
   /** Review comments: the first comment of the thread (GitHub does not take replies to replies). */
   threadId: number
+  /** Review comments: the file and line(s) it was written on (see reviewLocation). */
+  location: string | undefined
   /** The repository of the workflow (and of the comment). */
   repository: RepoRef | undefined
   /** The issue or pull request the comment is on. */
@@ -61,6 +63,7 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
     action: typeof payload.action === 'string' ? payload.action : undefined,
     id,
     threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+    location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
     body: comment.body,
     author: typeof user.login === 'string' ? user.login : undefined,
     authorType: typeof user.type === 'string' ? user.type : undefined,
@@ -68,6 +71,21 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
     subject: subjectOf(event, repository),
     runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
   }
+}
+
+/**
+ * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
+ * before the change for the diff's left side; the file alone for a comment on the whole file).
+ * An outdated comment has no `line` any more, only the line it had.
+ */
+function reviewLocation(comment: Record<string, unknown>): string | undefined {
+  if (typeof comment.path !== 'string' || comment.path === '') return undefined
+  const lineOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined)
+  const line = lineOf(comment.line) ?? lineOf(comment.original_line)
+  const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line)
+  const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`
+  const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : ''
+  return `${comment.path}${lines}${side}`
 }
 
 /** The issue or pull request of the event (comments, issues and pull_request events alike). */
@@ -122,7 +140,10 @@ export function skipReason(comment: TriggeringComment, command: string | undefin
   return undefined
 }
 
-/** The instruction for the agent: the `prompt` input, else the comment's text after the command. Never blank. */
+/**
+ * The instruction for the agent: the `prompt` input, else the comment's text after the command,
+ * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
+ */
 export function resolvePrompt(source: PromptSource, comment: TriggeringComment | undefined, eventName: string | undefined): string {
   if (source.from === 'input') return source.text
   if (comment === undefined) {
@@ -131,7 +152,7 @@ export function resolvePrompt(source: PromptSource, comment: TriggeringComment |
     )
   }
   const { rest } = matchCommand(comment.body, source.command)
-  if (rest !== '') return rest
+  if (rest !== '') return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`
   throw new ActionError(
     `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`
   )
