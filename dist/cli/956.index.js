@@ -672,6 +672,12 @@ class ProgressComment {
 
 
 /**
+ * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
+ * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
+ * job can be a whole trace. The step's error in the log keeps all of it.
+ */
+const REPLY_ERROR_CHARS = 4000;
+/**
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
  * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
  * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
@@ -683,10 +689,12 @@ function progressText(facts, secrets) {
     const status = `**${(0,common_text/* commentPhrase */.pt)(facts.status ?? 'unknown')}**`;
     const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
     const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
+    // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
+    const error = facts.error === undefined ? undefined : shortened(redact(facts.error, secrets));
     const lines = [];
     switch (facts.phase) {
         case 'failed':
-            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(facts.error ?? ''));
+            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
             break;
         case 'cancelled':
             lines.push(facts.jobId === undefined
@@ -706,7 +714,7 @@ function progressText(facts, secrets) {
             lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
             break;
         case 'ended':
-            lines.push(endLine(job, facts, status, prLink, after));
+            lines.push(endLine(job, { ...facts, error }, status, prLink, after));
     }
     if (facts.note !== undefined)
         lines.push('', (0,common_text/* commentText */.br)(facts.note));
@@ -728,6 +736,12 @@ function endLine(job, facts, status, prLink, after) {
         default:
             return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
     }
+}
+/** `text` cut to REPLY_ERROR_CHARS (never through a UTF-16 pair), saying so. */
+function shortened(text) {
+    if (text.length <= REPLY_ERROR_CHARS)
+        return text;
+    return `${text.slice(0, REPLY_ERROR_CHARS).replace(/[\ud800-\udbff]$/, '')}… (cut short: the run's log has all of it)`;
 }
 function redact(text, secrets) {
     let out = text;
@@ -770,6 +784,7 @@ function readTriggeringComment(event, env) {
         action: typeof payload.action === 'string' ? payload.action : undefined,
         id,
         threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
         body: comment.body,
         author: typeof user.login === 'string' ? user.login : undefined,
         authorType: typeof user.type === 'string' ? user.type : undefined,
@@ -777,6 +792,21 @@ function readTriggeringComment(event, env) {
         subject: subjectOf(event, repository),
         runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
     };
+}
+/**
+ * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
+ * before the change for the diff's left side; the file alone for a comment on the whole file).
+ * An outdated comment has no `line` any more, only the line it had.
+ */
+function reviewLocation(comment) {
+    if (typeof comment.path !== 'string' || comment.path === '')
+        return undefined;
+    const lineOf = (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
+    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
+    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
+    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
+    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
+    return `${comment.path}${lines}${side}`;
 }
 /** The issue or pull request of the event (comments, issues and pull_request events alike). */
 function subjectOf(event, repository) {
@@ -832,7 +862,10 @@ function skipReason(comment, command) {
     }
     return undefined;
 }
-/** The instruction for the agent: the `prompt` input, else the comment's text after the command. Never blank. */
+/**
+ * The instruction for the agent: the `prompt` input, else the comment's text after the command,
+ * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
+ */
 function resolvePrompt(source, comment, eventName) {
     if (source.from === 'input')
         return source.text;
@@ -841,7 +874,7 @@ function resolvePrompt(source, comment, eventName) {
     }
     const { rest } = matchCommand(comment.body, source.command);
     if (rest !== '')
-        return rest;
+        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
     throw new errors/* ActionError */.lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
 }
 /** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
@@ -1087,13 +1120,25 @@ async function jobOf(source, settings, subject, records) {
 }
 async function recordedOn(subject, records) {
     try {
-        return await records.latest({ repository: subject.repository, number: subject.number });
+        const job = await records.latest({ repository: subject.repository, number: subject.number });
+        return job === undefined ? undefined : { ...job, recordedOn: subject.number };
     }
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
             throw error;
         throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
     }
+}
+/**
+ * A 404 for the job a pull request's record names: the record is out of date (the service no
+ * longer has that job), not `job-id`, which AgentApi's message says to check and nobody set.
+ */
+function notFoundOnRecord(error, job) {
+    const answer = error?.cause;
+    if (job.recordedOn === undefined || !(answer instanceof service_client/* ServiceError */._7) || answer.status !== 404)
+        return error;
+    const said = answer.serviceError ? `: the service said "${answer.serviceError}"` : '';
+    return new errors/* ActionError */.lZ(`Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or comment the command on an issue to create a new one.`, { cause: answer });
 }
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request, api, deadline, context, conversation) {
@@ -1112,7 +1157,9 @@ async function reach(request, api, deadline, context, conversation) {
             // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).
             const asked = { request: resumed?.asked ?? 'read', askedAt: resumed?.at ?? askedAt, seen: resumed?.seen ?? false };
             // Read as it is: a job without a `status` is still a job, shown so (following it reads again).
-            const answer = await api.read(request.job.projectId, request.job.jobId, deadline);
+            const answer = await api.read(request.job.projectId, request.job.jobId, deadline).catch((error) => {
+                throw notFoundOnRecord(error, request.job);
+            });
             return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
         }
         case 'create':
@@ -1137,7 +1184,7 @@ async function reach(request, api, deadline, context, conversation) {
             }
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
-                    throw error;
+                    throw notFoundOnRecord(error, request.job);
                 // The spec leaves the message's refusals open: the refusal may be about the message (too
                 // long, the job busy). Only a job that has ended for good gets a successor; a new job is
                 // work that cannot be taken back.
