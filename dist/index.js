@@ -29097,6 +29097,7 @@ function isGitFolderName(name) {
 /* harmony export */   BR: () => (/* binding */ hasUnprintable),
 /* harmony export */   Cw: () => (/* binding */ withoutMentions),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
+/* harmony export */   VV: () => (/* binding */ cutShort),
 /* harmony export */   br: () => (/* binding */ commentText),
 /* harmony export */   fk: () => (/* binding */ printableLines),
 /* harmony export */   ph: () => (/* binding */ commentCode),
@@ -29126,6 +29127,12 @@ const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u202
 const LINE_BREAK = /\r\n|\r|\n/;
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
+function cutShort(text, max, note) {
+    if (text.length <= max)
+        return text;
+    return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}… ${note}`;
+}
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
  * become spaces (so the text cannot end our line and start one of its own), and the command
@@ -29714,7 +29721,7 @@ async function runOperation(settings, client, context) {
 /* harmony export */   pj: () => (/* binding */ plain),
 /* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
-/* unused harmony export finiteNumber */
+/* unused harmony exports SERVICE_TEXT_CHARS, finiteNumber */
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2450);
 /**
@@ -29754,8 +29761,15 @@ function asObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 /**
+ * The most of one text of the service's that the action keeps. A job's error can be a whole trace,
+ * and each text may reach an output (GitHub takes 1 MB for all of a job's), the job summary (1 MiB,
+ * or none of it is shown) and the log: 64 Ki characters is plenty to read and fits them all.
+ */
+const SERVICE_TEXT_CHARS = 65_536;
+/**
  * Non-blank text (trimmed), on one line and unable to start a workflow command (see
- * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ * common/text.ts), at most SERVICE_TEXT_CHARS long; a finite number is taken as its text (ids
+ * are sometimes numbers).
  */
 function text(value) {
     if (typeof value === 'number' && Number.isFinite(value))
@@ -29763,7 +29777,7 @@ function text(value) {
     if (typeof value !== 'string')
         return undefined;
     const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceText */ .Lo)(value).trim();
-    return safe === '' ? undefined : safe;
+    return safe === '' ? undefined : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`);
 }
 /**
  * Text the action sends back (an id in a path, a link it downloads from), as the service gave it

@@ -257,7 +257,7 @@ describe('one progress comment per run', () => {
     expect(failure).toContain('failed: Traceback (most recent call last)')
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_\w+` \*\*failed\*\* after \d+m?s: Traceback \(most recent call last\)/)
-    expect(reply?.body).toContain("(cut short: the run's log has all of it)")
+    expect(reply?.body).toContain("(cut short: the run's log has more of it)")
     expect(log.lines.filter((line) => line.startsWith('warning: Could not update the reply'))).toEqual([])
   })
 

@@ -188,6 +188,17 @@ describe('export flow against the simulator', () => {
     expect(log.text()).toContain(`: failed`)
   })
 
+  test("a failed job's reason of any length: the first 64 Ki characters, saying so, in the failure and the job summary (GitHub shows no summary over 1 MiB)", async () => {
+    const trace = `${'at render (theme/page.js:12:3) '.repeat(40_000)}the end`
+    await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: trace } })
+    const { failed, failure, summary } = await runExport({})
+    expect(failed).toBe(true)
+    expect(failure).toContain(`: ${trace.slice(0, 65_536)}… (cut short: the service sent ${trace.length} characters).`)
+    expect(failure).not.toContain('the end')
+    expect(Buffer.byteLength(summary)).toBeLessThan(100_000)
+    expect(summary).toContain('(cut short: the service sent')
+  })
+
   test('a timeout names the job, its last status and the wait', async () => {
     await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
     const { outputs, failed, failure } = await runExport({ timeout: '20s' })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
+import { cutShort, plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
 import { text } from '../src/service/answer.js'
 import { runnerCommand, runnerLines as lines } from './support/runner.js'
 
@@ -16,6 +16,13 @@ const hostile = [
 ]
 
 describe('text from the service', () => {
+  test('cut short at a bound, saying so, never through a UTF-16 pair; as it is when it fits', () => {
+    expect(cutShort('abcdef', 6, '(cut)')).toBe('abcdef')
+    expect(cutShort('abcdefg', 6, '(cut)')).toBe('abcdef… (cut)')
+    expect(cutShort('ab😀cd', 3, '(cut)')).toBe('ab… (cut)')
+    expect(cutShort('ab😀cd', 4, '(cut)')).toBe('ab😀… (cut)')
+  })
+
   test.each(hostile)('%j reads as one line that starts no command', (value) => {
     const safe = serviceText(value)
     expect(lines(safe)).toHaveLength(1)

@@ -690,7 +690,7 @@ function progressText(facts, secrets) {
     const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
     const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
     // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = facts.error === undefined ? undefined : shortened(redact(facts.error, secrets));
+    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)(redact(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
     const lines = [];
     switch (facts.phase) {
         case 'failed':
@@ -736,12 +736,6 @@ function endLine(job, facts, status, prLink, after) {
         default:
             return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
     }
-}
-/** `text` cut to REPLY_ERROR_CHARS (never through a UTF-16 pair), saying so. */
-function shortened(text) {
-    if (text.length <= REPLY_ERROR_CHARS)
-        return text;
-    return `${text.slice(0, REPLY_ERROR_CHARS).replace(/[\ud800-\udbff]$/, '')}… (cut short: the run's log has all of it)`;
 }
 function redact(text, secrets) {
     let out = text;

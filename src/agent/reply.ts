@@ -1,5 +1,5 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
-import { commentCode, commentPhrase, commentText } from '../common/text.js'
+import { commentCode, commentPhrase, commentText, cutShort } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
 /**
@@ -44,7 +44,7 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
   const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`
   const after = facts.elapsedMs === undefined ? '' : ` after ${formatDuration(facts.elapsedMs)}`
   // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-  const error = facts.error === undefined ? undefined : shortened(redact(facts.error, secrets))
+  const error = facts.error === undefined ? undefined : cutShort(redact(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
   const lines: string[] = []
   switch (facts.phase) {
     case 'failed':
@@ -95,12 +95,6 @@ function endLine(job: string, facts: ProgressFacts, status: string, prLink: stri
     default:
       return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`
   }
-}
-
-/** `text` cut to REPLY_ERROR_CHARS (never through a UTF-16 pair), saying so. */
-function shortened(text: string): string {
-  if (text.length <= REPLY_ERROR_CHARS) return text
-  return `${text.slice(0, REPLY_ERROR_CHARS).replace(/[\ud800-\udbff]$/, '')}… (cut short: the run's log has all of it)`
 }
 
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {

@@ -24,6 +24,12 @@ const LINE_BREAK = /\r\n|\r|\n/
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
+/** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
+export function cutShort(text: string, max: number, note: string): string {
+  if (text.length <= max) return text
+  return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}… ${note}`
+}
+
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
  * become spaces (so the text cannot end our line and start one of its own), and the command

@@ -4,7 +4,7 @@
  * made safe for a log line here, where it enters: one line, no workflow command.
  */
 import { ActionError } from '../common/errors.js'
-import { serviceText } from '../common/text.js'
+import { cutShort, serviceText } from '../common/text.js'
 
 /**
  * A job's answer that lacks only its `status`: nothing to follow in it, but the next answer may have
@@ -39,14 +39,22 @@ export function asObject(value: unknown): Record<string, unknown> {
 }
 
 /**
+ * The most of one text of the service's that the action keeps. A job's error can be a whole trace,
+ * and each text may reach an output (GitHub takes 1 MB for all of a job's), the job summary (1 MiB,
+ * or none of it is shown) and the log: 64 Ki characters is plenty to read and fits them all.
+ */
+export const SERVICE_TEXT_CHARS = 65_536
+
+/**
  * Non-blank text (trimmed), on one line and unable to start a workflow command (see
- * common/text.ts); a finite number is taken as its text (ids are sometimes numbers).
+ * common/text.ts), at most SERVICE_TEXT_CHARS long; a finite number is taken as its text (ids
+ * are sometimes numbers).
  */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
   if (typeof value !== 'string') return undefined
   const safe = serviceText(value).trim()
-  return safe === '' ? undefined : safe
+  return safe === '' ? undefined : cutShort(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`)
 }
 
 /**
