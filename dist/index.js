@@ -29096,6 +29096,7 @@ function isGitFolderName(name) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BR: () => (/* binding */ hasUnprintable),
 /* harmony export */   Cw: () => (/* binding */ withoutMentions),
+/* harmony export */   E$: () => (/* binding */ redact),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
 /* harmony export */   VV: () => (/* binding */ cutShort),
 /* harmony export */   br: () => (/* binding */ commentText),
@@ -29127,6 +29128,19 @@ const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u202
 const LINE_BREAK = /\r\n|\r|\n/;
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * `text` with every secret of at least 4 characters (a shorter one would blank ordinary words)
+ * replaced by `***`: for what leaves the action by another way than the runner's log, which the
+ * runner masks itself (a comment, the job summary, the CLI's log).
+ */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets) {
+        if (secret !== undefined && secret.length >= 4)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
 /** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
 function cutShort(text, max, note) {
     if (text.length <= max)
@@ -29488,8 +29502,12 @@ function summaryRows(outputs, report) {
     }
     return [...rows, ...report.rows.map(([label, value]) => [label, summary_text(value)])];
 }
-/** The report as HTML: a heading, a table of what is known, the notes, and the failure if any. */
-function renderSummary(report, outputs, failure) {
+/**
+ * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
+ * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
+ * masks the log, and a service's error may quote the key it was sent.
+ */
+function renderSummary(report, outputs, failure, secrets) {
     const parts = [`<h3>${summary_text(report.title)}</h3>`];
     const rows = summaryRows(outputs, report);
     if (rows.length > 0) {
@@ -29500,7 +29518,7 @@ function renderSummary(report, outputs, failure) {
         parts.push(...messageBlocks(note));
     if (failure !== undefined)
         parts.push(...messageBlocks(failure, '❌'));
-    return `${parts.join('\n')}\n`;
+    return (0,common_text/* redact */.E$)(`${parts.join('\n')}\n`, secrets.flatMap((secret) => [secret, escapeHtml(secret)]));
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29642,11 +29660,9 @@ var service_client = __nccwpck_require__(9224);
 
 async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
-    for (const name of inputs/* SECRET_INPUTS */.pH) {
-        const secret = host.getInput(name).trim();
-        if (secret !== '')
-            host.setSecret(secret);
-    }
+    const secrets = inputs/* SECRET_INPUTS */.pH.map((name) => host.getInput(name).trim()).filter((secret) => secret !== '');
+    for (const secret of secrets)
+        host.setSecret(secret);
     const { log } = host;
     const signal = host.cancelled;
     const outputs = new Outputs((name, value) => host.setOutput(name, value));
@@ -29676,7 +29692,9 @@ async function run(host = actionsHost(), clock = systemClock) {
     finally {
         client?.dispose();
     }
-    await host.appendSummary(renderSummary(report, outputs, failure)).catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
+    await host
+        .appendSummary(renderSummary(report, outputs, failure, secrets))
+        .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
 function titleOf(settings) {
     if (settings.operation !== 'export')

@@ -17,10 +17,8 @@ import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
-  for (const name of SECRET_INPUTS) {
-    const secret = host.getInput(name).trim()
-    if (secret !== '') host.setSecret(secret)
-  }
+  const secrets = SECRET_INPUTS.map((name) => host.getInput(name).trim()).filter((secret) => secret !== '')
+  for (const secret of secrets) host.setSecret(secret)
   const { log } = host
   const signal = host.cancelled
   const outputs = new Outputs((name, value) => host.setOutput(name, value))
@@ -47,7 +45,9 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   } finally {
     client?.dispose()
   }
-  await host.appendSummary(renderSummary(report, outputs, failure)).catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
+  await host
+    .appendSummary(renderSummary(report, outputs, failure, secrets))
+    .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 
 function titleOf(settings: Settings): string {

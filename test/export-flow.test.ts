@@ -199,6 +199,15 @@ describe('export flow against the simulator', () => {
     expect(summary).toContain('(cut short: the service sent')
   })
 
+  test("a failed job's reason that quotes the API key: the job summary shows *** in its place", async () => {
+    await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'rejected the key dsk_test_simulator of this request' } })
+    const { failed, summary, secrets } = await runExport({})
+    expect(failed).toBe(true)
+    expect(secrets).toContain(sim.apiKey)
+    expect(summary).toContain('rejected the key *** of this request')
+    expect(summary).not.toContain(sim.apiKey)
+  })
+
   test('a timeout names the job, its last status and the wait', async () => {
     await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
     const { outputs, failed, failure } = await runExport({ timeout: '20s' })

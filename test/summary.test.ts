@@ -3,13 +3,13 @@ import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
 import { readSummary } from './support/github-summary.js'
 
-function summaryOf(notes: string[], failure?: string, rows: Array<[string, string]> = []): string {
+function summaryOf(notes: string[], failure?: string, rows: Array<[string, string]> = [], secrets: string[] = []): string {
   const report = newReport('Docs admin')
   report.notes.push(...notes)
   report.rows.push(...rows)
   const outputs = new Outputs(() => undefined)
   outputs.set('job-id', 'job_abc')
-  return renderSummary(report, outputs, failure)
+  return renderSummary(report, outputs, failure, secrets)
 }
 
 describe('the job summary as GitHub shows it', () => {
@@ -31,6 +31,12 @@ describe('the job summary as GitHub shows it', () => {
     expect(shownText).not.toContain('`')
     expect(lists).toHaveLength(1)
     expect(lists[0]).toHaveLength(2)
+  })
+
+  test('the secrets are taken out, as written and as they are escaped', () => {
+    const summary = summaryOf(['Sent `k&y<1>` and k&y<1> again'], 'The service said: bad key k&y<1>', [['Key', 'k&y<1>']], ['k&y<1>'])
+    expect(summary).not.toMatch(/k&y|k&#38;y/)
+    expect(summary.match(/\*\*\*/g)).toHaveLength(4)
   })
 
   test('one problem is one paragraph', () => {

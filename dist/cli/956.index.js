@@ -690,7 +690,7 @@ function progressText(facts, secrets) {
     const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
     const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
     // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)(redact(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
     const lines = [];
     switch (facts.phase) {
         case 'failed':
@@ -720,7 +720,7 @@ function progressText(facts, secrets) {
         lines.push('', (0,common_text/* commentText */.br)(facts.note));
     if (facts.runUrl)
         lines.push('', `[Workflow run](${facts.runUrl})`);
-    return redact(lines.join('\n'), secrets);
+    return (0,common_text/* redact */.E$)(lines.join('\n'), secrets);
 }
 /** `status` and `prLink`: the job's status and link as the comment shows them. */
 function endLine(job, facts, status, prLink, after) {
@@ -736,14 +736,6 @@ function endLine(job, facts, status, prLink, after) {
         default:
             return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
     }
-}
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets) {
-        if (secret !== undefined && secret.length >= 4)
-            out = out.split(secret).join('***');
-    }
-    return out;
 }
 
 // EXTERNAL MODULE: ./src/action/event.ts

@@ -8,7 +8,7 @@
  * so text from elsewhere cannot end the HTML and be read as Markdown; all of it is escaped, and
  * its @mentions ping nobody.
  */
-import { printableLines, withoutMentions } from '../common/text.js'
+import { printableLines, redact, withoutMentions } from '../common/text.js'
 import { formatBytes } from '../common/units.js'
 import type { OutputName, Outputs } from './outputs.js'
 
@@ -49,8 +49,12 @@ export function summaryRows(outputs: Outputs, report: Report): Array<[string, st
   return [...rows, ...report.rows.map(([label, value]): [string, string] => [label, text(value)])]
 }
 
-/** The report as HTML: a heading, a table of what is known, the notes, and the failure if any. */
-export function renderSummary(report: Report, outputs: Outputs, failure?: string): string {
+/**
+ * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
+ * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
+ * masks the log, and a service's error may quote the key it was sent.
+ */
+export function renderSummary(report: Report, outputs: Outputs, failure: string | undefined, secrets: readonly string[]): string {
   const parts = [`<h3>${text(report.title)}</h3>`]
   const rows = summaryRows(outputs, report)
   if (rows.length > 0) {
@@ -59,7 +63,10 @@ export function renderSummary(report: Report, outputs: Outputs, failure?: string
   }
   for (const note of report.notes) parts.push(...messageBlocks(note))
   if (failure !== undefined) parts.push(...messageBlocks(failure, '❌'))
-  return `${parts.join('\n')}\n`
+  return redact(
+    `${parts.join('\n')}\n`,
+    secrets.flatMap((secret) => [secret, escapeHtml(secret)])
+  )
 }
 
 export function escapeHtml(text: string): string {

@@ -1,5 +1,5 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
-import { commentCode, commentPhrase, commentText, cutShort } from '../common/text.js'
+import { commentCode, commentPhrase, commentText, cutShort, redact } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
 /**
@@ -95,12 +95,4 @@ function endLine(job: string, facts: ProgressFacts, status: string, prLink: stri
     default:
       return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`
   }
-}
-
-export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('***')
-  }
-  return out
 }

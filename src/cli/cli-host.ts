@@ -9,7 +9,7 @@ import type { InputName } from '../action/inputs.js'
 import type { OutputName } from '../action/outputs.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
-import { plainLogLines } from '../common/text.js'
+import { plainLogLines, redact } from '../common/text.js'
 import { inTerminalTerms } from './terms.js'
 
 export interface Terminal {
@@ -64,7 +64,7 @@ export class CliHost implements Host {
   }
 
   setSecret(secret: string): void {
-    if (secret.length >= 4) this.secrets.add(secret)
+    this.secrets.add(secret)
   }
 
   setFailed(message: string, kind: FailureKind): void {
@@ -110,13 +110,13 @@ export class CliHost implements Host {
    */
   private write(line: string): void {
     this.endProgress()
-    this.terminal.stderr.write(`${plainLogLines(this.redact(line))}\n`)
+    this.terminal.stderr.write(`${plainLogLines(redact(line, this.secrets))}\n`)
   }
 
   private progress(message: string): void {
     if (!this.terminal.stderr.isTTY) return this.write(message)
     // Rewrite the line in place: carriage return, the text, erase to the end of the line.
-    this.terminal.stderr.write(`\r${plainLogLines(this.redact(message))}\u001b[K`)
+    this.terminal.stderr.write(`\r${plainLogLines(redact(message, this.secrets))}\u001b[K`)
     this.progressShown = true
   }
 
@@ -124,11 +124,5 @@ export class CliHost implements Host {
     if (!this.progressShown) return
     this.progressShown = false
     this.terminal.stderr.write('\n')
-  }
-
-  private redact(text: string): string {
-    let out = text
-    for (const secret of this.secrets) out = out.split(secret).join('***')
-    return out
   }
 }

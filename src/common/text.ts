@@ -24,6 +24,19 @@ const LINE_BREAK = /\r\n|\r|\n/
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
+/**
+ * `text` with every secret of at least 4 characters (a shorter one would blank ordinary words)
+ * replaced by `***`: for what leaves the action by another way than the runner's log, which the
+ * runner masks itself (a comment, the job summary, the CLI's log).
+ */
+export function redact(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('***')
+  }
+  return out
+}
+
 /** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
 export function cutShort(text: string, max: number, note: string): string {
   if (text.length <= max) return text
