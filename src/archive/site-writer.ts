@@ -79,7 +79,6 @@ export interface FileObserver {
   result(files: string[]): unknown
 }
 
-/** How the content of a file in memory is stored. */
 /** How a file's bytes are stored; `crc`: the CRC-32 of its content, when the archive gives one (zip). */
 export type StoredContent = ({ deflated: false } | { deflated: true; size: number }) & { crc?: number | undefined }
 

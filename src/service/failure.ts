@@ -31,9 +31,9 @@ export interface Verdict {
   mayHaveBeenProcessed: boolean
 }
 
-/** Network error codes that prove the request never reached a server. */
 /** A request the action did not send at all (no time was left for it): it cannot have been processed. */
 export const NOT_SENT = 'ENOTSENT'
+/** Network error codes that prove the request never reached a server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT])
 
 /** Statuses that say the service did not act: it was too busy to take the request. */
