@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { OutputName } from '../src/action/outputs.js'
 import { helmValuesYaml } from '../src/export/helm-values.js'
 import { archiveFolderOf } from '../src/export/path-check.js'
+import { USER_AGENT } from '../src/service/exchange.js'
 import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
@@ -62,10 +63,12 @@ describe('export flow against the simulator', () => {
     const values = await readFile(path.join(workspace.dir, 'deploy/values.yaml'), 'utf8')
     expect(values).toBe(`staticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(outputs['bundle-url'])}\n  version: "2.1"\n`)
     expect(outputs['helm-values']).toBe(values)
-    // The key goes to the API origin only, never to object storage.
+    // The key goes to the API origin only, never to object storage; both see the one User-Agent.
     for (const request of sim.requests) {
       expect(request.headers.authorization).toBe(request.origin === 'storage' ? undefined : `Bearer ${sim.apiKey}`)
+      expect(request.headers['user-agent']).toBe(USER_AGENT)
     }
+    expect(sim.requests.some((request) => request.origin === 'storage')).toBe(true)
     // Each change is logged once, not every identical poll; no line carries the link's query.
     expect(log.text()).toContain(`Export job ${jobId}: completed, 100%`)
     expect(log.text()).not.toMatch(/X-Amz-Signature/i)

@@ -8,11 +8,9 @@ import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { hasUnprintable, serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
-import { readBody, send } from './exchange.js'
+import { USER_AGENT, header, readBody, send } from './exchange.js'
 import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, parseRetryAfter, withRetries } from './retry.js'
-
-export const USER_AGENT = 'docs-admin-action/1'
 
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000
@@ -273,8 +271,4 @@ function preview(raw: Buffer, length = 120): string {
     .trim()
   if (text === '') return `${formatBytes(raw.length)} of blank or unprintable text`
   return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
 }

@@ -11,6 +11,9 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type { LookupFunction } from 'node:net'
 import type { HttpClient } from '@actions/http-client'
 
+/** The User-Agent of every request, to the API and the storage alike. */
+export const USER_AGENT = 'docs-admin-action/1'
+
 export interface Exchange {
   url: URL
   method: 'GET' | 'POST'
@@ -45,6 +48,11 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
     exchange.body ?? null
   )
   return message
+}
+
+/** A header's value, the first one when it came more than once. */
+export function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
 }
 
 /** A body that could not be read whole: the connection ended early, or it was too large. */

@@ -12,7 +12,7 @@ import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
 import { ActionError } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
-import { readBody as readWhole, send } from '../service/exchange.js'
+import { header, readBody as readWhole, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
 import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink } from './link.js'
 
@@ -244,10 +244,6 @@ function withoutQuery(message: string, url: string): string {
 function parseContentLength(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined
   return Number(value)
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
 }
 
 function truncated(bytes: number, whole: number, what: string): AttemptError {

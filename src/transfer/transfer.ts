@@ -20,6 +20,7 @@ import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
+import { USER_AGENT } from '../service/exchange.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 import { download } from './download.js'
@@ -91,7 +92,7 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
   const { log, clock, signal } = options
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
   // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
-  const client = new HttpClient('docs-admin-action')
+  const client = new HttpClient(USER_AGENT)
   log.info(`Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`)
   try {
     for (let downloads = 1; ; downloads++) {
