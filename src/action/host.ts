@@ -135,4 +135,9 @@ export class GitHubApiError extends Error {
   ) {
     super(message)
   }
+
+  /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+  get refused(): boolean {
+    return this.status === 401 || this.status === 403 || this.status === 404
+  }
 }

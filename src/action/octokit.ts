@@ -43,7 +43,7 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
         return data.login
       } catch (error) {
         // An installation token: "Resource not accessible by integration".
-        if (error instanceof GitHubApiError && (error.status === 401 || error.status === 403 || error.status === 404) && !error.rateLimited) return undefined
+        if (error instanceof GitHubApiError && error.refused && !error.rateLimited) return undefined
         throw error
       }
     },

@@ -90,12 +90,7 @@ export async function tryGitHubWhenCancelled(context: FlowContext, what: string,
 export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT): string {
   const message = errorMessage(error)
   if (!(error instanceof GitHubApiError) || error.status === 0) return message
-  return `HTTP ${error.status}: ${message}.${isRefusal(error.status) ? ` ${hint}` : ''}`
-}
-
-/** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
-export function isRefusal(status: number): boolean {
-  return status === 401 || status === 403 || status === 404
+  return `HTTP ${error.status}: ${message}.${error.refused ? ` ${hint}` : ''}`
 }
 
 /**

@@ -25,10 +25,9 @@ export async function readPermission(github: GitHubApi, repository: RepoRef, aut
     return levelOf(await readGitHub(context, (signal) => github.getPermission(repository, author, signal)))
   } catch (error) {
     if (!(error instanceof GitHubApiError)) throw error
-    const why =
-      error.status === 401 || error.status === 403 || error.status === 404
-        ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
-        : 'GitHub did not answer; rerun the workflow'
+    const why = error.refused
+      ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
+      : 'GitHub did not answer; rerun the workflow'
     throw new ActionError(
       `Could not read the permission of ${author} on ${where} (${error.status > 0 ? `HTTP ${error.status}: ` : ''}${errorMessage(error)}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`
     )
