@@ -4,7 +4,7 @@
  * action take the same things. Pure: argv and the environment in, inputs or a help text out.
  */
 import { parseArgs } from 'node:util'
-import { INPUTS, type InputName, OPERATIONS, type Operation, readBy } from '../action/inputs.js'
+import { INPUTS, type InputName, OPERATIONS, type Operation, defaultOf, readBy } from '../action/inputs.js'
 
 export const COMMAND = 'docs-admin'
 
@@ -107,8 +107,9 @@ function generalHelp(): string {
 
 function operationHelp(operation: Operation): string {
   const rows = flagsOf(operation).map((name) => {
-    const spec: { description: string; cli?: string; default?: string } = INPUTS[name]
-    const fallback = spec.default !== undefined && !spec.default.startsWith('${{') ? ` (default ${spec.default})` : ''
+    const spec: { description: string; cli?: string } = INPUTS[name]
+    const byDefault = defaultOf(name)
+    const fallback = byDefault === undefined ? '' : ` (default ${byDefault})`
     const secret = SECRET_FLAGS[name]
     const variable =
       secret !== undefined ? ` Prefer ${secret}: a flag lands in the shell's history and the process list.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : ''
