@@ -206,7 +206,7 @@ describe('an answer that breaks off or is unusable', () => {
     client.dispose()
     expect(answer.status).toEqual(expect.any(String))
     expect(sim?.count('export-status')).toBe(2)
-    expect(log.text()).toMatch(/Could not read export job .*; retry 1 in/)
+    expect(log.text()).toMatch(/Could not read export job .*; retry 1 in \d+\.\d s\./)
   })
 
   test.each([

@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals'
 import type { InputName } from '../src/action/inputs.js'
 import { type AgentSettings, type ExportByDomain, type ExportSettings, readSettings } from '../src/action/settings.js'
 import { ActionError } from '../src/common/errors.js'
-import { formatDuration, parseDuration, parseSize } from '../src/common/units.js'
+import { formatDuration, formatSeconds, parseDuration, parseSize } from '../src/common/units.js'
 import { folderProblem } from '../src/action/path-guard.js'
 
 const workspace = path.resolve('/work/space')
@@ -45,6 +45,9 @@ describe('parseDuration', () => {
     expect(formatDuration(42_000)).toBe('42s')
     expect(formatDuration(185_000)).toBe('3m 05s')
     expect(formatDuration(3_720_000)).toBe('1h 02m')
+    // To a tenth where the tenths count (a retry's wait, a download's time).
+    expect(formatSeconds(1460)).toBe('1.5 s')
+    expect(formatSeconds(0)).toBe('0.0 s')
   })
 })
 

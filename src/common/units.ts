@@ -40,6 +40,11 @@ export function formatDuration(ms: number): string {
   return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`
 }
 
+/** Milliseconds as seconds to a tenth, for spans where the tenths count (a retry's wait, a download): `1.5 s`. */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
+}
+
 /** A byte count for people: `883 B`, `12.4 MiB`. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return String(bytes)

@@ -5,7 +5,7 @@ import type { Clock } from '../common/clock.js'
 import { type Budget, budget } from '../common/deadline.js'
 import { ActionError, CancelledError, errorMessage, isAbortError, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { formatBytes, formatDuration } from '../common/units.js'
+import { formatBytes, formatDuration, formatSeconds } from '../common/units.js'
 import { hasUnprintable, serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
 import { USER_AGENT, header, readBody, send } from './exchange.js'
@@ -116,7 +116,7 @@ export class ServiceClient {
         deadline: request.deadline,
         onRetry: ({ failure, delayMs, retry }) => {
           if (!classify(request.kind, failure).mayHaveBeenProcessed) sent.maybe = false
-          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`)
+          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${formatSeconds(delayMs)}.`)
         }
       })
     } catch (error) {

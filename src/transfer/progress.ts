@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../common/clock.js'
 import type { Logger } from '../common/log.js'
-import { formatBytes } from '../common/units.js'
+import { formatBytes, formatSeconds } from '../common/units.js'
 
 /** A line at most this often. */
 const REPORT_INTERVAL_MS = 5000
@@ -62,8 +62,8 @@ export class DownloadProgress {
   summary(): string {
     const end = this.endedAt ?? this.clock.now()
     const own = this.downloadMs(end)
-    const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${(this.heldBackMs / 1000).toFixed(1)} s more for writing and unpacking` : ''
-    return `${formatBytes(this.bytes)} in ${(own / 1000).toFixed(1)} s (${this.rate(end)}${held})`
+    const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${formatSeconds(this.heldBackMs)} more for writing and unpacking` : ''
+    return `${formatBytes(this.bytes)} in ${formatSeconds(own)} (${this.rate(end)}${held})`
   }
 
   /** Time the download was running and not held back. */

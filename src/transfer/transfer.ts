@@ -18,7 +18,7 @@ import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweep
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { formatBytes } from '../common/units.js'
+import { formatBytes, formatSeconds } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
 import { USER_AGENT } from '../service/exchange.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
@@ -107,9 +107,7 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
           // A refused link (403) is worth another try: the next attempt asks for a fresh one.
           alsoRetry: isLinkRefused,
           onRetry: ({ retry, delayMs, error }) =>
-            log.warning(
-              `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`
-            )
+            log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`)
         })
       } catch (error) {
         if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
