@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from '@jest/globals'
+import { isPlainSegment, segment } from '../src/common/path-segment.js'
 import { ServiceClient, ServiceError } from '../src/service/client.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
 import { acceleratedClock } from './support/clock.js'
@@ -21,6 +22,18 @@ function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator', speed?: numbe
 }
 
 const start = { method: 'POST', path: '/v1/static-export/jobs', body: { domain: 'docs.acme.com' }, kind: 'once', what: 'start the export of docs.acme.com' } as const
+
+describe('ids as a path segment', () => {
+  test('encoded for a request, or refused when the address would lead elsewhere', () => {
+    expect(segment('exp 1/2')).toBe('exp%201%2F2')
+    for (const id of ['', '.', '..']) expect(() => segment(id)).toThrow(/would lead elsewhere/)
+  })
+
+  test('usable as they are only when plain', () => {
+    expect(isPlainSegment('exp_123')).toBe(true)
+    for (const id of ['', '.', '..', 'a/b', 'a\\b', 'a\nb', 'a\u202eb']) expect(isPlainSegment(id)).toBe(false)
+  })
+})
 
 describe('ServiceClient against the simulator', () => {
   test('sends the bearer key and JSON, under a path prefix', async () => {

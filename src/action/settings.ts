@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path'
 import { InputError } from '../common/errors.js'
-import { isPlainSegment } from '../service/client.js'
+import { isPlainSegment } from '../common/path-segment.js'
 import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'

@@ -10,7 +10,7 @@
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
-import { isPlainSegment } from '../service/client.js'
+import { isPlainSegment } from '../common/path-segment.js'
 import { LISTING_TIMEOUT_MS, readGitHub, tryGitHub } from './github-calls.js'
 import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
 

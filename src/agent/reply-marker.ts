@@ -5,7 +5,7 @@
  * ProgressComment.resume and runAgent). Pure.
  */
 import type { RecordedJob } from './job-record.js'
-import { isPlainSegment } from '../service/client.js'
+import { isPlainSegment } from '../common/path-segment.js'
 
 export type Asked = 'message' | 'create' | 'read'
 

@@ -1,7 +1,8 @@
 import { ActionError } from '../common/errors.js'
 import { formatDuration } from '../common/units.js'
 import { asObject, normalisedHttpLink, plain, statusMissing, text, timestamp } from './answer.js'
-import { type ServiceClient, type ServiceRequest, ServiceError, segment } from './client.js'
+import { segment } from '../common/path-segment.js'
+import { type ServiceClient, type ServiceRequest, ServiceError } from './client.js'
 import { parseRetryAfter } from './retry.js'
 
 /**

@@ -6,7 +6,7 @@ import { type Budget, budget } from '../common/deadline.js'
 import { ActionError, CancelledError, errorMessage, isAbortError, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatDuration, formatSeconds } from '../common/units.js'
-import { hasUnprintable, serviceText } from '../common/text.js'
+import { serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
 import { USER_AGENT, header, readBody, send } from './exchange.js'
 import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
@@ -28,7 +28,7 @@ export interface ServiceClientOptions {
 
 export interface ServiceRequest {
   method: 'GET' | 'POST'
-  /** Path below the base address, each segment already encoded (see `segment`). */
+  /** Path below the base address, each segment already encoded (see common/path-segment.ts). */
   path: string
   body?: unknown
   kind: RequestKind
@@ -65,27 +65,6 @@ export class ServiceError extends ActionError {
   withMessage(message: string): ServiceError {
     return new ServiceError(message, this.failure, this.serviceError, this.attempts, this.stoppedByDeadline, this.mayHaveBeenProcessed)
   }
-}
-
-/**
- * Encodes one identifier as a single path segment. `.`, `..` and nothing cannot be one, encoded
- * or not: address normalisation would make them another path (an id the service gave, say).
- */
-export function segment(value: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new ActionError(
-      `The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`
-    )
-  }
-  return encodeURIComponent(value)
-}
-
-/**
- * Whether an identifier can be a path segment as it is: no `/` or `\\`, not `.` or `..` (which
- * address normalisation would turn into another path, encoded or not), nothing unprintable.
- */
-export function isPlainSegment(value: string): boolean {
-  return value !== '' && !value.includes('/') && !value.includes('\\') && value !== '.' && value !== '..' && !hasUnprintable(value)
 }
 
 /**

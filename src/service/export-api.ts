@@ -1,6 +1,7 @@
 import { ActionError } from '../common/errors.js'
 import { asObject, count, httpLink, percent, plain, statusMissing, text, timestamp } from './answer.js'
-import { type ServiceClient, segment } from './client.js'
+import { segment } from '../common/path-segment.js'
+import type { ServiceClient } from './client.js'
 
 /** A status answer, read defensively: the spec leaves types and further fields open. */
 export interface ExportStatus {
