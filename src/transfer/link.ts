@@ -68,9 +68,9 @@ export function describeLink(url: string): string {
   }
 }
 
-/** True when the link's expiry has passed, or passes within `marginMs`. */
-export function isExpired(link: BundleLink, nowMs: number, marginMs = 0): boolean {
-  return link.expiresAt !== undefined && link.expiresAt.getTime() - marginMs <= nowMs
+/** True when the link's expiry has passed. */
+export function isExpired(link: BundleLink, nowMs: number): boolean {
+  return link.expiresAt !== undefined && link.expiresAt.getTime() <= nowMs
 }
 
 /** Where an address leads: anywhere, or somewhere a link from outside has no business going. */
