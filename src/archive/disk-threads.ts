@@ -21,6 +21,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { foldPath } from '../common/file-names.js'
+import { parentOf } from './entry-safety.js'
 import { CorruptArchiveError } from './errors.js'
 import {
   CHMOD,
@@ -368,11 +369,6 @@ function rebuild(failure: ThreadFailure): Error {
   if (failure.code !== undefined) error.code = failure.code
   if (failure.syscall !== undefined) error.syscall = failure.syscall
   return Object.assign(error, { entry: failure.entry })
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/')
-  return slash < 0 ? '' : path.slice(0, slash)
 }
 
 /** The name of the archive entry a thread's failure is about (the site path when the name was the same). */

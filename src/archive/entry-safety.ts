@@ -76,7 +76,8 @@ function checkText(entryName: string, text: string, what: string): void {
   if (text.includes('\0')) throw new UnsafeEntryError(entryName, `has a NUL byte in its ${what}`)
 }
 
-function parentOf(path: string): string {
+/** The folder of an entry path ('' for one at the root). */
+export function parentOf(path: string): string {
   const slash = path.lastIndexOf('/')
   return slash < 0 ? '' : path.slice(0, slash)
 }
