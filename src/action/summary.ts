@@ -40,7 +40,7 @@ const SUMMARY_OUTPUTS: Array<[OutputName, string, (value: string) => string]> = 
 ]
 
 /** Rows for the summary: the known outputs first, then the flow's own rows. */
-export function summaryRows(outputs: Outputs, report: Report): Array<[string, string]> {
+function summaryRows(outputs: Outputs, report: Report): Array<[string, string]> {
   const rows: Array<[string, string]> = []
   for (const [name, label, show] of SUMMARY_OUTPUTS) {
     const value = outputs.get(name)
@@ -69,7 +69,7 @@ export function renderSummary(report: Report, outputs: Outputs, failure: string 
   )
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
@@ -81,7 +81,7 @@ const LIST_ITEM = /^\s*- +(.*)$/
  * lines as paragraphs (a blank line starts a new one, a line break is a `<br>`), code spans as
  * `<code>`. `lead` (the failure's mark) starts the first paragraph.
  */
-export function messageBlocks(message: string, lead?: string): string[] {
+function messageBlocks(message: string, lead?: string): string[] {
   const blocks: string[] = []
   let paragraph: string[] = []
   let items: string[] = []

@@ -39,7 +39,7 @@ const PROMPT_PREVIEW = 200
  * How long after a message a job may still show its earlier end before that end is believed (with
  * a warning): a job that took up the message shows \`active\` first (spec 3.1).
  */
-export const MESSAGE_PICKUP_MS = 60_000
+const MESSAGE_PICKUP_MS = 60_000
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent'
 

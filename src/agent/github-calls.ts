@@ -26,7 +26,7 @@ const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
 /** Hint for a refused write on the workflow's own repository. */
-export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
 
 /**
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the

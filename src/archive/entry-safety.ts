@@ -20,9 +20,9 @@ const MAX_LINK_HOPS = 40
  */
 const MAX_SYMLINK_WORK = 20_000_000
 /** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
-export const MAX_SEGMENT_BYTES = 255
+const MAX_SEGMENT_BYTES = 255
 /** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
-export const MAX_PATH_BYTES = 4096
+const MAX_PATH_BYTES = 4096
 /** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
 export const MAX_LINK_TARGET_BYTES = 4096
 /**
@@ -277,7 +277,7 @@ export class EntryIndex {
 }
 
 /** `target` from directory `from` without following links; undefined when it climbs above the root. */
-export function resolveLexically(from: string, target: string): string | undefined {
+function resolveLexically(from: string, target: string): string | undefined {
   return walk(from, target, undefined, { hops: MAX_LINK_HOPS, work: Number.POSITIVE_INFINITY }) as string | undefined
 }
 

@@ -25,7 +25,7 @@ export const SMALL_FILE_BYTES = 1024 * 1024
  * The most entries an archive may hold: far above any real site (each entry costs an inode and
  * some memory in the index), far below what would exhaust either.
  */
-export const MAX_SITE_ENTRIES = 1_000_000
+const MAX_SITE_ENTRIES = 1_000_000
 /**
  * What an archive's own bytes may hold beyond its files' content: per entry, its header, long
  * name records and padding (16 KiB is more than a 4 KiB name and link take); once, the end

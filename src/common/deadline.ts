@@ -5,7 +5,7 @@
  */
 import type { Clock } from './clock.js'
 
-export const DEADLINE_GRACE_MS = 2000
+const DEADLINE_GRACE_MS = 2000
 
 export interface Budget {
   /** Milliseconds the work may take. */

@@ -15,10 +15,10 @@ import { ActionError, InputError } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 
 /** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
-export const ARCHIVE_FOLDER_PREFIX = 'docs-export-'
+const ARCHIVE_FOLDER_PREFIX = 'docs-export-'
 
 /** The runner's temp folder: where the archive of an unpacked export is kept. */
-export function runnerTemp(host: Pick<FlowHost, 'env'>): string {
+function runnerTemp(host: Pick<FlowHost, 'env'>): string {
   return host.env('RUNNER_TEMP') ?? os.tmpdir()
 }
 

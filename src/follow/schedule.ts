@@ -40,12 +40,12 @@ const HORIZON = 1
 const MAX_SEGMENT = 32
 
 /** Shortest wait ever returned: ETA aiming must not turn into a busy loop. */
-export function minimumDelay(settings: PollSettings): number {
+function minimumDelay(settings: PollSettings): number {
   return Math.max(1, settings.initialIntervalMs / 5)
 }
 
 /** The blind backoff before jitter, after `polls` status requests. */
-export function blindDelay(polls: number, settings: PollSettings): number {
+function blindDelay(polls: number, settings: PollSettings): number {
   const { initialIntervalMs: initial, maxIntervalMs: max } = settings
   return Math.min(max, initial * GROWTH ** Math.min(polls, 64))
 }

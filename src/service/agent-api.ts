@@ -29,7 +29,7 @@ export const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'archiv
 export const AGENT_KNOWN: ReadonlySet<string> = new Set(['active', 'completed', 'archived', 'failed'])
 
 /** Spec section 8: follow-up messages per project and hour. */
-export const MESSAGES_PER_HOUR = 100
+const MESSAGES_PER_HOUR = 100
 
 /** The agent operations (spec 4.1, 4.2, plus create) with their failures explained for a user. */
 export class AgentApi {

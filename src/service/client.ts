@@ -15,7 +15,7 @@ import { AttemptError, DEFAULT_BACKOFF, parseRetryAfter, withRetries } from './r
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000
 /** The largest answer read: the documented ones are a few hundred bytes. */
-export const MAX_ANSWER_BYTES = 4 * 1024 * 1024
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 export interface ServiceClientOptions {
   /** Base address without a trailing slash, possibly with a path prefix. */

@@ -56,7 +56,7 @@ export function header(value: string | string[] | undefined): string | undefined
 }
 
 /** A body that could not be read whole: the connection ended early, or it was too large. */
-export class BodyError extends Error {
+class BodyError extends Error {
   override readonly name = 'BodyError'
   constructor(
     /** ECONNRESET (cut short) or ETOOLARGE. */

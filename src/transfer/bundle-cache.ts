@@ -16,7 +16,7 @@ const TOOL = 'docs-export-bundle'
  * a new job each time, so each would add a bundle for good. A rerun wants the latest few, and a
  * bundle that reruns keep using (a deployment's pinned `job-id`) stays among them.
  */
-export const KEPT_BUNDLES = 3
+const KEPT_BUNDLES = 3
 
 export class BundleCache {
   /** The tool cache wants a semver version: the job and its service, hashed into a prerelease tag. */

@@ -72,9 +72,9 @@ export interface TransferResult extends KeptArchive {
   attempts: number
 }
 
-export const TRANSFER_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 }
+const TRANSFER_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 }
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
-export const STALL_TIMEOUT_MS = 30_000
+const STALL_TIMEOUT_MS = 30_000
 /** A corrupt archive is downloaded once more; the same failure again is final. */
 const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2
 /** The archive's name without its extension. */

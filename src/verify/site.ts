@@ -42,7 +42,7 @@ export interface SiteCheck {
 }
 
 /** Broken links reported one by one; the rest are counted. */
-export const BROKEN_LINKS_SHOWN = 20
+const BROKEN_LINKS_SHOWN = 20
 /** Pages read at once when they were not seen during the unpacking. */
 const CONCURRENCY = 16
 
