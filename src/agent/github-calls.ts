@@ -21,7 +21,7 @@ export const LISTING_TIMEOUT_MS = 120_000
  * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
  */
 const LAST_WORD_MS = 5_000
-/** What the reply of a cancelled run may take: the runner ends the process 2.5 s after the signal. */
+/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
 const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
@@ -97,7 +97,7 @@ export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
  * the grace), and never less than `atLeastMs`.
  */
-function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs = 0, timeoutMs = GITHUB_TIMEOUT_MS): Promise<T> {
+function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs: number, timeoutMs: number): Promise<T> {
   return withTimeout(context.clock, Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms), context.signal, call)
 }
 

@@ -47,18 +47,21 @@ export async function withTimeout<T>(clock: Clock, ms: number, signal: AbortSign
   }
 }
 
+/** What a cancelled run has to stop and clean up before it ends itself (see cancelOnSignals). */
+const CANCEL_GRACE_MS = 2500
+
 /**
  * Turns the signals a CI system sends to cancel a run into an AbortSignal. The GitHub runner sends
  * SIGINT, then SIGTERM 7.5 s later, then kills: flows stop at the signal and clean up; if something
- * still hangs, `onGraceExpired` ends the process after `graceMs`, still with a message.
+ * still hangs, `onGraceExpired` ends the process after CANCEL_GRACE_MS, still with a message.
  */
-export function cancelOnSignals(onGraceExpired: () => void, graceMs = 2500, signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): AbortSignal {
+export function cancelOnSignals(onGraceExpired: () => void): AbortSignal {
   const controller = new AbortController()
   const onSignal = (name: NodeJS.Signals): void => {
     if (controller.signal.aborted) return
     controller.abort(new Error(`Received ${name}`))
-    setTimeout(onGraceExpired, graceMs).unref()
+    setTimeout(onGraceExpired, CANCEL_GRACE_MS).unref()
   }
-  for (const name of signals) process.on(name, onSignal)
+  for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, onSignal)
   return controller.signal
 }
