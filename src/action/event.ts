@@ -3,7 +3,7 @@ import { ActionError, errorMessage } from '../common/errors.js'
 import type { RunnerEvent } from './host.js'
 
 /** The events of a comment on an issue or pull request. */
-export const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'] as const
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'] as const
 export type CommentEvent = (typeof COMMENT_EVENTS)[number]
 
 export function isCommentEvent(name: string | undefined): name is CommentEvent {

@@ -3,7 +3,7 @@
  * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
  * for: nothing (skipped, and why) or an instruction. Pure.
  */
-import { isCommentEvent } from '../action/event.js'
+import { type CommentEvent, isCommentEvent } from '../action/event.js'
 import type { RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
 import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
@@ -20,7 +20,7 @@ export interface Subject {
 }
 
 export interface TriggeringComment {
-  event: 'issue_comment' | 'pull_request_review_comment'
+  event: CommentEvent
   /** `created`, `edited`, `deleted`; undefined when the payload does not say. */
   action: string | undefined
   id: number
