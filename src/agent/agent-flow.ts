@@ -37,7 +37,7 @@ import {
 const PROMPT_PREVIEW = 200
 /**
  * How long after a message a job may still show its earlier end before that end is believed (with
- * a warning): a job that took up the message shows \`active\` first (spec 3.1).
+ * a warning): a job that took up the message shows `active` first (spec 3.1).
  */
 const MESSAGE_PICKUP_MS = 60_000
 /** The command a record tells people to use when `comment-command` is not set. */
