@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { cutShort, plainLogLines, serviceText, withoutMentions } from '../src/common/text.js'
+import { cutShort, plainLogLines, redact, serviceText, withoutMentions } from '../src/common/text.js'
 import { text } from '../src/service/answer.js'
 import { runnerCommand, runnerLines as lines } from './support/runner.js'
 
@@ -19,6 +19,7 @@ describe('text from the service', () => {
   test('cut short at a bound, saying so, never through a UTF-16 pair; as it is when it fits', () => {
     expect(cutShort('abcdef', 6, '(cut)')).toBe('abcdef')
     expect(cutShort('abcdefg', 6, '(cut)')).toBe('abcdef… (cut)')
+    expect(cutShort('abcdefg', 6)).toBe('abcdef…')
     expect(cutShort('ab😀cd', 3, '(cut)')).toBe('ab… (cut)')
     expect(cutShort('ab😀cd', 4, '(cut)')).toBe('ab😀… (cut)')
   })
@@ -48,6 +49,11 @@ describe('text from the service', () => {
     expect([...line].filter((c) => c < ' ' && c !== '\t')).toEqual([])
     expect(line).not.toMatch(/##vso\[/i)
     expect(line).toContain('\tok')
+  })
+
+  test('secrets are cut out of text the runner does not mask, but not values too short to be one', () => {
+    expect(redact('key dsk_secret_key, token ghs_token_123', ['dsk_secret_key', undefined, 'ghs_token_123'])).toBe('key ***, token ***')
+    expect(redact('abc', ['', 'ab'])).toBe('abc')
   })
 
   test('mentions in a comment keep their text but ping nobody', () => {

@@ -10,6 +10,7 @@ import { type GitHubApi, GitHubApiError } from '../action/host.js'
 import type { Outputs } from '../action/outputs.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, CancelledError, errorMessage, isAbortError } from '../common/errors.js'
+import { cutShort } from '../common/text.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
 import { type ServiceClient, ServiceError, isOutOfTime, isPassingOutage } from '../service/client.js'
@@ -95,7 +96,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records))
     if (request.kind !== 'read') {
       const { instruction } = request
-      report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction])
+      report.rows.push(['Prompt', cutShort(instruction, PROMPT_PREVIEW)])
     }
 
     // 3. Reach the job.

@@ -7,6 +7,7 @@ import { type CommentEvent, isCommentEvent } from '../action/event.js'
 import type { RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
 import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
+import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
 
 /** The issue or pull request a run is about. */
@@ -163,6 +164,6 @@ export function promptWithContext(instruction: string, subject: Subject | undefi
   if (subject === undefined) return instruction
   const kind = subject.isPullRequest ? 'pull request' : 'issue'
   const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`
-  const body = subject.body.length > CONTEXT_BODY_CHARS ? `${subject.body.slice(0, CONTEXT_BODY_CHARS)}…` : subject.body
+  const body = cutShort(subject.body, CONTEXT_BODY_CHARS)
   return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`
 }

@@ -37,10 +37,13 @@ export function redact(text: string, secrets: Iterable<string | undefined>): str
   return out
 }
 
-/** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
-export function cutShort(text: string, max: number, note: string): string {
+/**
+ * `text` cut to `max` characters (never through a UTF-16 pair), with `…` and `note` to say so
+ * after the cut; as it is when it fits.
+ */
+export function cutShort(text: string, max: number, note?: string): string {
   if (text.length <= max) return text
-  return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}… ${note}`
+  return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…${note === undefined ? '' : ` ${note}`}`
 }
 
 /**
