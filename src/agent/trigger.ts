@@ -57,7 +57,7 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
   }
   const user = asObject(comment.user)
   const repository = repositoryOf(env('GITHUB_REPOSITORY'), asObject(payload.repository))
-  const serverUrl = env('GITHUB_SERVER_URL') ?? 'https://github.com'
+  const serverUrl = serverUrlOf(env)
   const runId = env('GITHUB_RUN_ID')
   return {
     event: event.name,
@@ -87,6 +87,11 @@ function reviewLocation(comment: Record<string, unknown>): string | undefined {
   const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`
   const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : ''
   return `${comment.path}${lines}${side}`
+}
+
+/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
+export function serverUrlOf(env: (name: RunnerVariable) => string | undefined): string {
+  return env('GITHUB_SERVER_URL') ?? 'https://github.com'
 }
 
 /** The issue or pull request of the event (comments, issues and pull_request events alike). */
