@@ -12,7 +12,7 @@ import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
 import { ActionError } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
-import { header, readBody as readWhole, send } from '../service/exchange.js'
+import { header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
 import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink } from './link.js'
 
@@ -72,7 +72,7 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
       throw truncated(contentLength, expected, 'the response announced only')
     }
     options.onResponse?.({ contentLength })
-    bytes = await readBody(
+    bytes = await streamBody(
       response,
       { ...options, signal },
       stall,
@@ -122,7 +122,7 @@ async function get(url: string, options: DownloadOptions, signal: AbortSignal): 
  * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
  * rejects with the stop's reason.
  */
-function readBody(
+function streamBody(
   response: IncomingMessage,
   options: DownloadOptions,
   stall: StallWatch,
@@ -263,7 +263,7 @@ function sizeMismatch(bytes: number, expected: number, prefix = ''): ActionError
 async function storageErrorDetail(response: IncomingMessage, signal: AbortSignal): Promise<string | undefined> {
   let body: string
   try {
-    body = (await readWhole(response, { maxBytes: ERROR_BODY_BYTES, larger: 'cut', signal })).toString('utf8')
+    body = (await readBody(response, { maxBytes: ERROR_BODY_BYTES, larger: 'cut', signal })).toString('utf8')
   } catch {
     return undefined
   }
