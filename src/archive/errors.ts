@@ -1,5 +1,5 @@
 import { isNativeError } from 'node:util/types'
-import { ActionError, CancelledError } from '../common/errors.js'
+import { ActionError, CancelledError, errorMessage } from '../common/errors.js'
 import { formatBytes } from '../common/units.js'
 
 /**
@@ -36,8 +36,7 @@ export class NotAnArchiveError extends ActionError {
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
 export function corrupt(error: unknown): CorruptArchiveError {
   if (error instanceof CorruptArchiveError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  return new CorruptArchiveError(message, { cause: error })
+  return new CorruptArchiveError(errorMessage(error), { cause: error })
 }
 
 /**

@@ -11,7 +11,7 @@ import type { FlowHost } from '../action/context.js'
 import type { RunnerVariable } from '../action/host.js'
 import { type GuardedFolder, folderProblem } from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
-import { ActionError, InputError } from '../common/errors.js'
+import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 
 /** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
@@ -98,7 +98,7 @@ async function realPathOf(target: string): Promise<string> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(at) === at) {
-        throw new ActionError(`Could not check \`path\` (${target}): ${(error as Error).message}`, { cause: error })
+        throw new ActionError(`Could not check \`path\` (${target}): ${errorMessage(error)}`, { cause: error })
       }
       missing.push(path.basename(at))
     }

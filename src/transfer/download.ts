@@ -10,7 +10,7 @@ import { getProxyUrl } from '@actions/http-client/lib/proxy'
 import { withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
-import { ActionError } from '../common/errors.js'
+import { ActionError, errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
 import { header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
@@ -90,7 +90,7 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
     if (error instanceof RefusedAddressError) throw new ActionError(`${error.message}.`)
     if (error instanceof AttemptError || error instanceof ActionError) throw error
     const code = (error as NodeJS.ErrnoException | undefined)?.code
-    throw new AttemptError({ kind: 'network', code, message: withoutQuery(error instanceof Error ? error.message : String(error), options.url) })
+    throw new AttemptError({ kind: 'network', code, message: withoutQuery(errorMessage(error), options.url) })
   } finally {
     stall.stop()
   }
