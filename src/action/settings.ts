@@ -179,7 +179,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   const operationText = required('operation')
   const operation = OPERATIONS.find((known) => known === operationText)
   if (operationText !== '' && !operation) {
-    problems.push(`\`operation\` must be one of ${OPERATIONS.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`)
+    problems.push(`\`operation\` must be one of ${codeList(OPERATIONS)}, not \`${operationText}\`.`)
   }
   const apiKey = required('api-key')
   const baseUrl = checkBaseUrl(required('base-url'), problems)
@@ -217,15 +217,13 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     // Inputs that would change nothing are said to, rather than dropped without a word.
     if (jobId !== undefined) {
       const ignored = (['docs-version', 'paths'] as const).filter((name) => value(name) !== undefined)
-      if (ignored.length > 0) context.warn(`${ignored.map((name) => `\`${name}\``).join(' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
+      if (ignored.length > 0) context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
     }
     if (exportCommon.verify === 'strict' && !exportCommon.extract)
       context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
     const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter((name) => value(name) !== undefined)
     if (!exportCommon.wait && helmInputs.length > 0) {
-      context.warn(
-        `${helmInputs.map((name) => `\`${name}\``).join(', ')} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`
-      )
+      context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`)
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
     else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
@@ -342,7 +340,7 @@ function absoluteUrl(name: InputName, text: string | undefined, problems: string
 function permissionLevel(text: string, problems: string[]): PermissionLevel {
   const level = PERMISSION_LEVELS.find((known) => known === text)
   if (level !== undefined) return level
-  problems.push(`\`comment-permission\` must be one of ${PERMISSION_LEVELS.map((l) => `\`${l}\``).join(', ')}, not \`${text}\`.`)
+  problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`)
   return 'admin'
 }
 
@@ -354,6 +352,11 @@ function checkSegment(name: InputName, text: string | undefined, problems: strin
     return undefined
   }
   return text
+}
+
+/** Names as the code spans of a message: `` `a`, `b` ``. */
+function codeList(names: readonly string[], separator = ', '): string {
+  return names.map((name) => `\`${name}\``).join(separator)
 }
 
 function splitLines(text: string | undefined): string[] | undefined {
