@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { CancelledError } from '../src/common/errors.js'
+import { withTimeout } from '../src/common/cancellation.js'
 import { MAX_TIMER_MS, systemClock } from '../src/common/clock.js'
 
 /** Settles `promise` into 'resolved', 'rejected' or 'pending' after `ms` of real time. */
@@ -27,5 +28,14 @@ describe('the system clock', () => {
   test('a negative or NaN wait ends at once', async () => {
     expect(await stateAfter(systemClock.sleep(-5), 30)).toBe('resolved')
     expect(await stateAfter(systemClock.sleep(Number.NaN), 30)).toBe('resolved')
+  })
+})
+
+describe('a bound on a piece of work', () => {
+  test('ends the work with a reason that says how long it waited', async () => {
+    const reason = await withTimeout(systemClock, 20, undefined, (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))))
+      .then(() => undefined)
+      .catch((error: unknown) => error)
+    expect((reason as Error).message).toBe('no answer within 20ms')
   })
 })

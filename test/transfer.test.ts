@@ -250,7 +250,7 @@ describe('retries', () => {
     expect(result).toMatchObject({ attempts: 3, sha256: sha256(body) })
     expect(downloads()).toBe(3)
     expect(log.text()).toContain('after 1000 bytes')
-    expect(log.text()).toContain('ESTALLED: no data arrived for 30000 ms')
+    expect(log.text()).toContain('ESTALLED: no data arrived for 30s')
     expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz', 'site'])
   })
 

@@ -1,5 +1,6 @@
 import { CancelledError } from './errors.js'
 import type { Clock } from './clock.js'
+import { formatDuration } from './units.js'
 
 /**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
@@ -36,7 +37,7 @@ export async function withTimeout<T>(clock: Clock, ms: number, signal: AbortSign
   if (signal?.aborted) onAbort()
   else signal?.addEventListener('abort', onAbort, { once: true })
   clock.sleep(ms, timer.signal).then(
-    () => bound.abort(new Error(`no answer within ${ms} ms`)),
+    () => bound.abort(new Error(`no answer within ${formatDuration(ms)}`)),
     () => undefined
   )
   try {

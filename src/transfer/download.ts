@@ -12,6 +12,7 @@ import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
+import { formatDuration } from '../common/units.js'
 import { header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
 import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink } from './link.js'
@@ -86,7 +87,7 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
     if (options.signal.aborted) throw options.signal.reason
     if (consumer.signal.aborted) throw consumer.signal.reason
     if (outOfTime.aborted) throw new AttemptError({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` })
-    if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${options.stallTimeoutMs} ms` })
+    if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${formatDuration(options.stallTimeoutMs)}` })
     if (error instanceof RefusedAddressError) throw new ActionError(`${error.message}.`)
     if (error instanceof AttemptError || error instanceof ActionError) throw error
     const code = (error as NodeJS.ErrnoException | undefined)?.code
