@@ -76,7 +76,7 @@ export class ArchiveReceiver {
   /** The first bytes, held until the format is known (a tar is recognised at offset 257). */
   private readonly head = new HeadSniffer<FormatVerdict>(detectFormat)
   private format: ArchiveFormat | undefined
-  private unpacker: TarUnpacker | undefined
+  private tar: TarUnpacker | undefined
   private zip: ZipUnpacker | undefined
   /** Whether the `.part` stream is corked, and how much it holds since the last flush. */
   private corked = false
@@ -155,7 +155,7 @@ export class ArchiveReceiver {
       // A body shorter than the sniffing window.
       const { verdict, head } = this.head.end()
       this.decideFormat(verdict)
-      if (this.unpacker !== undefined) await this.unpacker.write(head)
+      if (this.tar !== undefined) await this.tar.write(head)
     }
     const format = this.format!
     this.flushPart()
@@ -166,7 +166,7 @@ export class ArchiveReceiver {
       try {
         if (format === 'zip') this.writer = await this.zip!.end()
         else {
-          await this.unpacker!.end()
+          await this.tar!.end()
           await this.writer.finish()
         }
       } catch (error) {
@@ -237,11 +237,11 @@ export class ArchiveReceiver {
       this.decideFormat(judged.verdict)
       chunk = judged.head
     }
-    // After a corrupt-data failure the unpacker is left behind; the download goes on so that
-    // the error can tell the size and sha256 of what was served.
     if (this.zip !== undefined) return this.zip.write(chunk)
-    if (this.unpacker === undefined || this.unpacker.error !== undefined) return undefined
-    return this.unpacker.write(chunk)
+    // After a corrupt-data failure the tar unpacker is left behind; the download goes on so that
+    // the error can tell the size and sha256 of what was served.
+    if (this.tar === undefined || this.tar.error !== undefined) return undefined
+    return this.tar.write(chunk)
   }
 
   /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
@@ -256,7 +256,7 @@ export class ArchiveReceiver {
       this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
       return
     }
-    this.unpacker = new TarUnpacker(this.writer, {
+    this.tar = new TarUnpacker(this.writer, {
       gzip: verdict.format === 'tar.gz',
       onError: (error) => {
         if (!(error instanceof CorruptArchiveError)) this.options.onFatal(error)
