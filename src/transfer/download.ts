@@ -41,22 +41,18 @@ export interface DownloadOptions {
   deadline: number
 }
 
-export interface DownloadResult {
-  bytes: number
-  contentLength: number | undefined
-}
-
 const MAX_REDIRECTS = 5
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 /** Enough of an error body to read the storage's error code. */
 const ERROR_BODY_BYTES = 4096
 
-export async function download(options: DownloadOptions): Promise<DownloadResult> {
+/** Resolves once the whole body has gone to `onChunk`. */
+export async function download(options: DownloadOptions): Promise<void> {
   const bound = budget(options.clock, options.deadline, Number.MAX_SAFE_INTEGER)
   return withTimeout(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime))
 }
 
-async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promise<DownloadResult> {
+async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promise<void> {
   const stall = new StallWatch(options.clock, options.stallTimeoutMs)
   // A failure of the consumer stops the download with that failure as the reason: it passes
   // through as it is, never judged as a network failure.
@@ -82,7 +78,6 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
     )
     const whole = contentLength ?? expected
     if (whole !== undefined && bytes < whole) throw truncated(bytes, whole, 'the body ended after')
-    return { bytes, contentLength }
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason
     if (consumer.signal.aborted) throw consumer.signal.reason
