@@ -1,7 +1,7 @@
 /**
  * The shared core speaks in a workflow's terms: inputs (`base-url`), `operation: ...` with
  * `job-id: ...` to pick a job up again, and the workspace. On a terminal those are flags,
- * subcommands, the environment and the current folder (what relative paths start from there).
+ * subcommands, the environment and the current folder (where relative paths start).
  * Pure.
  */
 import { INPUTS, type InputName } from '../action/inputs.js'
