@@ -23,6 +23,10 @@ class GitHubApiError extends Error {
         this.rateLimited = rateLimited;
         this.retryAfter = retryAfter;
     }
+    /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+    get refused() {
+        return this.status === 401 || this.status === 403 || this.status === 404;
+    }
 }
 
 
@@ -84,7 +88,7 @@ function createGitHubApi(token, apiUrl) {
             }
             catch (error) {
                 // An installation token: "Resource not accessible by integration".
-                if (error instanceof _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O && (error.status === 401 || error.status === 403 || error.status === 404) && !error.rateLimited)
+                if (error instanceof _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O && error.refused && !error.rateLimited)
                     return undefined;
                 throw error;
             }

@@ -7,8 +7,7 @@ export const modules = {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   BundleCache: () => (/* binding */ BundleCache),
-/* harmony export */   KEPT_BUNDLES: () => (/* binding */ KEPT_BUNDLES)
+/* harmony export */   BundleCache: () => (/* binding */ BundleCache)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);

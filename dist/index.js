@@ -28373,10 +28373,9 @@ exports.debug = debug; // for test
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Kx: () => (/* binding */ isCommentEvent),
-/* harmony export */   No: () => (/* binding */ readRunnerEvent)
+/* harmony export */   K: () => (/* binding */ isCommentEvent),
+/* harmony export */   N: () => (/* binding */ readRunnerEvent)
 /* harmony export */ });
-/* unused harmony export COMMENT_EVENTS */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
@@ -28596,7 +28595,7 @@ function folderProblem(folder, guarded) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
-/* harmony import */ var _service_client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9224);
+/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2650);
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
 /* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3566);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1729);
@@ -28679,7 +28678,7 @@ function readSettings(read, context) {
     const operationText = required('operation');
     const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.find((known) => known === operationText);
     if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.map((o) => `\`${o}\``).join(', ')}, not \`${operationText}\`.`);
+        problems.push(`\`operation\` must be one of ${codeList(_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb)}, not \`${operationText}\`.`);
     }
     const apiKey = required('api-key');
     const baseUrl = checkBaseUrl(required('base-url'), problems);
@@ -28715,13 +28714,13 @@ function readSettings(read, context) {
         if (jobId !== undefined) {
             const ignored = ['docs-version', 'paths'].filter((name) => value(name) !== undefined);
             if (ignored.length > 0)
-                context.warn(`${ignored.map((name) => `\`${name}\``).join(' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
+                context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
         }
         if (exportCommon.verify === 'strict' && !exportCommon.extract)
             context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
         const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
         if (!exportCommon.wait && helmInputs.length > 0) {
-            context.warn(`${helmInputs.map((name) => `\`${name}\``).join(', ')} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
+            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
         }
         if (jobId !== undefined)
             settings = { ...exportCommon, jobId, domain };
@@ -28745,7 +28744,7 @@ function readSettings(read, context) {
             problems.push(`\`project-id\` is required for \`${operation}\`.`);
         const jobIdText = segment('job-id');
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
-        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? { from: 'pull-request' } : undefined;
+        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName) ? { from: 'pull-request' } : undefined;
         if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
             // (Comments exist only in a workflow: the CLI has no event.)
             const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)';
@@ -28754,7 +28753,7 @@ function readSettings(read, context) {
         const promptText = read('prompt').trim();
         const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
         if (operation !== 'agent-status' && prompt === undefined) {
-            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .Kx)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
+            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
             problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
         }
         if (operation === 'agent' && prompt !== undefined)
@@ -28848,18 +28847,22 @@ function permissionLevel(text, problems) {
     const level = PERMISSION_LEVELS.find((known) => known === text);
     if (level !== undefined)
         return level;
-    problems.push(`\`comment-permission\` must be one of ${PERMISSION_LEVELS.map((l) => `\`${l}\``).join(', ')}, not \`${text}\`.`);
+    problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`);
     return 'admin';
 }
 /** An identifier that becomes one path segment of an API address. */
 function checkSegment(name, text, problems) {
     if (text === undefined)
         return undefined;
-    if (!(0,_service_client_js__WEBPACK_IMPORTED_MODULE_2__/* .isPlainSegment */ .kT)(text)) {
+    if (!(0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_2__/* .isPlainSegment */ .k)(text)) {
         problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
         return undefined;
     }
     return text;
+}
+/** Names as the code spans of a message: `` `a`, `b` ``. */
+function codeList(names, separator = ', ') {
+    return names.map((name) => `\`${name}\``).join(separator);
 }
 function splitLines(text) {
     const lines = (text ?? '')
@@ -28896,6 +28899,8 @@ function checkFolder(name, text, workspace, problems) {
 /* harmony export */   wj: () => (/* binding */ withTimeout)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+/* harmony import */ var _units_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8570);
+
 
 /**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
@@ -28931,7 +28936,7 @@ async function withTimeout(clock, ms, signal, work) {
         onAbort();
     else
         signal?.addEventListener('abort', onAbort, { once: true });
-    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${ms} ms`)), () => undefined);
+    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${(0,_units_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)}`)), () => undefined);
     try {
         return await work(bound.signal);
     }
@@ -28940,20 +28945,22 @@ async function withTimeout(clock, ms, signal, work) {
         signal?.removeEventListener('abort', onAbort);
     }
 }
+/** What a cancelled run has to stop and clean up before it ends itself (see cancelOnSignals). */
+const CANCEL_GRACE_MS = 2500;
 /**
  * Turns the signals a CI system sends to cancel a run into an AbortSignal. The GitHub runner sends
  * SIGINT, then SIGTERM 7.5 s later, then kills: flows stop at the signal and clean up; if something
- * still hangs, `onGraceExpired` ends the process after `graceMs`, still with a message.
+ * still hangs, `onGraceExpired` ends the process after CANCEL_GRACE_MS, still with a message.
  */
-function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'SIGTERM']) {
+function cancelOnSignals(onGraceExpired) {
     const controller = new AbortController();
     const onSignal = (name) => {
         if (controller.signal.aborted)
             return;
         controller.abort(new Error(`Received ${name}`));
-        setTimeout(onGraceExpired, graceMs).unref();
+        setTimeout(onGraceExpired, CANCEL_GRACE_MS).unref();
     };
-    for (const name of signals)
+    for (const name of ['SIGINT', 'SIGTERM'])
         process.on(name, onSignal);
     return controller.signal;
 }
@@ -28967,7 +28974,6 @@ function cancelOnSignals(onGraceExpired, graceMs = 2500, signals = ['SIGINT', 'S
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   g: () => (/* binding */ budget)
 /* harmony export */ });
-/* unused harmony export DEADLINE_GRACE_MS */
 const DEADLINE_GRACE_MS = 2000;
 /** What is left for one piece of work: at most `capMs`, and never past the deadline's grace. */
 function budget(clock, deadline, capMs) {
@@ -29090,6 +29096,40 @@ function isGitFolderName(name) {
 
 /***/ }),
 
+/***/ 2650:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ isPlainSegment),
+/* harmony export */   m: () => (/* binding */ segment)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2450);
+/**
+ * An identifier (a job id, a project id) as one segment of an API address's path: encoded for a
+ * request, or judged usable as it is (an input, a marker the action reads back).
+ */
+
+
+/** Nothing, `.` and `..` cannot be a segment, encoded or not: address normalisation would make them another path. */
+function leadsElsewhere(value) {
+    return value === '' || value === '.' || value === '..';
+}
+/** Encodes one identifier (an id the service gave, say) as a single path segment. */
+function segment(value) {
+    if (leadsElsewhere(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`);
+    }
+    return encodeURIComponent(value);
+}
+/** Whether an identifier can be a path segment as it is: no `/` or `\\`, not one that leads elsewhere, nothing unprintable. */
+function isPlainSegment(value) {
+    return !leadsElsewhere(value) && !value.includes('/') && !value.includes('\\') && !(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasUnprintable */ .BR)(value);
+}
+
+
+/***/ }),
+
 /***/ 2450:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29141,11 +29181,14 @@ function redact(text, secrets) {
     }
     return out;
 }
-/** `text` cut to `max` characters (never through a UTF-16 pair), `note` saying so after the cut; as it is when it fits. */
+/**
+ * `text` cut to `max` characters (never through a UTF-16 pair), with `…` and `note` to say so
+ * after the cut; as it is when it fits.
+ */
 function cutShort(text, max, note) {
     if (text.length <= max)
         return text;
-    return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}… ${note}`;
+    return `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…${note === undefined ? '' : ` ${note}`}`;
 }
 /**
  * One line of someone else's text, safe to print anywhere in a log line: control characters
@@ -29223,6 +29266,7 @@ function defuseLine(line) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   DB: () => (/* binding */ parseSize),
 /* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   Xo: () => (/* binding */ formatSeconds),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
@@ -29265,6 +29309,10 @@ function formatDuration(ms) {
     const minutes = Math.floor((totalSeconds % 3600) / 60);
     const seconds = totalSeconds % 60;
     return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
+}
+/** Milliseconds as seconds to a tenth, for spans where the tenths count (a retry's wait, a download): `1.5 s`. */
+function formatSeconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
 }
 /** A byte count for people: `883 B`, `12.4 MiB`. */
 function formatBytes(bytes) {
@@ -29350,7 +29398,7 @@ function actionsHost() {
             await core/* summary */.z.addRaw(html).write();
         },
         env: (name) => process.env[name] || undefined,
-        event: () => (0,action_event/* readRunnerEvent */.No)((name) => process.env[name]),
+        event: () => (0,action_event/* readRunnerEvent */.N)((name) => process.env[name]),
         github: async (token) => {
             const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(191)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9191));
             return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
@@ -29717,7 +29765,7 @@ async function runOperation(settings, client, context) {
         const { runExport } = await __nccwpck_require__.e(/* import() */ 817).then(__nccwpck_require__.bind(__nccwpck_require__, 4846));
         return runExport(settings, client, context);
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 956).then(__nccwpck_require__.bind(__nccwpck_require__, 4956));
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 366).then(__nccwpck_require__.bind(__nccwpck_require__, 1366));
     return runAgent(settings, client, context);
 }
 
@@ -29880,11 +29928,9 @@ function validDate(date) {
 /* harmony export */   Nl: () => (/* binding */ ServiceClient),
 /* harmony export */   _7: () => (/* binding */ ServiceError),
 /* harmony export */   bK: () => (/* binding */ isOutOfTime),
-/* harmony export */   kT: () => (/* binding */ isPlainSegment),
-/* harmony export */   mX: () => (/* binding */ segment),
 /* harmony export */   vy: () => (/* binding */ isPassingOutage)
 /* harmony export */ });
-/* unused harmony exports USER_AGENT, MAX_ANSWER_BYTES, NO_STATUS_IN_A_ROW */
+/* unused harmony export NO_STATUS_IN_A_ROW */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
 /* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(673);
@@ -29905,7 +29951,6 @@ function validDate(date) {
 
 
 
-const USER_AGENT = 'docs-admin-action/1';
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** The largest answer read: the documented ones are a few hundred bytes. */
@@ -29940,23 +29985,6 @@ class ServiceError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Act
     }
 }
 /**
- * Encodes one identifier as a single path segment. `.`, `..` and nothing cannot be one, encoded
- * or not: address normalisation would make them another path (an id the service gave, say).
- */
-function segment(value) {
-    if (value === '' || value === '.' || value === '..') {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ActionError */ .lZ(`The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`);
-    }
-    return encodeURIComponent(value);
-}
-/**
- * Whether an identifier can be a path segment as it is: no `/` or `\\`, not `.` or `..` (which
- * address normalisation would turn into another path, encoded or not), nothing unprintable.
- */
-function isPlainSegment(value) {
-    return value !== '' && !value.includes('/') && !value.includes('\\') && value !== '.' && value !== '..' && !(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .hasUnprintable */ .BR)(value);
-}
-/**
  * The one way the action talks to the service: it adds the bearer credential (only ever to the
  * base address's origin: redirects are not followed), sends and reads JSON, and retries through
  * the one retry loop with `Retry-After`.
@@ -29967,7 +29995,7 @@ class ServiceClient {
     constructor(options) {
         this.options = options;
         // Redirects are refused so the key can never follow one to another origin; retries are ours.
-        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(USER_AGENT, [], { allowRedirects: false, allowRetries: false, keepAlive: true, socketTimeout: REQUEST_TIMEOUT_MS });
+        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .USER_AGENT */ ._O, [], { allowRedirects: false, allowRetries: false, keepAlive: true, socketTimeout: REQUEST_TIMEOUT_MS });
     }
     /** Resolves with the answer's JSON body. */
     async request(request) {
@@ -29985,7 +30013,7 @@ class ServiceClient {
                 onRetry: ({ failure, delayMs, retry }) => {
                     if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
                         sent.maybe = false;
-                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(delayMs / 1000).toFixed(1)}s.`);
+                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSeconds */ .Xo)(delayMs)}.`);
                 }
             });
         }
@@ -30030,7 +30058,7 @@ class ServiceClient {
             }
             const status = response.statusCode ?? 0;
             const ok = status >= 200 && status < 300;
-            const failure = { kind: 'status', status, retryAfter: header(response.headers['retry-after']) };
+            const failure = { kind: 'status', status, retryAfter: (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .header */ .wx)(response.headers['retry-after']) };
             let raw;
             try {
                 // An error body is only read for its message: its start is enough.
@@ -30148,9 +30176,6 @@ function preview(raw, length = 120) {
         return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(raw.length)} of blank or unprintable text`;
     return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text;
 }
-function header(value) {
-    return Array.isArray(value) ? value[0] : value;
-}
 
 
 /***/ }),
@@ -30161,11 +30186,11 @@ function header(value) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  _O: () => (/* binding */ USER_AGENT),
+  wx: () => (/* binding */ header),
   x8: () => (/* binding */ readBody),
   tN: () => (/* binding */ send)
 });
-
-// UNUSED EXPORTS: BodyError
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
@@ -30183,6 +30208,8 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
  */
 
 
+/** The User-Agent of every request, to the API and the storage alike. */
+const USER_AGENT = 'docs-admin-action/1';
 /** Sends the request; resolves once the answer's status and headers are in, whatever the status. */
 async function send(client, exchange) {
     const { url } = exchange;
@@ -30204,6 +30231,10 @@ async function send(client, exchange) {
         }
     }, exchange.body ?? null);
     return message;
+}
+/** A header's value, the first one when it came more than once. */
+function header(value) {
+    return Array.isArray(value) ? value[0] : value;
 }
 /** A body that could not be read whole: the connection ended early, or it was too large. */
 class BodyError extends Error {
@@ -30278,9 +30309,9 @@ function readBody(message, options) {
  * classification, used by the retry policy and by every message that explains a failure, so the
  * two can never disagree. Pure.
  */
-/** Network error codes that prove the request never reached a server. */
 /** A request the action did not send at all (no time was left for it): it cannot have been processed. */
 const NOT_SENT = 'ENOTSENT';
+/** Network error codes that prove the request never reached a server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT]);
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);

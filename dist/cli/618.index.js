@@ -10,8 +10,6 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  STALL_TIMEOUT_MS: () => (/* binding */ STALL_TIMEOUT_MS),
-  TRANSFER_RETRY: () => (/* binding */ TRANSFER_RETRY),
   transferBundle: () => (/* binding */ transferBundle),
   unpackLocalBundle: () => (/* binding */ unpackLocalBundle)
 });
@@ -169,6 +167,311 @@ var units = __webpack_require__(8570);
 var external_node_worker_threads_ = __webpack_require__(5919);
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
+;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
+/**
+ * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
+ * every hostile case is unit-tested without touching a disk.
+ *
+ * Paths here are "entry paths": relative, `/`-separated, without `.` or empty segments; '' is the
+ * site root.
+ */
+
+
+/** Both separators count: a Windows runner would read `a\..\b` as a traversal. */
+const SEPARATORS = /[\\/]/;
+/** `/x`, `\x`, and drive-letter paths `C:x`, `C:\x`. */
+const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
+/** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
+const MAX_LINK_HOPS = 40;
+/**
+ * Characters of paths looked up while resolving all of an archive's symlinks: ~0.1 s of work. A
+ * site's few short links take thousands; an archive past this is built to stall the step.
+ */
+const MAX_SYMLINK_WORK = 20_000_000;
+/** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
+const MAX_SEGMENT_BYTES = 255;
+/** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
+const MAX_PATH_BYTES = 4096;
+/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
+const MAX_LINK_TARGET_BYTES = 4096;
+/**
+ * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
+ * as nothing at all. `.` and `..` themselves are handled before this is asked.
+ */
+const DOTS_AND_SPACES = /^[. ]+$/;
+const NON_ASCII = /[\u0080-\uffff]/;
+/**
+ * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
+ * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
+ * would take it for a repository's control folder, hooks and all, if a later step ran git in
+ * the site). `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
+ */
+function entryPath(name) {
+    checkText(name, name, 'name');
+    if (ABSOLUTE.test(name))
+        throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an absolute path');
+    const segments = [];
+    for (const segment of name.split(SEPARATORS)) {
+        if (segment === '' || segment === '.')
+            continue;
+        if (segment === '..')
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
+        if (DOTS_AND_SPACES.test(segment))
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
+        // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
+        // path it would fold to its parent's (the index would then know one file under two keys).
+        if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.t)(segment) === '') {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
+        }
+        if ((0,file_names/* isGitFolderName */.a)(segment))
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
+        if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
+        segments.push(segment);
+    }
+    const joined = segments.join('/');
+    // The name itself when it was in this form already (it is kept for every entry).
+    const path = joined === name ? name : joined;
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES)
+        throw new archive_errors/* UnsafeEntryError */.vF(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
+    return path;
+}
+/**
+ * Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too)
+ * kept, and always readable and writable by its owner (a site nobody can read or replace is no
+ * site).
+ */
+function fileMode(mode) {
+    return ((mode ?? 0o644) & 0o777) | 0o600;
+}
+function checkText(entryName, text, what) {
+    if (text.includes('\0'))
+        throw new archive_errors/* UnsafeEntryError */.vF(entryName, `has a NUL byte in its ${what}`);
+}
+/** The folder of an entry path ('' for one at the root). */
+function parentOf(path) {
+    const slash = path.lastIndexOf('/');
+    return slash < 0 ? '' : path.slice(0, slash);
+}
+/**
+ * What the archive has put where so far, in archive order. Each `add*` checks one entry against
+ * the entries before it and returns the entry path to write; `symlinksToCreate()` checks every
+ * symlink against the final tree. The writer creates symlinks only after that, so nothing is ever
+ * written through a link.
+ *
+ * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
+ * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
+ * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
+ *
+ * Twins are written as such a file system (macOS, Windows) leaves them, so that the site is the
+ * same on every runner: a folder keeps the spelling it was first given, and everything below it
+ * is written under that spelling (`Guides/a.html` then `guides/b.html` is one folder `Guides`);
+ * a file takes the spelling of the entry that wrote it last (`Index.html` then `index.html`
+ * leaves `index.html` alone), the earlier spelling being removed first (Claim.replaces).
+ */
+class EntryIndex {
+    /** Folded path -> what is there. */
+    nodes = new Map([['', { kind: 'dir', path: '' }]]);
+    /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
+    symlinks = new Set();
+    /** Returns the directory's path (as first spelled), '' for the root. */
+    addDirectory(name) {
+        const spelled = entryPath(name);
+        const key = (0,file_names/* foldPath */.t)(spelled);
+        const existing = this.nodes.get(key);
+        if (existing?.kind === 'dir')
+            return existing.path;
+        const path = this.claimParents(spelled, name);
+        if (existing?.kind === 'file')
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
+        // An earlier symlink here is replaced: it exists only in this index until the very end.
+        this.symlinks.delete(key);
+        this.nodes.set(key, { kind: 'dir', path });
+        return path;
+    }
+    addFile(name) {
+        const claim = this.claimLeaf(name);
+        this.nodes.set(claim.key, { kind: 'file', path: claim.path });
+        return { path: claim.path, replaces: claim.replaces };
+    }
+    /** The path a file entry written earlier is at (its mode may come after its content). */
+    fileAt(name) {
+        const node = this.nodes.get((0,file_names/* foldPath */.t)(entryPath(name)));
+        return node?.kind === 'file' ? node.path : undefined;
+    }
+    /**
+     * `target` is another entry's name (tar hardlinks name their target from the archive root);
+     * `targetPath` is that entry's path as the archive spelled it.
+     */
+    addHardlink(name, target) {
+        checkText(name, target, 'link target');
+        if (ABSOLUTE.test(target))
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
+        let targetKey;
+        try {
+            targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
+        }
+        catch {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
+        }
+        const targetNode = this.nodes.get(targetKey);
+        if (targetNode?.kind !== 'file') {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
+        }
+        const claim = this.claimLeaf(name);
+        if (claim.key === targetKey)
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a hardlink to itself');
+        this.nodes.set(claim.key, { kind: 'file', path: claim.path });
+        return { path: claim.path, replaces: claim.replaces, targetPath: targetNode.path };
+    }
+    addSymlink(name, target) {
+        checkText(name, target, 'link target');
+        if (target === '')
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a symlink with an empty target');
+        if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES)
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
+        if (ABSOLUTE.test(target))
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
+        for (const segment of target.split(SEPARATORS)) {
+            if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
+            }
+            if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
+        }
+        const claim = this.claimLeaf(name, 'symlink');
+        // Fail fast on the plain case; chains through other links are checked once all are known.
+        if (resolveLexically(parentOf(claim.path), target) === undefined) {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
+        }
+        this.nodes.set(claim.key, { kind: 'symlink', path: claim.path, target, entryName: name });
+        this.symlinks.add(claim.key);
+        return { path: claim.path, replaces: claim.replaces };
+    }
+    /**
+     * The symlinks to create, after checking that each one, resolved through all the archive's
+     * symlinks as the OS would, stays inside the root.
+     */
+    symlinksToCreate() {
+        const planned = [];
+        const linkAt = (at) => {
+            const node = this.nodes.get((0,file_names/* foldPath */.t)(at));
+            return node?.kind === 'symlink' ? node.target : undefined;
+        };
+        // One budget for the whole archive: chains of long targets, each walked again for every link
+        // that leads into them, would otherwise take hours of a blocked thread for a few KiB of archive.
+        const budget = { hops: MAX_LINK_HOPS, work: MAX_SYMLINK_WORK };
+        for (const key of this.symlinks) {
+            const node = this.nodes.get(key);
+            if (node?.kind !== 'symlink')
+                continue;
+            const { path, target, entryName } = node;
+            budget.hops = MAX_LINK_HOPS;
+            const verdict = walk(parentOf(path), target, linkAt, budget);
+            if (verdict === 'too much') {
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
+            }
+            if (verdict === 'loop')
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
+            if (verdict === undefined) {
+                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
+            }
+            planned.push({ path, target });
+        }
+        return planned;
+    }
+    /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
+    claimLeaf(name, kind = 'other') {
+        const spelled = entryPath(name);
+        if (spelled === '')
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
+        const path = this.claimParents(spelled, name);
+        const key = (0,file_names/* foldPath */.t)(spelled);
+        // The path as written must be known under the key it is checked under (see entryPath).
+        if (path !== spelled && (0,file_names/* foldPath */.t)(path) !== key)
+            throw new archive_errors/* UnsafeEntryError */.vF(name, "has a path that its folders' first spelling would change");
+        const existing = this.nodes.get(key);
+        if (existing?.kind === 'dir')
+            throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
+        this.symlinks.delete(key);
+        // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
+        // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
+        const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path);
+        return { path, key, replaces: replaced ? existing.path : undefined };
+    }
+    /**
+     * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
+     * file. Returns `path` below its folder as first spelled.
+     */
+    claimParents(path, name) {
+        const newDirectories = [];
+        // Ancestors of a known directory are known directories: the common case costs one lookup.
+        let parent = parentOf(path);
+        let folder;
+        for (;;) {
+            const key = (0,file_names/* foldPath */.t)(parent);
+            const node = this.nodes.get(key);
+            if (node?.kind === 'dir') {
+                folder = node.path;
+                break;
+            }
+            if (node?.kind === 'symlink')
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
+            if (node?.kind === 'file')
+                throw new archive_errors/* UnsafeEntryError */.vF(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
+            newDirectories.push({ key, spelled: parent });
+            parent = parentOf(parent);
+        }
+        // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
+        // closure for this: capturing the loop's variables made every entry ~60% slower.)
+        const same = parent === '' || folder === parent;
+        for (const directory of newDirectories)
+            this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) });
+        return same ? path : folder + path.slice(parent.length);
+    }
+}
+/** `target` from directory `from` without following links; undefined when it climbs above the root. */
+function resolveLexically(from, target) {
+    return walk(from, target, undefined, { hops: MAX_LINK_HOPS, work: Number.POSITIVE_INFINITY });
+}
+/**
+ * Walks `target` from directory `from` like path resolution does: where `linkAt` names a symlink's
+ * target for the path reached, the walk goes where that symlink leads before the next segment (so
+ * a `..` after it climbs from there). Undefined when the walk leaves the root at any step; 'loop'
+ * after too many links; 'too much' once the characters of the paths looked up pass `budget.work`.
+ */
+function walk(from, target, linkAt, budget) {
+    // The path reached, kept as one string: joining its segments at every step would cost the
+    // square of a long target's length.
+    let at = from;
+    for (const segment of target.split(SEPARATORS)) {
+        if (segment === '' || segment === '.')
+            continue;
+        if (segment === '..') {
+            if (at === '')
+                return undefined;
+            at = parentOf(at);
+            continue;
+        }
+        at = at === '' ? segment : `${at}/${segment}`;
+        if (linkAt === undefined)
+            continue;
+        budget.work -= at.length;
+        if (budget.work < 0)
+            return 'too much';
+        const link = linkAt(at);
+        if (link === undefined)
+            continue;
+        if (--budget.hops < 0)
+            return 'loop';
+        const resolved = walk(parentOf(at), link, linkAt, budget);
+        if (resolved === undefined || resolved === 'loop' || resolved === 'too much')
+            return resolved;
+        at = resolved;
+    }
+    return at;
+}
+
 ;// CONCATENATED MODULE: ./src/archive/writer-thread.ts
 /**
  * The program of one writer thread (see DiskThreads, which starts them and feeds them), and what
@@ -464,6 +767,7 @@ function threadSource(observerSource) {
  * before them (hardlinks, symlinks) wait for idle() first. A thread never writes through what is
  * there: files are created exclusively, and an existing file is unlinked first, a folder never.
  */
+
 
 
 
@@ -764,318 +1068,10 @@ function rebuild(failure) {
         error.syscall = failure.syscall;
     return Object.assign(error, { entry: failure.entry });
 }
-function parentOf(path) {
-    const slash = path.lastIndexOf('/');
-    return slash < 0 ? '' : path.slice(0, slash);
-}
 /** The name of the archive entry a thread's failure is about (the site path when the name was the same). */
 function failedEntry(error) {
     const entry = error?.entry;
     return typeof entry === 'string' ? entry : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
-/**
- * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
- * every hostile case is unit-tested without touching a disk.
- *
- * Paths here are "entry paths": relative, `/`-separated, without `.` or empty segments; '' is the
- * site root.
- */
-
-
-/** Both separators count: a Windows runner would read `a\..\b` as a traversal. */
-const SEPARATORS = /[\\/]/;
-/** `/x`, `\x`, and drive-letter paths `C:x`, `C:\x`. */
-const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
-/** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
-const MAX_LINK_HOPS = 40;
-/**
- * Characters of paths looked up while resolving all of an archive's symlinks: ~0.1 s of work. A
- * site's few short links take thousands; an archive past this is built to stall the step.
- */
-const MAX_SYMLINK_WORK = 20_000_000;
-/** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
-const MAX_SEGMENT_BYTES = 255;
-/** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
-const MAX_PATH_BYTES = 4096;
-/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
-const MAX_LINK_TARGET_BYTES = 4096;
-/**
- * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
- * as nothing at all. `.` and `..` themselves are handled before this is asked.
- */
-const DOTS_AND_SPACES = /^[. ]+$/;
-const NON_ASCII = /[\u0080-\uffff]/;
-/**
- * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
- * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
- * would take it for a repository's control folder, hooks and all, if a later step ran git in
- * the site). `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
- */
-function entryPath(name) {
-    checkText(name, name, 'name');
-    if (ABSOLUTE.test(name))
-        throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an absolute path');
-    const segments = [];
-    for (const segment of name.split(SEPARATORS)) {
-        if (segment === '' || segment === '.')
-            continue;
-        if (segment === '..')
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
-        if (DOTS_AND_SPACES.test(segment))
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
-        // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
-        // path it would fold to its parent's (the index would then know one file under two keys).
-        if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.t)(segment) === '') {
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
-        }
-        if ((0,file_names/* isGitFolderName */.a)(segment))
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
-        if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
-        segments.push(segment);
-    }
-    const joined = segments.join('/');
-    // The name itself when it was in this form already (it is kept for every entry).
-    const path = joined === name ? name : joined;
-    if (Buffer.byteLength(path) > MAX_PATH_BYTES)
-        throw new archive_errors/* UnsafeEntryError */.vF(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
-    return path;
-}
-/**
- * Permission bits to create a file with: setuid, setgid and sticky dropped, the rest (x too)
- * kept, and always readable and writable by its owner (a site nobody can read or replace is no
- * site).
- */
-function fileMode(mode) {
-    return ((mode ?? 0o644) & 0o777) | 0o600;
-}
-function checkText(entryName, text, what) {
-    if (text.includes('\0'))
-        throw new archive_errors/* UnsafeEntryError */.vF(entryName, `has a NUL byte in its ${what}`);
-}
-function entry_safety_parentOf(path) {
-    const slash = path.lastIndexOf('/');
-    return slash < 0 ? '' : path.slice(0, slash);
-}
-/**
- * What the archive has put where so far, in archive order. Each `add*` checks one entry against
- * the entries before it and returns the entry path to write; `symlinksToCreate()` checks every
- * symlink against the final tree. The writer creates symlinks only after that, so nothing is ever
- * written through a link.
- *
- * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
- * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
- * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
- *
- * Twins are written as such a file system (macOS, Windows) leaves them, so that the site is the
- * same on every runner: a folder keeps the spelling it was first given, and everything below it
- * is written under that spelling (`Guides/a.html` then `guides/b.html` is one folder `Guides`);
- * a file takes the spelling of the entry that wrote it last (`Index.html` then `index.html`
- * leaves `index.html` alone), the earlier spelling being removed first (Claim.replaces).
- */
-class EntryIndex {
-    /** Folded path -> what is there. */
-    nodes = new Map([['', { kind: 'dir', path: '' }]]);
-    /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
-    symlinks = new Set();
-    /** Returns the directory's path (as first spelled), '' for the root. */
-    addDirectory(name) {
-        const spelled = entryPath(name);
-        const key = (0,file_names/* foldPath */.t)(spelled);
-        const existing = this.nodes.get(key);
-        if (existing?.kind === 'dir')
-            return existing.path;
-        const path = this.claimParents(spelled, name);
-        if (existing?.kind === 'file')
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
-        // An earlier symlink here is replaced: it exists only in this index until the very end.
-        this.symlinks.delete(key);
-        this.nodes.set(key, { kind: 'dir', path });
-        return path;
-    }
-    addFile(name) {
-        const claim = this.claimLeaf(name);
-        this.nodes.set(claim.key, { kind: 'file', path: claim.path });
-        return { path: claim.path, replaces: claim.replaces };
-    }
-    /** The path a file entry written earlier is at (its mode may come after its content). */
-    fileAt(name) {
-        const node = this.nodes.get((0,file_names/* foldPath */.t)(entryPath(name)));
-        return node?.kind === 'file' ? node.path : undefined;
-    }
-    /**
-     * `target` is another entry's name (tar hardlinks name their target from the archive root);
-     * `targetPath` is that entry's path as the archive spelled it.
-     */
-    addHardlink(name, target) {
-        checkText(name, target, 'link target');
-        if (ABSOLUTE.test(target))
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
-        let targetKey;
-        try {
-            targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
-        }
-        catch {
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
-        }
-        const targetNode = this.nodes.get(targetKey);
-        if (targetNode?.kind !== 'file') {
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
-        }
-        const claim = this.claimLeaf(name);
-        if (claim.key === targetKey)
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a hardlink to itself');
-        this.nodes.set(claim.key, { kind: 'file', path: claim.path });
-        return { path: claim.path, replaces: claim.replaces, targetPath: targetNode.path };
-    }
-    addSymlink(name, target) {
-        checkText(name, target, 'link target');
-        if (target === '')
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a symlink with an empty target');
-        if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES)
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
-        if (ABSOLUTE.test(target))
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
-        for (const segment of target.split(SEPARATORS)) {
-            if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
-                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
-            }
-            if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-                throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
-        }
-        const claim = this.claimLeaf(name, 'symlink');
-        // Fail fast on the plain case; chains through other links are checked once all are known.
-        if (resolveLexically(entry_safety_parentOf(claim.path), target) === undefined) {
-            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
-        }
-        this.nodes.set(claim.key, { kind: 'symlink', path: claim.path, target, entryName: name });
-        this.symlinks.add(claim.key);
-        return { path: claim.path, replaces: claim.replaces };
-    }
-    /**
-     * The symlinks to create, after checking that each one, resolved through all the archive's
-     * symlinks as the OS would, stays inside the root.
-     */
-    symlinksToCreate() {
-        const planned = [];
-        const linkAt = (at) => {
-            const node = this.nodes.get((0,file_names/* foldPath */.t)(at));
-            return node?.kind === 'symlink' ? node.target : undefined;
-        };
-        // One budget for the whole archive: chains of long targets, each walked again for every link
-        // that leads into them, would otherwise take hours of a blocked thread for a few KiB of archive.
-        const budget = { hops: MAX_LINK_HOPS, work: MAX_SYMLINK_WORK };
-        for (const key of this.symlinks) {
-            const node = this.nodes.get(key);
-            if (node?.kind !== 'symlink')
-                continue;
-            const { path, target, entryName } = node;
-            budget.hops = MAX_LINK_HOPS;
-            const verdict = walk(entry_safety_parentOf(path), target, linkAt, budget);
-            if (verdict === 'too much') {
-                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
-            }
-            if (verdict === 'loop')
-                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
-            if (verdict === undefined) {
-                throw new archive_errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
-            }
-            planned.push({ path, target });
-        }
-        return planned;
-    }
-    /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-    claimLeaf(name, kind = 'other') {
-        const spelled = entryPath(name);
-        if (spelled === '')
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an empty path');
-        const path = this.claimParents(spelled, name);
-        const key = (0,file_names/* foldPath */.t)(spelled);
-        // The path as written must be known under the key it is checked under (see entryPath).
-        if (path !== spelled && (0,file_names/* foldPath */.t)(path) !== key)
-            throw new archive_errors/* UnsafeEntryError */.vF(name, "has a path that its folders' first spelling would change");
-        const existing = this.nodes.get(key);
-        if (existing?.kind === 'dir')
-            throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
-        this.symlinks.delete(key);
-        // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
-        // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
-        const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path);
-        return { path, key, replaces: replaced ? existing.path : undefined };
-    }
-    /**
-     * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
-     * file. Returns `path` below its folder as first spelled.
-     */
-    claimParents(path, name) {
-        const newDirectories = [];
-        // Ancestors of a known directory are known directories: the common case costs one lookup.
-        let parent = entry_safety_parentOf(path);
-        let folder;
-        for (;;) {
-            const key = (0,file_names/* foldPath */.t)(parent);
-            const node = this.nodes.get(key);
-            if (node?.kind === 'dir') {
-                folder = node.path;
-                break;
-            }
-            if (node?.kind === 'symlink')
-                throw new archive_errors/* UnsafeEntryError */.vF(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
-            if (node?.kind === 'file')
-                throw new archive_errors/* UnsafeEntryError */.vF(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
-            newDirectories.push({ key, spelled: parent });
-            parent = entry_safety_parentOf(parent);
-        }
-        // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
-        // closure for this: capturing the loop's variables made every entry ~60% slower.)
-        const same = parent === '' || folder === parent;
-        for (const directory of newDirectories)
-            this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) });
-        return same ? path : folder + path.slice(parent.length);
-    }
-}
-/** `target` from directory `from` without following links; undefined when it climbs above the root. */
-function resolveLexically(from, target) {
-    return walk(from, target, undefined, { hops: MAX_LINK_HOPS, work: Number.POSITIVE_INFINITY });
-}
-/**
- * Walks `target` from directory `from` like path resolution does: where `linkAt` names a symlink's
- * target for the path reached, the walk goes where that symlink leads before the next segment (so
- * a `..` after it climbs from there). Undefined when the walk leaves the root at any step; 'loop'
- * after too many links; 'too much' once the characters of the paths looked up pass `budget.work`.
- */
-function walk(from, target, linkAt, budget) {
-    // The path reached, kept as one string: joining its segments at every step would cost the
-    // square of a long target's length.
-    let at = from;
-    for (const segment of target.split(SEPARATORS)) {
-        if (segment === '' || segment === '.')
-            continue;
-        if (segment === '..') {
-            if (at === '')
-                return undefined;
-            at = entry_safety_parentOf(at);
-            continue;
-        }
-        at = at === '' ? segment : `${at}/${segment}`;
-        if (linkAt === undefined)
-            continue;
-        budget.work -= at.length;
-        if (budget.work < 0)
-            return 'too much';
-        const link = linkAt(at);
-        if (link === undefined)
-            continue;
-        if (--budget.hops < 0)
-            return 'loop';
-        const resolved = walk(entry_safety_parentOf(at), link, linkAt, budget);
-        if (resolved === undefined || resolved === 'loop' || resolved === 'too much')
-            return resolved;
-        at = resolved;
-    }
-    return at;
 }
 
 ;// CONCATENATED MODULE: ./src/archive/site-writer.ts
@@ -2913,7 +2909,7 @@ class ArchiveReceiver {
     /** The first bytes, held until the format is known (a tar is recognised at offset 257). */
     head = new HeadSniffer(detectFormat);
     format;
-    unpacker;
+    tar;
     zip;
     /** Whether the `.part` stream is corked, and how much it holds since the last flush. */
     corked = false;
@@ -2991,8 +2987,8 @@ class ArchiveReceiver {
             // A body shorter than the sniffing window.
             const { verdict, head } = this.head.end();
             this.decideFormat(verdict);
-            if (this.unpacker !== undefined)
-                await this.unpacker.write(head);
+            if (this.tar !== undefined)
+                await this.tar.write(head);
         }
         const format = this.format;
         this.flushPart();
@@ -3004,7 +3000,7 @@ class ArchiveReceiver {
                 if (format === 'zip')
                     this.writer = await this.zip.end();
                 else {
-                    await this.unpacker.end();
+                    await this.tar.end();
                     await this.writer.finish();
                 }
             }
@@ -3076,13 +3072,13 @@ class ArchiveReceiver {
             this.decideFormat(judged.verdict);
             chunk = judged.head;
         }
-        // After a corrupt-data failure the unpacker is left behind; the download goes on so that
-        // the error can tell the size and sha256 of what was served.
         if (this.zip !== undefined)
             return this.zip.write(chunk);
-        if (this.unpacker === undefined || this.unpacker.error !== undefined)
+        // After a corrupt-data failure the tar unpacker is left behind; the download goes on so that
+        // the error can tell the size and sha256 of what was served.
+        if (this.tar === undefined || this.tar.error !== undefined)
             return undefined;
-        return this.unpacker.write(chunk);
+        return this.tar.write(chunk);
     }
     /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
     decideFormat(verdict) {
@@ -3097,7 +3093,7 @@ class ArchiveReceiver {
             this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal });
             return;
         }
-        this.unpacker = new TarUnpacker(this.writer, {
+        this.tar = new TarUnpacker(this.writer, {
             gzip: verdict.format === 'tar.gz',
             onError: (error) => {
                 if (!(error instanceof archive_errors/* CorruptArchiveError */.sC))
@@ -3109,6 +3105,8 @@ class ArchiveReceiver {
 }
 function receiver_noop() { }
 
+// EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
+var exchange = __webpack_require__(4944);
 // EXTERNAL MODULE: ./src/service/failure.ts
 var failure = __webpack_require__(8817);
 // EXTERNAL MODULE: ./src/service/retry.ts
@@ -3121,11 +3119,10 @@ var cancellation = __webpack_require__(3598);
 var deadline = __webpack_require__(673);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __webpack_require__(2450);
-// EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
-var exchange = __webpack_require__(4944);
 // EXTERNAL MODULE: ./src/transfer/link.ts
 var transfer_link = __webpack_require__(3907);
 ;// CONCATENATED MODULE: ./src/transfer/download.ts
+
 
 
 
@@ -3138,6 +3135,7 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Enough of an error body to read the storage's error code. */
 const ERROR_BODY_BYTES = 4096;
+/** Resolves once the whole body has gone to `onChunk`. */
 async function download(options) {
     const bound = (0,deadline/* budget */.g)(options.clock, options.deadline, Number.MAX_SAFE_INTEGER);
     return (0,cancellation/* withTimeout */.wj)(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime));
@@ -3160,11 +3158,10 @@ async function attempt(options, outOfTime) {
             throw truncated(contentLength, expected, 'the response announced only');
         }
         options.onResponse?.({ contentLength });
-        bytes = await readBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count));
+        bytes = await streamBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count));
         const whole = contentLength ?? expected;
         if (whole !== undefined && bytes < whole)
             throw truncated(bytes, whole, 'the body ended after');
-        return { bytes, contentLength };
     }
     catch (error) {
         if (options.signal.aborted)
@@ -3174,13 +3171,13 @@ async function attempt(options, outOfTime) {
         if (outOfTime.aborted)
             throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` });
         if (stall.fired)
-            throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${options.stallTimeoutMs} ms` });
+            throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${(0,units/* formatDuration */.a3)(options.stallTimeoutMs)}` });
         if (error instanceof transfer_link/* RefusedAddressError */.bT)
             throw new errors/* ActionError */.lZ(`${error.message}.`);
         if (error instanceof retry/* AttemptError */.cb || error instanceof errors/* ActionError */.lZ)
             throw error;
         const code = error?.code;
-        throw new retry/* AttemptError */.cb({ kind: 'network', code, message: withoutQuery(error instanceof Error ? error.message : String(error), options.url) });
+        throw new retry/* AttemptError */.cb({ kind: 'network', code, message: withoutQuery((0,errors/* errorMessage */.gJ)(error), options.url) });
     }
     finally {
         stall.stop();
@@ -3205,7 +3202,7 @@ async function get(url, options, signal) {
             target = new URL(location, target);
             continue;
         }
-        throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal));
+        throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: (0,exchange/* header */.wx)(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal));
     }
 }
 /**
@@ -3213,7 +3210,7 @@ async function get(url, options, signal) {
  * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
  * rejects with the stop's reason.
  */
-function readBody(response, options, stall, consumerFailed, progress) {
+function streamBody(response, options, stall, consumerFailed, progress) {
     return new Promise((resolve, reject) => {
         let bytes = 0;
         let settled = false;
@@ -3330,9 +3327,6 @@ function parseContentLength(value) {
         return undefined;
     return Number(value);
 }
-function header(value) {
-    return Array.isArray(value) ? value[0] : value;
-}
 function truncated(bytes, whole, what) {
     return new retry/* AttemptError */.cb({ kind: 'network', code: 'ETRUNCATED', message: `${what} ${bytes} of ${whole} bytes` });
 }
@@ -3410,8 +3404,8 @@ class DownloadProgress {
     summary() {
         const end = this.endedAt ?? this.clock.now();
         const own = this.downloadMs(end);
-        const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${(this.heldBackMs / 1000).toFixed(1)} s more for writing and unpacking` : '';
-        return `${(0,units/* formatBytes */.z3)(this.bytes)} in ${(own / 1000).toFixed(1)} s (${this.rate(end)}${held})`;
+        const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${(0,units/* formatSeconds */.Xo)(this.heldBackMs)} more for writing and unpacking` : '';
+        return `${(0,units/* formatBytes */.z3)(this.bytes)} in ${(0,units/* formatSeconds */.Xo)(own)} (${this.rate(end)}${held})`;
     }
     /** Time the download was running and not held back. */
     downloadMs(now) {
@@ -3446,6 +3440,7 @@ class DownloadProgress {
 
 
 
+
 const TRANSFER_RETRY = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 };
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000;
@@ -3464,7 +3459,7 @@ async function transferInto(archiveStaging, options) {
     const { log, clock, signal } = options;
     const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
     // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
-    const client = new lib/* HttpClient */.Qq('docs-admin-action');
+    const client = new lib/* HttpClient */.Qq(exchange/* USER_AGENT */._O);
     log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})` : ''}`);
     try {
         for (let downloads = 1;; downloads++) {
@@ -3478,7 +3473,7 @@ async function transferInto(archiveStaging, options) {
                     deadline: options.deadline,
                     // A refused link (403) is worth another try: the next attempt asks for a fresh one.
                     alsoRetry: isLinkRefused,
-                    onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(delayMs / 1000).toFixed(1)} s` : ''}`)
+                    onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
                 });
             }
             catch (error) {

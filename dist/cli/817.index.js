@@ -52,8 +52,7 @@ class NotAnArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/*
 function corrupt(error) {
     if (error instanceof CorruptArchiveError)
         return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new CorruptArchiveError(message, { cause: error });
+    return new CorruptArchiveError((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error), { cause: error });
 }
 /**
  * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
@@ -117,6 +116,8 @@ var follow_job = __webpack_require__(4256);
 var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
+// EXTERNAL MODULE: ./src/common/path-segment.ts
+var path_segment = __webpack_require__(2650);
 ;// CONCATENATED MODULE: ./src/service/export-api.ts
 
 
@@ -158,7 +159,7 @@ class ExportApi {
     async status(jobId, deadline) {
         const answer = await this.client.request({
             method: 'GET',
-            path: `/v1/static-export/jobs/${(0,service_client/* segment */.mX)(jobId)}`,
+            path: `/v1/static-export/jobs/${(0,path_segment/* segment */.m)(jobId)}`,
             kind: 'idempotent',
             what: `read the status of export job ${jobId}`,
             deadline
@@ -174,7 +175,7 @@ class ExportApi {
         const what = `generate the bundle link of export job ${jobId}`;
         const answer = await this.client.request({
             method: 'POST',
-            path: `/v1/static-export/jobs/${(0,service_client/* segment */.mX)(jobId)}/bundle`,
+            path: `/v1/static-export/jobs/${(0,path_segment/* segment */.m)(jobId)}/bundle`,
             kind: 'idempotent',
             what,
             deadline
@@ -344,7 +345,7 @@ async function realPathOf(target) {
         catch (error) {
             const code = error.code;
             if ((code !== 'ENOENT' && code !== 'ENOTDIR') || external_node_path_.dirname(at) === at) {
-                throw new common_errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${error.message}`, { cause: error });
+                throw new common_errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${(0,common_errors/* errorMessage */.gJ)(error)}`, { cause: error });
             }
             missing.push(external_node_path_.basename(at));
         }
@@ -1554,9 +1555,9 @@ function describeLink(url) {
         return '(unreadable link)';
     }
 }
-/** True when the link's expiry has passed, or passes within `marginMs`. */
-function isExpired(link, nowMs, marginMs = 0) {
-    return link.expiresAt !== undefined && link.expiresAt.getTime() - marginMs <= nowMs;
+/** True when the link's expiry has passed. */
+function isExpired(link, nowMs) {
+    return link.expiresAt !== undefined && link.expiresAt.getTime() <= nowMs;
 }
 const REACHES = [
     ['loopback', 'a loopback address (this machine)', blockList(['127.0.0.0/8', '0.0.0.0/8'], ['::1/128', '::/128'])],

@@ -1,5 +1,5 @@
-export const id = 956;
-export const ids = [956];
+export const id = 366;
+export const ids = [366];
 export const modules = {
 
 /***/ 8350:
@@ -23,12 +23,16 @@ class GitHubApiError extends Error {
         this.rateLimited = rateLimited;
         this.retryAfter = retryAfter;
     }
+    /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+    get refused() {
+        return this.status === 401 || this.status === 403 || this.status === 404;
+    }
 }
 
 
 /***/ }),
 
-/***/ 4956:
+/***/ 1366:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -37,23 +41,26 @@ __webpack_require__.d(__webpack_exports__, {
   runAgent: () => (/* binding */ runAgent)
 });
 
-// UNUSED EXPORTS: MESSAGE_PICKUP_MS
-
 // EXTERNAL MODULE: ./src/action/host.ts
 var host = __webpack_require__(8350);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
 var follow_job = __webpack_require__(4256);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
+// EXTERNAL MODULE: ./src/common/path-segment.ts
+var path_segment = __webpack_require__(2650);
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
 ;// CONCATENATED MODULE: ./src/service/agent-api.ts
+
 
 
 
@@ -108,7 +115,7 @@ class AgentApi {
      */
     async create(projectId, prompt, deadline) {
         const what = `create an agent job in project ${projectId}`;
-        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,service_client/* segment */.mX)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
+        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,path_segment/* segment */.m)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
         const job = readAgentJob(body);
         if (job.id === undefined) {
             throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, or with control characters or a workflow command mark), so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
@@ -152,7 +159,7 @@ class AgentApi {
     }
 }
 function jobPath(projectId, jobId) {
-    return `/v2/agent/${(0,service_client/* segment */.mX)(projectId)}/job/${(0,service_client/* segment */.mX)(jobId)}`;
+    return `/v2/agent/${(0,path_segment/* segment */.m)(projectId)}/job/${(0,path_segment/* segment */.m)(jobId)}`;
 }
 /**
  * Reads an AgentJob from an answer. Tolerates a wrapper (`{"job": {...}}` or `{"data": {...}}`),
@@ -215,7 +222,7 @@ const LISTING_TIMEOUT_MS = 120_000;
  * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
  */
 const LAST_WORD_MS = 5_000;
-/** What the reply of a cancelled run may take: the runner ends the process 2.5 s after the signal. */
+/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
 const CANCELLED_WORD_MS = 1500;
 const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
 /** Hint for a refused write on the workflow's own repository. */
@@ -278,17 +285,13 @@ function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
     const message = (0,errors/* errorMessage */.gJ)(error);
     if (!(error instanceof host/* GitHubApiError */.O) || error.status === 0)
         return message;
-    return `HTTP ${error.status}: ${message}.${isRefusal(error.status) ? ` ${hint}` : ''}`;
-}
-/** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
-function isRefusal(status) {
-    return status === 401 || status === 403 || status === 404;
+    return `HTTP ${error.status}: ${message}.${error.refused ? ` ${hint}` : ''}`;
 }
 /**
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
  * the grace), and never less than `atLeastMs`.
  */
-function bounded(context, call, atLeastMs = 0, timeoutMs = GITHUB_TIMEOUT_MS) {
+function bounded(context, call, atLeastMs, timeoutMs) {
     return (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(atLeastMs, (0,deadline/* budget */.g)(context.clock, context.deadline, timeoutMs).ms), context.signal, call);
 }
 function failureOf(error) {
@@ -300,8 +303,6 @@ function failureOf(error) {
     return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };
 }
 
-// EXTERNAL MODULE: ./src/common/text.ts
-var common_text = __webpack_require__(2450);
 ;// CONCATENATED MODULE: ./src/agent/our-comments.ts
 
 /** Ours when nothing more is known: a bot's. */
@@ -370,7 +371,7 @@ function recordedJobs(comments, trusted = BY_A_BOT) {
             // A malformed marker is no record.
         }
     }
-    return jobs.filter((job) => (0,service_client/* isPlainSegment */.kT)(job.projectId) && (0,service_client/* isPlainSegment */.kT)(job.jobId));
+    return jobs.filter((job) => (0,path_segment/* isPlainSegment */.k)(job.projectId) && (0,path_segment/* isPlainSegment */.k)(job.jobId));
 }
 /** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
 function parsePullRequestLink(link, serverUrl) {
@@ -453,6 +454,419 @@ class JobRecords {
     }
 }
 
+;// CONCATENATED MODULE: ./src/agent/reply.ts
+/** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
+
+
+/**
+ * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
+ * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
+ * job can be a whole trace. The step's error in the log keeps all of it.
+ */
+const REPLY_ERROR_CHARS = 4000;
+/**
+ * The comment: the job, its status and the PR link, or the error. Every piece of text from the
+ * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
+ * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
+ * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
+ * comment does not).
+ */
+function progressText(facts, secrets) {
+    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${(0,common_text/* commentCode */.ph)(facts.jobId)}`;
+    const status = `**${(0,common_text/* commentPhrase */.pt)(facts.status ?? 'unknown')}**`;
+    const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
+    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
+    // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
+    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+    const lines = [];
+    switch (facts.phase) {
+        case 'failed':
+            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
+            break;
+        case 'cancelled':
+            lines.push(facts.jobId === undefined
+                ? '⏹️ The docs agent run was cancelled.'
+                : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
+            break;
+        case 'asking':
+            lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
+            break;
+        case 'picking-up':
+            lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`);
+            break;
+        case 'working':
+            lines.push(`⏳ ${job} is working on it (status ${status}).`);
+            break;
+        case 'handed-over':
+            lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
+            break;
+        case 'ended':
+            lines.push(endLine(job, { ...facts, error }, status, prLink, after));
+    }
+    if (facts.note !== undefined)
+        lines.push('', (0,common_text/* commentText */.br)(facts.note));
+    if (facts.runUrl)
+        lines.push('', `[Workflow run](${facts.runUrl})`);
+    return (0,common_text/* redact */.E$)(lines.join('\n'), secrets);
+}
+/** `status` and `prLink`: the job's status and link as the comment shows them. */
+function endLine(job, facts, status, prLink, after) {
+    switch (facts.status) {
+        case 'completed':
+            return prLink
+                ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
+                : `✅ ${job} is **completed**${after} with no file changes, so no pull request was opened.`;
+        case 'archived':
+            return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`;
+        case 'failed':
+            return `❌ ${job} **failed**${after}: ${(0,common_text/* commentText */.br)(facts.error ?? 'the service gave no reason')}`;
+        default:
+            return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
+    }
+}
+
+// EXTERNAL MODULE: ./src/action/event.ts
+var action_event = __webpack_require__(3566);
+;// CONCATENATED MODULE: ./src/agent/trigger.ts
+/**
+ * What started the run, read from the event payload: the comment (issue_comment,
+ * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
+ * for: nothing (skipped, and why) or an instruction. Pure.
+ */
+
+
+
+
+/** How much of an issue's or pull request's body goes into a new job's prompt. */
+const CONTEXT_BODY_CHARS = 4000;
+/** The comment of a comment event; undefined for any other event. */
+function readTriggeringComment(event, env) {
+    if (!(0,action_event/* isCommentEvent */.K)(event.name))
+        return undefined;
+    const { payload } = event;
+    const comment = (0,service_answer/* asObject */.eB)(payload.comment);
+    const id = comment.id;
+    if (typeof id !== 'number' || typeof comment.body !== 'string') {
+        throw new errors/* ActionError */.lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
+    }
+    const user = (0,service_answer/* asObject */.eB)(comment.user);
+    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,service_answer/* asObject */.eB)(payload.repository));
+    const serverUrl = serverUrlOf(env);
+    const runId = env('GITHUB_RUN_ID');
+    return {
+        event: event.name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        id,
+        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
+        body: comment.body,
+        author: typeof user.login === 'string' ? user.login : undefined,
+        authorType: typeof user.type === 'string' ? user.type : undefined,
+        repository,
+        subject: subjectOf(event, repository),
+        runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
+    };
+}
+/**
+ * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
+ * before the change for the diff's left side; the file alone for a comment on the whole file).
+ * An outdated comment has no `line` any more, only the line it had.
+ */
+function reviewLocation(comment) {
+    if (typeof comment.path !== 'string' || comment.path === '')
+        return undefined;
+    const lineOf = (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
+    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
+    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
+    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
+    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
+    return `${comment.path}${lines}${side}`;
+}
+/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
+function serverUrlOf(env) {
+    return env('GITHUB_SERVER_URL') ?? 'https://github.com';
+}
+/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+function subjectOf(event, repository) {
+    const { payload } = event;
+    const issue = (0,service_answer/* asObject */.eB)(payload.issue);
+    const pull = (0,service_answer/* asObject */.eB)(payload.pull_request);
+    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
+    if (found === undefined || repository === undefined)
+        return undefined;
+    return {
+        repository,
+        number: found.number,
+        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+        isPullRequest: found === pull || 'pull_request' in issue,
+        title: typeof found.title === 'string' ? found.title : '',
+        body: typeof found.body === 'string' ? found.body : '',
+        url: typeof found.html_url === 'string' ? found.html_url : undefined
+    };
+}
+/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
+function repositoryOf(variable, payloadRepository) {
+    const [owner, repo, ...rest] = (variable ?? '').split('/');
+    if (owner && repo && rest.length === 0)
+        return { owner, repo };
+    const login = (0,service_answer/* asObject */.eB)(payloadRepository.owner).login;
+    return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined;
+}
+/**
+ * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
+ * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
+ */
+function matchCommand(body, command) {
+    const text = body.trimStart();
+    if (command === '' || !text.startsWith(command))
+        return { matched: false, rest: '' };
+    const after = text.slice(command.length);
+    if (after !== '' && !/^\s/.test(after))
+        return { matched: false, rest: '' };
+    return { matched: true, rest: after.trim() };
+}
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
+ * must never talk to each other in a loop), it is not new (an edit must not send an instruction
+ * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
+ */
+function skipReason(comment, command) {
+    if (comment.authorType === 'Bot')
+        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
+    if (comment.action !== undefined && comment.action !== 'created')
+        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
+    if (command !== undefined && !matchCommand(comment.body, command).matched) {
+        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
+    }
+    return undefined;
+}
+/**
+ * The instruction for the agent: the `prompt` input, else the comment's text after the command,
+ * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
+ */
+function resolvePrompt(source, comment, eventName) {
+    if (source.from === 'input')
+        return source.text;
+    if (comment === undefined) {
+        throw new errors/* ActionError */.lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
+    }
+    const { rest } = matchCommand(comment.body, source.command);
+    if (rest !== '')
+        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
+    throw new errors/* ActionError */.lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
+}
+/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
+function promptWithContext(instruction, subject) {
+    if (subject === undefined)
+        return instruction;
+    const kind = subject.isPullRequest ? 'pull request' : 'issue';
+    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
+    const body = (0,common_text/* cutShort */.VV)(subject.body, CONTEXT_BODY_CHARS);
+    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
+}
+
+;// CONCATENATED MODULE: ./src/agent/conversation.ts
+
+
+
+
+
+
+/**
+ * Whether the job has shown that it took up what the run asked of it: anything but a message, or
+ * a message whose job has shown a non-terminal status since (in its answer, or as an earlier
+ * attempt saw). A message's answer and the first reads after it may still show the job's end
+ * before the message (spec 3.1 leaves open when a message changes `status`).
+ */
+function tookUpAlready(reached) {
+    const { status } = reached.job.answer;
+    return reached.request !== 'message' || reached.seen || (status !== undefined && !AGENT_TERMINAL.has(status));
+}
+/**
+ * What the run tells: the outputs, the job summary, the progress comment and the pull request's
+ * record, each kept up to date as the job moves on.
+ */
+class Conversation {
+    settings;
+    context;
+    progress;
+    records;
+    runUrl;
+    outputs;
+    serverUrl;
+    /** Known once the service has answered. */
+    reachedJob;
+    /** The last answer whose status counts. */
+    last;
+    /**
+     * The reply shows the job's end (or, without wait, the job as handed over): nothing edits it
+     * after. Not the same as `last` being an end: an end is published before it is shown.
+     */
+    endShown = false;
+    /** What the run is asking of the service, and of which job, before it answers. */
+    asked;
+    askedJobId;
+    constructor(settings, context, progress, records, runUrl) {
+        this.settings = settings;
+        this.context = context;
+        this.progress = progress;
+        this.records = records;
+        this.runUrl = runUrl;
+        this.outputs = context.outputs;
+        this.serverUrl = serverUrlOf((name) => context.host.env(name));
+    }
+    /**
+     * A request that creates something is about to go to the service: the reply says so, and its
+     * marker says that it may have been processed from now on (what a rerun must know, whatever
+     * happens next: a cancellation, a lost answer, a crash).
+     */
+    async asking(asked, job, at) {
+        this.asked = asked;
+        this.askedJobId = job?.jobId;
+        this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined });
+        await this.progress?.show(this.text('asking', undefined, undefined));
+    }
+    /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
+    async refusedIfSo(request) {
+        try {
+            return await request;
+        }
+        catch (error) {
+            // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
+            const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
+            const notTaken = answer instanceof service_client/* ServiceError */._7 ? !answer.mayHaveBeenProcessed : error instanceof errors/* CancelledError */.cc && error.beforeSending;
+            if (notTaken)
+                this.progress?.note({ outcome: 'refused' });
+            throw error;
+        }
+    }
+    /** The job has shown that it took up the message: a rerun need not wait for that again. */
+    tookUp() {
+        this.progress?.note({ seen: true });
+    }
+    /** The service answered: the job is known. */
+    async reached(reached) {
+        const { job } = reached;
+        this.reachedJob = reached;
+        this.outputs.set('job-id', job.jobId);
+        // A message's answer may still show the job as it was before the message: its outcome
+        // fields count only once the job took the message up, or when nothing more will be read.
+        const takenUp = tookUpAlready(reached);
+        this.progress?.note({
+            outcome: 'answered',
+            asked: reached.request,
+            at: reached.askedAt,
+            job: { projectId: job.projectId, jobId: job.jobId },
+            seen: (reached.request === 'message' && takenUp) || undefined
+        });
+        const settled = !this.settings.wait || takenUp;
+        this.publish(job.answer, settled);
+        // A job read without waiting is shown once, as it ended up.
+        if (this.settings.wait || reached.request !== 'read')
+            await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer);
+        await this.noteRecord(job.answer);
+    }
+    /** A status answer while following the job; `settled` false: an end that may be from before the message. */
+    async seen(job, settled) {
+        const changed = job.status !== this.last?.status;
+        this.publish(job, settled);
+        if (changed && !AGENT_TERMINAL.has(job.status))
+            await this.show('working', job);
+        await this.noteRecord(job);
+    }
+    /** The job's final state (or, without wait, as read): `failed` fails the step. */
+    async ended(job, judged) {
+        const { host, report } = this.context;
+        const jobId = this.reachedJob?.job.jobId;
+        if (!judged) {
+            await this.show('handed-over', job);
+            this.endShown = true;
+            return;
+        }
+        // The end as the wait took it (one the wait believed after a while was not published as seen).
+        this.publish(job, true);
+        await this.show('ended', job);
+        this.endShown = true;
+        await this.noteRecord(job);
+        if (job.status === 'failed')
+            throw new errors/* ActionError */.lZ(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`);
+        if (job.status === 'completed' && job.prLink !== undefined) {
+            host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`);
+            return;
+        }
+        const note = job.status === 'completed'
+            ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
+            : job.status === 'archived'
+                ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
+                : undefined;
+        if (note === undefined)
+            return;
+        host.log.info(note);
+        report.notes.push(note);
+    }
+    /** The run was cancelled: a reply still saying "working" says so instead. */
+    async cancelled() {
+        if (this.endShown)
+            return;
+        await this.progress?.cancelled(this.text('cancelled', this.last, undefined));
+    }
+    async failed(message) {
+        // A job that failed said so in the reply already (ended()); an end only published, not yet
+        // shown (a first answer that is already an end, then a read that fails), is not shown.
+        if (this.endShown && this.last?.status === 'failed')
+            return;
+        await this.progress?.show(this.text('failed', this.last, message));
+    }
+    async show(phase, job) {
+        await this.progress?.show(this.text(phase, job, phase === 'ended' ? job.error : undefined));
+    }
+    text(phase, job, error) {
+        const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled';
+        return progressText({
+            jobId: this.reachedJob?.job.jobId ?? this.askedJobId,
+            status: job?.status,
+            prLink: job?.prLink,
+            phase,
+            request: this.reachedJob?.request ?? this.asked ?? 'read',
+            error,
+            note: this.reachedJob?.note,
+            elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
+            runUrl: this.runUrl
+        }, [this.settings.apiKey, this.settings.githubToken]);
+    }
+    /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
+    publish(job, settled) {
+        const { outputs } = this;
+        if (settled)
+            this.last = job;
+        if (job.model !== undefined)
+            outputs.set('model', job.model);
+        if (job.sourceRepository !== undefined)
+            outputs.set('source-repository', job.sourceRepository);
+        if (job.sourceRef !== undefined)
+            outputs.set('source-ref', job.sourceRef);
+        if (job.createdAt !== undefined)
+            outputs.set('created-at', job.createdAt);
+        if (!settled)
+            return;
+        if (job.status !== undefined)
+            outputs.set('status', job.status);
+        outputs.set('pr-link', job.prLink ?? '');
+        outputs.set('pr-number', this.pullRequestOf(job)?.number ?? '');
+        outputs.set('archived-at', job.archivedAt ?? '');
+    }
+    /** A pull request link on this GitHub server records the job there. */
+    async noteRecord(answer) {
+        const pull = this.pullRequestOf(answer);
+        const job = this.reachedJob?.job;
+        if (pull !== undefined && job !== undefined && this.records !== undefined)
+            await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull);
+    }
+    pullRequestOf(job) {
+        return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl);
+    }
+}
+
 // EXTERNAL MODULE: ./src/action/settings.ts
 var settings = __webpack_require__(9297);
 ;// CONCATENATED MODULE: ./src/agent/permission.ts
@@ -477,7 +891,7 @@ async function readPermission(github, repository, author, context) {
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
             throw error;
-        const why = error.status === 401 || error.status === 403 || error.status === 404
+        const why = error.refused
             ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
             : 'GitHub did not answer; rerun the workflow';
         throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} (${error.status > 0 ? `HTTP ${error.status}: ` : ''}${(0,errors/* errorMessage */.gJ)(error)}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`);
@@ -530,7 +944,7 @@ function readReplyMarker(body) {
     const at = Number(fields.get('at'));
     const projectId = fields.get('project');
     const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,service_client/* isPlainSegment */.kT)(projectId) && (0,service_client/* isPlainSegment */.kT)(jobId) ? { projectId, jobId } : undefined;
+    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId) ? { projectId, jobId } : undefined;
     return {
         run: fields.get('run') ?? '',
         comment,
@@ -667,213 +1081,8 @@ class ProgressComment {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agent/reply.ts
-/** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
-
-
-/**
- * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
- * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
- * job can be a whole trace. The step's error in the log keeps all of it.
- */
-const REPLY_ERROR_CHARS = 4000;
-/**
- * The comment: the job, its status and the PR link, or the error. Every piece of text from the
- * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
- * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
- * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
- * comment does not).
- */
-function progressText(facts, secrets) {
-    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${(0,common_text/* commentCode */.ph)(facts.jobId)}`;
-    const status = `**${(0,common_text/* commentPhrase */.pt)(facts.status ?? 'unknown')}**`;
-    const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
-    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
-    // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
-    const lines = [];
-    switch (facts.phase) {
-        case 'failed':
-            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
-            break;
-        case 'cancelled':
-            lines.push(facts.jobId === undefined
-                ? '⏹️ The docs agent run was cancelled.'
-                : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
-            break;
-        case 'asking':
-            lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
-            break;
-        case 'picking-up':
-            lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`);
-            break;
-        case 'working':
-            lines.push(`⏳ ${job} is working on it (status ${status}).`);
-            break;
-        case 'handed-over':
-            lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
-            break;
-        case 'ended':
-            lines.push(endLine(job, { ...facts, error }, status, prLink, after));
-    }
-    if (facts.note !== undefined)
-        lines.push('', (0,common_text/* commentText */.br)(facts.note));
-    if (facts.runUrl)
-        lines.push('', `[Workflow run](${facts.runUrl})`);
-    return (0,common_text/* redact */.E$)(lines.join('\n'), secrets);
-}
-/** `status` and `prLink`: the job's status and link as the comment shows them. */
-function endLine(job, facts, status, prLink, after) {
-    switch (facts.status) {
-        case 'completed':
-            return prLink
-                ? `✅ ${job} is **completed**${after}. Pull request: ${prLink}`
-                : `✅ ${job} is **completed**${after} with no file changes, so no pull request was opened.`;
-        case 'archived':
-            return `✅ ${job} is **archived**${after}.${prLink ? ` Pull request: ${prLink}` : ''}`;
-        case 'failed':
-            return `❌ ${job} **failed**${after}: ${(0,common_text/* commentText */.br)(facts.error ?? 'the service gave no reason')}`;
-        default:
-            return `ℹ️ ${job} is ${status}.${prLink ? ` Pull request: ${prLink}` : ''}`;
-    }
-}
-
-// EXTERNAL MODULE: ./src/action/event.ts
-var action_event = __webpack_require__(3566);
-;// CONCATENATED MODULE: ./src/agent/trigger.ts
-/**
- * What started the run, read from the event payload: the comment (issue_comment,
- * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
- * for: nothing (skipped, and why) or an instruction. Pure.
- */
-
-
-
-/** How much of an issue's or pull request's body goes into a new job's prompt. */
-const CONTEXT_BODY_CHARS = 4000;
-/** The comment of a comment event; undefined for any other event. */
-function readTriggeringComment(event, env) {
-    if (!(0,action_event/* isCommentEvent */.Kx)(event.name))
-        return undefined;
-    const { payload } = event;
-    const comment = (0,service_answer/* asObject */.eB)(payload.comment);
-    const id = comment.id;
-    if (typeof id !== 'number' || typeof comment.body !== 'string') {
-        throw new errors/* ActionError */.lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
-    }
-    const user = (0,service_answer/* asObject */.eB)(comment.user);
-    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,service_answer/* asObject */.eB)(payload.repository));
-    const serverUrl = env('GITHUB_SERVER_URL') ?? 'https://github.com';
-    const runId = env('GITHUB_RUN_ID');
-    return {
-        event: event.name,
-        action: typeof payload.action === 'string' ? payload.action : undefined,
-        id,
-        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
-        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
-        body: comment.body,
-        author: typeof user.login === 'string' ? user.login : undefined,
-        authorType: typeof user.type === 'string' ? user.type : undefined,
-        repository,
-        subject: subjectOf(event, repository),
-        runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
-    };
-}
-/**
- * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
- * before the change for the diff's left side; the file alone for a comment on the whole file).
- * An outdated comment has no `line` any more, only the line it had.
- */
-function reviewLocation(comment) {
-    if (typeof comment.path !== 'string' || comment.path === '')
-        return undefined;
-    const lineOf = (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
-    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
-    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
-    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
-    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
-    return `${comment.path}${lines}${side}`;
-}
-/** The issue or pull request of the event (comments, issues and pull_request events alike). */
-function subjectOf(event, repository) {
-    const { payload } = event;
-    const issue = (0,service_answer/* asObject */.eB)(payload.issue);
-    const pull = (0,service_answer/* asObject */.eB)(payload.pull_request);
-    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
-    if (found === undefined || repository === undefined)
-        return undefined;
-    return {
-        repository,
-        number: found.number,
-        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
-        isPullRequest: found === pull || 'pull_request' in issue,
-        title: typeof found.title === 'string' ? found.title : '',
-        body: typeof found.body === 'string' ? found.body : '',
-        url: typeof found.html_url === 'string' ? found.html_url : undefined
-    };
-}
-/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
-function repositoryOf(variable, payloadRepository) {
-    const [owner, repo, ...rest] = (variable ?? '').split('/');
-    if (owner && repo && rest.length === 0)
-        return { owner, repo };
-    const login = (0,service_answer/* asObject */.eB)(payloadRepository.owner).login;
-    return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined;
-}
-/**
- * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
- * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
- */
-function matchCommand(body, command) {
-    const text = body.trimStart();
-    if (command === '' || !text.startsWith(command))
-        return { matched: false, rest: '' };
-    const after = text.slice(command.length);
-    if (after !== '' && !/^\s/.test(after))
-        return { matched: false, rest: '' };
-    return { matched: true, rest: after.trim() };
-}
-/**
- * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
- * must never talk to each other in a loop), it is not new (an edit must not send an instruction
- * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
- */
-function skipReason(comment, command) {
-    if (comment.authorType === 'Bot')
-        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
-    if (comment.action !== undefined && comment.action !== 'created')
-        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
-    if (command !== undefined && !matchCommand(comment.body, command).matched) {
-        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
-    }
-    return undefined;
-}
-/**
- * The instruction for the agent: the `prompt` input, else the comment's text after the command,
- * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
- */
-function resolvePrompt(source, comment, eventName) {
-    if (source.from === 'input')
-        return source.text;
-    if (comment === undefined) {
-        throw new errors/* ActionError */.lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
-    }
-    const { rest } = matchCommand(comment.body, source.command);
-    if (rest !== '')
-        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
-    throw new errors/* ActionError */.lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
-}
-/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
-function promptWithContext(instruction, subject) {
-    if (subject === undefined)
-        return instruction;
-    const kind = subject.isPullRequest ? 'pull request' : 'issue';
-    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
-    const body = subject.body.length > CONTEXT_BODY_CHARS ? `${subject.body.slice(0, CONTEXT_BODY_CHARS)}…` : subject.body;
-    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
-}
-
 ;// CONCATENATED MODULE: ./src/agent/agent-flow.ts
+
 
 
 
@@ -891,7 +1100,7 @@ function promptWithContext(instruction, subject) {
 const PROMPT_PREVIEW = 200;
 /**
  * How long after a message a job may still show its earlier end before that end is believed (with
- * a warning): a job that took up the message shows \`active\` first (spec 3.1).
+ * a warning): a job that took up the message shows `active` first (spec 3.1).
  */
 const MESSAGE_PICKUP_MS = 60_000;
 /** The command a record tells people to use when `comment-command` is not set. */
@@ -925,7 +1134,7 @@ async function runAgent(settings, client, context) {
         const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
         if (request.kind !== 'read') {
             const { instruction } = request;
-            report.rows.push(['Prompt', instruction.length > PROMPT_PREVIEW ? `${instruction.slice(0, PROMPT_PREVIEW)}…` : instruction]);
+            report.rows.push(['Prompt', (0,common_text/* cutShort */.VV)(instruction, PROMPT_PREVIEW)]);
         }
         // 3. Reach the job.
         if (request.kind !== 'create')
@@ -988,16 +1197,6 @@ async function runAgent(settings, client, context) {
             await conversation.failed((0,errors/* errorMessage */.gJ)(error));
         throw error;
     }
-}
-/**
- * Whether the job has shown that it took up what the run asked of it: anything but a message, or
- * a message whose job has shown a non-terminal status since (in its answer, or as an earlier
- * attempt saw). A message's answer and the first reads after it may still show the job's end
- * before the message (spec 3.1 leaves open when a message changes `status`).
- */
-function tookUpAlready(reached) {
-    const { status } = reached.job.answer;
-    return reached.request !== 'message' || reached.seen || (status !== undefined && !AGENT_TERMINAL.has(status));
 }
 /**
  * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
@@ -1194,190 +1393,6 @@ async function create(projectId, prompt, api, deadline, context, conversation) {
         log.info(`Created agent job ${created.id} in project ${projectId}.`);
         return { projectId, jobId: created.id, answer: created };
     });
-}
-/**
- * What the run tells: the outputs, the job summary, the progress comment and the pull request's
- * record, each kept up to date as the job moves on.
- */
-class Conversation {
-    settings;
-    context;
-    progress;
-    records;
-    runUrl;
-    outputs;
-    serverUrl;
-    /** Known once the service has answered. */
-    reachedJob;
-    /** The last answer whose status counts. */
-    last;
-    /**
-     * The reply shows the job's end (or, without wait, the job as handed over): nothing edits it
-     * after. Not the same as `last` being an end: an end is published before it is shown.
-     */
-    endShown = false;
-    /** What the run is asking of the service, and of which job, before it answers. */
-    asked;
-    askedJobId;
-    constructor(settings, context, progress, records, runUrl) {
-        this.settings = settings;
-        this.context = context;
-        this.progress = progress;
-        this.records = records;
-        this.runUrl = runUrl;
-        this.outputs = context.outputs;
-        this.serverUrl = context.host.env('GITHUB_SERVER_URL') ?? 'https://github.com';
-    }
-    /**
-     * A request that creates something is about to go to the service: the reply says so, and its
-     * marker says that it may have been processed from now on (what a rerun must know, whatever
-     * happens next: a cancellation, a lost answer, a crash).
-     */
-    async asking(asked, job, at) {
-        this.asked = asked;
-        this.askedJobId = job?.jobId;
-        this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined });
-        await this.progress?.show(this.text('asking', undefined, undefined));
-    }
-    /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
-    async refusedIfSo(request) {
-        try {
-            return await request;
-        }
-        catch (error) {
-            // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
-            const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
-            const notTaken = answer instanceof service_client/* ServiceError */._7 ? !answer.mayHaveBeenProcessed : error instanceof errors/* CancelledError */.cc && error.beforeSending;
-            if (notTaken)
-                this.progress?.note({ outcome: 'refused' });
-            throw error;
-        }
-    }
-    /** The job has shown that it took up the message: a rerun need not wait for that again. */
-    tookUp() {
-        this.progress?.note({ seen: true });
-    }
-    /** The service answered: the job is known. */
-    async reached(reached) {
-        const { job } = reached;
-        this.reachedJob = reached;
-        this.outputs.set('job-id', job.jobId);
-        // A message's answer may still show the job as it was before the message: its outcome
-        // fields count only once the job took the message up, or when nothing more will be read.
-        const takenUp = tookUpAlready(reached);
-        this.progress?.note({
-            outcome: 'answered',
-            asked: reached.request,
-            at: reached.askedAt,
-            job: { projectId: job.projectId, jobId: job.jobId },
-            seen: (reached.request === 'message' && takenUp) || undefined
-        });
-        const settled = !this.settings.wait || takenUp;
-        this.publish(job.answer, settled);
-        // A job read without waiting is shown once, as it ended up.
-        if (this.settings.wait || reached.request !== 'read')
-            await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer);
-        await this.noteRecord(job.answer);
-    }
-    /** A status answer while following the job; `settled` false: an end that may be from before the message. */
-    async seen(job, settled) {
-        const changed = job.status !== this.last?.status;
-        this.publish(job, settled);
-        if (changed && !AGENT_TERMINAL.has(job.status))
-            await this.show('working', job);
-        await this.noteRecord(job);
-    }
-    /** The job's final state (or, without wait, as read): `failed` fails the step. */
-    async ended(job, judged) {
-        const { host, report } = this.context;
-        const jobId = this.reachedJob?.job.jobId;
-        if (!judged) {
-            await this.show('handed-over', job);
-            this.endShown = true;
-            return;
-        }
-        // The end as the wait took it (one the wait believed after a while was not published as seen).
-        this.publish(job, true);
-        await this.show('ended', job);
-        this.endShown = true;
-        await this.noteRecord(job);
-        if (job.status === 'failed')
-            throw new errors/* ActionError */.lZ(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`);
-        if (job.status === 'completed' && job.prLink !== undefined) {
-            host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`);
-            return;
-        }
-        const note = job.status === 'completed'
-            ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
-            : job.status === 'archived'
-                ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
-                : undefined;
-        if (note === undefined)
-            return;
-        host.log.info(note);
-        report.notes.push(note);
-    }
-    /** The run was cancelled: a reply still saying "working" says so instead. */
-    async cancelled() {
-        if (this.endShown)
-            return;
-        await this.progress?.cancelled(this.text('cancelled', this.last, undefined));
-    }
-    async failed(message) {
-        // A job that failed said so in the reply already (ended()); an end only published, not yet
-        // shown (a first answer that is already an end, then a read that fails), is not shown.
-        if (this.endShown && this.last?.status === 'failed')
-            return;
-        await this.progress?.show(this.text('failed', this.last, message));
-    }
-    async show(phase, job) {
-        await this.progress?.show(this.text(phase, job, phase === 'ended' ? job.error : undefined));
-    }
-    text(phase, job, error) {
-        const ended = phase === 'ended' || phase === 'failed' || phase === 'cancelled';
-        return progressText({
-            jobId: this.reachedJob?.job.jobId ?? this.askedJobId,
-            status: job?.status,
-            prLink: job?.prLink,
-            phase,
-            request: this.reachedJob?.request ?? this.asked ?? 'read',
-            error,
-            note: this.reachedJob?.note,
-            elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
-            runUrl: this.runUrl
-        }, [this.settings.apiKey, this.settings.githubToken]);
-    }
-    /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
-    publish(job, settled) {
-        const { outputs } = this;
-        if (settled)
-            this.last = job;
-        if (job.model !== undefined)
-            outputs.set('model', job.model);
-        if (job.sourceRepository !== undefined)
-            outputs.set('source-repository', job.sourceRepository);
-        if (job.sourceRef !== undefined)
-            outputs.set('source-ref', job.sourceRef);
-        if (job.createdAt !== undefined)
-            outputs.set('created-at', job.createdAt);
-        if (!settled)
-            return;
-        if (job.status !== undefined)
-            outputs.set('status', job.status);
-        outputs.set('pr-link', job.prLink ?? '');
-        outputs.set('pr-number', this.pullRequestOf(job)?.number ?? '');
-        outputs.set('archived-at', job.archivedAt ?? '');
-    }
-    /** A pull request link on this GitHub server records the job there. */
-    async noteRecord(answer) {
-        const pull = this.pullRequestOf(answer);
-        const job = this.reachedJob?.job;
-        if (pull !== undefined && job !== undefined && this.records !== undefined)
-            await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull);
-    }
-    pullRequestOf(job) {
-        return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl);
-    }
 }
 function describeComment(comment, context) {
     const { host, report } = context;
