@@ -30,7 +30,8 @@ function runAction(inputs: Inputs): Promise<RunResult> {
 
 describe('agent-message', () => {
   test('sends the message once, waits for completed and sets every output', async () => {
-    const s = await simulator()
+    // Long enough for a poll to see it active however slow the machine (20 s: 200 ms of real time).
+    const s = await simulator({ durationMs: 20_000 })
     const { outputs, failure, log, summary } = await runAction(
       agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' })
     )
@@ -270,7 +271,7 @@ describe('faults and limits', () => {
   })
 
   test('an unknown status is treated as running, with one warning', async () => {
-    const s = await simulator({ durationMs: 10_000, extraStatus: 'finalizing' })
+    const s = await simulator({ durationMs: 30_000, extraStatus: 'finalizing' })
     const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '1s' }))
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
@@ -281,7 +282,7 @@ describe('faults and limits', () => {
 
   test('a message the service takes up late: the end the job still shows from before is not taken for its result', async () => {
     // For 10 s after the message the job still reads `completed` with its old pull request.
-    const s = await simulator({ messageLagMs: 10_000 })
+    const s = await simulator({ messageLagMs: 10_000, durationMs: 20_000 })
     const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Tidy up NOCHANGE' }))
     expect(failure).toBeUndefined()
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)

@@ -77,7 +77,7 @@ describe('export flow against the simulator', () => {
   })
 
   test('an unknown status is treated as running, with one warning', async () => {
-    await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0, extraStatus: 'packaging', progress: 'absent' } })
+    await simulator({ exportJob: { durationMs: 30_000, queuedMs: 0, extraStatus: 'packaging', progress: 'absent' } })
     // Polls at least every second: several of them see the last 20% of the job, `packaging`.
     const { outputs, log, failed } = await runExport({ 'max-poll-interval': '1s' })
     expect(failed).toBe(false)
