@@ -305,6 +305,16 @@ describe('faults and limits', () => {
     expect(log.lines.find((l) => l.includes('ended `completed`'))).toMatch(/after 1m 0\ds/)
   })
 
+  test("a timeout within the message's first minute: the end the job still shows is taken at the timeout, with the warning, not failed as a timeout", async () => {
+    const s = await simulator({ messageLagMs: 3_600_000 })
+    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '20s' }))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(log.lines.find((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toMatch(
+      /still shows `completed` as it did before the message, 2\ds later/
+    )
+  })
+
   test('a timeout names the job, its last status and the wait', async () => {
     const s = await simulator({ durationMs: 600_000 })
     const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '20s' }))
