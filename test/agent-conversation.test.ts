@@ -227,6 +227,20 @@ describe('one progress comment per run', () => {
     expect(summary).toContain('Fix the typo on the install page')
   })
 
+  test('a message to a job that still shows its end from before: the reply says the job has it and has not started, not that it is working', async () => {
+    // For 10 s after the message the job still reads `completed`; then it works for 20 s.
+    const sim = await startSim({ agent: { durationMs: 20_000, messageLagMs: 10_000 } })
+    const event = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
+    const { failure } = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '5s' })
+    expect(failure).toBeUndefined()
+    const [reply] = written(sim, 42)
+    const shown = (reply?.history ?? []).map((body) => body.split('\n')[1])
+    expect(shown[1]).toBe('⏳ Docs agent job `job_abc` has the instruction and has not started on it yet (it still shows **completed**, as before).')
+    expect(shown).toContain('⏳ Docs agent job `job_abc` is working on it (status **active**).')
+    expect(shown.filter((line) => line?.includes('is working on it (status **completed**)'))).toEqual([])
+    expect(shown.at(-1)).toMatch(/^✅ Docs agent job `job_abc` is \*\*completed\*\*/)
+  })
+
   test('a refusal of the request: the one reply says it is on its way, then gives the error; its marker says refused', async () => {
     const sim = await startSim()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_nope' })
