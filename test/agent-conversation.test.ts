@@ -457,6 +457,10 @@ describe('one progress comment per run', () => {
     )
     expect(other.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(2)
+    // It answers in a reply of its own; the other run's reply is left as it was.
+    const replies = written(sim, 42).filter((c) => c.body.startsWith('<!-- docs-admin-action:reply '))
+    expect(replies.map((c) => /^<!-- docs-admin-action:reply run=(\d+) /.exec(c.body)?.[1])).toEqual(['1111', '2222'])
+    expect(replies.every((c) => c.body.includes('✅'))).toBe(true)
   })
 
   test('cancelled while an end from before the message is not yet believed: the reply says cancelled', async () => {
