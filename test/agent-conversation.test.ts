@@ -444,6 +444,21 @@ describe('one progress comment per run', () => {
     expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
   })
 
+  test('a rerun more than a minute after the message: the end the job still shows is taken at its first read, with the warning', async () => {
+    const sim = await startSim({ agent: { durationMs: 3000, messageLagMs: 3_600_000 } })
+    sim.addFault({ route: 'agent-get', status: 400 })
+    const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(first.failure).toContain('HTTP 400')
+    // The message's first minute counts from when the first attempt sent it: it is over.
+    fixture!.clock.advance(120_000)
+    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
+    expect(second.failure).toBeUndefined()
+    expect(sim.count('agent-message')).toBe(1)
+    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
+    expect(second.elapsedMs).toBeLessThan(20_000)
+  })
+
   test('a reply of another workflow run to the same command is not carried on from', async () => {
     const sim = await startSim()
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
