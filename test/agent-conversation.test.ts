@@ -241,6 +241,24 @@ describe('one progress comment per run', () => {
     expect(shown.at(-1)).toMatch(/^✅ Docs agent job `job_abc` is \*\*completed\*\*/)
   })
 
+  test('wait: false: the reply says what the run did and that it does not wait; a status read is shown once, as read', async () => {
+    const sim = await startSim({ agent: { durationMs: 3_600_000 } })
+    const created = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { wait: 'false' })
+    expect(created.failure).toBeUndefined()
+    expect(written(sim, 7)[0]?.body).toContain(
+      `⏳ Docs agent job \`${created.outputs.get('job-id')}\` was created (status **active**); this run does not wait for it to finish.`
+    )
+    const onPull = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
+    expect((await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
+    expect(written(sim, 42)[0]?.body).toContain('⏳ Docs agent job `job_abc` has the message (status **active**); this run does not wait for it to finish.')
+    const onIssue = issueCommentEvent('/docs-agent status', { number: 8 })
+    expect((await onEvent(sim, 'issue_comment', onIssue, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
+    const [read, ...more] = written(sim, 8)
+    expect(more).toEqual([])
+    expect(read?.history).toHaveLength(1)
+    expect(read?.body).toContain('ℹ️ Docs agent job `job_abc` is **active**.')
+  })
+
   test('a refusal of the request: the one reply says it is on its way, then gives the error; its marker says refused', async () => {
     const sim = await startSim()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_nope' })
