@@ -45,6 +45,15 @@ describe('the job summary as GitHub shows it', () => {
     expect(readSummary(summary).lists).toEqual([])
   })
 
+  test("a message's paragraphs and lists keep their order: a blank line starts a paragraph, every line break is one, CR LF and CR too", () => {
+    const failure = 'Agent job job_abc failed: the build broke:\n- step one\n- step two\nSee the log.\n\nThen rerun.\r\nOr not.\rBye.'
+    expect(summaryOf([], failure)).toContain(
+      '<p>❌ Agent job job_abc failed: the build broke:</p>\n<ul><li>step one</li><li>step two</li></ul>\n<p>See the log.</p>\n<p>Then rerun.<br>Or not.<br>Bye.</p>'
+    )
+    // A message that starts with a list: the failure's mark still comes first.
+    expect(summaryOf([], '- one\n- two')).toContain('<p>❌</p>\n<ul><li>one</li><li>two</li></ul>')
+  })
+
   test('code spans as Markdown reads them: a longer fence holds a backtick, a lone backtick is text', () => {
     const summary = summaryOf(['a `` b`c `` d, and `one` and a lone ` here'])
     expect(summary).toContain('<p>a <code>b`c</code> d, and <code>one</code> and a lone ` here</p>')
