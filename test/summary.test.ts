@@ -60,7 +60,7 @@ describe('the job summary as GitHub shows it', () => {
   })
 
   test('text from elsewhere cannot end the HTML, add any, or ping anyone', () => {
-    const hostile = 'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading'
+    const hostile = 'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading \u202eevil\u0007'
     const summary = summaryOf([hostile], `Agent job job_abc failed: ${hostile}.`, [['Prompt', hostile]])
     const { markdownBlocks } = readSummary(summary)
     // One HTML block: no blank line lets the rest be read as Markdown.
@@ -69,6 +69,8 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary).not.toMatch(/<(img|script)/)
     expect(summary).not.toContain('@octocat')
     expect(summary).toContain('@\u200doctocat')
+    // Nor reorder what is shown (a right-to-left override), nor carry a control character.
+    for (const mark of ['\u202e', '\u0007']) expect(summary).not.toContain(mark)
     expect(summary).toContain('<td>done<br><br>![tracker](https://evil.example/p.png) @\u200doctocat &#60;img src=x onerror=alert(1)&#62;')
   })
 
