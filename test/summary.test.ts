@@ -77,7 +77,7 @@ describe('the job summary as GitHub shows it', () => {
   test('code is escaped too: a code span of a message, a value shown as code', () => {
     const outputs = new Outputs(() => undefined)
     outputs.set('source-ref', '<img src=x>')
-    const summary = renderSummary(newReport('Docs admin'), outputs, 'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.')
+    const summary = renderSummary(newReport('Docs admin'), outputs, 'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.', [])
     expect(summary).not.toContain('<img')
     expect(summary).toContain('<tr><td>Branch</td><td><code>&#60;img src=x&#62;</code></td></tr>')
     expect(summary).toContain('not <code>&#60;img src=x&#62;</code>.</p>')
