@@ -598,6 +598,23 @@ describe('the site check while unpacking', () => {
       ['index.html', 2, '/gone-small']
     ])
   })
+  test("a zip's pages over many batches of its writer threads: each page sent back and scanned once", async () => {
+    // Text that deflate cannot shrink much, so that the pages fill many of the threads' batches.
+    const noise = (seed: number): string => Array.from({ length: 300 }, (_, i) => ((seed * 7919 + i * 104_729) % 1_000_003).toString(36)).join(' ')
+    const entries: ArchiveEntry[] = Array.from({ length: 1200 }, (_, i) => ({
+      type: 'file',
+      name: `docs/page-${i}.html`,
+      content: `<a href="/gone-${i}">x</a>\n<a href="page-${(i + 1) % 1200}.html">next</a>\n<p>${noise(i)}</p>`
+    }))
+    const verifier = new SiteVerifier()
+    await unpack(buildZip(entries), recordingLogger(), ROOMY, verifier)
+    expect(verifier.result).toMatchObject({ htmlPages: 1200, links: 2400, brokenCount: 1200 })
+    // Each broken link is its own page's: no page was scanned as another's text.
+    const reported = verifier.result?.broken ?? []
+    expect(reported.length).toBeGreaterThan(0)
+    for (const { file, link } of reported) expect(link).toBe(`/gone-${/page-(\d+)/.exec(file)?.[1]}`)
+  })
+
   test('a page written twice (a tar may hold two entries of one name): the broken link of the earlier entry is reported as such, with no text or line that are not its own', async () => {
     const entries: ArchiveEntry[] = [
       { type: 'file', name: 'index.html', content: '<p>\n<a href="/gone">x</a>' },
