@@ -28576,7 +28576,9 @@ function folderProblem(folder, guarded) {
         const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(other));
         if (relative === '')
             return `is ${name}`;
-        if (!relative.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute(relative))
+        // Above `folder` is `..` or starts with `../`; a name inside it may start with two dots too.
+        const above = relative === '..' || relative.startsWith(`..${node_path__WEBPACK_IMPORTED_MODULE_0__.sep}`);
+        if (!above && !node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute(relative))
             return `holds ${name}`;
     }
     return undefined;

@@ -73,7 +73,8 @@ describe('folderProblem', () => {
   const ALLOWED = '(allowed)'
   const guarded = [
     { path: path.resolve('/runner/temp'), name: "the runner's temp folder" },
-    { path: path.resolve('/work/space'), name: 'the workspace' }
+    { path: path.resolve('/work/space'), name: 'the workspace' },
+    { path: path.resolve('/cache/site/..tools'), name: 'the tool cache' }
   ]
   test.each([
     ['/work/space/site', undefined],
@@ -83,6 +84,8 @@ describe('folderProblem', () => {
     ['/runner', "holds the runner's temp folder"],
     ['/Runner/TEMP', "is the runner's temp folder"],
     ['/work', 'holds the workspace'],
+    // A folder whose name starts with two dots is inside, not above.
+    ['/cache/site', 'holds the tool cache'],
     ['/', 'is the root of the file system'],
     ['/work/space/site/.git/x', 'is a `.git` folder or inside one'],
     ['/work/space/GIT~1', 'is a `.git` folder or inside one']

@@ -25,7 +25,9 @@ export function folderProblem(folder: string, guarded: GuardedFolder[]): string 
   for (const { path: other, name } of guarded) {
     const relative = path.relative(key, foldPath(other))
     if (relative === '') return `is ${name}`
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return `holds ${name}`
+    // Above `folder` is `..` or starts with `../`; a name inside it may start with two dots too.
+    const above = relative === '..' || relative.startsWith(`..${path.sep}`)
+    if (!above && !path.isAbsolute(relative)) return `holds ${name}`
   }
   return undefined
 }
