@@ -882,6 +882,13 @@ describe('the pull request remembers its job', () => {
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }))
     expect(failure).toMatch(/Could not read the comments of pull request #12 to find the agent job recorded there \(HTTP 503.*\); nothing was sent to the docs service/)
     expect(serviceRequests(sim)).toHaveLength(0)
+    // Refused, the read asks for read access: writing is not what failed.
+    sim.clearFaults()
+    sim.addFault({ route: 'github-comments', status: 403, times: 10 })
+    const refused = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }))
+    expect(refused.failure).toContain('(HTTP 403: ')
+    expect(refused.failure).toContain('may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`)')
+    expect(refused.failure).not.toContain('may write')
   })
 
   test('a job that takes no more messages: a new job gets the instruction and the link, and the reply says so', async () => {

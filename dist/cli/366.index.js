@@ -227,6 +227,8 @@ const CANCELLED_WORD_MS = 1500;
 const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
 /** Hint for a refused write on the workflow's own repository. */
 const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
+/** For a refused read: reading the comments of a pull request needs no more than read access. */
+const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).';
 /**
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
@@ -1311,7 +1313,7 @@ async function recordedOn(subject, records) {
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
             throw error;
-        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
+        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error, READ_PERMISSION_HINT)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
     }
 }
 /**

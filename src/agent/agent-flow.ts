@@ -15,7 +15,7 @@ import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages }
 import { type ServiceClient, ServiceError, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
-import { describeGitHubError } from './github-calls.js'
+import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
 import { meets, readPermission } from './permission.js'
 import { OurComments } from './our-comments.js'
@@ -283,7 +283,7 @@ async function recordedOn(subject: Subject, records: JobRecords): Promise<JobToR
   } catch (error) {
     if (!(error instanceof GitHubApiError)) throw error
     throw new ActionError(
-      `Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`
+      `Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error, READ_PERMISSION_HINT)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`
     )
   }
 }

@@ -27,6 +27,8 @@ const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempt
 
 /** Hint for a refused write on the workflow's own repository. */
 const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+/** For a refused read: reading the comments of a pull request needs no more than read access. */
+export const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).'
 
 /**
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
