@@ -574,7 +574,8 @@ function stoppableReceiver(signal: AbortSignal): Promise<ArchiveReceiver> {
 }
 
 describe('the site check while unpacking', () => {
-  // Small pages of a tar are scanned beside the reader, larger ones on the writer thread, a zip's
+  // Small pages of a tar are scanned beside the reader, larger ones on the writer thread (unless
+  // it is behind: see below), a zip's
   // beside the reader too once the threads that inflate them send them back (small ones copied,
   // larger ones moved), and pages over the in-memory size after the unpacking.
   test.each(['tar.gz', 'zip'] as const)('every page is scanned once, whoever scans it (%s)', async (format) => {
@@ -613,6 +614,32 @@ describe('the site check while unpacking', () => {
     const reported = verifier.result?.broken ?? []
     expect(reported.length).toBeGreaterThan(0)
     for (const { file, link } of reported) expect(link).toBe(`/gone-${/page-(\d+)/.exec(file)?.[1]}`)
+  })
+
+  test("a tar's larger pages are scanned beside the reader while the writer thread is behind, and on the thread while it keeps up", async () => {
+    // 40 KiB pages (over the size always scanned here). The thread's observer takes 5 ms a page:
+    // the writer falls behind, and the reader, which would only wait for it, scans most pages.
+    const pages = (count: number): ArchiveEntry[] =>
+      Array.from({ length: count }, (_, i) => ({ type: 'file', name: `docs/page-${i}.html`, content: `<a href="/p${i}">x</a>\n${'<p>text</p>\n'.repeat(3_400)}` }))
+    const observedWhere = async (threadMsPerPage: number, count: number): Promise<{ here: number; thread: number }> => {
+      let here = 0
+      let thread = 0
+      const inspector: SiteInspector = {
+        threadObserver: `() => { let seen = 0; return { observe() { const until = Date.now() + ${threadMsPerPage}; while (Date.now() < until); seen++ }, result: () => seen } }`,
+        observer: () => ({ observe: () => void here++, result: () => undefined }),
+        unpacked: ({ observed }) => void (thread = observed.reduce<number>((sum, seen) => sum + (typeof seen === 'number' ? seen : 0), 0)),
+        review: async () => undefined
+      }
+      await unpack(await build('tar.gz', pages(count)), recordingLogger(), ROOMY, inspector)
+      return { here, thread }
+    }
+    const slow = await observedWhere(5, 300)
+    expect(slow.here + slow.thread).toBe(300)
+    expect(slow.here).toBeGreaterThan(150)
+    // Never behind by half the queue's bound (1 MiB, 26 of these pages) when only 20 pages are
+    // handed over, even before the thread has started: the thread scans every one.
+    const few = await observedWhere(0, 20)
+    expect(few).toEqual({ here: 0, thread: 20 })
   })
 
   test('a page written twice (a tar may hold two entries of one name): the broken link of the earlier entry is reported as such, with no text or line that are not its own', async () => {

@@ -926,6 +926,13 @@ class DiskThreads {
         this.wakeAll();
         await Promise.all(this.shards.map((shard) => shard.worker.terminate()));
     }
+    /**
+     * Whether the threads are what the unpacking waits on: more than half the queue's bound is
+     * handed over and not yet written. The reader then has time to spare (it will wait in room()).
+     */
+    get behind() {
+        return this.queuedBytes > QUEUED_BYTES / 2 || this.queuedOps > QUEUED_OPERATIONS / 2;
+    }
     get hasRoom() {
         return this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS;
     }
@@ -1190,10 +1197,15 @@ class SiteWriter {
     }
     /**
      * Which observer sees a file in memory of `size` bytes: the one here up to `observeHereUpTo`
-     * (none when it would ignore the path), else the threads' when they have one.
+     * (none when it would ignore the path), else the threads' when they have one, unless they are
+     * behind: then this thread would only wait for them, and a file held here as it will be written
+     * (`asWritten`: not deflated) is seen here at no cost to the unpacking. On a slow disk that
+     * moves most of a tar's pages here; on a fast one, where the reader is what the unpacking waits
+     * on, the threads keep them.
      */
-    observedWhere(path, size) {
-        if (this.observer !== undefined && size <= this.observeHereUpTo)
+    observedWhere(path, size, asWritten) {
+        const here = size <= this.observeHereUpTo || (asWritten && this.observingOnThreads && this.disk.behind);
+        if (this.observer !== undefined && here)
             return this.observer.sees?.(path) === false ? false : 'here';
         return this.observingOnThreads ? 'thread' : false;
     }
@@ -1208,11 +1220,11 @@ class SiteWriter {
         const bytes = total(chunks);
         if (stored.deflated) {
             this.countWritten(name, stored.size);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size), stored.crc);
+            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size, false), stored.crc);
         }
         else {
             this.countWritten(name, bytes);
-            const where = this.observedWhere(path, bytes);
+            const where = this.observedWhere(path, bytes, true);
             if (where === 'here')
                 this.observer?.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
             this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread', stored.crc);
@@ -2935,7 +2947,8 @@ class ArchiveReceiver {
      * faster, gains nothing on tiny files, and costs about 25 MiB.
      *
      * The site check scans pages where there is time to spare: a tar's small pages here, where
-     * they are as they will be written (see OBSERVE_HERE_BYTES); every page of a zip here too, sent
+     * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
+     * the writer thread is behind (a slow disk); every page of a zip here too, sent
      * back by the thread that inflated and wrote it, since a zip's writer threads are what its
      * unpacking waits on and this thread mostly waits for them.
      */

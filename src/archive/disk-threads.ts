@@ -243,6 +243,14 @@ export class DiskThreads {
     await Promise.all(this.shards.map((shard) => shard.worker.terminate()))
   }
 
+  /**
+   * Whether the threads are what the unpacking waits on: more than half the queue's bound is
+   * handed over and not yet written. The reader then has time to spare (it will wait in room()).
+   */
+  get behind(): boolean {
+    return this.queuedBytes > QUEUED_BYTES / 2 || this.queuedOps > QUEUED_OPERATIONS / 2
+  }
+
   private get hasRoom(): boolean {
     return this.queuedBytes <= QUEUED_BYTES && this.queuedOps <= QUEUED_OPERATIONS
   }

@@ -103,7 +103,8 @@ export class ArchiveReceiver {
    * faster, gains nothing on tiny files, and costs about 25 MiB.
    *
    * The site check scans pages where there is time to spare: a tar's small pages here, where
-   * they are as they will be written (see OBSERVE_HERE_BYTES); every page of a zip here too, sent
+   * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
+   * the writer thread is behind (a slow disk); every page of a zip here too, sent
    * back by the thread that inflated and wrote it, since a zip's writer threads are what its
    * unpacking waits on and this thread mostly waits for them.
    */
