@@ -575,9 +575,9 @@ function stoppableReceiver(signal: AbortSignal): Promise<ArchiveReceiver> {
 
 describe('the site check while unpacking', () => {
   // Small pages of a tar are scanned beside the reader, larger ones on the writer thread (unless
-  // it is behind: see below), a zip's
-  // beside the reader too once the threads that inflate them send them back (small ones copied,
-  // larger ones moved), and pages over the in-memory size after the unpacking.
+  // it is behind: see below), a zip's beside the reader too once the threads that inflate them
+  // send them back (small ones copied, larger ones moved), and pages over the in-memory size
+  // after the unpacking.
   test.each(['tar.gz', 'zip'] as const)('every page is scanned once, whoever scans it (%s)', async (format) => {
     const page = (link: string, padding: number): string =>
       `<html><body>\n<a href="${link}">x</a>\n${'<p>text</p>\n'.repeat(padding)}<a href="/index.html">home</a></body></html>`
