@@ -4,8 +4,8 @@ import vm from 'node:vm'
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { bufferCollector } from '../src/common/buffer-garbage.js'
 
-/** Young-generation collections as node reports them, from the moment this is called. */
-function watchMinorCollections(): { within(from: number, to: number): Promise<number>; stop(): void } {
+/** Collections of one kind (young or full) as node reports them, from the moment this is called. */
+function watchCollections(kind: number): { within(from: number, to: number): Promise<number>; stop(): void } {
   const entries: PerformanceEntry[] = []
   const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()))
   observer.observe({ entryTypes: ['gc'] })
@@ -13,8 +13,8 @@ function watchMinorCollections(): { within(from: number, to: number): Promise<nu
     async within(from, to) {
       // Entries arrive after the collection, on a later turn of the event loop.
       await new Promise((resolve) => setTimeout(resolve, 50))
-      const minor = entries.filter((entry) => (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)
-      return minor.filter((entry) => entry.startTime >= from && entry.startTime <= to).length
+      const ofKind = entries.filter((entry) => (entry as { detail?: { kind?: number } }).detail?.kind === kind)
+      return ofKind.filter((entry) => entry.startTime >= from && entry.startTime <= to).length
     },
     stop: () => observer.disconnect()
   }
@@ -25,9 +25,9 @@ describe('bufferCollector', () => {
   afterEach(() => watches.splice(0).forEach((watch) => watch.stop()))
 
   test('collects the young generation once the bytes reach the budget, and not before', async () => {
-    const collections = watchMinorCollections()
+    const collections = watchCollections(constants.NODE_PERFORMANCE_GC_MINOR)
     watches.push(collections)
-    const collect = bufferCollector(v8, vm, 1000)
+    const collect = bufferCollector(v8, vm, 1000, Number.MAX_SAFE_INTEGER)
     // Nothing here allocates: a collection inside either window can only be the collector's.
     let from = performance.now()
     for (let i = 0; i < 999; i++) collect(1)
@@ -46,8 +46,33 @@ describe('bufferCollector', () => {
     expect(await collections.within(from, to)).toBe(0)
   })
 
+  test('runs a full collection once the buffers held outgrow what the last one left by the budget, and not before', async () => {
+    const MiB = 1024 * 1024
+    const collections = watchCollections(constants.NODE_PERFORMANCE_GC_MAJOR)
+    watches.push(collections)
+    const collect = bufferCollector(v8, vm, 1, 8 * MiB)
+    const hold = (mib: number): Buffer[] => Array.from({ length: mib }, () => Buffer.alloc(MiB))
+    const fullCollectionsIn = async (step: () => void): Promise<number> => {
+      const from = performance.now()
+      step()
+      return collections.within(from, performance.now())
+    }
+    // The buffers stay held throughout, so whatever V8 collects by itself, the counts are the collector's.
+    const held = [hold(16)]
+    // Past the budget (nothing was collected in full yet): one full collection, whatever it frees.
+    expect(await fullCollectionsIn(() => collect(1))).toBe(1)
+    // What it left is the new floor: within the budget above it, none.
+    expect(await fullCollectionsIn(() => collect(1))).toBe(0)
+    held.push(hold(4))
+    expect(await fullCollectionsIn(() => collect(1))).toBe(0)
+    // 4 + 6 MiB above the floor: past the budget.
+    held.push(hold(6))
+    expect(await fullCollectionsIn(() => collect(1))).toBe(1)
+    expect(held.flat()).toHaveLength(26)
+  })
+
   test('leaves gc() unexposed: the flag is set only while the collector is looked up', () => {
-    const collect = bufferCollector(v8, vm, 1)
+    const collect = bufferCollector(v8, vm, 1, 0)
     collect(1)
     expect(typeof (globalThis as { gc?: unknown }).gc).toBe('undefined')
     expect(vm.runInNewContext('typeof gc')).toBe('undefined')

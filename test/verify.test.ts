@@ -101,6 +101,28 @@ describe('links of a page', () => {
     expect(values.filter((value) => !resolves(linkTarget('index.html', value) as string, served))).toEqual(['/b/c&amp;d', '/missing#x'])
   })
 
+  test('files with long and non-ASCII paths serve the paths a static host maps to them (their bytes hashed without a buffer each)', () => {
+    // Longer than the collector's first scratch buffer holds, in two- and three-byte characters.
+    const folder = `${'ü'.repeat(300)}/${'日'.repeat(400)}`
+    const files = ['index.html', `${folder}/index.html`, `${folder}/é.html`, `${'x'.repeat(2000)}.html`]
+    const values = [
+      `/${folder}`,
+      `/${folder}/`,
+      `/${folder}/index.html`,
+      `/${folder}/é`,
+      `/${folder}/é.html`,
+      `/${'x'.repeat(2000)}`,
+      `/${folder}/e`,
+      `/${'x'.repeat(1999)}`
+    ]
+    const page = Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n'))
+    const links = linkCollector()
+    links.observe('index.html', page)
+    const { links: count, broken } = links.check(files)
+    expect(count).toBe(values.length)
+    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual([`/${folder}/e`, `/${'x'.repeat(1999)}`])
+  })
+
   test('a collector tells thousands of distinct links apart (its table grows)', () => {
     const links = linkCollector()
     const page = Array.from({ length: 5000 }, (_, i) => `<a href="/p/${i}">a</a><a href="/p/${i}">b</a>`).join('\n')

@@ -10,9 +10,7 @@ import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
-import v8 from 'node:v8'
-import vm from 'node:vm'
-import { bufferCollector } from '../common/buffer-garbage.js'
+import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
 import { CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
@@ -29,13 +27,6 @@ import { ZipUnpacker } from './zip.js'
  * with 3,000 pages of ~60 KiB the reader is, and scanning them here made it 4% slower.
  */
 const OBSERVE_HERE_BYTES = 16 * 1024
-
-/**
- * Every chunk received becomes garbage within milliseconds, and so do the batches, gunzip output
- * and pieces made of it: a young collection after each MiB received keeps them from piling up
- * (see bufferCollector for the figures).
- */
-const collectGarbage = bufferCollector(v8, vm, 1024 * 1024)
 
 /** The `.part` file is written in ~1 MiB writev calls instead of one call per network chunk. */
 const PART_FILE_BATCH_BYTES = 1024 * 1024
@@ -140,7 +131,10 @@ export class ArchiveReceiver {
   write(chunk: Buffer): Promise<void> | undefined {
     this.hash.update(chunk)
     this.bytes += chunk.length
-    collectGarbage(chunk.length)
+    // Every chunk received becomes garbage within milliseconds, and so do the batches, gunzip
+    // output and pieces made of it: a young collection after each MiB received keeps them from
+    // piling up (see bufferCollector for the figures).
+    collectMainThreadGarbage(chunk.length)
     const fileWait = this.writePart(chunk) ? undefined : once(this.part, 'drain')
     const unpackWait = this.unpack(chunk)
     if (fileWait === undefined) return unpackWait

@@ -12,6 +12,8 @@ import { bufferCollector } from '../common/buffer-garbage.js'
  * alternating runs) for the same wall time.
  */
 const INFLATED_BYTES_PER_COLLECTION = 2 * 1024 * 1024
+/** A thread's full collection once the buffers it holds grow by this much (see bufferCollector). */
+const HELD_BYTES_PER_FULL_COLLECTION = 16 * 1024 * 1024
 // Operation codes, the same in the thread's switch (diskThread runs from its source text and cannot refer to them).
 export const DIRECTORY = 1
 export const FILE = 2
@@ -304,7 +306,7 @@ export function threadSource(observerSource: string | undefined): string {
   return [
     'const __name = (target) => target;',
     "const { parentPort, workerData } = require('node:worker_threads');",
-    `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION});`,
+    `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION}, ${HELD_BYTES_PER_FULL_COLLECTION});`,
     `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage);`
   ].join('\n')
 }

@@ -3,6 +3,7 @@
  * entries' local headers and bytes, with reads ahead for records and entries that come in a row.
  */
 import { type FileHandle, open } from 'node:fs/promises'
+import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
 import { corrupt } from './errors.js'
 import {
   CENTRAL_HEADER,
@@ -25,6 +26,16 @@ import {
 
 /** Bytes read from the finished file at once (entries in a row come from one read). */
 export const READ_BYTES = 1024 * 1024
+
+/**
+ * What reading one central directory entry leaves for the collector, roughly (its record's views,
+ * the parsed entry and its name, the generator's promises), counted so that the young generation
+ * is collected every thousand entries or so. Why: nothing downloads by then, so nothing else
+ * counts, and V8 lets the young generation, grown to its full size during the download, fill up
+ * before it collects it; the pages it touches stay resident. On the 30,000-file zip that was
+ * 25 MiB more peak RSS at the very end (116 -> 141 MiB).
+ */
+const DIRECTORY_ENTRY_GARBAGE_BYTES = 1024
 
 /** Where the central directory is and how many entries it lists. */
 export interface Directory {
@@ -115,6 +126,7 @@ export class ZipFile {
       if (fixed.readUInt32LE(0) !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
       const variable = fixed.readUInt16LE(28) + fixed.readUInt16LE(30) + fixed.readUInt16LE(32)
       const record = await records.read(at, CENTRAL_HEADER_BYTES + variable)
+      collectMainThreadGarbage(DIRECTORY_ENTRY_GARBAGE_BYTES)
       yield parseCentralHeader(record)
       at += CENTRAL_HEADER_BYTES + variable
     }
