@@ -50,8 +50,10 @@ var external_node_vm_default = /*#__PURE__*/__webpack_require__.n(external_node_
  * generation, where only a full collection frees it, and V8 runs one only after tens of MiB of
  * them: on the 1 GiB zip the buffers held rose to 51 MiB near the end. So after a young collection
  * the collector looks at the bytes of buffers still held, and runs a full collection once they are
- * `fullAfterBytes` above what the last full one left (1 GiB zip: peak RSS 150-175 MiB down to
- * 140-146). A full collection of these heaps takes a few ms, and the budget keeps it rare.
+ * `fullAfterBytes` above what the last full one left. On the 1 GiB zip (two writer threads then),
+ * a 16 MiB budget took peak RSS from 150-175 MiB to 140-146; with one thread, 8 MiB instead of
+ * 16 took it from 117-122 to 109-117, for the same time. A full collection of these heaps takes a
+ * few ms, and the budget keeps it rare.
  *
  * Self-contained: the writer threads run it from its source text (see DiskThreads), so it uses
  * nothing from outside its body but globals, and gets node's modules as arguments.
@@ -59,7 +61,7 @@ var external_node_vm_default = /*#__PURE__*/__webpack_require__.n(external_node_
 
 
 /** The main thread's collector: counts the download's bytes, and whatever else leaves garbage in bulk (see ZipFile). */
-const collectMainThreadGarbage = bufferCollector((external_node_v8_default()), (external_node_vm_default()), 1024 * 1024, 16 * 1024 * 1024);
+const collectMainThreadGarbage = bufferCollector((external_node_v8_default()), (external_node_vm_default()), 1024 * 1024, 8 * 1024 * 1024);
 function bufferCollector(v8, vm, everyBytes, fullAfterBytes) {
     let since = 0;
     /** The bytes of buffers held after the last full collection (none yet: nothing). */
@@ -183,6 +185,9 @@ class HeadSniffer {
     }
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __webpack_require__(8522);
+var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_node_zlib_);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: external "node:worker_threads"
@@ -509,7 +514,7 @@ function walk(from, target, linkAt, budget) {
  */
 const INFLATED_BYTES_PER_COLLECTION = 2 * 1024 * 1024;
 /** A thread's full collection once the buffers it holds grow by this much (see bufferCollector). */
-const HELD_BYTES_PER_FULL_COLLECTION = 16 * 1024 * 1024;
+const HELD_BYTES_PER_FULL_COLLECTION = 8 * 1024 * 1024;
 // Operation codes, the same in the thread's switch (diskThread runs from its source text and cannot refer to them).
 const DIRECTORY = 1;
 const FILE = 2;
@@ -522,11 +527,37 @@ const SYMLINK = 8;
 const CHMOD = 9;
 const REMOVE = 10;
 /**
+ * A small deflated entry's content, inflated to exactly `size` bytes and checked against its
+ * CRC-32 (-1: none to check); damaged data is never written. Throws an error marked `corrupt`
+ * whose message completes "the entry <name> ...". Used by the writer threads and, while they are
+ * behind, beside the reader (see SiteWriter.fileInMemory): self-contained, so that the threads
+ * can run it from its source text, with node's zlib as an argument.
+ */
+function inflateExactly(zlib, deflated, size, crc) {
+    const corrupt = (message) => Object.assign(new Error(message), { corrupt: true });
+    let content;
+    try {
+        // Never more than the entry declares: a bomb stops at its declared size plus one byte.
+        // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+        content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 });
+    }
+    catch (error) {
+        if (error.code === 'ERR_BUFFER_TOO_LARGE')
+            throw corrupt(`holds more than the ${size} bytes it declares`);
+        throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (content.length !== size)
+        throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`);
+    if (crc !== -1 && zlib.crc32(content) !== crc)
+        throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)');
+    return content;
+}
+/**
  * A thread's program, run from its source text: it may use nothing from outside its body, and
  * gets node's modules as arguments. `makeObserver` (or undefined) makes the thread's observer of
  * the files written from memory (see SiteInspector.threadObserver).
  */
-function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
+function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, inflate) {
     const { root, stop } = setup;
     const observer = makeObserver?.();
     /** Folders (site paths) this thread knows to exist; '' is the root. */
@@ -612,23 +643,6 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
     function corruptError(message) {
         return Object.assign(new Error(message), { corrupt: true });
     }
-    function inflated(deflated, size) {
-        let content;
-        try {
-            // Never more than the entry declares: a bomb stops at its declared size plus one byte.
-            // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
-            content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 });
-        }
-        catch (error) {
-            if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE')
-                throw corruptError(`holds more than the ${size} bytes it declares`);
-            throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`);
-        }
-        if (content.length !== size)
-            throw corruptError(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`);
-        inflatedInBatch += size;
-        return content;
-    }
     /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
     function checkCrc(content, crc) {
         if (crc !== -1 && zlib.crc32(content) !== crc)
@@ -650,8 +664,8 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage) {
             }
             case 3: {
                 // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
-                const content = inflated(bytes(op[4], op[5]), op[6]);
-                checkCrc(content, op[8]);
+                const content = inflate(zlib, bytes(op[4], op[5]), op[6], op[8]);
+                inflatedInBatch += content.length;
                 writeFile(op[1], op[3], content, op[7] === 1);
                 if (op[7] === 2)
                     giveBack(op[1], content);
@@ -765,7 +779,7 @@ function threadSource(observerSource) {
         'const __name = (target) => target;',
         "const { parentPort, workerData } = require('node:worker_threads');",
         `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION}, ${HELD_BYTES_PER_FULL_COLLECTION});`,
-        `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage);`
+        `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${inflateExactly.toString()});`
     ].join('\n');
 }
 
@@ -1106,6 +1120,24 @@ function failedEntry(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/archive/site-writer.ts
+/**
+ * Writes archive entries into a fresh folder (the staging folder), whatever the archive format.
+ *
+ * Safety: every entry goes through EntryIndex first; symlinks are created only in `finish()`,
+ * after every file is written and every link checked, so no write can pass through a link.
+ * Files are created with O_EXCL: an existing path (an earlier duplicate, a hardlink) is unlinked
+ * and created anew, never written through.
+ *
+ * Bounds: entries are counted, and file bytes twice: as declared before the content is read, and
+ * as written. Past `maxBytes` or `maxEntries` the unpacking fails with SiteLimitError.
+ *
+ * Speed: the writes are made by threads of their own (disk-threads.ts), with plain blocking calls,
+ * while the archive reader goes on; the bytes handed to them are bounded, so the reader waits when
+ * the disk falls behind.
+ */
+
+
+
 
 
 
@@ -1235,26 +1267,46 @@ class SiteWriter {
     }
     /**
      * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
-     * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
-     * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
-     * before this returns; a returned promise asks the caller to wait.
+     * deflated, to be inflated to exactly `stored.size` bytes (more or fewer is a corrupt archive).
+     * `size` is what the archive declares the file holds. The chunks are copied before this
+     * returns; a returned promise asks the caller to wait.
+     *
+     * Who inflates: the writer thread, unless it is behind; then this thread, which would only wait
+     * for it, does, and hands the thread the plain content to write (a zip of many small files waits
+     * on the one thread's file creations and inflating both).
      */
     fileInMemory(name, mode, size, chunks, stored) {
         const path = this.claimFile(name, size);
-        const bytes = total(chunks);
-        if (stored.deflated) {
+        if (stored.deflated && !this.disk.behind) {
             this.countWritten(name, stored.size);
-            this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size, false), stored.crc);
+            this.disk.deflated(path, name, fileMode(mode), chunks, total(chunks), stored.size, this.observedWhere(path, stored.size, false), stored.crc);
         }
         else {
+            const content = stored.deflated ? [this.inflate(name, chunks, stored.size, stored.crc)] : chunks;
+            const bytes = total(content);
             this.countWritten(name, bytes);
             const where = this.observedWhere(path, bytes, true);
             if (where === 'here')
-                this.observer?.observe(path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
-            this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread', stored.crc);
+                this.observer?.observe(path, content.length === 1 ? content[0] : Buffer.concat(content, bytes));
+            // (Inflated here, it was checked here.)
+            this.disk.file(path, name, fileMode(mode), content, bytes, where === 'thread', stored.deflated ? -1 : stored.crc);
         }
         this.unobserved.delete(path);
         return this.room();
+    }
+    /** A deflated file's content, inflated on this thread to exactly `size` bytes and checked against `crc`. */
+    inflate(name, chunks, size, crc) {
+        const deflated = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total(chunks));
+        let content;
+        try {
+            content = inflateExactly((external_node_zlib_default()), deflated, size, crc ?? -1);
+        }
+        catch (error) {
+            throw new archive_errors/* CorruptArchiveError */.sC(`the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`);
+        }
+        // Garbage once the thread's arena holds a copy (see bufferCollector).
+        collectMainThreadGarbage(size);
+        return content;
     }
     /**
      * A large file handed over in pieces as they come (they are counted against the bounds as they
@@ -1579,9 +1631,6 @@ function removeDetached(paths, until) {
     });
 }
 
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __webpack_require__(8522);
-var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_node_zlib_);
 ;// CONCATENATED MODULE: ./src/archive/byte-queue.ts
 /**
  * The bytes an archive reader has been handed and not yet consumed, as the chunks they came in.
@@ -2354,14 +2403,14 @@ function readUInt64(buffer, at) {
 /** Bytes read from the finished file at once (entries in a row come from one read). */
 const READ_BYTES = 1024 * 1024;
 /**
- * What reading one central directory entry leaves for the collector, roughly (its record's views,
- * the parsed entry and its name, the generator's promises), counted so that the young generation
- * is collected every thousand entries or so. Why: nothing downloads by then, so nothing else
- * counts, and V8 lets the young generation, grown to its full size during the download, fill up
- * before it collects it; the pages it touches stay resident. On the 30,000-file zip that was
- * 25 MiB more peak RSS at the very end (116 -> 141 MiB).
+ * What reading one central directory entry leaves for the collector (its record's views, the
+ * parsed entry and its name, the generator's promises): about 3.8 KiB, measured on the 30,000-entry
+ * benchmark zip. It is counted so that the young generation is collected after every MiB or so of
+ * it. Why: nothing downloads by then, so nothing else counts, and V8 lets the young generation,
+ * grown to its full size during the download, fill up before it collects it; the pages it touches
+ * stay resident. On the 30,000-file zip that was 25 MiB more peak RSS at the very end (116 -> 141 MiB).
  */
-const DIRECTORY_ENTRY_GARBAGE_BYTES = 1024;
+const DIRECTORY_ENTRY_GARBAGE_BYTES = 4096;
 /** Bytes read ahead from a file, for records or entries in a row. */
 class ReadAhead {
     file;
@@ -2968,21 +3017,23 @@ class ArchiveReceiver {
             signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true });
     }
     /**
-     * The writer of the staging folder, once the format is known: one writer thread for a tar
-     * (gunzip and the main thread are the rest of the work), two for a zip, whose threads inflate
-     * its entries too. Measured on 2 cores: the second thread makes page-rich and large zips 10-12%
-     * faster, gains nothing on tiny files, and costs about 25 MiB.
+     * The writer of the staging folder, once the format is known: one writer thread, which for a
+     * zip inflates its entries too. A second thread for a zip made page-rich and large zips 10-12%
+     * faster on one 2-core machine and made no measurable difference on another, whose disk was
+     * what they waited on; it always cost 15-20 MiB of peak RSS (a V8 isolate and a malloc arena of
+     * its own), which took every zip of the benchmark past its 120 MiB bound (30,000 files: 138
+     * against 118 MiB; 1 GiB: 137 against 116).
      *
      * The site check scans pages where there is time to spare: a tar's small pages here, where
      * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
      * the writer thread is behind (a slow disk); every page of a zip here too, sent
-     * back by the thread that inflated and wrote it, since a zip's writer threads are what its
-     * unpacking waits on and this thread mostly waits for them.
+     * back by the thread that inflated and wrote it, since a zip's writer thread is what its
+     * unpacking waits on and this thread mostly waits for it.
      */
     newWriter(staging) {
         const { log, limits, inspector } = this.options;
         return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
-            threads: this.format === 'zip' ? 2 : 1,
+            threads: 1,
             observeHereUpTo: this.format === 'zip' ? SMALL_FILE_BYTES : OBSERVE_HERE_BYTES
         });
     }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { lstat, mkdir, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
-import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
@@ -640,6 +640,48 @@ describe('the site check while unpacking', () => {
     // handed over, even before the thread has started: the thread scans every one.
     const few = await observedWhere(0, 20)
     expect(few).toEqual({ here: 0, thread: 20 })
+  })
+
+  test("a zip's entries are inflated beside the reader while the writer thread is behind, and on the thread while it keeps up", async () => {
+    // Pages that deflate cannot shrink much (~4.5 KiB each), and a thread's observer that takes
+    // 5 ms a page: the writer falls behind, and the reader, which would only wait for it,
+    // inflates most entries itself (node's zlib on this thread is the only one the spy sees).
+    const pages = (count: number): ArchiveEntry[] =>
+      Array.from({ length: count }, (_, i) => ({ type: 'file', name: `docs/page-${i}.html`, content: `<a href="/p${i}">x</a>\n${randomBytes(4500).toString('base64')}` }))
+    const slowThread = (): SiteInspector => ({
+      threadObserver: `() => { let seen = 0; return { observe() { const until = Date.now() + 5; while (Date.now() < until); seen++ }, result: () => seen } }`,
+      review: async () => undefined
+    })
+    const inflatedHere = jest.spyOn(zlib, 'inflateRawSync')
+    try {
+      const many = pages(400)
+      await unpack(buildZip(many), recordingLogger(), ROOMY, slowThread())
+      expect(inflatedHere.mock.calls.length).toBeGreaterThan(100)
+      // Whoever inflated them, every page is what the archive holds.
+      for (const i of [0, 199, 399]) expect(await readFile(join(siteDir, `docs/page-${i}.html`), 'utf8')).toBe((many[i] as { content: string }).content)
+
+      // Never behind when only 20 pages are handed over: the thread inflates every one.
+      inflatedHere.mockClear()
+      await rm(siteDir, { recursive: true })
+      await unpack(buildZip(pages(20)), recordingLogger(), ROOMY, slowThread())
+      expect(inflatedHere).not.toHaveBeenCalled()
+
+      // Damaged data inflated here is refused as the thread refuses it.
+      const zip = buildZip(many)
+      const last = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]))
+      const central = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+      const wrong = (zip.readUInt32LE(last + 14) ^ 1) >>> 0
+      zip.writeUInt32LE(wrong, last + 14)
+      zip.writeUInt32LE(wrong, central + 16)
+      await rm(siteDir, { recursive: true })
+      inflatedHere.mockClear()
+      const error = await unpack(zip, recordingLogger(), ROOMY, slowThread()).catch((e: unknown) => e)
+      expect(inflatedHere.mock.calls.length).toBeGreaterThan(100)
+      expect(error).toBeInstanceOf(CorruptArchiveError)
+      expect((error as Error).message).toContain('the entry "docs/page-399.html" holds data that does not match its CRC-32')
+    } finally {
+      inflatedHere.mockRestore()
+    }
   })
 
   test('a page written twice (a tar may hold two entries of one name): the broken link of the earlier entry is reported as such, with no text or line that are not its own', async () => {

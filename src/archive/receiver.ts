@@ -88,21 +88,23 @@ export class ArchiveReceiver {
   }
 
   /**
-   * The writer of the staging folder, once the format is known: one writer thread for a tar
-   * (gunzip and the main thread are the rest of the work), two for a zip, whose threads inflate
-   * its entries too. Measured on 2 cores: the second thread makes page-rich and large zips 10-12%
-   * faster, gains nothing on tiny files, and costs about 25 MiB.
+   * The writer of the staging folder, once the format is known: one writer thread, which for a
+   * zip inflates its entries too. A second thread for a zip made page-rich and large zips 10-12%
+   * faster on one 2-core machine and made no measurable difference on another, whose disk was
+   * what they waited on; it always cost 15-20 MiB of peak RSS (a V8 isolate and a malloc arena of
+   * its own), which took every zip of the benchmark past its 120 MiB bound (30,000 files: 138
+   * against 118 MiB; 1 GiB: 137 against 116).
    *
    * The site check scans pages where there is time to spare: a tar's small pages here, where
    * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
    * the writer thread is behind (a slow disk); every page of a zip here too, sent
-   * back by the thread that inflated and wrote it, since a zip's writer threads are what its
-   * unpacking waits on and this thread mostly waits for them.
+   * back by the thread that inflated and wrote it, since a zip's writer thread is what its
+   * unpacking waits on and this thread mostly waits for it.
    */
   private newWriter(staging: string): SiteWriter {
     const { log, limits, inspector } = this.options
     return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
-      threads: this.format === 'zip' ? 2 : 1,
+      threads: 1,
       observeHereUpTo: this.format === 'zip' ? SMALL_FILE_BYTES : OBSERVE_HERE_BYTES
     })
   }

@@ -13,11 +13,14 @@
  * while the archive reader goes on; the bytes handed to them are bounded, so the reader waits when
  * the disk falls behind.
  */
+import zlib from 'node:zlib'
+import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
 import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from './errors.js'
+import { inflateExactly } from './writer-thread.js'
 
 /** Files up to this size are read into memory and written in one call. */
 export const SMALL_FILE_BYTES = 1024 * 1024
@@ -199,24 +202,44 @@ export class SiteWriter {
 
   /**
    * A small file whose content is in memory (up to SMALL_FILE_BYTES either way): as it is, or
-   * deflated, to be inflated by the writer thread to exactly `stored.size` bytes (more or fewer is
-   * a corrupt archive). `size` is what the archive declares the file holds. The chunks are copied
-   * before this returns; a returned promise asks the caller to wait.
+   * deflated, to be inflated to exactly `stored.size` bytes (more or fewer is a corrupt archive).
+   * `size` is what the archive declares the file holds. The chunks are copied before this
+   * returns; a returned promise asks the caller to wait.
+   *
+   * Who inflates: the writer thread, unless it is behind; then this thread, which would only wait
+   * for it, does, and hands the thread the plain content to write (a zip of many small files waits
+   * on the one thread's file creations and inflating both).
    */
   fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> | undefined {
     const path = this.claimFile(name, size)
-    const bytes = total(chunks)
-    if (stored.deflated) {
+    if (stored.deflated && !this.disk.behind) {
       this.countWritten(name, stored.size)
-      this.disk.deflated(path, name, fileMode(mode), chunks, bytes, stored.size, this.observedWhere(path, stored.size, false), stored.crc)
+      this.disk.deflated(path, name, fileMode(mode), chunks, total(chunks), stored.size, this.observedWhere(path, stored.size, false), stored.crc)
     } else {
+      const content = stored.deflated ? [this.inflate(name, chunks, stored.size, stored.crc)] : chunks
+      const bytes = total(content)
       this.countWritten(name, bytes)
       const where = this.observedWhere(path, bytes, true)
-      if (where === 'here') this.observer?.observe(path, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes))
-      this.disk.file(path, name, fileMode(mode), chunks, bytes, where === 'thread', stored.crc)
+      if (where === 'here') this.observer?.observe(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content, bytes))
+      // (Inflated here, it was checked here.)
+      this.disk.file(path, name, fileMode(mode), content, bytes, where === 'thread', stored.deflated ? -1 : stored.crc)
     }
     this.unobserved.delete(path)
     return this.room()
+  }
+
+  /** A deflated file's content, inflated on this thread to exactly `size` bytes and checked against `crc`. */
+  private inflate(name: string, chunks: readonly Buffer[], size: number, crc: number | undefined): Buffer {
+    const deflated = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total(chunks))
+    let content: Buffer
+    try {
+      content = inflateExactly(zlib, deflated, size, crc ?? -1)
+    } catch (error) {
+      throw new CorruptArchiveError(`the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`)
+    }
+    // Garbage once the thread's arena holds a copy (see bufferCollector).
+    collectMainThreadGarbage(size)
+    return content
   }
 
   /**

@@ -13,7 +13,7 @@ import { bufferCollector } from '../common/buffer-garbage.js'
  */
 const INFLATED_BYTES_PER_COLLECTION = 2 * 1024 * 1024
 /** A thread's full collection once the buffers it holds grow by this much (see bufferCollector). */
-const HELD_BYTES_PER_FULL_COLLECTION = 16 * 1024 * 1024
+const HELD_BYTES_PER_FULL_COLLECTION = 8 * 1024 * 1024
 // Operation codes, the same in the thread's switch (diskThread runs from its source text and cannot refer to them).
 export const DIRECTORY = 1
 export const FILE = 2
@@ -64,6 +64,29 @@ export interface Reply {
 }
 
 /**
+ * A small deflated entry's content, inflated to exactly `size` bytes and checked against its
+ * CRC-32 (-1: none to check); damaged data is never written. Throws an error marked `corrupt`
+ * whose message completes "the entry <name> ...". Used by the writer threads and, while they are
+ * behind, beside the reader (see SiteWriter.fileInMemory): self-contained, so that the threads
+ * can run it from its source text, with node's zlib as an argument.
+ */
+export function inflateExactly(zlib: typeof import('node:zlib'), deflated: Buffer, size: number, crc: number): Buffer {
+  const corrupt = (message: string): Error => Object.assign(new Error(message), { corrupt: true })
+  let content: Buffer
+  try {
+    // Never more than the entry declares: a bomb stops at its declared size plus one byte.
+    // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+    content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw corrupt(`holds more than the ${size} bytes it declares`)
+    throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (content.length !== size) throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
+  if (crc !== -1 && zlib.crc32(content) !== crc) throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)')
+  return content
+}
+
+/**
  * A thread's program, run from its source text: it may use nothing from outside its body, and
  * gets node's modules as arguments. `makeObserver` (or undefined) makes the thread's observer of
  * the files written from memory (see SiteInspector.threadObserver).
@@ -74,7 +97,8 @@ function diskThread(
   port: import('node:worker_threads').MessagePort,
   setup: { root: string; stop: Int32Array },
   makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined,
-  collectGarbage: (bytes: number) => void
+  collectGarbage: (bytes: number) => void,
+  inflate: typeof inflateExactly
 ): void {
   const { root, stop } = setup
   const observer = makeObserver?.()
@@ -158,21 +182,6 @@ function diskThread(
     return Object.assign(new Error(message), { corrupt: true })
   }
 
-  function inflated(deflated: Buffer, size: number): Buffer {
-    let content: Buffer
-    try {
-      // Never more than the entry declares: a bomb stops at its declared size plus one byte.
-      // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
-      content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
-    } catch (error) {
-      if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw corruptError(`holds more than the ${size} bytes it declares`)
-      throw corruptError(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
-    }
-    if (content.length !== size) throw corruptError(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
-    inflatedInBatch += size
-    return content
-  }
-
   /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
   function checkCrc(content: Uint8Array, crc: number): void {
     if (crc !== -1 && zlib.crc32(content) !== crc) throw corruptError('holds data that does not match its CRC-32 (the archive is damaged)')
@@ -194,8 +203,8 @@ function diskThread(
       }
       case 3: {
         // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
-        const content = inflated(bytes(op[4] as number, op[5] as number), op[6] as number)
-        checkCrc(content, op[8] as number)
+        const content = inflate(zlib, bytes(op[4] as number, op[5] as number), op[6] as number, op[8] as number)
+        inflatedInBatch += content.length
         writeFile(op[1] as string, op[3] as number, content, op[7] === 1)
         if (op[7] === 2) giveBack(op[1] as string, content)
         return
@@ -307,6 +316,6 @@ export function threadSource(observerSource: string | undefined): string {
     'const __name = (target) => target;',
     "const { parentPort, workerData } = require('node:worker_threads');",
     `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION}, ${HELD_BYTES_PER_FULL_COLLECTION});`,
-    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage);`
+    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${inflateExactly.toString()});`
   ].join('\n')
 }

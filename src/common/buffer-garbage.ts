@@ -15,8 +15,10 @@
  * generation, where only a full collection frees it, and V8 runs one only after tens of MiB of
  * them: on the 1 GiB zip the buffers held rose to 51 MiB near the end. So after a young collection
  * the collector looks at the bytes of buffers still held, and runs a full collection once they are
- * `fullAfterBytes` above what the last full one left (1 GiB zip: peak RSS 150-175 MiB down to
- * 140-146). A full collection of these heaps takes a few ms, and the budget keeps it rare.
+ * `fullAfterBytes` above what the last full one left. On the 1 GiB zip (two writer threads then),
+ * a 16 MiB budget took peak RSS from 150-175 MiB to 140-146; with one thread, 8 MiB instead of
+ * 16 took it from 117-122 to 109-117, for the same time. A full collection of these heaps takes a
+ * few ms, and the budget keeps it rare.
  *
  * Self-contained: the writer threads run it from its source text (see DiskThreads), so it uses
  * nothing from outside its body but globals, and gets node's modules as arguments.
@@ -25,7 +27,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 
 /** The main thread's collector: counts the download's bytes, and whatever else leaves garbage in bulk (see ZipFile). */
-export const collectMainThreadGarbage = bufferCollector(v8, vm, 1024 * 1024, 16 * 1024 * 1024)
+export const collectMainThreadGarbage = bufferCollector(v8, vm, 1024 * 1024, 8 * 1024 * 1024)
 
 export function bufferCollector(v8: typeof import('node:v8'), vm: typeof import('node:vm'), everyBytes: number, fullAfterBytes: number): (bytes: number) => void {
   let since = 0
