@@ -819,8 +819,12 @@ const BATCH_OPERATIONS = 512;
 /** Bytes handed over but not yet written, across threads, beyond which room() waits. */
 const QUEUED_BYTES = 2 * 1024 * 1024;
 const QUEUED_OPERATIONS = 8192;
-/** A thread's heap holds its batch's operations and (when observing) what its observer keeps. */
-const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256, stackSizeMb: 4 };
+/**
+ * A thread's heap holds its batch's operations and (when observing) what its observer keeps; its
+ * young generation, little more than a batch's worth: 2 MiB instead of 4 took the 30,000-file
+ * zip's peak RSS from 114-121 to 111-113 MiB (5 alternating runs), its time within the noise.
+ */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 256, stackSizeMb: 4 };
 class Shard {
     worker;
     ops = [];
@@ -3018,11 +3022,12 @@ class ArchiveReceiver {
     }
     /**
      * The writer of the staging folder, once the format is known: one writer thread, which for a
-     * zip inflates its entries too. A second thread for a zip made page-rich and large zips 10-12%
-     * faster on one 2-core machine and made no measurable difference on another, whose disk was
-     * what they waited on; it always cost 15-20 MiB of peak RSS (a V8 isolate and a malloc arena of
-     * its own), which took every zip of the benchmark past its 120 MiB bound (30,000 files: 138
-     * against 118 MiB; 1 GiB: 137 against 116).
+     * zip inflates its entries too (unless it is behind: then this thread does, see
+     * SiteWriter.fileInMemory). A second thread for a zip cost 15-20 MiB of peak RSS (a V8 isolate
+     * and a malloc arena of its own), which took every zip of the benchmark past its 120 MiB bound,
+     * and with this thread inflating while the one is behind it is no longer faster: in 5
+     * alternating runs against two threads, 3,000-page zip 1.41 against 1.38 s, 30,000 files 1.67
+     * against 1.77 s, 1 GiB 5.9 against 6.9 s, on a disk that made every time vary by a third.
      *
      * The site check scans pages where there is time to spare: a tar's small pages here, where
      * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever

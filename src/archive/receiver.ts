@@ -89,11 +89,12 @@ export class ArchiveReceiver {
 
   /**
    * The writer of the staging folder, once the format is known: one writer thread, which for a
-   * zip inflates its entries too. A second thread for a zip made page-rich and large zips 10-12%
-   * faster on one 2-core machine and made no measurable difference on another, whose disk was
-   * what they waited on; it always cost 15-20 MiB of peak RSS (a V8 isolate and a malloc arena of
-   * its own), which took every zip of the benchmark past its 120 MiB bound (30,000 files: 138
-   * against 118 MiB; 1 GiB: 137 against 116).
+   * zip inflates its entries too (unless it is behind: then this thread does, see
+   * SiteWriter.fileInMemory). A second thread for a zip cost 15-20 MiB of peak RSS (a V8 isolate
+   * and a malloc arena of its own), which took every zip of the benchmark past its 120 MiB bound,
+   * and with this thread inflating while the one is behind it is no longer faster: in 5
+   * alternating runs against two threads, 3,000-page zip 1.41 against 1.38 s, 30,000 files 1.67
+   * against 1.77 s, 1 GiB 5.9 against 6.9 s, on a disk that made every time vary by a third.
    *
    * The site check scans pages where there is time to spare: a tar's small pages here, where
    * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
