@@ -527,27 +527,31 @@ const SYMLINK = 8;
 const CHMOD = 9;
 const REMOVE = 10;
 /**
- * A small deflated entry's content, inflated to exactly `size` bytes and checked against its
- * CRC-32 (-1: none to check); damaged data is never written. Throws an error marked `corrupt`
- * whose message completes "the entry <name> ...". Used by the writer threads and, while they are
- * behind, beside the reader (see SiteWriter.fileInMemory): self-contained, so that the threads
- * can run it from its source text, with node's zlib as an argument.
+ * A small entry's content as it may be written: deflated data inflated to exactly `inflatedSize`
+ * bytes (-1: the data is stored as it is), then checked against the CRC-32 its archive gives (-1:
+ * none to check); damaged data is never written. Throws an error marked `corrupt` whose message
+ * completes "the entry <name> ...". Used by the writer threads and, while they are behind, beside
+ * the reader (see SiteWriter.fileInMemory): self-contained, so that the threads can run it from its
+ * source text, with node's zlib as an argument.
  */
-function inflateExactly(zlib, deflated, size, crc) {
+function checkedContent(zlib, data, inflatedSize, crc) {
     const corrupt = (message) => Object.assign(new Error(message), { corrupt: true });
-    let content;
-    try {
-        // Never more than the entry declares: a bomb stops at its declared size plus one byte.
-        // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
-        content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 });
+    let content = data;
+    if (inflatedSize !== -1) {
+        const size = inflatedSize;
+        try {
+            // Never more than the entry declares: a bomb stops at its declared size plus one byte.
+            // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+            content = zlib.inflateRawSync(data, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 });
+        }
+        catch (error) {
+            if (error.code === 'ERR_BUFFER_TOO_LARGE')
+                throw corrupt(`holds more than the ${size} bytes it declares`);
+            throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`);
+        }
+        if (content.length !== size)
+            throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`);
     }
-    catch (error) {
-        if (error.code === 'ERR_BUFFER_TOO_LARGE')
-            throw corrupt(`holds more than the ${size} bytes it declares`);
-        throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`);
-    }
-    if (content.length !== size)
-        throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`);
     if (crc !== -1 && zlib.crc32(content) !== crc)
         throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)');
     return content;
@@ -557,7 +561,7 @@ function inflateExactly(zlib, deflated, size, crc) {
  * gets node's modules as arguments. `makeObserver` (or undefined) makes the thread's observer of
  * the files written from memory (see SiteInspector.threadObserver).
  */
-function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, inflate) {
+function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, contentOf) {
     const { root, stop } = setup;
     const observer = makeObserver?.();
     /** Folders (site paths) this thread knows to exist; '' is the root. */
@@ -640,14 +644,6 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, inflate
         if (observe)
             observer?.observe(path, content);
     }
-    function corruptError(message) {
-        return Object.assign(new Error(message), { corrupt: true });
-    }
-    /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
-    function checkCrc(content, crc) {
-        if (crc !== -1 && zlib.crc32(content) !== crc)
-            throw corruptError('holds data that does not match its CRC-32 (the archive is damaged)');
-    }
     function run(op, data) {
         const code = op[0];
         const bytes = (start, end) => data.subarray(start, end);
@@ -657,14 +653,13 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, inflate
                 return;
             case 2: {
                 // FILE path name mode start end observe crc (-1: none to check)
-                const content = bytes(op[4], op[5]);
-                checkCrc(content, op[7]);
+                const content = contentOf(zlib, bytes(op[4], op[5]), -1, op[7]);
                 writeFile(op[1], op[3], content, op[6] === 1);
                 return;
             }
             case 3: {
                 // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
-                const content = inflate(zlib, bytes(op[4], op[5]), op[6], op[8]);
+                const content = contentOf(zlib, bytes(op[4], op[5]), op[6], op[8]);
                 inflatedInBatch += content.length;
                 writeFile(op[1], op[3], content, op[7] === 1);
                 if (op[7] === 2)
@@ -779,7 +774,7 @@ function threadSource(observerSource) {
         'const __name = (target) => target;',
         "const { parentPort, workerData } = require('node:worker_threads');",
         `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION}, ${HELD_BYTES_PER_FULL_COLLECTION});`,
-        `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${inflateExactly.toString()});`
+        `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${checkedContent.toString()});`
     ].join('\n');
 }
 
@@ -1303,7 +1298,7 @@ class SiteWriter {
         const deflated = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total(chunks));
         let content;
         try {
-            content = inflateExactly((external_node_zlib_default()), deflated, size, crc ?? -1);
+            content = checkedContent((external_node_zlib_default()), deflated, size, crc ?? -1);
         }
         catch (error) {
             throw new archive_errors/* CorruptArchiveError */.sC(`the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`);

@@ -20,7 +20,7 @@ import { formatBytes } from '../common/units.js'
 import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from './errors.js'
-import { inflateExactly } from './writer-thread.js'
+import { checkedContent } from './writer-thread.js'
 
 /** Files up to this size are read into memory and written in one call. */
 export const SMALL_FILE_BYTES = 1024 * 1024
@@ -233,7 +233,7 @@ export class SiteWriter {
     const deflated = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total(chunks))
     let content: Buffer
     try {
-      content = inflateExactly(zlib, deflated, size, crc ?? -1)
+      content = checkedContent(zlib, deflated, size, crc ?? -1)
     } catch (error) {
       throw new CorruptArchiveError(`the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`)
     }

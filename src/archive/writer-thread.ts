@@ -64,24 +64,28 @@ export interface Reply {
 }
 
 /**
- * A small deflated entry's content, inflated to exactly `size` bytes and checked against its
- * CRC-32 (-1: none to check); damaged data is never written. Throws an error marked `corrupt`
- * whose message completes "the entry <name> ...". Used by the writer threads and, while they are
- * behind, beside the reader (see SiteWriter.fileInMemory): self-contained, so that the threads
- * can run it from its source text, with node's zlib as an argument.
+ * A small entry's content as it may be written: deflated data inflated to exactly `inflatedSize`
+ * bytes (-1: the data is stored as it is), then checked against the CRC-32 its archive gives (-1:
+ * none to check); damaged data is never written. Throws an error marked `corrupt` whose message
+ * completes "the entry <name> ...". Used by the writer threads and, while they are behind, beside
+ * the reader (see SiteWriter.fileInMemory): self-contained, so that the threads can run it from its
+ * source text, with node's zlib as an argument.
  */
-export function inflateExactly(zlib: typeof import('node:zlib'), deflated: Buffer, size: number, crc: number): Buffer {
+export function checkedContent(zlib: typeof import('node:zlib'), data: Buffer, inflatedSize: number, crc: number): Buffer {
   const corrupt = (message: string): Error => Object.assign(new Error(message), { corrupt: true })
-  let content: Buffer
-  try {
-    // Never more than the entry declares: a bomb stops at its declared size plus one byte.
-    // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
-    content = zlib.inflateRawSync(deflated, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw corrupt(`holds more than the ${size} bytes it declares`)
-    throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
+  let content = data
+  if (inflatedSize !== -1) {
+    const size = inflatedSize
+    try {
+      // Never more than the entry declares: a bomb stops at its declared size plus one byte.
+      // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
+      content = zlib.inflateRawSync(data, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw corrupt(`holds more than the ${size} bytes it declares`)
+      throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
+    }
+    if (content.length !== size) throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
   }
-  if (content.length !== size) throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
   if (crc !== -1 && zlib.crc32(content) !== crc) throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)')
   return content
 }
@@ -98,7 +102,7 @@ function diskThread(
   setup: { root: string; stop: Int32Array },
   makeObserver: (() => { observe(path: string, content: Buffer): void; result(files: string[]): unknown }) | undefined,
   collectGarbage: (bytes: number) => void,
-  inflate: typeof inflateExactly
+  contentOf: typeof checkedContent
 ): void {
   const { root, stop } = setup
   const observer = makeObserver?.()
@@ -178,15 +182,6 @@ function diskThread(
     if (observe) observer?.observe(path, content)
   }
 
-  function corruptError(message: string): Error {
-    return Object.assign(new Error(message), { corrupt: true })
-  }
-
-  /** A zip entry's content against the CRC-32 its archive gives (-1: none): damaged data is never written. */
-  function checkCrc(content: Uint8Array, crc: number): void {
-    if (crc !== -1 && zlib.crc32(content) !== crc) throw corruptError('holds data that does not match its CRC-32 (the archive is damaged)')
-  }
-
   function run(op: Array<string | number | null>, data: Buffer | undefined): void {
     const code = op[0] as number
     const bytes = (start: number, end: number): Buffer => (data as Buffer).subarray(start, end)
@@ -196,14 +191,13 @@ function diskThread(
         return
       case 2: {
         // FILE path name mode start end observe crc (-1: none to check)
-        const content = bytes(op[4] as number, op[5] as number)
-        checkCrc(content, op[7] as number)
+        const content = contentOf(zlib, bytes(op[4] as number, op[5] as number), -1, op[7] as number)
         writeFile(op[1] as string, op[3] as number, content, op[6] === 1)
         return
       }
       case 3: {
         // INFLATE path name mode start end size observe (1: here, 2: on the main thread) crc
-        const content = inflate(zlib, bytes(op[4] as number, op[5] as number), op[6] as number, op[8] as number)
+        const content = contentOf(zlib, bytes(op[4] as number, op[5] as number), op[6] as number, op[8] as number)
         inflatedInBatch += content.length
         writeFile(op[1] as string, op[3] as number, content, op[7] === 1)
         if (op[7] === 2) giveBack(op[1] as string, content)
@@ -316,6 +310,6 @@ export function threadSource(observerSource: string | undefined): string {
     'const __name = (target) => target;',
     "const { parentPort, workerData } = require('node:worker_threads');",
     `const collectGarbage = (${bufferCollector.toString()})(require('node:v8'), require('node:vm'), ${INFLATED_BYTES_PER_COLLECTION}, ${HELD_BYTES_PER_FULL_COLLECTION});`,
-    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${inflateExactly.toString()});`
+    `(${diskThread.toString()})(require('node:fs'), require('node:zlib'), parentPort, workerData, ${observerSource ?? 'undefined'}, collectGarbage, ${checkedContent.toString()});`
   ].join('\n')
 }
