@@ -23,7 +23,10 @@ export interface AgentOptions {
   messagesPerHour?: number
   /** Jobs to seed instead of the default proj_123/job_abc; projectId defaults to 'proj_123'. */
   jobs?: Array<AgentJob & { projectId?: string }>
-  /** Reported instead of 'active' for the last 20% of a run (a status clients do not know). */
+  /**
+   * Reported instead of 'active' for the last 20% of a run (a status clients do not know). A run
+   * does not end before one read has shown it, so a client slowed down (a loaded machine) still sees it.
+   */
   extraStatus?: string
   /**
    * How long after a message the job still shows itself as before it (ms), default 0: the spec
@@ -38,7 +41,7 @@ export interface AgentJobRecord {
   projectId: string
   job: AgentJob
   /** Set while the agent works on the latest prompt; until `startedAt` the job shows `before` (see messageLagMs). */
-  run?: { startedAt: number; endsAt: number; outcome: Outcome; before?: AgentJob }
+  run?: { startedAt: number; endsAt: number; outcome: Outcome; before?: AgentJob; extraStatusShown?: boolean }
   prompts: string[]
   /** The job's pull request, once it opened one: later messages update it rather than open another. */
   pullRequest?: string
@@ -97,12 +100,16 @@ export class AgentService {
   view(record: AgentJobRecord): AgentJob {
     const now = this.now()
     const run = record.run
-    if (run && now >= run.endsAt) this.settle(record, run)
+    const extraStatus = this.options.extraStatus
+    if (run && now >= run.endsAt && (extraStatus === undefined || run.extraStatusShown)) this.settle(record, run)
     const shown = record.run?.before !== undefined && now < record.run.startedAt ? record.run.before : record.job
     const job = { ...shown, source: { ...shown.source } }
-    if (record.run && this.options.extraStatus !== undefined) {
+    if (record.run && extraStatus !== undefined) {
       const span = record.run.endsAt - record.run.startedAt
-      if (span <= 0 || (now - record.run.startedAt) / span >= 0.8) job.status = this.options.extraStatus
+      if (span <= 0 || (now - record.run.startedAt) / span >= 0.8) {
+        job.status = extraStatus
+        record.run.extraStatusShown = true
+      }
     }
     return job
   }

@@ -14,7 +14,10 @@ export interface ExportJobBehavior {
   failWith?: string
   /** stall: stuck at 40 for the middle half, then jumps; absent: no progress field at all. */
   progress?: 'linear' | 'stall' | 'absent'
-  /** Reported instead of 'running' for the last 20% of the run (a status clients do not know). */
+  /**
+   * Reported instead of 'running' for the last 20% of the run (a status clients do not know). The job
+   * does not end before one status read has shown it, so a client slowed down still sees it.
+   */
   extraStatus?: string
   /** Final page count, default = number of HTML pages in the bundle. */
   pageCount?: number
@@ -32,6 +35,8 @@ export interface ExportJobRecord {
   paths?: string[]
   createdAt: number
   behavior: Required<Omit<ExportJobBehavior, 'failWith' | 'extraStatus'>> & Pick<ExportJobBehavior, 'failWith' | 'extraStatus'>
+  /** Set once a status read has shown `behavior.extraStatus`. */
+  extraStatusShown?: boolean
 }
 
 export interface ExportJobView {
@@ -59,13 +64,13 @@ export function exportJobView(job: ExportJobRecord, now: number): ExportJobView 
     if (job.version !== undefined) out.version = job.version
     return out
   }
-  if (elapsed >= b.durationMs) {
+  if (elapsed >= b.durationMs && (b.extraStatus === undefined || job.extraStatusShown)) {
     if (b.failWith === undefined) return view('completed', 1, 100)
     // A failed job keeps the figures it had when it stopped.
     return { ...view('failed', 1, runningProgress(b.progress, 1)), error: b.failWith }
   }
   if (elapsed < b.queuedMs) return view('queued', 0, 0)
-  const fraction = (elapsed - b.queuedMs) / (b.durationMs - b.queuedMs)
+  const fraction = Math.min(0.99, (elapsed - b.queuedMs) / (b.durationMs - b.queuedMs))
   const status = b.extraStatus !== undefined && fraction >= 0.8 ? b.extraStatus : 'running'
   return view(status, fraction, runningProgress(b.progress, fraction))
 }
@@ -97,7 +102,10 @@ export function exportRoutes(deps: ExportDeps): Route[] {
       pattern: '/v1/static-export/jobs/:jobId',
       handle: (ctx) => {
         const job = find(ctx)
-        return job ? json(200, exportJobView(job, deps.now())) : errorReply(404, 'export job not found')
+        if (!job) return errorReply(404, 'export job not found')
+        const view = exportJobView(job, deps.now())
+        if (view.status === job.behavior.extraStatus) job.extraStatusShown = true
+        return json(200, view)
       }
     },
     {

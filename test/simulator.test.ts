@@ -255,6 +255,16 @@ describe('static export', () => {
     expect(await status('quiet.example.com')).toEqual({ jobId: ids['quiet.example.com'], status: 'completed', pageCount: 50, domain: 'quiet.example.com' })
   })
 
+  test('extraStatus: a job read only after its end still shows the unknown status once, then completes', async () => {
+    const clock = fakeClock()
+    const sim = await start({ now: clock.now, exportJob: { durationMs: 1000, queuedMs: 0, extraStatus: 'packaging' } })
+    const { jobId } = (await call(sim, 'POST', '/v1/static-export/jobs', { domain: 'docs.acme.com' })).body
+    clock.advance(5000)
+    expect((await call(sim, 'POST', `/v1/static-export/jobs/${jobId}/bundle`)).status).toBe(409)
+    expect((await call(sim, 'GET', `/v1/static-export/jobs/${jobId}`)).body).toMatchObject({ status: 'packaging', progress: 99 })
+    expect((await call(sim, 'GET', `/v1/static-export/jobs/${jobId}`)).body.status).toBe('completed')
+  })
+
   test('validation and unknown jobs', async () => {
     const sim = await start()
     expect((await call(sim, 'POST', '/v1/static-export/jobs', {})).status).toBe(400)
@@ -582,6 +592,16 @@ describe('agent jobs', () => {
     // A new job opens its pull request in the simulated GitHub repository.
     const number = Number(/\/pull\/(\d+)$/.exec(done.prLink)?.[1])
     expect(sim.github.thread('acme/docs', number)).toMatchObject({ isPullRequest: true, body: 'Write a quickstart' })
+  })
+
+  test('extraStatus: a run read only after its end still shows the unknown status once, then ends', async () => {
+    const clock = fakeClock()
+    const sim = await start({ now: clock.now, agent: { durationMs: 1000, extraStatus: 'reviewing' } })
+    const created = await call(sim, 'POST', '/v2/agent/proj_9/job', { prompt: 'Write a quickstart' })
+    const path = `/v2/agent/proj_9/job/${created.body.id}`
+    clock.advance(5000)
+    expect((await call(sim, 'GET', path)).body.status).toBe('reviewing')
+    expect((await call(sim, 'GET', path)).body.status).toBe('completed')
   })
 
   test('429 with Retry-After after messagesPerHour per project, window slides', async () => {
