@@ -181,7 +181,8 @@ describe.each([action, cli])('$name', (frontEnd) => {
 
   test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
     // 20,000 empty files in 40 folders, in order: once the last folder has files, the extraction
-    // is nearly done. Removing that many files takes longer than the runner waits.
+    // is nearly done. Removing that many files takes longer than the runner waits. Two runs of
+    // 20,000 files: a loaded machine (2 cores shared with other work) needs more than the default 20 s.
     const entries: ArchiveEntry[] = []
     for (let d = 0; d < 40; d++) for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: buildZip(entries) } })
@@ -211,8 +212,6 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(next.exitCode).toBe(0)
     expect(await ours()).toEqual([])
     await access(path.join(workspace.dir, 'static-export', 'index.html'))
-    // Two runs of 20,000 files each: a loaded machine (2 cores shared with other work) needs more
-    // than the default 20 s.
   }, 60_000)
 
   test('agent-message sends the message once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {

@@ -32,7 +32,7 @@ export const collectMainThreadGarbage = bufferCollector(v8, vm, 1024 * 1024, 8 *
 // A collection finds the dead buffers, and by default a background task frees their bytes later.
 // With both cores busy unpacking, that task lags behind and the freed bytes pile up: on Node 24,
 // what GitHub runs, peak RSS was 137-154 MiB on the 3,000-page zip and 163-188 MiB on the 1 GiB
-// zip; freed within the collection, 128-130 and 137-139 MiB (Node 20's 1 GiB zip: 116-118 -> 110),
+// zip; freed within the collection, 126-131 and 136-143 MiB (Node 20's 1 GiB zip: 116-118 -> 110),
 // for the same time. The setting is process-wide (the writer threads' collections too) and read at
 // each collection, so setting it once, when this module loads (before any unpacking), is enough.
 try {
