@@ -954,11 +954,13 @@ class DiskThreads {
         return new Promise((resolve) => this.idleWaiters.push(resolve));
     }
     /**
-     * What the observers of the threads that were shown files found, once idle; `files` is handed
-     * to them (a thread that saw no file is not sent the site's whole list).
+     * What the observers of the threads that were shown files found; `files` is handed to them (a
+     * thread that saw no file is not sent the site's whole list). Asked once idle() has resolved:
+     * the threads are sent the list at once, so they judge while the caller does other work.
      */
-    async collect(files) {
-        await this.idle();
+    collect(files) {
+        if (this.busy !== 0)
+            throw new Error('collect() before the threads are idle');
         return Promise.all(this.shards
             .filter((shard) => shard.observed)
             .map((shard) => new Promise((resolve) => {
@@ -1191,6 +1193,11 @@ class SiteWriter {
      * once their thread has inflated and written them.
      */
     observer;
+    /**
+     * Which files an observer looks at, here or on a thread (the same observer either side): a
+     * thread shown none has nothing to judge, and is not sent the site's whole list at the end.
+     */
+    sees;
     observeHereUpTo;
     /** Counts for the summary line. */
     counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 };
@@ -1211,6 +1218,7 @@ class SiteWriter {
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
         this.observeHereUpTo = options.observeHereUpTo ?? 0;
         this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined;
+        this.sees = (this.observer ?? inspector?.observer?.())?.sees;
         // Every file in memory is seen here when the bound covers them all: the threads need no observer.
         this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES);
         const observer = this.observer;
@@ -1271,9 +1279,11 @@ class SiteWriter {
      * on, the threads keep them.
      */
     observedWhere(path, size, asWritten) {
+        if (this.sees?.(path) === false)
+            return false;
         const here = size <= this.observeHereUpTo || (asWritten && this.observingOnThreads && this.disk.behind);
         if (this.observer !== undefined && here)
-            return this.observer.sees?.(path) === false ? false : 'here';
+            return 'here';
         return this.observingOnThreads ? 'thread' : false;
     }
     /**
@@ -1407,10 +1417,14 @@ class SiteWriter {
             const observed = [];
             if (this.observingOnThreads || this.observer !== undefined) {
                 const files = [...this.created];
-                if (this.observingOnThreads)
-                    observed.push(...(await this.disk.collect(files)));
+                // The threads judge what they saw while this one judges its own: on a site of 30,000
+                // files each takes 20-25 ms, at the very end, when nothing else is left to do.
+                const onThreads = this.observingOnThreads ? this.disk.collect(files) : undefined;
+                const here = this.observer?.result(files);
+                if (onThreads !== undefined)
+                    observed.push(...(await onThreads));
                 if (this.observer !== undefined)
-                    observed.push(this.observer.result(files));
+                    observed.push(here);
             }
             this.throwIfFailed();
             // The threads' memory goes before the inspector takes in what they found.

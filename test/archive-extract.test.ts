@@ -642,6 +642,38 @@ describe('the site check while unpacking', () => {
     expect(few).toEqual({ here: 0, thread: 20 })
   })
 
+  test("a writer thread is asked what it found only when it was shown a page, and judges while the reader's observer does", async () => {
+    // Observers that look at pages only: a large stylesheet goes to the thread, but is not shown to it.
+    // Judging takes a while on either side, and says when it started and ended.
+    const judging = (): { start: number; end: number } => {
+      const start = Date.now()
+      while (Date.now() < start + 300);
+      return { start, end: Date.now() }
+    }
+    const judged = async (entries: ArchiveEntry[]): Promise<unknown[]> => {
+      let observed: unknown[] = []
+      const inspector: SiteInspector = {
+        threadObserver: `() => ({ sees: (path) => path.endsWith('.html'), observe() {}, result: (${judging.toString()}) })`,
+        observer: () => ({ sees: (path) => path.endsWith('.html'), observe: () => undefined, result: judging }),
+        unpacked: (site) => void (observed = site.observed),
+        review: async () => undefined
+      }
+      await rm(siteDir, { recursive: true, force: true })
+      await unpack(await build('tar.gz', entries), recordingLogger(), ROOMY, inspector)
+      return observed
+    }
+    const small = { type: 'file', name: 'index.html', content: '<a href="/a">a</a>' } as const
+    const largeStylesheet = { type: 'file', name: 'theme.css', content: 'p{}\n'.repeat(20_000) } as const
+    expect(await judged([small, largeStylesheet])).toHaveLength(1)
+    // With a large page the thread has something to judge, and does so while this thread judges its own.
+    const [thread, here] = (await judged([small, largeStylesheet, { type: 'file', name: 'large.html', content: '<p>x</p>\n'.repeat(10_000) }])) as Array<{
+      start: number
+      end: number
+    }>
+    expect(thread?.start).toBeLessThan(here?.end as number)
+    expect(here?.start).toBeLessThan(thread?.end as number)
+  })
+
   test("a zip's entries are inflated beside the reader while the writer thread is behind, and on the thread while it keeps up", async () => {
     // Pages that deflate cannot shrink much (~4.5 KiB each), and a thread's observer that takes
     // 5 ms a page: the writer falls behind, and the reader, which would only wait for it,

@@ -220,11 +220,12 @@ export class DiskThreads {
   }
 
   /**
-   * What the observers of the threads that were shown files found, once idle; `files` is handed
-   * to them (a thread that saw no file is not sent the site's whole list).
+   * What the observers of the threads that were shown files found; `files` is handed to them (a
+   * thread that saw no file is not sent the site's whole list). Asked once idle() has resolved:
+   * the threads are sent the list at once, so they judge while the caller does other work.
    */
-  async collect(files: string[]): Promise<unknown[]> {
-    await this.idle()
+  collect(files: string[]): Promise<unknown[]> {
+    if (this.busy !== 0) throw new Error('collect() before the threads are idle')
     return Promise.all(
       this.shards
         .filter((shard) => shard.observed)

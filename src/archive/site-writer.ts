@@ -104,6 +104,11 @@ export class SiteWriter {
    * once their thread has inflated and written them.
    */
   private readonly observer: FileObserver | undefined
+  /**
+   * Which files an observer looks at, here or on a thread (the same observer either side): a
+   * thread shown none has nothing to judge, and is not sent the site's whole list at the end.
+   */
+  private readonly sees: ((path: string) => boolean) | undefined
   private readonly observeHereUpTo: number
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
@@ -135,6 +140,7 @@ export class SiteWriter {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
     this.observeHereUpTo = options.observeHereUpTo ?? 0
     this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
+    this.sees = (this.observer ?? inspector?.observer?.())?.sees
     // Every file in memory is seen here when the bound covers them all: the threads need no observer.
     this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES)
     const observer = this.observer
@@ -195,8 +201,9 @@ export class SiteWriter {
    * on, the threads keep them.
    */
   private observedWhere(path: string, size: number, asWritten: boolean): 'here' | 'thread' | false {
+    if (this.sees?.(path) === false) return false
     const here = size <= this.observeHereUpTo || (asWritten && this.observingOnThreads && this.disk.behind)
-    if (this.observer !== undefined && here) return this.observer.sees?.(path) === false ? false : 'here'
+    if (this.observer !== undefined && here) return 'here'
     return this.observingOnThreads ? 'thread' : false
   }
 
@@ -332,8 +339,12 @@ export class SiteWriter {
       const observed: unknown[] = []
       if (this.observingOnThreads || this.observer !== undefined) {
         const files = [...this.created]
-        if (this.observingOnThreads) observed.push(...(await this.disk.collect(files)))
-        if (this.observer !== undefined) observed.push(this.observer.result(files))
+        // The threads judge what they saw while this one judges its own: on a site of 30,000
+        // files each takes 20-25 ms, at the very end, when nothing else is left to do.
+        const onThreads = this.observingOnThreads ? this.disk.collect(files) : undefined
+        const here = this.observer?.result(files)
+        if (onThreads !== undefined) observed.push(...(await onThreads))
+        if (this.observer !== undefined) observed.push(here)
       }
       this.throwIfFailed()
       // The threads' memory goes before the inspector takes in what they found.
