@@ -1572,6 +1572,11 @@ async function swapIntoPlace(staging, siteDir, how) {
     }
     if (!movedAside)
         return;
+    // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
+    // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
+    const wasEmpty = await (0,promises_.rmdir)(aside).then(() => true, () => false);
+    if (wasEmpty)
+        return;
     if (how.entries <= QUICK_REMOVAL_ENTRIES)
         await removeQuietly(aside);
     else

@@ -824,6 +824,14 @@ describe('staging swap', () => {
     expect(await readdir(siteDir)).toEqual(['index.html'])
     for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await ours()).toEqual([])
+
+    // An empty folder where the site goes is gone when the swap resolves, even when cancelled:
+    // no process is started for it.
+    await rm(siteDir, { recursive: true })
+    await mkdir(siteDir)
+    await swapIntoPlace(await staged(), siteDir, { entries: 5000, signal: AbortSignal.abort() })
+    expect(await ours()).toEqual([])
+    expect(await readdir(siteDir)).toEqual(['index.html'])
   })
 
   test('a failed unpack keeps the old site as it was', async () => {

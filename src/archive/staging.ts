@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Logger } from '../common/log.js'
 
@@ -60,6 +60,13 @@ export async function swapIntoPlace(staging: string, siteDir: string, how: { ent
     throw error
   }
   if (!movedAside) return
+  // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
+  // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
+  const wasEmpty = await rmdir(aside).then(
+    () => true,
+    () => false
+  )
+  if (wasEmpty) return
   if (how.entries <= QUICK_REMOVAL_ENTRIES) await removeQuietly(aside)
   else await removeDetached([aside], how.signal)
 }
