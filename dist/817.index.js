@@ -858,7 +858,7 @@ const CONCURRENCY = 16;
  */
 function linkObserver(collector) {
     const links = collector();
-    return { sees: links.isPage, observe: links.observe, result: (files) => links.check(files) };
+    return { observe: links.observe, result: (files) => links.check(files) };
 }
 class SiteVerifier {
     options;
@@ -869,6 +869,10 @@ class SiteVerifier {
     /** The same, on the main thread (a tar's pages are there as they are written). */
     observer() {
         return linkObserver(linkCollector);
+    }
+    /** Both observers look at HTML pages only. */
+    sees(path) {
+        return isPage(path);
     }
     /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
     checked = [];

@@ -653,8 +653,9 @@ describe('the site check while unpacking', () => {
     const judged = async (entries: ArchiveEntry[]): Promise<unknown[]> => {
       let observed: unknown[] = []
       const inspector: SiteInspector = {
-        threadObserver: `() => ({ sees: (path) => path.endsWith('.html'), observe() {}, result: (${judging.toString()}) })`,
-        observer: () => ({ sees: (path) => path.endsWith('.html'), observe: () => undefined, result: judging }),
+        threadObserver: `() => ({ observe() {}, result: (${judging.toString()}) })`,
+        observer: () => ({ observe: () => undefined, result: judging }),
+        sees: (path) => path.endsWith('.html'),
         unpacked: (site) => void (observed = site.observed),
         review: async () => undefined
       }

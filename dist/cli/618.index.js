@@ -1193,11 +1193,6 @@ class SiteWriter {
      * once their thread has inflated and written them.
      */
     observer;
-    /**
-     * Which files an observer looks at, here or on a thread (the same observer either side): a
-     * thread shown none has nothing to judge, and is not sent the site's whole list at the end.
-     */
-    sees;
     observeHereUpTo;
     /** Counts for the summary line. */
     counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 };
@@ -1218,7 +1213,6 @@ class SiteWriter {
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
         this.observeHereUpTo = options.observeHereUpTo ?? 0;
         this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined;
-        this.sees = (this.observer ?? inspector?.observer?.())?.sees;
         // Every file in memory is seen here when the bound covers them all: the threads need no observer.
         this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES);
         const observer = this.observer;
@@ -1279,7 +1273,7 @@ class SiteWriter {
      * on, the threads keep them.
      */
     observedWhere(path, size, asWritten) {
-        if (this.sees?.(path) === false)
+        if (this.inspector?.sees?.(path) === false)
             return false;
         const here = size <= this.observeHereUpTo || (asWritten && this.observingOnThreads && this.disk.behind);
         if (this.observer !== undefined && here)

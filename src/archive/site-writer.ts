@@ -65,6 +65,12 @@ export interface SiteInspector {
    */
   observer?(): FileObserver
   /**
+   * Whether the observers look at a file at this path at all (both sides alike). A file they would
+   * not is shown to neither, so a thread shown none has nothing to judge and is not sent the site's
+   * whole list at the end.
+   */
+  sees?(path: string): boolean
+  /**
    * Called once the unpacking is complete: every file and link it created, as site paths, what
    * each thread's observer found, and which of the files no observer saw (large ones, links).
    */
@@ -75,8 +81,6 @@ export interface SiteInspector {
 
 /** Sees each file written from memory (up to SMALL_FILE_BYTES), and says what it found once every file is written. */
 export interface FileObserver {
-  /** Whether observe() looks at a file at this path at all (one it would not need not be sent back from a thread). */
-  sees?(path: string): boolean
   observe(path: string, content: Buffer): void
   /** `files`: the site paths of every file created; the result must survive a structured clone. */
   result(files: string[]): unknown
@@ -104,11 +108,6 @@ export class SiteWriter {
    * once their thread has inflated and written them.
    */
   private readonly observer: FileObserver | undefined
-  /**
-   * Which files an observer looks at, here or on a thread (the same observer either side): a
-   * thread shown none has nothing to judge, and is not sent the site's whole list at the end.
-   */
-  private readonly sees: ((path: string) => boolean) | undefined
   private readonly observeHereUpTo: number
   /** Counts for the summary line. */
   readonly counts = { files: 0, directories: 0, symlinks: 0, hardlinks: 0, skipped: 0 }
@@ -140,7 +139,6 @@ export class SiteWriter {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
     this.observeHereUpTo = options.observeHereUpTo ?? 0
     this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
-    this.sees = (this.observer ?? inspector?.observer?.())?.sees
     // Every file in memory is seen here when the bound covers them all: the threads need no observer.
     this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES)
     const observer = this.observer
@@ -201,7 +199,7 @@ export class SiteWriter {
    * on, the threads keep them.
    */
   private observedWhere(path: string, size: number, asWritten: boolean): 'here' | 'thread' | false {
-    if (this.sees?.(path) === false) return false
+    if (this.inspector?.sees?.(path) === false) return false
     const here = size <= this.observeHereUpTo || (asWritten && this.observingOnThreads && this.disk.behind)
     if (this.observer !== undefined && here) return 'here'
     return this.observingOnThreads ? 'thread' : false

@@ -52,7 +52,7 @@ const CONCURRENCY = 16
  */
 function linkObserver(collector: () => LinkCollector): FileObserver {
   const links = collector()
-  return { sees: links.isPage, observe: links.observe, result: (files) => links.check(files) }
+  return { observe: links.observe, result: (files) => links.check(files) }
 }
 
 export interface VerifierOptions {
@@ -71,6 +71,10 @@ export class SiteVerifier implements SiteInspector {
   /** The same, on the main thread (a tar's pages are there as they are written). */
   observer(): FileObserver {
     return linkObserver(linkCollector)
+  }
+  /** Both observers look at HTML pages only. */
+  sees(path: string): boolean {
+    return isPage(path)
   }
   /** What the threads found, and the files the unpacking created (with those of them no thread saw), when it said. */
   private checked: CheckedLinks[] = []
