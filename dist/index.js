@@ -29764,7 +29764,7 @@ function cancelledMessage(settings) {
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
 async function runOperation(settings, client, context) {
     if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 817).then(__nccwpck_require__.bind(__nccwpck_require__, 4846));
+        const { runExport } = await __nccwpck_require__.e(/* import() */ 627).then(__nccwpck_require__.bind(__nccwpck_require__, 5627));
         return runExport(settings, client, context);
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 366).then(__nccwpck_require__.bind(__nccwpck_require__, 1366));

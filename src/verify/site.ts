@@ -12,7 +12,7 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
-import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkAt, linkCollector } from './links.js'
+import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkAt, linkCollector, linkCollectorSource } from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -67,7 +67,7 @@ export class SiteVerifier implements SiteInspector {
   /** What the review of the staged site found. */
   result: SiteCheck | undefined
   /** Each writer thread collects the links of the pages it writes, and judges them once the site is complete. */
-  readonly threadObserver = `() => (${linkObserver.toString()})(${linkCollector.toString()})`
+  readonly threadObserver = `() => (${linkObserver.toString()})(${linkCollectorSource})`
   /** The same, on the main thread (a tar's pages are there as they are written). */
   observer(): FileObserver {
     return linkObserver(linkCollector)
