@@ -56,7 +56,7 @@
   (func $next (export "next") (param $base i32) (param $length i32) (param $from i32) (param $folderHash i32) (result i32)
     (local $block i32) (local $mask i32) (local $at i32) (local $address i32) (local $last i32) (local $before i32)
     (local $quote i32) (local $quoted i32) (local $start i32) (local $limit i32) (local $end i32) (local $byte i32)
-    (local $hash i32) (local $check i32)
+    (local $hash i32) (local $check i32) (local $word i32) (local $stop i32)
     (local.set $block (local.get $from))
     (block $none
       (loop $blocks
@@ -110,18 +110,53 @@
               (local.set $check (i32.const 0x5bd1e995))
               (local.set $limit (i32.add (i32.add (local.get $start) (global.get $MAX_VALUE_BYTES)) (i32.const 1)))
               (if (i32.lt_s (local.get $length) (local.get $limit)) (then (local.set $limit (local.get $length))))
+              ;; Where the value ends: a quoted one at its quote, found 16 bytes at a time; an unquoted
+              ;; one at whitespace or `>`.
               (local.set $end (local.get $start))
-              (block $valueEnd
-                (loop $value
-                  (br_if $valueEnd (i32.ge_s (local.get $end) (local.get $limit)))
-                  (local.set $byte (i32.load8_u (i32.add (local.get $base) (local.get $end))))
-                  (if (local.get $quoted)
-                    (then (br_if $valueEnd (i32.eq (local.get $byte) (local.get $quote))))
-                    (else (br_if $valueEnd (i32.or (call $isSpace (local.get $byte)) (i32.eq (local.get $byte) (i32.const 0x3e))))))
+              (if (local.get $quoted)
+                (then
+                  (block $found
+                    (loop $quoteSearch
+                      (br_if $found (i32.ge_s (local.get $end) (local.get $limit)))
+                      (local.set $word
+                        (i8x16.bitmask (i8x16.eq
+                          (v128.load (i32.add (local.get $base) (local.get $end)))
+                          (i8x16.splat (local.get $quote)))))
+                      (if (local.get $word)
+                        (then
+                          (local.set $end (i32.add (local.get $end) (i32.ctz (local.get $word))))
+                          (if (i32.gt_s (local.get $end) (local.get $limit)) (then (local.set $end (local.get $limit))))
+                          (br $found)))
+                      (local.set $end (i32.add (local.get $end) (i32.const 16)))
+                      (br $quoteSearch)))
+                  (if (i32.gt_s (local.get $end) (local.get $limit)) (then (local.set $end (local.get $limit)))))
+                (else
+                  (block $valueEnd
+                    (loop $value
+                      (br_if $valueEnd (i32.ge_s (local.get $end) (local.get $limit)))
+                      (local.set $byte (i32.load8_u (i32.add (local.get $base) (local.get $end))))
+                      (br_if $valueEnd (i32.or (call $isSpace (local.get $byte)) (i32.eq (local.get $byte) (i32.const 0x3e))))
+                      (local.set $end (i32.add (local.get $end) (i32.const 1)))
+                      (br $value)))))
+              ;; Its two hashes, four bytes at a time, then byte by byte.
+              (local.set $address (i32.add (local.get $base) (local.get $start)))
+              (local.set $stop (i32.add (local.get $base) (local.get $end)))
+              (block $words
+                (loop $word4
+                  (br_if $words (i32.gt_s (i32.add (local.get $address) (i32.const 4)) (local.get $stop)))
+                  (local.set $word (i32.load (local.get $address)))
+                  (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $word)) (i32.const 0x01000193)))
+                  (local.set $check (i32.mul (i32.xor (local.get $check) (local.get $word)) (i32.const 0x5bd1e995)))
+                  (local.set $address (i32.add (local.get $address) (i32.const 4)))
+                  (br $word4)))
+              (block $bytesDone
+                (loop $tail
+                  (br_if $bytesDone (i32.ge_u (local.get $address) (local.get $stop)))
+                  (local.set $byte (i32.load8_u (local.get $address)))
                   (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $byte)) (i32.const 0x01000193)))
                   (local.set $check (i32.mul (i32.xor (local.get $check) (local.get $byte)) (i32.const 0x5bd1e995)))
-                  (local.set $end (i32.add (local.get $end) (i32.const 1)))
-                  (br $value)))
+                  (local.set $address (i32.add (local.get $address) (i32.const 1)))
+                  (br $tail)))
               ;; A quoted value must close within the bound; an unquoted one ends there.
               (if (local.get $quoted)
                 (then (br_if $notALink (i32.eq (local.get $end) (local.get $limit))))
