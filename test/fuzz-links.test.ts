@@ -116,10 +116,14 @@ describe('the link scanner against a plain reading of its rules', () => {
 
   test('a collector whose tables and page area grow mid-page agrees with the plain reading', () => {
     // Thousands of distinct links (the scanner's table starts at 1,024 rows and 4,096 slots), a
-    // page far larger than its first page area (64 KiB), and pages out of page order.
+    // page far larger than its first page area (64 KiB, and of a size that is no multiple of 16),
+    // and pages out of page order.
     const pages: Array<[string, Buffer]> = []
     for (let p = 29; p >= 0; p--) {
+      // (Each page also links to two missing pages every page links to: their first place in
+      // page order is found by comparing the pages' paths.)
       const links = Array.from({ length: 150 }, (_, i) => `<a href="${i % 3 === 0 ? `/docs/p${p}/l${i}.html` : i % 3 === 1 ? `rel${p}-${i}` : `/index.html`}">x</a>`)
+      links.splice((p * 37) % 150, 0, '<a href="/missing-everywhere.html">m</a>', `<a href="missing-in-folder${p % 4}">m</a>`)
       pages.push([`docs/s${p % 4}/page${p}.html`, Buffer.from(`<html>${links.join('\n')}</html>`)])
     }
     const large = Array.from({ length: 6000 }, (_, i) => `<img src="/img/${i}.png" alt="${'y'.repeat(40)}"> <a href="../up${i}">u</a>`).join('\n')
