@@ -410,7 +410,8 @@ function collectorWithScanner(scanner) {
     /** The last page in page order so far: a page after it is no earlier than any link's first place. */
     let lastPage = '';
     /** The page being read, for resolve(). */
-    let current = Buffer.alloc(0);
+    const NO_PAGE = Buffer.alloc(0);
+    let current = NO_PAGE;
     const { Module, Instance } = globalThis.WebAssembly;
     const scan = new Instance(new Module(Buffer.from(scanner, 'base64')), {
         links: {
@@ -427,9 +428,9 @@ function collectorWithScanner(scanner) {
             }
         }
     }).exports;
-    // The module's memory: its own bytes (to TABLE_AT), the table of distinct links, then its slots (an open-addressing
-    // table of rows by hash, at most half full), then the page being read, then the scratch area
-    // (to the end). Each grows by doubling; the table keeps its place, the rest moves after it.
+    // The module's memory: its own bytes (to TABLE_AT), the table of distinct links, its slots (an
+    // open-addressing table of rows by hash, at most half full), the page being read, and the
+    // scratch area (to the end). Each grows by doubling; the table keeps its place, the rest moves.
     let capacity = 1024;
     let slotCount = 4096;
     let pageBytes = 64 * 1024;
@@ -526,7 +527,7 @@ function collectorWithScanner(scanner) {
             layOut();
             bytes().set(content, pageAt);
         }
-        current = Buffer.alloc(0);
+        current = NO_PAGE;
     }
     /**
      * The site paths the site serves, as hashes in an open-addressing table of pairs (0, 0: empty):

@@ -89,7 +89,7 @@ export function collectorWithScanner(scanner: string): LinkCollector {
   const VECTOR_BYTES = 16
   const WASM_PAGE_BYTES = 65536
 
-  /** The module's memory and mutable globals, as this uses them (the types of node's WebAssembly global are not in the project's libraries). */
+  /** The module's memory and exports as this uses them (node's WebAssembly types are not in the project's libraries). */
   interface Memory {
     buffer: ArrayBuffer
     grow(pages: number): number
@@ -138,7 +138,8 @@ export function collectorWithScanner(scanner: string): LinkCollector {
   /** The last page in page order so far: a page after it is no earlier than any link's first place. */
   let lastPage = ''
   /** The page being read, for resolve(). */
-  let current: Buffer = Buffer.alloc(0)
+  const NO_PAGE = Buffer.alloc(0)
+  let current: Buffer = NO_PAGE
 
   const { Module, Instance } = (globalThis as unknown as { WebAssembly: Runtime }).WebAssembly
   const scan = new Instance(new Module(Buffer.from(scanner, 'base64')), {
@@ -157,9 +158,9 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     }
   }).exports as unknown as Scanner
 
-  // The module's memory: its own bytes (to TABLE_AT), the table of distinct links, then its slots (an open-addressing
-  // table of rows by hash, at most half full), then the page being read, then the scratch area
-  // (to the end). Each grows by doubling; the table keeps its place, the rest moves after it.
+  // The module's memory: its own bytes (to TABLE_AT), the table of distinct links, its slots (an
+  // open-addressing table of rows by hash, at most half full), the page being read, and the
+  // scratch area (to the end). Each grows by doubling; the table keeps its place, the rest moves.
   let capacity = 1024
   let slotCount = 4096
   let pageBytes = 64 * 1024
@@ -254,7 +255,7 @@ export function collectorWithScanner(scanner: string): LinkCollector {
       layOut()
       bytes().set(content, pageAt)
     }
-    current = Buffer.alloc(0)
+    current = NO_PAGE
   }
 
   /**
