@@ -69,8 +69,11 @@ const machine = await describeMachine(join(OUT_DIR, 'work'), nodeVersion)
 const loadAtStart = os.loadavg()[0] ?? 0
 const ticksAtStart = await readCpuTicks()
 
-// Whatever an interrupted run left is deleted first (then a pause: see bench/scratch.ts).
+// Whatever an interrupted run left is deleted first (then a pause: see bench/scratch.ts), and how
+// fast files are created is measured: after a delete for lack of space, a case waits until it is
+// that fast again.
 await scratch.settle()
+for (let probe = 0; probe < 3; probe++) await scratch.probe()
 // Start-up first, before the download part fills the disk's queue; the doc lists it last.
 const startup = siteCheckOnly
   ? undefined
@@ -129,7 +132,7 @@ function unpackIntro(): string {
     "- tar.gz: `sh -c 'curl -s URL | tar -xz -C DIR'`",
     "- zip: `sh -c 'curl -s -o FILE URL && unzip -q FILE -d DIR'`",
     '',
-    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a one-minute pause; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for up to a minute, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). One untimed download first reads the archive into the page cache; no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the runs (download only, baseline, action, and for the first bundle the action with \`verify: false\`). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
+    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a pause of a minute and then until creating files is back within 1.5x of its fastest speed in the run; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for a minute or more, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). One untimed download first reads the archive into the page cache; no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the runs (download only, baseline, action, and for the first bundle the action with \`verify: false\`). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
   ].join('\n')
 }
 

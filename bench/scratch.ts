@@ -13,11 +13,20 @@
  * So nothing is deleted while the benchmark runs: every case's folders are kept to the end and
  * deleted in bulk after the last timed run (`rm -rf` in a child process). Only when free space
  * runs low (below MIN_FREE_BYTES after a case) are a case's folders deleted at once, and then
- * the next case waits PAUSE_AFTER_DELETE_MS after the delete and a `sync` (the report says so).
+ * the next case waits PAUSE_AFTER_DELETE_MS after the delete and a `sync`, and then until
+ * creating files is back to its speed (the report says how long). A minute was not always
+ * enough: after deleting tens of GB of output, creating 3,000 small files took 0.3-0.8 s instead
+ * of 0.07-0.09 s for 5-10 minutes on the same machine. The speed is measured by creating
+ * PROBE_FILES small files in a fresh folder (kept, like every output, until the end); the
+ * yardstick is the fastest such probe of the run, the first made before any case. It is only as
+ * good as the disk at the start, so the report prints it: a run started right after a large
+ * delete shows a slow one (2,000 files took 543 ms a minute after one, 53 ms on a quiet disk).
+ * The probe makes the calls a writer thread of the action makes, blocking, one after another.
  * Within a case, every run is followed (untimed) by `sync`, so its writeback does not land in the
  * next run.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { mkdir, readdir, statfs } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -25,8 +34,36 @@ import { promisify } from 'node:util'
 const GiB = 1024 ** 3
 /** Free space under which a finished case's folders are deleted at once instead of at the end. */
 const MIN_FREE_BYTES = 30 * GiB
-/** After a delete: long enough, by the measurements above, for file creation to be back to normal. */
+/** After a delete, before file creation is measured again. */
 const PAUSE_AFTER_DELETE_MS = 60_000
+/** Files of PROBE_FILE_BYTES each that a probe of file creation creates. */
+const PROBE_FILES = 2_000
+const PROBE_FILE_BYTES = 2_048
+/** File creation is back to its speed when a probe takes at most this many times the fastest one. */
+const RECOVERED_FACTOR = 1.5
+/** Between probes while it is not, and the most a case waits after a delete in all. */
+const PROBE_EVERY_MS = 15_000
+const MAX_WAIT_AFTER_DELETE_MS = 10 * 60_000
+
+/** How the scratch area waits and measures; the benchmark's is real, a test's may be fake. */
+export interface ScratchMachine {
+  sleep(ms: number): Promise<void>
+  now(): number
+  /** The ms creating PROBE_FILES small files in `dir` (a fresh folder) takes. */
+  probe(dir: string): Promise<number>
+  /** Free bytes on the file system of `dir`. */
+  freeBytes(dir: string): Promise<number>
+}
+
+const realMachine: ScratchMachine = {
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: () => performance.now(),
+  probe: probeFileCreation,
+  freeBytes: async (dir) => {
+    const stats = await statfs(dir)
+    return stats.bavail * stats.bsize
+  }
+}
 
 export class Scratch {
   private deleting: Promise<void> = Promise.resolve()
@@ -34,13 +71,19 @@ export class Scratch {
   /** A delete was started since the last settle(): the next case must wait for it, and then some. */
   private deletedSinceSettle = false
   private caseDir: string | undefined
-  /** Cases whose folders were deleted early for lack of space. */
-  readonly deletedEarly: string[] = []
+  /** Cases whose folders were deleted early for lack of space, and how long the next case then waited. */
+  readonly deletedEarly: Array<{ label: string; waitedMs?: number }> = []
+  /** The fastest probe of file creation so far (ms), the yardstick of the waits after a delete. */
+  fastestProbeMs: number | undefined
   private runs = 0
   private cases = 0
+  private probes = 0
 
   /** `root` holds only scratch folders: whatever an earlier, interrupted benchmark left there is deleted first. */
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    private readonly machine: ScratchMachine = realMachine
+  ) {
     this.deleteInBackground(
       readdir(root).then(
         (names) => names.map((n) => join(root, n)),
@@ -68,22 +111,38 @@ export class Scratch {
     const dir = this.caseDir
     this.caseDir = undefined
     if (dir === undefined) return
-    const free = await statfs(this.root).then((s) => s.bavail * s.bsize)
-    if (free >= MIN_FREE_BYTES) return
-    this.deletedEarly.push(label)
+    if ((await this.machine.freeBytes(this.root)) >= MIN_FREE_BYTES) return
+    this.deletedEarly.push({ label })
     this.deleteInBackground(Promise.resolve([dir]))
   }
 
-  /** Before a timed run: `sync`; before a case, also the wait for a delete, if one was started since the last call. Returns the time waited. */
+  /**
+   * Before a timed run: `sync`; before a case, also the wait for a delete, if one was started since
+   * the last call: a pause, then until creating files is back to its speed. Returns the time waited.
+   */
   async settle(): Promise<number> {
-    const started = performance.now()
+    const started = this.machine.now()
     await this.drain()
     await promisify(execFile)('sync')
     if (this.deletedSinceSettle) {
       this.deletedSinceSettle = false
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_AFTER_DELETE_MS))
+      await this.machine.sleep(PAUSE_AFTER_DELETE_MS)
+      while ((await this.probe()) > RECOVERED_FACTOR * (this.fastestProbeMs as number) && this.machine.now() - started < MAX_WAIT_AFTER_DELETE_MS) {
+        await this.machine.sleep(PROBE_EVERY_MS)
+      }
+      const early = this.deletedEarly.at(-1)
+      if (early !== undefined && early.waitedMs === undefined) early.waitedMs = this.machine.now() - started
     }
-    return performance.now() - started
+    return this.machine.now() - started
+  }
+
+  /** Measures how fast files are created now (ms for PROBE_FILES), in a fresh folder kept until the end. */
+  async probe(): Promise<number> {
+    const dir = join(this.root, `probe-${++this.probes}-${process.pid}`)
+    await mkdir(dir)
+    const ms = await this.machine.probe(dir)
+    this.fastestProbeMs = Math.min(this.fastestProbeMs ?? ms, ms)
+    return ms
   }
 
   /** Deletes every folder, after the last timed run, and waits for it. */
@@ -114,6 +173,21 @@ export class Scratch {
         this.failure ??= error
       })
   }
+}
+
+/**
+ * Creates PROBE_FILES small files in `dir` one after another with blocking calls, as a writer
+ * thread of the action does (nothing else runs while the benchmark settles); returns the ms taken.
+ */
+async function probeFileCreation(dir: string): Promise<number> {
+  const content = Buffer.alloc(PROBE_FILE_BYTES, 0x61)
+  const started = performance.now()
+  for (let i = 0; i < PROBE_FILES; i++) {
+    const fd = openSync(join(dir, `f${i}`), 'wx')
+    writeSync(fd, content)
+    closeSync(fd)
+  }
+  return performance.now() - started
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -85,7 +85,7 @@ export async function runUnpackBench(cases: UnpackCase[], options: UnpackOptions
   const rows: UnpackRow[] = []
   for (const c of cases) rows.push(await runCase(c, options))
   const met = rows.every((r) => r.ratioMet && r.rssMet !== false && (r.checkCost === undefined || r.checkCost <= CHECK_COST_TARGET))
-  return { rows, markdown: render(rows, options.scratch.deletedEarly), targetsMet: met }
+  return { rows, markdown: render(rows, options.scratch), targetsMet: met }
 }
 
 async function runCase(c: UnpackCase, { bundleDir, scratch, node, log }: UnpackOptions): Promise<UnpackRow> {
@@ -213,7 +213,8 @@ function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(0)}%`
 }
 
-function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
+function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fastestProbeMs'>): string {
+  const { deletedEarly, fastestProbeMs } = scratch
   const med = (runs: Run[], pick: (r: Run) => number | undefined): number => median(runs.map(pick).filter((v): v is number => v !== undefined))
   const peak = (runs: Run[]): string => (hasGnuTime ? formatMiB(Math.max(...runs.map((r) => r.peakRssKiB ?? 0)) * 1024) : '-')
   /** The largest, and the median beside it: a rare spike sets the first, a typical run the second. */
@@ -299,8 +300,14 @@ function render(rows: UnpackRow[], deletedEarly: readonly string[]): string {
     return [`${format}: ${small.actionPeakMiB.toFixed(0)} MiB for ${small.bundle.spec.label}, ${large.actionPeakMiB.toFixed(0)} MiB for ${large.bundle.spec.label}`]
   })
   if (growth.length > 0 && hasGnuTime) lines.push(`- Memory against bundle size (action peak RSS): ${growth.join('; ')}.`)
-  if (deletedEarly.length > 0)
-    lines.push(`- Free space ran low: the output of ${deletedEarly.join('; ')} was deleted right after the case, and the next case waited a minute after the delete.`)
+  if (deletedEarly.length > 0) {
+    const cases = deletedEarly.map(({ label, waitedMs }) => `${label} (${waitedMs === undefined ? 'no case followed' : `the next case waited ${formatMs(waitedMs)}`})`)
+    lines.push(
+      `- Free space ran low: the output of ${cases.join('; ')} was deleted right after the case; the next case waited a minute after the delete, then until creating files was back within 1.5x of its fastest speed in this run.`
+    )
+  }
+  if (fastestProbeMs !== undefined)
+    lines.push(`- Creating 2,000 files of 2 KiB in a fresh folder, the fastest in this run (before the first case, or between cases): ${formatMs(fastestProbeMs)}.`)
   const checked = rows.filter((r) => r.checkCosts !== undefined)
   if (checked.length > 0) {
     lines.push('', '### What the site check costs', '')
