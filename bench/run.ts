@@ -21,7 +21,7 @@ import { SITE_1G, SITE_300, SITE_3000, SITE_30K_SMALL, SITE_3K_SMALL, type Bundl
 import { hasGnuTime } from './measure.js'
 import { runPollingBench } from './polling.js'
 import { describeMachine, machineLine, readCpuTicks, stealPercent } from './report.js'
-import { Scratch } from './scratch.js'
+import { RECOVERED_FACTOR, Scratch } from './scratch.js'
 import { runStartupBench } from './startup.js'
 import { CHECK_COST_TARGET, RATIO_TARGET, RSS_TARGET_MIB, type UnpackCase, runUnpackBench } from './unpack.js'
 
@@ -132,7 +132,7 @@ function unpackIntro(): string {
     "- tar.gz: `sh -c 'curl -s URL | tar -xz -C DIR'`",
     "- zip: `sh -c 'curl -s -o FILE URL && unzip -q FILE -d DIR'`",
     '',
-    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a pause of a minute and then until creating files is back within 1.5x of its fastest speed in the run; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for a minute or more, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). One untimed download first reads the archive into the page cache; no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the runs (download only, baseline, action, and for the first bundle the action with \`verify: false\`). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
+    `Every run writes into a fresh folder no run has used, and nothing is deleted while the benchmark runs: all output is kept until after the last timed run and then deleted in bulk (only if free space ran low would a case's output be deleted right after it, followed by a pause and then by a wait until creating files is back within ${RECOVERED_FACTOR}x of its fastest speed in the run; the list below says when). Each run is followed (untimed) by \`sync\`, so its writeback does not land in the next. Why: on ext4, file creation after a large delete is several times slower for a minute or more, and neither \`sync\` nor waiting for an idle disk ends that (bench/scratch.ts has the measurements). One untimed download first reads the archive into the page cache; no cache is dropped. Every output is checked: exit status, file count and total bytes of the site, and for the action its outputs (sha256, size, site path) and its requests (one start, one bundle link, one download, no retries). Rounds rotate the order of the runs (download only, baseline, action, and for the first bundle the action with \`verify: false\`). Times come from ${hasGnuTime ? 'GNU `time -v` around each command (CPU, peak RSS) and' : ''} this process's clock (wall, spawn to exit).`
   ].join('\n')
 }
 

@@ -35,12 +35,14 @@ const GiB = 1024 ** 3
 /** Free space under which a finished case's folders are deleted at once instead of at the end. */
 const MIN_FREE_BYTES = 30 * GiB
 /** After a delete, before file creation is measured again. */
-const PAUSE_AFTER_DELETE_MS = 60_000
+export const PAUSE_AFTER_DELETE_MS = 60_000
 /** Files of PROBE_FILE_BYTES each that a probe of file creation creates. */
 const PROBE_FILES = 2_000
 const PROBE_FILE_BYTES = 2_048
+/** What a probe does, for the report. */
+export const PROBE = `creating ${PROBE_FILES.toLocaleString('en-US')} files of ${PROBE_FILE_BYTES / 1024} KiB in a fresh folder`
 /** File creation is back to its speed when a probe takes at most this many times the fastest one. */
-const RECOVERED_FACTOR = 1.5
+export const RECOVERED_FACTOR = 1.5
 /** Between probes while it is not, and the most a case waits after a delete in all. */
 const PROBE_EVERY_MS = 15_000
 const MAX_WAIT_AFTER_DELETE_MS = 10 * 60_000

@@ -23,7 +23,7 @@ import { runnerEnv } from './action-env.js'
 import { type Bundle, type BundleSpec, type Format, ensureBundle } from './bundles.js'
 import { type Measured, hasGnuTime, measure, median, medianInterval } from './measure.js'
 import { formatMiB, formatMs, mark, table } from './report.js'
-import type { Scratch } from './scratch.js'
+import { PAUSE_AFTER_DELETE_MS, PROBE, RECOVERED_FACTOR, type Scratch } from './scratch.js'
 import { API_KEY, startService, type FakeService } from './service.js'
 
 /** The issue's targets: action wall time / baseline wall time, and the action's peak RSS. */
@@ -303,11 +303,11 @@ function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fast
   if (deletedEarly.length > 0) {
     const cases = deletedEarly.map(({ label, waitedMs }) => `${label} (${waitedMs === undefined ? 'no case followed' : `the next case waited ${formatMs(waitedMs)}`})`)
     lines.push(
-      `- Free space ran low: the output of ${cases.join('; ')} was deleted right after the case; the next case waited a minute after the delete, then until creating files was back within 1.5x of its fastest speed in this run.`
+      `- Free space ran low: the output of ${cases.join('; ')} was deleted right after the case; the next case waited ${formatMs(PAUSE_AFTER_DELETE_MS)} after the delete, then until ${PROBE} took at most ${RECOVERED_FACTOR}x its fastest time in this run.`
     )
   }
   if (fastestProbeMs !== undefined)
-    lines.push(`- Creating 2,000 files of 2 KiB in a fresh folder, the fastest in this run (before the first case, or between cases): ${formatMs(fastestProbeMs)}.`)
+    lines.push(`- ${PROBE[0]!.toUpperCase()}${PROBE.slice(1)}, the fastest in this run (before the first case, or between cases): ${formatMs(fastestProbeMs)}.`)
   const checked = rows.filter((r) => r.checkCosts !== undefined)
   if (checked.length > 0) {
     lines.push('', '### What the site check costs', '')

@@ -56,7 +56,7 @@
   (func $next (export "next") (param $base i32) (param $length i32) (param $from i32) (param $folderHash i32) (result i32)
     (local $block i32) (local $mask i32) (local $at i32) (local $address i32) (local $last i32) (local $before i32)
     (local $quote i32) (local $quoted i32) (local $start i32) (local $limit i32) (local $end i32) (local $byte i32)
-    (local $hash i32) (local $check i32) (local $word i32) (local $stop i32)
+    (local $hash i32) (local $check i32) (local $quotes i32) (local $word i32) (local $stop i32)
     (local.set $block (local.get $from))
     (block $none
       (loop $blocks
@@ -118,13 +118,13 @@
                   (block $found
                     (loop $quoteSearch
                       (br_if $found (i32.ge_s (local.get $end) (local.get $limit)))
-                      (local.set $word
+                      (local.set $quotes
                         (i8x16.bitmask (i8x16.eq
                           (v128.load (i32.add (local.get $base) (local.get $end)))
                           (i8x16.splat (local.get $quote)))))
-                      (if (local.get $word)
+                      (if (local.get $quotes)
                         (then
-                          (local.set $end (i32.add (local.get $end) (i32.ctz (local.get $word))))
+                          (local.set $end (i32.add (local.get $end) (i32.ctz (local.get $quotes))))
                           (if (i32.gt_s (local.get $end) (local.get $limit)) (then (local.set $end (local.get $limit))))
                           (br $found)))
                       (local.set $end (i32.add (local.get $end) (i32.const 16)))
@@ -143,7 +143,7 @@
               (local.set $stop (i32.add (local.get $base) (local.get $end)))
               (block $words
                 (loop $word4
-                  (br_if $words (i32.gt_s (i32.add (local.get $address) (i32.const 4)) (local.get $stop)))
+                  (br_if $words (i32.gt_u (i32.add (local.get $address) (i32.const 4)) (local.get $stop)))
                   (local.set $word (i32.load (local.get $address)))
                   (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $word)) (i32.const 0x01000193)))
                   (local.set $check (i32.mul (i32.xor (local.get $check) (local.get $word)) (i32.const 0x5bd1e995)))

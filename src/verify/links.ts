@@ -182,11 +182,11 @@ export function collectorWithScanner(scanner: string): LinkCollector {
   }
 
   /** Places the regions for the sizes asked, grows the memory to hold them, and places every row in the slots again. */
-  function layOut(scratchBytes = SCRATCH_BYTES): void {
+  function layOut(): void {
     slots = TABLE_AT + capacity * ROW_BYTES
     pageAt = slots + slotCount * 4
     scratchAt = pageAt + pageBytes + VECTOR_BYTES
-    const needed = scratchAt + scratchBytes
+    const needed = scratchAt + SCRATCH_BYTES
     const size = scan.memory.buffer.byteLength
     if (needed > size) scan.memory.grow(Math.ceil((needed - size) / WASM_PAGE_BYTES))
     bytes().fill(0, slots, slots + slotCount * 4)
