@@ -116,18 +116,20 @@ export class ZipUnpacker {
     // a path gives its mode (a later default one drops an earlier other one).
     const modes = new Map<string, { name: string; mode: number | undefined }>()
     let index = 0
-    for await (const entry of file.centralEntries(directory)) {
-      const local = streamed[index++] as LocalEntry
-      if (entry.offset !== local.offset) return 'again'
-      disagreement(entry, local)
-      if (entry.name !== local.name) return 'again'
-      const kind = kindOf(entry)
-      const localKind = local.name.endsWith('/') ? 'directory' : 'file'
-      if (kind.kind !== localKind) return 'again'
-      if (kind.kind !== 'file') continue
-      // (By folded path: a twin in another case is the same file, see EntryIndex.)
-      if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(foldPath(entryPath(entry.name)), { name: entry.name, mode: kind.mode })
-      else if (modes.size > 0) modes.delete(foldPath(entryPath(entry.name)))
+    for await (const batch of file.centralEntries(directory)) {
+      for (const entry of batch) {
+        const local = streamed[index++] as LocalEntry
+        if (entry.offset !== local.offset) return 'again'
+        disagreement(entry, local)
+        if (entry.name !== local.name) return 'again'
+        const kind = kindOf(entry)
+        const localKind = local.name.endsWith('/') ? 'directory' : 'file'
+        if (kind.kind !== localKind) return 'again'
+        if (kind.kind !== 'file') continue
+        // (By folded path: a twin in another case is the same file, see EntryIndex.)
+        if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(foldPath(entryPath(entry.name)), { name: entry.name, mode: kind.mode })
+        else if (modes.size > 0) modes.delete(foldPath(entryPath(entry.name)))
+      }
     }
     for (const { name, mode } of modes.values()) this.writer.setMode(name, mode)
     await this.writer.finish()
@@ -375,17 +377,21 @@ async function unpackFromDirectory(file: ZipFile, directory: Directory, writer: 
   // again would have them read and inflated again for each (work without bound for a small file).
   let declared = 0
   let stored = 0
-  for await (const entry of file.centralEntries(directory)) {
-    if (kindOf(entry).kind === 'file') declared += entry.size
-    stored += LOCAL_HEADER_BYTES + entry.nameRaw.length + entry.compressedSize
-    if (stored > directory.offset) {
-      throw corrupt(new Error(`the central directory's entries hold more data than the ${directory.offset} bytes before it (entries that share their data?)`))
+  for await (const batch of file.centralEntries(directory)) {
+    for (const entry of batch) {
+      if (kindOf(entry).kind === 'file') declared += entry.size
+      stored += LOCAL_HEADER_BYTES + entry.rawName.length + entry.compressedSize
+      if (stored > directory.offset) {
+        throw corrupt(new Error(`the central directory's entries hold more data than the ${directory.offset} bytes before it (entries that share their data?)`))
+      }
     }
   }
   writer.checkDeclared(directory.count, declared)
-  for await (const entry of file.centralEntries(directory)) {
-    signal.throwIfAborted()
-    await unpackEntry(file, entry, writer)
+  for await (const batch of file.centralEntries(directory)) {
+    for (const entry of batch) {
+      signal.throwIfAborted()
+      await unpackEntry(file, entry, writer)
+    }
   }
   await writer.finish()
 }
