@@ -72,6 +72,46 @@ describe('entryPath', () => {
     expect(refusal(() => entryPath(name)).message).toContain(reason)
   })
 
+  test('a plain name is its own path, and any other reads as the checks of each segment read it', () => {
+    // The checks of each segment, spelled out: what names without a quick path must give.
+    const segmentByUnit = (name: string): string | 'refused' => {
+      if (name.includes('\0') || /^(?:[\\/]|[A-Za-z]:)/.test(name)) return 'refused'
+      const segments = name.split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.')
+      const gitName = (segment: string): boolean =>
+        ['.git', 'git~1'].includes(
+          segment
+            .split(':')[0]!
+            .toLowerCase()
+            .replace(/[. ]+$/, '')
+        )
+      if (segments.some((segment) => segment === '..' || /^[. ]+$/.test(segment) || gitName(segment) || Buffer.byteLength(segment) > 255)) return 'refused'
+      const path = segments.join('/')
+      return Buffer.byteLength(path) > 4096 ? 'refused' : path
+    }
+    const unit = fc.constantFrom('a', 'Z', 'g', 'i', 't', 'G', 'I', 'T', '~', '1', '.', '.', ' ', '/', '/', '\\', '-', '_', ':')
+    const name = fc.oneof(
+      fc.string({ unit, minLength: 1, maxLength: 24 }),
+      fc.array(fc.stringMatching(/^[\w-][\w.-]{0,10}$/), { minLength: 1, maxLength: 6 }).map((segments) => segments.join('/')),
+      fc
+        .tuple(fc.integer({ min: 250, max: 260 }), fc.integer({ min: 1, max: 20 }))
+        .map(([length, count]) => Array.from({ length: count }, () => 'n'.repeat(length)).join('/'))
+    )
+    fc.assert(
+      fc.property(name, (candidate) => {
+        const expected = segmentByUnit(candidate)
+        const actual = (() => {
+          try {
+            return entryPath(candidate)
+          } catch {
+            return 'refused'
+          }
+        })()
+        expect(actual).toBe(expected)
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
   test('takes the longest names every file system can create', () => {
     expect(entryPath('n'.repeat(255))).toBe('n'.repeat(255))
     const longest = `${'d'.repeat(255)}/`.repeat(16)

@@ -248,12 +248,21 @@ const MAX_LINK_TARGET_BYTES = 4096;
 const DOTS_AND_SPACES = /^[. ]+$/;
 const NON_ASCII = /[\u0080-\uffff]/;
 /**
+ * A name of plain segments, one `/` between them: letters, digits, `_`, `-` and dots, no segment
+ * starting with a dot, none over NAME_MAX. No refusal can apply to it but the path's length, and
+ * it is its own path: the entries of a generated site mostly are such, and skip the checks of
+ * each segment (30,000 of them took ~45 ms of the reader's time).
+ */
+const PLAIN_NAME = /^[\w-][\w.-]{0,254}(?:\/[\w-][\w.-]{0,254})*$/;
+/**
  * The entry's path inside the root, or an UnsafeEntryError for an absolute name, a `..` segment
  * (also as Windows reads one), a NUL byte, a name too long to create, or a `.git` folder (git
  * would take it for a repository's control folder, hooks and all, if a later step ran git in
  * the site). `./a//b/` becomes `a/b`; `./` becomes '' (the root itself).
  */
 function entryPath(name) {
+    if (name.length <= MAX_PATH_BYTES && PLAIN_NAME.test(name))
+        return name;
     checkText(name, name, 'name');
     if (ABSOLUTE.test(name))
         throw new archive_errors/* UnsafeEntryError */.vF(name, 'has an absolute path');
