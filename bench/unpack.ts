@@ -285,7 +285,7 @@ function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fast
 
   const lines = [main, '']
   lines.push(
-    'Wall times are medians over the rounds, spawn to exit. CPU is user + system time of the whole process tree (for the baselines curl + tar + gzip, or curl + unzip), median. Peak RSS is the largest over the rounds of the largest single process (for the baselines: curl, tar, gzip or unzip; for the action: its node process, with the median over the rounds beside it: the target is judged on the largest). The 95% interval of the median is distribution-free (order statistics of the rounds: the whole range up to 8 rounds, the 6th to 16th of 21): a target inside it is met or missed within the noise of the machine.',
+    'Wall times are medians over the rounds, spawn to exit. CPU is user + system time of the whole process tree (for the baselines curl + tar + gzip, or curl + unzip), median. Peak RSS is the largest over the rounds of the largest single process (for the baselines: curl, tar, gzip or unzip; for the action: its node process, with the median over the rounds beside it: the target is judged on the largest). The 95% interval of the median is distribution-free (order statistics of the rounds: the whole range up to 8 rounds, the 2nd to 10th of 11, the 6th to 16th of 21): a target inside it is met or missed within the noise of the machine.',
     ''
   )
   for (const r of rows) {
