@@ -2448,15 +2448,8 @@ function decodeName(flags, buffer, start, end, extra) {
     const rawName = buffer.toString('latin1', start, end);
     if (!extra.unicodePath && isPrintableAscii(buffer, start, end))
         return { name: rawName, rawName };
-    let fields = [];
-    if (extra.unicodePath) {
-        try {
-            fields = yauzl.parseExtraFields(buffer.subarray(extra.start, extra.end));
-        }
-        catch (error) {
-            throw (0,archive_errors/* corrupt */.qb)(error);
-        }
-    }
+    // (scanExtra walked the area as yauzl does and refused what yauzl would: this parse cannot throw.)
+    const fields = extra.unicodePath ? yauzl.parseExtraFields(buffer.subarray(extra.start, extra.end)) : [];
     // "Strict" keeps backslashes as they are, so errors name the entry as the archive spells it;
     // our checks treat them as separators.
     const name = yauzl.getFileNameLowLevel(flags, buffer.subarray(start, end), fields, true);

@@ -125,10 +125,10 @@
                       (if (local.get $quotes)
                         (then
                           (local.set $end (i32.add (local.get $end) (i32.ctz (local.get $quotes))))
-                          (if (i32.gt_s (local.get $end) (local.get $limit)) (then (local.set $end (local.get $limit))))
                           (br $found)))
                       (local.set $end (i32.add (local.get $end) (i32.const 16)))
                       (br $quoteSearch)))
+                  ;; (A quote found, or the last block read, may lie past the bound: the bound it is.)
                   (if (i32.gt_s (local.get $end) (local.get $limit)) (then (local.set $end (local.get $limit)))))
                 (else
                   (block $valueEnd
