@@ -180,12 +180,17 @@ describe.each([action, cli])('$name', (frontEnd) => {
   })
 
   test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
-    // 20,000 empty files in 40 folders, in order: once the last folder has files, the extraction
-    // is nearly done. Removing that many files takes longer than the runner waits. Two runs of
-    // 20,000 files: a loaded machine (2 cores shared with other work) needs more than the default 20 s.
+    // 20,000 empty files in 40 folders, in order. The download stalls where the central directory
+    // starts, after every entry: the signal comes once the last folder has all its files, with the
+    // run still waiting for the rest (before, the signal could land after a fast run had finished).
+    // Removing that many files takes longer than the runner waits. Two runs of 20,000 files: a
+    // loaded machine (2 cores shared with other work) needs more than the default 20 s.
     const entries: ArchiveEntry[] = []
     for (let d = 0; d < 40; d++) for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
-    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: buildZip(entries) } })
+    const zip = buildZip(entries)
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: zip } })
+    // The end-of-central-directory record (22 bytes, no comment) gives the directory's offset at 16.
+    s.addFault({ route: 'download', stallAt: zip.readUInt32LE(zip.length - 22 + 16) })
     const inputs = { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }
     const ours = async (): Promise<string[]> => (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
     const sent = { at: 0 }
@@ -193,7 +198,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
       const watch = async (): Promise<void> => {
         const staging = (await ours().catch((): string[] => []))[0]
         const last = staging === undefined ? [] : await readdir(path.join(workspace.dir, staging, 'd39')).catch((): string[] => [])
-        if (last.length === 0) return void setTimeout(watch, 10)
+        if (last.length < 500) return void setTimeout(watch, 10)
         sent.at = performance.now()
         child.kill('SIGINT')
       }
