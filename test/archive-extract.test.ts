@@ -79,10 +79,16 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
       await build(format, [
         { type: 'file', name: 'run.sh', content: '#!/bin/sh\n', mode: 0o4755 },
         { type: 'file', name: 'shared', content: 'x', mode: 0o3775 },
-        { type: 'file', name: 'plain.txt', content: 'x', mode: 0o644 }
+        { type: 'file', name: 'plain.txt', content: 'x', mode: 0o644 },
+        // The umask applies as it does to any file created with a mode (a zip unpacked while it
+        // downloads gets its modes afterwards, by chmod, which the umask does not mask).
+        { type: 'file', name: 'open.html', content: 'x', mode: 0o666 },
+        { type: 'file', name: 'open.sh', content: 'x', mode: 0o777 }
       ])
     )
     const mode = async (name: string): Promise<number> => (await stat(join(siteDir, name))).mode & 0o7777
+    expect(await mode('open.html')).toBe(0o666 & ~process.umask())
+    expect(await mode('open.sh')).toBe(0o777 & ~process.umask())
     expect(await mode('run.sh')).toBe(0o755 & ~process.umask())
     expect((await mode('shared')) & 0o7000).toBe(0)
     expect((await mode('shared')) & 0o100).toBe(0o100)

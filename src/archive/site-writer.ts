@@ -16,6 +16,7 @@
 import zlib from 'node:zlib'
 import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
 import type { Logger } from '../common/log.js'
+import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
 import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
 import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
@@ -269,12 +270,15 @@ export class SiteWriter {
     }
   }
 
-  /** Sets the mode of a file written earlier (an archive that names it only after the content). */
+  /**
+   * Sets the mode of a file written earlier (an archive that names it only after the content),
+   * masked as creating the file with that mode would have masked it.
+   */
   setMode(name: string, mode: number | undefined): void {
     this.throwIfFailed()
     const path = this.index.fileAt(name)
     if (path === undefined) throw new Error(`setMode: the entry ${JSON.stringify(name)} is not a file written earlier`)
-    this.disk.chmod(path, name, fileMode(mode))
+    this.disk.chmod(path, name, fileMode(mode) & ~UMASK)
   }
 
   async hardlink(name: string, target: string): Promise<void> {
