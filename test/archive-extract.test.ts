@@ -5,7 +5,7 @@ import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, writeFailure } from '../src/archive/errors.js'
+import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, UnsupportedArchiveError, writeFailure } from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
 import type { SiteInspector, SiteLimits } from '../src/archive/site-writer.js'
@@ -515,6 +515,62 @@ describe('zip only', () => {
     const error = await unpack(zip).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CorruptArchiveError)
     expect((error as Error).message).toContain(`the entry "${entry.name}" holds data that does not match its CRC-32`)
+    await expectNothingElseWritten('no site')
+  })
+
+  /** Where a zip's end of central directory record starts (no comment: the last 22 bytes). */
+  const endRecordAt = (zip: Buffer): number => zip.length - 22
+
+  test.each([1, 0])('an end record whose count (%d) leaves records of its central directory out is refused as corrupt', async (count) => {
+    const zip = buildZip([
+      { type: 'file', name: 'index.html', content: 'home' },
+      { type: 'file', name: 'guide.html', content: 'guide' },
+      { type: 'file', name: 'faq.html', content: 'faq' }
+    ])
+    // One flipped bit turns 3 into 1: the directory's size still covers all three records.
+    zip.writeUInt16LE(count, endRecordAt(zip) + 8)
+    zip.writeUInt16LE(count, endRecordAt(zip) + 10)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain(`the central directory's ${count} entries take`)
+    await expectNothingElseWritten('no site')
+  })
+
+  test('an end record whose size is short of its records is refused as corrupt', async () => {
+    const zip = buildZip([
+      { type: 'file', name: 'index.html', content: 'home' },
+      { type: 'file', name: 'guide.html', content: 'guide' }
+    ])
+    zip.writeUInt32LE(zip.readUInt32LE(endRecordAt(zip) + 12) - 10, endRecordAt(zip) + 12)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('the central directory holds more than the')
+    await expectNothingElseWritten('no site')
+  })
+
+  /** Sets `set` in the general purpose flags, or the method, of the first entry, in its local header and central record alike. */
+  function withFirstEntry(zip: Buffer, change: { flags?: number; method?: number }): Buffer {
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    if (change.flags !== undefined) {
+      zip.writeUInt16LE(zip.readUInt16LE(6) | change.flags, 6)
+      zip.writeUInt16LE(zip.readUInt16LE(central + 8) | change.flags, central + 8)
+    }
+    if (change.method !== undefined) {
+      zip.writeUInt16LE(change.method, 8)
+      zip.writeUInt16LE(change.method, central + 10)
+    }
+    return zip
+  }
+
+  test.each([
+    ['encrypted', { flags: 1 }, '"page.html" is encrypted, which the action does not unpack'],
+    ['compressed with bzip2', { method: 12 }, '"page.html" is compressed with method 12 (neither stored nor deflate), which the action does not unpack']
+  ] as const)('an entry %s is refused as unsupported, not corrupt (another download would not help)', async (_, change, message) => {
+    const zip = withFirstEntry(buildZip([{ type: 'file', name: 'page.html', content: 'x'.repeat(100) }]), change)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsupportedArchiveError)
+    expect((error as Error).message).toMatch(/^The bundle archive cannot be unpacked \(zip, \d+ bytes, sha256 [0-9a-f]{64}\): entry /)
+    expect((error as Error).message).toContain(message)
     await expectNothingElseWritten('no site')
   })
 

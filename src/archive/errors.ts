@@ -33,6 +33,15 @@ export class NotAnArchiveError extends ActionError {
   override readonly name = 'NotAnArchiveError'
 }
 
+/**
+ * The archive is intact but uses what the action does not unpack: encryption, a compression method
+ * other than stored and deflate, a zip split over several disks. Final: another download would
+ * give the same bytes.
+ */
+export class UnsupportedArchiveError extends ActionError {
+  override readonly name = 'UnsupportedArchiveError'
+}
+
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
 export function corrupt(error: unknown): CorruptArchiveError {
   if (error instanceof CorruptArchiveError) return error

@@ -4,7 +4,7 @@
  */
 import { type FileHandle, open } from 'node:fs/promises'
 import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
-import { corrupt } from './errors.js'
+import { UnsupportedArchiveError, corrupt } from './errors.js'
 import {
   CENTRAL_HEADER,
   CENTRAL_HEADER_BYTES,
@@ -124,7 +124,7 @@ export class ZipFile {
         size = readUInt64(end64, 40)
         offset = readUInt64(end64, 48)
       }
-      if (disk !== 0) throw corrupt(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`))
+      if (disk !== 0) throw new UnsupportedArchiveError(`it is a zip split over several disks (this is disk ${disk}), which the action does not unpack`)
       if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
       return { count, offset, size }
     }
@@ -142,6 +142,9 @@ export class ZipFile {
     let index = 0
     /** The bytes the next record needs in the window: its fixed part, then (if it did not fit) all of it. */
     let need = CENTRAL_HEADER_BYTES
+    // The end record gives both the count and the size: they must agree, or one of them is damaged
+    // (a count one bit short would silently leave entries out of the site).
+    const end = directory.offset + directory.size
     while (index < directory.count) {
       const window = await records.readOn(at, need)
       const batch: CentralEntry[] = []
@@ -151,6 +154,8 @@ export class ZipFile {
         const signature = window.readUInt32LE(used)
         if (signature !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`))
         const bytes = centralRecordBytes(window, used)
+        if (at + used + bytes > end)
+          throw corrupt(new Error(`the central directory holds more than the ${directory.size} bytes its end record gives for ${directory.count} entries`))
         if (used + bytes > window.length) {
           need = bytes
           break
@@ -163,6 +168,8 @@ export class ZipFile {
       collectMainThreadGarbage(batch.length * DIRECTORY_ENTRY_GARBAGE_BYTES)
       if (batch.length > 0) yield batch
     }
+    if (at !== end)
+      throw corrupt(new Error(`the central directory's ${directory.count} entries take ${at - directory.offset} bytes, but its end record gives ${directory.size}`))
   }
 
   /** The local header at `offset`. */
