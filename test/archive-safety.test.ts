@@ -255,6 +255,18 @@ describe('EntryIndex', () => {
     ])
   })
 
+  test('what all symlink targets add up to is bounded as they come, not only once they are resolved', () => {
+    // A folder and back, 16 times: 4,064 bytes that stay at the root, each target fine alone (a
+    // zip deflates one to a few dozen bytes).
+    const target = `${'x'.repeat(250)}/../`.repeat(16)
+    const index = new EntryIndex()
+    // 16 MiB of targets: 4,128 of these pass, the next one does not.
+    for (let i = 0; i < 4128; i++) index.addSymlink(`l${i}`, target)
+    const refused = refusal(() => index.addSymlink('l4128', target))
+    expect(refused.entryName).toBe('l4128')
+    expect(refused.message).toContain('is a symlink past 16 MiB of symlink targets in the archive')
+  })
+
   test('refuses any entry written through a symlink', () => {
     const index = new EntryIndex()
     index.addSymlink('s', 'sub')

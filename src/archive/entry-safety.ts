@@ -26,6 +26,13 @@ const MAX_PATH_BYTES = 4096
 /** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
 export const MAX_LINK_TARGET_BYTES = 4096
 /**
+ * What all of an archive's symlink targets may add up to. Each is held until the symlinks are
+ * checked against the final tree (they are created last), and a zip deflates a 4 KiB target to a
+ * few dozen bytes: without this bound, a 110 MiB zip of a million such links would hold 4 GiB
+ * before the end. A site's links name a few dozen bytes each: this is hundreds of thousands.
+ */
+const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024
+/**
  * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
  * as nothing at all. `.` and `..` themselves are handled before this is asked.
  */
@@ -131,6 +138,8 @@ export class EntryIndex {
   private readonly nodes = new Map<string, Node>([['', { kind: 'dir', path: '' }]])
   /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
   private readonly symlinks = new Set<string>()
+  /** The bytes of every symlink target seen so far, replaced ones too (see MAX_LINK_TARGETS_BYTES). */
+  private linkTargetBytes = 0
 
   /** Returns the directory's path (as first spelled), '' for the root. */
   addDirectory(name: string): string {
@@ -184,7 +193,15 @@ export class EntryIndex {
   addSymlink(name: string, target: string): Claim {
     checkText(name, target, 'link target')
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
-    if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
+    const targetBytes = Buffer.byteLength(target)
+    if (targetBytes > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
+    this.linkTargetBytes += targetBytes
+    if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
+      throw new UnsafeEntryError(
+        name,
+        `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`
+      )
+    }
     if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`)
     for (const segment of target.split(SEPARATORS)) {
       if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
