@@ -63,6 +63,16 @@ describe('ServiceClient against the simulator', () => {
     expect(clock.sleeps).toContain(2000)
   })
 
+  test('an IPv6 literal base-url is reached: its brackets are no part of the host name', async () => {
+    sim = await startSimulator({ host: '::1' })
+    expect(sim.apiUrl).toMatch(/^http:\/\/\[::1\]:\d+$/)
+    const { client } = clientFor(sim.apiUrl)
+    const body = (await client.request(start)) as { jobId: string }
+    client.dispose()
+    expect(body.jobId).toEqual(expect.any(String))
+    expect(sim.requests[0]?.headers.host).toBe(new URL(sim.apiUrl).host)
+  })
+
   test('the start POST is retried on 429 and 503 only', async () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl)

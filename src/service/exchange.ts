@@ -35,7 +35,7 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
       parsedUrl: url,
       httpModule: url.protocol === 'https:' ? https : http,
       options: {
-        host: url.hostname,
+        host: hostOf(url),
         port: url.port === '' ? undefined : Number(url.port),
         path: `${url.pathname}${url.search}`,
         method: exchange.method,
@@ -48,6 +48,14 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
     exchange.body ?? null
   )
   return message
+}
+
+/**
+ * The host to connect to: a URL writes an IPv6 address in brackets (`[::1]`), which a connection
+ * would look up as a name; the Host header gets its brackets back from node.
+ */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1')
 }
 
 /** A header's value, the first one when it came more than once. */
