@@ -298,6 +298,15 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(await readdir(siteDir)).toHaveLength(25)
   })
 
+  test('the folders a deep path implies count against the entry bound', async () => {
+    // One entry, 31 paths made: a few dozen bytes could otherwise make millions of folders.
+    const deep: ArchiveEntry[] = [{ type: 'file', name: `${'d/'.repeat(30)}deep.html`, content: 'x' }]
+    const error = await unpack(await build(format, deep), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toContain('The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/')
+    await expectNothingElseWritten('no site')
+  })
+
   test('reports corrupt data as CorruptArchiveError with size and sha256', async () => {
     const good = await build(format, fixtureSiteEntries({ pages: 30 }))
     const broken = Buffer.from(good)

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from '@jest/globals'
 import { EntryIndex, entryPath, fileMode } from '../src/archive/entry-safety.js'
 import { foldPath } from '../src/common/file-names.js'
-import { UnsafeEntryError } from '../src/archive/errors.js'
+import { SiteLimitError, UnsafeEntryError } from '../src/archive/errors.js'
 import { describeBytes, detectFormat } from '../src/archive/format.js'
 import { ActionError } from '../src/common/errors.js'
 
@@ -265,6 +265,46 @@ describe('EntryIndex', () => {
     const refused = refusal(() => index.addSymlink('l4128', target))
     expect(refused.entryName).toBe('l4128')
     expect(refused.message).toContain('is a symlink past 16 MiB of symlink targets in the archive')
+  })
+
+  test('the folders a path implies count against the bound on paths, as entries do', () => {
+    const index = new EntryIndex({ paths: 25 })
+    index.addFile('a.html')
+    // One entry, 30 folders: 31 paths, past 25.
+    const refused = (() => {
+      try {
+        index.addFile(`${'d/'.repeat(30)}deep.html`)
+      } catch (error) {
+        return error
+      }
+      return undefined
+    })()
+    expect(refused).toBeInstanceOf(SiteLimitError)
+    expect((refused as Error).message).toContain('The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/')
+    // 23 more paths (a folder of 22 files) fit: 24 in all.
+    for (let i = 0; i < 22; i++) index.addFile(`guides/p${i}.html`)
+  })
+
+  test('what the paths held add up to is bounded', () => {
+    // Names under 255 bytes and paths under 4,096, each fine alone: 3,815 characters an entry.
+    const folder = `${'f'.repeat(240)}/`.repeat(15)
+    const index = new EntryIndex({ pathCharacters: 1024 * 1024 })
+    const add = (i: number): void => void index.addFile(`${folder}${String(i).padStart(200, '0')}`)
+    let i = 0
+    const refused = (() => {
+      try {
+        for (; ; i++) add(i)
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(refused).toBeInstanceOf(SiteLimitError)
+    expect((refused as Error).message).toContain(`The bundle's paths add up to more than 1,048,576 characters, far more than a site's: the entry "${folder}`)
+    // The 15 folders (240, 481, ... characters), then files of 3,815 each.
+    const folders = Array.from({ length: 15 }, (_, k) => 241 * (k + 1) - 1).reduce((sum, length) => sum + length)
+    expect(i).toBe(Math.floor((1024 * 1024 - folders) / (folder.length + 200)))
+    // The default is 64 Mi characters: far above a site of 100,000 pages, far below the heap.
+    expect(() => new EntryIndex().addFile(`${folder}${'x'.repeat(200)}`)).not.toThrow()
   })
 
   test('refuses any entry written through a symlink', () => {

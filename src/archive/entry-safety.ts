@@ -6,7 +6,7 @@
  * site root.
  */
 import { foldPath, isGitFolderName } from '../common/file-names.js'
-import { UnsafeEntryError } from './errors.js'
+import { SiteLimitError, UnsafeEntryError } from './errors.js'
 
 /** Both separators count: a Windows runner would read `a\..\b` as a traversal. */
 const SEPARATORS = /[\\/]/
@@ -32,6 +32,18 @@ export const MAX_LINK_TARGET_BYTES = 4096
  * before the end. A site's links name a few dozen bytes each: this is hundreds of thousands.
  */
 const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024
+/**
+ * The most entries an archive may hold, and paths the index may hold: far above any real site
+ * (each costs an inode and some memory in the index), far below what would exhaust either.
+ */
+export const MAX_SITE_ENTRIES = 1_000_000
+/**
+ * What the paths the index holds may add up to, in characters. Each is held here (and a folder's
+ * in its writer thread) until the end: 4,000-character paths (each name under 255) took ~8 KiB
+ * of heap an entry, so a tar.gz of 27 MiB could exhaust the heap within the entry bound. A site
+ * of 100,000 pages holds ~8 Mi.
+ */
+const MAX_PATH_CHARACTERS = 64 * 1024 * 1024
 /**
  * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
  * as nothing at all. `.` and `..` themselves are handled before this is asked.
@@ -140,6 +152,19 @@ export class EntryIndex {
   private readonly symlinks = new Set<string>()
   /** The bytes of every symlink target seen so far, replaced ones too (see MAX_LINK_TARGETS_BYTES). */
   private linkTargetBytes = 0
+  /** Paths held (entries and the folders their paths imply) and their characters. */
+  private paths = 0
+  private pathCharacters = 0
+
+  /**
+   * `paths`: the most paths the index holds, folders that entries' paths imply included;
+   * `pathCharacters`: what they may add up to.
+   */
+  constructor(bounds: { paths?: number; pathCharacters?: number } = {}) {
+    this.bounds = { paths: bounds.paths ?? MAX_SITE_ENTRIES, pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS }
+  }
+
+  private readonly bounds: { paths: number; pathCharacters: number }
 
   /** Returns the directory's path (as first spelled), '' for the root. */
   addDirectory(name: string): string {
@@ -149,6 +174,7 @@ export class EntryIndex {
     if (existing?.kind === 'dir') return existing.path
     const path = this.claimParents(spelled, name)
     if (existing?.kind === 'file') throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
+    if (existing === undefined) this.hold(1, path.length, name)
     // An earlier symlink here is replaced: it exists only in this index until the very end.
     this.symlinks.delete(key)
     this.nodes.set(key, { kind: 'dir', path })
@@ -264,11 +290,32 @@ export class EntryIndex {
     if (path !== spelled && foldPath(path) !== key) throw new UnsafeEntryError(name, "has a path that its folders' first spelling would change")
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
+    if (existing === undefined) this.hold(1, path.length, name)
     this.symlinks.delete(key)
     // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
     // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
     const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path)
     return { path, key, replaces: replaced ? existing.path : undefined }
+  }
+
+  /**
+   * Counts `added` new paths of `characters` in all against the index's bounds: a folder that a
+   * deep path implies is no entry of the archive, but it is made on disk and held here all the same.
+   */
+  private hold(added: number, characters: number, name: string): void {
+    const unchanged = 'Nothing was unpacked into the site folder, and the previous site was left as it was.'
+    if (this.paths + added > this.bounds.paths) {
+      throw new SiteLimitError(
+        `The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`
+      )
+    }
+    if (this.pathCharacters + characters > this.bounds.pathCharacters) {
+      throw new SiteLimitError(
+        `The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`
+      )
+    }
+    this.paths += added
+    this.pathCharacters += characters
   }
 
   /**
@@ -294,6 +341,11 @@ export class EntryIndex {
     }
     // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
     // closure for this: capturing the loop's variables made every entry ~60% slower.)
+    if (newDirectories.length > 0) {
+      let characters = 0
+      for (const directory of newDirectories) characters += directory.spelled.length
+      this.hold(newDirectories.length, characters, name)
+    }
     const same = parent === '' || folder === parent
     for (const directory of newDirectories)
       this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) })

@@ -19,17 +19,12 @@ import type { Logger } from '../common/log.js'
 import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
 import { DiskThreads, type StreamedFile, failedEntry } from './disk-threads.js'
-import { EntryIndex, entryPath, fileMode } from './entry-safety.js'
+import { EntryIndex, MAX_SITE_ENTRIES, entryPath, fileMode } from './entry-safety.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from './errors.js'
 import { checkedContent } from './writer-thread.js'
 
 /** Files up to this size are read into memory and written in one call. */
 export const SMALL_FILE_BYTES = 1024 * 1024
-/**
- * The most entries an archive may hold: far above any real site (each entry costs an inode and
- * some memory in the index), far below what would exhaust either.
- */
-const MAX_SITE_ENTRIES = 1_000_000
 /**
  * What an archive's own bytes may hold beyond its files' content: per entry, its header, long
  * name records and padding (16 KiB is more than a 4 KiB name and link take); once, the end
@@ -91,7 +86,7 @@ export interface FileObserver {
 export type StoredContent = ({ deflated: false } | { deflated: true; size: number }) & { crc?: number | undefined }
 
 export class SiteWriter {
-  private readonly index = new EntryIndex()
+  private readonly index: EntryIndex
   private readonly disk: DiskThreads
   private failure: unknown
   private readonly maxEntries: number
@@ -138,6 +133,7 @@ export class SiteWriter {
     } = {}
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
+    this.index = new EntryIndex({ paths: this.maxEntries })
     this.observeHereUpTo = options.observeHereUpTo ?? 0
     this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
     // Every file in memory is seen here when the bound covers them all: the threads need no observer.
