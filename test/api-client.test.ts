@@ -1,7 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from '@jest/globals'
+import { ActionError } from '../src/common/errors.js'
 import { isPlainSegment, segment } from '../src/common/path-segment.js'
+import { AgentApi } from '../src/service/agent-api.js'
 import { ServiceClient, ServiceError } from '../src/service/client.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
 import { acceleratedClock } from './support/clock.js'
@@ -281,6 +283,33 @@ describe('an answer that breaks off or is unusable', () => {
     const until = Date.parse(/until (\S+)/.exec(error.message)![1]!)
     expect(Math.abs(until - (clock.now() + 120_000))).toBeLessThan(60_000)
     expect(sim.count('export-start')).toBe(1)
+  })
+
+  test('a wait longer than any step (past what a Date holds) is said as a week "or later", not a crash', async () => {
+    sim = await startSimulator()
+    sim.addFault({ route: 'export-start', status: 503, retryAfter: '99999999999999' })
+    const { client, clock } = clientFor(sim.apiUrl)
+    const error = (await client.request({ ...start, deadline: clock.now() + 20_000 }).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.stoppedByDeadline).toBe(true)
+    expect(error.message).toMatch(
+      /; no time is left within `timeout` for another try\. The service asked to wait until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z or later \(168h 00m or more\)\.$/
+    )
+    expect(sim.count('export-start')).toBe(1)
+  })
+
+  test("an agent message's rate limit with such a wait says when to try again, not a crash", async () => {
+    sim = await startSimulator()
+    sim.addFault({ route: 'agent-message', status: 429, retryAfter: '99999999999999' })
+    const { client, clock } = clientFor(sim.apiUrl)
+    const error = await new AgentApi(client, () => clock.now()).message('proj_123', 'job_1', 'hello', clock.now() + 20_000).catch((e: unknown) => e)
+    client.dispose()
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toMatch(
+      /limit of 100 messages an hour is reached \(HTTP 429.*\)\. Waiting for it would pass `timeout`, so the message was not sent\. Try again after \d{4}-[\d-]+T[\d:.]+Z or later \(in 168h 00m or more\)\.$/
+    )
+    expect(sim.count('agent-message')).toBe(1)
   })
 
   test('each attempt ends with the step: a hung request fails soon after the deadline, naming `timeout`', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { type AttemptFailure, classify } from '../src/service/failure.js'
-import { AttemptError, backoffDelay, parseRetryAfter, retryDelay, withRetries } from '../src/service/retry.js'
+import { AttemptError, LONGEST_RETRY_AFTER_MS, backoffDelay, describeWaitEnd, parseRetryAfter, retryDelay, withRetries } from '../src/service/retry.js'
 import { virtualClock } from './support/clock.js'
 
 const status = (code: number, retryAfter?: string): AttemptFailure => ({ kind: 'status', status: code, retryAfter })
@@ -61,6 +61,37 @@ describe('waits', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined()
     expect(retryDelay(1, status(429, '12'), policy, now, () => 0)).toBe(12_000)
     expect(retryDelay(1, status(429, 'garbage'), policy, now, () => 0)).toBe(500)
+  })
+})
+
+describe('a Retry-After longer than any step', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z')
+  const week = 7 * 24 * 3_600_000
+
+  test('is taken as a week, the longest `timeout`, in seconds or as a date', () => {
+    expect(LONGEST_RETRY_AFTER_MS).toBe(week)
+    // Past what a Date can hold from now, and past what a number can hold.
+    for (const value of ['99999999999999', '9'.repeat(400), 'Fri, 31 Dec 9999 23:59:59 GMT']) expect(parseRetryAfter(value, now)).toBe(week)
+    expect(parseRetryAfter(String(week / 1000 - 1), now)).toBe(week - 1000)
+  })
+
+  test('is said to end a week from now "or later", a time a Date can hold', () => {
+    expect(describeWaitEnd(120_000, now)).toEqual({ at: '2026-01-01T00:02:00.000Z', after: '2m 00s' })
+    expect(describeWaitEnd(parseRetryAfter('99999999999999', now)!, now)).toEqual({ at: '2026-01-08T00:00:00.000Z or later', after: '168h 00m or more' })
+  })
+
+  test('without a deadline, is waited for a week at most', async () => {
+    const clock = virtualClock()
+    let calls = 0
+    const value = await withRetries(
+      async () => {
+        if (++calls === 1) throw new AttemptError(status(503, '99999999999999'))
+        return 'ok'
+      },
+      { kind: 'idempotent', policy: { initialMs: 100, maxMs: 1000, maxAttempts: 4 }, clock }
+    )
+    expect(value).toBe('ok')
+    expect(clock.sleeps).toEqual([week])
   })
 })
 

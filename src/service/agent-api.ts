@@ -1,9 +1,8 @@
 import { ActionError } from '../common/errors.js'
-import { formatDuration } from '../common/units.js'
 import { asObject, normalisedHttpLink, plain, statusMissing, text, timestamp } from './answer.js'
 import { segment } from '../common/path-segment.js'
 import { type ServiceClient, type ServiceRequest, ServiceError } from './client.js'
-import { parseRetryAfter } from './retry.js'
+import { describeWaitEnd, parseRetryAfter } from './retry.js'
 
 /**
  * An agent job as read from an answer (spec 2.1). No field is marked required there, so every
@@ -122,10 +121,8 @@ export class AgentApi {
     const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined
     const now = this.now()
     const waitMs = parseRetryAfter(retryAfter, now)
-    const when =
-      waitMs === undefined
-        ? 'The service did not say when to try again; try again later.'
-        : `Try again after ${new Date(now + waitMs).toISOString()} (in ${formatDuration(waitMs)}).`
+    const end = waitMs === undefined ? undefined : describeWaitEnd(waitMs, now)
+    const when = end === undefined ? 'The service did not say when to try again; try again later.' : `Try again after ${end.at} (in ${end.after}).`
     const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : ''
     return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error })
   }

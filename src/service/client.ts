@@ -10,7 +10,7 @@ import { serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
 import { USER_AGENT, header, readBody, send } from './exchange.js'
 import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
-import { AttemptError, DEFAULT_BACKOFF, parseRetryAfter, withRetries } from './retry.js'
+import { AttemptError, DEFAULT_BACKOFF, describeWaitEnd, parseRetryAfter, withRetries } from './retry.js'
 
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000
@@ -190,7 +190,8 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
     const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined
-    const until = asked === undefined ? '' : ` The service asked to wait until ${new Date(now + asked).toISOString()} (${formatDuration(asked)}).`
+    const end = asked === undefined ? undefined : describeWaitEnd(asked, now)
+    const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`
     message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`
   } else if (request.kind === 'once' && mayHaveBeenProcessed) {
     message =

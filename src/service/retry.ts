@@ -3,6 +3,7 @@
  * the next attempt, and when to give up. The verdict on each failure comes from failure.ts.
  */
 import type { Clock } from '../common/clock.js'
+import { formatDuration } from '../common/units.js'
 import { type AttemptFailure, type RequestKind, classify, describeFailure } from './failure.js'
 
 export interface BackoffPolicy {
@@ -27,19 +28,35 @@ export function backoffDelay(retry: number, policy: BackoffPolicy, random: () =>
 }
 
 /**
+ * The longest wait a `Retry-After` is taken for: the longest `timeout` a step may have (a week).
+ * A longer wait ends past any step's deadline all the same, and the time it names may lie beyond
+ * what a Date can hold (`Retry-After: 99999999999999`).
+ */
+export const LONGEST_RETRY_AFTER_MS = 7 * 24 * 3_600_000
+
+/**
  * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date
  * (every form of which starts with the day's name; Date.parse alone would take `-1` for the year
  * 1 BC, i.e. "at once"). Undefined when absent or unreadable, so the backoff applies; never
- * negative.
+ * negative, and at most LONGEST_RETRY_AFTER_MS.
  */
 export function parseRetryAfter(value: string | undefined | null, nowMs: number): number | undefined {
   if (value == null) return undefined
   const text = value.trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(LONGEST_RETRY_AFTER_MS, Math.round(Number(text) * 1000))
   if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(text)) return undefined
   const date = Date.parse(text)
   if (Number.isNaN(date)) return undefined
-  return Math.max(0, date - nowMs)
+  return Math.min(LONGEST_RETRY_AFTER_MS, Math.max(0, date - nowMs))
+}
+
+/**
+ * When a wait the service asked for (from parseRetryAfter) ends, for a message: the time, and how
+ * long from now. A wait cut to LONGEST_RETRY_AFTER_MS is said to end then "or later".
+ */
+export function describeWaitEnd(waitMs: number, nowMs: number): { at: string; after: string } {
+  const cut = waitMs >= LONGEST_RETRY_AFTER_MS
+  return { at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`, after: `${formatDuration(waitMs)}${cut ? ' or more' : ''}` }
 }
 
 /**
