@@ -432,6 +432,17 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test.each([
+    ['in the same gzip member', (first: Buffer, hidden: Buffer) => zlib.gzipSync(Buffer.concat([first, hidden]))],
+    ['in a second gzip member', (first: Buffer, hidden: Buffer) => Buffer.concat([zlib.gzipSync(first), zlib.gzipSync(hidden)])]
+  ])('entries after the end of the archive are not unpacked (%s), as tar -tf does not list them', async (_, join_) => {
+    const first = await buildTar([{ type: 'file', name: 'index.html', content: 'home' }])
+    const hidden = await buildTar([{ type: 'file', name: 'hidden.html', content: 'not listed by tar -tf' }])
+    // buildTar ends each archive with its end blocks: the second one's entries come after the first's end.
+    await unpack(join_(first, hidden))
+    expect(await readdir(siteDir)).toEqual(['index.html'])
+  })
+
   test('a truncated tar.gz is corrupt', async () => {
     const good = await buildTar(fixtureSiteEntries({ pages: 40 }), { gzip: true })
     await expect(unpack(good.subarray(0, good.length - 100))).rejects.toBeInstanceOf(CorruptArchiveError)
@@ -858,6 +869,36 @@ describe('stopping', () => {
     // Renamed to a trash name at once; the detached process then removes it.
     expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
     for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    await expectNothingElseWritten('no site')
+  })
+
+  // A thread ends by an uncaught error in its program (here its observer's), as it would by
+  // running out of memory, process.exit or being ended from outside (see disk-threads.test.ts).
+  test.each(['tar.gz', 'zip'] as const)('a writer thread that dies mid-unpacking fails it at once with its error, and leaves nothing behind (%s)', async (format) => {
+    const entries = fixtureSiteEntries({ pages: 300 })
+    const dying: SiteInspector = {
+      threadObserver: `() => {
+        let seen = 0
+        return { observe() { if (++seen === 100) queueMicrotask(() => { throw new Error('the thread broke') }) }, result: () => null }
+      }`,
+      review: async () => undefined
+    }
+    const archive = await build(format, entries)
+    const startedAt = Date.now()
+    let timer: NodeJS.Timeout | undefined
+    const hang = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the unpacking still runs after 1.5 s')), 1500)
+    })
+    const error = await Promise.race([unpack(archive, recordingLogger(), ROOMY, dying), hang])
+      .then(() => undefined)
+      .catch((e: unknown) => e)
+      .finally(() => clearTimeout(timer))
+    // The thread's own error, about no entry; an ActionError, so main.ts fails the step with it.
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe('Could not unpack the bundle: a writer thread failed: the thread broke')
+    console.log(format, Date.now() - startedAt)
+    expect(Date.now() - startedAt).toBeLessThan(1500)
+    // unpack() discarded the receiver: no staging folder, no .part file.
     await expectNothingElseWritten('no site')
   })
 })

@@ -18,7 +18,7 @@ const USTAR_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x00])
 const GNU_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x20])
 const GNU_VERSION = Buffer.from([0x20, 0x00])
 
-/** A header block: undefined for a block of zeros (the end of an archive, skipped). */
+/** A header block: undefined for a block of zeros (the end of the archive). */
 export function decodeHeader(block: Buffer): Header | undefined {
   const checksum = blockChecksum(block)
   // The checksum's initial value: the block is all zeros.

@@ -217,12 +217,18 @@ class TarReader {
   private gnuLongLinkPath: string | undefined
   private waiting: Promise<void> | undefined
   private stopped = false
+  /**
+   * A block of zeros was read where a header goes: the archive's end. What follows is not read, as
+   * GNU tar and Python's tarfile do not read it (without tar's -i): entries hidden there (after a
+   * second gzip member, say) would be published without showing in `tar -tf`.
+   */
+  private ended = false
 
   constructor(private readonly writer: SiteWriter) {}
 
   /** Takes tar bytes; a returned promise asks the caller to wait (and rejects when the unpacking fails). */
   write(chunk: Buffer): Promise<void> | undefined {
-    if (this.stopped) return undefined
+    if (this.stopped || this.ended) return undefined
     this.held.push(chunk)
     return this.waiting ?? this.run()
   }
@@ -293,7 +299,11 @@ class TarReader {
       }
       if (this.held.length < BLOCK) return undefined
       const header = decodeHeader(this.held.take(BLOCK))
-      if (header === undefined) continue
+      if (header === undefined) {
+        this.ended = true
+        this.held.clear()
+        return undefined
+      }
       const wait = this.begin(header)
       if (wait !== undefined) return wait
     }
