@@ -9,6 +9,7 @@ import { type Simulator, startSimulator } from '../simulator/server.js'
 import { acceleratedClock } from './support/clock.js'
 import { recordingLogger } from './support/fake-host.js'
 import { unusedPort } from './support/temp.js'
+import { untrustedTlsServer } from './support/tls.js'
 
 let sim: Simulator | undefined
 afterEach(async () => {
@@ -115,6 +116,36 @@ describe('ServiceClient against the simulator', () => {
     client.dispose()
     expect(body.jobId).toEqual(expect.any(String))
     expect(sim?.count('export-start')).toBe(1)
+  })
+
+  test('the start POST is retried when the host name does not resolve: it was never sent', async () => {
+    // `.invalid` never resolves (RFC 6761): ENOTFOUND, or EAI_AGAIN where there is no resolver at all.
+    const { client, log } = clientFor('https://docs-api.invalid')
+    const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
+    client.dispose()
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.mayHaveBeenProcessed).toBe(false)
+    expect(error.attempts).toBe(5)
+    expect(error.message).toMatch(/^Could not start the export of docs\.acme\.com: network error (ENOTFOUND|EAI_AGAIN): .* after 5 attempts\.$/)
+    expect(log.text()).toMatch(/retry 1 in/)
+  })
+
+  test('a certificate the runner does not trust fails at once, naming it; nothing was sent, so nothing may have been processed', async () => {
+    const server = await untrustedTlsServer()
+    try {
+      const { client } = clientFor(server.url)
+      const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
+      client.dispose()
+      expect(error).toBeInstanceOf(ServiceError)
+      expect(error.message).toBe(
+        'Could not start the export of docs.acme.com: the TLS handshake failed, so nothing was sent (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate).'
+      )
+      expect(error.mayHaveBeenProcessed).toBe(false)
+      expect(error.attempts).toBe(1)
+      expect(server.requestBytes()).toBe(0)
+    } finally {
+      await server.close()
+    }
   })
 
   test("a redirect from the API is not followed: the key never leaves base-url's origin", async () => {

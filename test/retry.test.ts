@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { type AttemptFailure, classify } from '../src/service/failure.js'
+import { type AttemptFailure, classify, describeFailure } from '../src/service/failure.js'
 import { AttemptError, LONGEST_RETRY_AFTER_MS, backoffDelay, describeWaitEnd, parseRetryAfter, retryDelay, withRetries } from '../src/service/retry.js'
 import { virtualClock } from './support/clock.js'
 
@@ -28,7 +28,8 @@ describe('which failures are retried', () => {
   })
   test('what is retried for a request that creates something was surely not processed, and the other way round', () => {
     const failures = [408, 429, 500, 502, 503, 504, 400, 404, 409].map((code) => status(code))
-    for (const failure of [...failures, network('ECONNREFUSED'), network('ECONNRESET'), network('ETIMEDOUT')]) {
+    const notSent = ['ENOTFOUND', 'EAI_AGAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_SSL_WRONG_VERSION_NUMBER'].map(network)
+    for (const failure of [...failures, ...notSent, network('ECONNREFUSED'), network('ECONNRESET'), network('ETIMEDOUT')]) {
       const verdict = classify('once', failure)
       expect(verdict.retry && verdict.mayHaveBeenProcessed).toBe(false)
     }
@@ -36,6 +37,25 @@ describe('which failures are retried', () => {
     expect(classify('once', status(500)).mayHaveBeenProcessed).toBe(true)
     expect(classify('once', network('ECONNRESET')).mayHaveBeenProcessed).toBe(true)
     expect(classify('once', status(409)).mayHaveBeenProcessed).toBe(false)
+  })
+  test('a host name that did not resolve was never sent: a request that creates something is tried again', () => {
+    for (const code of ['ENOTFOUND', 'EAI_AGAIN']) expect(classify('once', network(code))).toEqual({ retry: true, mayHaveBeenProcessed: false })
+  })
+  test.each([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'ERR_SSL_WRONG_VERSION_NUMBER',
+    'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+    'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION'
+  ])('a TLS handshake refused (%s) was never sent, and fails at once, saying so', (code) => {
+    for (const kind of ['once', 'idempotent'] as const) expect(classify(kind, network(code))).toEqual({ retry: false, mayHaveBeenProcessed: false })
+    expect(describeFailure(network(code))).toBe(`the TLS handshake failed, so nothing was sent (${code}: ${code})`)
+  })
+  test("among OpenSSL's failures only the handshake's prove nothing was sent: a bad record may come in the answer", () => {
+    expect(classify('once', network('ERR_SSL_UNSUPPORTED_PROTOCOL'))).toEqual({ retry: false, mayHaveBeenProcessed: false })
+    expect(classify('once', network('ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC'))).toEqual({ retry: false, mayHaveBeenProcessed: true })
   })
 })
 

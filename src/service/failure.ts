@@ -33,8 +33,63 @@ export interface Verdict {
 
 /** A request the action did not send at all (no time was left for it): it cannot have been processed. */
 export const NOT_SENT = 'ENOTSENT'
-/** Network error codes that prove the request never reached a server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT])
+/**
+ * Network error codes that prove the request never reached a server: the action did not send it,
+ * the connection was refused, or the host name did not resolve (no connection was even tried;
+ * EAI_AGAIN is often a passing failure of the resolver).
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT, 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL'])
+
+/**
+ * The server's certificate was refused (node's names for OpenSSL's verification results, and its
+ * own host name check). The client checks the certificate before the handshake ends, and nothing
+ * of the request is sent before that: not sent. Trying again meets the same certificate.
+ */
+const CERTIFICATE_REFUSALS = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_CRL',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CRL_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+  'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_TLS_CERT_ALTNAME_FORMAT'
+])
+
+/**
+ * OpenSSL failures (`ERR_SSL_…`) of the handshake itself: no protocol version or cipher in common,
+ * plain http where TLS was expected, an alert refusing the handshake or our (absent) certificate.
+ * Not sent, and the same again on another try. Other `ERR_SSL_…` codes (a bad record, a decryption
+ * failure) may come after the request went out, in the answer: they stay "may have been processed".
+ */
+const HANDSHAKE_FAILURE =
+  /^ERR_SSL_(?:.*HANDSHAKE.*|.*PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER|.*UNKNOWN_CA|.*BAD_CERTIFICATE|.*CERTIFICATE_REQUIRED|.*UNRECOGNIZED_NAME|.*INSUFFICIENT_SECURITY|.*KEY_TOO_SMALL|CA_MD_TOO_WEAK|NO_SHARED_CIPHER|UNSAFE_LEGACY_RENEGOTIATION_DISABLED)$/
+
+/** Whether the TLS handshake failed: the request was not sent, and another try would fail alike. */
+function isTlsRefusal(code: string): boolean {
+  return CERTIFICATE_REFUSALS.has(code) || HANDSHAKE_FAILURE.test(code)
+}
 
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503])
@@ -43,7 +98,9 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
   // Asked again, the service answers again; a request that creates something would create it twice.
   if (failure.kind === 'answer') return { retry: kind === 'idempotent', mayHaveBeenProcessed: true }
   if (failure.kind === 'network') {
-    const mayHaveBeenProcessed = !NOT_SENT_CODES.has(failure.code ?? '')
+    const code = failure.code ?? ''
+    if (isTlsRefusal(code)) return { retry: false, mayHaveBeenProcessed: false }
+    const mayHaveBeenProcessed = !NOT_SENT_CODES.has(code)
     return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed }
   }
   const { status } = failure
@@ -53,7 +110,11 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
 }
 
 export function describeFailure(failure: AttemptFailure): string {
-  if (failure.kind === 'network') return failure.code === NOT_SENT ? failure.message : `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
+  if (failure.kind === 'network') {
+    if (failure.code === NOT_SENT) return failure.message
+    if (isTlsRefusal(failure.code ?? '')) return `the TLS handshake failed, so nothing was sent (${failure.code}: ${failure.message})`
+    return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
+  }
   if (failure.kind === 'answer') return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`
   return `HTTP ${failure.status}`
 }
