@@ -20,6 +20,7 @@
  * there: files are created exclusively, and an existing file is unlinked first, a folder never.
  */
 import { Worker } from 'node:worker_threads'
+import { ActionError } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 import { parentOf } from './entry-safety.js'
 import { CorruptArchiveError } from './errors.js'
@@ -86,7 +87,10 @@ export interface DiskThreadsOptions {
    * from memory (`observe(path, content)`) and says what it found (`result()`, structured-cloneable).
    */
   observer?: string | undefined
-  /** Told of the first failure of any thread. */
+  /**
+   * Told of the first failure of any thread: an operation's (its error says which entry, see
+   * failedEntry()), or a thread's end while it was needed (an ActionError, about no entry).
+   */
   onFailure: (error: Error) => void
   /** Shown each file inflated with `observe: 'here'`, once its thread has written it. */
   onInflated?: ((path: string, content: Buffer) => void) | undefined
@@ -111,6 +115,10 @@ export class DiskThreads {
   private idleWaiters: Array<() => void> = []
   private failed = false
   private terminated = false
+  /** Failed or terminated: nothing more is handed to the threads (the one flag push() and send() check). */
+  private closed = false
+  /** The threads' end, once terminate() has been called (a thread's death calls it too). */
+  private ending: Promise<void> | undefined
   private nextStream = 0
 
   constructor(
@@ -122,10 +130,10 @@ export class DiskThreads {
     this.shards = Array.from({ length: count }, () => new Shard(source, { root, stop: this.stopFlag }))
     for (const [index, shard] of this.shards.entries()) {
       shard.worker.on('message', (reply: Reply) => this.answered(index, reply))
-      shard.worker.on('error', (error) => this.fail(error))
-      shard.worker.on('exit', (code) => {
-        if (!this.terminated) this.fail(new Error(`A writer thread ended unexpectedly (exit code ${code})`))
-      })
+      // A thread that dies (out of memory, an uncaught error, process.exit, ended from outside)
+      // ends the unpacking: 'error' comes first when there is an error, then 'exit'.
+      shard.worker.on('error', (error) => this.died(index, error, undefined))
+      shard.worker.on('exit', (code) => this.died(index, undefined, code))
     }
   }
 
@@ -206,16 +214,18 @@ export class DiskThreads {
 
   /** Undefined when more may be handed over now; else resolves once the threads have caught up. */
   room(): Promise<void> | undefined {
-    if (this.hasRoom) return undefined
-    if (this.failed || this.terminated) return undefined
+    if (this.hasRoom || this.closed) return undefined
     this.flush()
     return new Promise((resolve) => this.roomWaiters.push(resolve))
   }
 
-  /** Sends everything handed over; resolves once the threads have done it (or failed: see onFailure). */
+  /**
+   * Sends everything handed over; resolves once the threads have done it, or at once when they
+   * have failed (see onFailure) or been terminated: what is still under way is then abandoned.
+   */
   idle(): Promise<void> {
     this.flush()
-    if (this.busy === 0 || this.terminated) return Promise.resolve()
+    if (this.closed || this.busy === 0) return Promise.resolve()
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
@@ -225,6 +235,8 @@ export class DiskThreads {
    * the threads are sent the list at once, so they judge while the caller does other work.
    */
   collect(files: string[]): Promise<unknown[]> {
+    // After a failure there is nothing to judge (and a dead thread would never answer).
+    if (this.closed) return Promise.resolve([])
     if (this.busy !== 0) throw new Error('collect() before the threads are idle')
     return Promise.all(
       this.shards
@@ -240,12 +252,18 @@ export class DiskThreads {
     )
   }
 
-  /** Ends the threads (after idle(), or after stop() when the work is abandoned). */
-  async terminate(): Promise<void> {
-    if (this.terminated) return
-    this.terminated = true
-    this.wakeAll()
-    await Promise.all(this.shards.map((shard) => shard.worker.terminate()))
+  /**
+   * Ends the threads (after idle(), or after stop() when the work is abandoned); resolves once
+   * every one has ended, however often it is called: nothing is written after that.
+   */
+  terminate(): Promise<void> {
+    if (this.ending === undefined) {
+      this.terminated = true
+      this.closed = true
+      this.wakeAll()
+      this.ending = Promise.all(this.shards.map((shard) => shard.worker.terminate())).then(noop)
+    }
+    return this.ending
   }
 
   /**
@@ -292,7 +310,7 @@ export class DiskThreads {
   }
 
   private push(index: number, op: Operation): void {
-    if (this.terminated) return
+    if (this.closed) return
     const shard = this.shards[index] as Shard
     shard.ops.push(op)
     this.queuedOps++
@@ -310,7 +328,7 @@ export class DiskThreads {
 
   private send(index: number): void {
     const shard = this.shards[index] as Shard
-    if (shard.ops.length === 0 || this.terminated) return
+    if (shard.ops.length === 0 || this.closed) return
     const bytes = shard.used
     const arena = shard.arena === undefined ? undefined : (shard.arena.buffer as ArrayBuffer)
     const ops = shard.ops
@@ -325,6 +343,8 @@ export class DiskThreads {
   }
 
   private answered(index: number, reply: Reply): void {
+    // Ended: nothing waits for a reply any more (and a dead thread's batches were dropped).
+    if (this.terminated) return
     const shard = this.shards[index] as Shard
     if ('observed' in reply) {
       shard.collecting.shift()?.(reply.observed)
@@ -359,9 +379,28 @@ export class DiskThreads {
     }
   }
 
+  /**
+   * A thread ended while the unpacking needed it (not by terminate()): its batches will never be
+   * answered, so they are dropped, the unpacking fails with why it ended, and the other threads are
+   * ended too. Every waiter is released, now and later (idle() and room() return at once).
+   */
+  private died(index: number, error: Error | undefined, exitCode: number | undefined): void {
+    if (this.terminated) return
+    const shard = this.shards[index] as Shard
+    for (const batch of shard.inFlight.splice(0)) {
+      this.queuedBytes -= batch.bytes
+      this.queuedOps -= batch.ops
+    }
+    shard.pending = 0
+    this.fail(threadEnded(error, exitCode))
+    // Resolves once every thread has ended (settled() waits for it before the folder is removed).
+    this.terminate().catch(noop)
+  }
+
   private fail(error: Error): void {
     if (!this.failed) {
       this.failed = true
+      this.closed = true
       this.stop()
       this.options.onFailure(error)
     }
@@ -374,6 +413,20 @@ export class DiskThreads {
     for (const shard of this.shards) for (const resolve of shard.collecting.splice(0)) resolve(undefined)
   }
 }
+
+/** Why a thread ended, in the user's terms: its own error when it had one, else its exit code. */
+function threadEnded(error: Error | undefined, exitCode: number | undefined): ActionError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const why =
+    error === undefined
+      ? `ended unexpectedly (exit code ${exitCode})`
+      : code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `ran out of memory (its limit is ${THREAD_LIMITS.maxOldGenerationSizeMb} MiB)`
+        : `failed: ${error.message}`
+  return new ActionError(`Could not unpack the bundle: a writer thread ${why}`, error === undefined ? undefined : { cause: error })
+}
+
+function noop(): void {}
 
 /** A thread's failure as the error the same call on the main thread would have thrown. */
 function rebuild(failure: ThreadFailure): Error {
