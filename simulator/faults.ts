@@ -25,6 +25,11 @@ export interface Fault {
   hang?: boolean
   /** Send the body one byte at a time, one every this many (real) ms, after the headers. */
   trickleMs?: number
+  /**
+   * With a status (a redirect, an error): after the head and its body, filler without end and
+   * without Content-Length, until the client goes away or close().
+   */
+  endless?: boolean
   /** Fields merged into the normal JSON answer (wrong types, absurd values, missing ones as `undefined`). */
   patch?: Record<string, unknown>
   /** With status/drop: still perform the operation first ("processed, but the answer was lost"). */

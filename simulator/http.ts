@@ -76,6 +76,8 @@ export interface WriteOptions {
   stallAt?: number
   /** Send the body one byte every this many ms. */
   trickleMs?: number
+  /** After the body, filler without end (and no Content-Length), until the client goes away. */
+  endless?: boolean | undefined
   /** Called with the status as soon as the head is committed (for request recording). */
   onStatus?: (status: number) => void
 }
@@ -87,13 +89,14 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
   const payload = replyPayload(reply)
   const headers: Record<string, string> = { ...reply.headers }
   if (reply.json !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8'
-  headers['content-length'] = String(payload.length)
+  if (!options.endless) headers['content-length'] = String(payload.length)
   res.writeHead(reply.status, headers)
   options.onStatus?.(reply.status)
   if (reply.headOnly) {
     res.end()
     return
   }
+  if (options.endless) return writeWithoutEnd(res, payload)
 
   const limit = options.truncateAt ?? options.stallAt
   const body = limit === undefined ? payload : payload.subarray(0, Math.max(0, limit))
@@ -118,6 +121,18 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
   }
   if (options.stallAt !== undefined) return // keep the socket open until the client or close() ends it
   res.end()
+}
+
+/** A pause between the chunks of filler: a client that reads it all does not busy the machine. */
+const FILLER_PAUSE_MS = 5
+
+/** Writes `start`, then chunks of filler, minding backpressure, until the response is destroyed. */
+async function writeWithoutEnd(res: ServerResponse, start: Buffer): Promise<void> {
+  const filler = Buffer.alloc(CHUNK, 0x20)
+  for (let chunk = start; !res.destroyed; chunk = filler) {
+    if (!res.write(chunk) && !(await drained(res))) return
+    await sleep(FILLER_PAUSE_MS)
+  }
 }
 
 function replyPayload(reply: Reply): Buffer {

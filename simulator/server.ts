@@ -162,6 +162,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         truncateAt: fault?.truncateAt,
         stallAt: fault?.stallAt,
         trickleMs: fault?.trickleMs,
+        endless: fault?.endless,
         onStatus: (status) => (record.status = status)
       })
 
@@ -182,7 +183,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         req.socket.destroy()
         return
       }
-      return respond(faultReply(fault))
+      // Of the ways to write a body, only `endless` applies to an error answer.
+      return respond(faultReply(fault), { route: fault.route, endless: fault.endless })
     }
     const reply = await resolved.handle(ctx)
     if (fault?.patch !== undefined && reply.json !== null && typeof reply.json === 'object') {

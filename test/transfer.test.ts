@@ -7,11 +7,13 @@ import { type Simulator, startSimulator } from '../simulator/server.js'
 import { SiteLimitError, UnsafeEntryError } from '../src/archive/errors.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import type { BundleLink } from '../src/service/export-api.js'
-import { type LinkPolicy, linkPolicy } from '../src/transfer/link.js'
+import { type LinkPolicy, describeLink, linkPolicy } from '../src/transfer/link.js'
 import { type TransferOptions, transferBundle } from '../src/transfer/transfer.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
+import { type TestProxy, resolverOf, startProxy, throughProxy } from './support/proxy.js'
 import { tempFolder } from './support/temp.js'
+import { untrustedTlsServer } from './support/tls.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
 
 let sim: Simulator
@@ -339,6 +341,83 @@ describe('where a link may lead', () => {
     const error = await transferBundle(options({ ...served, link: { ...served.link, url: url.href } }, { policy: elsewhere })).catch((e: unknown) => e)
     expect((error as Error).message).toMatch(/^Refusing to fetch the bundle from http:\/\/localhost:\d+\/bundles\/[^?]+: it leads to a loopback address/)
     expect(downloads()).toBe(0)
+  })
+})
+
+describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
+  let proxy: TestProxy
+  // The proxy resolves every name of these tests to the simulator's address; this machine, only some.
+  beforeEach(async () => {
+    proxy = await startProxy({ 'bundles.internal': '127.0.0.1', 'storage.outside': '127.0.0.1', 'metadata.internal': '127.0.0.1' })
+  })
+  afterEach(async () => proxy.close())
+
+  /** The link with another host name, which only a name lookup tells the address of. */
+  const named = (link: BundleLink, hostname: string): BundleLink => {
+    const url = new URL(link.url)
+    url.hostname = hostname
+    return { ...link, url: url.href }
+  }
+  /** Links of a service on a public address, as this machine resolves names. */
+  const outside = (names: Record<string, string>): LinkPolicy => ({ allowHttp: true, allowed: new Set(), lookup: resolverOf(names) })
+
+  test('a name that resolves here to a loopback address is refused before the proxy is asked to reach it', async () => {
+    const served = await serve(siteTarGz)
+    const link = named(served.link, 'bundles.internal')
+    const policy = outside({ 'bundles.internal': '127.0.0.1' })
+    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(
+      `Refusing to fetch the bundle from ${describeLink(link.url)}: it leads to a loopback address (this machine), and \`base-url\` does not.`
+    )
+    expect(proxy.connects).toEqual([])
+    expect(downloads()).toBe(0)
+    expect(await workListing()).toEqual([])
+  })
+
+  test('a name that does not resolve here is left to the proxy; a redirect to one that resolves here to a link-local address is refused', async () => {
+    const served = await serve(siteTarGz)
+    const link = named(served.link, 'storage.outside')
+    sim.addFault({ route: 'download', status: 302, headers: { location: 'http://metadata.internal/latest/meta-data/' } })
+    const policy = outside({ 'metadata.internal': '169.254.169.254' })
+    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(
+      'Refusing to fetch the bundle from http://metadata.internal/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
+    )
+    expect(proxy.connects).toEqual([new URL(link.url).host])
+    expect(downloads()).toBe(1)
+  })
+
+  test("a redirect's body is not read: its connection is closed at once, even one with no end", async () => {
+    const body = siteTarGz
+    const served = await serve(body)
+    const link = named(served.link, 'storage.outside')
+    sim.addFault({ route: 'download', status: 302, headers: { location: link.url }, endless: true })
+    const result = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy: outside({}) })))
+    expect(result).toMatchObject({ sha256: sha256(body), attempts: 1 })
+    expect(proxy.connects).toHaveLength(2)
+    // The download's own tunnel closes as its answer ends; the redirect's, read on and on, would not.
+    for (let waited = 0; proxy.openTunnels() > 0 && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(proxy.openTunnels()).toBe(0)
+  })
+})
+
+describe('a redirect to the other protocol', () => {
+  test('is followed over it: from an http link to https (the TLS handshake is made, and meets a certificate nobody trusts)', async () => {
+    const tls = await untrustedTlsServer()
+    try {
+      const served = await serve(siteTarGz)
+      sim.addFault({ route: 'download', status: 302, headers: { location: `${tls.url}/bundles/site.bin` } })
+      const error = await transferBundle(options(served)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ActionError)
+      expect((error as Error).message).toBe(
+        `Could not download the bundle from ${describeLink(served.link.url)} (1 attempt): the TLS handshake failed, so nothing was sent (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate).`
+      )
+      expect(tls.handshakes()).toBe(1)
+      expect(tls.requestBytes()).toBe(0)
+    } finally {
+      await tls.close()
+    }
   })
 })
 

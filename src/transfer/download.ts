@@ -5,25 +5,20 @@
  * the storage does. Knows nothing of archives.
  */
 import type { IncomingMessage } from 'node:http'
-import type { HttpClient } from '@actions/http-client'
+import { HttpClient } from '@actions/http-client'
 import { getProxyUrl } from '@actions/http-client/lib/proxy'
-import { withTimeout } from '../common/cancellation.js'
+import { untilCancelled, withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
-import { header, readBody, send } from '../service/exchange.js'
+import { USER_AGENT, header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
-import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink } from './link.js'
+import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink, refuseNameForProxy } from './link.js'
 
 export interface DownloadOptions {
   url: string
-  /**
-   * Only for its agent, which honours HTTPS_PROXY/NO_PROXY. No handler of it ever runs: a
-   * presigned link must go out without an Authorization header (storage refuses both at once).
-   */
-  client: HttpClient
   /** Takes each chunk; a returned promise pauses the body until it settles. Its errors end the download as they are. */
   onChunk: (chunk: Buffer) => Promise<void> | undefined
   /** Called once the response headers are in. */
@@ -49,10 +44,35 @@ const ERROR_BODY_BYTES = 4096
 /** Resolves once the whole body has gone to `onChunk`. */
 export async function download(options: DownloadOptions): Promise<void> {
   const bound = budget(options.clock, options.deadline, Number.MAX_SAFE_INTEGER)
-  return withTimeout(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime))
+  const clients = new StorageClients()
+  try {
+    return await withTimeout(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, clients, outOfTime))
+  } finally {
+    clients.dispose()
+  }
 }
 
-async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promise<void> {
+/**
+ * The HttpClients of one download, one per protocol, used only for their agents (which honour
+ * HTTPS_PROXY/NO_PROXY): http-client keeps the agent of a client's first request for all later
+ * ones, so a redirect from http to https (or back) needs a client of its own. No handler of theirs
+ * ever runs: a presigned link must go out without an Authorization header (storage refuses both).
+ */
+class StorageClients {
+  private readonly byProtocol = new Map<string, HttpClient>()
+
+  for(url: URL): HttpClient {
+    let client = this.byProtocol.get(url.protocol)
+    if (client === undefined) this.byProtocol.set(url.protocol, (client = new HttpClient(USER_AGENT)))
+    return client
+  }
+
+  dispose(): void {
+    for (const client of this.byProtocol.values()) client.dispose()
+  }
+}
+
+async function attempt(options: DownloadOptions, clients: StorageClients, outOfTime: AbortSignal): Promise<void> {
   const stall = new StallWatch(options.clock, options.stallTimeoutMs)
   // A failure of the consumer stops the download with that failure as the reason: it passes
   // through as it is, never judged as a network failure.
@@ -60,7 +80,7 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
   const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal, outOfTime])
   let bytes = 0
   try {
-    const response = await get(options.url, options, signal)
+    const response = await get(options.url, options, clients, signal)
     const contentLength = parseContentLength(response.headers['content-length'])
     const expected = options.expectedSize
     if (expected !== undefined && contentLength !== undefined && contentLength !== expected) {
@@ -85,27 +105,31 @@ async function attempt(options: DownloadOptions, outOfTime: AbortSignal): Promis
     if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${formatDuration(options.stallTimeoutMs)}` })
     if (error instanceof RefusedAddressError) throw new ActionError(`${error.message}.`)
     if (error instanceof AttemptError || error instanceof ActionError) throw error
-    const code = (error as NodeJS.ErrnoException | undefined)?.code
-    throw new AttemptError({ kind: 'network', code, message: withoutQuery(errorMessage(error), options.url) })
+    // Read as properties: node's own errors may come from another realm (a vm context), not instanceof Error here.
+    const { code, message } = (error ?? {}) as Partial<NodeJS.ErrnoException>
+    throw new AttemptError({ kind: 'network', code, message: withoutQuery(message ?? errorMessage(error), options.url) })
   } finally {
     stall.stop()
   }
 }
 
 /** GET the link, following a few redirects, each hop judged by the policy; resolves on 200. */
-async function get(url: string, options: DownloadOptions, signal: AbortSignal): Promise<IncomingMessage> {
+async function get(url: string, options: DownloadOptions, clients: StorageClients, signal: AbortSignal): Promise<IncomingMessage> {
   let target = new URL(url)
   for (let redirects = 0; ; redirects++) {
-    const refused = refuseLink(target, options.policy)
+    const proxied = getProxyUrl(target) !== undefined
+    const refused = refuseLink(target, options.policy) ?? (proxied ? await untilCancelled(refuseNameForProxy(target, options.policy), signal) : undefined)
     if (refused !== undefined) throw new ActionError(`${refused}.`)
-    // Through a proxy, the proxy resolves the name; a direct connection checks where it leads.
-    const lookup = getProxyUrl(target) === undefined ? guardedLookup(options.policy, describeLink(target.href)) : undefined
-    const message = await send(options.client, { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup })
+    // A direct connection checks where the name leads as it connects; through a proxy, that was checked just above.
+    const lookup = proxied ? undefined : guardedLookup(options.policy, describeLink(target.href))
+    const message = await send(clients.for(target), { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup })
     const status = message.statusCode ?? 0
     if (status === 200) return message
     const location = message.headers.location
     if (REDIRECT_STATUSES.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
-      message.resume()
+      // Its body is not wanted, and may never end: reading it to its end would hold the
+      // connection (through a proxy, one no dispose() closes) and keep the process alive.
+      message.destroy()
       target = new URL(location, target)
       continue
     }

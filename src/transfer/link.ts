@@ -119,6 +119,8 @@ export interface LinkPolicy {
   allowHttp: boolean
   /** The non-public reaches `base-url` is on. */
   allowed: ReadonlySet<Reach>
+  /** How this machine resolves host names: the system's lookup unless a test gives its own names. */
+  lookup?: typeof systemLookup | undefined
 }
 
 /** The policy for links of the service at `baseUrl`; a host name counts by the addresses it resolves to. */
@@ -127,9 +129,10 @@ export async function linkPolicy(baseUrl: string, lookup: typeof systemLookup = 
   const host = hostOf(url)
   const addresses = isIP(host) !== 0 || host === 'localhost' ? [host === 'localhost' ? '127.0.0.1' : host] : await resolveAll(host, lookup)
   const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'))
-  return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed }
+  return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed, lookup }
 }
 
+/** Every address the name resolves to; none when it does not resolve. */
 function resolveAll(host: string, lookup: typeof systemLookup): Promise<string[]> {
   return new Promise((resolve) => {
     lookup(host, { all: true }, (error, addresses) => resolve(error ? [] : addresses.map((a) => a.address)))
@@ -153,19 +156,39 @@ function refuseAddress(address: string, where: string, policy: LinkPolicy): stri
   return `Refusing to fetch the bundle from ${where}: it leads to ${said}, and \`base-url\` does not`
 }
 
+/**
+ * Why a link fetched through a proxy may not be, judged by what its host name resolves to on this
+ * machine (undefined when it may). The proxy resolves the name again and connects, so without this
+ * a name of an internal address would reach it through the proxy (refuseLink sees only addresses).
+ * A name that does not resolve here is left to the proxy: runners that reach the outside only
+ * through a proxy often have no DNS of their own for outside names. Where it leads is then the
+ * proxy's to say, as it is for a name this machine resolves otherwise than the proxy does.
+ */
+export async function refuseNameForProxy(url: URL, policy: LinkPolicy): Promise<string | undefined> {
+  const host = hostOf(url)
+  if (isIP(host) !== 0) return undefined
+  const where = describeLink(url.href)
+  for (const address of await resolveAll(host, policy.lookup ?? systemLookup)) {
+    const refused = refuseAddress(address, where, policy)
+    if (refused !== undefined) return refused
+  }
+  return undefined
+}
+
 /** Thrown by the guarded lookup: the host name resolved to an address the policy refuses. */
 export class RefusedAddressError extends Error {
   override readonly name = 'RefusedAddressError'
 }
 
 /**
- * The system's lookup, but a host name that resolves to a refused address fails, so that a link
- * cannot reach by name what it may not reach by address. For direct connections only: through a
- * proxy, the proxy resolves the name.
+ * The policy's lookup (the system's), but a host name that resolves to a refused address fails, so that a link
+ * cannot reach by name what it may not reach by address. For direct connections: through a proxy,
+ * the proxy resolves the name, and refuseNameForProxy judges it before.
  */
 export function guardedLookup(policy: LinkPolicy, where: string): LookupFunction {
+  const lookup = policy.lookup ?? systemLookup
   return (hostname, options, callback) => {
-    systemLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0)
       for (const { address } of addresses) {
         const refused = refuseAddress(address, where, policy)

@@ -9,7 +9,6 @@
 import { createReadStream } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HttpClient } from '@actions/http-client'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
@@ -20,7 +19,6 @@ import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../
 import type { Logger } from '../common/log.js'
 import { formatBytes, formatSeconds } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
-import { USER_AGENT } from '../service/exchange.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 import { download } from './download.js'
@@ -91,35 +89,29 @@ export function transferBundle(options: TransferOptions): Promise<TransferResult
 async function transferInto(archiveStaging: string, options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
-  // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
-  const client = new HttpClient(USER_AGENT)
   log.info(`Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`)
-  try {
-    for (let downloads = 1; ; downloads++) {
-      let received: ReceivedArchive
-      try {
-        received = await withRetries(() => attempt(options, state, client), {
-          kind: 'idempotent',
-          policy: TRANSFER_RETRY,
-          clock,
-          signal,
-          deadline: options.deadline,
-          // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-          alsoRetry: isLinkRefused,
-          onRetry: ({ retry, delayMs, error }) =>
-            log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`)
-        })
-      } catch (error) {
-        if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
-          log.warning(`${error.message}. Downloading it once more.`)
-          continue
-        }
-        throw finalError(error, state, downloads)
+  for (let downloads = 1; ; downloads++) {
+    let received: ReceivedArchive
+    try {
+      received = await withRetries(() => attempt(options, state), {
+        kind: 'idempotent',
+        policy: TRANSFER_RETRY,
+        clock,
+        signal,
+        deadline: options.deadline,
+        // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+        alsoRetry: isLinkRefused,
+        onRetry: ({ retry, delayMs, error }) =>
+          log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`)
+      })
+    } catch (error) {
+      if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
+        log.warning(`${error.message}. Downloading it once more.`)
+        continue
       }
-      return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts }
+      throw finalError(error, state, downloads)
     }
-  } finally {
-    client.dispose()
+    return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts }
   }
 }
 
@@ -218,7 +210,7 @@ interface TransferState {
 }
 
 /** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
-async function attempt(options: TransferOptions, state: TransferState, client: HttpClient): Promise<ReceivedArchive> {
+async function attempt(options: TransferOptions, state: TransferState): Promise<ReceivedArchive> {
   const { log, clock, signal } = options
   state.attempts++
   throwIfCancelled(signal)
@@ -232,7 +224,6 @@ async function attempt(options: TransferOptions, state: TransferState, client: H
     const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
       await download({
         url: state.link.url,
-        client,
         clock,
         signal: stop,
         stallTimeoutMs: STALL_TIMEOUT_MS,

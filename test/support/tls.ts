@@ -89,16 +89,24 @@ function pem(label: string, der: Buffer): string {
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`
 }
 
-/** A TLS server on 127.0.0.1 with a certificate no client trusts; it counts the request bytes that reach it. */
-export async function untrustedTlsServer(): Promise<{ url: string; requestBytes: () => number; close: () => Promise<void> }> {
+/**
+ * A TLS server on 127.0.0.1 with a certificate no client trusts; it counts the handshakes clients
+ * began (refused or not) and the request bytes that reached it.
+ */
+export async function untrustedTlsServer(): Promise<{ url: string; handshakes: () => number; requestBytes: () => number; close: () => Promise<void> }> {
+  let handshakes = 0
   let requestBytes = 0
-  const server = createTlsServer(selfSignedCertificate(), (socket) => socket.on('data', (data: Buffer) => (requestBytes += data.length)))
-  // A client that refuses the certificate ends the handshake: no error of the server's own.
-  server.on('tlsClientError', () => undefined)
+  const server = createTlsServer(selfSignedCertificate(), (socket) => {
+    handshakes++
+    socket.on('data', (data: Buffer) => (requestBytes += data.length))
+  })
+  // A client that refuses the certificate ends the handshake: a handshake all the same.
+  server.on('tlsClientError', () => handshakes++)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `https://127.0.0.1:${port}`,
+    handshakes: () => handshakes,
     requestBytes: () => requestBytes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
