@@ -42,6 +42,11 @@ export class UnsupportedArchiveError extends ActionError {
   override readonly name = 'UnsupportedArchiveError'
 }
 
+/** An entry the action does not unpack, though nothing says it is damaged: `what` it is. */
+export function unsupportedEntry(entryName: string, what: string): UnsupportedArchiveError {
+  return new UnsupportedArchiveError(`The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does not unpack.`)
+}
+
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
 export function corrupt(error: unknown): CorruptArchiveError {
   if (error instanceof CorruptArchiveError) return error

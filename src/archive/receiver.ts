@@ -13,7 +13,7 @@ import { mkdir, rm } from 'node:fs/promises'
 import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
 import { CancelledError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { CorruptArchiveError, NotAnArchiveError, UnsupportedArchiveError, writeFailure } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
 import { SMALL_FILE_BYTES, type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
@@ -168,11 +168,8 @@ export class ArchiveReceiver {
           await this.writer.finish()
         }
       } catch (error) {
-        const which = `${format}, ${this.bytes} bytes, sha256 ${sha256}`
-        if (error instanceof UnsupportedArchiveError)
-          throw new UnsupportedArchiveError(`The bundle archive cannot be unpacked (${which}): ${error.message}`, { cause: error })
         if (!(error instanceof CorruptArchiveError)) throw error
-        throw new CorruptArchiveError(`The bundle archive is corrupt (${which}): ${error.message}`, { cause: error })
+        throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error })
       }
     }
     return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 }

@@ -69,6 +69,9 @@ function typeOf(flag: number): string | null {
     case 28:
     case 30:
       return 'gnu-long-path'
+    case 35:
+      // 'S': GNU tar's old sparse format (the newer ones are pax records, see TarReader).
+      return 'gnu-sparse'
   }
   return null
 }

@@ -7,7 +7,7 @@
 import zlib from 'node:zlib'
 import { formatBytes } from '../common/units.js'
 import { ByteQueue } from './byte-queue.js'
-import { CorruptArchiveError, NotAnArchiveError, corrupt } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError, corrupt, unsupportedEntry } from './errors.js'
 import { FORMAT_SNIFF_BYTES, HeadSniffer, describeBytes, isTarHeader } from './format.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
 import { BLOCK, type Header, decodeHeader, decodePax, decodeStr } from './tar-headers.js'
@@ -324,6 +324,10 @@ class TarReader {
     }
     this.applyLongHeaders(header)
     if (!(header.size >= 0)) throw new CorruptArchiveError('Invalid header')
+    if (header.type === 'gnu-sparse') {
+      // Its content is a map of the data's pieces, not the file: writing it would publish a wrong file.
+      throw unsupportedEntry(header.name, 'is a sparse file (tar --sparse)')
+    }
     const { writer } = this
     const { name } = header
     switch (header.type) {
@@ -391,6 +395,11 @@ class TarReader {
     if (pax.path) header.name = pax.path
     if (pax.linkpath) header.linkname = pax.linkpath
     if (pax.size) header.size = parseInt(pax.size, 10)
+    // GNU tar's pax sparse formats: the name in the header is a made-up one, the real one is here.
+    if (Object.keys(pax).some((key) => key.startsWith('GNU.sparse.'))) {
+      header.type = 'gnu-sparse'
+      if (pax['GNU.sparse.name']) header.name = pax['GNU.sparse.name']
+    }
     this.pax = undefined
   }
 }

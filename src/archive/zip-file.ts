@@ -124,7 +124,10 @@ export class ZipFile {
         size = readUInt64(end64, 40)
         offset = readUInt64(end64, 48)
       }
-      if (disk !== 0) throw new UnsupportedArchiveError(`it is a zip split over several disks (this is disk ${disk}), which the action does not unpack`)
+      if (disk !== 0)
+        throw new UnsupportedArchiveError(
+          `The bundle archive cannot be unpacked: it is a zip split over several disks (this is disk ${disk}), which the action does not unpack.`
+        )
       if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
       return { count, offset, size }
     }

@@ -29,7 +29,7 @@ import zlib from 'node:zlib'
 import { foldPath } from '../common/file-names.js'
 import { ByteQueue } from './byte-queue.js'
 import { MAX_LINK_TARGET_BYTES, entryPath, fileMode } from './entry-safety.js'
-import { CorruptArchiveError, UnsafeEntryError, UnsupportedArchiveError, corrupt } from './errors.js'
+import { CorruptArchiveError, UnsafeEntryError, corrupt, unsupportedEntry } from './errors.js'
 import { SMALL_FILE_BYTES, type SiteWriter } from './site-writer.js'
 import { type Directory, READ_BYTES, ZipFile } from './zip-file.js'
 import {
@@ -400,7 +400,7 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   const kind = kindOf(entry)
   if (kind.kind === 'directory') return writer.directory(entry.name)
   if (kind.kind === 'special') return writer.skip(entry.name, kind.what)
-  if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0) throw unsupported(entry, 'is encrypted (strong encryption)')
+  if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0) throw unsupportedEntry(entry.name, 'is encrypted (strong encryption)')
   if (entry.method === STORED && entry.compressedSize !== entry.size) {
     throw corrupt(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`))
   }
@@ -413,8 +413,8 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   }
   const local = await file.localEntry(entry.offset)
   disagreement(entry, local)
-  if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw unsupported(entry, 'is encrypted')
-  if (entry.method !== STORED && entry.method !== DEFLATED) throw unsupported(entry, `is compressed with method ${entry.method} (neither stored nor deflate)`)
+  if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw unsupportedEntry(entry.name, 'is encrypted')
+  if (entry.method !== STORED && entry.method !== DEFLATED) throw unsupportedEntry(entry.name, `is compressed with method ${entry.method} (neither stored nor deflate)`)
   if (local.dataStart + entry.compressedSize > file.size)
     throw corrupt(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`))
 
@@ -451,11 +451,6 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
 /** The CRC-32 of a zip entry's content against the one its archive gives: damaged data is refused. */
 function checkCrc(crc: number, entry: { name: string; crc: number }): void {
   if (crc !== entry.crc) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`))
-}
-
-/** An entry the action does not unpack, though nothing says it is damaged (the local and central headers agree). */
-function unsupported(entry: CentralEntry, what: string): UnsupportedArchiveError {
-  return new UnsupportedArchiveError(`entry ${JSON.stringify(entry.name)} ${what}, which the action does not unpack`)
 }
 
 /** A small deflated entry (a symlink's target), inflated here to exactly its declared size. */
