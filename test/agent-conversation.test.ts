@@ -15,6 +15,7 @@ import { type Inputs, type RunOptions, type RunResult, type RunnerEnv, type Simu
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
+import { asShown, liveMarkdown } from './support/markdown.js'
 import { tempFolder, unusedPort } from './support/temp.js'
 
 // Comment events as the runner gives them: variables, and the webhook payload in a file.
@@ -187,6 +188,26 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(log.text()).toContain('Nothing to do.')
   })
 
+  test("with a personal access token the action's own reply and record run nothing, though a person wrote them: no loop without comment-command", async () => {
+    const sim = await startSim({ github: { tokenUser: { login: 'docs-deployer', type: 'User' }, permissions: { octocat: 'write', 'docs-deployer': 'admin' } } })
+    const inputs = { 'comment-command': '', prompt: 'Triage this comment for docs changes.' }
+    expect((await onEvent(sim, 'issue_comment', issueCommentEvent('The install page is wrong'), inputs)).failure).toBeUndefined()
+    expect(sim.count('agent-create')).toBe(1)
+    // GitHub runs the workflow on every comment the token wrote: the reply, and the record on the job's pull request (#100).
+    const [reply] = thread(sim, 7).comments
+    const [record] = thread(sim, 100).comments
+    for (const [number, comment] of [
+      [7, reply],
+      [100, record]
+    ] as const) {
+      expect(comment?.user.login).toBe('docs-deployer')
+      const event = issueCommentEvent(comment?.body ?? '', { number, pullRequest: number === 100, user: comment?.user, commentId: comment?.id })
+      const { failure, outputs } = await onEvent(sim, 'issue_comment', event, inputs)
+      expect({ number, failure, skipReason: outputs.get('skip-reason') }).toEqual({ number, failure: undefined, skipReason: 'bot' })
+    }
+    expect(sim.count('agent-create')).toBe(1)
+  })
+
   test('role_name counts when it is a GitHub role; a custom role falls back to its base permission', () => {
     expect(levelOf({ roleName: 'maintain', permission: 'write' })).toBe('maintain')
     expect(levelOf({ roleName: 'docs-editors', permission: 'write' })).toBe('write')
@@ -301,9 +322,40 @@ describe('one progress comment per run', () => {
     const bodies = thread(sim, 7)
       .comments.map((c) => c.body)
       .join('\n')
-    expect(bodies).toContain('bad credentials *** ***')
-    expect(bodies).not.toContain(sim.apiKey)
+    expect(asShown(bodies)).toContain('bad credentials *** ***')
+    expect(asShown(bodies)).not.toContain(sim.apiKey)
     expect(secrets).toEqual(expect.arrayContaining([sim.apiKey, GITHUB_TOKEN]))
+  })
+
+  test('a status that quotes the API key: the reply shows ***, the key being cut out before the status is escaped (which spells it `dsk\\_…`)', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'agent-get', patch: { status: `auth_error key=${sim.apiKey}` } })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    expect(failure).toBeUndefined()
+    const shown = (written(sim, 7)[0]?.history ?? []).map(asShown)
+    expect(shown).toContainEqual(expect.stringContaining('(status **auth_error key=*****)'))
+    expect(shown.filter((body) => body.includes(sim.apiKey))).toEqual([])
+  })
+
+  test("the service's text shows as plain text: a failed job's reason or a refusal cannot make the bot's reply link, show an image, or a heading", async () => {
+    const sim = await startSim()
+    const reason = '# ✅ Approved by @acme/maintainers — [click here to merge the fix](https://evil.example/phish) ![](https://evil.example/pixel.png) > quoted'
+    sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: reason } })
+    const failed = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
+    expect(failed.failure).toContain(reason)
+    const refusal = '[Re-authorize the docs app here](https://evil.example/oauth)'
+    sim.addFault({ route: 'agent-create', status: 422, body: { error: refusal } })
+    const refused = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page', { number: 8 }))
+    expect(refused.failure).toContain(refusal)
+    const [failedText] = /\*\*failed\*\* after \d+m?s: (.*)/.exec(written(sim, 7)[0]?.body ?? '')?.slice(1) ?? []
+    const [refusedText] = /\n\n(Could not create .*)\n\n\[Workflow run\]/.exec(written(sim, 8)[0]?.body ?? '')?.slice(1) ?? []
+    for (const [text, said] of [
+      [failedText, reason],
+      [refusedText, refusal]
+    ] as const) {
+      expect(liveMarkdown(text ?? '')).toEqual([])
+      expect(asShown(text ?? '')).toContain(said)
+    }
   })
 
   test('a rerun of the workflow run follows the job the first attempt reached, in the same reply: no second job, no second message', async () => {
@@ -577,7 +629,7 @@ describe('one progress comment per run', () => {
     expect(elapsedMs).toBeLessThan(300_000 + 5000 + 15_000)
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \(status \*\*active\*\*\): the run failed after 5m 0\ds\./)
-    expect(reply?.body).toContain('did not finish within `timeout` (5m 00s)')
+    expect(asShown(reply?.body ?? '')).toContain('did not finish within `timeout` (5m 00s)')
   })
 
   test('the reply that says how the run ended may take a few seconds past the timeout', async () => {
@@ -592,19 +644,19 @@ describe('one progress comment per run', () => {
     })
     expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(20s\)/)
     expect(log.text()).not.toContain('Could not update the reply')
-    expect(written(sim, 7)[0]?.body).toContain('did not finish within `timeout` (20s)')
+    expect(asShown(written(sim, 7)[0]?.body ?? '')).toContain('did not finish within `timeout` (20s)')
   })
 
   // An HTTP 500, and a connection dropped with no answer at all (not an HTTP 500, whatever Octokit labels it).
   test.each([
     ['an HTTP 500', { status: 500 }, 'HTTP 500'],
     ['a connection dropped', { drop: true }, 'no answer from GitHub: ']
-  ] as const)('a failing GitHub API only warns: %s', async (_, fault, said) => {
+  ] as const)('where the reply guards nothing (a status read), a failing GitHub API only warns: %s', async (_, fault, said) => {
     const sim = await startSim()
     sim.addFault({ route: 'github-reaction', ...fault })
     sim.addFault({ route: 'github-comment', ...fault, times: 5 })
-    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the typo'), {
-      operation: 'agent-message',
+    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent How is it going?'), {
+      operation: 'agent-status',
       'job-id': 'job_abc'
     })
     expect(failure).toBeUndefined()
@@ -619,6 +671,54 @@ describe('one progress comment per run', () => {
     // The reply that failed is not posted again later: never a second comment.
     expect(sim.count('github-comment-edit')).toBe(0)
     expect(sim.requests.filter((r) => r.route === 'github-comment' && r.path.endsWith('/issues/7/comments'))).toHaveLength(1)
+  })
+
+  test.each([
+    ['refused once (HTTP 502, nothing posted)', { status: 502 }],
+    ['posted, its answer lost (HTTP 502)', { status: 502, process: true }],
+    ['posted, the connection dropped before the answer', { drop: true, process: true }]
+  ] as const)(
+    "the reply's marker is written before the service is asked, though GitHub fails the post once: %s; a rerun then creates no second job",
+    async (_, fault) => {
+      const sim = await startSim({ agent: { durationMs: 60_000 } })
+      sim.addFault({ route: 'github-comment', ...fault })
+      const event = issueCommentEvent('/docs-agent Fix the install command')
+      const first = await onEvent(sim, 'issue_comment', event, { timeout: '20s' })
+      expect(first.failure).toContain('did not finish within `timeout`')
+      const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, RERUN)
+      expect(second.failure).toBeUndefined()
+      expect(sim.count('agent-create')).toBe(1)
+      // One reply: a post whose answer was lost is found again, not posted twice.
+      const [reply, ...more] = written(sim, 7)
+      expect(more).toEqual([])
+      expect(reply?.body).toContain('✅')
+    }
+  )
+
+  test('a reply GitHub will not take (a token without `issues: write`): the step fails before anything is sent to the service, naming the permission', async () => {
+    const sim = await startSim({ github: { writableRepos: [] } })
+    const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'))
+    expect(failure).toMatch(
+      /^Could not post the reply to comment 123456 \(HTTP 403: .*`permissions: issues: write, pull-requests: write`.*\), so nothing was sent to the docs service/
+    )
+    expect(serviceRequests(sim)).toEqual([])
+    // A refusal is not tried again; the reaction's is only a warning.
+    expect(sim.count('github-comment')).toBe(1)
+    expect(log.lines).toContainEqual(expect.stringMatching(/^warning: Could not react to comment 123456: HTTP 403/))
+  })
+
+  test("a rerun that asks the service again first updates the earlier reply's marker, or asks nothing", async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'agent-message', status: 404, body: { error: 'job not found' } })
+    const event = issueCommentEvent('/docs-agent Fix it')
+    const inputs = { operation: 'agent-message', 'job-id': 'job_abc' }
+    expect((await onEvent(sim, 'issue_comment', event, inputs)).failure).toContain('job not found')
+    // The marker says the service refused, so the rerun would send the message again: not before the marker says so.
+    sim.addFault({ route: 'github-comment-edit', status: 403, times: 10 })
+    const second = await onEvent(sim, 'issue_comment', event, inputs, RERUN)
+    expect(second.failure).toMatch(/^Agent job job_abc: Could not update the reply to comment 123456 \(HTTP 403: .*\), so nothing was sent to the docs service/)
+    expect(sim.count('agent-message')).toBe(1)
+    expect(written(sim, 7)).toHaveLength(1)
   })
 
   test("the job's pull request on a GitHub that cannot be reached: its record is not written, and the warning says no answer came", async () => {
@@ -716,10 +816,10 @@ describe('one progress comment per run', () => {
     const text = progressText(facts, [])
     expect(text).toBe(
       [
-        'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning @\u200dacme/security-team \\*\\*\\[x\\](https://evil.example)\\*\\***.' +
+        'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning @\u200dacme/security-team \\*\\*\\[x\\](https:\u200d//evil.example)\\*\\***.' +
           ' Pull request: <https://github.com/acme/docs/pull/1%20cc%20@acme/owners>',
         '',
-        'see &lt;!-- docs-admin-action:agent-job project=p job=j --> @\u200doctocat'
+        'see &lt;\\!-- docs-admin-action:agent-job project=p job=j --\\> @\u200doctocat'
       ].join('\n')
     )
     // Outside the code span, the autolink and the escaped emphasis, no @ is followed by a name.
@@ -735,22 +835,27 @@ describe('one progress comment per run', () => {
     expect(recordBody({ projectId: 'p', jobId: 'j`x' }, '/docs-agent')).toContain('Docs agent job ``j`x`` opened this pull request.')
   })
 
-  test('the comment never carries a secret', () => {
+  test('the comment never carries a secret, in any text of the service, however it is escaped there', () => {
+    const secrets = ['dsk_secret_key', 'ghs_token_123', undefined]
     const text = progressText(
       {
         jobId: 'job_1',
-        status: 'failed',
+        status: 'auth_error key=dsk_secret_key',
         prLink: undefined,
         phase: 'failed',
         request: 'message',
         error: 'boom dsk_secret_key and ghs_token_123',
-        note: undefined,
+        note: 'refused <ghs_token_123>',
         elapsedMs: 5,
         runUrl: undefined
       },
-      ['dsk_secret_key', 'ghs_token_123', undefined]
+      secrets
     )
-    expect(text).toContain('boom *** and ***')
+    // `_` is escaped as `\_` there, which a secret cut out after escaping would no longer match.
+    expect(asShown(text)).toContain('(status **auth_error key=*****)')
+    expect(asShown(text)).toContain('boom *** and ***')
+    expect(asShown(text)).toContain('refused <***>')
+    for (const secret of ['dsk_secret_key', 'ghs_token_123']) expect(asShown(text)).not.toContain(secret)
   })
 })
 
@@ -942,6 +1047,18 @@ describe('the pull request remembers its job', () => {
     expect(open.github.thread('acme/handbook', 5).comments.map((c) => c.body)).toEqual([expect.stringContaining('job=job_abc')])
   })
 
+  test('a pull request link with a broken escape (`acme%zz`) is no pull request here: neither numbered nor recorded, and the step succeeds', async () => {
+    const sim = await startSim()
+    const link = 'https://github.com/acme%zz/docs/pull/42'
+    sim.agentJobs.get('proj_123/job_abc')!.job.prLink = link
+    const { failure, outputs } = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    expect(outputs.get('pr-link')).toBe(link)
+    expect(outputs.get('pr-number')).toBe('')
+    expect(sim.count('github-comment')).toBe(0)
+  })
+
   test('a pull request on another GitHub server is neither numbered nor recorded', async () => {
     const sim = await startSim()
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://gitlab.example.com/acme/docs/-/merge_requests/5'
@@ -1065,6 +1182,11 @@ describe('pure parts', () => {
     expect(parsePullRequestLink('https://ghe.acme.io/docs/site/pull/3', 'https://ghe.acme.io/')).toMatchObject({ repository: { owner: 'docs', repo: 'site' }, number: 3 })
     expect(parsePullRequestLink('https://github.com/acme/docs/issues/12', 'https://github.com')).toBeUndefined()
     expect(parsePullRequestLink('https://evil.example/acme/docs/pull/12', 'https://github.com')).toBeUndefined()
+    // Escapes are read; one that is broken, or a name that is no single segment, names no repository.
+    expect(parsePullRequestLink('https://github.com/acme/docs%2D1/pull/12', 'https://github.com')).toMatchObject({ repository: { owner: 'acme', repo: 'docs-1' } })
+    expect(parsePullRequestLink('https://github.com/acme%zz/docs/pull/12', 'https://github.com')).toBeUndefined()
+    expect(parsePullRequestLink('https://github.com/acme/docs%E0%A4/pull/12', 'https://github.com')).toBeUndefined()
+    expect(parsePullRequestLink('https://github.com/acme%2Fother/docs/pull/12', 'https://github.com')).toBeUndefined()
   })
 
   test("a new job's prompt without an issue is the instruction alone", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals'
-import { cutShort, plainLogLines, redact, serviceText, withoutMentions } from '../src/common/text.js'
+import fc from 'fast-check'
+import { commentPhrase, commentText, cutShort, plainLogLines, redact, serviceText, withoutMentions } from '../src/common/text.js'
 import { text } from '../src/service/answer.js'
+import { asShown, liveMarkdown } from './support/markdown.js'
 import { runnerCommand, runnerLines as lines } from './support/runner.js'
 
 const hostile = [
@@ -60,5 +62,77 @@ describe('text from the service', () => {
     const safe = withoutMentions('ask @octocat and @acme/docs-team, mail a@b.c')
     expect(safe).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/)
     expect(safe.replace(/\u200d/g, '')).toBe('ask @octocat and @acme/docs-team, mail a@b.c')
+  })
+
+  test('in a comment it is plain text: no link, image, heading, quote, emphasis, code span, table, HTML or mention, and it reads the same', () => {
+    const phishing = '# ✅ Approved by @acme/maintainers — [click here to merge](https://evil.example/phish) ![](https://evil.example/pixel.png)'
+    expect(commentText(phishing)).toBe(
+      '\\# ✅ Approved by @\u200dacme/maintainers — \\[click here to merge\\](https:\u200d//evil.example/phish) \\!\\[\\](https:\u200d//evil.example/pixel.png)'
+    )
+    const blocks = [
+      '> quoted',
+      '- item',
+      '2) item',
+      'Title',
+      '===',
+      '| a | b |',
+      '|---|---|',
+      '`code` *em* _em_ ~~gone~~ $x$',
+      '<b>bold</b> &amp; www.evil.example'
+    ].join('\n')
+    expect(liveMarkdown(commentText(blocks))).toEqual([])
+    expect(asShown(commentText(blocks))).toBe(blocks)
+    // A status inside `**…**`: one line, and it cannot close the emphasis.
+    expect(commentPhrase('done**\n# [x](https://evil.example)')).toBe('done\\*\\* \\# \\[x\\](https:\u200d//evil.example)')
+  })
+
+  test('any text in a comment reads as plain text and reads the same (property)', () => {
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '*',
+      '_',
+      '~',
+      '`',
+      '#',
+      '>',
+      '<',
+      '|',
+      '&',
+      '$',
+      '\\',
+      '-',
+      '+',
+      '=',
+      '1.',
+      '2)',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      'https://',
+      'www.',
+      '@',
+      'a',
+      'Z',
+      '7',
+      'é',
+      '😀',
+      ':',
+      '/',
+      '.'
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const original = pieces.join('')
+        const safe = commentText(original)
+        expect(liveMarkdown(safe)).toEqual([])
+        expect(asShown(safe)).toBe(original)
+      }),
+      { numRuns: 2000 }
+    )
   })
 })

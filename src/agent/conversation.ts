@@ -79,13 +79,14 @@ export class Conversation {
   /**
    * A request that creates something is about to go to the service: the reply says so, and its
    * marker says that it may have been processed from now on (what a rerun must know, whatever
-   * happens next: a cancellation, a lost answer, a crash).
+   * happens next: a cancellation, a lost answer, a crash). Throws when GitHub does not take it:
+   * the request is then not sent, since a rerun that found no such marker would send it again.
    */
   async asking(asked: 'message' | 'create', job: RecordedJob | undefined, at: number): Promise<void> {
     this.asked = asked
     this.askedJobId = job?.jobId
     this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined })
-    await this.progress?.show(this.text('asking', undefined, undefined))
+    await this.progress?.record(this.text('asking', undefined, undefined))
   }
 
   /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */

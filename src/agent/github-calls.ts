@@ -1,14 +1,14 @@
 /**
- * How the agent flow calls GitHub: reads it depends on are retried like the service's GETs and
- * fail when GitHub cannot answer; everything else is best-effort, one bounded try whose failure
- * is a warning, never a failed step.
+ * How the agent flow calls GitHub: reads it depends on, and the write of the reply's marker before
+ * the service is asked, are retried like the service's GETs and fail when GitHub cannot answer;
+ * everything else is best-effort, one bounded try whose failure is a warning, never a failed step.
  */
 import type { FlowContext } from '../action/context.js'
 import { GitHubApiError } from '../action/host.js'
 import { withTimeout } from '../common/cancellation.js'
 import { budget } from '../common/deadline.js'
 import { CancelledError, errorMessage } from '../common/errors.js'
-import type { AttemptFailure } from '../service/failure.js'
+import { type AttemptFailure, classify } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 
 /** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
@@ -26,7 +26,7 @@ const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
 /** Hint for a refused write on the workflow's own repository. */
-const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
 /** For a refused read: reading the comments of a pull request needs no more than read access. */
 export const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).'
 
@@ -35,23 +35,49 @@ export const READ_PERMISSION_HINT = 'Check that `github-token` may read issues a
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
 export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, timeoutMs = GITHUB_TIMEOUT_MS): Promise<T> {
+  return retried(context, () => attempt(context, call, timeoutMs))
+}
+
+/**
+ * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
+ * is. A post is not made twice: after a failure that may have made it all the same (a 5xx other
+ * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
+ * and what it finds is the result. An edit, which writes the same again, needs no `find`.
+ */
+export async function writeGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, find?: () => Promise<T | undefined>): Promise<T> {
+  let mayHaveWritten = false
+  return retried(context, async () => {
+    const found = mayHaveWritten && find !== undefined ? await find() : undefined
+    if (found !== undefined) return found
+    try {
+      return await attempt(context, call, GITHUB_TIMEOUT_MS)
+    } catch (error) {
+      // Once a try may have written, every later one looks first, whatever its own failure was.
+      if (error instanceof AttemptError) mayHaveWritten ||= classify('once', error.failure).mayHaveBeenProcessed
+      throw error
+    }
+  })
+}
+
+/** `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that says how often it was tried. */
+async function retried<T>(context: FlowContext, tries: () => Promise<T>): Promise<T> {
   const { clock, signal, deadline } = context
   try {
-    return await withRetries(
-      async () => {
-        try {
-          return await bounded(context, call, 0, timeoutMs)
-        } catch (error) {
-          if (signal.aborted) throw new CancelledError()
-          throw new AttemptError(failureOf(error), errorMessage(error))
-        }
-      },
-      { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline }
-    )
+    return await withRetries(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline })
   } catch (error) {
     if (!(error instanceof AttemptError)) throw error
     const status = error.failure.kind === 'status' ? error.failure.status : 0
     throw new GitHubApiError(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`)
+  }
+}
+
+/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
+async function attempt<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T> {
+  try {
+    return await bounded(context, call, 0, timeoutMs)
+  } catch (error) {
+    if (context.signal.aborted) throw new CancelledError()
+    throw new AttemptError(failureOf(error), errorMessage(error))
   }
 }
 

@@ -25,7 +25,7 @@ export interface PullRequestRef {
 }
 
 /** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
-const MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
+export const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
 
 export function recordBody(job: RecordedJob, command: string): string {
   return [
@@ -44,7 +44,7 @@ export function recordedJobs(comments: readonly IssueComment[], trusted: (author
   const jobs: RecordedJob[] = []
   for (const comment of comments) {
     if (!trusted(comment.author)) continue
-    const match = MARKER.exec(comment.body)
+    const match = RECORD_MARKER.exec(comment.body)
     if (match === null) continue
     try {
       jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') })
@@ -69,7 +69,22 @@ export function parsePullRequestLink(link: string, serverUrl: string): PullReque
   if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`)) return undefined
   const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length))
   if (match === null) return undefined
-  return { repository: { owner: decodeURIComponent(match[1] ?? ''), repo: decodeURIComponent(match[2] ?? '') }, number: Number(match[3]) }
+  const owner = pathName(match[1] ?? '')
+  const repo = pathName(match[2] ?? '')
+  return owner === undefined || repo === undefined ? undefined : { repository: { owner, repo }, number: Number(match[3]) }
+}
+
+/**
+ * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
+ * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
+ */
+function pathName(segment: string): string | undefined {
+  try {
+    const name = decodeURIComponent(segment)
+    return isPlainSegment(name) ? name : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export class JobRecords {
@@ -94,7 +109,7 @@ export class JobRecords {
    */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
     const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS)
-    const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'))
+    const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'))
     const latest = recorded.at(-1)
     if (latest !== undefined && latest.projectId !== this.projectId) {
       this.context.host.log.warning(
@@ -120,7 +135,7 @@ export class JobRecords {
     )
     if (comments === undefined) return
     if (
-      recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some(
+      recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'best-effort')).some(
         (recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId
       )
     )

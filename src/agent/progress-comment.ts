@@ -6,10 +6,13 @@
  * The reply starts with a hidden marker (reply-marker.ts) that names the workflow run and command
  * it answers and what was asked of the service: a rerun of the workflow run (the same command
  * again) finds it, edits it instead of posting another, and carries on from it (see resume()).
+ * So the marker that says a request is on its way is written before the request is sent, or the
+ * request is not sent (see record()); every other write is best-effort.
  */
 import type { FlowContext } from '../action/context.js'
-import type { GitHubApi, IssueComment, PostedComment, RepoRef } from '../action/host.js'
-import { LISTING_TIMEOUT_MS, readGitHub, tryGitHub, tryGitHubWhenCancelled } from './github-calls.js'
+import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment, type RepoRef } from '../action/host.js'
+import { ActionError } from '../common/errors.js'
+import { LISTING_TIMEOUT_MS, WRITE_PERMISSION_HINT, describeGitHubError, readGitHub, tryGitHub, tryGitHubWhenCancelled, writeGitHub } from './github-calls.js'
 import type { OurComments } from './our-comments.js'
 import { REPLY_MARKER, type ReplyState, formatReplyMarker, readReplyMarker } from './reply-marker.js'
 import type { TriggeringComment } from './trigger.js'
@@ -49,9 +52,24 @@ export class ProgressComment {
    * twice or start a second job. No second reply is posted in that case either.
    */
   async resume(): Promise<ReplyState | undefined> {
-    const { repository, event, threadId } = this.comment
     // Until the earlier reply is known not to exist, this attempt posts none of its own.
     this.tried = true
+    const earlier = await this.findReply()
+    if (earlier === undefined) {
+      this.tried = false
+      return undefined
+    }
+    this.adopt(earlier.posted)
+    this.state = earlier.state
+    return this.state
+  }
+
+  /**
+   * This workflow run's reply to this command in the thread (the last, were there more), and what
+   * its marker says; undefined when there is none. Throws when the conversation cannot be read.
+   */
+  private async findReply(): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
+    const { repository, event, threadId } = this.comment
     const comments = await readGitHub(
       this.context,
       (signal) =>
@@ -65,19 +83,12 @@ export class ProgressComment {
       const state = readReplyMarker(comment.body)
       return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined
     }
-    const earlier = comments
+    return comments
       .flatMap((comment) => {
         const state = answers(comment)
-        return state === undefined ? [] : [{ comment, state }]
+        return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }]
       })
       .at(-1)
-    if (earlier === undefined) {
-      this.tried = false
-      return undefined
-    }
-    this.adopt({ id: earlier.comment.id, url: earlier.comment.url })
-    this.state = earlier.state
-    return this.state
   }
 
   /** What the marker says from now on (what was asked, how far it got). */
@@ -104,19 +115,39 @@ export class ProgressComment {
     await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, this.update(posted, body))
   }
 
-  /** Shows `text`: the first call posts the reply, later calls edit it. */
+  /**
+   * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
+   * For what the marker must say before a request goes to the service (see Conversation.asking):
+   * a rerun that did not find it would ask the service again. Retried as a read is; throws an
+   * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
+   */
+  async record(text: string): Promise<void> {
+    const body = this.marked(text)
+    const posted = this.posted
+    this.tried = true
+    try {
+      if (posted !== undefined) await writeGitHub(this.context, this.update(posted, body))
+      // A post that failed half-way is looked for before the next try: never a second reply.
+      else this.adopt(await writeGitHub(this.context, this.post(body), async () => (await this.findReply())?.posted))
+    } catch (error) {
+      if (!(error instanceof GitHubApiError)) throw error
+      const what = posted === undefined ? 'post the reply to' : 'update the reply to'
+      throw new ActionError(
+        `Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment.`
+      )
+    }
+    this.shown = body
+  }
+
+  /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
   async show(text: string): Promise<void> {
     const body = this.marked(text)
     if (body === this.shown) return
     this.shown = body
-    const { repository, id, event, threadId } = this.comment
+    const { id } = this.comment
     if (!this.tried) {
       this.tried = true
-      const posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) =>
-        event === 'issue_comment'
-          ? this.github.createIssueComment(repository, this.number, body, signal)
-          : this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
-      )
+      const posted = await tryGitHub(this.context, `reply to comment ${id}`, this.post(body))
       if (posted !== undefined) this.adopt(posted)
       return
     }
@@ -129,6 +160,15 @@ export class ProgressComment {
   private adopt(posted: PostedComment): void {
     this.posted = posted
     if (posted.url !== undefined) this.context.outputs.set('comment-url', posted.url)
+  }
+
+  /** The post of the reply `body`, in a conversation or a review thread. */
+  private post(body: string): (signal: AbortSignal) => Promise<PostedComment> {
+    const { repository, event, threadId } = this.comment
+    return (signal) =>
+      event === 'issue_comment'
+        ? this.github.createIssueComment(repository, this.number, body, signal)
+        : this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
   }
 
   /** The edit of the reply to `body`, in a conversation or a review thread. */

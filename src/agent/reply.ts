@@ -33,36 +33,38 @@ export interface ProgressFacts {
 
 /**
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
- * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
- * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
- * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
- * comment does not).
+ * service is made safe for a comment: secrets are cut out first (the log masks them, a comment
+ * does not), then it shows as plain text: it pings nobody (@mentions are broken up), links
+ * nothing, cannot close the code span or emphasis around it, holds no HTML (see commentText). The
+ * one link is the address the service gave, normalised (see normalisedHttpLink), as an explicit
+ * autolink.
  */
 export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): string {
-  const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${commentCode(facts.jobId)}`
-  const status = `**${commentPhrase(facts.status ?? 'unknown')}**`
-  const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`
-  const after = facts.elapsedMs === undefined ? '' : ` after ${formatDuration(facts.elapsedMs)}`
+  const shown = withoutSecrets(facts, secrets)
+  const job = shown.jobId === undefined ? 'The docs agent' : `Docs agent job ${commentCode(shown.jobId)}`
+  const status = `**${commentPhrase(shown.status ?? 'unknown')}**`
+  const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`
+  const after = shown.elapsedMs === undefined ? '' : ` after ${formatDuration(shown.elapsedMs)}`
   // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-  const error = facts.error === undefined ? undefined : cutShort(redact(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
+  const error = shown.error === undefined ? undefined : cutShort(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
   const lines: string[] = []
-  switch (facts.phase) {
+  switch (shown.phase) {
     case 'failed':
       lines.push(
-        facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`,
+        shown.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
         commentText(error ?? '')
       )
       break
     case 'cancelled':
       lines.push(
-        facts.jobId === undefined
+        shown.jobId === undefined
           ? '⏹️ The docs agent run was cancelled.'
           : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`
       )
       break
     case 'asking':
-      lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`)
+      lines.push(shown.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`)
       break
     case 'picking-up':
       lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`)
@@ -71,14 +73,31 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(`⏳ ${job} is working on it (status ${status}).`)
       break
     case 'handed-over':
-      lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
+      lines.push(`⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
       break
     case 'ended':
-      lines.push(endLine(job, { ...facts, error }, status, prLink, after))
+      lines.push(endLine(job, { ...shown, error }, status, prLink, after))
   }
-  if (facts.note !== undefined) lines.push('', commentText(facts.note))
-  if (facts.runUrl) lines.push('', `[Workflow run](${facts.runUrl})`)
-  return redact(lines.join('\n'), secrets)
+  if (shown.note !== undefined) lines.push('', commentText(shown.note))
+  if (shown.runUrl) lines.push('', `[Workflow run](${shown.runUrl})`)
+  return lines.join('\n')
+}
+
+/**
+ * `facts` with the secrets cut out of every text in it. Before any escaping, which changes how a
+ * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
+ */
+function withoutSecrets(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): ProgressFacts {
+  const clean = (text: string | undefined): string | undefined => (text === undefined ? undefined : redact(text, secrets))
+  return {
+    ...facts,
+    jobId: clean(facts.jobId),
+    status: clean(facts.status),
+    prLink: clean(facts.prLink),
+    error: clean(facts.error),
+    note: clean(facts.note),
+    runUrl: clean(facts.runUrl)
+  }
 }
 
 /** `status` and `prLink`: the job's status and link as the comment shows them. */

@@ -9,6 +9,8 @@ import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
+import { RECORD_MARKER } from './job-record.js'
+import { REPLY_MARKER } from './reply-marker.js'
 
 /** The issue or pull request a run is about. */
 export interface Subject {
@@ -133,12 +135,24 @@ export function matchCommand(body: string, command: string): { matched: boolean;
 }
 
 /**
- * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
- * must never talk to each other in a loop), it is not new (an edit must not send an instruction
- * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
+ * Whether the action wrote `body`: its replies and records start with their markers. With a
+ * personal access token they are written as a person, whom the check of bots does not see.
+ */
+function writtenByTheAction(body: string): boolean {
+  return REPLY_MARKER.test(body) || RECORD_MARKER.test(body)
+}
+
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
+ * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
+ * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
+ * subject to its author's permission.
  */
 export function skipReason(comment: TriggeringComment, command: string | undefined): { reason: SkipReason; message: string } | undefined {
   if (comment.authorType === 'Bot') return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` }
+  if (writtenByTheAction(comment.body)) {
+    return { reason: 'bot', message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).` }
+  }
   if (comment.action !== undefined && comment.action !== 'created') return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` }
   if (command !== undefined && !matchCommand(comment.body, command).matched) {
     return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` }

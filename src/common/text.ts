@@ -89,20 +89,40 @@ export function withoutMentions(text: string): string {
 }
 
 /**
- * Someone else's text as paragraphs of a GitHub comment: it pings nobody, and `<` is written as
- * an entity, so it can hold no HTML, no comment, and so no marker the action reads back (see
- * job-record.ts). It reads the same.
+ * Markdown's marks that can make something of the text around them anywhere in a line: links and
+ * images (`[`, `]`, `!`), emphasis and strikethrough (`*`, `_`, `~`), code spans, tables, headings
+ * and quotes, HTML and entities (`&`), math (`$`), and the backslash that would escape our own escape.
+ */
+const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g
+/** What makes a block of a line when it starts it: a list item, or (under a line) a heading's `=`/`-` underline. */
+const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm
+/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
+const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi
+
+/**
+ * Someone else's text as paragraphs of a GitHub comment, shown as the plain text it is: every
+ * Markdown mark is escaped, so it makes no link, image, heading, quote, emphasis, code span, table
+ * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`) and
+ * every mention; `<` is written as an entity, so it holds no HTML, no comment, and so no marker
+ * the action reads back (see job-record.ts). It reads the same. Cut secrets out before (see
+ * redact): an escape changes how a secret is spelled.
  */
 export function commentText(text: string): string {
-  return withoutMentions(text).replaceAll('<', '&lt;')
+  return (
+    withoutMentions(text)
+      .replace(AUTOLINK, `$&${ZERO_WIDTH_JOINER}`)
+      .replace(MARKDOWN_MARK, (mark) => (mark === '<' ? '&lt;' : `\\${mark}`))
+      // After the marks: the backslash this adds must not be escaped in turn.
+      .replace(LINE_START_MARK, (_, space: string, mark: string) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`)
+  )
 }
 
 /**
- * Someone else's text (a status) inside one line of a comment: on one line, pinging nobody, and
- * with Markdown's marks escaped, so it cannot end the emphasis around it or start a link.
+ * Someone else's text (a status) inside one line of a comment: on one line, and as commentText
+ * shows it, so it cannot end the emphasis around it or start a link.
  */
 export function commentPhrase(text: string): string {
-  return commentText(text.replace(UNPRINTABLE, ' ')).replace(/[\\`*_[\]<>|~!#]/g, '\\$&')
+  return commentText(text.replace(UNPRINTABLE, ' '))
 }
 
 /**
