@@ -517,6 +517,23 @@ describe('the site check and the Helm values', () => {
     expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'))).toEqual(Buffer.from(index.content))
   })
 
+  test("a broken link's text reaches the log as plain text: no mark that reorders the line, no terminal escape", async () => {
+    const entries = fixtureSiteEntries().filter((entry) => entry.name !== 'index.html')
+    // U+202E turns the rest of the line around on screen; U+009B starts a terminal escape.
+    const page = '<a href="/docs/\u202elmth.exe">x</a> <a href="/docs/\u009b31mred">y</a>'
+    await simulator({
+      exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
+      bundle: { entries: [{ type: 'file', name: 'index.html', content: page }, ...entries], format: 'tar.gz' }
+    })
+    const { failed, log } = await runExport({})
+    expect(failed).toBe(false)
+    const warnings = log.lines.filter((l) => l.startsWith('warning: Broken link'))
+    expect(warnings).toEqual([
+      'warning: Broken link in index.html line 1: "/docs/ lmth.exe" leads to no file of the site.',
+      'warning: Broken link in index.html line 1: "/docs/ 31mred" leads to no file of the site.'
+    ])
+  })
+
   test('verify: strict fails on a broken link before the swap, and the previous site stays', async () => {
     await simulator()
     const site = path.join(workspace.dir, 'static-export')

@@ -29,7 +29,8 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
     log.warning(
       broken.link === undefined
         ? `Broken link in an earlier entry of ${serviceText(broken.file)} in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site${more}.`
-        : `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(broken.link)} leads to no file of the site${more}.`
+        : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
+          `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} leads to no file of the site${more}.`
     )
   }
   const distinct = check.broken.length
