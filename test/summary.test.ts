@@ -39,6 +39,12 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary.match(/\*\*\*/g)).toHaveLength(4)
   })
 
+  test('a secret with an @ in it is taken out of plain text too, where the @ no longer pings', () => {
+    const summary = summaryOf(['Sent tok@en99 as `tok@en99`'], 'The service said: bad key tok@en99', [], ['tok@en99'])
+    expect(summary).not.toContain('en99')
+    expect(summary.match(/\*\*\*/g)).toHaveLength(3)
+  })
+
   test('one problem is one paragraph', () => {
     const summary = summaryOf([], 'Invalid input: `operation` must be one of `export`, `agent`.')
     expect(summary).toContain('<p>❌ Invalid input: <code>operation</code> must be one of <code>export</code>, <code>agent</code>.</p>')

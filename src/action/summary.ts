@@ -63,9 +63,10 @@ export function renderSummary(report: Report, outputs: Outputs, failure: string 
   }
   for (const note of report.notes) parts.push(...messageBlocks(note))
   if (failure !== undefined) parts.push(...messageBlocks(failure, '❌'))
+  // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
   return redact(
     `${parts.join('\n')}\n`,
-    secrets.flatMap((secret) => [secret, escapeHtml(secret)])
+    secrets.flatMap((secret) => [secret, escapeHtml(secret), escapeHtml(withoutMentions(secret))])
   )
 }
 
