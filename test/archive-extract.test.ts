@@ -853,7 +853,10 @@ describe('the site check while unpacking', () => {
       }),
       review: async () => undefined
     }
-    await expect(unpack(buildZip(fixtureSiteEntries()), recordingLogger(), ROOMY, broken)).rejects.toThrow('the observer broke')
+    const error = await unpack(buildZip(fixtureSiteEntries()), recordingLogger(), ROOMY, broken).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ActionError)
+    // Said as what it is: a check of a page on disk, not a write of an entry (and never "entry undefined").
+    expect((error as Error).message).toMatch(/^Could not check the page "[^"]+\.html" as it was unpacked: the observer broke$/)
   })
 })
 

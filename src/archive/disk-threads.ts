@@ -20,7 +20,7 @@
  * there: files are created exclusively, and an existing file is unlinked first, a folder never.
  */
 import { Worker } from 'node:worker_threads'
-import { ActionError } from '../common/errors.js'
+import { ActionError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 import { parentOf } from './entry-safety.js'
 import { CorruptArchiveError } from './errors.js'
@@ -370,12 +370,14 @@ export class DiskThreads {
   private showInflated(inflated: InflatedFiles): void {
     const { onInflated } = this.options
     const { paths, ends, bytes } = inflated
+    let i = 0
     try {
-      for (let i = 0, start = 0; i < paths.length; start = ends[i++] as number) {
+      for (let start = 0; i < paths.length; start = ends[i++] as number) {
         onInflated?.(paths[i] as string, Buffer.from(bytes.buffer, bytes.byteOffset + start, (ends[i] as number) - start))
       }
     } catch (error) {
-      this.fail(error instanceof Error ? error : new Error(String(error)))
+      // The page is on disk: what failed is looking at it, which no entry of the archive is to blame for.
+      this.fail(new ActionError(`Could not check the page ${JSON.stringify(paths[i])} as it was unpacked: ${errorMessage(error)}`, { cause: error }))
     }
   }
 
