@@ -30,6 +30,13 @@ export interface Fault {
    * without Content-Length, until the client goes away or close().
    */
   endless?: boolean
+  /**
+   * After the normal body, this many more bytes of filler, and no Content-Length: storage that
+   * streams an object of a length it does not say (or that never ends, for the client's bound).
+   */
+  trailingBytes?: number
+  /** Announce this Content-Length instead of the body's own; the body is sent as it is. */
+  contentLength?: number
   /** Fields merged into the normal JSON answer (wrong types, absurd values, missing ones as `undefined`). */
   patch?: Record<string, unknown>
   /** With status/drop: still perform the operation first ("processed, but the answer was lost"). */

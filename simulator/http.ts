@@ -78,6 +78,10 @@ export interface WriteOptions {
   trickleMs?: number
   /** After the body, filler without end (and no Content-Length), until the client goes away. */
   endless?: boolean | undefined
+  /** After the body, this many bytes of filler (and no Content-Length). */
+  trailingBytes?: number | undefined
+  /** The Content-Length to announce, whatever the body. */
+  contentLength?: number | undefined
   /** Called with the status as soon as the head is committed (for request recording). */
   onStatus?: (status: number) => void
 }
@@ -89,7 +93,8 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
   const payload = replyPayload(reply)
   const headers: Record<string, string> = { ...reply.headers }
   if (reply.json !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8'
-  if (!options.endless) headers['content-length'] = String(payload.length)
+  const lengthUnknown = options.endless === true || options.trailingBytes !== undefined
+  if (options.contentLength !== undefined || !lengthUnknown) headers['content-length'] = String(options.contentLength ?? payload.length)
   res.writeHead(reply.status, headers)
   options.onStatus?.(reply.status)
   if (reply.headOnly) {
@@ -120,7 +125,18 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
     return
   }
   if (options.stallAt !== undefined) return // keep the socket open until the client or close() ends it
+  if (options.trailingBytes !== undefined && !(await writeFiller(res, options.trailingBytes))) return
   res.end()
+}
+
+/** Writes `bytes` of filler, minding backpressure; false when the client went away first. */
+async function writeFiller(res: ServerResponse, bytes: number): Promise<boolean> {
+  const filler = Buffer.alloc(CHUNK, 0x20)
+  for (let left = bytes; left > 0; left -= CHUNK) {
+    if (res.destroyed) return false
+    if (!res.write(left < CHUNK ? filler.subarray(0, left) : filler) && !(await drained(res))) return false
+  }
+  return true
 }
 
 /** A pause between the chunks of filler: a client that reads it all does not busy the machine. */

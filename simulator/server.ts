@@ -163,6 +163,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         stallAt: fault?.stallAt,
         trickleMs: fault?.trickleMs,
         endless: fault?.endless,
+        trailingBytes: fault?.trailingBytes,
+        contentLength: fault?.contentLength,
         onStatus: (status) => (record.status = status)
       })
 

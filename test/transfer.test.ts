@@ -460,6 +460,54 @@ describe('archives that cannot be used', () => {
 })
 
 describe('bounds', () => {
+  // With a site of at most 1 MiB, an archive may take 2 MiB and 64 MiB of headers and padding.
+  const limits = { maxBytes: 1024 * 1024 }
+  const bound = 66 * 1024 * 1024
+  const tooLarge = (detail: string): string =>
+    `The bundle archive is larger than 66.0 MiB (${detail}), the most \`max-site-size\` (1.0 MiB) allows: twice the site, plus 64.0 MiB for an archive's headers and padding. ` +
+    'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
+
+  test('an archive the bundle operation says is larger than `max-site-size` allows is not downloaded', async () => {
+    const served = await serve(siteTarGz)
+    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: bound + 1 } }, { limits })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toBe(tooLarge('the bundle operation says it has 66.0 MiB'))
+    expect(downloads()).toBe(0)
+    expect(await workListing()).toEqual([])
+  })
+
+  test('a Content-Length past that bound is refused as the answer comes, not read, and not asked again', async () => {
+    const served = await serve(siteTarGz)
+    sim.addFault({ route: 'download', contentLength: 1024 ** 4 })
+    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toBe(tooLarge('the storage announced 1.0 TiB'))
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual([])
+  })
+
+  // A plain tar unpacked is stopped earlier, by what its entries account for (SiteWriter.checkArchiveBytes).
+  test.each([
+    ['a tar kept as it is (`extract: false`)', undefined, 'tar'],
+    ['a tar.gz unpacked, with bytes after the end of its gzip member', 'site', 'tar.gz'],
+    ['a zip unpacked, with bytes after the end of its central directory', 'site', 'zip']
+  ])('an archive of unknown length, %s, stops at that bound; what was in `path` stays', async (_, site, format) => {
+    const earlier = site === undefined ? 'bundle' : 'site'
+    await mkdir(join(work.dir, earlier))
+    await writeFile(join(work.dir, earlier, 'index.html'), 'earlier')
+    const entries: ArchiveEntry[] = [{ type: 'file', name: 'index.html', content: '<a href="/">home</a>' }]
+    const page = format === 'zip' ? buildZip(entries) : await buildTar(entries, { gzip: format === 'tar.gz' })
+    const served = await serve(page)
+    sim.addFault({ route: 'download', trailingBytes: bound })
+    const siteDir = site === undefined ? undefined : join(work.dir, site)
+    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits, siteDir })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toBe(tooLarge('more than 66.0 MiB arrived'))
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual(site === undefined ? ['bundle', 'bundle/index.html'] : ['site'])
+    expect(await readFile(join(work.dir, earlier, 'index.html'), 'utf8')).toBe('earlier')
+  })
+
   test('an archive past max-site-size fails at once: never downloaded again, not called corrupt, the old site kept', async () => {
     await mkdir(join(work.dir, 'site'))
     await writeFile(join(work.dir, 'site/index.html'), 'old')

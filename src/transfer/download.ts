@@ -12,7 +12,7 @@ import type { Clock } from '../common/clock.js'
 import { budget } from '../common/deadline.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
-import { formatDuration } from '../common/units.js'
+import { formatBytes, formatDuration } from '../common/units.js'
 import { USER_AGENT, header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
 import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink, refuseNameForProxy } from './link.js'
@@ -30,6 +30,11 @@ export interface DownloadOptions {
   clock: Clock
   /** The size the bundle operation announced: fewer bytes is a truncation, more is a mismatch. */
   expectedSize?: number | undefined
+  /**
+   * The most bytes the body may have, whatever it announces or does not: past it (announced, or as
+   * it arrives) the download stops with `exceeded`'s error, which no retry repeats.
+   */
+  sizeBound?: { maxBytes: number; exceeded: (detail: string) => ActionError } | undefined
   /** Where the link and its redirects may lead. */
   policy: LinkPolicy
   /** Absolute clock ms: the step's deadline; the attempt ends by then (plus the grace), bytes still coming or not. */
@@ -87,6 +92,11 @@ async function attempt(options: DownloadOptions, clients: StorageClients, outOfT
       response.destroy()
       if (contentLength > expected) throw sizeMismatch(contentLength, expected)
       throw truncated(contentLength, expected, 'the response announced only')
+    }
+    const bound = options.sizeBound
+    if (bound !== undefined && contentLength !== undefined && contentLength > bound.maxBytes) {
+      response.destroy()
+      throw bound.exceeded(`the storage announced ${formatBytes(contentLength)}`)
     }
     options.onResponse?.({ contentLength })
     bytes = await streamBody(
@@ -171,6 +181,8 @@ function streamBody(
       bytes += chunk.length
       progress(bytes)
       if (options.expectedSize !== undefined && bytes > options.expectedSize) return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
+      const bound = options.sizeBound
+      if (bound !== undefined && bytes > bound.maxBytes) return settle(bound.exceeded(`more than ${formatBytes(bound.maxBytes)} arrived`))
       let wait: Promise<void> | undefined
       try {
         wait = options.onChunk(chunk)

@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
-import { CorruptArchiveError, writeFailure } from '../archive/errors.js'
+import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/errors.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
@@ -80,6 +80,8 @@ const ARCHIVE_NAME = 'bundle'
 const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024
+/** What an archive may take beyond twice the site it holds (see archiveBound). */
+const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024
 
 export function transferBundle(options: TransferOptions): Promise<TransferResult> {
   return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options))
@@ -219,6 +221,10 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
     state.link = await freshLink(options)
     state.linkRefused = false
   }
+  const bound = archiveBound(options.limits)
+  if (state.link.sizeBytes !== undefined && state.link.sizeBytes > bound) {
+    throw archiveTooLarge(options.limits, `the bundle operation says it has ${formatBytes(state.link.sizeBytes)}`)
+  }
   const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
   try {
     const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
@@ -228,6 +234,7 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
         signal: stop,
         stallTimeoutMs: STALL_TIMEOUT_MS,
         expectedSize: state.link.sizeBytes,
+        sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
         policy: options.policy,
         deadline: options.deadline,
         onResponse: ({ contentLength }) => progress.setTotal(contentLength),
@@ -286,6 +293,28 @@ async function finish(
     log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
   }
   return { ...kept, siteDir }
+}
+
+/**
+ * The most bytes an archive may have: the largest site it may hold (`max-site-size`) and its
+ * format's overhead. A tar gives each entry a 512-byte header and pads its content to 512 bytes,
+ * so a file of 1 KiB or more takes at most twice its size; the fixed part holds folders, small
+ * files, long names and end blocks. A zip's records and gzip's or deflate's framing take less.
+ * Storage that says no Content-Length, and a bundle answer without `sizeBytes`, would otherwise
+ * fill the disk until `timeout` (with `extract: false` nothing else reads the bytes, and an
+ * unpacker may ignore what follows the archive's end).
+ */
+function archiveBound(limits: SiteLimits): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + ARCHIVE_OVERHEAD_BYTES)
+}
+
+/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
+function archiveTooLarge(limits: SiteLimits, detail: string): SiteLimitError {
+  return new SiteLimitError(
+    `The bundle archive is larger than ${formatBytes(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${formatBytes(limits.maxBytes)}) allows: ` +
+      `twice the site, plus ${formatBytes(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
+      'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
+  )
 }
 
 async function freshLink(options: TransferOptions): Promise<BundleLink> {
