@@ -128,9 +128,9 @@ async function get(url: string, options: DownloadOptions, clients: StorageClient
   let target = new URL(url)
   for (let redirects = 0; ; redirects++) {
     const proxied = getProxyUrl(target) !== undefined
-    const refused = refuseLink(target, options.policy) ?? (proxied ? await untilCancelled(refuseNameForProxy(target, options.policy), signal) : undefined)
+    const refused = await refuseHop(target, proxied, options.policy, signal)
     if (refused !== undefined) throw new ActionError(`${refused}.`)
-    // A direct connection checks where the name leads as it connects; through a proxy, that was checked just above.
+    // A direct connection checks where the name leads as it connects; through a proxy, refuseHop did.
     const lookup = proxied ? undefined : guardedLookup(options.policy, describeLink(target.href))
     const message = await send(clients.for(target), { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup })
     const status = message.statusCode ?? 0
@@ -145,6 +145,14 @@ async function get(url: string, options: DownloadOptions, clients: StorageClient
     }
     throw new AttemptError({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal))
   }
+}
+
+/** Why a hop may not be fetched: its address, and through a proxy where its name leads as this machine resolves it. */
+async function refuseHop(target: URL, proxied: boolean, policy: LinkPolicy, signal: AbortSignal): Promise<string | undefined> {
+  const refused = refuseLink(target, policy)
+  if (refused !== undefined || !proxied) return refused
+  // A lookup cannot be stopped, only no longer waited for.
+  return untilCancelled(refuseNameForProxy(target, policy), signal)
 }
 
 /**
