@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
-import { SiteLimitError, UnsafeEntryError } from '../src/archive/errors.js'
+import { SiteLimitError, UnsafeEntryError, UnsupportedArchiveError } from '../src/archive/errors.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import type { BundleLink } from '../src/service/export-api.js'
 import { type LinkPolicy, describeLink, linkPolicy } from '../src/transfer/link.js'
@@ -442,6 +442,19 @@ describe('archives that cannot be used', () => {
     expect((error as Error).message).toContain('not a zip, tar.gz or tar archive: its first bytes look like an HTML page')
     // Its kind only: what such a page says may be anything, credentials included.
     expect((error as Error).message).not.toMatch(/DOCTYPE|Sign in/)
+    expect(downloads()).toBe(1)
+    expect(await workListing()).toEqual([])
+  })
+
+  test('an archive the action does not unpack (an encrypted zip entry) fails at once: never downloaded again, not called corrupt', async () => {
+    const zip = buildZip(siteEntries())
+    // The encryption flag on the first entry, in its local header and its central record alike.
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    zip.writeUInt16LE(zip.readUInt16LE(6) | 1, 6)
+    zip.writeUInt16LE(zip.readUInt16LE(central + 8) | 1, central + 8)
+    const error = await transferBundle(options(await serve(zip))).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsupportedArchiveError)
+    expect((error as Error).message).toMatch(/^The bundle archive cannot be unpacked: entry "[^"]+" is encrypted, which the action does not unpack\.$/)
     expect(downloads()).toBe(1)
     expect(await workListing()).toEqual([])
   })
