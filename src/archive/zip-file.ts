@@ -116,8 +116,11 @@ export class ZipFile {
       let count = tail.readUInt16LE(at + 10)
       let size = tail.readUInt32LE(at + 12)
       let offset = tail.readUInt32LE(at + 16)
+      /** Where the end records start: the central directory ends there. */
+      let endRecords = this.size - tailBytes + at
       if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
-        const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES)
+        endRecords = readUInt64(tail, at - LOCATOR_BYTES + 8)
+        const end64 = await this.readFresh(endRecords, ZIP64_END_BYTES)
         if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY) throw corrupt(new Error('invalid zip64 end of central directory record signature'))
         disk = end64.readUInt32LE(16)
         count = readUInt64(end64, 32)
@@ -129,6 +132,10 @@ export class ZipFile {
           `The bundle archive cannot be unpacked: it is a zip split over several disks (this is disk ${disk}), which the action does not unpack.`
         )
       if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
+      // Nothing between them: bytes there are read by no reader, and could be anything in any amount.
+      if (offset + size !== endRecords) {
+        throw corrupt(new Error(`the central directory ends at byte ${offset + size}, but the end records start at byte ${endRecords}`))
+      }
       return { count, offset, size }
     }
     throw corrupt(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'))
