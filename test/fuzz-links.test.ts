@@ -1,8 +1,9 @@
 // Property tests of the site check's link scanner: on pages made of the pieces that trip it up
-// (attribute names with and without the space before them, quotes that close or not, `=` inside
-// values, values at a page's very edges, fragments, root and relative paths, overlong values,
-// multi-byte text), the scanner and the collector agree with a plain, slow reading of the same
-// rules. `npm test` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
+// (attribute names in any case, with and without the space before them and whitespace around the
+// `=`; start tags, end tags, `<!`, `<?`, `&lt;` and a `>` before them; quotes that close or not,
+// `=` inside values, values at a page's very edges, fragments, root and relative paths, overlong
+// values, multi-byte text), the scanner and the collector agree with a plain, slow reading of the
+// same rules. `npm test` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
 import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
@@ -14,18 +15,29 @@ if (process.env.FUZZ_SEED === 'random') console.log(`fuzz-links: FUZZ_SEED=${SEE
 const MAX_VALUE_BYTES = 2048
 const SPACE = /[ \t\n\r\f]/
 
-/** The rules of scanLinks read plainly: every `=`, the name before it, the value after it. */
+/**
+ * The rules of scanLinks read plainly: every `=`; before it, past whitespace, the name `href` or
+ * `src` in any case with whitespace before it; before that, the nearest `<` or `>`, which must be a
+ * `<` that a letter follows (a start tag); after the `=`, past whitespace, the value.
+ */
 function plainLinks(page: Buffer): Array<{ value: string; offset: number; length: number }> {
   const text = page.toString('latin1')
   const links: Array<{ value: string; offset: number; length: number }> = []
   let at = text.indexOf('=')
   while (at !== -1) {
-    const named = (name: string): boolean => text.slice(at - name.length, at) === name && at > name.length && SPACE.test(text[at - name.length - 1] as string)
+    let nameEnd = at
+    while (nameEnd > 0 && SPACE.test(text[nameEnd - 1] as string)) nameEnd--
+    const name = /[ \t\n\r\f](href|src)$/i.exec(text.slice(Math.max(0, nameEnd - 5), nameEnd))?.[1]
+    const nameStart = nameEnd - (name?.length ?? 0)
+    const tag = Math.max(text.lastIndexOf('<', nameStart - 1), text.lastIndexOf('>', nameStart - 1))
+    const inStartTag = tag !== -1 && text[tag] === '<' && /[a-z]/i.test(text[tag + 1] as string)
     let next = at + 1
-    if (named('href') || named('src')) {
-      const quote = text[at + 1]
+    let valueAt = at + 1
+    while (valueAt < text.length && SPACE.test(text[valueAt] as string)) valueAt++
+    if (name !== undefined && inStartTag && valueAt < text.length) {
+      const quote = text[valueAt]
       const quoted = quote === '"' || quote === "'"
-      const start = quoted ? at + 2 : at + 1
+      const start = quoted ? valueAt + 1 : valueAt
       const limit = Math.min(text.length, start + MAX_VALUE_BYTES + 1)
       let end = start
       while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>')) end++
@@ -41,11 +53,19 @@ function plainLinks(page: Buffer): Array<{ value: string; offset: number; length
 
 const piece = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(' href=', ' src=', '\nhref=', '\tsrc=', 'href=', 'data-src=', ' xhref=', ' srcset=', ' class=') },
+  { weight: 3, arbitrary: fc.constantFrom(' HREF=', ' Src=', '\fhReF=', ' sRC =', ' href = ', '\rhref\n=\t', ' src=\n', ' href  ', ' =') },
   { weight: 6, arbitrary: fc.constantFrom('"', "'", '>', ' ', '\n', '=', '<a', '</a>') },
   { weight: 8, arbitrary: fc.constantFrom('/', '//', '#', '../', './', 'guides/', 'start', '.html', '/index.html', '?q=1', '%20', '&amp;', 'é', 'x') },
   { weight: 1, arbitrary: fc.constantFrom('y'.repeat(MAX_VALUE_BYTES - 2), 'z'.repeat(MAX_VALUE_BYTES + 5)) }
 )
-const page = fc.array(piece, { maxLength: 60 }).map((pieces) => Buffer.from(pieces.join('')))
+/** What comes before attributes: start tags (some names in upper case), and what makes them text. */
+const opener = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom('<a', '<A', '<img', '<Link', '<h1', '<a\n') },
+  { weight: 4, arbitrary: fc.constantFrom('', '</a', '<!doctype', '<!--', '-->', '<?xml', '<', '<1', '&lt;a', '<code>&lt;a', '&gt;', '>') }
+)
+const page = fc
+  .array(fc.tuple(opener, fc.array(piece, { maxLength: 10 })), { maxLength: 10 })
+  .map((tags) => Buffer.from(tags.map(([start, pieces]) => start + pieces.join('')).join('')))
 const pagePath = fc.constantFrom('index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css')
 const siteFiles = ['index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css', 'start.html', 'x', 'guides/.html', 'é.html']
 

@@ -22,16 +22,81 @@ describe('links of a page', () => {
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/search?q=1 src=/not-a-link', '/img.png'])
   })
 
-  test('the edges of a page: a value that ends the page counts, an attribute with no value or no space before it does not', () => {
+  test('the edges of a page: a value that ends the page counts; an attribute with no value, no space before it or no tag does not', () => {
     expect(scanLinks(Buffer.from('src=/start.png <a href=/')).map((l) => l.value)).toEqual(['/'])
     expect(scanLinks(Buffer.from('= <a href=')).map((l) => l.value)).toEqual([])
     expect(scanLinks(Buffer.from('<a href="')).map((l) => l.value)).toEqual([])
-    expect(scanLinks(Buffer.from(' src=x')).map((l) => l.value)).toEqual(['x'])
+    expect(scanLinks(Buffer.from(' src=x')).map((l) => l.value)).toEqual([])
+    expect(scanLinks(Buffer.from('<a src=x')).map((l) => l.value)).toEqual(['x'])
+    expect(scanLinks(Buffer.from('<a href = ')).map((l) => l.value)).toEqual([])
     // The same root link ending a page and inside one is one link, from any folder.
     const links = linkCollector()
     links.observe('a/one.html', Buffer.from('<a href=/'))
     links.observe('b/two.html', Buffer.from('<a href="/">home</a>'))
     expect(links.check(['a/one.html', 'b/two.html'])).toEqual({ links: 2, broken: [{ page: 'a/one.html', offset: 8, length: 1, key: expect.any(String), count: 2 }] })
+  })
+
+  test('attribute names in any case, with whitespace on either side of the `=`', () => {
+    const page = Buffer.from('<A HREF="/d">d</A><IMG Src=\'/i.png\'><a href = "/e">e</a><a\nhref\n=\n/f>f</a><link rel=x sRc\t=\t"/g"><a hReF =\r\n\f/h>')
+    const links = scanLinks(page)
+    expect(links.map((l) => l.value)).toEqual(['/d', '/i.png', '/e', '/f', '/g', '/h'])
+    expect(links.map((l) => page.toString('utf8', l.offset, l.offset + l.value.length))).toEqual(['/d', '/i.png', '/e', '/f', '/g', '/h'])
+    // Still an attribute of its own: `data-src` and `xhref` are not links, spaced or not.
+    expect(scanLinks(Buffer.from('<img data-SRC = "/x.png"><a XHREF = "/y"><a DATA-href="/z">')).map((l) => l.value)).toEqual([])
+  })
+
+  test('only inside a start tag: an HTML sample in a code block, prose, an end tag, `<!` and `<?` are text', () => {
+    const text = (html: string): string[] => scanLinks(Buffer.from(html)).map((l) => l.value)
+    // What a docs generator writes for `<a href="/about">` in a code block: quotes are not escaped in text.
+    expect(text('<pre><code class="language-html">&lt;a href="/about"&gt;About&lt;/a&gt;\n&lt;img src="/logo.png"&gt;</code></pre>')).toEqual([])
+    expect(text('<p>Set href="/in-text" on the link.</p>')).toEqual([])
+    expect(text('</a href="/closing">')).toEqual([])
+    expect(text('<!doctype html src="/doctype"><!x href="/bang"><?xml href="/pi"?>')).toEqual([])
+    expect(text('<1 href="/digit"> < href="/lone"> <=a href="/sign">')).toEqual([])
+    // At the very start of a page, before any tag.
+    expect(text(' href="/first"\nsrc=/second <a href="/a">')).toEqual(['/a'])
+    // Any start tag, whatever case its name and however many attributes and lines come first.
+    expect(text('<IMG\n  alt="x"\n  class="y"\n  src="/i.png"><Link rel=icon href=/f.ico><a href="/one" title="t" href="/two">')).toEqual([
+      '/i.png',
+      '/f.ico',
+      '/one',
+      '/two'
+    ])
+    // A `>` or an end tag closes what came before: the same attribute after it is text.
+    expect(text('<a href="/in">x</a> href="/out" <br> src="/out2"')).toEqual(['/in'])
+  })
+
+  test('known limits: a `>` inside an earlier quoted value of the same tag hides a link; a link inside a comment counts', () => {
+    expect(scanLinks(Buffer.from('<a title="a > b" href="/hidden">')).map((l) => l.value)).toEqual([])
+    expect(scanLinks(Buffer.from('<a title="1 < 2" href="/hidden-too">')).map((l) => l.value)).toEqual([])
+    expect(scanLinks(Buffer.from('<!-- <a href="/commented"> -->')).map((l) => l.value)).toEqual(['/commented'])
+  })
+
+  test('reading back for a start tag costs one pass over a page, and nothing is carried from one page to the next', () => {
+    // One tag of 100,000 attributes, and 100,000 attributes in text with no tag before them: each
+    // reads back only to the one before (read back to the tag each, they would take minutes).
+    const many = ' href=/x src="/y"'.repeat(50_000)
+    expect(scanLinks(Buffer.from(`<a${many}>`))).toHaveLength(100_000)
+    expect(scanLinks(Buffer.from(many))).toHaveLength(0)
+    // A page that ends inside a start tag, then pages with none.
+    expect(scanLinks(Buffer.from('<p>x</p><a class="c" href="/a" '))).toHaveLength(1)
+    expect(scanLinks(Buffer.from('<p>Some text that goes on for a while, then href="/b" in it.</p>'))).toEqual([])
+    const links = linkCollector()
+    links.observe('a.html', Buffer.from('<p>x</p><a class="c" href="/a" '))
+    links.observe('b.html', Buffer.from('Some text that goes on for a while, then href="/b" in it.'))
+    expect(links.check(['index.html'])).toEqual({ links: 1, broken: [{ page: 'a.html', offset: 27, length: 2, key: expect.any(String), count: 1 }] })
+  })
+
+  test('a broken link is found and read back with whitespace around its `=` and its name in upper case; a code sample is no broken link', () => {
+    const page = Buffer.from('<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>')
+    const links = linkCollector()
+    links.observe('index.html', page)
+    const { links: count, broken } = links.check(['index.html'])
+    expect(count).toBe(2)
+    expect(broken.map((link) => [linkAt('index.html', page, link), lineAt(page, link.offset)])).toEqual([
+      ['/gone', 2],
+      ['/lost.png', 5]
+    ])
   })
 
   test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {

@@ -10,10 +10,18 @@
 ;; bytes: the table of distinct links (ROW_BYTES each), the open-addressing slots (one i32 each: row + 1, 0 when empty), the page being read,
 ;; and a scratch area (a site path to hash). Positions in a page are relative to its base.
 ;;
-;; A link value is what follows `href=` or `src=` (the name after whitespace, in lower case, as
-;; generated HTML writes it): quoted, up to its closing quote within MAX_VALUE_BYTES; or unquoted,
-;; up to whitespace or `>`. Its two hashes (FNV-1a and a multiply-xor, a relative link's seeded with
-;; its page's folder) tell distinct links apart; a row keeps two hashes of the site path it leads to.
+;; A link value is what follows the attribute name `href` or `src`, in any case, with whitespace
+;; before it (`data-src` and `xhref` are not links), then optional whitespace, `=` and optional
+;; whitespace: quoted, up to its closing quote within MAX_VALUE_BYTES; or unquoted, up to
+;; whitespace or `>`. It counts only inside a start tag: going back from the name, the nearest `<`
+;; or `>` must be a `<` that an ASCII letter (a tag name) follows. So text that only looks like an
+;; attribute is no link: an HTML sample in a code block (`<code>&lt;a href="/about"&gt;`: a `>`
+;; first), prose, `</a href=x>`, `<!...`, `<?...`, a page's start before any tag. Known limits of
+;; looking no further back: a `>` (or `<`) inside an earlier quoted value of the same tag decides
+;; instead (`<a title="a > b" href="/x">` hides the link), and links inside comments
+;; (`<!-- <a href="/x"> -->`) count. Its two hashes (FNV-1a and a multiply-xor, a relative link's
+;; seeded with its page's folder) tell distinct links apart; a row keeps two hashes of the site path
+;; it leads to.
 (module
   (import "links" "resolve" (func $resolve (param i32 i32) (result i32)))
   (import "links" "order" (func $order (param i32 i32) (result i32)))
@@ -26,6 +34,12 @@
   (global $root (mut i32) (i32.const 0))
   (global $hash (export "hash") (mut i32) (i32.const 0))
   (global $check (export "check") (mut i32) (i32.const 0))
+  ;; Whether the page is in a start tag before position $tagAt (the start of the last attribute name
+  ;; judged): $tagOpen, 1 when the nearest `<` or `>` before it opens a start tag. 0: nothing known.
+  ;; The name judged next reads back only to there, so a page is read back once in all, however many
+  ;; attributes a tag has. links.ts sets it to 0 whenever it puts a page in memory.
+  (global $tagAt (export "tagAt") (mut i32) (i32.const 0))
+  (global $tagOpen (mut i32) (i32.const 0))
   ;; What $hashBytes made.
   (global $pathHash (export "pathHash") (mut i32) (i32.const 0))
   (global $pathCheck (export "pathCheck") (mut i32) (i32.const 0))
@@ -41,20 +55,19 @@
   ;; Attribute values are short; a longer run is not one (a broken page, or a script).
   (global $MAX_VALUE_BYTES i32 (i32.const 2048))
 
-  ;; HTML's whitespace: tab, line feed, form feed, carriage return, space.
+  ;; HTML's whitespace: tab, line feed, form feed, carriage return, space: the bits of 0x80001b
+  ;; at the byte less 9 (9, 10, 12, 13 and 32 less 9 are 0, 1, 3, 4 and 23).
   (func $isSpace (param $byte i32) (result i32)
-    (i32.or
-      (i32.or (i32.eq (local.get $byte) (i32.const 0x20)) (i32.eq (local.get $byte) (i32.const 0x0a)))
-      (i32.or
-        (i32.eq (local.get $byte) (i32.const 0x09))
-        (i32.or (i32.eq (local.get $byte) (i32.const 0x0d)) (i32.eq (local.get $byte) (i32.const 0x0c))))))
+    (local.set $byte (i32.sub (local.get $byte) (i32.const 9)))
+    (i32.and (i32.lt_u (local.get $byte) (i32.const 24)) (i32.shr_u (i32.const 0x80001b) (local.get $byte))))
 
   ;; The next href/src value of the page at $base ($length bytes) from position $from on: sets
   ;; $start, $end, $root, $hash and $check and returns $end (where the search goes on), or -1.
   ;; Bytes past the page's end may be read into a vector (the caller leaves 16 bytes of room), but
   ;; an `=` there is never taken.
   (func $next (export "next") (param $base i32) (param $length i32) (param $from i32) (param $folderHash i32) (result i32)
-    (local $block i32) (local $mask i32) (local $at i32) (local $address i32) (local $last i32) (local $before i32)
+    (local $block i32) (local $mask i32) (local $at i32) (local $address i32) (local $last i32) (local $name i32)
+    (local $back i32) (local $readTo i32) (local $open i32)
     (local $quote i32) (local $quoted i32) (local $start i32) (local $limit i32) (local $end i32) (local $byte i32)
     (local $hash i32) (local $check i32) (local $quotes i32) (local $word i32) (local $stop i32)
     (local.set $block (local.get $from))
@@ -75,29 +88,80 @@
             (br_if $blockDone (i32.eqz (local.get $mask)))
             (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
             (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
-            (local.set $address (i32.add (local.get $base) (local.get $at)))
             (block $notALink
-              ;; ` src=` is the shortest start of a value; a `=` that ends the page has none.
+              ;; ` src=` is the shortest start of a value.
               (br_if $notALink (i32.lt_s (local.get $at) (i32.const 4)))
-              (br_if $notALink (i32.eq (i32.add (local.get $at) (i32.const 1)) (local.get $length)))
-              ;; `href=` or `src=` as an attribute of its own: `data-src=` and `xhref=` are not links.
-              (local.set $last (i32.load8_u offset=0 (i32.sub (local.get $address) (i32.const 1))))
+              ;; The name before the `=` (past any whitespace): `href` or `src` in any case, as an
+              ;; attribute of its own (whitespace before it): `data-src=` and `xhref=` are not links.
+              (local.set $name (i32.sub (local.get $at) (i32.const 1)))
+              (local.set $address (i32.add (local.get $base) (local.get $name)))
+              ;; (A letter's byte with 0x20 set is its lower case; no other byte gives a letter's.
+              ;; With 5 set too, only b, c, f and g give 0x67; whitespace gives 0x2d or less.)
+              (loop $spacesBefore
+                (local.set $last (i32.or (i32.load8_u (local.get $address)) (i32.const 0x20)))
+                (if (i32.ne (i32.or (local.get $last) (i32.const 5)) (i32.const 0x67))
+                  (then
+                    (br_if $notALink (i32.gt_u (local.get $last) (i32.const 0x2d)))
+                    (br_if $notALink (i32.eqz (call $isSpace (i32.load8_u (local.get $address)))))
+                    (local.set $name (i32.sub (local.get $name) (i32.const 1)))
+                    (br_if $notALink (i32.lt_s (local.get $name) (i32.const 3)))
+                    (local.set $address (i32.sub (local.get $address) (i32.const 1)))
+                    (br $spacesBefore))))
               (if (i32.eq (local.get $last) (i32.const 0x66))
                 (then
-                  (br_if $notALink (i32.lt_s (local.get $at) (i32.const 5)))
-                  (br_if $notALink (i32.ne (i32.load8_u (i32.sub (local.get $address) (i32.const 2))) (i32.const 0x65)))
-                  (br_if $notALink (i32.ne (i32.load8_u (i32.sub (local.get $address) (i32.const 3))) (i32.const 0x72)))
-                  (br_if $notALink (i32.ne (i32.load8_u (i32.sub (local.get $address) (i32.const 4))) (i32.const 0x68)))
-                  (local.set $before (i32.load8_u (i32.sub (local.get $address) (i32.const 5)))))
+                  (br_if $notALink (i32.lt_s (local.get $name) (i32.const 4)))
+                  (br_if $notALink (i32.ne (i32.or (i32.load8_u (i32.sub (local.get $address) (i32.const 1))) (i32.const 0x20)) (i32.const 0x65)))
+                  (br_if $notALink (i32.ne (i32.or (i32.load8_u (i32.sub (local.get $address) (i32.const 2))) (i32.const 0x20)) (i32.const 0x72)))
+                  (br_if $notALink (i32.ne (i32.or (i32.load8_u (i32.sub (local.get $address) (i32.const 3))) (i32.const 0x20)) (i32.const 0x68)))
+                  (local.set $name (i32.sub (local.get $name) (i32.const 3))))
                 (else
                   (br_if $notALink (i32.ne (local.get $last) (i32.const 0x63)))
-                  (br_if $notALink (i32.ne (i32.load8_u (i32.sub (local.get $address) (i32.const 2))) (i32.const 0x72)))
-                  (br_if $notALink (i32.ne (i32.load8_u (i32.sub (local.get $address) (i32.const 3))) (i32.const 0x73)))
-                  (local.set $before (i32.load8_u (i32.sub (local.get $address) (i32.const 4))))))
-              (br_if $notALink (i32.eqz (call $isSpace (local.get $before))))
-              (local.set $quote (i32.load8_u offset=1 (local.get $address)))
+                  (br_if $notALink (i32.ne (i32.or (i32.load8_u (i32.sub (local.get $address) (i32.const 1))) (i32.const 0x20)) (i32.const 0x72)))
+                  (br_if $notALink (i32.ne (i32.or (i32.load8_u (i32.sub (local.get $address) (i32.const 2))) (i32.const 0x20)) (i32.const 0x73)))
+                  (local.set $name (i32.sub (local.get $name) (i32.const 2)))))
+              ;; (Inline, as it is on the way of every link: see $isSpace.)
+              (local.set $byte (i32.sub (i32.load8_u (i32.sub (i32.add (local.get $base) (local.get $name)) (i32.const 1))) (i32.const 9)))
+              (br_if $notALink (i32.eqz (i32.and (i32.lt_u (local.get $byte) (i32.const 24)) (i32.shr_u (i32.const 0x80001b) (local.get $byte)))))
+              ;; Only in a start tag: the nearest `<` or `>` before the name is a `<` that a letter
+              ;; follows (not `</`, `<!`, `<?`; a `>` first, or no `<` at all, is text). Read back
+              ;; byte by byte, but only to the name judged last (see $tagAt); a name before that one
+              ;; (the caller went back) is read back to the page's start.
+              (local.set $back (local.get $name))
+              (local.set $readTo (global.get $tagAt))
+              (if (i32.gt_s (local.get $readTo) (local.get $name)) (then (local.set $readTo (i32.const 0))))
+              (local.set $open (select (global.get $tagOpen) (i32.const 0) (local.get $readTo)))
+              (block $decided
+                (loop $backward
+                  (br_if $decided (i32.le_s (local.get $back) (local.get $readTo)))
+                  (local.set $back (i32.sub (local.get $back) (i32.const 1)))
+                  (local.set $address (i32.add (local.get $base) (local.get $back)))
+                  (local.set $byte (i32.load8_u (local.get $address)))
+                  ;; (`<` and `>` are the only bytes that are `>` with bit 1 set.)
+                  (br_if $backward (i32.ne (i32.or (local.get $byte) (i32.const 2)) (i32.const 0x3e)))
+                  (local.set $open
+                    (i32.and
+                      (i32.eq (local.get $byte) (i32.const 0x3c))
+                      (i32.lt_u
+                        (i32.sub (i32.or (i32.load8_u offset=1 (local.get $address)) (i32.const 0x20)) (i32.const 0x61))
+                        (i32.const 26))))))
+              (global.set $tagAt (local.get $name))
+              (global.set $tagOpen (local.get $open))
+              (br_if $notALink (i32.eqz (local.get $open)))
+              ;; The value, past any whitespace after the `=`; a page that ends first has none.
+              (local.set $start (i32.add (local.get $at) (i32.const 1)))
+              (block $valueAt
+                (br_if $notALink (i32.eq (local.get $start) (local.get $length)))
+                (local.set $quote (i32.load8_u (i32.add (local.get $base) (local.get $start))))
+                (if (i32.le_u (local.get $quote) (i32.const 0x20))
+                  (then
+                    (loop $spacesAfter
+                      (br_if $valueAt (i32.eqz (call $isSpace (local.get $quote))))
+                      (local.set $start (i32.add (local.get $start) (i32.const 1)))
+                      (br_if $notALink (i32.eq (local.get $start) (local.get $length)))
+                      (local.set $quote (i32.load8_u (i32.add (local.get $base) (local.get $start))))
+                      (br_if $spacesAfter (i32.le_u (local.get $quote) (i32.const 0x20)))))))
               (local.set $quoted (i32.or (i32.eq (local.get $quote) (i32.const 0x22)) (i32.eq (local.get $quote) (i32.const 0x27))))
-              (local.set $start (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $quoted)))
+              (local.set $start (i32.add (local.get $start) (local.get $quoted)))
               (br_if $notALink (i32.eq (local.get $start) (local.get $length)))
               ;; A root path is the same link from every page; a relative one, from every page of a folder.
               (global.set $root

@@ -3,7 +3,10 @@
  * relative or a root path), and whether the site has a file for it. Pure, and fast on large
  * sites: the pages are read by a small WebAssembly module (link-scan.wat) that finds each `=` 16
  * bytes at a time and recognises a link already seen by its hashes, and only a new link is
- * resolved.
+ * resolved. An attribute name counts in any case, with whitespace around its `=`, and only inside
+ * a start tag: the nearest `<` or `>` before it is a `<` and a letter, so an HTML sample shown as
+ * text (`&lt;a href="/about"&gt;`) is no link. Known limits (link-scan.wat): a `>` inside an
+ * earlier quoted value of the same tag hides a link, and links inside comments count.
  */
 import { LINK_SCAN_WASM } from './link-scan-wasm.js'
 
@@ -38,7 +41,7 @@ export interface CheckedLinks {
 }
 
 export interface LinkCollector {
-  /** Every href/src value of an HTML page, in the order they appear. */
+  /** Every href/src value of the start tags of an HTML page, in the order they appear. */
   scanLinks(page: Buffer): PageLink[]
   /** Whether a site path is an HTML page, the only files observe() looks at. */
   isPage(path: string): boolean
@@ -120,6 +123,8 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     ): number
     rehash(table: number, slots: number, mask: number): void
     hashBytes(address: number, length: number): void
+    /** Where the module's reading back for start tags stopped last: 0 forgets it, for a new page. */
+    tagAt: Global
     start: Global
     end: Global
     hash: Global
@@ -211,6 +216,8 @@ export function collectorWithScanner(scanner: string): LinkCollector {
       layOut()
     }
     bytes().set(content, pageAt)
+    // What the module knew of the start tags of the page before (see link-scan.wat) is not this page's.
+    scan.tagAt.value = 0
   }
 
   /** Makes `folderHash` the hash of `pageFolder` (`guides/`), which seeds the hashes of its pages' relative links. */
@@ -220,7 +227,7 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     folderHash = hash
   }
 
-  /** Every href/src value of a page, with the offsets of the values. */
+  /** Every href/src value of the start tags of a page, with the offsets of the values. */
   function scanLinks(content: Buffer): PageLink[] {
     load(content)
     const links: PageLink[] = []
@@ -342,8 +349,11 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     // The next page observed, whatever its folder, sets the folder's hash again.
     folder = -1
     load(content)
-    // A value starts one or two bytes after its `=`.
-    const from = Math.max(0, link.offset - 2)
+    // A value starts after its `=`, any whitespace, and its quote: the search starts at that `=`.
+    let from = link.offset - 1
+    if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27)) from--
+    while (from > 0 && (content[from] === 0x20 || content[from] === 0x0a || content[from] === 0x09 || content[from] === 0x0d || content[from] === 0x0c)) from--
+    from = Math.max(0, from)
     if (scan.next(pageAt, content.length, from, folderHash) === -1 || scan.start.value !== link.offset || scan.end.value !== link.offset + link.length) return undefined
     if (`${scan.hash.value}:${scan.check.value}:${link.length}` !== link.key) return undefined
     return content.toString('utf8', link.offset, link.offset + link.length)
@@ -403,7 +413,7 @@ const shared = linkCollector()
 /** Whether a site path is an HTML page. */
 export const isPage: (path: string) => boolean = shared.isPage
 
-/** Every href/src value of an HTML page, in the order they appear. */
+/** Every href/src value of the start tags of an HTML page, in the order they appear. */
 export const scanLinks: (page: Buffer) => PageLink[] = shared.scanLinks
 
 /**
