@@ -84,7 +84,11 @@ describe('links of a page', () => {
     const links = linkCollector()
     links.observe('a.html', Buffer.from('<p>x</p><a class="c" href="/a" '))
     links.observe('b.html', Buffer.from('Some text that goes on for a while, then href="/b" in it.'))
-    expect(links.check(['index.html'])).toEqual({ links: 1, broken: [{ page: 'a.html', offset: 27, length: 2, key: expect.any(String), count: 1 }] })
+    const { broken } = links.check(['index.html'])
+    expect(broken).toEqual([{ page: 'a.html', offset: 27, length: 2, key: expect.any(String), count: 1 }])
+    // Read back from a page that has the same bytes there, but in text: no link.
+    expect(linkAt('a.html', Buffer.from(`${'<p>'.padEnd(20, 'x')} href="/a"`), broken[0]!)).toBeUndefined()
+    expect(linkAt('a.html', Buffer.from(`${'<p>'.padEnd(18, 'x')}<a href="/a"`), broken[0]!)).toBe('/a')
   })
 
   test('a broken link is found and read back with whitespace around its `=` and its name in upper case; a code sample is no broken link', () => {

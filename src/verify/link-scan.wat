@@ -37,7 +37,8 @@
   ;; Whether the page is in a start tag before position $tagAt (the start of the last attribute name
   ;; judged): $tagOpen, 1 when the nearest `<` or `>` before it opens a start tag. 0: nothing known.
   ;; The name judged next reads back only to there, so a page is read back once in all, however many
-  ;; attributes a tag has. links.ts sets it to 0 whenever it puts a page in memory.
+  ;; attributes a tag has. A search from a page's start forgets it (that is a new page, or the same
+  ;; one again); links.ts sets it to 0 before it searches a new page from anywhere else.
   (global $tagAt (export "tagAt") (mut i32) (i32.const 0))
   (global $tagOpen (mut i32) (i32.const 0))
   ;; What $hashBytes made.
@@ -70,6 +71,7 @@
     (local $back i32) (local $readTo i32) (local $open i32)
     (local $quote i32) (local $quoted i32) (local $start i32) (local $limit i32) (local $end i32) (local $byte i32)
     (local $hash i32) (local $check i32) (local $quotes i32) (local $word i32) (local $stop i32)
+    (if (i32.eqz (local.get $from)) (then (global.set $tagAt (i32.const 0))))
     (local.set $block (local.get $from))
     (block $none
       (loop $blocks
@@ -96,17 +98,19 @@
               (local.set $name (i32.sub (local.get $at) (i32.const 1)))
               (local.set $address (i32.add (local.get $base) (local.get $name)))
               ;; (A letter's byte with 0x20 set is its lower case; no other byte gives a letter's.
-              ;; With 5 set too, only b, c, f and g give 0x67; whitespace gives 0x2d or less.)
-              (loop $spacesBefore
-                (local.set $last (i32.or (i32.load8_u (local.get $address)) (i32.const 0x20)))
-                (if (i32.ne (i32.or (local.get $last) (i32.const 5)) (i32.const 0x67))
-                  (then
-                    (br_if $notALink (i32.gt_u (local.get $last) (i32.const 0x2d)))
+              ;; With 5 set too, only b, c, f and g give 0x67; whitespace gives 0x2d or less. No
+              ;; loop on the way of every `=`: the whitespace's is entered only when there is some.)
+              (local.set $last (i32.or (i32.load8_u (local.get $address)) (i32.const 0x20)))
+              (if (i32.ne (i32.or (local.get $last) (i32.const 5)) (i32.const 0x67))
+                (then
+                  (br_if $notALink (i32.gt_u (local.get $last) (i32.const 0x2d)))
+                  (loop $spacesBefore
                     (br_if $notALink (i32.eqz (call $isSpace (i32.load8_u (local.get $address)))))
                     (local.set $name (i32.sub (local.get $name) (i32.const 1)))
                     (br_if $notALink (i32.lt_s (local.get $name) (i32.const 3)))
                     (local.set $address (i32.sub (local.get $address) (i32.const 1)))
-                    (br $spacesBefore))))
+                    (local.set $last (i32.or (i32.load8_u (local.get $address)) (i32.const 0x20)))
+                    (br_if $spacesBefore (i32.le_u (local.get $last) (i32.const 0x2d))))))
               (if (i32.eq (local.get $last) (i32.const 0x66))
                 (then
                   (br_if $notALink (i32.lt_s (local.get $name) (i32.const 4)))

@@ -123,7 +123,7 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     ): number
     rehash(table: number, slots: number, mask: number): void
     hashBytes(address: number, length: number): void
-    /** Where the module's reading back for start tags stopped last: 0 forgets it, for a new page. */
+    /** Where the module's reading back for start tags stopped last: 0 forgets it (see linkAt). */
     tagAt: Global
     start: Global
     end: Global
@@ -216,8 +216,6 @@ export function collectorWithScanner(scanner: string): LinkCollector {
       layOut()
     }
     bytes().set(content, pageAt)
-    // What the module knew of the start tags of the page before (see link-scan.wat) is not this page's.
-    scan.tagAt.value = 0
   }
 
   /** Makes `folderHash` the hash of `pageFolder` (`guides/`), which seeds the hashes of its pages' relative links. */
@@ -354,6 +352,9 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27)) from--
     while (from > 0 && (content[from] === 0x20 || content[from] === 0x0a || content[from] === 0x09 || content[from] === 0x0d || content[from] === 0x0c)) from--
     from = Math.max(0, from)
+    // The module forgets what it knew of the last page's start tags when it searches from a page's
+    // start; this search starts elsewhere.
+    scan.tagAt.value = 0
     if (scan.next(pageAt, content.length, from, folderHash) === -1 || scan.start.value !== link.offset || scan.end.value !== link.offset + link.length) return undefined
     if (`${scan.hash.value}:${scan.check.value}:${link.length}` !== link.key) return undefined
     return content.toString('utf8', link.offset, link.offset + link.length)
