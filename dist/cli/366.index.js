@@ -49,8 +49,6 @@ var errors = __webpack_require__(1922);
 var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
 var follow_job = __webpack_require__(4256);
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
@@ -60,7 +58,6 @@ var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
 ;// CONCATENATED MODULE: ./src/service/agent-api.ts
-
 
 
 
@@ -151,9 +148,8 @@ class AgentApi {
         const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined;
         const now = this.now();
         const waitMs = (0,retry/* parseRetryAfter */.mu)(retryAfter, now);
-        const when = waitMs === undefined
-            ? 'The service did not say when to try again; try again later.'
-            : `Try again after ${new Date(now + waitMs).toISOString()} (in ${(0,units/* formatDuration */.a3)(waitMs)}).`;
+        const end = waitMs === undefined ? undefined : (0,retry/* describeWaitEnd */.Wx)(waitMs, now);
+        const when = end === undefined ? 'The service did not say when to try again; try again later.' : `Try again after ${end.at} (in ${end.after}).`;
         const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : '';
         return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error });
     }
@@ -206,7 +202,10 @@ function refusesMessages(error) {
 var cancellation = __webpack_require__(3598);
 // EXTERNAL MODULE: ./src/common/deadline.ts
 var deadline = __webpack_require__(673);
+// EXTERNAL MODULE: ./src/service/failure.ts
+var failure = __webpack_require__(8817);
 ;// CONCATENATED MODULE: ./src/agent/github-calls.ts
+
 
 
 
@@ -234,24 +233,53 @@ const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
 async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
+    return retried(context, () => attempt(context, call, timeoutMs));
+}
+/**
+ * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
+ * is. A post is not made twice: after a failure that may have made it all the same (a 5xx other
+ * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
+ * and what it finds is the result. An edit, which writes the same again, needs no `find`.
+ */
+async function writeGitHub(context, call, find) {
+    let mayHaveWritten = false;
+    return retried(context, async () => {
+        const found = mayHaveWritten && find !== undefined ? await find() : undefined;
+        if (found !== undefined)
+            return found;
+        try {
+            return await attempt(context, call, GITHUB_TIMEOUT_MS);
+        }
+        catch (error) {
+            // Once a try may have written, every later one looks first, whatever its own failure was.
+            if (error instanceof retry/* AttemptError */.cb)
+                mayHaveWritten ||= (0,failure/* classify */.L8)('once', error.failure).mayHaveBeenProcessed;
+            throw error;
+        }
+    });
+}
+/** `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that says how often it was tried. */
+async function retried(context, tries) {
     const { clock, signal, deadline } = context;
     try {
-        return await (0,retry/* withRetries */.LH)(async () => {
-            try {
-                return await bounded(context, call, 0, timeoutMs);
-            }
-            catch (error) {
-                if (signal.aborted)
-                    throw new errors/* CancelledError */.cc();
-                throw new retry/* AttemptError */.cb(failureOf(error), (0,errors/* errorMessage */.gJ)(error));
-            }
-        }, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
+        return await (0,retry/* withRetries */.LH)(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
     }
     catch (error) {
         if (!(error instanceof retry/* AttemptError */.cb))
             throw error;
         const status = error.failure.kind === 'status' ? error.failure.status : 0;
         throw new host/* GitHubApiError */.O(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`);
+    }
+}
+/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
+async function attempt(context, call, timeoutMs) {
+    try {
+        return await bounded(context, call, 0, timeoutMs);
+    }
+    catch (error) {
+        if (context.signal.aborted)
+            throw new errors/* CancelledError */.cc();
+        throw new retry/* AttemptError */.cb(failureOf(error), (0,errors/* errorMessage */.gJ)(error));
     }
 }
 /** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
@@ -345,7 +373,7 @@ class OurComments {
 
 
 /** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
-const MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
+const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
 function recordBody(job, command) {
     return [
         `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
@@ -363,7 +391,7 @@ function recordedJobs(comments, trusted = BY_A_BOT) {
     for (const comment of comments) {
         if (!trusted(comment.author))
             continue;
-        const match = MARKER.exec(comment.body);
+        const match = RECORD_MARKER.exec(comment.body);
         if (match === null)
             continue;
         try {
@@ -392,7 +420,22 @@ function parsePullRequestLink(link, serverUrl) {
     const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
     if (match === null)
         return undefined;
-    return { repository: { owner: decodeURIComponent(match[1] ?? ''), repo: decodeURIComponent(match[2] ?? '') }, number: Number(match[3]) };
+    const owner = pathName(match[1] ?? '');
+    const repo = pathName(match[2] ?? '');
+    return owner === undefined || repo === undefined ? undefined : { repository: { owner, repo }, number: Number(match[3]) };
+}
+/**
+ * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
+ * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
+ */
+function pathName(segment) {
+    try {
+        const name = decodeURIComponent(segment);
+        return (0,path_segment/* isPlainSegment */.k)(name) ? name : undefined;
+    }
+    catch {
+        return undefined;
+    }
 }
 class JobRecords {
     github;
@@ -423,7 +466,7 @@ class JobRecords {
      */
     async latest(pull) {
         const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS);
-        const recorded = recordedJobs(comments, await this.ours.authors(comments, MARKER, 'needed'));
+        const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'));
         const latest = recorded.at(-1);
         if (latest !== undefined && latest.projectId !== this.projectId) {
             this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
@@ -441,7 +484,7 @@ class JobRecords {
         const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, LISTING_TIMEOUT_MS);
         if (comments === undefined)
             return;
-        if (recordedJobs(comments, await this.ours.authors(comments, MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+        if (recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
             return;
         const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
         if (posted !== undefined)
@@ -456,6 +499,8 @@ class JobRecords {
     }
 }
 
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
@@ -468,30 +513,32 @@ class JobRecords {
 const REPLY_ERROR_CHARS = 4000;
 /**
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
- * service is made safe for a comment: it pings nobody (@mentions are broken up), cannot close the
- * code span or emphasis around it, holds no HTML, and the link is the address the service gave,
- * normalised (see normalisedHttpLink), as an explicit autolink. Secrets are cut out (the log masks them, a
- * comment does not).
+ * service is made safe for a comment: secrets are cut out first (the log masks them, a comment
+ * does not), then it shows as plain text: it pings nobody (@mentions are broken up), links
+ * nothing, cannot close the code span or emphasis around it, holds no HTML (see commentText). The
+ * one link is the address the service gave, normalised (see normalisedHttpLink), as an explicit
+ * autolink.
  */
 function progressText(facts, secrets) {
-    const job = facts.jobId === undefined ? 'The docs agent' : `Docs agent job ${(0,common_text/* commentCode */.ph)(facts.jobId)}`;
-    const status = `**${(0,common_text/* commentPhrase */.pt)(facts.status ?? 'unknown')}**`;
-    const prLink = facts.prLink === undefined || facts.prLink === '' ? undefined : `<${facts.prLink}>`;
-    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
+    const shown = withoutSecrets(facts, secrets);
+    const job = shown.jobId === undefined ? 'The docs agent' : `Docs agent job ${(0,common_text/* commentCode */.ph)(shown.jobId)}`;
+    const status = `**${(0,common_text/* commentPhrase */.pt)(shown.status ?? 'unknown')}**`;
+    const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`;
+    const after = shown.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(shown.elapsedMs)}`;
     // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = facts.error === undefined ? undefined : (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)(facts.error, secrets), REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+    const error = shown.error === undefined ? undefined : (0,common_text/* cutShort */.VV)(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
     const lines = [];
-    switch (facts.phase) {
+    switch (shown.phase) {
         case 'failed':
-            lines.push(facts.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${facts.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
+            lines.push(shown.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
             break;
         case 'cancelled':
-            lines.push(facts.jobId === undefined
+            lines.push(shown.jobId === undefined
                 ? '⏹️ The docs agent run was cancelled.'
                 : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
             break;
         case 'asking':
-            lines.push(facts.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
+            lines.push(shown.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
             break;
         case 'picking-up':
             lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`);
@@ -500,16 +547,32 @@ function progressText(facts, secrets) {
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
             break;
         case 'handed-over':
-            lines.push(`⏳ ${job} ${facts.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
+            lines.push(`⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
             break;
         case 'ended':
-            lines.push(endLine(job, { ...facts, error }, status, prLink, after));
+            lines.push(endLine(job, { ...shown, error }, status, prLink, after));
     }
-    if (facts.note !== undefined)
-        lines.push('', (0,common_text/* commentText */.br)(facts.note));
-    if (facts.runUrl)
-        lines.push('', `[Workflow run](${facts.runUrl})`);
-    return (0,common_text/* redact */.E$)(lines.join('\n'), secrets);
+    if (shown.note !== undefined)
+        lines.push('', (0,common_text/* commentText */.br)(shown.note));
+    if (shown.runUrl)
+        lines.push('', `[Workflow run](${shown.runUrl})`);
+    return lines.join('\n');
+}
+/**
+ * `facts` with the secrets cut out of every text in it. Before any escaping, which changes how a
+ * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
+ */
+function withoutSecrets(facts, secrets) {
+    const clean = (text) => (text === undefined ? undefined : (0,common_text/* redact */.E$)(text, secrets));
+    return {
+        ...facts,
+        jobId: clean(facts.jobId),
+        status: clean(facts.status),
+        prLink: clean(facts.prLink),
+        error: clean(facts.error),
+        note: clean(facts.note),
+        runUrl: clean(facts.runUrl)
+    };
 }
 /** `status` and `prLink`: the job's status and link as the comment shows them. */
 function endLine(job, facts, status, prLink, after) {
@@ -529,12 +592,72 @@ function endLine(job, facts, status, prLink, after) {
 
 // EXTERNAL MODULE: ./src/action/event.ts
 var action_event = __webpack_require__(3566);
+;// CONCATENATED MODULE: ./src/agent/reply-marker.ts
+
+const PREFIX = '<!-- docs-admin-action:reply ';
+/** A reply marker at the very start of a comment (also what OurComments looks for). */
+const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
+const ASKED = new Set(['message', 'create', 'read']);
+function formatReplyMarker(state) {
+    const fields = [
+        ['run', state.run === '' ? undefined : state.run],
+        ['comment', state.comment],
+        ['asked', state.asked],
+        ['outcome', state.outcome],
+        ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['seen', state.seen === true ? 1 : undefined],
+        ['project', state.job?.projectId],
+        ['job', state.job?.jobId]
+    ];
+    const text = fields
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
+        .join('');
+    return `${PREFIX}${text}-->\n`;
+}
+/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
+function readReplyMarker(body) {
+    const match = REPLY_MARKER.exec(body);
+    if (match === null)
+        return undefined;
+    const fields = new Map();
+    try {
+        for (const pair of (match[1] ?? '').trim().split(' ')) {
+            const at = pair.indexOf('=');
+            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+        }
+    }
+    catch {
+        return undefined;
+    }
+    const comment = Number(fields.get('comment'));
+    if (!Number.isSafeInteger(comment))
+        return undefined;
+    const asked = fields.get('asked');
+    const outcome = fields.get('outcome');
+    const at = Number(fields.get('at'));
+    const projectId = fields.get('project');
+    const jobId = fields.get('job');
+    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId) ? { projectId, jobId } : undefined;
+    return {
+        run: fields.get('run') ?? '',
+        comment,
+        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
+        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
+        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
+        job,
+        seen: fields.get('seen') === '1' ? true : undefined
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/agent/trigger.ts
 /**
  * What started the run, read from the event payload: the comment (issue_comment,
  * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
  * for: nothing (skipped, and why) or an instruction. Pure.
  */
+
+
 
 
 
@@ -628,13 +751,24 @@ function matchCommand(body, command) {
     return { matched: true, rest: after.trim() };
 }
 /**
- * Why the comment runs nothing, before anyone is asked anything: a bot wrote it (two workflows
- * must never talk to each other in a loop), it is not new (an edit must not send an instruction
- * twice), or it holds no command. Undefined when it may run, subject to its author's permission.
+ * Whether the action wrote `body`: its replies and records start with their markers. With a
+ * personal access token they are written as a person, whom the check of bots does not see.
+ */
+function writtenByTheAction(body) {
+    return REPLY_MARKER.test(body) || RECORD_MARKER.test(body);
+}
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
+ * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
+ * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
+ * subject to its author's permission.
  */
 function skipReason(comment, command) {
     if (comment.authorType === 'Bot')
         return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
+    if (writtenByTheAction(comment.body)) {
+        return { reason: 'bot', message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).` };
+    }
     if (comment.action !== undefined && comment.action !== 'created')
         return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
     if (command !== undefined && !matchCommand(comment.body, command).matched) {
@@ -720,13 +854,14 @@ class Conversation {
     /**
      * A request that creates something is about to go to the service: the reply says so, and its
      * marker says that it may have been processed from now on (what a rerun must know, whatever
-     * happens next: a cancellation, a lost answer, a crash).
+     * happens next: a cancellation, a lost answer, a crash). Throws when GitHub does not take it:
+     * the request is then not sent, since a rerun that found no such marker would send it again.
      */
     async asking(asked, job, at) {
         this.asked = asked;
         this.askedJobId = job?.jobId;
         this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined });
-        await this.progress?.show(this.text('asking', undefined, undefined));
+        await this.progress?.record(this.text('asking', undefined, undefined));
     }
     /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
     async refusedIfSo(request) {
@@ -900,65 +1035,9 @@ async function readPermission(github, repository, author, context) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agent/reply-marker.ts
-
-const PREFIX = '<!-- docs-admin-action:reply ';
-/** A reply marker at the very start of a comment (also what OurComments looks for). */
-const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
-const ASKED = new Set(['message', 'create', 'read']);
-function formatReplyMarker(state) {
-    const fields = [
-        ['run', state.run === '' ? undefined : state.run],
-        ['comment', state.comment],
-        ['asked', state.asked],
-        ['outcome', state.outcome],
-        ['at', state.at === undefined ? undefined : Math.round(state.at)],
-        ['seen', state.seen === true ? 1 : undefined],
-        ['project', state.job?.projectId],
-        ['job', state.job?.jobId]
-    ];
-    const text = fields
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
-        .join('');
-    return `${PREFIX}${text}-->\n`;
-}
-/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
-function readReplyMarker(body) {
-    const match = REPLY_MARKER.exec(body);
-    if (match === null)
-        return undefined;
-    const fields = new Map();
-    try {
-        for (const pair of (match[1] ?? '').trim().split(' ')) {
-            const at = pair.indexOf('=');
-            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-        }
-    }
-    catch {
-        return undefined;
-    }
-    const comment = Number(fields.get('comment'));
-    if (!Number.isSafeInteger(comment))
-        return undefined;
-    const asked = fields.get('asked');
-    const outcome = fields.get('outcome');
-    const at = Number(fields.get('at'));
-    const projectId = fields.get('project');
-    const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId) ? { projectId, jobId } : undefined;
-    return {
-        run: fields.get('run') ?? '',
-        comment,
-        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
-        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
-        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-        job,
-        seen: fields.get('seen') === '1' ? true : undefined
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
+
+
 
 
 class ProgressComment {
@@ -998,9 +1077,23 @@ class ProgressComment {
      * twice or start a second job. No second reply is posted in that case either.
      */
     async resume() {
-        const { repository, event, threadId } = this.comment;
         // Until the earlier reply is known not to exist, this attempt posts none of its own.
         this.tried = true;
+        const earlier = await this.findReply();
+        if (earlier === undefined) {
+            this.tried = false;
+            return undefined;
+        }
+        this.adopt(earlier.posted);
+        this.state = earlier.state;
+        return this.state;
+    }
+    /**
+     * This workflow run's reply to this command in the thread (the last, were there more), and what
+     * its marker says; undefined when there is none. Throws when the conversation cannot be read.
+     */
+    async findReply() {
+        const { repository, event, threadId } = this.comment;
         const comments = await readGitHub(this.context, (signal) => event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal), LISTING_TIMEOUT_MS);
         const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
         // The same command of the same workflow run: another workflow answering it keeps its own reply.
@@ -1010,19 +1103,12 @@ class ProgressComment {
             const state = readReplyMarker(comment.body);
             return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
         };
-        const earlier = comments
+        return comments
             .flatMap((comment) => {
             const state = answers(comment);
-            return state === undefined ? [] : [{ comment, state }];
+            return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }];
         })
             .at(-1);
-        if (earlier === undefined) {
-            this.tried = false;
-            return undefined;
-        }
-        this.adopt({ id: earlier.comment.id, url: earlier.comment.url });
-        this.state = earlier.state;
-        return this.state;
     }
     /** What the marker says from now on (what was asked, how far it got). */
     note(state) {
@@ -1044,18 +1130,41 @@ class ProgressComment {
         this.shown = body;
         await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
-    /** Shows `text`: the first call posts the reply, later calls edit it. */
+    /**
+     * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
+     * For what the marker must say before a request goes to the service (see Conversation.asking):
+     * a rerun that did not find it would ask the service again. Retried as a read is; throws an
+     * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
+     */
+    async record(text) {
+        const body = this.marked(text);
+        const posted = this.posted;
+        this.tried = true;
+        try {
+            if (posted !== undefined)
+                await writeGitHub(this.context, this.update(posted, body));
+            // A post that failed half-way is looked for before the next try: never a second reply.
+            else
+                this.adopt(await writeGitHub(this.context, this.post(body), async () => (await this.findReply())?.posted));
+        }
+        catch (error) {
+            if (!(error instanceof host/* GitHubApiError */.O))
+                throw error;
+            const what = posted === undefined ? 'post the reply to' : 'update the reply to';
+            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment.`);
+        }
+        this.shown = body;
+    }
+    /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
     async show(text) {
         const body = this.marked(text);
         if (body === this.shown)
             return;
         this.shown = body;
-        const { repository, id, event, threadId } = this.comment;
+        const { id } = this.comment;
         if (!this.tried) {
             this.tried = true;
-            const posted = await tryGitHub(this.context, `reply to comment ${id}`, (signal) => event === 'issue_comment'
-                ? this.github.createIssueComment(repository, this.number, body, signal)
-                : this.github.replyToReviewComment(repository, this.number, threadId, body, signal));
+            const posted = await tryGitHub(this.context, `reply to comment ${id}`, this.post(body));
             if (posted !== undefined)
                 this.adopt(posted);
             return;
@@ -1070,6 +1179,13 @@ class ProgressComment {
         this.posted = posted;
         if (posted.url !== undefined)
             this.context.outputs.set('comment-url', posted.url);
+    }
+    /** The post of the reply `body`, in a conversation or a review thread. */
+    post(body) {
+        const { repository, event, threadId } = this.comment;
+        return (signal) => event === 'issue_comment'
+            ? this.github.createIssueComment(repository, this.number, body, signal)
+            : this.github.replyToReviewComment(repository, this.number, threadId, body, signal);
     }
     /** The edit of the reply to `body`, in a conversation or a review thread. */
     update(posted, body) {

@@ -28484,8 +28484,8 @@ const INPUTS = {
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
     'max-site-size': {
-        description: `Bound on what the archive may unpack to: ${SIZES}. Past it the step fails and the previous site stays.`,
-        cli: `Bound on what the archive may unpack to: ${SIZES}. Past it the run fails and the previous site stays.`,
+        description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that plus 64 MiB. Past either the step fails and \`path\` is left as it was.`,
+        cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that plus 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
         for: ['export'],
         default: '5g'
     },
@@ -29591,19 +29591,36 @@ function withoutMentions(text) {
     return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`);
 }
 /**
- * Someone else's text as paragraphs of a GitHub comment: it pings nobody, and `<` is written as
- * an entity, so it can hold no HTML, no comment, and so no marker the action reads back (see
- * job-record.ts). It reads the same.
+ * Markdown's marks that can make something of the text around them anywhere in a line: links and
+ * images (`[`, `]`, `!`), emphasis and strikethrough (`*`, `_`, `~`), code spans, tables, headings
+ * and quotes, HTML and entities (`&`), math (`$`), and the backslash that would escape our own escape.
+ */
+const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g;
+/** What makes a block of a line when it starts it: a list item, or (under a line) a heading's `=`/`-` underline. */
+const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm;
+/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
+const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi;
+/**
+ * Someone else's text as paragraphs of a GitHub comment, shown as the plain text it is: every
+ * Markdown mark is escaped, so it makes no link, image, heading, quote, emphasis, code span, table
+ * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`) and
+ * every mention; `<` is written as an entity, so it holds no HTML, no comment, and so no marker
+ * the action reads back (see job-record.ts). It reads the same. Cut secrets out before (see
+ * redact): an escape changes how a secret is spelled.
  */
 function commentText(text) {
-    return withoutMentions(text).replaceAll('<', '&lt;');
+    return (withoutMentions(text)
+        .replace(AUTOLINK, `$&${ZERO_WIDTH_JOINER}`)
+        .replace(MARKDOWN_MARK, (mark) => (mark === '<' ? '&lt;' : `\\${mark}`))
+        // After the marks: the backslash this adds must not be escaped in turn.
+        .replace(LINE_START_MARK, (_, space, mark) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`));
 }
 /**
- * Someone else's text (a status) inside one line of a comment: on one line, pinging nobody, and
- * with Markdown's marks escaped, so it cannot end the emphasis around it or start a link.
+ * Someone else's text (a status) inside one line of a comment: on one line, and as commentText
+ * shows it, so it cannot end the emphasis around it or start a link.
  */
 function commentPhrase(text) {
-    return commentText(text.replace(UNPRINTABLE, ' ')).replace(/[\\`*_[\]<>|~!#]/g, '\\$&');
+    return commentText(text.replace(UNPRINTABLE, ' '));
 }
 /**
  * Someone else's text (a job id) as a code span of a comment: on one line, fenced by more
@@ -29915,7 +29932,8 @@ function renderSummary(report, outputs, failure, secrets) {
         parts.push(...messageBlocks(note));
     if (failure !== undefined)
         parts.push(...messageBlocks(failure, '❌'));
-    return (0,common_text/* redact */.E$)(`${parts.join('\n')}\n`, secrets.flatMap((secret) => [secret, escapeHtml(secret)]));
+    // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
+    return (0,common_text/* redact */.E$)(`${parts.join('\n')}\n`, secrets.flatMap((secret) => [secret, escapeHtml(secret), escapeHtml((0,common_text/* withoutMentions */.Cw)(secret))]));
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -30464,7 +30482,8 @@ function explain(request, error, now) {
     else if (error.stoppedByDeadline) {
         // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
         const asked = failure.kind === 'status' ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .parseRetryAfter */ .mu)(failure.retryAfter, now) : undefined;
-        const until = asked === undefined ? '' : ` The service asked to wait until ${new Date(now + asked).toISOString()} (${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(asked)}).`;
+        const end = asked === undefined ? undefined : (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .describeWaitEnd */ .Wx)(asked, now);
+        const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`;
         message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`;
     }
     else if (request.kind === 'once' && mayHaveBeenProcessed) {
@@ -30569,7 +30588,7 @@ async function send(client, exchange) {
         parsedUrl: url,
         httpModule: url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default()),
         options: {
-            host: url.hostname,
+            host: hostOf(url),
             port: url.port === '' ? undefined : Number(url.port),
             path: `${url.pathname}${url.search}`,
             method: exchange.method,
@@ -30580,6 +30599,13 @@ async function send(client, exchange) {
         }
     }, exchange.body ?? null);
     return message;
+}
+/**
+ * The host to connect to: a URL writes an IPv6 address in brackets (`[::1]`), which a connection
+ * would look up as a name; the Host header gets its brackets back from node.
+ */
+function hostOf(url) {
+    return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 /** A header's value, the first one when it came more than once. */
 function header(value) {
@@ -30660,8 +30686,59 @@ function readBody(message, options) {
  */
 /** A request the action did not send at all (no time was left for it): it cannot have been processed. */
 const NOT_SENT = 'ENOTSENT';
-/** Network error codes that prove the request never reached a server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT]);
+/**
+ * Network error codes that prove the request never reached a server: the action did not send it,
+ * the connection was refused, or the host name did not resolve (no connection was even tried;
+ * EAI_AGAIN is often a passing failure of the resolver).
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', NOT_SENT, 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL']);
+/**
+ * The server's certificate was refused (node's names for OpenSSL's verification results, and its
+ * own host name check). The client checks the certificate before the handshake ends, and nothing
+ * of the request is sent before that: not sent. Trying again meets the same certificate.
+ */
+const CERTIFICATE_REFUSALS = new Set([
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_CRL',
+    'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+    'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+    'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+    'CERT_SIGNATURE_FAILURE',
+    'CRL_SIGNATURE_FAILURE',
+    'CERT_NOT_YET_VALID',
+    'CERT_HAS_EXPIRED',
+    'CRL_NOT_YET_VALID',
+    'CRL_HAS_EXPIRED',
+    'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+    'ERROR_IN_CERT_NOT_AFTER_FIELD',
+    'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+    'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_CHAIN_TOO_LONG',
+    'CERT_REVOKED',
+    'INVALID_CA',
+    'PATH_LENGTH_EXCEEDED',
+    'INVALID_PURPOSE',
+    'CERT_UNTRUSTED',
+    'CERT_REJECTED',
+    'HOSTNAME_MISMATCH',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'ERR_TLS_CERT_ALTNAME_FORMAT'
+]);
+/**
+ * OpenSSL failures (`ERR_SSL_…`) of the handshake itself: no protocol version or cipher in common,
+ * plain http where TLS was expected, an alert refusing the handshake or our (absent) certificate.
+ * Not sent, and the same again on another try. Other `ERR_SSL_…` codes (a bad record, a decryption
+ * failure) may come after the request went out, in the answer: they stay "may have been processed".
+ */
+const HANDSHAKE_FAILURE = /^ERR_SSL_(?:.*HANDSHAKE.*|.*PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER|.*UNKNOWN_CA|.*BAD_CERTIFICATE|.*CERTIFICATE_REQUIRED|.*UNRECOGNIZED_NAME|.*INSUFFICIENT_SECURITY|.*KEY_TOO_SMALL|CA_MD_TOO_WEAK|NO_SHARED_CIPHER|UNSAFE_LEGACY_RENEGOTIATION_DISABLED)$/;
+/** Whether the TLS handshake failed: the request was not sent, and another try would fail alike. */
+function isTlsRefusal(code) {
+    return CERTIFICATE_REFUSALS.has(code) || HANDSHAKE_FAILURE.test(code);
+}
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);
 function classify(kind, failure) {
@@ -30669,7 +30746,10 @@ function classify(kind, failure) {
     if (failure.kind === 'answer')
         return { retry: kind === 'idempotent', mayHaveBeenProcessed: true };
     if (failure.kind === 'network') {
-        const mayHaveBeenProcessed = !NOT_SENT_CODES.has(failure.code ?? '');
+        const code = failure.code ?? '';
+        if (isTlsRefusal(code))
+            return { retry: false, mayHaveBeenProcessed: false };
+        const mayHaveBeenProcessed = !NOT_SENT_CODES.has(code);
         return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed };
     }
     const { status } = failure;
@@ -30678,8 +30758,13 @@ function classify(kind, failure) {
     return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
 }
 function describeFailure(failure) {
-    if (failure.kind === 'network')
-        return failure.code === NOT_SENT ? failure.message : `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`;
+    if (failure.kind === 'network') {
+        if (failure.code === NOT_SENT)
+            return failure.message;
+        if (isTlsRefusal(failure.code ?? ''))
+            return `the TLS handshake failed, so nothing was sent (${failure.code}: ${failure.message})`;
+        return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`;
+    }
     if (failure.kind === 'answer')
         return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`;
     return `HTTP ${failure.status}`;
@@ -30703,11 +30788,14 @@ function describeAmbiguity(failure) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LH: () => (/* binding */ withRetries),
 /* harmony export */   VU: () => (/* binding */ DEFAULT_BACKOFF),
+/* harmony export */   Wx: () => (/* binding */ describeWaitEnd),
 /* harmony export */   cb: () => (/* binding */ AttemptError),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
-/* unused harmony exports backoffDelay, retryDelay */
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8817);
+/* unused harmony exports backoffDelay, LONGEST_RETRY_AFTER_MS, retryDelay */
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8570);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8817);
+
 
 const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 };
 /**
@@ -30720,23 +30808,37 @@ function backoffDelay(retry, policy, random) {
     return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 /**
+ * The longest wait a `Retry-After` is taken for: the longest `timeout` a step may have (a week).
+ * A longer wait ends past any step's deadline all the same, and the time it names may lie beyond
+ * what a Date can hold (`Retry-After: 99999999999999`).
+ */
+const LONGEST_RETRY_AFTER_MS = 7 * 24 * 3_600_000;
+/**
  * `Retry-After` as milliseconds from `nowMs`: delta-seconds (decimals tolerated) or an HTTP date
  * (every form of which starts with the day's name; Date.parse alone would take `-1` for the year
  * 1 BC, i.e. "at once"). Undefined when absent or unreadable, so the backoff applies; never
- * negative.
+ * negative, and at most LONGEST_RETRY_AFTER_MS.
  */
 function parseRetryAfter(value, nowMs) {
     if (value == null)
         return undefined;
     const text = value.trim();
     if (/^\d+(\.\d+)?$/.test(text))
-        return Math.round(Number(text) * 1000);
+        return Math.min(LONGEST_RETRY_AFTER_MS, Math.round(Number(text) * 1000));
     if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i.test(text))
         return undefined;
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return undefined;
-    return Math.max(0, date - nowMs);
+    return Math.min(LONGEST_RETRY_AFTER_MS, Math.max(0, date - nowMs));
+}
+/**
+ * When a wait the service asked for (from parseRetryAfter) ends, for a message: the time, and how
+ * long from now. A wait cut to LONGEST_RETRY_AFTER_MS is said to end then "or later".
+ */
+function describeWaitEnd(waitMs, nowMs) {
+    const cut = waitMs >= LONGEST_RETRY_AFTER_MS;
+    return { at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`, after: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(waitMs)}${cut ? ' or more' : ''}` };
 }
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
@@ -30755,7 +30857,7 @@ class AttemptError extends Error {
     attempts = 1;
     /** True when the retries stopped because the next wait would pass the deadline. */
     stoppedByDeadline = false;
-    constructor(failure, message = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .describeFailure */ .Ic)(failure), 
+    constructor(failure, message = (0,_failure_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFailure */ .Ic)(failure), 
     /** Extra facts for the final message, e.g. the service's `error` text. */
     detail) {
         super(message);
@@ -30779,7 +30881,7 @@ async function withRetries(attempt, options) {
         catch (error) {
             if (!(error instanceof AttemptError))
                 throw error;
-            const retryable = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .classify */ .L8)(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true;
+            const retryable = (0,_failure_js__WEBPACK_IMPORTED_MODULE_1__/* .classify */ .L8)(options.kind, error.failure).retry || options.alsoRetry?.(error.failure) === true;
             const final = attemptNumber >= options.policy.maxAttempts || !retryable;
             const delayMs = retryDelay(attemptNumber, error.failure, options.policy, clock.now(), () => clock.random());
             const pastDeadline = deadline !== undefined && clock.now() + delayMs > deadline;

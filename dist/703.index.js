@@ -1,8 +1,8 @@
-export const id = 618;
-export const ids = [618];
+export const id = 703;
+export const ids = [703];
 export const modules = {
 
-/***/ 6618:
+/***/ 5703:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -20,8 +20,6 @@ var external_node_fs_ = __webpack_require__(3024);
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
-var lib = __webpack_require__(2779);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:events"
@@ -208,6 +206,31 @@ class HeadSniffer {
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
 var external_node_zlib_default = /*#__PURE__*/__webpack_require__.n(external_node_zlib_);
+;// CONCATENATED MODULE: ./src/common/umask.ts
+
+/**
+ * The process's file mode creation mask, read once when this module loads (before any writer
+ * thread runs). A mode given to `open` is masked by it, a mode given to `chmod` is not: whoever
+ * sets a mode after creating a file masks it with this, or the file ends up more open than one
+ * created with the same mode (a zip's `0666` page world-writable).
+ *
+ * Linux shows the mask in /proc without touching it. Elsewhere `process.umask()` is the only way,
+ * and it sets the mask twice (to 0 and back), so a thread creating a file at that moment would
+ * get mode bits nobody asked for: hence once, at load.
+ */
+const UMASK = readUmask();
+function readUmask() {
+    try {
+        const found = /^Umask:\s*([0-7]+)\s*$/m.exec((0,external_node_fs_.readFileSync)('/proc/self/status', 'utf8'));
+        if (found !== null)
+            return parseInt(found[1], 8);
+    }
+    catch {
+        // No /proc: not Linux.
+    }
+    return process.umask();
+}
+
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: external "node:worker_threads"
@@ -241,6 +264,25 @@ const MAX_SEGMENT_BYTES = 255;
 const MAX_PATH_BYTES = 4096;
 /** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
 const MAX_LINK_TARGET_BYTES = 4096;
+/**
+ * What all of an archive's symlink targets may add up to. Each is held until the symlinks are
+ * checked against the final tree (they are created last), and a zip deflates a 4 KiB target to a
+ * few dozen bytes: without this bound, a 110 MiB zip of a million such links would hold 4 GiB
+ * before the end. A site's links name a few dozen bytes each: this is hundreds of thousands.
+ */
+const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024;
+/**
+ * The most entries an archive may hold, and paths the index may hold: far above any real site
+ * (each costs an inode and some memory in the index), far below what would exhaust either.
+ */
+const MAX_SITE_ENTRIES = 1_000_000;
+/**
+ * What the paths the index holds may add up to, in characters. Each is held here (and a folder's
+ * in its writer thread) until the end: 4,000-character paths (each name under 255) took ~8 KiB
+ * of heap an entry, so a tar.gz of 27 MiB could exhaust the heap within the entry bound. A site
+ * of 100,000 pages holds ~8 Mi.
+ */
+const MAX_PATH_CHARACTERS = 64 * 1024 * 1024;
 /**
  * Segments Windows reads as `.` or `..` (it drops trailing dots and spaces: `.. ` is `..`), or
  * as nothing at all. `.` and `..` themselves are handled before this is asked.
@@ -330,6 +372,19 @@ class EntryIndex {
     nodes = new Map([['', { kind: 'dir', path: '' }]]);
     /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
     symlinks = new Set();
+    /** The bytes of every symlink target seen so far, replaced ones too (see MAX_LINK_TARGETS_BYTES). */
+    linkTargetBytes = 0;
+    /** Paths held (entries and the folders their paths imply) and their characters. */
+    paths = 0;
+    pathCharacters = 0;
+    /**
+     * `paths`: the most paths the index holds, folders that entries' paths imply included;
+     * `pathCharacters`: what they may add up to.
+     */
+    constructor(bounds = {}) {
+        this.bounds = { paths: bounds.paths ?? MAX_SITE_ENTRIES, pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS };
+    }
+    bounds;
     /** Returns the directory's path (as first spelled), '' for the root. */
     addDirectory(name) {
         const spelled = entryPath(name);
@@ -340,6 +395,8 @@ class EntryIndex {
         const path = this.claimParents(spelled, name);
         if (existing?.kind === 'file')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
+        if (existing === undefined)
+            this.hold(1, path.length, name);
         // An earlier symlink here is replaced: it exists only in this index until the very end.
         this.symlinks.delete(key);
         this.nodes.set(key, { kind: 'dir', path });
@@ -384,8 +441,13 @@ class EntryIndex {
         checkText(name, target, 'link target');
         if (target === '')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'is a symlink with an empty target');
-        if (Buffer.byteLength(target) > MAX_LINK_TARGET_BYTES)
+        const targetBytes = Buffer.byteLength(target);
+        if (targetBytes > MAX_LINK_TARGET_BYTES)
             throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
+        this.linkTargetBytes += targetBytes;
+        if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
+            throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`);
+        }
         if (ABSOLUTE.test(target))
             throw new archive_errors/* UnsafeEntryError */.vF(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
         for (const segment of target.split(SEPARATORS)) {
@@ -449,11 +511,28 @@ class EntryIndex {
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             throw new archive_errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
+        if (existing === undefined)
+            this.hold(1, path.length, name);
         this.symlinks.delete(key);
         // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
         // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
         const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path);
         return { path, key, replaces: replaced ? existing.path : undefined };
+    }
+    /**
+     * Counts `added` new paths of `characters` in all against the index's bounds: a folder that a
+     * deep path implies is no entry of the archive, but it is made on disk and held here all the same.
+     */
+    hold(added, characters, name) {
+        const unchanged = 'Nothing was unpacked into the site folder, and the previous site was left as it was.';
+        if (this.paths + added > this.bounds.paths) {
+            throw new archive_errors/* SiteLimitError */.ly(`The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`);
+        }
+        if (this.pathCharacters + characters > this.bounds.pathCharacters) {
+            throw new archive_errors/* SiteLimitError */.ly(`The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`);
+        }
+        this.paths += added;
+        this.pathCharacters += characters;
     }
     /**
      * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
@@ -480,6 +559,12 @@ class EntryIndex {
         }
         // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
         // closure for this: capturing the loop's variables made every entry ~60% slower.)
+        if (newDirectories.length > 0) {
+            let characters = 0;
+            for (const directory of newDirectories)
+                characters += directory.spelled.length;
+            this.hold(newDirectories.length, characters, name);
+        }
         const same = parent === '' || folder === parent;
         for (const directory of newDirectories)
             this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) });
@@ -834,6 +919,7 @@ function threadSource(observerSource) {
 
 
 
+
 /** A batch's bytes go into one arena of at least this size. */
 const ARENA_BYTES = 256 * 1024;
 /** Arenas kept for reuse once their batch is done. */
@@ -881,6 +967,10 @@ class DiskThreads {
     idleWaiters = [];
     failed = false;
     terminated = false;
+    /** Failed or terminated: nothing more is handed to the threads (the one flag push() and send() check). */
+    closed = false;
+    /** The threads' end, once terminate() has been called (a thread's death calls it too). */
+    ending;
     nextStream = 0;
     constructor(root, options) {
         this.options = options;
@@ -889,11 +979,10 @@ class DiskThreads {
         this.shards = Array.from({ length: count }, () => new Shard(source, { root, stop: this.stopFlag }));
         for (const [index, shard] of this.shards.entries()) {
             shard.worker.on('message', (reply) => this.answered(index, reply));
-            shard.worker.on('error', (error) => this.fail(error));
-            shard.worker.on('exit', (code) => {
-                if (!this.terminated)
-                    this.fail(new Error(`A writer thread ended unexpectedly (exit code ${code})`));
-            });
+            // A thread that dies (out of memory, an uncaught error, process.exit, ended from outside)
+            // ends the unpacking: 'error' comes first when there is an error, then 'exit'.
+            shard.worker.on('error', (error) => this.died(index, error, undefined));
+            shard.worker.on('exit', (code) => this.died(index, undefined, code));
         }
     }
     /** Stops the threads' work at once: what they have not started is skipped. */
@@ -956,17 +1045,18 @@ class DiskThreads {
     }
     /** Undefined when more may be handed over now; else resolves once the threads have caught up. */
     room() {
-        if (this.hasRoom)
-            return undefined;
-        if (this.failed || this.terminated)
+        if (this.hasRoom || this.closed)
             return undefined;
         this.flush();
         return new Promise((resolve) => this.roomWaiters.push(resolve));
     }
-    /** Sends everything handed over; resolves once the threads have done it (or failed: see onFailure). */
+    /**
+     * Sends everything handed over; resolves once the threads have done it, or at once when they
+     * have failed (see onFailure) or been terminated: what is still under way is then abandoned.
+     */
     idle() {
         this.flush();
-        if (this.busy === 0 || this.terminated)
+        if (this.closed || this.busy === 0)
             return Promise.resolve();
         return new Promise((resolve) => this.idleWaiters.push(resolve));
     }
@@ -976,6 +1066,9 @@ class DiskThreads {
      * the threads are sent the list at once, so they judge while the caller does other work.
      */
     collect(files) {
+        // After a failure there is nothing to judge (and a dead thread would never answer).
+        if (this.closed)
+            return Promise.resolve([]);
         if (this.busy !== 0)
             throw new Error('collect() before the threads are idle');
         return Promise.all(this.shards
@@ -986,13 +1079,18 @@ class DiskThreads {
             shard.worker.postMessage({ collect: files });
         })));
     }
-    /** Ends the threads (after idle(), or after stop() when the work is abandoned). */
-    async terminate() {
-        if (this.terminated)
-            return;
-        this.terminated = true;
-        this.wakeAll();
-        await Promise.all(this.shards.map((shard) => shard.worker.terminate()));
+    /**
+     * Ends the threads (after idle(), or after stop() when the work is abandoned); resolves once
+     * every one has ended, however often it is called: nothing is written after that.
+     */
+    terminate() {
+        if (this.ending === undefined) {
+            this.terminated = true;
+            this.closed = true;
+            this.wakeAll();
+            this.ending = Promise.all(this.shards.map((shard) => shard.worker.terminate())).then(noop);
+        }
+        return this.ending;
     }
     /**
      * Whether the threads are what the unpacking waits on: more than half the queue's bound is
@@ -1037,7 +1135,7 @@ class DiskThreads {
         return [start, shard.used];
     }
     push(index, op) {
-        if (this.terminated)
+        if (this.closed)
             return;
         const shard = this.shards[index];
         shard.ops.push(op);
@@ -1057,7 +1155,7 @@ class DiskThreads {
     }
     send(index) {
         const shard = this.shards[index];
-        if (shard.ops.length === 0 || this.terminated)
+        if (shard.ops.length === 0 || this.closed)
             return;
         const bytes = shard.used;
         const arena = shard.arena === undefined ? undefined : shard.arena.buffer;
@@ -1072,6 +1170,9 @@ class DiskThreads {
         shard.worker.postMessage({ ops, arena }, arena === undefined ? [] : [arena]);
     }
     answered(index, reply) {
+        // Ended: nothing waits for a reply any more (and a dead thread's batches were dropped).
+        if (this.terminated)
+            return;
         const shard = this.shards[index];
         if ('observed' in reply) {
             shard.collecting.shift()?.(reply.observed);
@@ -1105,18 +1206,39 @@ class DiskThreads {
     showInflated(inflated) {
         const { onInflated } = this.options;
         const { paths, ends, bytes } = inflated;
+        let i = 0;
         try {
-            for (let i = 0, start = 0; i < paths.length; start = ends[i++]) {
+            for (let start = 0; i < paths.length; start = ends[i++]) {
                 onInflated?.(paths[i], Buffer.from(bytes.buffer, bytes.byteOffset + start, ends[i] - start));
             }
         }
         catch (error) {
-            this.fail(error instanceof Error ? error : new Error(String(error)));
+            // The page is on disk: what failed is looking at it, which no entry of the archive is to blame for.
+            this.fail(new errors/* ActionError */.lZ(`Could not check the page ${JSON.stringify(paths[i])} as it was unpacked: ${(0,errors/* errorMessage */.gJ)(error)}`, { cause: error }));
         }
+    }
+    /**
+     * A thread ended while the unpacking needed it (not by terminate()): its batches will never be
+     * answered, so they are dropped, the unpacking fails with why it ended, and the other threads are
+     * ended too. Every waiter is released, now and later (idle() and room() return at once).
+     */
+    died(index, error, exitCode) {
+        if (this.terminated)
+            return;
+        const shard = this.shards[index];
+        for (const batch of shard.inFlight.splice(0)) {
+            this.queuedBytes -= batch.bytes;
+            this.queuedOps -= batch.ops;
+        }
+        shard.pending = 0;
+        this.fail(threadEnded(error, exitCode));
+        // Resolves once every thread has ended (settled() waits for it before the folder is removed).
+        this.terminate().catch(noop);
     }
     fail(error) {
         if (!this.failed) {
             this.failed = true;
+            this.closed = true;
             this.stop();
             this.options.onFailure(error);
         }
@@ -1132,6 +1254,17 @@ class DiskThreads {
                 resolve(undefined);
     }
 }
+/** Why a thread ended, in the user's terms: its own error when it had one, else its exit code. */
+function threadEnded(error, exitCode) {
+    const code = error?.code;
+    const why = error === undefined
+        ? `ended unexpectedly (exit code ${exitCode})`
+        : code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? `ran out of memory (its limit is ${THREAD_LIMITS.maxOldGenerationSizeMb} MiB)`
+            : `failed: ${error.message}`;
+    return new errors/* ActionError */.lZ(`Could not unpack the bundle: a writer thread ${why}`, error === undefined ? undefined : { cause: error });
+}
+function noop() { }
 /** A thread's failure as the error the same call on the main thread would have thrown. */
 function rebuild(failure) {
     if (failure.corrupt)
@@ -1172,13 +1305,9 @@ function failedEntry(error) {
 
 
 
+
 /** Files up to this size are read into memory and written in one call. */
 const SMALL_FILE_BYTES = 1024 * 1024;
-/**
- * The most entries an archive may hold: far above any real site (each entry costs an inode and
- * some memory in the index), far below what would exhaust either.
- */
-const MAX_SITE_ENTRIES = 1_000_000;
 /**
  * What an archive's own bytes may hold beyond its files' content: per entry, its header, long
  * name records and padding (16 KiB is more than a 4 KiB name and link take); once, the end
@@ -1192,7 +1321,7 @@ class SiteWriter {
     signal;
     limits;
     inspector;
-    index = new EntryIndex();
+    index;
     disk;
     failure;
     maxEntries;
@@ -1228,6 +1357,7 @@ class SiteWriter {
         this.limits = limits;
         this.inspector = inspector;
         this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES;
+        this.index = new EntryIndex({ paths: this.maxEntries });
         this.observeHereUpTo = options.observeHereUpTo ?? 0;
         this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined;
         // Every file in memory is seen here when the bound covers them all: the threads need no observer.
@@ -1361,13 +1491,16 @@ class SiteWriter {
             }
         };
     }
-    /** Sets the mode of a file written earlier (an archive that names it only after the content). */
+    /**
+     * Sets the mode of a file written earlier (an archive that names it only after the content),
+     * masked as creating the file with that mode would have masked it.
+     */
     setMode(name, mode) {
         this.throwIfFailed();
         const path = this.index.fileAt(name);
         if (path === undefined)
             throw new Error(`setMode: the entry ${JSON.stringify(name)} is not a file written earlier`);
-        this.disk.chmod(path, name, fileMode(mode));
+        this.disk.chmod(path, name, fileMode(mode) & ~UMASK);
     }
     async hardlink(name, target) {
         this.throwIfFailed();
@@ -1741,7 +1874,7 @@ const BLOCK = 512;
 const USTAR_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x00]);
 const GNU_MAGIC = Buffer.from([0x75, 0x73, 0x74, 0x61, 0x72, 0x20]);
 const GNU_VERSION = Buffer.from([0x20, 0x00]);
-/** A header block: undefined for a block of zeros (the end of an archive, skipped). */
+/** A header block: undefined for a block of zeros (the end of the archive). */
 function decodeHeader(block) {
     const checksum = blockChecksum(block);
     // The checksum's initial value: the block is all zeros.
@@ -1796,6 +1929,9 @@ function typeOf(flag) {
         case 28:
         case 30:
             return 'gnu-long-path';
+        case 35:
+            // 'S': GNU tar's old sparse format (the newer ones are pax records, see TarReader).
+            return 'gnu-sparse';
     }
     return null;
 }
@@ -2077,12 +2213,18 @@ class TarReader {
     gnuLongLinkPath;
     waiting;
     stopped = false;
+    /**
+     * A block of zeros was read where a header goes: the archive's end. What follows is not read, as
+     * GNU tar and Python's tarfile do not read it (without tar's -i): entries hidden there (after a
+     * second gzip member, say) would be published without showing in `tar -tf`.
+     */
+    ended = false;
     constructor(writer) {
         this.writer = writer;
     }
     /** Takes tar bytes; a returned promise asks the caller to wait (and rejects when the unpacking fails). */
     write(chunk) {
-        if (this.stopped)
+        if (this.stopped || this.ended)
             return undefined;
         this.held.push(chunk);
         return this.waiting ?? this.run();
@@ -2155,8 +2297,11 @@ class TarReader {
             if (this.held.length < BLOCK)
                 return undefined;
             const header = decodeHeader(this.held.take(BLOCK));
-            if (header === undefined)
-                continue;
+            if (header === undefined) {
+                this.ended = true;
+                this.held.clear();
+                return undefined;
+            }
             const wait = this.begin(header);
             if (wait !== undefined)
                 return wait;
@@ -2180,6 +2325,10 @@ class TarReader {
         this.applyLongHeaders(header);
         if (!(header.size >= 0))
             throw new archive_errors/* CorruptArchiveError */.sC('Invalid header');
+        if (header.type === 'gnu-sparse') {
+            // Its content is a map of the data's pieces, not the file: writing it would publish a wrong file.
+            throw (0,archive_errors/* unsupportedEntry */._S)(header.name, 'is a sparse file (tar --sparse)');
+        }
         const { writer } = this;
         const { name } = header;
         switch (header.type) {
@@ -2251,6 +2400,12 @@ class TarReader {
             header.linkname = pax.linkpath;
         if (pax.size)
             header.size = parseInt(pax.size, 10);
+        // GNU tar's pax sparse formats: the name in the header is a made-up one, the real one is here.
+        if (Object.keys(pax).some((key) => key.startsWith('GNU.sparse.'))) {
+            header.type = 'gnu-sparse';
+            if (pax['GNU.sparse.name'])
+                header.name = pax['GNU.sparse.name'];
+        }
         this.pax = undefined;
     }
 }
@@ -2562,8 +2717,11 @@ class ZipFile {
             let count = tail.readUInt16LE(at + 10);
             let size = tail.readUInt32LE(at + 12);
             let offset = tail.readUInt32LE(at + 16);
+            /** Where the end records start: the central directory ends there. */
+            let endRecords = this.size - tailBytes + at;
             if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
-                const end64 = await this.readFresh(readUInt64(tail, at - LOCATOR_BYTES + 8), ZIP64_END_BYTES);
+                endRecords = readUInt64(tail, at - LOCATOR_BYTES + 8);
+                const end64 = await this.readFresh(endRecords, ZIP64_END_BYTES);
                 if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY)
                     throw (0,archive_errors/* corrupt */.qb)(new Error('invalid zip64 end of central directory record signature'));
                 disk = end64.readUInt32LE(16);
@@ -2572,9 +2730,13 @@ class ZipFile {
                 offset = readUInt64(end64, 48);
             }
             if (disk !== 0)
-                throw (0,archive_errors/* corrupt */.qb)(new Error(`multi-disk zip files are not supported: found disk number: ${disk}`));
+                throw new archive_errors/* UnsupportedArchiveError */.k9(`The bundle archive cannot be unpacked: it is a zip split over several disks (this is disk ${disk}), which the action does not unpack.`);
             if (offset + size > this.size)
                 throw (0,archive_errors/* corrupt */.qb)(new Error('the central directory runs past the end of the file'));
+            // Nothing between them: bytes there are read by no reader, and could be anything in any amount.
+            if (offset + size !== endRecords) {
+                throw (0,archive_errors/* corrupt */.qb)(new Error(`the central directory ends at byte ${offset + size}, but the end records start at byte ${endRecords}`));
+            }
             return { count, offset, size };
         }
         throw (0,archive_errors/* corrupt */.qb)(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'));
@@ -2590,6 +2752,9 @@ class ZipFile {
         let index = 0;
         /** The bytes the next record needs in the window: its fixed part, then (if it did not fit) all of it. */
         let need = CENTRAL_HEADER_BYTES;
+        // The end record gives both the count and the size: they must agree, or one of them is damaged
+        // (a count one bit short would silently leave entries out of the site).
+        const end = directory.offset + directory.size;
         while (index < directory.count) {
             const window = await records.readOn(at, need);
             const batch = [];
@@ -2600,6 +2765,8 @@ class ZipFile {
                 if (signature !== CENTRAL_HEADER)
                     throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`));
                 const bytes = centralRecordBytes(window, used);
+                if (at + used + bytes > end)
+                    throw (0,archive_errors/* corrupt */.qb)(new Error(`the central directory holds more than the ${directory.size} bytes its end record gives for ${directory.count} entries`));
                 if (used + bytes > window.length) {
                     need = bytes;
                     break;
@@ -2613,6 +2780,8 @@ class ZipFile {
             if (batch.length > 0)
                 yield batch;
         }
+        if (at !== end)
+            throw (0,archive_errors/* corrupt */.qb)(new Error(`the central directory's ${directory.count} entries take ${at - directory.offset} bytes, but its end record gives ${directory.size}`));
     }
     /** The local header at `offset`. */
     async localEntry(offset) {
@@ -2958,7 +3127,7 @@ class LargeContent {
         }
         if (this.inflate.write(piece))
             return undefined;
-        return Promise.race([(0,external_node_events_.once)(this.inflate, 'drain').then(noop), this.finished]);
+        return Promise.race([(0,external_node_events_.once)(this.inflate, 'drain').then(zip_noop), this.finished]);
     }
     end() {
         if (this.inflate === undefined) {
@@ -2975,7 +3144,7 @@ class LargeContent {
         this.inflate?.destroy();
     }
 }
-function noop() { }
+function zip_noop() { }
 function isZlibError(error) {
     return typeof error?.errno === 'number' && String(error.code ?? '').startsWith('Z_');
 }
@@ -3017,7 +3186,7 @@ async function unpackEntry(file, entry, writer) {
     if (kind.kind === 'special')
         return writer.skip(entry.name, kind.what);
     if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0)
-        throw (0,archive_errors/* corrupt */.qb)(new Error('strong encryption is not supported'));
+        throw (0,archive_errors/* unsupportedEntry */._S)(entry.name, 'is encrypted (strong encryption)');
     if (entry.method === STORED && entry.compressedSize !== entry.size) {
         throw (0,archive_errors/* corrupt */.qb)(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`));
     }
@@ -3028,9 +3197,9 @@ async function unpackEntry(file, entry, writer) {
     const local = await file.localEntry(entry.offset);
     disagreement(entry, local);
     if ((entry.flags & FLAG_ENCRYPTED) !== 0)
-        throw (0,archive_errors/* corrupt */.qb)(new Error('entry is encrypted'));
+        throw (0,archive_errors/* unsupportedEntry */._S)(entry.name, 'is encrypted');
     if (entry.method !== STORED && entry.method !== DEFLATED)
-        throw (0,archive_errors/* corrupt */.qb)(new Error(`unsupported compression method: ${entry.method}`));
+        throw (0,archive_errors/* unsupportedEntry */._S)(entry.name, `is compressed with method ${entry.method} (neither stored nor deflate)`);
     if (local.dataStart + entry.compressedSize > file.size)
         throw (0,archive_errors/* corrupt */.qb)(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`));
     if (kind.kind === 'symlink') {
@@ -3321,12 +3490,12 @@ class ArchiveReceiver {
 }
 function receiver_noop() { }
 
-// EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
-var exchange = __webpack_require__(4944);
 // EXTERNAL MODULE: ./src/service/failure.ts
 var failure = __webpack_require__(8817);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
+var lib = __webpack_require__(2779);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 var proxy = __webpack_require__(9783);
 // EXTERNAL MODULE: ./src/common/cancellation.ts
@@ -3335,9 +3504,12 @@ var cancellation = __webpack_require__(3598);
 var deadline = __webpack_require__(673);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __webpack_require__(2450);
+// EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
+var exchange = __webpack_require__(4944);
 // EXTERNAL MODULE: ./src/transfer/link.ts
 var transfer_link = __webpack_require__(3907);
 ;// CONCATENATED MODULE: ./src/transfer/download.ts
+
 
 
 
@@ -3354,9 +3526,34 @@ const ERROR_BODY_BYTES = 4096;
 /** Resolves once the whole body has gone to `onChunk`. */
 async function download(options) {
     const bound = (0,deadline/* budget */.g)(options.clock, options.deadline, Number.MAX_SAFE_INTEGER);
-    return (0,cancellation/* withTimeout */.wj)(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, outOfTime));
+    const clients = new StorageClients();
+    try {
+        return await (0,cancellation/* withTimeout */.wj)(options.clock, bound.ms, undefined, (outOfTime) => attempt(options, clients, outOfTime));
+    }
+    finally {
+        clients.dispose();
+    }
 }
-async function attempt(options, outOfTime) {
+/**
+ * The HttpClients of one download, one per protocol, used only for their agents (which honour
+ * HTTPS_PROXY/NO_PROXY): http-client keeps the agent of a client's first request for all later
+ * ones, so a redirect from http to https (or back) needs a client of its own. No handler of theirs
+ * ever runs: a presigned link must go out without an Authorization header (storage refuses both).
+ */
+class StorageClients {
+    byProtocol = new Map();
+    for(url) {
+        let client = this.byProtocol.get(url.protocol);
+        if (client === undefined)
+            this.byProtocol.set(url.protocol, (client = new lib/* HttpClient */.Qq(exchange/* USER_AGENT */._O)));
+        return client;
+    }
+    dispose() {
+        for (const client of this.byProtocol.values())
+            client.dispose();
+    }
+}
+async function attempt(options, clients, outOfTime) {
     const stall = new StallWatch(options.clock, options.stallTimeoutMs);
     // A failure of the consumer stops the download with that failure as the reason: it passes
     // through as it is, never judged as a network failure.
@@ -3364,7 +3561,7 @@ async function attempt(options, outOfTime) {
     const signal = AbortSignal.any([options.signal, stall.signal, consumer.signal, outOfTime]);
     let bytes = 0;
     try {
-        const response = await get(options.url, options, signal);
+        const response = await get(options.url, options, clients, signal);
         const contentLength = parseContentLength(response.headers['content-length']);
         const expected = options.expectedSize;
         if (expected !== undefined && contentLength !== undefined && contentLength !== expected) {
@@ -3372,6 +3569,11 @@ async function attempt(options, outOfTime) {
             if (contentLength > expected)
                 throw sizeMismatch(contentLength, expected);
             throw truncated(contentLength, expected, 'the response announced only');
+        }
+        const bound = options.sizeBound;
+        if (bound !== undefined && contentLength !== undefined && contentLength > bound.maxBytes) {
+            response.destroy();
+            throw bound.exceeded(`the storage announced ${(0,units/* formatBytes */.z3)(contentLength)}`);
         }
         options.onResponse?.({ contentLength });
         bytes = await streamBody(response, { ...options, signal }, stall, (error) => consumer.abort(error), (count) => (bytes = count));
@@ -3392,34 +3594,46 @@ async function attempt(options, outOfTime) {
             throw new errors/* ActionError */.lZ(`${error.message}.`);
         if (error instanceof retry/* AttemptError */.cb || error instanceof errors/* ActionError */.lZ)
             throw error;
-        const code = error?.code;
-        throw new retry/* AttemptError */.cb({ kind: 'network', code, message: withoutQuery((0,errors/* errorMessage */.gJ)(error), options.url) });
+        // Read as properties: node's own errors may come from another realm (a vm context), not instanceof Error here.
+        const { code, message } = (error ?? {});
+        throw new retry/* AttemptError */.cb({ kind: 'network', code, message: withoutQuery(message ?? (0,errors/* errorMessage */.gJ)(error), options.url) });
     }
     finally {
         stall.stop();
     }
 }
 /** GET the link, following a few redirects, each hop judged by the policy; resolves on 200. */
-async function get(url, options, signal) {
+async function get(url, options, clients, signal) {
     let target = new URL(url);
     for (let redirects = 0;; redirects++) {
-        const refused = (0,transfer_link/* refuseLink */.VQ)(target, options.policy);
+        const proxied = (0,proxy/* getProxyUrl */.s)(target) !== undefined;
+        const refused = await refuseHop(target, proxied, options.policy, signal);
         if (refused !== undefined)
             throw new errors/* ActionError */.lZ(`${refused}.`);
-        // Through a proxy, the proxy resolves the name; a direct connection checks where it leads.
-        const lookup = (0,proxy/* getProxyUrl */.s)(target) === undefined ? (0,transfer_link/* guardedLookup */.rN)(options.policy, (0,transfer_link/* describeLink */.Ex)(target.href)) : undefined;
-        const message = await (0,exchange/* send */.tN)(options.client, { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup });
+        // A direct connection checks where the name leads as it connects; through a proxy, refuseHop did.
+        const lookup = proxied ? undefined : (0,transfer_link/* guardedLookup */.rN)(options.policy, (0,transfer_link/* describeLink */.Ex)(target.href));
+        const message = await (0,exchange/* send */.tN)(clients.for(target), { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup });
         const status = message.statusCode ?? 0;
         if (status === 200)
             return message;
         const location = message.headers.location;
         if (REDIRECT_STATUSES.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
-            message.resume();
+            // Its body is not wanted, and may never end: reading it to its end would hold the
+            // connection (through a proxy, one no dispose() closes) and keep the process alive.
+            message.destroy();
             target = new URL(location, target);
             continue;
         }
         throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: (0,exchange/* header */.wx)(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal));
     }
+}
+/** Why a hop may not be fetched: its address, and through a proxy where its name leads as this machine resolves it. */
+async function refuseHop(target, proxied, policy, signal) {
+    const refused = (0,transfer_link/* refuseLink */.VQ)(target, policy);
+    if (refused !== undefined || !proxied)
+        return refused;
+    // A lookup cannot be stopped, only no longer waited for.
+    return (0,cancellation/* untilCancelled */.c8)((0,transfer_link/* refuseNameForProxy */.Lw)(target, policy), signal);
 }
 /**
  * Feeds the body to `onChunk`, pausing the socket while it is busy; resolves with the byte count.
@@ -3454,6 +3668,9 @@ function streamBody(response, options, stall, consumerFailed, progress) {
             progress(bytes);
             if (options.expectedSize !== undefined && bytes > options.expectedSize)
                 return settle(sizeMismatch(bytes, options.expectedSize, 'at least '));
+            const bound = options.sizeBound;
+            if (bound !== undefined && bytes > bound.maxBytes)
+                return settle(bound.exceeded(`more than ${(0,units/* formatBytes */.z3)(bound.maxBytes)} arrived`));
             let wait;
             try {
                 wait = options.onChunk(chunk);
@@ -3655,8 +3872,6 @@ class DownloadProgress {
 
 
 
-
-
 const TRANSFER_RETRY = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 };
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000;
@@ -3667,6 +3882,8 @@ const ARCHIVE_NAME = 'bundle';
 const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024;
+/** What an archive may take beyond twice the site it holds (see archiveBound). */
+const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024;
 function transferBundle(options) {
     return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options));
 }
@@ -3674,36 +3891,29 @@ function transferBundle(options) {
 async function transferInto(archiveStaging, options) {
     const { log, clock, signal } = options;
     const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
-    // Only its proxy-aware agent is used (see download.ts); no handler, so no Authorization header.
-    const client = new lib/* HttpClient */.Qq(exchange/* USER_AGENT */._O);
     log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})` : ''}`);
-    try {
-        for (let downloads = 1;; downloads++) {
-            let received;
-            try {
-                received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state, client), {
-                    kind: 'idempotent',
-                    policy: TRANSFER_RETRY,
-                    clock,
-                    signal,
-                    deadline: options.deadline,
-                    // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-                    alsoRetry: isLinkRefused,
-                    onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
-                });
-            }
-            catch (error) {
-                if (error instanceof archive_errors/* CorruptArchiveError */.sC && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
-                    log.warning(`${error.message}. Downloading it once more.`);
-                    continue;
-                }
-                throw finalError(error, state, downloads);
-            }
-            return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts };
+    for (let downloads = 1;; downloads++) {
+        let received;
+        try {
+            received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state), {
+                kind: 'idempotent',
+                policy: TRANSFER_RETRY,
+                clock,
+                signal,
+                deadline: options.deadline,
+                // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+                alsoRetry: isLinkRefused,
+                onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
+            });
         }
-    }
-    finally {
-        client.dispose();
+        catch (error) {
+            if (error instanceof archive_errors/* CorruptArchiveError */.sC && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
+                log.warning(`${error.message}. Downloading it once more.`);
+                continue;
+            }
+            throw finalError(error, state, downloads);
+        }
+        return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts };
     }
 }
 /**
@@ -3784,7 +3994,7 @@ async function withArchiveStaging(options, body) {
     }
 }
 /** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
-async function transfer_attempt(options, state, client) {
+async function transfer_attempt(options, state) {
     const { log, clock, signal } = options;
     state.attempts++;
     (0,errors/* throwIfCancelled */.dZ)(signal);
@@ -3793,16 +4003,20 @@ async function transfer_attempt(options, state, client) {
         state.link = await freshLink(options);
         state.linkRefused = false;
     }
+    const bound = archiveBound(options.limits);
+    if (state.link.sizeBytes !== undefined && state.link.sizeBytes > bound) {
+        throw archiveTooLarge(options.limits, `the bundle operation says it has ${(0,units/* formatBytes */.z3)(state.link.sizeBytes)}`);
+    }
     const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
     try {
         const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
             await download({
                 url: state.link.url,
-                client,
                 clock,
                 signal: stop,
                 stallTimeoutMs: STALL_TIMEOUT_MS,
                 expectedSize: state.link.sizeBytes,
+                sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
                 policy: options.policy,
                 deadline: options.deadline,
                 onResponse: ({ contentLength }) => progress.setTotal(contentLength),
@@ -3858,6 +4072,24 @@ async function finish(options, archiveStaging, received, inspector) {
         log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`);
     }
     return { ...kept, siteDir };
+}
+/**
+ * The most bytes an archive may have: the largest site it may hold (`max-site-size`) and its
+ * format's overhead. A tar gives each entry a 512-byte header and pads its content to 512 bytes,
+ * so a file of 1 KiB or more takes at most twice its size; the fixed part holds folders, small
+ * files, long names and end blocks. A zip's records and gzip's or deflate's framing take less.
+ * Storage that says no Content-Length, and a bundle answer without `sizeBytes`, would otherwise
+ * fill the disk until `timeout` (with `extract: false` nothing else reads the bytes, and an
+ * unpacker may ignore what follows the archive's end).
+ */
+function archiveBound(limits) {
+    return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + ARCHIVE_OVERHEAD_BYTES);
+}
+/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
+function archiveTooLarge(limits, detail) {
+    return new archive_errors/* SiteLimitError */.ly(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: ` +
+        `twice the site, plus ${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
+        'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.');
 }
 async function freshLink(options) {
     try {
