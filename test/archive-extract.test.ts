@@ -633,6 +633,25 @@ describe('zip only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test('a stored encrypted entry (its data holds the 12-byte encryption header too) is unsupported, not a size mismatch', async () => {
+    // One stored (empty) entry as ZipCrypto writes it: 12 more bytes before the content, counted in its compressed size.
+    const zip = buildZip([{ type: 'file', name: 'a.html', content: '' }])
+    const nameAt = 30
+    const dataAt = nameAt + zip.readUInt16LE(26) + zip.readUInt16LE(28)
+    const encrypted = Buffer.concat([zip.subarray(0, dataAt), Buffer.alloc(12, 0x5a), zip.subarray(dataAt)])
+    const central = encrypted.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    expect(encrypted.readUInt16LE(8)).toBe(0) // stored
+    encrypted.writeUInt16LE(encrypted.readUInt16LE(6) | 1, 6)
+    encrypted.writeUInt32LE(encrypted.readUInt32LE(18) + 12, 18)
+    encrypted.writeUInt16LE(encrypted.readUInt16LE(central + 8) | 1, central + 8)
+    encrypted.writeUInt32LE(encrypted.readUInt32LE(central + 20) + 12, central + 20)
+    encrypted.writeUInt32LE(encrypted.readUInt32LE(endRecordAt(encrypted) + 16) + 12, endRecordAt(encrypted) + 16)
+    const error = await unpack(encrypted).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsupportedArchiveError)
+    expect((error as Error).message).toBe('The bundle archive cannot be unpacked: entry "a.html" is encrypted, which the action does not unpack.')
+    await expectNothingElseWritten('no site')
+  })
+
   test('an empty zip gives an empty site', async () => {
     await unpack(buildZip([]))
     expect(await readdir(siteDir)).toEqual([])

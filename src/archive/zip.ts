@@ -401,6 +401,8 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   if (kind.kind === 'directory') return writer.directory(entry.name)
   if (kind.kind === 'special') return writer.skip(entry.name, kind.what)
   if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0) throw unsupportedEntry(entry.name, 'is encrypted (strong encryption)')
+  // Before the sizes: a stored encrypted entry's data holds its 12-byte encryption header too.
+  if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw unsupportedEntry(entry.name, 'is encrypted')
   if (entry.method === STORED && entry.compressedSize !== entry.size) {
     throw corrupt(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`))
   }
