@@ -8,7 +8,7 @@ import { SiteLimitError, UnsafeEntryError, UnsupportedArchiveError } from '../sr
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import type { BundleLink } from '../src/service/export-api.js'
 import { type LinkPolicy, describeLink, linkPolicy } from '../src/transfer/link.js'
-import { type TransferOptions, transferBundle } from '../src/transfer/transfer.js'
+import { type TransferOptions, archiveBound, transferBundle } from '../src/transfer/transfer.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { type TestProxy, resolverOf, startProxy, throughProxy } from './support/proxy.js'
@@ -473,18 +473,28 @@ describe('archives that cannot be used', () => {
 })
 
 describe('bounds', () => {
-  // With a site of at most 1 MiB, an archive may take 2 MiB and 64 MiB of headers and padding.
-  const limits = { maxBytes: 1024 * 1024 }
-  const bound = 66 * 1024 * 1024
+  // With a site of at most 1 MiB in 2,048 entries, an archive may take 2 MiB, 2 MiB for the entries and 64 MiB of headers and padding.
+  const limits = { maxBytes: 1024 * 1024, maxEntries: 2048 }
+  const bound = 68 * 1024 * 1024
   const tooLarge = (detail: string): string =>
-    `The bundle archive is larger than 66.0 MiB (${detail}), the most \`max-site-size\` (1.0 MiB) allows: twice the site, plus 64.0 MiB for an archive's headers and padding. ` +
+    `The bundle archive is larger than 68.0 MiB (${detail}), the most \`max-site-size\` (1.0 MiB) allows: twice the site, 1 KiB for each of the 2,048 entries it may hold, and 64.0 MiB for an archive's headers and padding. ` +
     'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
+
+  test('a tar of many tiny files fits: every entry may take 1 KiB, whatever the site', async () => {
+    // 70,000 files of one byte: a 70 KB site, a tar of 512-byte headers and 512-byte blocks.
+    const tar = await buildTar([{ type: 'file', name: 'a', content: 'x' }])
+    const perEntry = tar.length - 1024 // less the end blocks
+    expect(perEntry).toBe(1024)
+    expect(archiveBound({ maxBytes: 1024 * 1024, maxEntries: 70_000 })).toBeGreaterThanOrEqual(70_000 * perEntry + 10 * 1024)
+    // And the default: a million entries.
+    expect(archiveBound({ maxBytes: 1024 * 1024 })).toBeGreaterThanOrEqual(1_000_000 * perEntry + 10 * 1024)
+  })
 
   test('an archive the bundle operation says is larger than `max-site-size` allows is not downloaded', async () => {
     const served = await serve(siteTarGz)
     const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: bound + 1 } }, { limits })).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toBe(tooLarge('the bundle operation says it has 66.0 MiB'))
+    expect((error as Error).message).toBe(tooLarge('the bundle operation says it has 68.0 MiB'))
     expect(downloads()).toBe(0)
     expect(await workListing()).toEqual([])
   })
@@ -515,7 +525,7 @@ describe('bounds', () => {
     const siteDir = site === undefined ? undefined : join(work.dir, site)
     const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits, siteDir })).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toBe(tooLarge('more than 66.0 MiB arrived'))
+    expect((error as Error).message).toBe(tooLarge('more than 68.0 MiB arrived'))
     expect(downloads()).toBe(1)
     expect(await workListing()).toEqual(site === undefined ? ['bundle', 'bundle/index.html'] : ['site'])
     expect(await readFile(join(work.dir, earlier, 'index.html'), 'utf8')).toBe('earlier')

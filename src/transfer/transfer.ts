@@ -11,6 +11,7 @@ import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/errors.js'
+import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
 import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
@@ -80,8 +81,10 @@ const ARCHIVE_NAME = 'bundle'
 const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024
-/** What an archive may take beyond twice the site it holds (see archiveBound). */
+/** What an archive may take beyond twice the site it holds and a tar block pair per entry (see archiveBound). */
 const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024
+/** A tar entry of under 512 bytes still takes a 512-byte header and a 512-byte block of content. */
+const SMALL_ENTRY_BYTES = 1024
 
 export function transferBundle(options: TransferOptions): Promise<TransferResult> {
   return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options))
@@ -298,21 +301,23 @@ async function finish(
 /**
  * The most bytes an archive may have: the largest site it may hold (`max-site-size`) and its
  * format's overhead. A tar gives each entry a 512-byte header and pads its content to 512 bytes,
- * so a file of 1 KiB or more takes at most twice its size; the fixed part holds folders, small
- * files, long names and end blocks. A zip's records and gzip's or deflate's framing take less.
+ * so a file of 1 KiB or more takes at most twice its size, and any entry (a folder, a file of a
+ * few bytes) at least 1 KiB: 1 KiB for each entry the archive may hold. The fixed part holds
+ * long names and end blocks. A zip's records and gzip's or deflate's framing take less.
  * Storage that says no Content-Length, and a bundle answer without `sizeBytes`, would otherwise
  * fill the disk until `timeout` (with `extract: false` nothing else reads the bytes, and an
  * unpacker may ignore what follows the archive's end).
  */
-function archiveBound(limits: SiteLimits): number {
-  return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + ARCHIVE_OVERHEAD_BYTES)
+export function archiveBound(limits: SiteLimits): number {
+  const entries = limits.maxEntries ?? MAX_SITE_ENTRIES
+  return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + entries * SMALL_ENTRY_BYTES + ARCHIVE_OVERHEAD_BYTES)
 }
 
 /** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
 function archiveTooLarge(limits: SiteLimits, detail: string): SiteLimitError {
   return new SiteLimitError(
     `The bundle archive is larger than ${formatBytes(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${formatBytes(limits.maxBytes)}) allows: ` +
-      `twice the site, plus ${formatBytes(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
+      `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${formatBytes(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
       'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
   )
 }
