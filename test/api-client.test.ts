@@ -8,6 +8,7 @@ import { ServiceClient, ServiceError } from '../src/service/client.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
 import { acceleratedClock } from './support/clock.js'
 import { recordingLogger } from './support/fake-host.js'
+import { startProxy, throughProxy } from './support/proxy.js'
 import { unusedPort } from './support/temp.js'
 import { untrustedTlsServer } from './support/tls.js'
 
@@ -74,6 +75,27 @@ describe('ServiceClient against the simulator', () => {
     client.dispose()
     expect(body.jobId).toEqual(expect.any(String))
     expect(sim.requests[0]?.headers.host).toBe(new URL(sim.apiUrl).host)
+  })
+
+  test('an IPv6 literal base-url is reached through a proxy: CONNECT names it in brackets', async () => {
+    // A documentation address (no loopback, which http-client never sends through a proxy) that the proxy reaches as the simulator.
+    sim = await startSimulator()
+    const port = new URL(sim.apiUrl).port
+    const proxy = await startProxy({ '[2001:db8::1]': '127.0.0.1' })
+    try {
+      const body = await throughProxy(proxy, async () => {
+        const { client } = clientFor(`http://[2001:db8::1]:${port}`)
+        try {
+          return (await client.request(start)) as { jobId: string }
+        } finally {
+          client.dispose()
+        }
+      })
+      expect(body.jobId).toEqual(expect.any(String))
+      expect(proxy.connects).toEqual([`[2001:db8::1]:${port}`])
+    } finally {
+      await proxy.close()
+    }
   })
 
   test('the start POST is retried on 429 and 503 only', async () => {

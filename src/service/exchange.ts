@@ -5,6 +5,7 @@
  * settles. (http-client's own readBody listens only for 'data' and 'end': a connection cut in
  * the middle of a body leaves it pending for ever, and it copies the whole body at every chunk.)
  */
+import { getProxyUrl } from '@actions/http-client/lib/proxy'
 import http from 'node:http'
 import https from 'node:https'
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
@@ -52,10 +53,11 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
 
 /**
  * The host to connect to: a URL writes an IPv6 address in brackets (`[::1]`), which a connection
- * would look up as a name; the Host header gets its brackets back from node.
+ * would look up as a name; the Host header gets its brackets back from node. Through a proxy the
+ * host only names the far end in `CONNECT host:port`, where an IPv6 address keeps its brackets.
  */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1')
+  return getProxyUrl(url) === undefined ? url.hostname.replace(/^\[(.*)\]$/, '$1') : url.hostname
 }
 
 /** A header's value, the first one when it came more than once. */

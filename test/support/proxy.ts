@@ -28,7 +28,14 @@ export async function startProxy(names: Record<string, string> = {}): Promise<Te
     connects.push(request.url ?? '')
     tunnels.add(client)
     client.on('close', () => tunnels.delete(client))
-    const target = new URL(`http://${request.url ?? ''}`)
+    let target: URL
+    try {
+      target = new URL(`http://${request.url ?? ''}`)
+    } catch {
+      // `CONNECT ::1:80`, say: no host:port a proxy can read.
+      client.end('HTTP/1.1 400 Bad Request\r\n\r\n')
+      return
+    }
     const upstream = connect(Number(target.port), names[target.hostname] ?? target.hostname.replace(/^\[(.*)\]$/, '$1'), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       upstream.write(head)
