@@ -695,6 +695,44 @@ describe('one progress comment per run', () => {
     }
   )
 
+  test('a marker GitHub posted though the attempt never learnt so: the attempt sends nothing; the rerun says the message may have been sent, not that it was', async () => {
+    const sim = await startSim({ agent: { durationMs: 1000 } })
+    const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
+    // The post is made but its answer is lost, and every look for it after fails.
+    sim.addFault({ route: 'github-comment', status: 502, process: true })
+    for (let i = 0; i < 4; i++) sim.addFault({ route: 'github-comments', status: 502 })
+    const inputs = { operation: 'agent-message', 'job-id': 'job_abc' }
+    const first = await onEvent(sim, 'issue_comment', onPull, inputs)
+    expect(first.failure).toContain('so nothing was sent to the docs service')
+    expect(first.failure).toContain(
+      'if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead)'
+    )
+    expect(sim.count('agent-message')).toBe(0)
+    const second = await onEvent(sim, 'issue_comment', onPull, inputs, RERUN)
+    expect(sim.count('agent-message')).toBe(0)
+    const note = 'An earlier attempt of this workflow run may have sent the instruction to agent job `job_abc` (it got no clear answer, or stopped before sending it)'
+    expect(second.log.lines).toContainEqual(expect.stringContaining(`warning: ${note}`))
+    const [reply, ...more] = written(sim, 42).filter((comment) => readReplyMarker(comment.body) !== undefined)
+    expect(more).toEqual([])
+    expect(asShown(reply?.body ?? '')).toContain(note)
+    expect(asShown(reply?.body ?? '')).not.toContain('run sent the instruction')
+  })
+
+  test('two replies of one attempt (a post GitHub made late, still asking): the rerun goes on from the one that says how the asking ended', async () => {
+    const sim = await startSim({ agent: { durationMs: 60_000 } })
+    const event = issueCommentEvent('/docs-agent Fix the install command')
+    const first = await onEvent(sim, 'issue_comment', event, { timeout: '20s' })
+    expect(first.failure).toContain('did not finish within `timeout`')
+    const jobId = first.outputs.get('job-id') as string
+    // The late post: its marker still says the create is under way, with no job.
+    const late = formatReplyMarker({ run: '4242', comment: 123456, asked: 'create', outcome: 'pending', at: 1 })
+    sim.github.addComment(REPO, 7, `${late}⏳ Asking the docs service for a new agent job…`, { login: 'github-actions[bot]', type: 'Bot' })
+    const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, RERUN)
+    expect(second.failure).toBeUndefined()
+    expect(second.outputs.get('job-id')).toBe(jobId)
+    expect(sim.count('agent-create')).toBe(1)
+  })
+
   test('a reply GitHub will not take (a token without `issues: write`): the step fails before anything is sent to the service, naming the permission', async () => {
     const sim = await startSim({ github: { writableRepos: [] } })
     const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'))

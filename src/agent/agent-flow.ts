@@ -49,7 +49,7 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | { kind: 'read'; job: JobToReach; resumed?: { asked: Asked; at: number | undefined; seen: boolean } }
+  | { kind: 'read'; job: JobToReach; resumed?: { asked: Asked; at: number | undefined; seen: boolean; answered: boolean } }
   | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -170,13 +170,14 @@ function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Requ
   if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused') return undefined
   const { job, asked, at, outcome, seen } = earlier
   const followable = job !== undefined && job.projectId === settings.projectId
-  if (followable && (outcome === 'answered' || asked === 'message')) return { kind: 'read', job, resumed: { asked, at, seen: seen === true } }
+  if (followable && (outcome === 'answered' || asked === 'message'))
+    return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } }
   if (asked === 'read') return undefined
   const elsewhere = job !== undefined && !followable ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)` : ''
   if (asked === 'create') {
     throw new ActionError(
       outcome === 'pending'
-        ? "An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
+        ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
         : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
     )
   }
@@ -302,6 +303,16 @@ function notFoundOnRecord(error: unknown, job: JobToReach): unknown {
   )
 }
 
+/** What a rerun says of what its earlier attempt asked of job `jobId`, which it follows instead of asking again. */
+function resumedNote(resumed: { asked: Asked; answered: boolean }, jobId: string): string {
+  if (resumed.asked === 'message' && !resumed.answered) {
+    // Its marker was written before the message went out: the attempt may have stopped before it did.
+    return `An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If the job does not act on the instruction, comment the command again.`
+  }
+  const did = resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'
+  return `An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of asking the service again.`
+}
+
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, conversation: Conversation): Promise<Reached> {
   const { log } = context.host
@@ -309,11 +320,11 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
   switch (request.kind) {
     case 'read': {
       const { resumed } = request
-      const note = resumed
-        ? `An earlier attempt of this workflow run ${resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'} agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
-        : undefined
+      const note = resumed === undefined ? undefined : resumedNote(resumed, request.job.jobId)
       if (note !== undefined) {
-        log.info(note)
+        // A message with no clear answer may never have reached the job: said as a warning, not as done.
+        if (resumed?.answered === false) log.warning(note)
+        else log.info(note)
         context.report.notes.push(note)
       }
       // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).

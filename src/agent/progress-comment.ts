@@ -83,12 +83,13 @@ export class ProgressComment {
       const state = readReplyMarker(comment.body)
       return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined
     }
-    return comments
-      .flatMap((comment) => {
-        const state = answers(comment)
-        return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }]
-      })
-      .at(-1)
+    const replies = comments.flatMap((comment) => {
+      const state = answers(comment)
+      return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }]
+    })
+    // Two replies: a post GitHub made late, after the one the attempt went on with. The late one
+    // still says it is asking; the other says how that ended, and is the one to go on from.
+    return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1)
   }
 
   /** What the marker says from now on (what was asked, how far it got). */
@@ -133,7 +134,7 @@ export class ProgressComment {
       if (!(error instanceof GitHubApiError)) throw error
       const what = posted === undefined ? 'post the reply to' : 'update the reply to'
       throw new ActionError(
-        `Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment.`
+        `Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`
       )
     }
     this.shown = body
