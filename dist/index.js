@@ -28483,8 +28483,8 @@ const INPUTS = {
     download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
     extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
     'max-site-size': {
-        description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that plus 64 MiB. Past either the step fails and \`path\` is left as it was.`,
-        cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that plus 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
+        description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as it was.`,
+        cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
         for: ['export'],
         default: '5g'
     },
@@ -30213,6 +30213,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   tN: () => (/* binding */ send)
 });
 
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var proxy = __nccwpck_require__(9783);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
@@ -30227,6 +30229,7 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
  * settles. (http-client's own readBody listens only for 'data' and 'end': a connection cut in
  * the middle of a body leaves it pending for ever, and it copies the whole body at every chunk.)
  */
+
 
 
 /** The User-Agent of every request, to the API and the storage alike. */
@@ -30255,10 +30258,11 @@ async function send(client, exchange) {
 }
 /**
  * The host to connect to: a URL writes an IPv6 address in brackets (`[::1]`), which a connection
- * would look up as a name; the Host header gets its brackets back from node.
+ * would look up as a name; the Host header gets its brackets back from node. Through a proxy the
+ * host only names the far end in `CONNECT host:port`, where an IPv6 address keeps its brackets.
  */
 function hostOf(url) {
-    return url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return (0,proxy/* getProxyUrl */.s)(url) === undefined ? url.hostname.replace(/^\[(.*)\]$/, '$1') : url.hostname;
 }
 /** A header's value, the first one when it came more than once. */
 function header(value) {

@@ -1103,12 +1103,13 @@ class ProgressComment {
             const state = readReplyMarker(comment.body);
             return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
         };
-        return comments
-            .flatMap((comment) => {
+        const replies = comments.flatMap((comment) => {
             const state = answers(comment);
             return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }];
-        })
-            .at(-1);
+        });
+        // Two replies: a post GitHub made late, after the one the attempt went on with. The late one
+        // still says it is asking; the other says how that ended, and is the one to go on from.
+        return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1);
     }
     /** What the marker says from now on (what was asked, how far it got). */
     note(state) {
@@ -1151,7 +1152,7 @@ class ProgressComment {
             if (!(error instanceof host/* GitHubApiError */.O))
                 throw error;
             const what = posted === undefined ? 'post the reply to' : 'update the reply to';
-            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment.`);
+            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`);
         }
         this.shown = body;
     }
@@ -1329,13 +1330,13 @@ function carryOn(earlier, settings) {
     const { job, asked, at, outcome, seen } = earlier;
     const followable = job !== undefined && job.projectId === settings.projectId;
     if (followable && (outcome === 'answered' || asked === 'message'))
-        return { kind: 'read', job, resumed: { asked, at, seen: seen === true } };
+        return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
     if (asked === 'read')
         return undefined;
     const elsewhere = job !== undefined && !followable ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)` : '';
     if (asked === 'create') {
         throw new errors/* ActionError */.lZ(outcome === 'pending'
-            ? "An earlier attempt of this workflow run asked the service to create an agent job and got no clear answer, so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
+            ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
             : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`);
     }
     throw new errors/* ActionError */.lZ(`An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`);
@@ -1443,6 +1444,15 @@ function notFoundOnRecord(error, job) {
     const said = answer.serviceError ? `: the service said "${answer.serviceError}"` : '';
     return new errors/* ActionError */.lZ(`Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or comment the command on an issue to create a new one.`, { cause: answer });
 }
+/** What a rerun says of what its earlier attempt asked of job `jobId`, which it follows instead of asking again. */
+function resumedNote(resumed, jobId) {
+    if (resumed.asked === 'message' && !resumed.answered) {
+        // Its marker was written before the message went out: the attempt may have stopped before it did.
+        return `An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If the job does not act on the instruction, comment the command again.`;
+    }
+    const did = resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to';
+    return `An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of asking the service again.`;
+}
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request, api, deadline, context, conversation) {
     const { log } = context.host;
@@ -1450,11 +1460,13 @@ async function reach(request, api, deadline, context, conversation) {
     switch (request.kind) {
         case 'read': {
             const { resumed } = request;
-            const note = resumed
-                ? `An earlier attempt of this workflow run ${resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'} agent job \`${request.job.jobId}\`: this attempt follows it instead of asking the service again.`
-                : undefined;
+            const note = resumed === undefined ? undefined : resumedNote(resumed, request.job.jobId);
             if (note !== undefined) {
-                log.info(note);
+                // A message with no clear answer may never have reached the job: said as a warning, not as done.
+                if (resumed?.answered === false)
+                    log.warning(note);
+                else
+                    log.info(note);
                 context.report.notes.push(note);
             }
             // A resumed run is what the earlier attempt asked, from when it asked (its message's end may be stale).

@@ -10,6 +10,7 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  archiveBound: () => (/* binding */ archiveBound),
   transferBundle: () => (/* binding */ transferBundle),
   unpackLocalBundle: () => (/* binding */ unpackLocalBundle)
 });
@@ -3187,6 +3188,9 @@ async function unpackEntry(file, entry, writer) {
         return writer.skip(entry.name, kind.what);
     if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0)
         throw (0,archive_errors/* unsupportedEntry */._S)(entry.name, 'is encrypted (strong encryption)');
+    // Before the sizes: a stored encrypted entry's data holds its 12-byte encryption header too.
+    if ((entry.flags & FLAG_ENCRYPTED) !== 0)
+        throw (0,archive_errors/* unsupportedEntry */._S)(entry.name, 'is encrypted');
     if (entry.method === STORED && entry.compressedSize !== entry.size) {
         throw (0,archive_errors/* corrupt */.qb)(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`));
     }
@@ -3872,6 +3876,7 @@ class DownloadProgress {
 
 
 
+
 const TRANSFER_RETRY = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 };
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000;
@@ -3882,8 +3887,10 @@ const ARCHIVE_NAME = 'bundle';
 const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024;
-/** What an archive may take beyond twice the site it holds (see archiveBound). */
+/** What an archive may take beyond twice the site it holds and a tar block pair per entry (see archiveBound). */
 const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024;
+/** A tar entry of under 512 bytes still takes a 512-byte header and a 512-byte block of content. */
+const SMALL_ENTRY_BYTES = 1024;
 function transferBundle(options) {
     return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options));
 }
@@ -4076,19 +4083,21 @@ async function finish(options, archiveStaging, received, inspector) {
 /**
  * The most bytes an archive may have: the largest site it may hold (`max-site-size`) and its
  * format's overhead. A tar gives each entry a 512-byte header and pads its content to 512 bytes,
- * so a file of 1 KiB or more takes at most twice its size; the fixed part holds folders, small
- * files, long names and end blocks. A zip's records and gzip's or deflate's framing take less.
+ * so a file of 1 KiB or more takes at most twice its size, and any entry (a folder, a file of a
+ * few bytes) at least 1 KiB: 1 KiB for each entry the archive may hold. The fixed part holds
+ * long names and end blocks. A zip's records and gzip's or deflate's framing take less.
  * Storage that says no Content-Length, and a bundle answer without `sizeBytes`, would otherwise
  * fill the disk until `timeout` (with `extract: false` nothing else reads the bytes, and an
  * unpacker may ignore what follows the archive's end).
  */
 function archiveBound(limits) {
-    return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + ARCHIVE_OVERHEAD_BYTES);
+    const entries = limits.maxEntries ?? MAX_SITE_ENTRIES;
+    return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + entries * SMALL_ENTRY_BYTES + ARCHIVE_OVERHEAD_BYTES);
 }
 /** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
 function archiveTooLarge(limits, detail) {
     return new archive_errors/* SiteLimitError */.ly(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: ` +
-        `twice the site, plus ${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
+        `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
         'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.');
 }
 async function freshLink(options) {
