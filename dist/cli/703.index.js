@@ -968,11 +968,13 @@ class DiskThreads {
     idleWaiters = [];
     failed = false;
     terminated = false;
-    /** Failed or terminated: nothing more is handed to the threads (the one flag push() and send() check). */
-    closed = false;
     /** The threads' end, once terminate() has been called (a thread's death calls it too). */
     ending;
     nextStream = 0;
+    /** Failed or terminated: nothing more is handed to the threads (what push() and send() check). */
+    get closed() {
+        return this.failed || this.terminated;
+    }
     constructor(root, options) {
         this.options = options;
         const count = Math.max(1, Math.min(options.threads ?? 1, 16));
@@ -1087,7 +1089,6 @@ class DiskThreads {
     terminate() {
         if (this.ending === undefined) {
             this.terminated = true;
-            this.closed = true;
             this.wakeAll();
             this.ending = Promise.all(this.shards.map((shard) => shard.worker.terminate())).then(noop);
         }
@@ -1239,7 +1240,6 @@ class DiskThreads {
     fail(error) {
         if (!this.failed) {
             this.failed = true;
-            this.closed = true;
             this.stop();
             this.options.onFailure(error);
         }

@@ -115,11 +115,14 @@ export class DiskThreads {
   private idleWaiters: Array<() => void> = []
   private failed = false
   private terminated = false
-  /** Failed or terminated: nothing more is handed to the threads (the one flag push() and send() check). */
-  private closed = false
   /** The threads' end, once terminate() has been called (a thread's death calls it too). */
   private ending: Promise<void> | undefined
   private nextStream = 0
+
+  /** Failed or terminated: nothing more is handed to the threads (what push() and send() check). */
+  private get closed(): boolean {
+    return this.failed || this.terminated
+  }
 
   constructor(
     root: string,
@@ -259,7 +262,6 @@ export class DiskThreads {
   terminate(): Promise<void> {
     if (this.ending === undefined) {
       this.terminated = true
-      this.closed = true
       this.wakeAll()
       this.ending = Promise.all(this.shards.map((shard) => shard.worker.terminate())).then(noop)
     }
@@ -402,7 +404,6 @@ export class DiskThreads {
   private fail(error: Error): void {
     if (!this.failed) {
       this.failed = true
-      this.closed = true
       this.stop()
       this.options.onFailure(error)
     }
