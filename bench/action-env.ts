@@ -38,18 +38,25 @@ export async function runnerEnv(
 ): Promise<{ env: NodeJS.ProcessEnv } & RunnerFiles> {
   const outputFile = join(dirs.folder, 'github_output')
   const summaryFile = join(dirs.folder, 'step_summary')
-  await Promise.all([mkdir(dirs.temp, { recursive: true }), mkdir(dirs.workspace, { recursive: true }), mkdir(dirname(outputFile), { recursive: true })])
+  await Promise.all([
+    mkdir(dirs.temp, { recursive: true }),
+    mkdir(dirs.workspace, { recursive: true }),
+    mkdir(dirname(outputFile), { recursive: true })
+  ])
   await Promise.all([writeFile(outputFile, ''), writeFile(summaryFile, '')])
   const values: Record<string, string> = {}
   for (const [name, input] of Object.entries(declared)) {
-    if (input.default !== undefined) values[name] = input.default.startsWith('${{') ? 'ghs_bench0123456789abcdef' : input.default
+    if (input.default !== undefined)
+      values[name] = input.default.startsWith('${{') ? 'ghs_bench0123456789abcdef' : input.default
   }
   for (const [name, value] of Object.entries(inputs)) {
     if (!(name in declared)) throw new Error(`action.yml has no input \`${name}\``)
     values[name] = value
   }
   // The children's environment (bench/measure.ts), minus what a runner sets itself.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(childEnv()).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_)/.test(name)))
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(childEnv()).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_)/.test(name))
+  )
   Object.assign(env, {
     CI: 'true',
     GITHUB_ACTIONS: 'true',

@@ -26,10 +26,21 @@ export interface PollOutcome {
 }
 
 const TERMINAL = new Set(['completed', 'failed'])
-const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, notice: () => {}, progress: () => {}, group: (_title, fn) => fn() }
+const quiet: Logger = {
+  debug: () => {},
+  info: () => {},
+  warning: () => {},
+  notice: () => {},
+  progress: () => {},
+  group: (_title, fn) => fn()
+}
 
 /** Polls `job` (status as a function of virtual time since its start) as the action would, having started it at 0. */
-export async function pollLikeTheAction(job: (t: number) => JobStatus, settings: PollSettings, seed: number): Promise<PollOutcome> {
+export async function pollLikeTheAction(
+  job: (t: number) => JobStatus,
+  settings: PollSettings,
+  seed: number
+): Promise<PollOutcome> {
   const clock = virtualClock({ seed })
   let requests = 0
   try {

@@ -90,7 +90,16 @@ export const SITE_1G: BundleSpec = {
 }
 
 /** For --short: the same kinds of site, a tenth of the size, generated in seconds on a clean clone. */
-export const SITE_300: BundleSpec = { ...SITE_3000, name: 'site-300', label: '300 pages', seed: 300, pages: 300, images: 40, downloads: 1, searchIndexBytes: MiB }
+export const SITE_300: BundleSpec = {
+  ...SITE_3000,
+  name: 'site-300',
+  label: '300 pages',
+  seed: 300,
+  pages: 300,
+  images: 40,
+  downloads: 1,
+  searchIndexBytes: MiB
+}
 export const SITE_3K_SMALL: BundleSpec = {
   ...SITE_30K_SMALL,
   name: 'site-3k-small',
@@ -116,7 +125,11 @@ export interface Bundle {
 }
 
 /** The cached bundle, generated first when missing or stale. */
-export async function ensureBundle(spec: BundleSpec, cacheDir: string, log: (line: string) => void = () => {}): Promise<Bundle> {
+export async function ensureBundle(
+  spec: BundleSpec,
+  cacheDir: string,
+  log: (line: string) => void = () => {}
+): Promise<Bundle> {
   await mkdir(cacheDir, { recursive: true })
   const fileOf = (format: Format): string => join(cacheDir, `${spec.name}.${format}`)
   const manifestFile = join(cacheDir, `${spec.name}.json`)
@@ -141,13 +154,19 @@ export async function ensureBundle(spec: BundleSpec, cacheDir: string, log: (lin
   const archives = {} as Record<Format, Archive>
   for (const format of FORMATS) {
     await rename(partial(format), fileOf(format))
-    archives[format] = { file: fileOf(format), sizeBytes: (await stat(fileOf(format))).size, sha256: await sha256Of(fileOf(format)) }
+    archives[format] = {
+      file: fileOf(format),
+      sizeBytes: (await stat(fileOf(format))).size,
+      sha256: await sha256Of(fileOf(format))
+    }
   }
   const bundle: Bundle = { spec, archives, ...counts, version: GENERATOR_VERSION }
   const named = Object.fromEntries(FORMATS.map((f) => [f, { ...archives[f], file: `${spec.name}.${f}` }]))
   await writeFile(manifestFile, JSON.stringify({ ...bundle, archives: named }, null, 2))
   const sizes = FORMATS.map((f) => `${(archives[f].sizeBytes / MiB).toFixed(0)} MiB ${f}`).join(', ')
-  log(`  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${sizes}, in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  log(
+    `  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${sizes}, in ${((performance.now() - started) / 1000).toFixed(1)} s`
+  )
   return bundle
 }
 
@@ -172,7 +191,11 @@ interface Entry {
   content: Buffer
 }
 
-async function writeBundle(spec: BundleSpec, tarGzFile: string, zipFile: string): Promise<Pick<Bundle, 'files' | 'directories' | 'unpackedBytes'>> {
+async function writeBundle(
+  spec: BundleSpec,
+  tarGzFile: string,
+  zipFile: string
+): Promise<Pick<Bundle, 'files' | 'directories' | 'unpackedBytes'>> {
   const pack = tarStream.pack()
   // Level 6 (zlib's default) is what servers and `tar -z` use. A deep input buffer lets gzip
   // (on the libuv pool) work while the next pages are generated on the main thread.
@@ -190,14 +213,20 @@ async function writeBundle(spec: BundleSpec, tarGzFile: string, zipFile: string)
       if (seenDirs.has(dir)) continue
       seenDirs.add(dir)
       counts.directories++
-      await new Promise<void>((resolve, reject) => pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime: MTIME }, (e) => (e ? reject(e) : resolve())))
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime: MTIME }, (e) =>
+          e ? reject(e) : resolve()
+        )
+      )
       await zip.add(`${dir}/`)
     }
     counts.files++
     counts.unpackedBytes += entry.content.length
     // Resolves once the entry is in the pack and the pack is below its high-water mark (backpressure).
     await new Promise<void>((resolve, reject) =>
-      pack.entry({ name: entry.path, mode: 0o644, mtime: MTIME, size: entry.content.length }, entry.content, (e) => (e ? reject(e) : resolve()))
+      pack.entry({ name: entry.path, mode: 0o644, mtime: MTIME, size: entry.content.length }, entry.content, (e) =>
+        e ? reject(e) : resolve()
+      )
     )
     await zip.add(entry.path, entry.content)
   }
@@ -215,8 +244,10 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
   words.site = site
 
   yield { path: 'index.html', content: page(words, random, site, 'Home', 30 * KiB, 0, BROKEN_LINK) }
-  for (let i = 0; i < 8; i++) yield { path: `assets/css/theme-${i}.css`, content: css(words, random, between([8 * KiB, 60 * KiB])) }
-  for (let i = 0; i < 12; i++) yield { path: `assets/js/chunk-${i}.js`, content: javascript(words, random, between([20 * KiB, 300 * KiB])) }
+  for (let i = 0; i < 8; i++)
+    yield { path: `assets/css/theme-${i}.css`, content: css(words, random, between([8 * KiB, 60 * KiB])) }
+  for (let i = 0; i < 12; i++)
+    yield { path: `assets/js/chunk-${i}.js`, content: javascript(words, random, between([20 * KiB, 300 * KiB])) }
 
   for (let i = 0; i < spec.pages; i++) {
     yield { path: site.pagePath(i), content: page(words, random, site, words.title(4), between(spec.pageBytes), i) }
@@ -229,7 +260,10 @@ function* siteEntries(spec: BundleSpec): Generator<Entry> {
     const key = `${spec.seed}/dl/${i}`
     yield { path: `downloads/guide-${i}.pdf`, content: randomBytes(key, size) }
   }
-  yield { path: 'search-index.json', content: Buffer.concat([...searchIndexChunks(words, random, spec.searchIndexBytes)]) }
+  yield {
+    path: 'search-index.json',
+    content: Buffer.concat([...searchIndexChunks(words, random, spec.searchIndexBytes)])
+  }
 }
 
 /**
@@ -307,10 +341,53 @@ class Vocabulary {
     size = 16_000
   ) {
     const syllables: string[] = []
-    for (const c of ['', 'b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'ch', 'pl']) {
+    for (const c of [
+      '',
+      'b',
+      'c',
+      'd',
+      'f',
+      'g',
+      'h',
+      'k',
+      'l',
+      'm',
+      'n',
+      'p',
+      'r',
+      's',
+      't',
+      'v',
+      'w',
+      'st',
+      'tr',
+      'ch',
+      'pl'
+    ]) {
       for (const v of ['a', 'e', 'i', 'o', 'u', 'ou', 'ea']) syllables.push(c + v)
     }
-    const common = ['the', 'of', 'and', 'to', 'a', 'in', 'is', 'for', 'that', 'with', 'on', 'as', 'be', 'this', 'by', 'an', 'or', 'it', 'can', 'you']
+    const common = [
+      'the',
+      'of',
+      'and',
+      'to',
+      'a',
+      'in',
+      'is',
+      'for',
+      'that',
+      'with',
+      'on',
+      'as',
+      'be',
+      'this',
+      'by',
+      'an',
+      'or',
+      'it',
+      'can',
+      'you'
+    ]
     const seen = new Set<string>(common)
     this.words = [...common]
     while (this.words.length < size) {
@@ -379,7 +456,15 @@ class Vocabulary {
 }
 
 /** An HTML page of about `target` bytes: shared chrome, headings, paragraphs, lists, code. */
-function page(words: Vocabulary, random: () => number, site: SiteMap, title: string, target: number, n: number, extra = ''): Buffer {
+function page(
+  words: Vocabulary,
+  random: () => number,
+  site: SiteMap,
+  title: string,
+  target: number,
+  n: number,
+  extra = ''
+): Buffer {
   const head =
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
@@ -392,9 +477,15 @@ function page(words: Vocabulary, random: () => number, site: SiteMap, title: str
   const nav: string[] = ['<nav class="md-nav md-nav--primary" aria-label="Navigation"><ul class="md-nav__list">']
   for (let i = first; i < (target < 8 * KiB ? first : Math.min(first + PAGES_PER_SECTION, site.pages)); i++) {
     const href = n === 0 ? `/${site.pagePath(i)}` : site.pageFile(i)
-    nav.push(`<li class="md-nav__item"><a href="${href}" class="md-nav__link${i === n ? ' md-nav__link--active' : ''}">${words.slug(i).replace('-', ' ')}</a></li>`)
+    nav.push(
+      `<li class="md-nav__item"><a href="${href}" class="md-nav__link${i === n ? ' md-nav__link--active' : ''}">${words.slug(i).replace('-', ' ')}</a></li>`
+    )
   }
-  nav.push('</ul></nav>\n<main class="md-main"><article class="md-content__inner md-typeset">\n', `<h1>${title}</h1>\n`, extra)
+  nav.push(
+    '</ul></nav>\n<main class="md-main"><article class="md-content__inner md-typeset">\n',
+    `<h1>${title}</h1>\n`,
+    extra
+  )
   const parts: string[] = [head, nav.join('\n')]
   let size = parts.reduce((s, p) => s + p.length, 0)
   const tail = `</article></main>\n<footer><p>${words.sentence(8, 14)}</p></footer>\n</body>\n</html>\n`
@@ -406,10 +497,12 @@ function page(words: Vocabulary, random: () => number, site: SiteMap, title: str
       block = `<h2 id="${id}">${words.title(3)}<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h2>\n`
     } else if (r < 0.2)
       block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
-    else if (r < 0.3) block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
+    else if (r < 0.3)
+      block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
     else if (r < 0.33 && site.images > 0)
       block = `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" alt="${words.title(2)}"></figure>\n`
-    else block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
+    else
+      block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
     parts.push(block)
     size += block.length
   }
@@ -428,7 +521,9 @@ function code(words: Vocabulary, random: () => number, lines: number): string {
         `${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`
       )
     } else if (r < 0.6) {
-      out.push(`  ${tok('property', words.word())}${tok('operator', ':')} ${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`)
+      out.push(
+        `  ${tok('property', words.word())}${tok('operator', ':')} ${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`
+      )
     } else {
       out.push(tok('comment', `// ${words.word()} ${words.word()} ${words.word()} ${words.word()}`))
     }
@@ -440,7 +535,9 @@ function css(words: Vocabulary, random: () => number, target: number): Buffer {
   const parts: string[] = []
   let size = 0
   while (size < target) {
-    const rule = `.${words.word()}-${words.word()} { margin: ${Math.floor(random() * 32)}px; color: #${Math.floor(random() * 0xffffff)
+    const rule = `.${words.word()}-${words.word()} { margin: ${Math.floor(random() * 32)}px; color: #${Math.floor(
+      random() * 0xffffff
+    )
       .toString(16)
       .padStart(6, '0')}; display: ${random() < 0.5 ? 'flex' : 'block'}; }\n`
     parts.push(rule)

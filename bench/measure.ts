@@ -39,11 +39,17 @@ export interface Measured {
  * proxy settings: every request here goes to loopback, and a proxy in between would be measured.
  */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^(https?|all|no)_proxy$/i.test(name)))
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !/^(https?|all|no)_proxy$/i.test(name))
+  )
   return { ...env, ...extra }
 }
 
-export async function measure(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Measured> {
+export async function measure(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}
+): Promise<Measured> {
   const dir = hasGnuTime ? await mkdtemp(join(os.tmpdir(), 'bench-time-')) : undefined
   const timeFile = dir === undefined ? undefined : join(dir, 'time.txt')
   const [file, argv] = timeFile === undefined ? [command, args] : [GNU_TIME, ['-v', '-o', timeFile, command, ...args]]

@@ -83,7 +83,12 @@ function pollLikeTheBaseline(job: (t: number) => JobStatus, lengthMs: number): O
   return { requests: BASELINE_MAX_POLLS, lagMs: undefined }
 }
 
-async function pollLikeAction(job: (t: number) => JobStatus, lengthMs: number, settings: PollSettings, seed: number): Promise<Outcome> {
+async function pollLikeAction(
+  job: (t: number) => JobStatus,
+  lengthMs: number,
+  settings: PollSettings,
+  seed: number
+): Promise<Outcome> {
   const outcome = await pollLikeTheAction(job, settings, seed)
   return { requests: outcome.requests, lagMs: outcome.doneAtMs === undefined ? undefined : outcome.doneAtMs - lengthMs }
 }
@@ -121,7 +126,12 @@ export async function runPollingBench(): Promise<PollingResult> {
       rows.push({
         name,
         lengthMs,
-        grid: { baseline: pollLikeTheBaseline(onGrid, lengthMs).requests, action: gridAction, today, kept: median(gridAction) <= today },
+        grid: {
+          baseline: pollLikeTheBaseline(onGrid, lengthMs).requests,
+          action: gridAction,
+          today,
+          kept: median(gridAction) <= today
+        },
         offGrid
       })
     }
@@ -140,10 +150,23 @@ function render(rows: Row[]): string {
   }
   const requests = table(
     ['job', 'baseline requests', 'action requests, median [range]', 'action requests before (median)', 'kept'],
-    rows.map((r) => [r.name, String(r.grid.baseline), spread(r.grid.action), String(r.grid.today), r.grid.kept ? 'yes' : '**no**'])
+    rows.map((r) => [
+      r.name,
+      String(r.grid.baseline),
+      spread(r.grid.action),
+      String(r.grid.today),
+      r.grid.kept ? 'yes' : '**no**'
+    ])
   )
   const lag = table(
-    ['job (-0-10 s)', 'baseline requests', 'action requests', 'baseline lag (median, max)', 'action lag (median, max)', 'action lag, % of length (median)'],
+    [
+      'job (-0-10 s)',
+      'baseline requests',
+      'action requests',
+      'baseline lag (median, max)',
+      'action lag (median, max)',
+      'action lag, % of length (median)'
+    ],
     rows.map((r) => {
       const done = r.offGrid.action.flatMap((o) => (o.lagMs === undefined ? [] : [o.lagMs / r.lengthMs]))
       return [

@@ -8,11 +8,17 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export function formatMs(ms: number): string {
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`
+  return ms >= 10_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : ms >= 1000
+      ? `${(ms / 1000).toFixed(2)} s`
+      : `${ms.toFixed(0)} ms`
 }
 
 export function formatMiB(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GiB` : `${(bytes / 1024 ** 2).toFixed(bytes >= 100 * 1024 ** 2 ? 0 : 1)} MiB`
+  return bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+    : `${(bytes / 1024 ** 2).toFixed(bytes >= 100 * 1024 ** 2 ? 0 : 1)} MiB`
 }
 
 export function mark(ok: boolean): string {
@@ -60,7 +66,11 @@ export async function describeMachine(outputDir: string, nodeVersion: string): P
 async function freePageReporting(): Promise<boolean> {
   const devices = await readdir('/sys/bus/virtio/devices').catch((): string[] => [])
   for (const device of devices) {
-    const [id, features] = await Promise.all(['device', 'features'].map((file) => readFile(`/sys/bus/virtio/devices/${device}/${file}`, 'utf8').catch(() => '')))
+    const [id, features] = await Promise.all(
+      ['device', 'features'].map((file) =>
+        readFile(`/sys/bus/virtio/devices/${device}/${file}`, 'utf8').catch(() => '')
+      )
+    )
     if (id?.trim() === '0x0005' && features?.[5] === '1') return true
   }
   return false
@@ -80,7 +90,9 @@ async function filesystemOf(dir: string): Promise<string> {
 }
 
 export function machineLine(m: Machine): string {
-  const balloon = m.freePageReporting ? '; a VM that hands freed memory back to its host (virtio-balloon free page reporting)' : ''
+  const balloon = m.freePageReporting
+    ? '; a VM that hands freed memory back to its host (virtio-balloon free page reporting)'
+    : ''
   return `${m.cpu}, ${m.cores} cores, ${m.memory} memory${balloon}; Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
 }
 

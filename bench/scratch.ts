@@ -129,7 +129,10 @@ export class Scratch {
     if (this.deletedSinceSettle) {
       this.deletedSinceSettle = false
       await this.machine.sleep(PAUSE_AFTER_DELETE_MS)
-      while ((await this.probe()) > RECOVERED_FACTOR * (this.fastestProbeMs as number) && this.machine.now() - started < MAX_WAIT_AFTER_DELETE_MS) {
+      while (
+        (await this.probe()) > RECOVERED_FACTOR * (this.fastestProbeMs as number) &&
+        this.machine.now() - started < MAX_WAIT_AFTER_DELETE_MS
+      ) {
         await this.machine.sleep(PROBE_EVERY_MS)
       }
       const early = this.deletedEarly.at(-1)

@@ -37,7 +37,12 @@ export interface FakeService {
   close(): Promise<void>
 }
 
-export async function startService(bundle: { file: string; sizeBytes: number; pages: number; extension: string }): Promise<FakeService> {
+export async function startService(bundle: {
+  file: string
+  sizeBytes: number
+  pages: number
+  extension: string
+}): Promise<FakeService> {
   const requests: Recorded[] = []
   const record = (route: Route): void => void requests.push({ route, at: performance.now() })
   const bundlePath = `/bundles/${randomBytes(8).toString('hex')}/site.${bundle.extension}`
@@ -46,11 +51,14 @@ export async function startService(bundle: { file: string; sizeBytes: number; pa
 
   const storage = await listen((req, res) => {
     const url = new URL(req.url ?? '/', 'http://storage.invalid')
-    const valid = req.method === 'GET' && url.pathname === bundlePath && url.searchParams.get('X-Amz-Signature') === signature
+    const valid =
+      req.method === 'GET' && url.pathname === bundlePath && url.searchParams.get('X-Amz-Signature') === signature
     // Storage refuses a second auth mechanism: an Authorization header here is a leaked API key.
     if (!valid || req.headers.authorization !== undefined) {
       record('unknown')
-      res.writeHead(req.headers.authorization === undefined ? 403 : 400, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>')
+      res
+        .writeHead(req.headers.authorization === undefined ? 403 : 400, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code></Error>')
       return
     }
     record('download')
@@ -60,7 +68,8 @@ export async function startService(bundle: { file: string; sizeBytes: number; pa
   const bundleUrl = `${storage.url}${bundlePath}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=${signature}`
 
   const api = await listen((req, res) => {
-    const send = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    const send = (status: number, body: unknown): void =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     // The body is drained before answering, as a real server would read it.
     req.resume()
     req.on('end', () => {
@@ -80,7 +89,12 @@ export async function startService(bundle: { file: string; sizeBytes: number; pa
       }
       if (req.method === 'POST' && path === `${JOBS}/${id}/bundle`) {
         record('export-bundle')
-        return send(200, { jobId: id, bundleUrl, expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(), sizeBytes: bundle.sizeBytes })
+        return send(200, {
+          jobId: id,
+          bundleUrl,
+          expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+          sizeBytes: bundle.sizeBytes
+        })
       }
       record('unknown')
       send(404, { error: 'not found' })

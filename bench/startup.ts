@@ -37,7 +37,13 @@ export async function runStartupBench(pairs: number, node: string): Promise<Star
   const server = await firstByteServer()
   try {
     const { env } = await runnerEnv(
-      { operation: 'export', 'api-key': 'dsk_bench_0123456789abcdef', 'base-url': server.url, domain: 'docs.example.com', path: join(temp, 'site') },
+      {
+        operation: 'export',
+        'api-key': 'dsk_bench_0123456789abcdef',
+        'base-url': server.url,
+        domain: 'docs.example.com',
+        path: join(temp, 'site')
+      },
       { folder: temp, temp: join(temp, 'runner-temp'), workspace: temp }
     )
     // The baseline connects the way a script that only sends a byte would: nothing else loaded.
@@ -107,7 +113,12 @@ async function firstByteServer(): Promise<FirstByteServer> {
   }
 }
 
-async function timeToFirstByte(server: FirstByteServer, node: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function timeToFirstByte(
+  server: FirstByteServer,
+  node: string,
+  args: string[],
+  env: NodeJS.ProcessEnv
+): Promise<number> {
   const arrival = server.nextArrival()
   const started = performance.now()
   const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -118,7 +129,8 @@ async function timeToFirstByte(server: FirstByteServer, node: string, args: stri
   const first = await Promise.race([arrival, exited.then((): undefined => undefined), timeout(20_000)])
   child.kill('SIGKILL')
   await exited
-  if (first === undefined) throw new Error(`\`node ${args[0]}\` sent nothing (exit ${child.exitCode}):\n${printed.slice(0, 2000)}`)
+  if (first === undefined)
+    throw new Error(`\`node ${args[0]}\` sent nothing (exit ${child.exitCode}):\n${printed.slice(0, 2000)}`)
   return first - started
 }
 

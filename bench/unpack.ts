@@ -84,7 +84,9 @@ interface UnpackOptions {
 export async function runUnpackBench(cases: UnpackCase[], options: UnpackOptions): Promise<UnpackResult> {
   const rows: UnpackRow[] = []
   for (const c of cases) rows.push(await runCase(c, options))
-  const met = rows.every((r) => r.ratioMet && r.rssMet !== false && (r.checkCost === undefined || r.checkCost <= CHECK_COST_TARGET))
+  const met = rows.every(
+    (r) => r.ratioMet && r.rssMet !== false && (r.checkCost === undefined || r.checkCost <= CHECK_COST_TARGET)
+  )
   return { rows, markdown: render(rows, options.scratch), targetsMet: met }
 }
 
@@ -92,7 +94,12 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, node, log }: UnpackO
   // Generating a bundle (first time only) overlaps the previous case's delete.
   const bundle = await ensureBundle(c.spec, bundleDir, log)
   const archive = bundle.archives[c.format]
-  const service = await startService({ file: archive.file, sizeBytes: archive.sizeBytes, pages: c.spec.pages, extension: c.format })
+  const service = await startService({
+    file: archive.file,
+    sizeBytes: archive.sizeBytes,
+    pages: c.spec.pages,
+    extension: c.format
+  })
   const name = `${c.spec.label}, ${c.format}`
   try {
     await scratch.openCase(`${c.spec.name}.${c.format}`)
@@ -101,21 +108,32 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, node, log }: UnpackO
     const waited = await scratch.settle()
     if (waited > 10_000) log(`  ${name}: waited ${formatMs(waited)} after deleting the previous case's output`)
     const runs: Record<Tool, Run[]> = { download: [], baseline: [], action: [], unchecked: [] }
-    const tools: Tool[] = c.checkCost === true ? ['download', 'baseline', 'action', 'unchecked'] : ['download', 'baseline', 'action']
+    const tools: Tool[] =
+      c.checkCost === true ? ['download', 'baseline', 'action', 'unchecked'] : ['download', 'baseline', 'action']
     for (let round = 0; round < c.rounds; round++) {
       // Rotating the order: no tool always runs first, or always right after the other's writes.
       const order = tools.map((_, i) => tools[(i + round) % tools.length]!)
       for (const tool of order) {
-        const run = await runTool(tool, tool === 'download' ? '' : await scratch.fresh(tool), service, bundle, c.format, node)
+        const run = await runTool(
+          tool,
+          tool === 'download' ? '' : await scratch.fresh(tool),
+          service,
+          bundle,
+          c.format,
+          node
+        )
         runs[tool].push(run)
-        log(`  ${name}, round ${round + 1}/${c.rounds}: ${tool} ${formatMs(run.wallMs)}${run.peakRssKiB ? `, peak RSS ${formatMiB(run.peakRssKiB * 1024)}` : ''}`)
+        log(
+          `  ${name}, round ${round + 1}/${c.rounds}: ${tool} ${formatMs(run.wallMs)}${run.peakRssKiB ? `, peak RSS ${formatMiB(run.peakRssKiB * 1024)}` : ''}`
+        )
         await scratch.settle()
       }
     }
     const ratios = runs.action.map((a, i) => a.wallMs / runs.baseline[i]!.wallMs)
     const ratio = median(ratios)
     const actionPeakMiB = Math.max(...runs.action.map((r) => r.peakRssKiB ?? NaN)) / 1024
-    const checkCosts = c.checkCost === true ? runs.action.map((a, i) => a.wallMs / runs.unchecked[i]!.wallMs - 1) : undefined
+    const checkCosts =
+      c.checkCost === true ? runs.action.map((a, i) => a.wallMs / runs.unchecked[i]!.wallMs - 1) : undefined
     return {
       checkCosts,
       checkCost: checkCosts === undefined ? undefined : median(checkCosts),
@@ -135,7 +153,14 @@ async function runCase(c: UnpackCase, { bundleDir, scratch, node, log }: UnpackO
 }
 
 /** One timed run into `dir`, checked: a failed or incomplete run throws, so it cannot look fast. */
-async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bundle, format: Format, node: string): Promise<Run> {
+async function runTool(
+  tool: Tool,
+  dir: string,
+  service: FakeService,
+  bundle: Bundle,
+  format: Format,
+  node: string
+): Promise<Run> {
   const archive = bundle.archives[format]
   const url = service.bundleUrl
   if (tool === 'download') {
@@ -147,9 +172,11 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   const site = join(dir, 'site')
   if (tool === 'baseline') {
     await mkdir(site)
-    const script = format === 'tar.gz' ? 'curl -s "$1" | tar -xz -C "$2"' : 'curl -s -o "$3" "$1" && unzip -q "$3" -d "$2"'
+    const script =
+      format === 'tar.gz' ? 'curl -s "$1" | tar -xz -C "$2"' : 'curl -s -o "$3" "$1" && unzip -q "$3" -d "$2"'
     const run = await measure('sh', ['-c', script, 'sh', url, site, join(dir, `site.${format}`)])
-    if (run.exitCode !== 0) throw new Error(`the ${format} baseline failed (exit ${run.exitCode}): ${run.stderr.trim().slice(0, 2000)}`)
+    if (run.exitCode !== 0)
+      throw new Error(`the ${format} baseline failed (exit ${run.exitCode}): ${run.stderr.trim().slice(0, 2000)}`)
     await verifySite(tool, site, bundle)
     return run
   }
@@ -168,27 +195,47 @@ async function runTool(tool: Tool, dir: string, service: FakeService, bundle: Bu
   )
   const seen = service.requests.length
   const run = await measure(node, [DIST_ENTRY], { env })
-  if (run.exitCode !== 0) throw new Error(`the action failed (exit ${run.exitCode}):\n${(run.stdout + run.stderr).trim().slice(-3000)}`)
+  if (run.exitCode !== 0)
+    throw new Error(`the action failed (exit ${run.exitCode}):\n${(run.stdout + run.stderr).trim().slice(-3000)}`)
   const requests = service.requests.slice(seen)
   const count = (route: string): number => requests.filter((r) => r.route === route).length
   // One of each, no retries: a run that needed a second download is not the run being measured.
-  if (count('export-start') !== 1 || count('export-bundle') !== 1 || count('download') !== 1 || count('unknown') !== 0) {
-    throw new Error(`the action's requests were not start, status, bundle, download: ${requests.map((r) => r.route).join(', ')}`)
+  if (
+    count('export-start') !== 1 ||
+    count('export-bundle') !== 1 ||
+    count('download') !== 1 ||
+    count('unknown') !== 0
+  ) {
+    throw new Error(
+      `the action's requests were not start, status, bundle, download: ${requests.map((r) => r.route).join(', ')}`
+    )
   }
   const outputs = parseOutputFile(await readFile(outputFile, 'utf8'))
-  if (outputs['site-path'] !== site || outputs['bundle-sha256'] !== archive.sha256 || outputs['bundle-size'] !== String(archive.sizeBytes)) {
+  if (
+    outputs['site-path'] !== site ||
+    outputs['bundle-sha256'] !== archive.sha256 ||
+    outputs['bundle-size'] !== String(archive.sizeBytes)
+  ) {
     throw new Error(`the action's outputs do not match the bundle: ${JSON.stringify(outputs)}`)
   }
   await verifySite(tool, site, bundle)
   // "Downloaded 99.7 MiB in 3.1 s (32.0 MiB/s), sha256 ...": the rate has more digits than the time
   // (tenths of a second), so the logged time is taken as size / rate.
-  const logged = /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s(?:; waited ([\d.]+) s more for writing and unpacking)?\))/.exec(run.stdout)
-  if (!logged) throw new Error(`the action's log has no "Downloaded ... in ... s (... /s)" line:\n${run.stdout.slice(-2000)}`)
+  const logged =
+    /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s(?:; waited ([\d.]+) s more for writing and unpacking)?\))/.exec(
+      run.stdout
+    )
+  if (!logged)
+    throw new Error(`the action's log has no "Downloaded ... in ... s (... /s)" line:\n${run.stdout.slice(-2000)}`)
   const bytesPerSecond = Number(logged[2]) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(logged[3]!)
   const download = requests.find((r) => r.route === 'download')!
   return {
     ...run,
-    logged: { text: logged[1]!, ms: (1000 * archive.sizeBytes) / bytesPerSecond, waitedMs: 1000 * Number(logged[4] ?? 0) },
+    logged: {
+      text: logged[1]!,
+      ms: (1000 * archive.sizeBytes) / bytesPerSecond,
+      waitedMs: 1000 * Number(logged[4] ?? 0)
+    },
     beforeDownloadMs: download.at - run.startedAt
   }
 }
@@ -205,7 +252,9 @@ async function verifySite(tool: Tool, site: string, bundle: Bundle): Promise<voi
     bytes += stats.size
   }
   if (files !== bundle.files || bytes !== bundle.unpackedBytes) {
-    throw new Error(`${tool} left ${files} files of ${bytes} bytes; the bundle has ${bundle.files} files of ${bundle.unpackedBytes} bytes`)
+    throw new Error(
+      `${tool} left ${files} files of ${bytes} bytes; the bundle has ${bundle.files} files of ${bundle.unpackedBytes} bytes`
+    )
   }
 }
 
@@ -215,12 +264,16 @@ function percent(fraction: number): string {
 
 function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fastestProbeMs'>): string {
   const { deletedEarly, fastestProbeMs } = scratch
-  const med = (runs: Run[], pick: (r: Run) => number | undefined): number => median(runs.map(pick).filter((v): v is number => v !== undefined))
-  const peak = (runs: Run[]): string => (hasGnuTime ? formatMiB(Math.max(...runs.map((r) => r.peakRssKiB ?? 0)) * 1024) : '-')
+  const med = (runs: Run[], pick: (r: Run) => number | undefined): number =>
+    median(runs.map(pick).filter((v): v is number => v !== undefined))
+  const peak = (runs: Run[]): string =>
+    hasGnuTime ? formatMiB(Math.max(...runs.map((r) => r.peakRssKiB ?? 0)) * 1024) : '-'
   /** The largest, and the median beside it: a rare spike sets the first, a typical run the second. */
-  const peaks = (runs: Run[]): string => (hasGnuTime ? `${peak(runs)} (median ${formatMiB(med(runs, (r) => r.peakRssKiB) * 1024)})` : '-')
+  const peaks = (runs: Run[]): string =>
+    hasGnuTime ? `${peak(runs)} (median ${formatMiB(med(runs, (r) => r.peakRssKiB) * 1024)})` : '-'
   const cpu = (runs: Run[]): string => (hasGnuTime ? formatMs(med(runs, (r) => r.cpuMs)) : '-')
-  const label = (r: UnpackRow): string => `${r.bundle.spec.label} (${r.bundle.files.toLocaleString('en-US')} files, ${formatMiB(r.bundle.unpackedBytes)})`
+  const label = (r: UnpackRow): string =>
+    `${r.bundle.spec.label} (${r.bundle.files.toLocaleString('en-US')} files, ${formatMiB(r.bundle.unpackedBytes)})`
   const rate = (bytes: number, ms: number): string => `${formatMiB((bytes / ms) * 1000)}/s`
   const interval = (values: readonly number[], format: (v: number) => string, unit: string, between = '-'): string => {
     const [low, high] = medianInterval(values)
@@ -297,17 +350,25 @@ function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fast
     const list = rows.filter((r) => r.format === format).sort((a, b) => a.bundle.unpackedBytes - b.bundle.unpackedBytes)
     if (list.length < 2) return []
     const [small, large] = [list[0]!, list[list.length - 1]!]
-    return [`${format}: ${small.actionPeakMiB.toFixed(0)} MiB for ${small.bundle.spec.label}, ${large.actionPeakMiB.toFixed(0)} MiB for ${large.bundle.spec.label}`]
+    return [
+      `${format}: ${small.actionPeakMiB.toFixed(0)} MiB for ${small.bundle.spec.label}, ${large.actionPeakMiB.toFixed(0)} MiB for ${large.bundle.spec.label}`
+    ]
   })
-  if (growth.length > 0 && hasGnuTime) lines.push(`- Memory against bundle size (action peak RSS): ${growth.join('; ')}.`)
+  if (growth.length > 0 && hasGnuTime)
+    lines.push(`- Memory against bundle size (action peak RSS): ${growth.join('; ')}.`)
   if (deletedEarly.length > 0) {
-    const cases = deletedEarly.map(({ label, waitedMs }) => `${label} (${waitedMs === undefined ? 'no case followed' : `the next case waited ${formatMs(waitedMs)}`})`)
+    const cases = deletedEarly.map(
+      ({ label, waitedMs }) =>
+        `${label} (${waitedMs === undefined ? 'no case followed' : `the next case waited ${formatMs(waitedMs)}`})`
+    )
     lines.push(
       `- Free space ran low: the output of ${cases.join('; ')} was deleted right after the case; the next case waited ${formatMs(PAUSE_AFTER_DELETE_MS)} after the delete, then until ${PROBE} took at most ${RECOVERED_FACTOR}x its fastest time in this run.`
     )
   }
   if (fastestProbeMs !== undefined)
-    lines.push(`- ${PROBE[0]!.toUpperCase()}${PROBE.slice(1)}, the fastest in this run (before the first case, or between cases): ${formatMs(fastestProbeMs)}.`)
+    lines.push(
+      `- ${PROBE[0]!.toUpperCase()}${PROBE.slice(1)}, the fastest in this run (before the first case, or between cases): ${formatMs(fastestProbeMs)}.`
+    )
   const checked = rows.filter((r) => r.checkCosts !== undefined)
   if (checked.length > 0) {
     lines.push('', '### What the site check costs', '')
@@ -327,7 +388,9 @@ function render(rows: UnpackRow[], scratch: Pick<Scratch, 'deletedEarly' | 'fast
           'CPU cost (median of rounds)'
         ],
         checked.map((r) => {
-          const cpuCosts = hasGnuTime ? r.runs.action.map((a, i) => (a.cpuMs ?? NaN) / (r.runs.unchecked[i]!.cpuMs ?? NaN) - 1) : []
+          const cpuCosts = hasGnuTime
+            ? r.runs.action.map((a, i) => (a.cpuMs ?? NaN) / (r.runs.unchecked[i]!.cpuMs ?? NaN) - 1)
+            : []
           return [
             r.bundle.spec.label,
             r.format,

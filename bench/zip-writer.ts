@@ -59,7 +59,9 @@ export class ZipWriter {
     end.writeUInt32LE(this.offset, 16)
     await this.write(directory)
     await this.write(end)
-    await new Promise<void>((resolve, reject) => this.out.end((error?: Error | null) => (error ? reject(error) : resolve())))
+    await new Promise<void>((resolve, reject) =>
+      this.out.end((error?: Error | null) => (error ? reject(error) : resolve()))
+    )
   }
 
   /** Writes the oldest prepared entry: entries keep the order they were added in. */
@@ -109,9 +111,17 @@ export class ZipWriter {
 
 async function prepare(name: string, content: Buffer | undefined): Promise<Prepared> {
   const nameBytes = Buffer.from(name, 'utf8')
-  if (content === undefined) return { name: nameBytes, crc: 0, size: 0, method: 0, data: Buffer.alloc(0), mode: 0o040755 }
+  if (content === undefined)
+    return { name: nameBytes, crc: 0, size: 0, method: 0, data: Buffer.alloc(0), mode: 0o040755 }
   const crc = zlib.crc32(content) >>> 0
   const deflated = content.length === 0 ? content : await deflateRaw(content, { level: 6 })
   const stored = deflated.length >= content.length
-  return { name: nameBytes, crc, size: content.length, method: stored ? 0 : 8, data: stored ? content : deflated, mode: 0o100644 }
+  return {
+    name: nameBytes,
+    crc,
+    size: content.length,
+    method: stored ? 0 : 8,
+    data: stored ? content : deflated,
+    mode: 0o100644
+  }
 }

@@ -74,7 +74,9 @@ class BundleCache {
         try {
             await this.toolCache.cacheFile(archiveFile, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(archiveFile), TOOL, this.version);
             this.log.info(`Kept the bundle of export job ${this.jobId} in the runner's tool cache for later runs.`);
-            const older = (await this.toolCache.versions(TOOL)).filter((version) => version !== this.version).slice(KEPT_BUNDLES - 1);
+            const older = (await this.toolCache.versions(TOOL))
+                .filter((version) => version !== this.version)
+                .slice(KEPT_BUNDLES - 1);
             for (const version of older)
                 await this.toolCache.remove(TOOL, version);
             if (older.length > 0)

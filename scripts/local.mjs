@@ -46,10 +46,14 @@ async function answers(url) {
 
 /** Starts the simulator on `port`; resolves once it answers, rejects when it exits or takes too long. */
 async function startSimulator(port) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'simulator', 'cli.ts'), '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'simulator', 'cli.ts'), '--port', String(port)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -79,7 +83,9 @@ async function main() {
 
   let simulator
   if (port === undefined) {
-    console.log(`INPUT_BASE-URL in .env is ${baseUrl || 'not set'}: not a loopback address, so no simulator is started.`)
+    console.log(
+      `INPUT_BASE-URL in .env is ${baseUrl || 'not set'}: not a loopback address, so no simulator is started.`
+    )
   } else if (await answers(`http://127.0.0.1:${port}/`)) {
     console.log(`Something already answers on port ${port}: using it as the service.`)
   } else {

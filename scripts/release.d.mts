@@ -15,7 +15,12 @@ export function parseVersion(text: string): Version | undefined
 export function compareVersions(a: Version, b: Version): number
 export function latestVersionTag(tags: readonly string[]): Version | undefined
 export function changelogSection(changelog: string, version: string): string | undefined
-export function releaseProblems(state: { versionText: string | undefined; tags: readonly string[]; changelog: string | undefined; status: string }): string[]
+export function releaseProblems(state: {
+  versionText: string | undefined
+  tags: readonly string[]
+  changelog: string | undefined
+  status: string
+}): string[]
 export function planCommands(versionText: string): string[][]
 export function formatCommand(command: readonly string[]): string
 export function parseArguments(argv: readonly string[]): ReleaseOptions

@@ -60,9 +60,11 @@ export function releaseProblems({ versionText, tags, changelog, status }) {
     return problems
   }
   const latest = latestVersionTag(tags)
-  if (latest && compareVersions(version, latest) <= 0) problems.push(`${version.text} is not greater than the latest release tag v${latest.text}`)
+  if (latest && compareVersions(version, latest) <= 0)
+    problems.push(`${version.text} is not greater than the latest release tag v${latest.text}`)
   if (changelog === undefined) problems.push('there is no CHANGELOG.md')
-  else if (!changelogSection(changelog, version.text)) problems.push(`CHANGELOG.md has no "## [${version.text}]" section with content`)
+  else if (!changelogSection(changelog, version.text))
+    problems.push(`CHANGELOG.md has no "## [${version.text}]" section with content`)
   return problems
 }
 
@@ -150,7 +152,9 @@ function main(argv) {
 
   const commands = planCommands(options.version)
   if (!options.push) {
-    console.log(`Dry run. Checks passed; to release ${parseVersion(options.version).text} from ${git('rev-parse', '--short', 'HEAD').trim()} these commands would run:`)
+    console.log(
+      `Dry run. Checks passed; to release ${parseVersion(options.version).text} from ${git('rev-parse', '--short', 'HEAD').trim()} these commands would run:`
+    )
     for (const command of commands) console.log(`  ${formatCommand(command)}`)
     console.log('Nothing was tagged or pushed. Run again with --push to do it.')
     return 0

@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process'
 
 const env = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_') && !name.startsWith('DOCS_ADMIN_'))
+  Object.entries(process.env).filter(
+    ([name]) => !name.startsWith('INPUT_') && !name.startsWith('GITHUB_') && !name.startsWith('DOCS_ADMIN_')
+  )
 )
 const checks = [
   { entry: 'dist/index.js', args: [], status: 1, expect: '::error::Invalid input' },

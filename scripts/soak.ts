@@ -11,10 +11,23 @@ import fc from 'fast-check'
 import { startSimulator } from '../simulator/server.js'
 import { parseDuration } from '../src/common/units.js'
 import { runDist, runnerLines } from '../test/support/runner.js'
-import { type Pace, type Scenario, prepareWorkspace, scenarioArbitrary, scenarioInputs, simulatorOptions, violations } from '../test/support/scenarios.js'
+import {
+  type Pace,
+  type Scenario,
+  prepareWorkspace,
+  scenarioArbitrary,
+  scenarioInputs,
+  simulatorOptions,
+  violations
+} from '../test/support/scenarios.js'
 
 /** Real time: a hung request costs the whole timeout, so the timeouts are short. */
-const PACE: Pace = { timeouts: ['2s', '3s', '4s'], pollIntervals: ['20ms', '50ms', '100ms'], jobMs: 150, trickleMs: [200, 800] }
+const PACE: Pace = {
+  timeouts: ['2s', '3s', '4s'],
+  pollIntervals: ['20ms', '50ms', '100ms'],
+  jobMs: 150,
+  trickleMs: [200, 800]
+}
 
 interface Outcome {
   kind: 'ok' | 'clean failure' | 'violation'
@@ -75,12 +88,19 @@ async function soakOne(scenario: Scenario): Promise<Outcome> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string' }, parallel: { type: 'string' }, seed: { type: 'string' } } })
+  const { values } = parseArgs({
+    options: { runs: { type: 'string' }, parallel: { type: 'string' }, seed: { type: 'string' } }
+  })
   const runs = Number(values.runs ?? 200)
   const parallel = Number(values.parallel ?? 4)
   const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31))
-  console.log(`soak: ${runs} runs of dist/index.js, ${parallel} at a time, seed ${seed} (replay: npm run soak -- --runs ${runs} --seed ${seed})`)
-  const scenarios = fc.sample(scenarioArbitrary(PACE, ['export', 'export', 'export', 'agent-message']), { seed, numRuns: runs })
+  console.log(
+    `soak: ${runs} runs of dist/index.js, ${parallel} at a time, seed ${seed} (replay: npm run soak -- --runs ${runs} --seed ${seed})`
+  )
+  const scenarios = fc.sample(scenarioArbitrary(PACE, ['export', 'export', 'export', 'agent-message']), {
+    seed,
+    numRuns: runs
+  })
   const outcomes: Outcome[] = []
   const started = performance.now()
   let next = 0
@@ -94,14 +114,19 @@ async function main(): Promise<void> {
           `run ${index + 1}: ${outcome.broken.join('; ')}\n  scenario: ${JSON.stringify(outcome.scenario).slice(0, 2000)}\n  error: ${outcome.error ?? '(none)'}`
         )
       }
-      if (outcomes.length % 20 === 0) console.log(`  ${outcomes.length}/${runs} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`)
+      if (outcomes.length % 20 === 0)
+        console.log(`  ${outcomes.length}/${runs} runs, ${((performance.now() - started) / 1000).toFixed(0)} s`)
     }
   }
   await Promise.all(Array.from({ length: parallel }, worker))
   const count = (kind: Outcome['kind']): number => outcomes.filter((outcome) => outcome.kind === kind).length
   const slowest = Math.max(...outcomes.map((outcome) => outcome.wallMs))
-  console.log(`soak: ${((performance.now() - started) / 1000).toFixed(0)} s, slowest run ${(slowest / 1000).toFixed(1)} s, seed ${seed}`)
-  console.log(`${outcomes.length} runs, ${count('ok')} ok, ${count('clean failure')} clean failures, ${count('violation')} invariant violations`)
+  console.log(
+    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, slowest run ${(slowest / 1000).toFixed(1)} s, seed ${seed}`
+  )
+  console.log(
+    `${outcomes.length} runs, ${count('ok')} ok, ${count('clean failure')} clean failures, ${count('violation')} invariant violations`
+  )
   process.exit(count('violation') > 0 ? 1 : 0)
 }
 

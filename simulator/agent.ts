@@ -84,14 +84,24 @@ export class AgentService {
   ) {
     for (const seed of options.jobs ?? defaultAgentJobs(github)) {
       const { projectId = DEFAULT_PROJECT_ID, ...job } = seed as AgentJob & { projectId?: string }
-      this.jobs.set(agentJobKey(projectId, job.id), { projectId, job: { ...job, source: { ...job.source } }, prompts: [], pullRequest: job.prLink ?? undefined })
+      this.jobs.set(agentJobKey(projectId, job.id), {
+        projectId,
+        job: { ...job, source: { ...job.source } },
+        prompts: [],
+        pullRequest: job.prLink ?? undefined
+      })
     }
   }
 
   routes(): Route[] {
     return [
       { name: 'agent-get', method: 'GET', pattern: '/v2/agent/:projectId/job/:id', handle: (ctx) => this.get(ctx) },
-      { name: 'agent-message', method: 'POST', pattern: '/v2/agent/:projectId/job/:id/message', handle: (ctx) => this.message(ctx) },
+      {
+        name: 'agent-message',
+        method: 'POST',
+        pattern: '/v2/agent/:projectId/job/:id/message',
+        handle: (ctx) => this.message(ctx)
+      },
       { name: 'agent-create', method: 'POST', pattern: '/v2/agent/:projectId/job', handle: (ctx) => this.create(ctx) }
     ]
   }
@@ -121,7 +131,11 @@ export class AgentService {
       case 'completed': {
         job.status = 'completed'
         const prompt = record.prompts.at(-1) ?? ''
-        record.pullRequest ??= this.github.openPullRequest(DEFAULT_REPO, `Docs agent: ${prompt.split('\n')[0]?.slice(0, 60) ?? ''}`, prompt)
+        record.pullRequest ??= this.github.openPullRequest(
+          DEFAULT_REPO,
+          `Docs agent: ${prompt.split('\n')[0]?.slice(0, 60) ?? ''}`,
+          prompt
+        )
         job.prLink = record.pullRequest
         return
       }
@@ -189,7 +203,9 @@ export class AgentService {
     if (times.length >= limit) {
       const oldest = times[0] ?? now
       const retryAfter = Math.max(1, Math.ceil((oldest + HOUR_MS - now) / 1000))
-      return errorReply(429, `rate limit exceeded: at most ${limit} messages per hour per project`, { 'retry-after': String(retryAfter) })
+      return errorReply(429, `rate limit exceeded: at most ${limit} messages per hour per project`, {
+        'retry-after': String(retryAfter)
+      })
     }
     times.push(now)
     return undefined
@@ -216,7 +232,9 @@ function outcomeOf(prompt: string): Outcome {
 
 function readPrompt(ctx: RequestContext): string | Reply {
   if (ctx.bodyInvalid) return errorReply(400, 'request body must be valid JSON')
-  const prompt = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { prompt?: unknown }).prompt : undefined
-  if (typeof prompt !== 'string' || prompt.trim() === '') return errorReply(400, 'prompt is required and must be a non-empty string')
+  const prompt =
+    typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { prompt?: unknown }).prompt : undefined
+  if (typeof prompt !== 'string' || prompt.trim() === '')
+    return errorReply(400, 'prompt is required and must be a non-empty string')
   return prompt
 }

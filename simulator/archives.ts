@@ -140,10 +140,18 @@ export function buildZip(entries: ArchiveEntry[]): Buffer {
   return Buffer.concat([...locals, centralDir, end])
 }
 
-function zipEntryParts(entry: ArchiveEntry, all: ArchiveEntry[]): { name: string; data: Buffer; mode: number; isDir: boolean } {
+function zipEntryParts(
+  entry: ArchiveEntry,
+  all: ArchiveEntry[]
+): { name: string; data: Buffer; mode: number; isDir: boolean } {
   switch (entry.type) {
     case 'file':
-      return { name: entry.name, data: toBuffer(entry.content), mode: S_IFREG | ((entry.mode ?? 0o644) & 0o7777), isDir: false }
+      return {
+        name: entry.name,
+        data: toBuffer(entry.content),
+        mode: S_IFREG | ((entry.mode ?? 0o644) & 0o7777),
+        isDir: false
+      }
     case 'directory':
       return {
         name: entry.name.endsWith('/') ? entry.name : `${entry.name}/`,
@@ -155,8 +163,14 @@ function zipEntryParts(entry: ArchiveEntry, all: ArchiveEntry[]): { name: string
       return { name: entry.name, data: Buffer.from(entry.target, 'utf8'), mode: S_IFLNK | 0o777, isDir: false }
     case 'hardlink': {
       const source = all.find((e) => e.type === 'file' && e.name === entry.target)
-      if (!source || source.type !== 'file') throw new Error(`buildZip: hardlink ${entry.name} -> ${entry.target}: no such file entry`)
-      return { name: entry.name, data: toBuffer(source.content), mode: S_IFREG | ((source.mode ?? 0o644) & 0o7777), isDir: false }
+      if (!source || source.type !== 'file')
+        throw new Error(`buildZip: hardlink ${entry.name} -> ${entry.target}: no such file entry`)
+      return {
+        name: entry.name,
+        data: toBuffer(source.content),
+        mode: S_IFREG | ((source.mode ?? 0o644) & 0o7777),
+        isDir: false
+      }
     }
   }
 }
@@ -182,7 +196,18 @@ function crc32(data: Buffer): number {
 // ---------------------------------------------------------------------------------------------
 // Fixture site: a small deterministic documentation site, the default bundle content.
 
-const TOPICS = ['getting-started', 'configuration', 'deployment', 'plugins', 'theming', 'search', 'versioning', 'migration', 'troubleshooting', 'api-reference']
+const TOPICS = [
+  'getting-started',
+  'configuration',
+  'deployment',
+  'plugins',
+  'theming',
+  'search',
+  'versioning',
+  'migration',
+  'troubleshooting',
+  'api-reference'
+]
 
 /**
  * A deterministic docs site: index.html, 404.html, assets/{style.css,app.js}, and `pages`
@@ -213,7 +238,8 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
       `<body>\n<nav><a href="/">Home</a></nav>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
     )
   }
-  const paragraph = (): string => `<p>Section ${Math.floor(random() * 1000)}: this page was pre-rendered for static hosting.</p>`
+  const paragraph = (): string =>
+    `<p>Section ${Math.floor(random() * 1000)}: this page was pre-rendered for static hosting.</p>`
 
   const links = guidePaths.map((p) => `<li><a href="${pageUrl(p)}">${p}</a></li>`)
   // One link to a page the site no longer has: the site check finds it.
@@ -222,8 +248,16 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
     { type: 'file', name: 'index.html', content: page('Documentation', 0, `<ul>\n${links.join('\n')}\n</ul>`) },
     { type: 'file', name: '404.html', content: page('Page not found', 0, '<p>Nothing here.</p>') },
     { type: 'directory', name: 'assets/' },
-    { type: 'file', name: 'assets/style.css', content: `/* build ${buildId} */\nbody { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 48rem; }\n` },
-    { type: 'file', name: 'assets/app.js', content: `// build ${buildId}\ndocument.documentElement.dataset.build = '${buildId}';\n` },
+    {
+      type: 'file',
+      name: 'assets/style.css',
+      content: `/* build ${buildId} */\nbody { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 48rem; }\n`
+    },
+    {
+      type: 'file',
+      name: 'assets/app.js',
+      content: `// build ${buildId}\ndocument.documentElement.dataset.build = '${buildId}';\n`
+    },
     { type: 'directory', name: 'guides/' },
     { type: 'directory', name: 'guides/advanced/' }
   ]

@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   const format = values.format ?? 'tar.gz'
   if (format !== 'tar.gz' && format !== 'tar' && format !== 'zip') throw new Error(`invalid --format: ${format}`)
   const pages = values.pages === undefined ? undefined : Number(values.pages)
-  if (pages !== undefined && (!Number.isInteger(pages) || pages < 0)) throw new Error(`invalid --pages: ${values.pages}`)
+  if (pages !== undefined && (!Number.isInteger(pages) || pages < 0))
+    throw new Error(`invalid --pages: ${values.pages}`)
   // A human watching the CLI should see queued/running for a few seconds, hence 5s by default.
   const durationMs = parseDuration(values['job-duration'] ?? '5s')
   const permissions: Record<string, string> = {}

@@ -34,7 +34,8 @@ export interface ExportJobRecord {
   version?: string
   paths?: string[]
   createdAt: number
-  behavior: Required<Omit<ExportJobBehavior, 'failWith' | 'extraStatus'>> & Pick<ExportJobBehavior, 'failWith' | 'extraStatus'>
+  behavior: Required<Omit<ExportJobBehavior, 'failWith' | 'extraStatus'>> &
+    Pick<ExportJobBehavior, 'failWith' | 'extraStatus'>
   /** Set once a status read has shown `behavior.extraStatus`. */
   extraStatusShown?: boolean
 }
@@ -117,7 +118,8 @@ export function exportRoutes(deps: ExportDeps): Route[] {
         const job = find(ctx)
         if (!job) return errorReply(404, 'export job not found')
         const { status } = exportJobView(job, deps.now())
-        if (status !== 'completed') return errorReply(409, `export job is ${status}; a bundle can only be generated for a completed job`)
+        if (status !== 'completed')
+          return errorReply(409, `export job is ${status}; a bundle can only be generated for a completed job`)
         return json(200, { jobId: job.jobId, ...(await deps.bundles.issue(job.jobId)) })
       }
     }
@@ -129,7 +131,8 @@ function start(deps: ExportDeps, ctx: RequestContext): Reply {
   const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>
   const { domain, version, paths } = body
   if (typeof domain !== 'string' || domain.trim() === '') return errorReply(400, 'domain is required')
-  if (version !== undefined && version !== null && typeof version !== 'string') return errorReply(400, 'version must be a string')
+  if (version !== undefined && version !== null && typeof version !== 'string')
+    return errorReply(400, 'version must be a string')
   if (paths !== undefined && paths !== null && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string'))) {
     return errorReply(400, 'paths must be an array of strings')
   }

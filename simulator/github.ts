@@ -73,11 +73,22 @@ export class GitHubFake {
   }
 
   /** The conversation of an issue or pull request, made on first use (tests name any number). */
-  thread(repo: string, number: number, init: Partial<Pick<GitHubThread, 'title' | 'body' | 'isPullRequest'>> = {}): GitHubThread {
+  thread(
+    repo: string,
+    number: number,
+    init: Partial<Pick<GitHubThread, 'title' | 'body' | 'isPullRequest'>> = {}
+  ): GitHubThread {
     const key = `${repo}#${number}`
     let thread = this.threads.get(key)
     if (thread === undefined) {
-      thread = { repo, number, title: init.title ?? `Issue ${number}`, body: init.body ?? '', isPullRequest: init.isPullRequest ?? false, comments: [] }
+      thread = {
+        repo,
+        number,
+        title: init.title ?? `Issue ${number}`,
+        body: init.body ?? '',
+        isPullRequest: init.isPullRequest ?? false,
+        comments: []
+      }
       this.threads.set(key, thread)
       this.nextNumber.set(repo, Math.max(this.nextNumber.get(repo) ?? 100, number + 1))
     }
@@ -106,16 +117,61 @@ export class GitHubFake {
     const base = `${GITHUB_API_ROOT}/repos/:owner/:repo`
     return [
       { name: 'github-user', method: 'GET', pattern: `${GITHUB_API_ROOT}/user`, handle: (ctx) => this.user(ctx) },
-      { name: 'github-permission', method: 'GET', pattern: `${base}/collaborators/:user/permission`, handle: (ctx) => this.permission(ctx) },
+      {
+        name: 'github-permission',
+        method: 'GET',
+        pattern: `${base}/collaborators/:user/permission`,
+        handle: (ctx) => this.permission(ctx)
+      },
       { name: 'github-issue', method: 'GET', pattern: `${base}/issues/:number`, handle: (ctx) => this.issue(ctx) },
-      { name: 'github-comments', method: 'GET', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.listComments(ctx, 'issue') },
-      { name: 'github-review-comments', method: 'GET', pattern: `${base}/pulls/:number/comments`, handle: (ctx) => this.listComments(ctx, 'review') },
-      { name: 'github-comment', method: 'POST', pattern: `${base}/issues/:number/comments`, handle: (ctx) => this.createComment(ctx, 'issue') },
-      { name: 'github-comment', method: 'POST', pattern: `${base}/pulls/:number/comments/:commentId/replies`, handle: (ctx) => this.createComment(ctx, 'review') },
-      { name: 'github-comment-edit', method: 'PATCH', pattern: `${base}/issues/comments/:commentId`, handle: (ctx) => this.editComment(ctx) },
-      { name: 'github-comment-edit', method: 'PATCH', pattern: `${base}/pulls/comments/:commentId`, handle: (ctx) => this.editComment(ctx) },
-      { name: 'github-reaction', method: 'POST', pattern: `${base}/issues/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) },
-      { name: 'github-reaction', method: 'POST', pattern: `${base}/pulls/comments/:commentId/reactions`, handle: (ctx) => this.react(ctx) }
+      {
+        name: 'github-comments',
+        method: 'GET',
+        pattern: `${base}/issues/:number/comments`,
+        handle: (ctx) => this.listComments(ctx, 'issue')
+      },
+      {
+        name: 'github-review-comments',
+        method: 'GET',
+        pattern: `${base}/pulls/:number/comments`,
+        handle: (ctx) => this.listComments(ctx, 'review')
+      },
+      {
+        name: 'github-comment',
+        method: 'POST',
+        pattern: `${base}/issues/:number/comments`,
+        handle: (ctx) => this.createComment(ctx, 'issue')
+      },
+      {
+        name: 'github-comment',
+        method: 'POST',
+        pattern: `${base}/pulls/:number/comments/:commentId/replies`,
+        handle: (ctx) => this.createComment(ctx, 'review')
+      },
+      {
+        name: 'github-comment-edit',
+        method: 'PATCH',
+        pattern: `${base}/issues/comments/:commentId`,
+        handle: (ctx) => this.editComment(ctx)
+      },
+      {
+        name: 'github-comment-edit',
+        method: 'PATCH',
+        pattern: `${base}/pulls/comments/:commentId`,
+        handle: (ctx) => this.editComment(ctx)
+      },
+      {
+        name: 'github-reaction',
+        method: 'POST',
+        pattern: `${base}/issues/comments/:commentId/reactions`,
+        handle: (ctx) => this.react(ctx)
+      },
+      {
+        name: 'github-reaction',
+        method: 'POST',
+        pattern: `${base}/pulls/comments/:commentId/reactions`,
+        handle: (ctx) => this.react(ctx)
+      }
     ]
   }
 
@@ -129,7 +185,8 @@ export class GitHubFake {
   private permission(ctx: RequestContext): Reply {
     const denied = checkAuth(ctx)
     if (denied) return denied
-    if (this.options.permissionStatus !== undefined) return gh(this.options.permissionStatus, { message: 'Resource not accessible by integration' })
+    if (this.options.permissionStatus !== undefined)
+      return gh(this.options.permissionStatus, { message: 'Resource not accessible by integration' })
     const login = ctx.params.user ?? ''
     const role = this.options.permissions?.[login] ?? 'read'
     return gh(200, { permission: ROLES.get(role) ?? 'read', role_name: role, user: { login, type: 'User' } })
@@ -140,7 +197,13 @@ export class GitHubFake {
     if (denied) return denied
     const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
     const url = `${this.serverUrl}/${thread.repo}/${thread.isPullRequest ? 'pull' : 'issues'}/${thread.number}`
-    return gh(200, { number: thread.number, title: thread.title, body: thread.body, html_url: url, ...(thread.isPullRequest ? { pull_request: { html_url: url } } : {}) })
+    return gh(200, {
+      number: thread.number,
+      title: thread.title,
+      body: thread.body,
+      html_url: url,
+      ...(thread.isPullRequest ? { pull_request: { html_url: url } } : {})
+    })
   }
 
   private listComments(ctx: RequestContext, kind: GitHubComment['kind']): Reply {
@@ -156,7 +219,11 @@ export class GitHubFake {
       const link = (p: number): string => `<http://${ctx.headers.host}${ctx.fullPath}?per_page=${perPage}&page=${p}>`
       headers.link = `${link(page + 1)}; rel="next", ${link(last)}; rel="last"`
     }
-    return { status: 200, headers, json: all.slice((page - 1) * perPage, page * perPage).map((c) => this.view(thread, c)) }
+    return {
+      status: 200,
+      headers,
+      json: all.slice((page - 1) * perPage, page * perPage).map((c) => this.view(thread, c))
+    }
   }
 
   private createComment(ctx: RequestContext, kind: 'issue' | 'review'): Reply {
@@ -245,7 +312,14 @@ function validationFailed(name: string): Reply {
 function bodyTooLong(): Reply {
   return gh(422, {
     message: 'Validation Failed',
-    errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` }]
+    errors: [
+      {
+        resource: 'IssueComment',
+        code: 'custom',
+        field: 'body',
+        message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`
+      }
+    ]
   })
 }
 

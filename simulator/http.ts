@@ -94,7 +94,8 @@ export async function writeReply(res: ServerResponse, reply: Reply, options: Wri
   const headers: Record<string, string> = { ...reply.headers }
   if (reply.json !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8'
   const lengthUnknown = options.endless === true || options.trailingBytes !== undefined
-  if (options.contentLength !== undefined || !lengthUnknown) headers['content-length'] = String(options.contentLength ?? payload.length)
+  if (options.contentLength !== undefined || !lengthUnknown)
+    headers['content-length'] = String(options.contentLength ?? payload.length)
   res.writeHead(reply.status, headers)
   options.onStatus?.(reply.status)
   if (reply.headOnly) {
@@ -220,7 +221,11 @@ export interface Route {
   handle: (ctx: RequestContext) => Reply | Promise<Reply>
 }
 
-export function findRoute(routes: Route[], method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+export function findRoute(
+  routes: Route[],
+  method: string,
+  path: string
+): { route: Route; params: Record<string, string> } | undefined {
   for (const route of routes) {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.includes(method)) continue

@@ -112,7 +112,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const exportJobs = new Map<string, ExportJobRecord>()
   const github = new GitHubFake(options.github)
   const agent = new AgentService(options.agent ?? {}, now, github)
-  const apiRoutes = withApiAuth([...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }), ...agent.routes()], apiKey)
+  const apiRoutes = withApiAuth(
+    [...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }), ...agent.routes()],
+    apiKey
+  )
   const ghRoutes = github.routes()
   const storageRoutes = bundles.routes()
 
@@ -204,7 +207,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           res.destroy()
           return
         }
-        writeReply(res, errorReply(500, `simulator error: ${error instanceof Error ? error.message : String(error)}`)).catch(() => res.destroy())
+        writeReply(
+          res,
+          errorReply(500, `simulator error: ${error instanceof Error ? error.message : String(error)}`)
+        ).catch(() => res.destroy())
       })
     })
     server.on('connection', (socket) => {
@@ -218,7 +224,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const storageServer = makeServer('storage')
   const close = async (): Promise<void> => {
     if (!closing.signal.aborted) closing.abort()
-    const closed = [apiServer, storageServer].filter((s) => s.listening).map((s) => new Promise<void>((done) => s.close(() => done())))
+    const closed = [apiServer, storageServer]
+      .filter((s) => s.listening)
+      .map((s) => new Promise<void>((done) => s.close(() => done())))
     for (const socket of sockets) socket.destroy()
     await Promise.all(closed)
   }
@@ -250,7 +258,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 }
 
-function resolveIn(routes: Route[], origin: Resolved['origin'], method: string, fullPath: string, path: string, notFound: () => Reply): Resolved {
+function resolveIn(
+  routes: Route[],
+  origin: Resolved['origin'],
+  method: string,
+  fullPath: string,
+  path: string,
+  notFound: () => Reply
+): Resolved {
   const found = findRoute(routes, method, path)
   if (found) return { origin, name: found.route.name, path, params: found.params, handle: found.route.handle }
   return { origin, name: 'unknown', path: fullPath, params: {}, handle: notFound }
@@ -263,7 +278,11 @@ function withApiAuth(routes: Route[], apiKey: string): Route[] {
     handle: (ctx: RequestContext) => {
       const match = /^Bearer\s+(.+)$/i.exec(ctx.headers.authorization ?? '')
       if (match?.[1]?.trim() !== apiKey) {
-        return errorReply(401, ctx.headers.authorization ? 'invalid API key' : 'missing Authorization: Bearer <API key>', { 'www-authenticate': 'Bearer' })
+        return errorReply(
+          401,
+          ctx.headers.authorization ? 'invalid API key' : 'missing Authorization: Bearer <API key>',
+          { 'www-authenticate': 'Bearer' }
+        )
       }
       return route.handle(ctx)
     }
@@ -274,7 +293,8 @@ function faultReply(fault: Fault): Reply {
   const status = fault.status ?? 503
   const headers: Record<string, string> = { ...fault.headers }
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter
-  if (typeof fault.body === 'string') return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, raw: fault.body }
+  if (typeof fault.body === 'string')
+    return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, raw: fault.body }
   return { status, headers, json: fault.body ?? { error: `simulated ${status}` } }
 }
 

@@ -88,27 +88,41 @@ export class BundleStore {
     query.set('X-Amz-Signature', signature)
     // The exact expiry (ms) is kept server-side so a fake clock can expire links precisely.
     this.links.set(signature, { jobId, expiresAtMs, archive })
-    const result: IssuedBundle = { bundleUrl: `${this.storageUrl()}${path}?${query}`, expiresAt: new Date(expiresAtMs).toISOString() }
+    const result: IssuedBundle = {
+      bundleUrl: `${this.storageUrl()}${path}?${query}`,
+      expiresAt: new Date(expiresAtMs).toISOString()
+    }
     this.issuedLinks.push(result.bundleUrl)
     if (this.config.reportSize !== false) result.sizeBytes = data.length
     return result
   }
 
   routes(): Route[] {
-    return [{ name: 'download', method: ['GET', 'HEAD'], pattern: '/bundles/:jobId/:file', handle: (ctx) => this.download(ctx) }]
+    return [
+      {
+        name: 'download',
+        method: ['GET', 'HEAD'],
+        pattern: '/bundles/:jobId/:file',
+        handle: (ctx) => this.download(ctx)
+      }
+    ]
   }
 
   private archiveFor(jobId: string): Promise<Buffer> {
     const cached = this.archives.get(jobId)
     if (cached && cached.generation === this.generation) return cached.data
     const config = this.config
-    const data = config.body ? Promise.resolve(config.body) : buildArchive(config.entries ?? fixtureSiteEntries(), config.format ?? 'tar.gz')
+    const data = config.body
+      ? Promise.resolve(config.body)
+      : buildArchive(config.entries ?? fixtureSiteEntries(), config.format ?? 'tar.gz')
     this.archives.set(jobId, { generation: this.generation, data })
     return data
   }
 
   private sign(path: string, query: URLSearchParams): string {
-    const canonical = [path, query.get('X-Amz-Credential'), query.get('X-Amz-Date'), query.get('X-Amz-Expires')].join('\n')
+    const canonical = [path, query.get('X-Amz-Credential'), query.get('X-Amz-Date'), query.get('X-Amz-Expires')].join(
+      '\n'
+    )
     return createHmac('sha256', this.secret).update(canonical).digest('hex')
   }
 
@@ -126,15 +140,26 @@ export class BundleStore {
     const expected = this.sign(ctx.path, params)
     const link = this.links.get(given)
     if (!/^[0-9a-f]{64}$/.test(given) || !timingSafeEqual(Buffer.from(given), Buffer.from(expected)) || !link) {
-      return s3Error(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.')
+      return s3Error(
+        403,
+        'SignatureDoesNotMatch',
+        'The request signature we calculated does not match the signature you provided.'
+      )
     }
     if (this.now() >= link.expiresAtMs) return s3Error(403, 'AccessDenied', 'Request has expired')
 
     const data = await link.archive
     const etag = `"${createHash('md5').update(data).digest('hex')}"`
-    const headers: Record<string, string> = { 'content-type': 'application/octet-stream', etag, 'accept-ranges': 'bytes' }
+    const headers: Record<string, string> = {
+      'content-type': 'application/octet-stream',
+      etag,
+      'accept-ranges': 'bytes'
+    }
     const ifRange = ctx.headers['if-range']
-    const range = ctx.headers.range !== undefined && (ifRange === undefined || ifRange === etag) ? parseRange(ctx.headers.range, data.length) : undefined
+    const range =
+      ctx.headers.range !== undefined && (ifRange === undefined || ifRange === etag)
+        ? parseRange(ctx.headers.range, data.length)
+        : undefined
     if (range === 'unsatisfiable') {
       return {
         status: 416,

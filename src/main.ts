@@ -36,11 +36,21 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     report.title = titleOf(settings)
     client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
     const startedAt = clock.now()
-    await runOperation(settings, client, { host, clock, signal, outputs, report, startedAt, deadline: startedAt + settings.timeoutMs })
+    await runOperation(settings, client, {
+      host,
+      clock,
+      signal,
+      outputs,
+      report,
+      startedAt,
+      deadline: startedAt + settings.timeoutMs
+    })
   } catch (error) {
     const cancelled = signal.aborted || error instanceof CancelledError
     if (!cancelled && !(error instanceof ActionError)) log.debug(String((error as Error)?.stack ?? error))
-    failure = cancelled ? cancelledMessage(settings) : namingTheJob(errorMessage(error), settings, outputs.get('job-id'))
+    failure = cancelled
+      ? cancelledMessage(settings)
+      : namingTheJob(errorMessage(error), settings, outputs.get('job-id'))
     host.setFailed(failure, cancelled ? 'cancelled' : error instanceof InputError ? 'input' : 'failed')
   } finally {
     client?.dispose()
@@ -63,7 +73,9 @@ function namingTheJob(message: string, settings: Settings | undefined, jobId: st
 
 function cancelledMessage(settings: Settings | undefined): string {
   // Only an export writes files that a cancellation would leave half done.
-  return settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.'
+  return settings?.operation === 'export'
+    ? 'The run was cancelled; partial files were removed.'
+    : 'The run was cancelled.'
 }
 
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */

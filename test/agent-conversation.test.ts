@@ -11,7 +11,16 @@ import { commentCode, withoutMentions } from '../src/common/text.js'
 import { normalisedHttpLink } from '../src/service/answer.js'
 import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
-import { type Inputs, type RunOptions, type RunResult, type RunnerEnv, type SimulatorFixture, agentInputs, eventFile, simulatorFixture } from './support/harness.js'
+import {
+  type Inputs,
+  type RunOptions,
+  type RunResult,
+  type RunnerEnv,
+  type SimulatorFixture,
+  agentInputs,
+  eventFile,
+  simulatorFixture
+} from './support/harness.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
@@ -37,12 +46,21 @@ afterEach(async () => {
 
 /** A simulator where octocat may write to the repository; agent jobs take 3 s. */
 async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Promise<Simulator> {
-  fixture = await simulatorFixture({ agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } }, clock)
+  fixture = await simulatorFixture(
+    { agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } },
+    clock
+  )
   return fixture.sim
 }
 
 /** Runs the action on `payload` as the runner would deliver the event. */
-async function onEvent(sim: Simulator, name: string, payload: unknown, inputs: Inputs = {}, options: RunOptions = {}): Promise<RunResult> {
+async function onEvent(
+  sim: Simulator,
+  name: string,
+  payload: unknown,
+  inputs: Inputs = {},
+  options: RunOptions = {}
+): Promise<RunResult> {
   const env: RunnerEnv = {
     ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
     GITHUB_REPOSITORY: REPO,
@@ -87,7 +105,11 @@ const written = (sim: Simulator, number: number) => thread(sim, number).comments
 describe('the gate: who may run the agent from a comment', () => {
   test('an author below comment-permission: no request to the service, no reaction, no reply; skipped with a notice', async () => {
     const sim = await startSim({ github: { permissions: { octocat: 'triage' } } })
-    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent delete every page'))
+    const { failure, outputs, log } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent delete every page')
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('skipped')).toBe('true')
     expect(outputs.get('skip-reason')).toBe('permission')
@@ -101,10 +123,14 @@ describe('the gate: who may run the agent from a comment', () => {
 
   test('comment-permission can ask for more, or let anyone with read access in', async () => {
     const sim = await startSim({ github: { permissions: { octocat: 'maintain' } } })
-    const strict = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'comment-permission': 'admin' })
+    const strict = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), {
+      'comment-permission': 'admin'
+    })
     expect(strict.outputs.get('skip-reason')).toBe('permission')
     expect(serviceRequests(sim)).toHaveLength(0)
-    const open = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'comment-permission': 'read' })
+    const open = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), {
+      'comment-permission': 'read'
+    })
     expect(open.failure).toBeUndefined()
     expect(open.outputs.get('skip-reason')).toBe('')
     expect(sim.count('agent-create')).toBe(1)
@@ -127,7 +153,9 @@ describe('the gate: who may run the agent from a comment', () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-permission', status: 502, times: 10 })
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
-    expect(failure).toMatch(/HTTP 502.*after 4 attempts.*nothing was sent to the docs service: GitHub did not answer; rerun the workflow/)
+    expect(failure).toMatch(
+      /HTTP 502.*after 4 attempts.*nothing was sent to the docs service: GitHub did not answer; rerun the workflow/
+    )
     expect(sim.count('github-permission')).toBe(4)
     expect(serviceRequests(sim)).toHaveLength(0)
   })
@@ -135,7 +163,13 @@ describe('the gate: who may run the agent from a comment', () => {
   test('a GitHub that cannot be reached (a closed port) is no answer, with the network error, not an HTTP 500: retried, then the run fails closed', async () => {
     const sim = await startSim()
     const closed = `http://127.0.0.1:${await unusedPort()}`
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), {}, { env: { GITHUB_API_URL: closed } })
+    const { failure } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent fix it'),
+      {},
+      { env: { GITHUB_API_URL: closed } }
+    )
     expect(failure).toMatch(
       /^Could not read the permission of octocat on acme\/docs \(no answer from GitHub: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(after 4 attempts\)\), so the comment was not acted on and nothing was sent to the docs service: GitHub did not answer; rerun the workflow\.$/
     )
@@ -147,7 +181,9 @@ describe('the gate: who may run the agent from a comment', () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-permission', drop: true, times: 10 })
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
-    expect(failure).toMatch(/\(no answer from GitHub: .+ \(after 4 attempts\)\), so the comment was not acted on.*GitHub did not answer; rerun the workflow/)
+    expect(failure).toMatch(
+      /\(no answer from GitHub: .+ \(after 4 attempts\)\), so the comment was not acted on.*GitHub did not answer; rerun the workflow/
+    )
     expect(failure).not.toContain('HTTP 500')
     expect(sim.count('github-permission')).toBe(4)
     expect(serviceRequests(sim)).toHaveLength(0)
@@ -155,7 +191,12 @@ describe('the gate: who may run the agent from a comment', () => {
 
   test("GitHub's rate limits are waited out as it asks: a secondary limit's 403 and a 429, each with Retry-After", async () => {
     const sim = await startSim()
-    sim.addFault({ route: 'github-permission', status: 403, retryAfter: '30', body: { message: 'You have exceeded a secondary rate limit.' } })
+    sim.addFault({
+      route: 'github-permission',
+      status: 403,
+      retryAfter: '30',
+      body: { message: 'You have exceeded a secondary rate limit.' }
+    })
     sim.addFault({ route: 'github-permission', status: 429, retryAfter: '20' })
     const started = fixture!.clock.now()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
@@ -167,7 +208,9 @@ describe('the gate: who may run the agent from a comment', () => {
 
   test('without a token the permission cannot be checked: fail closed', async () => {
     const sim = await startSim()
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), { 'github-token': '' })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'), {
+      'github-token': ''
+    })
     expect(failure).toContain('there is no `github-token`')
     expect(sim.requests).toHaveLength(0)
   })
@@ -189,9 +232,16 @@ describe('the gate: who may run the agent from a comment', () => {
   })
 
   test("with a personal access token the action's own reply and record run nothing, though a person wrote them: no loop without comment-command", async () => {
-    const sim = await startSim({ github: { tokenUser: { login: 'docs-deployer', type: 'User' }, permissions: { octocat: 'write', 'docs-deployer': 'admin' } } })
+    const sim = await startSim({
+      github: {
+        tokenUser: { login: 'docs-deployer', type: 'User' },
+        permissions: { octocat: 'write', 'docs-deployer': 'admin' }
+      }
+    })
     const inputs = { 'comment-command': '', prompt: 'Triage this comment for docs changes.' }
-    expect((await onEvent(sim, 'issue_comment', issueCommentEvent('The install page is wrong'), inputs)).failure).toBeUndefined()
+    expect(
+      (await onEvent(sim, 'issue_comment', issueCommentEvent('The install page is wrong'), inputs)).failure
+    ).toBeUndefined()
     expect(sim.count('agent-create')).toBe(1)
     // GitHub runs the workflow on every comment the token wrote: the reply, and the record on the job's pull request (#100).
     const [reply] = thread(sim, 7).comments
@@ -201,9 +251,18 @@ describe('the gate: who may run the agent from a comment', () => {
       [100, record]
     ] as const) {
       expect(comment?.user.login).toBe('docs-deployer')
-      const event = issueCommentEvent(comment?.body ?? '', { number, pullRequest: number === 100, user: comment?.user, commentId: comment?.id })
+      const event = issueCommentEvent(comment?.body ?? '', {
+        number,
+        pullRequest: number === 100,
+        user: comment?.user,
+        commentId: comment?.id
+      })
       const { failure, outputs } = await onEvent(sim, 'issue_comment', event, inputs)
-      expect({ number, failure, skipReason: outputs.get('skip-reason') }).toEqual({ number, failure: undefined, skipReason: 'bot' })
+      expect({ number, failure, skipReason: outputs.get('skip-reason') }).toEqual({
+        number,
+        failure: undefined,
+        skipReason: 'bot'
+      })
     }
     expect(sim.count('agent-create')).toBe(1)
   })
@@ -222,7 +281,11 @@ describe('the gate: who may run the agent from a comment', () => {
 describe('one progress comment per run', () => {
   test('👀 before the service is asked, one reply as the request goes out, edited when it is accepted, as the job moves and when it ends', async () => {
     const sim = await startSim()
-    const { failure, outputs, summary } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent  Fix the typo on the install page\n'))
+    const { failure, outputs, summary } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent  Fix the typo on the install page\n')
+    )
     expect(failure).toBeUndefined()
     const routes = sim.requests.map((r) => r.route)
     // Permission, then the reaction, then the reply that the request is on its way (its marker is
@@ -240,10 +303,15 @@ describe('one progress comment per run', () => {
     )
     expect(working).toContain(`⏳ Docs agent job \`${jobId}\` is working on it (status **active**).`)
     expect(working).toContain('[Workflow run](https://github.com/acme/docs/actions/runs/4242)')
-    expect(final).toMatch(new RegExp(`✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: <https://github.com/acme/docs/pull/100>`))
+    expect(final).toMatch(
+      new RegExp(
+        `✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: <https://github.com/acme/docs/pull/100>`
+      )
+    )
     expect(sim.count('github-comment-edit')).toBe(reply!.history.length - 1)
     expect(outputs.get('pr-number')).toBe('100')
-    for (const secret of [GITHUB_TOKEN, sim.apiKey]) expect(JSON.stringify(sim.requests.map((r) => r.body))).not.toContain(secret)
+    for (const secret of [GITHUB_TOKEN, sim.apiKey])
+      expect(JSON.stringify(sim.requests.map((r) => r.body))).not.toContain(secret)
     expect(summary).toContain('octocat')
     expect(summary).toContain('Fix the typo on the install page')
   })
@@ -252,11 +320,17 @@ describe('one progress comment per run', () => {
     // For 10 s after the message the job still reads `completed`; then it works for 20 s.
     const sim = await startSim({ agent: { durationMs: 20_000, messageLagMs: 10_000 } })
     const event = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
-    const { failure } = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '5s' })
+    const { failure } = await onEvent(sim, 'issue_comment', event, {
+      operation: 'agent-message',
+      'job-id': 'job_abc',
+      'max-poll-interval': '5s'
+    })
     expect(failure).toBeUndefined()
     const [reply] = written(sim, 42)
     const shown = (reply?.history ?? []).map((body) => body.split('\n')[1])
-    expect(shown[1]).toBe('⏳ Docs agent job `job_abc` has the instruction and has not started on it yet (it still shows **completed**, as before).')
+    expect(shown[1]).toBe(
+      '⏳ Docs agent job `job_abc` has the instruction and has not started on it yet (it still shows **completed**, as before).'
+    )
     expect(shown).toContain('⏳ Docs agent job `job_abc` is working on it (status **active**).')
     expect(shown.filter((line) => line?.includes('is working on it (status **completed**)'))).toEqual([])
     expect(shown.at(-1)).toMatch(/^✅ Docs agent job `job_abc` is \*\*completed\*\*/)
@@ -270,10 +344,18 @@ describe('one progress comment per run', () => {
       `⏳ Docs agent job \`${created.outputs.get('job-id')}\` was created (status **active**); this run does not wait for it to finish.`
     )
     const onPull = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
-    expect((await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
-    expect(written(sim, 42)[0]?.body).toContain('⏳ Docs agent job `job_abc` has the message (status **active**); this run does not wait for it to finish.')
+    expect(
+      (await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' }))
+        .failure
+    ).toBeUndefined()
+    expect(written(sim, 42)[0]?.body).toContain(
+      '⏳ Docs agent job `job_abc` has the message (status **active**); this run does not wait for it to finish.'
+    )
     const onIssue = issueCommentEvent('/docs-agent status', { number: 8 })
-    expect((await onEvent(sim, 'issue_comment', onIssue, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
+    expect(
+      (await onEvent(sim, 'issue_comment', onIssue, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
+        .failure
+    ).toBeUndefined()
     const [read, ...more] = written(sim, 8)
     expect(more).toEqual([])
     expect(read?.history).toHaveLength(1)
@@ -282,7 +364,10 @@ describe('one progress comment per run', () => {
 
   test('a refusal of the request: the one reply says it is on its way, then gives the error; its marker says refused', async () => {
     const sim = await startSim()
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_nope' })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), {
+      operation: 'agent-message',
+      'job-id': 'job_nope'
+    })
     expect(failure).toContain('job not found')
     const replies = written(sim, 7)
     expect(replies).toHaveLength(1)
@@ -295,7 +380,10 @@ describe('one progress comment per run', () => {
 
   test('a failed job: the comment carries the service error, the step fails', async () => {
     const sim = await startSim()
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent FAIL on purpose'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent FAIL on purpose'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
     expect(failure).toContain('Agent job job_abc failed')
     const [reply] = written(sim, 7)
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
@@ -309,15 +397,24 @@ describe('one progress comment per run', () => {
     const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
     expect(failure).toContain('failed: Traceback (most recent call last)')
     const [reply] = written(sim, 7)
-    expect(reply?.body).toMatch(/❌ Docs agent job `job_\w+` \*\*failed\*\* after \d+m?s: Traceback \(most recent call last\)/)
+    expect(reply?.body).toMatch(
+      /❌ Docs agent job `job_\w+` \*\*failed\*\* after \d+m?s: Traceback \(most recent call last\)/
+    )
     expect(reply?.body).toContain("(cut short: the run's log has more of it)")
     expect(log.lines.filter((line) => line.startsWith('warning: Could not update the reply'))).toEqual([])
   })
 
   test('a failure whose service text holds a secret: the comment shows ***, and both secrets are masked in the log', async () => {
     const sim = await startSim()
-    sim.addFault({ route: 'agent-message', status: 500, body: { error: `bad credentials ${sim.apiKey} ${GITHUB_TOKEN}` } })
-    const { failure, secrets } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent go'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    sim.addFault({
+      route: 'agent-message',
+      status: 500,
+      body: { error: `bad credentials ${sim.apiKey} ${GITHUB_TOKEN}` }
+    })
+    const { failure, secrets } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent go'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
     expect(failure).toContain('bad credentials')
     const bodies = thread(sim, 7)
       .comments.map((c) => c.body)
@@ -330,7 +427,10 @@ describe('one progress comment per run', () => {
   test('a status that quotes the API key: the reply shows ***, the key being cut out before the status is escaped (which spells it `dsk\\_…`)', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'agent-get', patch: { status: `auth_error key=${sim.apiKey}` } })
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { operation: 'agent-message', 'job-id': 'job_abc' })
+    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
     expect(failure).toBeUndefined()
     const shown = (written(sim, 7)[0]?.history ?? []).map(asShown)
     expect(shown).toContainEqual(expect.stringContaining('(status **auth_error key=*****)'))
@@ -339,7 +439,8 @@ describe('one progress comment per run', () => {
 
   test("the service's text shows as plain text: a failed job's reason or a refusal cannot make the bot's reply link, show an image, or a heading", async () => {
     const sim = await startSim()
-    const reason = '# ✅ Approved by @acme/maintainers — [click here to merge the fix](https://evil.example/phish) ![](https://evil.example/pixel.png) > quoted'
+    const reason =
+      '# ✅ Approved by @acme/maintainers — [click here to merge the fix](https://evil.example/phish) ![](https://evil.example/pixel.png) > quoted'
     sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: reason } })
     const failed = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
     expect(failed.failure).toContain(reason)
@@ -348,7 +449,8 @@ describe('one progress comment per run', () => {
     const refused = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page', { number: 8 }))
     expect(refused.failure).toContain(refusal)
     const [failedText] = /\*\*failed\*\* after \d+m?s: (.*)/.exec(written(sim, 7)[0]?.body ?? '')?.slice(1) ?? []
-    const [refusedText] = /\n\n(Could not create .*)\n\n\[Workflow run\]/.exec(written(sim, 8)[0]?.body ?? '')?.slice(1) ?? []
+    const [refusedText] =
+      /\n\n(Could not create .*)\n\n\[Workflow run\]/.exec(written(sim, 8)[0]?.body ?? '')?.slice(1) ?? []
     for (const [text, said] of [
       [failedText, reason],
       [refusedText, refusal]
@@ -376,12 +478,24 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toContain('An earlier attempt of this workflow run created agent job')
     // On a pull request's review thread: the message is not sent again.
     const review = reviewCommentEvent('/docs-agent Go on')
-    const sent = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20s' })
+    const sent = await onEvent(sim, 'pull_request_review_comment', review, {
+      operation: 'agent-message',
+      'job-id': 'job_abc',
+      timeout: '20s'
+    })
     expect(sent.failure).toContain('did not finish within `timeout`')
-    const again = await onEvent(sim, 'pull_request_review_comment', review, { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20m' }, RERUN)
+    const again = await onEvent(
+      sim,
+      'pull_request_review_comment',
+      review,
+      { operation: 'agent-message', 'job-id': 'job_abc', timeout: '20m' },
+      RERUN
+    )
     expect(again.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
-    expect(sim.github.thread(REPO, 12).comments.filter((c) => c.kind === 'review' && c.user.type === 'Bot')).toHaveLength(1)
+    expect(
+      sim.github.thread(REPO, 12).comments.filter((c) => c.kind === 'review' && c.user.type === 'Bot')
+    ).toHaveLength(1)
   })
 
   test('a rerun after a message with no clear answer follows the job instead of sending it again; after such a create it refuses to create another', async () => {
@@ -390,7 +504,13 @@ describe('one progress comment per run', () => {
     sim.addFault({ route: 'agent-message', status: 500, process: true })
     const first = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('may have processed the request')
-    const second = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      onPull,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      RERUN
+    )
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     expect(second.outputs.get('status')).toBe('completed')
@@ -416,28 +536,46 @@ describe('one progress comment per run', () => {
       cancelWhen(() => sim.count('agent-message') > 0)
     )
     expect(cancelled.failureKind).toBe('cancelled')
-    const resumed = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
+    const resumed = await onEvent(
+      sim,
+      'issue_comment',
+      onPull,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      RERUN
+    )
     expect(resumed.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
     // A refused message whose successor job got no clear answer: the rerun creates no other.
     const archived = 'job_old'
     sim.agentJobs.set(`proj_123/${archived}`, {
       projectId: 'proj_123',
-      job: { ...sim.agentJobs.get('proj_123/job_abc')!.job, id: archived, status: 'archived', archivedAt: '2024-01-02T00:00:00.000Z' },
+      job: {
+        ...sim.agentJobs.get('proj_123/job_abc')!.job,
+        id: archived,
+        status: 'archived',
+        archivedAt: '2024-01-02T00:00:00.000Z'
+      },
       prompts: []
     })
     sim.github.thread(REPO, 60, { isPullRequest: true })
-    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
     sim.addFault({ route: 'agent-create', status: 500, process: true })
     const onOld = issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true })
     expect((await onEvent(sim, 'issue_comment', onOld)).failure).toContain('may have processed the request')
-    expect((await onEvent(sim, 'issue_comment', onOld, {}, RERUN)).failure).toContain('this rerun does not create another')
+    expect((await onEvent(sim, 'issue_comment', onOld, {}, RERUN)).failure).toContain(
+      'this rerun does not create another'
+    )
     expect(sim.count('agent-create')).toBe(1)
     // A create the service accepted but answered without an id.
     sim.addFault({ route: 'agent-create', patch: { id: undefined } })
     const onIssue = issueCommentEvent('/docs-agent Write a page')
     expect((await onEvent(sim, 'issue_comment', onIssue)).failure).toContain('carries no usable job `id`')
-    expect((await onEvent(sim, 'issue_comment', onIssue, {}, RERUN)).failure).toContain('this rerun does not create another')
+    expect((await onEvent(sim, 'issue_comment', onIssue, {}, RERUN)).failure).toContain(
+      'this rerun does not create another'
+    )
     expect(sim.count('agent-create')).toBe(2)
   })
 
@@ -449,18 +587,31 @@ describe('one progress comment per run', () => {
     const first = await onEvent(sim, 'issue_comment', onIssue, { wait: 'false' })
     expect(first.failure).toBeUndefined()
     expect(first.outputs.get('job-id')).toBe('team/job_1')
-    expect((await onEvent(sim, 'issue_comment', onIssue, { wait: 'false' }, RERUN)).failure).toContain('created an agent job that this rerun cannot follow')
+    expect((await onEvent(sim, 'issue_comment', onIssue, { wait: 'false' }, RERUN)).failure).toContain(
+      'created an agent job that this rerun cannot follow'
+    )
     expect(sim.count('agent-create')).toBe(1)
     // The rerun's project-id is not the one the job was created in.
     const onOther = issueCommentEvent('/docs-agent Write another page', { number: 8 })
     expect((await onEvent(sim, 'issue_comment', onOther, { wait: 'false' })).failure).toBeUndefined()
     const other = await onEvent(sim, 'issue_comment', onOther, { wait: 'false', 'project-id': 'proj_other' }, RERUN)
-    expect(other.failure).toMatch(/created an agent job \(agent job job_\w+ of project proj_123, not this workflow's `project-id`\)/)
+    expect(other.failure).toMatch(
+      /created an agent job \(agent job job_\w+ of project proj_123, not this workflow's `project-id`\)/
+    )
     expect(sim.count('agent-create')).toBe(2)
     // A message to a job of another project is not sent again either.
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
-    expect((await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' })).failure).toBeUndefined()
-    const message = await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false', 'project-id': 'proj_other' }, RERUN)
+    expect(
+      (await onEvent(sim, 'issue_comment', onPull, { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false' }))
+        .failure
+    ).toBeUndefined()
+    const message = await onEvent(
+      sim,
+      'issue_comment',
+      onPull,
+      { operation: 'agent-message', 'job-id': 'job_abc', wait: 'false', 'project-id': 'proj_other' },
+      RERUN
+    )
     expect(message.failure).toContain('sent the message to an agent job (agent job job_abc of project proj_123')
     expect(sim.count('agent-message')).toBe(1)
   })
@@ -478,7 +629,13 @@ describe('one progress comment per run', () => {
     )
     expect(first.failureKind).toBe('cancelled')
     expect(written(sim, 42).at(-1)?.body).toContain(' outcome=refused ')
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      RERUN
+    )
     expect(second.failure).toBeUndefined()
     expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Fix it'])
     expect(written(sim, 42).at(-1)?.history.join('\n')).not.toContain('has not started on it yet')
@@ -495,7 +652,13 @@ describe('one progress comment per run', () => {
     expect(written(sim, 42).at(-1)?.body).toContain(' seen=1 ')
     // The job has failed meanwhile, within the message's first minute: that end is believed at once.
     fixture!.clock.advance(10_000)
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      RERUN
+    )
     expect(second.failure).toContain('Agent job job_abc failed')
     expect(second.log.lines.some((l) => l.includes('as it did before the message'))).toBe(false)
     expect(second.elapsedMs).toBeLessThan(20_000)
@@ -508,10 +671,18 @@ describe('one progress comment per run', () => {
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('HTTP 400')
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      RERUN
+    )
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
-    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
+    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(
+      true
+    )
   })
 
   test('a rerun more than a minute after the message: the end the job still shows is taken at its first read, with the warning', async () => {
@@ -522,17 +693,31 @@ describe('one progress comment per run', () => {
     expect(first.failure).toContain('HTTP 400')
     // The message's first minute counts from when the first attempt sent it: it is over.
     fixture!.clock.advance(120_000)
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc', 'max-poll-interval': '30s' },
+      RERUN
+    )
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(1)
-    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(true)
+    expect(second.log.lines.some((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toBe(
+      true
+    )
     expect(second.elapsedMs).toBeLessThan(20_000)
   })
 
   test('a reply of another workflow run to the same command is not carried on from', async () => {
     const sim = await startSim()
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
-    await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, { env: { GITHUB_RUN_ID: '1111' } })
+    await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      { env: { GITHUB_RUN_ID: '1111' } }
+    )
     const other = await onEvent(
       sim,
       'issue_comment',
@@ -568,7 +753,13 @@ describe('one progress comment per run', () => {
     const event = issueCommentEvent('/docs-agent Fix it')
     const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('job not found')
-    const second = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' }, RERUN)
+    const second = await onEvent(
+      sim,
+      'issue_comment',
+      event,
+      { operation: 'agent-message', 'job-id': 'job_abc' },
+      RERUN
+    )
     expect(second.failure).toBeUndefined()
     expect(sim.count('agent-message')).toBe(2)
     const [reply, ...more] = written(sim, 7)
@@ -612,7 +803,9 @@ describe('one progress comment per run', () => {
       cancelWhen(() => sim.count('agent-get') > reads)
     )
     expect(cancelled.failureKind).toBe('cancelled')
-    expect(written(sim, 8)[0]?.body).toMatch(/\n⏹️ Docs agent job `job_\w+` \(status \*\*completed\*\*\): the run was cancelled/)
+    expect(written(sim, 8)[0]?.body).toMatch(
+      /\n⏹️ Docs agent job `job_\w+` \(status \*\*completed\*\*\): the run was cancelled/
+    )
   })
 
   test("a timeout still reaches the comment, within the step's bound", async () => {
@@ -651,27 +844,40 @@ describe('one progress comment per run', () => {
   test.each([
     ['an HTTP 500', { status: 500 }, 'HTTP 500'],
     ['a connection dropped', { drop: true }, 'no answer from GitHub: ']
-  ] as const)('where the reply guards nothing (a status read), a failing GitHub API only warns: %s', async (_, fault, said) => {
-    const sim = await startSim()
-    sim.addFault({ route: 'github-reaction', ...fault })
-    sim.addFault({ route: 'github-comment', ...fault, times: 5 })
-    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent How is it going?'), {
-      operation: 'agent-status',
-      'job-id': 'job_abc'
-    })
-    expect(failure).toBeUndefined()
-    expect(outputs.get('status')).toBe('completed')
-    const warnings = log.lines.filter((l) => l.startsWith('warning:'))
-    expect(warnings).toEqual(
-      expect.arrayContaining(
-        [`warning: Could not react to comment 123456: ${said}`, `warning: Could not reply to comment 123456: ${said}`].map((start) => expect.stringContaining(start))
+  ] as const)(
+    'where the reply guards nothing (a status read), a failing GitHub API only warns: %s',
+    async (_, fault, said) => {
+      const sim = await startSim()
+      sim.addFault({ route: 'github-reaction', ...fault })
+      sim.addFault({ route: 'github-comment', ...fault, times: 5 })
+      const { failure, outputs, log } = await onEvent(
+        sim,
+        'issue_comment',
+        issueCommentEvent('/docs-agent How is it going?'),
+        {
+          operation: 'agent-status',
+          'job-id': 'job_abc'
+        }
       )
-    )
-    expect(log.text().includes('HTTP 500')).toBe(said === 'HTTP 500')
-    // The reply that failed is not posted again later: never a second comment.
-    expect(sim.count('github-comment-edit')).toBe(0)
-    expect(sim.requests.filter((r) => r.route === 'github-comment' && r.path.endsWith('/issues/7/comments'))).toHaveLength(1)
-  })
+      expect(failure).toBeUndefined()
+      expect(outputs.get('status')).toBe('completed')
+      const warnings = log.lines.filter((l) => l.startsWith('warning:'))
+      expect(warnings).toEqual(
+        expect.arrayContaining(
+          [
+            `warning: Could not react to comment 123456: ${said}`,
+            `warning: Could not reply to comment 123456: ${said}`
+          ].map((start) => expect.stringContaining(start))
+        )
+      )
+      expect(log.text().includes('HTTP 500')).toBe(said === 'HTTP 500')
+      // The reply that failed is not posted again later: never a second comment.
+      expect(sim.count('github-comment-edit')).toBe(0)
+      expect(
+        sim.requests.filter((r) => r.route === 'github-comment' && r.path.endsWith('/issues/7/comments'))
+      ).toHaveLength(1)
+    }
+  )
 
   test.each([
     ['refused once (HTTP 502, nothing posted)', { status: 502 }],
@@ -710,7 +916,8 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-message')).toBe(0)
     const second = await onEvent(sim, 'issue_comment', onPull, inputs, RERUN)
     expect(sim.count('agent-message')).toBe(0)
-    const note = 'An earlier attempt of this workflow run may have sent the instruction to agent job `job_abc` (it got no clear answer, or stopped before sending it)'
+    const note =
+      'An earlier attempt of this workflow run may have sent the instruction to agent job `job_abc` (it got no clear answer, or stopped before sending it)'
     expect(second.log.lines).toContainEqual(expect.stringContaining(`warning: ${note}`))
     const [reply, ...more] = written(sim, 42).filter((comment) => readReplyMarker(comment.body) !== undefined)
     expect(more).toEqual([])
@@ -726,7 +933,10 @@ describe('one progress comment per run', () => {
     const jobId = first.outputs.get('job-id') as string
     // The late post: its marker still says the create is under way, with no job.
     const late = formatReplyMarker({ run: '4242', comment: 123456, asked: 'create', outcome: 'pending', at: 1 })
-    sim.github.addComment(REPO, 7, `${late}⏳ Asking the docs service for a new agent job…`, { login: 'github-actions[bot]', type: 'Bot' })
+    sim.github.addComment(REPO, 7, `${late}⏳ Asking the docs service for a new agent job…`, {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
     const second = await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, RERUN)
     expect(second.failure).toBeUndefined()
     expect(second.outputs.get('job-id')).toBe(jobId)
@@ -754,7 +964,9 @@ describe('one progress comment per run', () => {
     // The marker says the service refused, so the rerun would send the message again: not before the marker says so.
     sim.addFault({ route: 'github-comment-edit', status: 403, times: 10 })
     const second = await onEvent(sim, 'issue_comment', event, inputs, RERUN)
-    expect(second.failure).toMatch(/^Agent job job_abc: Could not update the reply to comment 123456 \(HTTP 403: .*\), so nothing was sent to the docs service/)
+    expect(second.failure).toMatch(
+      /^Agent job job_abc: Could not update the reply to comment 123456 \(HTTP 403: .*\), so nothing was sent to the docs service/
+    )
     expect(sim.count('agent-message')).toBe(1)
     expect(written(sim, 7)).toHaveLength(1)
   })
@@ -771,7 +983,9 @@ describe('one progress comment per run', () => {
     )
     expect(failure).toBeUndefined()
     expect(outputs.get('pr-number')).toBe('42')
-    expect(log.lines).toContain(`warning: Could not read the comments of acme/docs#42: no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`)
+    expect(log.lines).toContain(
+      `warning: Could not read the comments of acme/docs#42: no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`
+    )
     expect(log.text()).not.toContain('HTTP 500')
   })
 
@@ -800,18 +1014,30 @@ describe('one progress comment per run', () => {
   test('a review comment says where it was written: the instruction carries its file and line(s), to a new job and in a message', async () => {
     const sim = await startSim({ agent: { durationMs: 300 } })
     // "this" in a review comment is what is written on its line(s): without them the agent cannot know what is meant.
-    const created = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Reword this sentence'))
+    const created = await onEvent(
+      sim,
+      'pull_request_review_comment',
+      reviewCommentEvent('/docs-agent Reword this sentence')
+    )
     expect(created.failure).toBeUndefined()
     const [prompt] = sim.agentJobs.get(`proj_123/${created.outputs.get('job-id')}`)?.prompts ?? []
     expect(prompt).toMatch(
       /^Reword this sentence\n\n\(Written in a review comment on docs\/install\.md, line 3\.\)\n\n---\nContext: this was asked on the pull request #12/
     )
     const spanning = reviewCommentEvent('/docs-agent Merge these two paragraphs', { id: 991, start_line: 7, line: 9 })
-    const sent = await onEvent(sim, 'pull_request_review_comment', spanning, { operation: 'agent-message', 'job-id': 'job_abc' })
+    const sent = await onEvent(sim, 'pull_request_review_comment', spanning, {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
     expect(sent.failure).toBeUndefined()
     const removed = reviewCommentEvent('/docs-agent Keep this line', { id: 992, line: 4, side: 'LEFT' })
     await onEvent(sim, 'pull_request_review_comment', removed, { operation: 'agent-message', 'job-id': 'job_abc' })
-    const onFile = reviewCommentEvent('/docs-agent Split this page', { id: 993, subject_type: 'file', line: null, original_line: null })
+    const onFile = reviewCommentEvent('/docs-agent Split this page', {
+      id: 993,
+      subject_type: 'file',
+      line: null,
+      original_line: null
+    })
     await onEvent(sim, 'pull_request_review_comment', onFile, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual([
       'Merge these two paragraphs\n\n(Written in a review comment on docs/install.md, lines 7 to 9.)',
@@ -821,7 +1047,9 @@ describe('one progress comment per run', () => {
   })
 
   test('text from the service cannot ping people', async () => {
-    expect(withoutMentions('ask @octocat and @acme/docs-team, mail a@b')).toBe('ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db')
+    expect(withoutMentions('ask @octocat and @acme/docs-team, mail a@b')).toBe(
+      'ask @\u200doctocat and @\u200dacme/docs-team, mail a@\u200db'
+    )
     const text = progressText(
       {
         jobId: 'job_1',
@@ -867,10 +1095,18 @@ describe('one progress comment per run', () => {
     expect(commentCode('`x')).toBe('`` `x ``')
     expect(commentCode('line\nbreak')).toBe('`line break`')
     // A record of the action's own starts with its marker; a marker further down is none.
-    expect(recordedJobs([{ id: 1, body: 'quote: <!-- docs-admin-action:agent-job project=p job=j -->', author: { login: 'github-actions[bot]', type: 'Bot' } }])).toEqual(
-      []
+    expect(
+      recordedJobs([
+        {
+          id: 1,
+          body: 'quote: <!-- docs-admin-action:agent-job project=p job=j -->',
+          author: { login: 'github-actions[bot]', type: 'Bot' }
+        }
+      ])
+    ).toEqual([])
+    expect(recordBody({ projectId: 'p', jobId: 'j`x' }, '/docs-agent')).toContain(
+      'Docs agent job ``j`x`` opened this pull request.'
     )
-    expect(recordBody({ projectId: 'p', jobId: 'j`x' }, '/docs-agent')).toContain('Docs agent job ``j`x`` opened this pull request.')
   })
 
   test('the comment never carries a secret, in any text of the service, however it is escaped there', () => {
@@ -901,11 +1137,17 @@ describe('the pull request remembers its job', () => {
   test('a command on an issue creates a job with the issue as context; its pull request records the job', async () => {
     const sim = await startSim()
     const body = `${'x'.repeat(CONTEXT_BODY_CHARS)}TAIL`
-    const { failure, outputs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command', { title: 'Wrong install command', body }))
+    const { failure, outputs } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Fix the install command', { title: 'Wrong install command', body })
+    )
     expect(failure).toBeUndefined()
     const jobId = outputs.get('job-id') as string
     const prompt = sim.agentJobs.get(`proj_123/${jobId}`)?.prompts[0] ?? ''
-    expect(prompt).toContain('Fix the install command\n\n---\nContext: this was asked on the issue #7 "Wrong install command" (https://github.com/acme/docs/issues/7).')
+    expect(prompt).toContain(
+      'Fix the install command\n\n---\nContext: this was asked on the issue #7 "Wrong install command" (https://github.com/acme/docs/issues/7).'
+    )
     expect(prompt).toContain(`${'x'.repeat(CONTEXT_BODY_CHARS)}…`)
     expect(prompt).not.toContain('TAIL')
     // The record on the job's pull request: one comment by the action, with the job in a marker.
@@ -913,22 +1155,36 @@ describe('the pull request remembers its job', () => {
     expect(records).toHaveLength(1)
     expect(records[0]?.body).toContain(`<!-- docs-admin-action:agent-job project=proj_123 job=${jobId} -->`)
     expect(records[0]?.body).toContain('`/docs-agent <instruction>`')
-    expect(recordedJobs(thread(sim, 100).comments.map((c) => ({ id: c.id, body: c.body, author: c.user })))).toEqual([{ projectId: 'proj_123', jobId }])
+    expect(recordedJobs(thread(sim, 100).comments.map((c) => ({ id: c.id, body: c.body, author: c.user })))).toEqual([
+      { projectId: 'proj_123', jobId }
+    ])
   })
 
   test('a command on that pull request reaches the same job; a rerun adds no second record', async () => {
     const sim = await startSim()
     const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command'))
     const jobId = first.outputs.get('job-id') as string
-    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true }))
+    const onPull = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true })
+    )
     expect(onPull.failure).toBeUndefined()
     expect(onPull.outputs.get('job-id')).toBe(jobId)
-    expect(sim.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Fix the install command'), 'Also fix the upgrade page'])
+    expect(sim.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([
+      expect.stringContaining('Fix the install command'),
+      'Also fix the upgrade page'
+    ])
     expect(sim.count('agent-create')).toBe(1)
     // The follow-up updated the same pull request: still one record on it.
     expect(onPull.outputs.get('pr-number')).toBe('100')
     expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
-    const again = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent status please', { number: 100, pullRequest: true }), { operation: 'agent-status' })
+    const again = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent status please', { number: 100, pullRequest: true }),
+      { operation: 'agent-status' }
+    )
     expect(again.failure).toBeUndefined()
     expect(again.outputs.get('job-id')).toBe(jobId)
     expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
@@ -940,7 +1196,11 @@ describe('the pull request remembers its job', () => {
     const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command'))
     const jobId = first.outputs.get('job-id') as string
     expect(records().map((c) => c.user.login)).toEqual(['docs-deployer'])
-    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true }))
+    const onPull = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Also fix the upgrade page', { number: 100, pullRequest: true })
+    )
     expect(onPull.failure).toBeUndefined()
     expect(onPull.outputs.get('job-id')).toBe(jobId)
     expect(sim.count('agent-create')).toBe(1)
@@ -948,20 +1208,37 @@ describe('the pull request remembers its job', () => {
     expect(sim.count('github-user')).toBe(1)
     // octocat (a person, not the token's) writes a marker for another job: it counts for nothing.
     sim.github.addComment(REPO, 100, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'))
-    const third = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent And the FAQ', { number: 100, pullRequest: true }))
+    const third = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent And the FAQ', { number: 100, pullRequest: true })
+    )
     expect(third.outputs.get('job-id')).toBe(jobId)
   })
 
   test('agent-message and agent-status without job-id: the most recent record of the pull request, read through every page', async () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
-    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_old' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_old' }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
     for (let i = 0; i < 230; i++) sim.github.addComment(REPO, 12, `comment ${i}`)
-    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
-    const { failure, outputs } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Tighten the wording'), { operation: 'agent-message' })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    const { failure, outputs } = await onEvent(
+      sim,
+      'pull_request_review_comment',
+      reviewCommentEvent('/docs-agent Tighten the wording'),
+      { operation: 'agent-message' }
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('job-id')).toBe('job_abc')
-    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Tighten the wording\n\n(Written in a review comment on docs/install.md, line 3.)'])
+    expect(sim.agentJobs.get('proj_123/job_abc')?.prompts).toEqual([
+      'Tighten the wording\n\n(Written in a review comment on docs/install.md, line 3.)'
+    ])
     expect(sim.count('github-comments')).toBeGreaterThanOrEqual(3)
   })
 
@@ -969,7 +1246,9 @@ describe('the pull request remembers its job', () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'))
-    const { failure } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    const { failure } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), {
+      operation: 'agent-message'
+    })
     expect(failure).toMatch(/No agent job is recorded on pull request #12/)
     expect(serviceRequests(sim)).toHaveLength(0)
   })
@@ -981,24 +1260,43 @@ describe('the pull request remembers its job', () => {
     const app = { login: 'echo-app[bot]', type: 'Bot' }
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: '..' }, '/docs-agent'), app)
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_OTHER', jobId: 'job_victim' }, '/docs-agent'), app)
-    const { failure, log } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    const { failure, log } = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), {
+      operation: 'agent-message'
+    })
     expect(failure).toMatch(/No agent job is recorded on pull request #12/)
     expect(
-      log.lines.find((l) => l.startsWith('warning:') && l.includes('records agent job job_victim of project proj_OTHER, not of `project-id` (proj_123)'))
+      log.lines.find(
+        (l) =>
+          l.startsWith('warning:') &&
+          l.includes('records agent job job_victim of project proj_OTHER, not of `project-id` (proj_123)')
+      )
     ).toBeDefined()
     expect(serviceRequests(sim)).toHaveLength(0)
     // A record of this project after them is used.
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), app)
-    const again = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    const again = await onEvent(sim, 'pull_request_review_comment', reviewCommentEvent('/docs-agent Go'), {
+      operation: 'agent-message'
+    })
     expect(again.failure).toBeUndefined()
-    expect(serviceRequests(sim).map((r) => `${r.method} ${r.path}`)).toContain('POST /v2/agent/proj_123/job/job_abc/message')
+    expect(serviceRequests(sim).map((r) => `${r.method} ${r.path}`)).toContain(
+      'POST /v2/agent/proj_123/job/job_abc/message'
+    )
   })
 
   test('no record and no job-id: fail before any request to the service, saying how to fix it', async () => {
     const sim = await startSim()
-    const onPull = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { operation: 'agent-status' })
-    expect(onPull.failure).toMatch(/No agent job is recorded on pull request #12.*Set `job-id`, or create the job with this action/)
-    const onIssue = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go'), { operation: 'agent-message' })
+    const onPull = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }),
+      { operation: 'agent-status' }
+    )
+    expect(onPull.failure).toMatch(
+      /No agent job is recorded on pull request #12.*Set `job-id`, or create the job with this action/
+    )
+    const onIssue = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go'), {
+      operation: 'agent-message'
+    })
     expect(onIssue.failure).toMatch(/`agent-message` has no `job-id` and the comment is not on a pull request/)
     expect(serviceRequests(sim)).toHaveLength(0)
   })
@@ -1006,15 +1304,28 @@ describe('the pull request remembers its job', () => {
   test('a recorded job the service no longer has: the failure blames the record of the pull request, not a `job-id` nobody set', async () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
-    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_gone' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_gone' }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
     const expected =
       /^Agent job job_gone, which pull request #12 records, was not found in project proj_123 \(HTTP 404: the service said "job not found"\): the service no longer has it\. Set `job-id` to use another job/
     for (const operation of ['agent', 'agent-message', 'agent-status']) {
-      const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { operation })
+      const { failure } = await onEvent(
+        sim,
+        'issue_comment',
+        issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }),
+        { operation }
+      )
       expect({ operation, failure }).toEqual({ operation, failure: expect.stringMatching(expected) })
     }
     // A `job-id` that names no job is still said to be at fault.
-    const named = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }), { 'job-id': 'job_typo' })
+    const named = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }),
+      { 'job-id': 'job_typo' }
+    )
     expect(named.failure).toContain('Check `job-id` and `project-id`.')
     expect(sim.count('agent-create')).toBe(0)
   })
@@ -1022,15 +1333,27 @@ describe('the pull request remembers its job', () => {
   test('comments that cannot be read leave the job unknown: fail, never guess', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-comments', status: 503, times: 10 })
-    const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }))
-    expect(failure).toMatch(/Could not read the comments of pull request #12 to find the agent job recorded there \(HTTP 503.*\); nothing was sent to the docs service/)
+    const { failure } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true })
+    )
+    expect(failure).toMatch(
+      /Could not read the comments of pull request #12 to find the agent job recorded there \(HTTP 503.*\); nothing was sent to the docs service/
+    )
     expect(serviceRequests(sim)).toHaveLength(0)
     // Refused, the read asks for read access: writing is not what failed.
     sim.clearFaults()
     sim.addFault({ route: 'github-comments', status: 403, times: 10 })
-    const refused = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true }))
+    const refused = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true })
+    )
     expect(refused.failure).toContain('(HTTP 403: ')
-    expect(refused.failure).toContain('may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`)')
+    expect(refused.failure).toContain(
+      'may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`)'
+    )
     expect(refused.failure).not.toContain('may write')
   })
 
@@ -1041,8 +1364,15 @@ describe('the pull request remembers its job', () => {
     expect(first.outputs.get('status')).toBe('archived')
     // An archived job opened no pull request here: record one by hand, as the action would have.
     sim.github.thread(REPO, 60, { isPullRequest: true })
-    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
-    const { failure, outputs, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true }))
+    sim.github.addComment(REPO, 60, recordBody({ projectId: 'proj_123', jobId: archived }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    const { failure, outputs, log } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent One more thing', { number: 60, pullRequest: true })
+    )
     expect(failure).toBeUndefined()
     const created = outputs.get('job-id') as string
     expect(created).not.toBe(archived)
@@ -1058,10 +1388,17 @@ describe('the pull request remembers its job', () => {
   test('a message refused while the job is still active fails with the reason; no new job is made', async () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
-    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), { login: 'github-actions[bot]', type: 'Bot' })
+    sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_abc' }, '/docs-agent'), {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
     sim.addFault({ route: 'agent-message', status: 409, body: { error: 'the job is busy with another message' } })
     const jobsBefore = sim.agentJobs.size
-    const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent One more thing', { number: 12, pullRequest: true }))
+    const { failure, log } = await onEvent(
+      sim,
+      'issue_comment',
+      issueCommentEvent('/docs-agent One more thing', { number: 12, pullRequest: true })
+    )
     expect(failure).toContain('HTTP 409: the job is busy with another message')
     expect(sim.agentJobs.size).toBe(jobsBefore)
     expect(sim.count('agent-create')).toBe(0)
@@ -1072,24 +1409,43 @@ describe('the pull request remembers its job', () => {
   test('a pull request in another repository: recorded there when the token may, else a warning that says which token would', async () => {
     const sim = await startSim({ github: { writableRepos: [REPO] } })
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
-    const denied = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    const denied = await onEvent(
+      sim,
+      'workflow_dispatch',
+      {},
+      { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' }
+    )
     expect(denied.failure).toBeUndefined()
     expect(denied.outputs.get('pr-number')).toBe('5')
     expect(denied.log.lines).toContainEqual(
-      expect.stringMatching(/^warning: Could not record agent job job_abc on acme\/handbook#5: HTTP 403: .*a token that may write to acme\/handbook's pull requests/)
+      expect.stringMatching(
+        /^warning: Could not record agent job job_abc on acme\/handbook#5: HTTP 403: .*a token that may write to acme\/handbook's pull requests/
+      )
     )
     await fixture?.sim.close()
     const open = await startSim()
     open.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
-    await onEvent(open, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
-    expect(open.github.thread('acme/handbook', 5).comments.map((c) => c.body)).toEqual([expect.stringContaining('job=job_abc')])
+    await onEvent(
+      open,
+      'workflow_dispatch',
+      {},
+      { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' }
+    )
+    expect(open.github.thread('acme/handbook', 5).comments.map((c) => c.body)).toEqual([
+      expect.stringContaining('job=job_abc')
+    ])
   })
 
   test('a pull request link with a broken escape (`acme%zz`) is no pull request here: neither numbered nor recorded, and the step succeeds', async () => {
     const sim = await startSim()
     const link = 'https://github.com/acme%zz/docs/pull/42'
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = link
-    const { failure, outputs } = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    const { failure, outputs } = await onEvent(
+      sim,
+      'workflow_dispatch',
+      {},
+      { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' }
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     expect(outputs.get('pr-link')).toBe(link)
@@ -1100,7 +1456,12 @@ describe('the pull request remembers its job', () => {
   test('a pull request on another GitHub server is neither numbered nor recorded', async () => {
     const sim = await startSim()
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://gitlab.example.com/acme/docs/-/merge_requests/5'
-    const { outputs } = await onEvent(sim, 'workflow_dispatch', {}, { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' })
+    const { outputs } = await onEvent(
+      sim,
+      'workflow_dispatch',
+      {},
+      { operation: 'agent-status', 'job-id': 'job_abc', 'comment-command': '' }
+    )
     expect(outputs.get('pr-link')).toBe('https://gitlab.example.com/acme/docs/-/merge_requests/5')
     expect(outputs.get('pr-number')).toBe('')
     expect(sim.count('github-comment')).toBe(0)
@@ -1215,13 +1576,23 @@ describe('pure parts', () => {
   })
 
   test("pull request links are read on the runner's GitHub server only (GitHub Enterprise Server too)", () => {
-    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12', 'https://github.com')).toEqual({ repository: { owner: 'acme', repo: 'docs' }, number: 12 })
-    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12/files#diff', 'https://github.com')).toMatchObject({ number: 12 })
-    expect(parsePullRequestLink('https://ghe.acme.io/docs/site/pull/3', 'https://ghe.acme.io/')).toMatchObject({ repository: { owner: 'docs', repo: 'site' }, number: 3 })
+    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12', 'https://github.com')).toEqual({
+      repository: { owner: 'acme', repo: 'docs' },
+      number: 12
+    })
+    expect(parsePullRequestLink('https://github.com/acme/docs/pull/12/files#diff', 'https://github.com')).toMatchObject(
+      { number: 12 }
+    )
+    expect(parsePullRequestLink('https://ghe.acme.io/docs/site/pull/3', 'https://ghe.acme.io/')).toMatchObject({
+      repository: { owner: 'docs', repo: 'site' },
+      number: 3
+    })
     expect(parsePullRequestLink('https://github.com/acme/docs/issues/12', 'https://github.com')).toBeUndefined()
     expect(parsePullRequestLink('https://evil.example/acme/docs/pull/12', 'https://github.com')).toBeUndefined()
     // Escapes are read; one that is broken, or a name that is no single segment, names no repository.
-    expect(parsePullRequestLink('https://github.com/acme/docs%2D1/pull/12', 'https://github.com')).toMatchObject({ repository: { owner: 'acme', repo: 'docs-1' } })
+    expect(parsePullRequestLink('https://github.com/acme/docs%2D1/pull/12', 'https://github.com')).toMatchObject({
+      repository: { owner: 'acme', repo: 'docs-1' }
+    })
     expect(parsePullRequestLink('https://github.com/acme%zz/docs/pull/12', 'https://github.com')).toBeUndefined()
     expect(parsePullRequestLink('https://github.com/acme/docs%E0%A4/pull/12', 'https://github.com')).toBeUndefined()
     expect(parsePullRequestLink('https://github.com/acme%2Fother/docs/pull/12', 'https://github.com')).toBeUndefined()

@@ -5,7 +5,13 @@ import { readAgentJob } from '../src/service/agent-api.js'
 import { NO_STATUS_IN_A_ROW } from '../src/service/client.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
-import { type Inputs, type RunResult, type SimulatorFixture, agentInputs as inputsFor, simulatorFixture } from './support/harness.js'
+import {
+  type Inputs,
+  type RunResult,
+  type SimulatorFixture,
+  agentInputs as inputsFor,
+  simulatorFixture
+} from './support/harness.js'
 
 let fixture: SimulatorFixture | undefined
 afterEach(async () => {
@@ -33,11 +39,17 @@ describe('agent-message', () => {
     // Long enough for a poll to see it active however slow the machine (20 s: 200 ms of real time).
     const s = await simulator({ durationMs: 20_000 })
     const { outputs, failure, log, summary } = await runAction(
-      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: '  Fix the typo on the install page  ' })
+      agentInputs(s, {
+        operation: 'agent-message',
+        'job-id': 'job_abc',
+        prompt: '  Fix the typo on the install page  '
+      })
     )
     expect(failure).toBeUndefined()
     expect(s.count('agent-message')).toBe(1)
-    expect(s.requests.find((r) => r.route === 'agent-message')?.body).toEqual({ prompt: 'Fix the typo on the install page' })
+    expect(s.requests.find((r) => r.route === 'agent-message')?.body).toEqual({
+      prompt: 'Fix the typo on the install page'
+    })
     expect(Object.fromEntries(outputs)).toEqual(
       expect.objectContaining({
         'job-id': 'job_abc',
@@ -64,7 +76,9 @@ describe('agent-message', () => {
   test('the summary shows the first 200 characters of the prompt', async () => {
     const s = await simulator()
     const prompt = `${'a'.repeat(200)}TAIL`
-    const { failure, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt }))
+    const { failure, summary } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt })
+    )
     expect(failure).toBeUndefined()
     expect(summary).toContain(`${'a'.repeat(200)}…`)
     expect(summary).not.toContain('TAIL')
@@ -72,7 +86,9 @@ describe('agent-message', () => {
 
   test('completed without file changes: empty pr-link, said in the log and the summary', async () => {
     const s = await simulator()
-    const { outputs, failure, log, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Check links NOCHANGE' }))
+    const { outputs, failure, log, summary } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Check links NOCHANGE' })
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     expect(outputs.get('pr-link')).toBe('')
@@ -82,7 +98,9 @@ describe('agent-message', () => {
 
   test('archived succeeds and sets archived-at', async () => {
     const s = await simulator()
-    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'ARCHIVE it' }))
+    const { outputs, failure } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'ARCHIVE it' })
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('archived')
     expect(outputs.get('archived-at')).toMatch(/^\d{4}-\d\d-\d\dT/)
@@ -90,7 +108,9 @@ describe('agent-message', () => {
 
   test('failed fails the step naming the job, with the outputs kept', async () => {
     const s = await simulator()
-    const { outputs, failure, summary } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'FAIL please' }))
+    const { outputs, failure, summary } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'FAIL please' })
+    )
     expect(failure).toContain('Agent job job_abc failed')
     expect(outputs.get('status')).toBe('failed')
     expect(outputs.get('job-id')).toBe('job_abc')
@@ -99,7 +119,9 @@ describe('agent-message', () => {
 
   test('wait: false sends the message and returns; agent-status then waits for the end', async () => {
     const s = await simulator()
-    const sent = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', wait: 'false' }))
+    const sent = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', wait: 'false' })
+    )
     expect(sent.failure).toBeUndefined()
     expect(sent.outputs.get('status')).toBe('active')
     expect(s.count('agent-get')).toBe(0)
@@ -118,7 +140,9 @@ describe('agent-message', () => {
 describe('agent-status and agent-create', () => {
   test('agent-status with wait: false reads the job once', async () => {
     const s = await simulator()
-    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
+    const { outputs, failure } = await runAction(
+      agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' })
+    )
     expect(failure).toBeUndefined()
     expect(s.count('agent-get')).toBe(1)
     expect(outputs.get('status')).toBe('completed')
@@ -154,12 +178,16 @@ describe('agent-status and agent-create', () => {
     // A job's answer with its own `error` field but no status is still a job's: read again.
     s.clearFaults()
     s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc', error: 'last step retried' }, times: 2 })
-    expect((await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))).failure).toBeUndefined()
+    expect(
+      (await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc' }))).failure
+    ).toBeUndefined()
   })
 
   test('agent-create creates one job (201), outputs its id and waits for it', async () => {
     const s = await simulator()
-    const { outputs, failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Document the new CLI flag' }))
+    const { outputs, failure } = await runAction(
+      agentInputs(s, { operation: 'agent-create', prompt: 'Document the new CLI flag' })
+    )
     expect(failure).toBeUndefined()
     expect(s.count('agent-create')).toBe(1)
     expect(s.agentJobs.size).toBe(2)
@@ -171,7 +199,14 @@ describe('agent-status and agent-create', () => {
 
   test('an answer is read defensively: wrapper, snake_case, null and odd types', () => {
     const job = readAgentJob({
-      job: { job_id: 7, status: 'active', source: 'https://git.example/r', pr_link: 'javascript:alert(1)', created_at: 1_700_000_000, archivedAt: null }
+      job: {
+        job_id: 7,
+        status: 'active',
+        source: 'https://git.example/r',
+        pr_link: 'javascript:alert(1)',
+        created_at: 1_700_000_000,
+        archivedAt: null
+      }
     })
     expect(job).toEqual(
       expect.objectContaining({
@@ -191,7 +226,9 @@ describe('faults and limits', () => {
   test('the message POST is not sent again after a 500', async () => {
     const s = await simulator()
     s.addFault({ route: 'agent-message', status: 500, process: true })
-    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    const { failure } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' })
+    )
     expect(s.count('agent-message')).toBe(1)
     expect(failure).toContain('HTTP 500')
     expect(failure).toContain('not sent again')
@@ -200,7 +237,9 @@ describe('faults and limits', () => {
   test('the message POST is not sent again after a dropped connection', async () => {
     const s = await simulator()
     s.addFault({ route: 'agent-message', drop: true })
-    const { failure } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' }))
+    const { failure } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Once only' })
+    )
     expect(s.count('agent-message')).toBe(1)
     expect(failure).toContain('not sent again')
   })
@@ -209,7 +248,9 @@ describe('faults and limits', () => {
     const s = await simulator()
     s.addFault({ route: 'agent-message', status: 503 })
     s.addFault({ route: 'agent-message', status: 429, retryAfter: '2' })
-    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Try again' }))
+    const { failure, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Try again' })
+    )
     expect(failure).toBeUndefined()
     expect(s.count('agent-message')).toBe(3)
     expect(s.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Try again'])
@@ -218,7 +259,9 @@ describe('faults and limits', () => {
 
   test('a 429 whose Retry-After does not fit in timeout fails at once with the hourly limit', async () => {
     const s = await simulator({ messagesPerHour: 0 })
-    const { failure, elapsedMs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Too many' }))
+    const { failure, elapsedMs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Too many' })
+    )
     expect(s.count('agent-message')).toBe(1)
     expect(elapsedMs).toBeLessThan(10_000)
     expect(failure).toContain("the project's limit of 100 messages an hour is reached")
@@ -230,7 +273,13 @@ describe('faults and limits', () => {
     const s = await simulator({ durationMs: 60_000 })
     s.addFault({ route: 'agent-get', status: 503, times: 12 })
     const { failure, outputs, log } = await runAction(
-      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '10m', 'max-poll-interval': '5s' })
+      agentInputs(s, {
+        operation: 'agent-message',
+        'job-id': 'job_abc',
+        prompt: 'Go',
+        timeout: '10m',
+        'max-poll-interval': '5s'
+      })
     )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
@@ -239,7 +288,9 @@ describe('faults and limits', () => {
 
   test('404: the service text and the job id, also in the job-id output', async () => {
     const s = await simulator()
-    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' }))
+    const { failure, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_missing', prompt: 'Hello' })
+    )
     expect(outputs.get('job-id')).toBe('job_missing')
     expect(failure).toContain('job_missing')
     expect(failure).toContain('job not found')
@@ -272,7 +323,9 @@ describe('faults and limits', () => {
 
   test('an unknown status is treated as running, with one warning', async () => {
     const s = await simulator({ durationMs: 30_000, extraStatus: 'finalizing' })
-    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '1s' }))
+    const { failure, log, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '1s' })
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     const warnings = log.lines.filter((l) => l.startsWith('warning:') && l.includes('finalizing'))
@@ -283,7 +336,9 @@ describe('faults and limits', () => {
   test('a message the service takes up late: the end the job still shows from before is not taken for its result', async () => {
     // For 10 s after the message the job still reads `completed` with its old pull request.
     const s = await simulator({ messageLagMs: 10_000, durationMs: 20_000 })
-    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Tidy up NOCHANGE' }))
+    const { failure, log, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Tidy up NOCHANGE' })
+    )
     expect(failure).toBeUndefined()
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
     expect(outputs.get('status')).toBe('completed')
@@ -294,7 +349,9 @@ describe('faults and limits', () => {
 
   test('a job that never shows the message taken up: its end is believed after a minute, with a warning', async () => {
     const s = await simulator({ messageLagMs: 3_600_000 })
-    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '30s' }))
+    const { failure, log, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', 'max-poll-interval': '30s' })
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
@@ -307,7 +364,9 @@ describe('faults and limits', () => {
 
   test("a timeout within the message's first minute: the end the job still shows is taken at the timeout, with the warning, not failed as a timeout", async () => {
     const s = await simulator({ messageLagMs: 3_600_000 })
-    const { failure, log, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '20s' }))
+    const { failure, log, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '20s' })
+    )
     expect(failure).toBeUndefined()
     expect(outputs.get('status')).toBe('completed')
     expect(log.lines.find((l) => l.startsWith('warning:') && l.includes('as it did before the message'))).toMatch(
@@ -317,8 +376,12 @@ describe('faults and limits', () => {
 
   test('a timeout names the job, its last status and the wait', async () => {
     const s = await simulator({ durationMs: 600_000 })
-    const { failure, outputs } = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '20s' }))
-    expect(failure).toMatch(/Agent job job_abc did not finish within `timeout` \(20s\): last seen active, after waiting 2\ds\. The job may still finish: check it/)
+    const { failure, outputs } = await runAction(
+      agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '20s' })
+    )
+    expect(failure).toMatch(
+      /Agent job job_abc did not finish within `timeout` \(20s\): last seen active, after waiting 2\ds\. The job may still finish: check it/
+    )
     expect(failure).toContain('agent-status')
     expect(outputs.get('status')).toBe('active')
   })
@@ -333,7 +396,10 @@ describe('loading', () => {
     for (const file of files) {
       const text = await readFile(path.join(root, file), 'utf8')
       if (text.includes("'@actions/github'")) importers.push(file)
-      expect({ file, staticImportOfTheAdapter: /^\s*import\s[^(]*['"]\.\/octokit\.js['"]/m.test(text) }).toEqual({ file, staticImportOfTheAdapter: false })
+      expect({ file, staticImportOfTheAdapter: /^\s*import\s[^(]*['"]\.\/octokit\.js['"]/m.test(text) }).toEqual({
+        file,
+        staticImportOfTheAdapter: false
+      })
     }
     expect(importers).toEqual([path.join('action', 'octokit.ts')])
   })

@@ -17,12 +17,15 @@ describe('reading service answers', () => {
     expect(plain('a::b/c')).toBe('a::b/c')
     expect(plain(7)).toBe('7')
     // Text the log would have to change would name something else once changed.
-    for (const value of ['', '  ', 'exp##[x', '::set-output', 'a\nb', 'a\u202eb', 'job_\ud800x', null, {}]) expect(plain(value)).toBeUndefined()
+    for (const value of ['', '  ', 'exp##[x', '::set-output', 'a\nb', 'a\u202eb', 'job_\ud800x', null, {}])
+      expect(plain(value)).toBeUndefined()
     expect(plain('job_😀')).toBe('job_😀')
     expect(readAgentJob({ id: 'job##[1', status: 'active' }).id).toBeUndefined()
     expect(readAgentJob({ id: ' job_1 ', status: 'active' }).id).toBe('job_1')
     // A link is never changed to be shown: one it would have to change is no link.
-    expect(httpLink('http://[::1]:9000/b/site.zip?X-Amz-Signature=1')).toBe('http://[::1]:9000/b/site.zip?X-Amz-Signature=1')
+    expect(httpLink('http://[::1]:9000/b/site.zip?X-Amz-Signature=1')).toBe(
+      'http://[::1]:9000/b/site.zip?X-Amz-Signature=1'
+    )
     expect(httpLink('https://s3.example.com/b\n::add-mask::x')).toBeUndefined()
   })
   test('finiteNumber accepts numbers and numeric strings only', () => {
@@ -55,7 +58,10 @@ describe('reading service answers', () => {
   })
   test('a time no Date can hold reads as absent, instead of throwing when printed', () => {
     for (const value of [1e308, '1e308', 9e15 * 1000, '99999999999999999999']) expect(timestamp(value)).toBeUndefined()
-    expect(readAgentJob({ id: 'job_1', status: 'active', createdAt: 1e308, archivedAt: 9e18 })).toMatchObject({ createdAt: undefined, archivedAt: undefined })
+    expect(readAgentJob({ id: 'job_1', status: 'active', createdAt: 1e308, archivedAt: 9e18 })).toMatchObject({
+      createdAt: undefined,
+      archivedAt: undefined
+    })
   })
   test('percent is 0..100 and count a whole non-negative number, or absent', () => {
     expect(percent(40)).toBe(40)

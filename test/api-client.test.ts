@@ -25,7 +25,13 @@ function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator', speed?: numbe
   return { client, clock, log }
 }
 
-const start = { method: 'POST', path: '/v1/static-export/jobs', body: { domain: 'docs.acme.com' }, kind: 'once', what: 'start the export of docs.acme.com' } as const
+const start = {
+  method: 'POST',
+  path: '/v1/static-export/jobs',
+  body: { domain: 'docs.acme.com' },
+  kind: 'once',
+  what: 'start the export of docs.acme.com'
+} as const
 
 describe('ids as a path segment', () => {
   test('encoded for a request, or refused when the address would lead elsewhere', () => {
@@ -60,7 +66,12 @@ describe('ServiceClient against the simulator', () => {
     sim.addFault({ route: 'export-status', status: 500 })
     sim.addFault({ route: 'export-status', status: 502, retryAfter: '2' })
     sim.addFault({ route: 'export-status', drop: true })
-    const answer = (await client.request({ method: 'GET', path: `/v1/static-export/jobs/${body.jobId}`, kind: 'idempotent', what: 'read' })) as { status: string }
+    const answer = (await client.request({
+      method: 'GET',
+      path: `/v1/static-export/jobs/${body.jobId}`,
+      kind: 'idempotent',
+      what: 'read'
+    })) as { status: string }
     client.dispose()
     expect(answer.status).toEqual(expect.any(String))
     expect(sim.count('export-status')).toBe(4)
@@ -148,7 +159,9 @@ describe('ServiceClient against the simulator', () => {
     expect(error).toBeInstanceOf(ServiceError)
     expect(error.mayHaveBeenProcessed).toBe(false)
     expect(error.attempts).toBe(5)
-    expect(error.message).toMatch(/^Could not start the export of docs\.acme\.com: network error (ENOTFOUND|EAI_AGAIN): .* after 5 attempts\.$/)
+    expect(error.message).toMatch(
+      /^Could not start the export of docs\.acme\.com: network error (ENOTFOUND|EAI_AGAIN): .* after 5 attempts\.$/
+    )
     expect(log.text()).toMatch(/retry 1 in/)
   })
 
@@ -181,7 +194,11 @@ describe('ServiceClient against the simulator', () => {
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
     const { port } = elsewhere.address() as AddressInfo
     try {
-      sim.addFault({ route: 'export-start', status: 307, headers: { location: `http://127.0.0.1:${port}/v1/static-export/jobs` } })
+      sim.addFault({
+        route: 'export-start',
+        status: 307,
+        headers: { location: `http://127.0.0.1:${port}/v1/static-export/jobs` }
+      })
       const { client } = clientFor(sim.apiUrl)
       const error = await client.request(start).catch((e: unknown) => e)
       client.dispose()
@@ -195,7 +212,9 @@ describe('ServiceClient against the simulator', () => {
   test('a refused key names the input at fault and is not retried', async () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl, 'dsk_wrong')
-    const error = await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read' }).catch((e: Error) => e)
+    const error = await client
+      .request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read' })
+      .catch((e: Error) => e)
     client.dispose()
     expect(String(error)).toMatch(/refused the request \(HTTP 401.*Check `api-key`/)
     expect(sim.count('export-status')).toBe(1)
@@ -205,7 +224,9 @@ describe('ServiceClient against the simulator', () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl)
     sim.addFault({ route: 'export-status', status: 503, body: { error: 'maintenance window' }, times: 10 })
-    const error = (await client.request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read the job' }).catch((e) => e)) as ServiceError
+    const error = (await client
+      .request({ method: 'GET', path: '/v1/static-export/jobs/x', kind: 'idempotent', what: 'read the job' })
+      .catch((e) => e)) as ServiceError
     client.dispose()
     expect(error.message).toBe('Could not read the job: HTTP 503: maintenance window after 5 attempts.')
     expect(error.status).toBe(503)
@@ -249,14 +270,22 @@ describe('ServiceClient against the simulator', () => {
     sim = await startSimulator()
     const { client } = clientFor(sim.apiUrl)
     sim.addFault({ route: 'export-start', status: 200, body: '<html>proxy login</html>' })
-    await expect(client.request(start)).rejects.toThrow(/answered HTTP 200, but its answer was unusable \(not JSON: <html>proxy login<\/html>\)/)
+    await expect(client.request(start)).rejects.toThrow(
+      /answered HTTP 200, but its answer was unusable \(not JSON: <html>proxy login<\/html>\)/
+    )
     client.dispose()
   })
 })
 
 describe('an answer that breaks off or is unusable', () => {
   const read = (jobId: string, deadline?: number) =>
-    ({ method: 'GET', path: `/v1/static-export/jobs/${jobId}`, kind: 'idempotent', what: `read export job ${jobId}`, deadline }) as const
+    ({
+      method: 'GET',
+      path: `/v1/static-export/jobs/${jobId}`,
+      kind: 'idempotent',
+      what: `read export job ${jobId}`,
+      deadline
+    }) as const
 
   /** A started job to read, and a client whose clock runs 1000 times faster: a minute's bound takes 60 ms. */
   /**
@@ -292,19 +321,22 @@ describe('an answer that breaks off or is unusable', () => {
     ['cut in the middle of the body', { truncateAt: 5 }, /the connection broke off after 5 bytes of the answer/],
     ['stalled in the middle of the body', { stallAt: 5 }, /no complete answer within 1m 00s/],
     ['not JSON', { status: 200, body: 'OK' }, /not JSON: OK/]
-  ])('a start POST whose 200 answer is %s fails as "may have been processed", and is not sent again', async (_, fault, why) => {
-    sim = await startSimulator()
-    const { client } = clientFor(sim.apiUrl, sim.apiKey, 200)
-    sim.addFault({ route: 'export-start', process: true, ...fault })
-    const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
-    client.dispose()
-    expect(error).toBeInstanceOf(ServiceError)
-    expect(error.message).toMatch(/answered HTTP 20\d, but its answer was unusable/)
-    expect(error.message).toMatch(why)
-    expect(error.message).toContain('The service may have processed the request, so it was not sent again')
-    expect(error.mayHaveBeenProcessed).toBe(true)
-    expect(sim.count('export-start')).toBe(1)
-  })
+  ])(
+    'a start POST whose 200 answer is %s fails as "may have been processed", and is not sent again',
+    async (_, fault, why) => {
+      sim = await startSimulator()
+      const { client } = clientFor(sim.apiUrl, sim.apiKey, 200)
+      sim.addFault({ route: 'export-start', process: true, ...fault })
+      const error = (await client.request(start).catch((e: unknown) => e)) as ServiceError
+      client.dispose()
+      expect(error).toBeInstanceOf(ServiceError)
+      expect(error.message).toMatch(/answered HTTP 20\d, but its answer was unusable/)
+      expect(error.message).toMatch(why)
+      expect(error.message).toContain('The service may have processed the request, so it was not sent again')
+      expect(error.mayHaveBeenProcessed).toBe(true)
+      expect(sim.count('export-start')).toBe(1)
+    }
+  )
 
   test('an oversized answer is refused after the cap, without reading it all', async () => {
     // Reading 4 MiB takes real time: at 1000x, a loaded machine ran past the minute one request may take (60 ms).
@@ -318,9 +350,13 @@ describe('an answer that breaks off or is unusable', () => {
   test('a request that creates something, past the deadline and its grace, is not sent, and never said to be possibly processed', async () => {
     sim = await startSimulator()
     const { client, clock } = clientFor(sim.apiUrl)
-    const error = (await client.request({ ...start, deadline: clock.now() - 2500 }).catch((e: unknown) => e)) as ServiceError
+    const error = (await client
+      .request({ ...start, deadline: clock.now() - 2500 })
+      .catch((e: unknown) => e)) as ServiceError
     client.dispose()
-    expect(error.message).toBe('Could not start the export of docs.acme.com: it was not sent; no time is left within `timeout` for another try.')
+    expect(error.message).toBe(
+      'Could not start the export of docs.acme.com: it was not sent; no time is left within `timeout` for another try.'
+    )
     expect(error.mayHaveBeenProcessed).toBe(false)
     expect(sim.count('export-start')).toBe(0)
   })
@@ -329,7 +365,9 @@ describe('an answer that breaks off or is unusable', () => {
     sim = await startSimulator()
     sim.addFault({ route: 'export-start', status: 429, retryAfter: '120' })
     const { client, clock } = clientFor(sim.apiUrl)
-    const error = (await client.request({ ...start, deadline: clock.now() + 20_000 }).catch((e: unknown) => e)) as ServiceError
+    const error = (await client
+      .request({ ...start, deadline: clock.now() + 20_000 })
+      .catch((e: unknown) => e)) as ServiceError
     client.dispose()
     expect(error.message).toMatch(
       /^Could not start the export of docs\.acme\.com: HTTP 429.*; no time is left within `timeout` for another try\. The service asked to wait until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(2m 00s\)\.$/
@@ -343,7 +381,9 @@ describe('an answer that breaks off or is unusable', () => {
     sim = await startSimulator()
     sim.addFault({ route: 'export-start', status: 503, retryAfter: '99999999999999' })
     const { client, clock } = clientFor(sim.apiUrl)
-    const error = (await client.request({ ...start, deadline: clock.now() + 20_000 }).catch((e: unknown) => e)) as ServiceError
+    const error = (await client
+      .request({ ...start, deadline: clock.now() + 20_000 })
+      .catch((e: unknown) => e)) as ServiceError
     client.dispose()
     expect(error).toBeInstanceOf(ServiceError)
     expect(error.stoppedByDeadline).toBe(true)
@@ -357,7 +397,9 @@ describe('an answer that breaks off or is unusable', () => {
     sim = await startSimulator()
     sim.addFault({ route: 'agent-message', status: 429, retryAfter: '99999999999999' })
     const { client, clock } = clientFor(sim.apiUrl)
-    const error = await new AgentApi(client, () => clock.now()).message('proj_123', 'job_1', 'hello', clock.now() + 20_000).catch((e: unknown) => e)
+    const error = await new AgentApi(client, () => clock.now())
+      .message('proj_123', 'job_1', 'hello', clock.now() + 20_000)
+      .catch((e: unknown) => e)
     client.dispose()
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toMatch(
@@ -373,7 +415,9 @@ describe('an answer that breaks off or is unusable', () => {
     const deadline = clock.now() + 5000
     const error = (await client.request(read(jobId, deadline)).catch((e: unknown) => e)) as ServiceError
     client.dispose()
-    expect(error.message).toMatch(/no complete answer before `timeout` ran out; no time is left within `timeout` for another try/)
+    expect(error.message).toMatch(
+      /no complete answer before `timeout` ran out; no time is left within `timeout` for another try/
+    )
     // The deadline, plus the grace the last request has to be answered in (and 15 s of test clock,
     // 0.15 s of real time, for a loaded machine); unbounded, the request alone would take 60 s.
     expect(clock.now()).toBeLessThan(deadline + 2000 + 15_000)

@@ -5,7 +5,13 @@ import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import { CorruptArchiveError, SiteLimitError, UnsafeEntryError, UnsupportedArchiveError, writeFailure } from '../src/archive/errors.js'
+import {
+  CorruptArchiveError,
+  SiteLimitError,
+  UnsafeEntryError,
+  UnsupportedArchiveError,
+  writeFailure
+} from '../src/archive/errors.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
 import type { SiteInspector, SiteLimits } from '../src/archive/site-writer.js'
@@ -39,9 +45,21 @@ function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Buffer> 
 const ROOMY: SiteLimits = { maxBytes: 1024 ** 3 }
 
 /** Feeds `archive` through a receiver in odd-sized chunks, as a download would, then swaps the site in. */
-async function unpack(archive: Buffer, log: RecordingLogger = recordingLogger(), limits = ROOMY, inspector?: SiteInspector): Promise<ReceivedArchive> {
+async function unpack(
+  archive: Buffer,
+  log: RecordingLogger = recordingLogger(),
+  limits = ROOMY,
+  inspector?: SiteInspector
+): Promise<ReceivedArchive> {
   let fatal: unknown
-  const receiver = await ArchiveReceiver.open({ partFile, siteDir, log, onFatal: (error) => void (fatal ??= error), limits, inspector })
+  const receiver = await ArchiveReceiver.open({
+    partFile,
+    siteDir,
+    log,
+    onFatal: (error) => void (fatal ??= error),
+    limits,
+    inspector
+  })
   try {
     for (let offset = 0; offset < archive.length; offset += 7919) {
       await receiver.write(archive.subarray(offset, offset + 7919))
@@ -179,7 +197,11 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
   })
 
   const hostile: Array<[string, ArchiveEntry[], string]> = [
-    ['an absolute path', [{ type: 'file', name: '/tmp/docs-admin-evil.txt', content: 'x' }], '/tmp/docs-admin-evil.txt'],
+    [
+      'an absolute path',
+      [{ type: 'file', name: '/tmp/docs-admin-evil.txt', content: 'x' }],
+      '/tmp/docs-admin-evil.txt'
+    ],
     ['a ".." segment', [{ type: 'file', name: '../outside/evil.txt', content: 'x' }], '../outside/evil.txt'],
     ['a drive-letter path', [{ type: 'file', name: 'C:\\evil.txt', content: 'x' }], 'C:\\evil.txt'],
     [
@@ -235,17 +257,20 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
       'UP/evil.txt'
     ]
   ]
-  test.each(hostile)('refuses %s, names the entry, writes nothing outside and keeps the old site', async (_, entries, entryName) => {
-    await mkdir(siteDir)
-    await writeFile(join(siteDir, 'old.html'), 'old site')
-    const error = await unpack(await build(format, entries)).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(UnsafeEntryError)
-    expect((error as UnsafeEntryError).entryName).toBe(entryName)
-    expect((error as Error).message).toContain(JSON.stringify(entryName))
-    await expectNothingElseWritten('site')
-    expect(await readdir(siteDir)).toEqual(['old.html'])
-    await expect(stat('/tmp/docs-admin-evil.txt')).rejects.toThrow()
-  })
+  test.each(hostile)(
+    'refuses %s, names the entry, writes nothing outside and keeps the old site',
+    async (_, entries, entryName) => {
+      await mkdir(siteDir)
+      await writeFile(join(siteDir, 'old.html'), 'old site')
+      const error = await unpack(await build(format, entries)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnsafeEntryError)
+      expect((error as UnsafeEntryError).entryName).toBe(entryName)
+      expect((error as Error).message).toContain(JSON.stringify(entryName))
+      await expectNothingElseWritten('site')
+      expect(await readdir(siteDir)).toEqual(['old.html'])
+      await expect(stat('/tmp/docs-admin-evil.txt')).rejects.toThrow()
+    }
+  )
 
   test('unpacks files of mode 000 readable and writable by their owner', async () => {
     await unpack(
@@ -282,14 +307,24 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(error).not.toBeInstanceOf(CorruptArchiveError)
     expect((error as Error).message).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
     // A zip's central directory declares every size: the bound fails before the first entry is written.
-    expect((error as Error).message).toContain(format === 'zip' ? "the archive's entries declare 6.0 MiB in all" : 'the entry "zeros.bin" (6.0 MiB) takes it to 6.0 MiB')
+    expect((error as Error).message).toContain(
+      format === 'zip'
+        ? "the archive's entries declare 6.0 MiB in all"
+        : 'the entry "zeros.bin" (6.0 MiB) takes it to 6.0 MiB'
+    )
     await expectNothingElseWritten('site')
     expect(await readdir(siteDir)).toEqual(['old.html'])
   })
 
   test('more entries than the bound allows fails saying so', async () => {
-    const entries: ArchiveEntry[] = Array.from({ length: 30 }, (_, i) => ({ type: 'file', name: `p${i}.html`, content: 'x' }))
-    const error = await unpack(await build(format, entries), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch((e: unknown) => e)
+    const entries: ArchiveEntry[] = Array.from({ length: 30 }, (_, i) => ({
+      type: 'file',
+      name: `p${i}.html`,
+      content: 'x'
+    }))
+    const error = await unpack(await build(format, entries), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toContain('more than 25 entries, the most the action unpacks')
     await expectNothingElseWritten('no site')
@@ -301,9 +336,13 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
   test('the folders a deep path implies count against the entry bound', async () => {
     // One entry, 31 paths made: a few dozen bytes could otherwise make millions of folders.
     const deep: ArchiveEntry[] = [{ type: 'file', name: `${'d/'.repeat(30)}deep.html`, content: 'x' }]
-    const error = await unpack(await build(format, deep), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch((e: unknown) => e)
+    const error = await unpack(await build(format, deep), recordingLogger(), { ...ROOMY, maxEntries: 25 }).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toContain('The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/')
+    expect((error as Error).message).toContain(
+      'The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/'
+    )
     await expectNothingElseWritten('no site')
   })
 
@@ -317,7 +356,9 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     else broken.fill(0x41, 600, 1400)
     const error = await unpack(broken).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CorruptArchiveError)
-    expect((error as Error).message).toMatch(new RegExp(`corrupt \\(${format.replace('.', '\\.')}, ${broken.length} bytes, sha256 [0-9a-f]{64}\\)`))
+    expect((error as Error).message).toMatch(
+      new RegExp(`corrupt \\(${format.replace('.', '\\.')}, ${broken.length} bytes, sha256 [0-9a-f]{64}\\)`)
+    )
     await expectNothingElseWritten('no site')
   })
 })
@@ -372,7 +413,13 @@ describe('tar only', () => {
     // The header block alone, then the rest: the reader has the empty record and nothing held.
     for (const split of [512, 7919]) {
       const archive = Buffer.concat([paxBlock(0), plain])
-      const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => void (fatal ??= error), limits: ROOMY })
+      const receiver = await ArchiveReceiver.open({
+        partFile,
+        siteDir,
+        log: recordingLogger(),
+        onFatal: (error) => void (fatal ??= error),
+        limits: ROOMY
+      })
       let fatal: unknown
       await receiver.write(archive.subarray(0, split))
       await receiver.write(archive.subarray(split))
@@ -409,18 +456,23 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
-  test.each([true, false])('a tar (gzip: %s) that ends just after the header of a large entry is corrupt, says where, leaves nothing', async (gzip) => {
-    const tar = await buildTar([
-      { type: 'file', name: 'index.html', content: 'x' },
-      { type: 'file', name: 'big.bin', content: Buffer.alloc(3 * 1024 * 1024, 1) }
-    ])
-    // index.html's header and block, then big.bin's header: a whole, valid gzip of a cut tar.
-    const cut = tar.subarray(0, 3 * 512)
-    const error = await unpack(gzip ? zlib.gzipSync(cut) : cut).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(CorruptArchiveError)
-    expect((error as Error).message).toContain('the tar data ends early, inside the entry "big.bin" (3.0 MiB declared)')
-    await expectNothingElseWritten('no site')
-  })
+  test.each([true, false])(
+    'a tar (gzip: %s) that ends just after the header of a large entry is corrupt, says where, leaves nothing',
+    async (gzip) => {
+      const tar = await buildTar([
+        { type: 'file', name: 'index.html', content: 'x' },
+        { type: 'file', name: 'big.bin', content: Buffer.alloc(3 * 1024 * 1024, 1) }
+      ])
+      // index.html's header and block, then big.bin's header: a whole, valid gzip of a cut tar.
+      const cut = tar.subarray(0, 3 * 512)
+      const error = await unpack(gzip ? zlib.gzipSync(cut) : cut).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(CorruptArchiveError)
+      expect((error as Error).message).toContain(
+        'the tar data ends early, inside the entry "big.bin" (3.0 MiB declared)'
+      )
+      await expectNothingElseWritten('no site')
+    }
+  )
 
   test('a tar.gz of little but zero blocks fails once past what its entries hold, not after gunzipping them all', async () => {
     const site = await buildTar([{ type: 'file', name: 'index.html', content: 'x' }])
@@ -428,13 +480,18 @@ describe('tar only', () => {
     const padded = zlib.gzipSync(Buffer.concat([site, Buffer.alloc(64 * 1024 * 1024)]))
     const error = await unpack(padded).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toMatch(/^The bundle's tar data runs past 8\.\d MiB, far more than the 1 entry so far hold \(1 B of files\)/)
+    expect((error as Error).message).toMatch(
+      /^The bundle's tar data runs past 8\.\d MiB, far more than the 1 entry so far hold \(1 B of files\)/
+    )
     await expectNothingElseWritten('no site')
   })
 
   test.each([
     ['in the same gzip member', (first: Buffer, hidden: Buffer) => zlib.gzipSync(Buffer.concat([first, hidden]))],
-    ['in a second gzip member', (first: Buffer, hidden: Buffer) => Buffer.concat([zlib.gzipSync(first), zlib.gzipSync(hidden)])]
+    [
+      'in a second gzip member',
+      (first: Buffer, hidden: Buffer) => Buffer.concat([zlib.gzipSync(first), zlib.gzipSync(hidden)])
+    ]
   ])('entries after the end of the archive are not unpacked (%s), as tar -tf does not list them', async (_, join_) => {
     const first = await buildTar([{ type: 'file', name: 'index.html', content: 'home' }])
     const hidden = await buildTar([{ type: 'file', name: 'hidden.html', content: 'not listed by tar -tf' }])
@@ -445,12 +502,24 @@ describe('tar only', () => {
 
   test.each([
     ['the old GNU format (type S)', 'S', {}],
-    ['a pax sparse format', '0', { 'GNU.sparse.major': '1', 'GNU.sparse.minor': '0', 'GNU.sparse.name': 'data/sparse.bin', 'GNU.sparse.realsize': '5242880' }]
+    [
+      'a pax sparse format',
+      '0',
+      {
+        'GNU.sparse.major': '1',
+        'GNU.sparse.minor': '0',
+        'GNU.sparse.name': 'data/sparse.bin',
+        'GNU.sparse.realsize': '5242880'
+      }
+    ]
   ] as const)('a sparse file in %s is refused as unsupported, not written wrong', async (_, typeflag, pax) => {
     const pack = tarStream.pack()
     pack.entry({ name: 'index.html' }, 'home')
     // The sparse map as content (what GNU tar writes before the data's pieces).
-    const sparse = Object.keys(pax).length > 0 ? { name: 'GNUSparseFile.1/sparse.bin', pax: { ...pax } } : { name: 'data/sparse.bin' }
+    const sparse =
+      Object.keys(pax).length > 0
+        ? { name: 'GNUSparseFile.1/sparse.bin', pax: { ...pax } }
+        : { name: 'data/sparse.bin' }
     pack.entry(sparse, '1\n0\n512\n')
     pack.finalize()
     const chunks: Buffer[] = []
@@ -488,9 +557,13 @@ describe('zip only', () => {
   })
 
   test('a symlink whose target declares more than 4096 bytes is refused before it is read', async () => {
-    const error = await unpack(buildZip([{ type: 'symlink', name: 'link', target: 'a/'.repeat(300_000) }])).catch((e: unknown) => e)
+    const error = await unpack(buildZip([{ type: 'symlink', name: 'link', target: 'a/'.repeat(300_000) }])).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(UnsafeEntryError)
-    expect((error as Error).message).toContain('"link" is a symlink whose target is longer than 4096 bytes (it declares 600000,')
+    expect((error as Error).message).toContain(
+      '"link" is a symlink whose target is longer than 4096 bytes (it declares 600000,'
+    )
     await expectNothingElseWritten('no site')
   })
 
@@ -539,14 +612,18 @@ describe('zip only', () => {
     // Three records of the same 5,000 bytes: each would be read and inflated again.
     const error = await unpack(sharedDataZip(3, 1000, 0o100644)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CorruptArchiveError)
-    expect((error as Error).message).toContain("the central directory's entries hold more data than the 5031 bytes before it")
+    expect((error as Error).message).toContain(
+      "the central directory's entries hold more data than the 5031 bytes before it"
+    )
     await expectNothingElseWritten('no site')
   })
 
   test('a symlink whose compressed target is larger than any path is refused before it is read', async () => {
     const error = await unpack(sharedDataZip(1, 1000, 0o120777)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnsafeEntryError)
-    expect((error as Error).message).toContain('"a" is a symlink whose target is longer than 4096 bytes (it declares 0, 5000 compressed)')
+    expect((error as Error).message).toContain(
+      '"a" is a symlink whose target is longer than 4096 bytes (it declares 0, 5000 compressed)'
+    )
     await expectNothingElseWritten('no site')
   })
 
@@ -571,20 +648,23 @@ describe('zip only', () => {
   /** Where a zip's end of central directory record starts (no comment: the last 22 bytes). */
   const endRecordAt = (zip: Buffer): number => zip.length - 22
 
-  test.each([1, 0])('an end record whose count (%d) leaves records of its central directory out is refused as corrupt', async (count) => {
-    const zip = buildZip([
-      { type: 'file', name: 'index.html', content: 'home' },
-      { type: 'file', name: 'guide.html', content: 'guide' },
-      { type: 'file', name: 'faq.html', content: 'faq' }
-    ])
-    // One flipped bit turns 3 into 1: the directory's size still covers all three records.
-    zip.writeUInt16LE(count, endRecordAt(zip) + 8)
-    zip.writeUInt16LE(count, endRecordAt(zip) + 10)
-    const error = await unpack(zip).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(CorruptArchiveError)
-    expect((error as Error).message).toContain(`the central directory's ${count} entries take`)
-    await expectNothingElseWritten('no site')
-  })
+  test.each([1, 0])(
+    'an end record whose count (%d) leaves records of its central directory out is refused as corrupt',
+    async (count) => {
+      const zip = buildZip([
+        { type: 'file', name: 'index.html', content: 'home' },
+        { type: 'file', name: 'guide.html', content: 'guide' },
+        { type: 'file', name: 'faq.html', content: 'faq' }
+      ])
+      // One flipped bit turns 3 into 1: the directory's size still covers all three records.
+      zip.writeUInt16LE(count, endRecordAt(zip) + 8)
+      zip.writeUInt16LE(count, endRecordAt(zip) + 10)
+      const error = await unpack(zip).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(CorruptArchiveError)
+      expect((error as Error).message).toContain(`the central directory's ${count} entries take`)
+      await expectNothingElseWritten('no site')
+    }
+  )
 
   test('a central directory that does not end where the end record starts is refused as corrupt', async () => {
     const zip = buildZip([
@@ -624,14 +704,21 @@ describe('zip only', () => {
 
   test.each([
     ['encrypted', { flags: 1 }, '"page.html" is encrypted, which the action does not unpack'],
-    ['compressed with bzip2', { method: 12 }, '"page.html" is compressed with method 12 (neither stored nor deflate), which the action does not unpack']
-  ] as const)('an entry %s is refused as unsupported, not corrupt (another download would not help)', async (_, change, message) => {
-    const zip = withFirstEntry(buildZip([{ type: 'file', name: 'page.html', content: 'x'.repeat(100) }]), change)
-    const error = await unpack(zip).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(UnsupportedArchiveError)
-    expect((error as Error).message).toBe(`The bundle archive cannot be unpacked: entry ${message}.`)
-    await expectNothingElseWritten('no site')
-  })
+    [
+      'compressed with bzip2',
+      { method: 12 },
+      '"page.html" is compressed with method 12 (neither stored nor deflate), which the action does not unpack'
+    ]
+  ] as const)(
+    'an entry %s is refused as unsupported, not corrupt (another download would not help)',
+    async (_, change, message) => {
+      const zip = withFirstEntry(buildZip([{ type: 'file', name: 'page.html', content: 'x'.repeat(100) }]), change)
+      const error = await unpack(zip).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnsupportedArchiveError)
+      expect((error as Error).message).toBe(`The bundle archive cannot be unpacked: entry ${message}.`)
+      await expectNothingElseWritten('no site')
+    }
+  )
 
   test('a stored encrypted entry (its data holds the 12-byte encryption header too) is unsupported, not a size mismatch', async () => {
     // One stored (empty) entry as ZipCrypto writes it: 12 more bytes before the content, counted in its compressed size.
@@ -648,7 +735,9 @@ describe('zip only', () => {
     encrypted.writeUInt32LE(encrypted.readUInt32LE(endRecordAt(encrypted) + 16) + 12, endRecordAt(encrypted) + 16)
     const error = await unpack(encrypted).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnsupportedArchiveError)
-    expect((error as Error).message).toBe('The bundle archive cannot be unpacked: entry "a.html" is encrypted, which the action does not unpack.')
+    expect((error as Error).message).toBe(
+      'The bundle archive cannot be unpacked: entry "a.html" is encrypted, which the action does not unpack.'
+    )
     await expectNothingElseWritten('no site')
   })
 
@@ -659,7 +748,8 @@ describe('zip only', () => {
 })
 
 describe("file system failures in the user's terms", () => {
-  const failure = (code: string, syscall = 'write'): NodeJS.ErrnoException => Object.assign(new Error(`${code}: raw`), { code, syscall })
+  const failure = (code: string, syscall = 'write'): NodeJS.ErrnoException =>
+    Object.assign(new Error(`${code}: raw`), { code, syscall })
 
   test.each([
     ['ENOSPC', 'the disk is full (ENOSPC), after 1.5 GiB had been written'],
@@ -698,9 +788,15 @@ describe('the .part file', () => {
       },
       limits: ROOMY
     })
-    for (let offset = 0; offset < archive.length; offset += 4096) await receiver.write(archive.subarray(offset, offset + 4096))
+    for (let offset = 0; offset < archive.length; offset += 4096)
+      await receiver.write(archive.subarray(offset, offset + 4096))
     const received = await receiver.complete()
-    expect(received).toMatchObject({ format: 'tar', sizeBytes: archive.length, staging: undefined, sha256: createHash('sha256').update(archive).digest('hex') })
+    expect(received).toMatchObject({
+      format: 'tar',
+      sizeBytes: archive.length,
+      staging: undefined,
+      sha256: createHash('sha256').update(archive).digest('hex')
+    })
     expect((await readFile(partFile)).equals(archive)).toBe(true)
   }, 5000)
 })
@@ -741,7 +837,8 @@ describe('the site check while unpacking', () => {
   })
   test("a zip's pages over many batches of its writer threads: each page sent back and scanned once", async () => {
     // Text that deflate cannot shrink much, so that the pages fill many of the threads' batches.
-    const noise = (seed: number): string => Array.from({ length: 300 }, (_, i) => ((seed * 7919 + i * 104_729) % 1_000_003).toString(36)).join(' ')
+    const noise = (seed: number): string =>
+      Array.from({ length: 300 }, (_, i) => ((seed * 7919 + i * 104_729) % 1_000_003).toString(36)).join(' ')
     const entries: ArchiveEntry[] = Array.from({ length: 1200 }, (_, i) => ({
       type: 'file',
       name: `docs/page-${i}.html`,
@@ -760,14 +857,19 @@ describe('the site check while unpacking', () => {
     // 40 KiB pages (over the size always scanned here). The thread's observer takes 5 ms a page:
     // the writer falls behind, and the reader, which would only wait for it, scans most pages.
     const pages = (count: number): ArchiveEntry[] =>
-      Array.from({ length: count }, (_, i) => ({ type: 'file', name: `docs/page-${i}.html`, content: `<a href="/p${i}">x</a>\n${'<p>text</p>\n'.repeat(3_400)}` }))
+      Array.from({ length: count }, (_, i) => ({
+        type: 'file',
+        name: `docs/page-${i}.html`,
+        content: `<a href="/p${i}">x</a>\n${'<p>text</p>\n'.repeat(3_400)}`
+      }))
     const observedWhere = async (threadMsPerPage: number, count: number): Promise<{ here: number; thread: number }> => {
       let here = 0
       let thread = 0
       const inspector: SiteInspector = {
         threadObserver: `() => { let seen = 0; return { observe() { const until = Date.now() + ${threadMsPerPage}; while (Date.now() < until); seen++ }, result: () => seen } }`,
         observer: () => ({ observe: () => void here++, result: () => undefined }),
-        unpacked: ({ observed }) => void (thread = observed.reduce<number>((sum, seen) => sum + (typeof seen === 'number' ? seen : 0), 0)),
+        unpacked: ({ observed }) =>
+          void (thread = observed.reduce<number>((sum, seen) => sum + (typeof seen === 'number' ? seen : 0), 0)),
         review: async () => undefined
       }
       await unpack(await build('tar.gz', pages(count)), recordingLogger(), ROOMY, inspector)
@@ -807,7 +909,11 @@ describe('the site check while unpacking', () => {
     const largeStylesheet = { type: 'file', name: 'theme.css', content: 'p{}\n'.repeat(20_000) } as const
     expect(await judged([small, largeStylesheet])).toHaveLength(1)
     // With a large page the thread has something to judge, and does so while this thread judges its own.
-    const [thread, here] = (await judged([small, largeStylesheet, { type: 'file', name: 'large.html', content: '<p>x</p>\n'.repeat(10_000) }])) as Array<{
+    const [thread, here] = (await judged([
+      small,
+      largeStylesheet,
+      { type: 'file', name: 'large.html', content: '<p>x</p>\n'.repeat(10_000) }
+    ])) as Array<{
       start: number
       end: number
     }>
@@ -820,7 +926,11 @@ describe('the site check while unpacking', () => {
     // 5 ms a page: the writer falls behind, and the reader, which would only wait for it,
     // inflates most entries itself (node's zlib on this thread is the only one the spy sees).
     const pages = (count: number): ArchiveEntry[] =>
-      Array.from({ length: count }, (_, i) => ({ type: 'file', name: `docs/page-${i}.html`, content: `<a href="/p${i}">x</a>\n${randomBytes(4500).toString('base64')}` }))
+      Array.from({ length: count }, (_, i) => ({
+        type: 'file',
+        name: `docs/page-${i}.html`,
+        content: `<a href="/p${i}">x</a>\n${randomBytes(4500).toString('base64')}`
+      }))
     const slowThread = (): SiteInspector => ({
       threadObserver: `() => { let seen = 0; return { observe() { const until = Date.now() + 5; while (Date.now() < until); seen++ }, result: () => seen } }`,
       review: async () => undefined
@@ -831,7 +941,10 @@ describe('the site check while unpacking', () => {
       await unpack(buildZip(many), recordingLogger(), ROOMY, slowThread())
       expect(inflatedHere.mock.calls.length).toBeGreaterThan(100)
       // Whoever inflated them, every page is what the archive holds.
-      for (const i of [0, 199, 399]) expect(await readFile(join(siteDir, `docs/page-${i}.html`), 'utf8')).toBe((many[i] as { content: string }).content)
+      for (const i of [0, 199, 399])
+        expect(await readFile(join(siteDir, `docs/page-${i}.html`), 'utf8')).toBe(
+          (many[i] as { content: string }).content
+        )
 
       // Never behind when only 20 pages are handed over: the thread inflates every one.
       inflatedHere.mockClear()
@@ -851,7 +964,9 @@ describe('the site check while unpacking', () => {
       const error = await unpack(zip, recordingLogger(), ROOMY, slowThread()).catch((e: unknown) => e)
       expect(inflatedHere.mock.calls.length).toBeGreaterThan(100)
       expect(error).toBeInstanceOf(CorruptArchiveError)
-      expect((error as Error).message).toContain('the entry "docs/page-399.html" holds data that does not match its CRC-32')
+      expect((error as Error).message).toContain(
+        'the entry "docs/page-399.html" holds data that does not match its CRC-32'
+      )
     } finally {
       inflatedHere.mockRestore()
     }
@@ -882,10 +997,14 @@ describe('the site check while unpacking', () => {
       }),
       review: async () => undefined
     }
-    const error = await unpack(buildZip(fixtureSiteEntries()), recordingLogger(), ROOMY, broken).catch((e: unknown) => e)
+    const error = await unpack(buildZip(fixtureSiteEntries()), recordingLogger(), ROOMY, broken).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(ActionError)
     // Said as what it is: a check of a page on disk, not a write of an entry (and never "entry undefined").
-    expect((error as Error).message).toMatch(/^Could not check the page "[^"]+\.html" as it was unpacked: the observer broke$/)
+    expect((error as Error).message).toMatch(
+      /^Could not check the page "[^"]+\.html" as it was unpacked: the observer broke$/
+    )
   })
 })
 
@@ -916,20 +1035,23 @@ describe('stopping', () => {
     // 60 folders of 50 empty files, in order: once the last folder has files, far more than the
     // few thousand entries a cancelled run still removes itself are on disk.
     const entries: ArchiveEntry[] = []
-    for (let d = 0; d < 60; d++) for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    for (let d = 0; d < 60; d++)
+      for (let f = 0; f < 50; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
     const controller = new AbortController()
     const receiver = await stoppableReceiver(controller.signal)
     await receiver.write(buildZip(entries))
     const completing = receiver.complete().catch((e: unknown) => e)
     const ours = async (): Promise<string[]> => (await readdir(work.dir)).filter((name) => name.startsWith('.site.'))
-    const lastFolder = async (): Promise<string[]> => readdir(join(work.dir, (await ours())[0] ?? 'none', 'd59')).catch((): string[] => [])
+    const lastFolder = async (): Promise<string[]> =>
+      readdir(join(work.dir, (await ours())[0] ?? 'none', 'd59')).catch((): string[] => [])
     while ((await lastFolder()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2))
     controller.abort(new CancelledError())
     await completing
     await receiver.discard(true)
     // Renamed to a trash name at once; the detached process then removes it.
     expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
-    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     await expectNothingElseWritten('no site')
   })
 
@@ -939,39 +1061,61 @@ describe('stopping', () => {
   // It dies at its fifth file, while the reader, with more queued than the threads may hold,
   // waits for room: the archive's end is not reached (where finish() would end the threads).
   test.each([
-    ['tar.gz', 'an uncaught error', "queueMicrotask(() => { throw new Error('the thread broke') })", 'failed: the thread broke'],
-    ['zip', 'an uncaught error', "queueMicrotask(() => { throw new Error('the thread broke') })", 'failed: the thread broke'],
-    ['tar.gz', 'running out of memory', 'const kept = []; for (;;) kept.push(new Array(1 << 20).fill(1.5))', 'ran out of memory (its limit is 256 MiB)'],
+    [
+      'tar.gz',
+      'an uncaught error',
+      "queueMicrotask(() => { throw new Error('the thread broke') })",
+      'failed: the thread broke'
+    ],
+    [
+      'zip',
+      'an uncaught error',
+      "queueMicrotask(() => { throw new Error('the thread broke') })",
+      'failed: the thread broke'
+    ],
+    [
+      'tar.gz',
+      'running out of memory',
+      'const kept = []; for (;;) kept.push(new Array(1 << 20).fill(1.5))',
+      'ran out of memory (its limit is 256 MiB)'
+    ],
     ['zip', 'process.exit', 'process.exit(7)', 'ended unexpectedly (exit code 7)']
-  ] as const)('a writer thread that dies mid-unpacking (%s, %s) fails it at once with why, and leaves nothing behind', async (format, _, death, why) => {
-    const dying: SiteInspector = {
-      threadObserver: `() => {
+  ] as const)(
+    'a writer thread that dies mid-unpacking (%s, %s) fails it at once with why, and leaves nothing behind',
+    async (format, _, death, why) => {
+      const dying: SiteInspector = {
+        threadObserver: `() => {
         let seen = 0
         return { observe() { if (++seen === 5) { ${death} } }, result: () => null }
       }`,
-      review: async () => undefined
+        review: async () => undefined
+      }
+      // 3 MiB of content that deflate cannot shrink: past the 2 MiB the threads may have queued.
+      const archive = await build(
+        format,
+        Array.from({ length: 384 }, (_, i) => ({
+          type: 'file',
+          name: `docs/page-${i}.html`,
+          content: randomBytes(8192)
+        }))
+      )
+      const startedAt = Date.now()
+      let timer: NodeJS.Timeout | undefined
+      const hang = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the unpacking still runs after 1.5 s')), 1500)
+      })
+      const error = await Promise.race([unpack(archive, recordingLogger(), ROOMY, dying), hang])
+        .then(() => undefined)
+        .catch((e: unknown) => e)
+        .finally(() => clearTimeout(timer))
+      expect(Date.now() - startedAt).toBeLessThan(1500)
+      // About no entry; an ActionError, so main.ts fails the step with its message.
+      expect(error).toBeInstanceOf(ActionError)
+      expect((error as Error).message).toBe(`Could not unpack the bundle: a writer thread ${why}`)
+      // unpack() discarded the receiver: no staging folder, no .part file.
+      await expectNothingElseWritten('no site')
     }
-    // 3 MiB of content that deflate cannot shrink: past the 2 MiB the threads may have queued.
-    const archive = await build(
-      format,
-      Array.from({ length: 384 }, (_, i) => ({ type: 'file', name: `docs/page-${i}.html`, content: randomBytes(8192) }))
-    )
-    const startedAt = Date.now()
-    let timer: NodeJS.Timeout | undefined
-    const hang = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the unpacking still runs after 1.5 s')), 1500)
-    })
-    const error = await Promise.race([unpack(archive, recordingLogger(), ROOMY, dying), hang])
-      .then(() => undefined)
-      .catch((e: unknown) => e)
-      .finally(() => clearTimeout(timer))
-    expect(Date.now() - startedAt).toBeLessThan(1500)
-    // About no entry; an ActionError, so main.ts fails the step with its message.
-    expect(error).toBeInstanceOf(ActionError)
-    expect((error as Error).message).toBe(`Could not unpack the bundle: a writer thread ${why}`)
-    // unpack() discarded the receiver: no staging folder, no .part file.
-    await expectNothingElseWritten('no site')
-  })
+  )
 })
 
 describe('staging swap', () => {
@@ -1006,7 +1150,8 @@ describe('staging swap', () => {
     await oldSite()
     await swapIntoPlace(await staged(), siteDir, { entries: 5000, signal: AbortSignal.abort() })
     expect(await readdir(siteDir)).toEqual(['index.html'])
-    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await ours()).toEqual([])
 
     // An empty folder where the site goes is gone when the swap resolves, even when cancelled:

@@ -84,14 +84,42 @@ describe('entryPath', () => {
             .toLowerCase()
             .replace(/[. ]+$/, '')
         )
-      if (segments.some((segment) => segment === '..' || /^[. ]+$/.test(segment) || gitName(segment) || Buffer.byteLength(segment) > 255)) return 'refused'
+      if (
+        segments.some(
+          (segment) =>
+            segment === '..' || /^[. ]+$/.test(segment) || gitName(segment) || Buffer.byteLength(segment) > 255
+        )
+      )
+        return 'refused'
       const path = segments.join('/')
       return Buffer.byteLength(path) > 4096 ? 'refused' : path
     }
-    const unit = fc.constantFrom('a', 'Z', 'g', 'i', 't', 'G', 'I', 'T', '~', '1', '.', '.', ' ', '/', '/', '\\', '-', '_', ':')
+    const unit = fc.constantFrom(
+      'a',
+      'Z',
+      'g',
+      'i',
+      't',
+      'G',
+      'I',
+      'T',
+      '~',
+      '1',
+      '.',
+      '.',
+      ' ',
+      '/',
+      '/',
+      '\\',
+      '-',
+      '_',
+      ':'
+    )
     const name = fc.oneof(
       fc.string({ unit, minLength: 1, maxLength: 24 }),
-      fc.array(fc.stringMatching(/^[\w-][\w.-]{0,10}$/), { minLength: 1, maxLength: 6 }).map((segments) => segments.join('/')),
+      fc
+        .array(fc.stringMatching(/^[\w-][\w.-]{0,10}$/), { minLength: 1, maxLength: 6 })
+        .map((segments) => segments.join('/')),
       fc
         .tuple(fc.integer({ min: 250, max: 260 }), fc.integer({ min: 1, max: 20 }))
         .map(([length, count]) => Array.from({ length: count }, () => 'n'.repeat(length)).join('/'))
@@ -174,12 +202,16 @@ describe('foldPath', () => {
         .toLowerCase()
         .normalize('NFC')
         .replace(/[. ]+(?=[\\/]|$)/g, '')
-    const ascii = fc.string({ unit: fc.constantFrom('a', 'Z', 'q', '.', ' ', '/', '\\', '-', '_', '0', 'I', 'i', '~'), maxLength: 24 })
+    const ascii = fc.string({
+      unit: fc.constantFrom('a', 'Z', 'q', '.', ' ', '/', '\\', '-', '_', '0', 'I', 'i', '~'),
+      maxLength: 24
+    })
     fc.assert(
       fc.property(ascii, (path) => foldPath(path) === full(path)),
       { numRuns: 2000, seed: 7 }
     )
-    for (const path of ['docs/Guide.HTML', 'a./b', 'a /b', 'a.', 'a\\b. ', 'index.html', '.git', 'x.y/z']) expect(foldPath(path)).toBe(full(path))
+    for (const path of ['docs/Guide.HTML', 'a./b', 'a /b', 'a.', 'a\\b. ', 'index.html', '.git', 'x.y/z'])
+      expect(foldPath(path)).toBe(full(path))
   })
 })
 
@@ -189,7 +221,11 @@ describe('EntryIndex', () => {
     index.addDirectory('assets/')
     index.addFile('assets/app.js')
     index.addFile('guides/a.html')
-    expect(index.addHardlink('guides/b.html', 'guides/a.html')).toEqual({ path: 'guides/b.html', targetPath: 'guides/a.html', replaces: undefined })
+    expect(index.addHardlink('guides/b.html', 'guides/a.html')).toEqual({
+      path: 'guides/b.html',
+      targetPath: 'guides/a.html',
+      replaces: undefined
+    })
     index.addSymlink('latest', 'guides')
     index.addSymlink('guides/style.js', '../assets/app.js')
     index.addSymlink('dangling', 'nowhere/yet')
@@ -239,10 +275,13 @@ describe('EntryIndex', () => {
   test('resolving the symlinks is bounded: chains of long targets are refused at once, a long target alone is fine', () => {
     // Each l<i> climbs down 800 folders and back up to the next: every x<j> walks the whole chain.
     const chains = new EntryIndex()
-    for (let i = 1; i <= 39; i++) chains.addSymlink(`l${i}`, `${'b/'.repeat(800)}${'../'.repeat(800)}${i === 39 ? 'end' : `l${i + 1}`}`)
+    for (let i = 1; i <= 39; i++)
+      chains.addSymlink(`l${i}`, `${'b/'.repeat(800)}${'../'.repeat(800)}${i === 39 ? 'end' : `l${i + 1}`}`)
     for (let j = 0; j < 200; j++) chains.addSymlink(`x${j}`, 'l1')
     const started = performance.now()
-    expect(refusal(() => chains.symlinksToCreate()).message).toContain("the archive's symlinks lead through each other more than a site's would")
+    expect(refusal(() => chains.symlinksToCreate()).message).toContain(
+      "the archive's symlinks lead through each other more than a site's would"
+    )
     // Before the bound, this took about 40 s (each hop joined and folded the whole path again).
     expect(performance.now() - started).toBeLessThan(5000)
 
@@ -280,7 +319,9 @@ describe('EntryIndex', () => {
       return undefined
     })()
     expect(refused).toBeInstanceOf(SiteLimitError)
-    expect((refused as Error).message).toContain('The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/')
+    expect((refused as Error).message).toContain(
+      'The bundle makes more than 25 files and folders, the most the action unpacks: the entry "d/d/'
+    )
     // 23 more paths (a folder of 22 files) fit: 24 in all.
     for (let i = 0; i < 22; i++) index.addFile(`guides/p${i}.html`)
   })
@@ -299,7 +340,9 @@ describe('EntryIndex', () => {
       }
     })()
     expect(refused).toBeInstanceOf(SiteLimitError)
-    expect((refused as Error).message).toContain(`The bundle's paths add up to more than 1,048,576 characters, far more than a site's: the entry "${folder}`)
+    expect((refused as Error).message).toContain(
+      `The bundle's paths add up to more than 1,048,576 characters, far more than a site's: the entry "${folder}`
+    )
     // The 15 folders (240, 481, ... characters), then files of 3,815 each.
     const folders = Array.from({ length: 15 }, (_, k) => 241 * (k + 1) - 1).reduce((sum, length) => sum + length)
     expect(i).toBe(Math.floor((1024 * 1024 - folders) / (folder.length + 200)))
@@ -378,7 +421,11 @@ describe('EntryIndex', () => {
     expect(refusal(() => index.addDirectory('readme.md/')).message).toContain('is a file')
     index.addFile('readme.md')
     // A hardlink to either spelling links to the file as the archive spelled it last.
-    expect(index.addHardlink('copy.md', 'README.md')).toEqual({ path: 'copy.md', targetPath: 'readme.md', replaces: undefined })
+    expect(index.addHardlink('copy.md', 'README.md')).toEqual({
+      path: 'copy.md',
+      targetPath: 'readme.md',
+      replaces: undefined
+    })
     expect(refusal(() => index.addHardlink('Copy.MD', 'copy.md')).message).toContain('itself')
     index.addDirectory('Assets')
     expect(refusal(() => index.addFile('assets')).message).toContain('replace a directory')
@@ -402,7 +449,10 @@ describe('EntryIndex', () => {
     index.addFile('caf\u00e9/x.html')
     expect(index.addFile('cafe\u0301/X.html')).toEqual({ path: 'caf\u00e9/X.html', replaces: 'caf\u00e9/x.html' })
     // A symlink or hardlink in a file's place replaces it on disk at once; a symlink replaced is only ever in the index.
-    expect(index.addSymlink('guides/Start.html', 'new/deep.html')).toEqual({ path: 'Guides/Start.html', replaces: 'Guides/start.html' })
+    expect(index.addSymlink('guides/Start.html', 'new/deep.html')).toEqual({
+      path: 'Guides/Start.html',
+      replaces: 'Guides/start.html'
+    })
     expect(index.addFile('guides/START.html')).toEqual({ path: 'Guides/START.html', replaces: undefined })
     expect(index.addHardlink('Guides/start.html', 'guides/new/deep.html')).toEqual({
       path: 'Guides/start.html',
@@ -412,9 +462,13 @@ describe('EntryIndex', () => {
   })
 
   test('refuses symlink targets no file system would take, or that Windows reads as ".."', () => {
-    expect(refusal(() => new EntryIndex().addSymlink('l', 'a/'.repeat(2049))).message).toContain('longer than 4096 bytes')
+    expect(refusal(() => new EntryIndex().addSymlink('l', 'a/'.repeat(2049))).message).toContain(
+      'longer than 4096 bytes'
+    )
     expect(refusal(() => new EntryIndex().addSymlink('d/l', '.. /x')).message).toContain('Windows reads as')
-    expect(refusal(() => new EntryIndex().addSymlink('l', `a/${'n'.repeat(256)}`)).message).toContain('a name longer than 255 bytes')
+    expect(refusal(() => new EntryIndex().addSymlink('l', `a/${'n'.repeat(256)}`)).message).toContain(
+      'a name longer than 255 bytes'
+    )
     expect(new EntryIndex().addSymlink('l', './a/../b').path).toBe('l')
   })
 
@@ -443,7 +497,9 @@ describe('detectFormat', () => {
   test('names what a non-archive looks like', () => {
     const html = Buffer.from('<!DOCTYPE html>\n<html><head><title>Error</title></head>' + ' '.repeat(300))
     expect(detectFormat(html, false)).toEqual({ unknown: expect.stringContaining('an HTML page') })
-    expect(detectFormat(Buffer.from('<?xml version="1.0"?><Error/>'), true)).toEqual({ unknown: expect.stringContaining('an XML document') })
+    expect(detectFormat(Buffer.from('<?xml version="1.0"?><Error/>'), true)).toEqual({
+      unknown: expect.stringContaining('an XML document')
+    })
     expect(detectFormat(Buffer.from('{"error":"nope"}'), true)).toEqual({ unknown: expect.stringContaining('JSON') })
     expect(detectFormat(Buffer.alloc(0), true)).toEqual({ unknown: expect.stringContaining('empty') })
     expect(describeBytes(Buffer.from([0, 1, 2, 0xff]))).toBe('binary data of an unknown kind')

@@ -15,17 +15,20 @@ function binomialTail(n: number, j: number): number {
 }
 
 describe('medianInterval', () => {
-  it.each([5, 7, 8, 9, 11, 21, 31])('takes the widest-confidence order statistics that still hold 95%%, for %i rounds', (n) => {
-    const values = Array.from({ length: n }, (_, i) => n - i) // given in reverse: the function sorts
-    const [low, high] = medianInterval(values)
-    const k = low // values are 1..n, so the k-th smallest is k
-    expect(high).toBe(n + 1 - k)
-    // Coverage at least 95% with k, and k + 1 would fall short; 5 rounds or fewer reach no 95%
-    // interval at all, and get the whole range.
-    const coverage = 1 - 2 * binomialTail(n, k - 1)
-    expect(n > 5 ? coverage >= 0.95 : k === 1).toBe(true)
-    expect(1 - 2 * binomialTail(n, k)).toBeLessThan(0.95)
-  })
+  it.each([5, 7, 8, 9, 11, 21, 31])(
+    'takes the widest-confidence order statistics that still hold 95%%, for %i rounds',
+    (n) => {
+      const values = Array.from({ length: n }, (_, i) => n - i) // given in reverse: the function sorts
+      const [low, high] = medianInterval(values)
+      const k = low // values are 1..n, so the k-th smallest is k
+      expect(high).toBe(n + 1 - k)
+      // Coverage at least 95% with k, and k + 1 would fall short; 5 rounds or fewer reach no 95%
+      // interval at all, and get the whole range.
+      const coverage = 1 - 2 * binomialTail(n, k - 1)
+      expect(n > 5 ? coverage >= 0.95 : k === 1).toBe(true)
+      expect(1 - 2 * binomialTail(n, k)).toBeLessThan(0.95)
+    }
+  )
 
   it('gives the known intervals', () => {
     const rounds = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1)

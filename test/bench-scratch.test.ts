@@ -56,7 +56,9 @@ describe('the benchmark after deleting a case for lack of space', () => {
     expect(scratch.deletedEarly).toEqual([{ label: '1 GiB, tar.gz', waitedMs: 90_000 }])
     expect(scratch.fastestProbeMs).toBe(90)
     // The case's folder is gone; the probes' folders are kept until the end.
-    expect((await readdir(root)).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `probe-${i + 1}-${process.pid}`).sort())
+    expect((await readdir(root)).sort()).toEqual(
+      Array.from({ length: 6 }, (_, i) => `probe-${i + 1}-${process.pid}`).sort()
+    )
   })
 
   test('waits no longer than ten minutes when file creation stays slow', async () => {

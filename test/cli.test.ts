@@ -10,14 +10,28 @@ const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://
 
 describe('the command line', () => {
   test('the operation is a subcommand, flags are the inputs, the key and base URL come from the environment', () => {
-    expect(parseCommandLine(['export', '--domain', 'docs.acme.com', '--poll-interval=2s', '--paths', '/a', '--paths', '/b'], env)).toEqual({
+    expect(
+      parseCommandLine(
+        ['export', '--domain', 'docs.acme.com', '--poll-interval=2s', '--paths', '/a', '--paths', '/b'],
+        env
+      )
+    ).toEqual({
       kind: 'run',
       operation: 'export',
-      inputs: { operation: 'export', domain: 'docs.acme.com', 'poll-interval': '2s', paths: '/a\n/b', 'api-key': 'dsk_from_env', 'base-url': 'https://api.acme.com' },
+      inputs: {
+        operation: 'export',
+        domain: 'docs.acme.com',
+        'poll-interval': '2s',
+        paths: '/a\n/b',
+        'api-key': 'dsk_from_env',
+        'base-url': 'https://api.acme.com'
+      },
       json: false,
       warnings: []
     })
-    expect(parseCommandLine(['agent-status', '--job-id', 'j', '--base-url', 'https://other', '--json'], env)).toMatchObject({
+    expect(
+      parseCommandLine(['agent-status', '--job-id', 'j', '--base-url', 'https://other', '--json'], env)
+    ).toMatchObject({
       inputs: { 'base-url': 'https://other', 'job-id': 'j' },
       json: true
     })
@@ -26,7 +40,9 @@ describe('the command line', () => {
   test('a secret on the command line is taken, with a warning', () => {
     expect(parseCommandLine(['agent-create', '--api-key', 'dsk_flag', '--prompt', 'x'], {})).toMatchObject({
       inputs: { 'api-key': 'dsk_flag' },
-      warnings: ["--api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead."]
+      warnings: [
+        "--api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead."
+      ]
     })
   })
 
@@ -35,18 +51,38 @@ describe('the command line', () => {
       kind: 'error',
       message: 'unknown operation `deploy`; one of export, agent, agent-message, agent-status, agent-create'
     })
-    expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining("Unknown option '--project-id'") })
-    expect(parseCommandLine(['export', 'docs.acme.com'], env)).toMatchObject({ kind: 'error', message: expect.stringContaining('docs-admin export --help') })
-    expect(parseCommandLine(['export'], {})).toMatchObject({ kind: 'error', message: expect.stringContaining('DOCS_ADMIN_API_KEY') })
+    expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining("Unknown option '--project-id'")
+    })
+    expect(parseCommandLine(['export', 'docs.acme.com'], env)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('docs-admin export --help')
+    })
+    expect(parseCommandLine(['export'], {})).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('DOCS_ADMIN_API_KEY')
+    })
   })
 
   test('help, for all and per operation, needs no key', () => {
-    for (const asked of ['--help', '-h', 'help']) expect(parseCommandLine([asked], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('Operations:') })
-    expect(parseCommandLine(['agent-message', '-h'], {})).toMatchObject({ kind: 'help', text: expect.stringContaining('--prompt <value>') })
+    for (const asked of ['--help', '-h', 'help'])
+      expect(parseCommandLine([asked], {})).toMatchObject({
+        kind: 'help',
+        text: expect.stringContaining('Operations:')
+      })
+    expect(parseCommandLine(['agent-message', '-h'], {})).toMatchObject({
+      kind: 'help',
+      text: expect.stringContaining('--prompt <value>')
+    })
   })
 
   test('no operation at all is a bad command line, with the help to go on', () => {
-    expect(parseCommandLine([], env)).toEqual({ kind: 'error', message: 'no operation given', help: expect.stringContaining('Operations:') })
+    expect(parseCommandLine([], env)).toEqual({
+      kind: 'error',
+      message: 'no operation given',
+      help: expect.stringContaining('Operations:')
+    })
   })
 
   test("the flags' help speaks of a command line, not of a workflow", () => {
@@ -58,15 +94,21 @@ describe('the command line', () => {
       // The workspace, the runner's folders, the step, the log's masking, the job summary, expressions, comment events.
       expect([
         operation,
-        help(operation).match(/workspace|runner|mask|\bstep\b|workflow|summary|\$\{\{|\bevents?\b|pull-request comment|comment(?:'s)? author|where a comment/gi)
+        help(operation).match(
+          /workspace|runner|mask|\bstep\b|workflow|summary|\$\{\{|\bevents?\b|pull-request comment|comment(?:'s)? author|where a comment/gi
+        )
       ]).toEqual([operation, null])
     }
     const exportHelp = help('export').replace(/\s+/g, ' ')
     expect(exportHelp).toContain(
       '--path <value> (default static-export) Folder for the unpacked site (or for the archive when --extract is false), relative to the current folder or absolute.'
     )
-    expect(exportHelp).toContain('--api-key <value> Admin API key of the documentation service; redacted in the log. Prefer DOCS_ADMIN_API_KEY')
-    expect(help('agent-status').replace(/\s+/g, ' ')).toContain('--github-token <value> Token for the GitHub API, to record the job on the pull request the agent opens')
+    expect(exportHelp).toContain(
+      '--api-key <value> Admin API key of the documentation service; redacted in the log. Prefer DOCS_ADMIN_API_KEY'
+    )
+    expect(help('agent-status').replace(/\s+/g, ' ')).toContain(
+      '--github-token <value> Token for the GitHub API, to record the job on the pull request the agent opens'
+    )
   })
 
   test("the CLI's own wording of an input is only there where it differs, and only for a flag", () => {
@@ -78,7 +120,17 @@ describe('the command line', () => {
   })
 
   test('the flags of an operation are the inputs it reads; the comment-only ones are not flags', () => {
-    expect(flagsOf('agent-status')).toEqual(['api-key', 'base-url', 'job-id', 'wait', 'timeout', 'poll-interval', 'max-poll-interval', 'project-id', 'github-token'])
+    expect(flagsOf('agent-status')).toEqual([
+      'api-key',
+      'base-url',
+      'job-id',
+      'wait',
+      'timeout',
+      'poll-interval',
+      'max-poll-interval',
+      'project-id',
+      'github-token'
+    ])
     expect(flagsOf('export')).not.toContain('prompt')
   })
 })
@@ -99,7 +151,11 @@ describe('the CLI host', () => {
   const host = (isTTY: boolean) => {
     const stdout = capture(false)
     const stderr = capture(isTTY)
-    return { stdout, stderr, host: new CliHost({ 'api-key': 'k' }, { stdout, stderr, env: {} }, new AbortController().signal) }
+    return {
+      stdout,
+      stderr,
+      host: new CliHost({ 'api-key': 'k' }, { stdout, stderr, env: {} }, new AbortController().signal)
+    }
   }
 
   test('on a terminal a progress line is rewritten in place, and the next line starts below it', () => {
@@ -146,12 +202,18 @@ describe('the CLI host', () => {
       '`--max-poll-interval` (abc) must not be shorter than `--poll-interval` (5s).'
     )
     expect(inTerminalTerms('Could not start: check `api-key`.')).toBe('Could not start: check `DOCS_ADMIN_API_KEY`.')
-    expect(inTerminalTerms('The job may still finish: check it with `operation: agent-status` and `job-id: j_1`.')).toBe(
-      'The job may still finish: check it with `docs-admin agent-status --job-id j_1`.'
+    expect(
+      inTerminalTerms('The job may still finish: check it with `operation: agent-status` and `job-id: j_1`.')
+    ).toBe('The job may still finish: check it with `docs-admin agent-status --job-id j_1`.')
+    expect(inTerminalTerms('rerun with `job-id: exp_1` to pick it up')).toBe(
+      'rerun with `--job-id exp_1` to pick it up'
     )
-    expect(inTerminalTerms('rerun with `job-id: exp_1` to pick it up')).toBe('rerun with `--job-id exp_1` to pick it up')
     // Outside a runner, relative paths start from the current folder: that is what the core calls the workspace.
-    expect(inTerminalTerms('`path` must be a folder of its own (it is replaced by each export), not `.`, which is the workspace.')).toBe(
+    expect(
+      inTerminalTerms(
+        '`path` must be a folder of its own (it is replaced by each export), not `.`, which is the workspace.'
+      )
+    ).toBe(
       '`--path` must be a folder of its own (it is replaced by each export), not `.`, which is the current folder.'
     )
     // Backticked words that are no input stay.

@@ -33,7 +33,12 @@ describe('the system clock', () => {
 
 describe('a bound on a piece of work', () => {
   test('ends the work with a reason that says how long it waited', async () => {
-    const reason = await withTimeout(systemClock, 20, undefined, (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))))
+    const reason = await withTimeout(
+      systemClock,
+      20,
+      undefined,
+      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))
+    )
       .then(() => undefined)
       .catch((error: unknown) => error)
     expect((reason as Error).message).toBe('no answer within 20ms')

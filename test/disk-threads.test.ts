@@ -50,7 +50,8 @@ function handOverFolders(disk: DiskThreads, count: number, prefix = 'd'): void {
 }
 
 /** A thread observer that runs `body` (thread code) when shown the file `die.html`. */
-const dyingObserver = (body: string): string => `() => ({ observe(path) { if (path === 'die.html') { ${body} } }, result: () => null })`
+const dyingObserver = (body: string): string =>
+  `() => ({ observe(path) { if (path === 'die.html') { ${body} } }, result: () => null })`
 
 /** A small page shown to the thread's observer. */
 function page(disk: DiskThreads, path: string): void {
@@ -73,7 +74,9 @@ describe('a writer thread that dies', () => {
     await within(waiting)
     expect(failures).toHaveLength(1)
     expect(failures[0]).toBeInstanceOf(ActionError)
-    expect(failures[0]?.message).toMatch(/^Could not unpack the bundle: a writer thread ended unexpectedly \(exit code \d+\)$/)
+    expect(failures[0]?.message).toMatch(
+      /^Could not unpack the bundle: a writer thread ended unexpectedly \(exit code \d+\)$/
+    )
     // The thread still alive is ended too.
     await within(secondEnded)
     // Later work is dropped, and later waits return at once.
@@ -87,7 +90,9 @@ describe('a writer thread that dies', () => {
   })
 
   test('an uncaught error in its program: the unpacking fails with that error, about no entry, and a later idle() resolves', async () => {
-    const { disk, failures } = diskThreads({ observer: dyingObserver("setImmediate(() => { throw new Error('the observer broke') })") })
+    const { disk, failures } = diskThreads({
+      observer: dyingObserver("setImmediate(() => { throw new Error('the observer broke') })")
+    })
     page(disk, 'a.html')
     page(disk, 'die.html')
     await disk.idle()
@@ -110,16 +115,22 @@ describe('a writer thread that dies', () => {
     page(disk, 'die.html')
     handOverFolders(disk, 1000)
     await within(disk.idle())
-    expect(failures.map((error) => error.message)).toEqual(['Could not unpack the bundle: a writer thread ended unexpectedly (exit code 7)'])
+    expect(failures.map((error) => error.message)).toEqual([
+      'Could not unpack the bundle: a writer thread ended unexpectedly (exit code 7)'
+    ])
     handOverFolders(disk, 100, 'later')
     await within(disk.idle(), 200)
   })
 
   test('out of memory: said in plain words', async () => {
-    const { disk, failures } = diskThreads({ observer: dyingObserver('const kept = []; for (;;) kept.push(new Array(1 << 20).fill(1.5))') })
+    const { disk, failures } = diskThreads({
+      observer: dyingObserver('const kept = []; for (;;) kept.push(new Array(1 << 20).fill(1.5))')
+    })
     page(disk, 'die.html')
     await within(disk.idle(), 1500)
-    expect(failures.map((error) => error.message)).toEqual(['Could not unpack the bundle: a writer thread ran out of memory (its limit is 256 MiB)'])
+    expect(failures.map((error) => error.message)).toEqual([
+      'Could not unpack the bundle: a writer thread ran out of memory (its limit is 256 MiB)'
+    ])
     expect((failures[0]?.cause as { code?: unknown } | undefined)?.code).toBe('ERR_WORKER_OUT_OF_MEMORY')
     page(disk, 'later.html')
     await within(disk.idle(), 200)

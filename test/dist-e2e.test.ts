@@ -66,9 +66,19 @@ const cli: FrontEnd = {
   cancelled: 130,
   async run(operation, inputs, onSpawn) {
     const args = [operation, ...Object.entries(inputs).flatMap(([name, value]) => [`--${name}`, value]), '--json']
-    const run = await runCli({ args, env: { DOCS_ADMIN_API_KEY: (sim as Simulator).apiKey, TMPDIR: path.join(workspace.dir, 'tmp') }, cwd: workspace.dir, onSpawn })
+    const run = await runCli({
+      args,
+      env: { DOCS_ADMIN_API_KEY: (sim as Simulator).apiKey, TMPDIR: path.join(workspace.dir, 'tmp') },
+      cwd: workspace.dir,
+      onSpawn
+    })
     const error = /^error: (.*)$/m.exec(run.stderr)?.[1]
-    return { exitCode: run.exitCode, outputs: JSON.parse(run.stdout || '{}') as Record<string, string>, printed: `${run.stdout}${run.stderr}`, error }
+    return {
+      exitCode: run.exitCode,
+      outputs: JSON.parse(run.stdout || '{}') as Record<string, string>,
+      printed: `${run.stdout}${run.stderr}`,
+      error
+    }
   }
 }
 
@@ -104,7 +114,9 @@ describe.each([action, cli])('$name', (frontEnd) => {
     // is shared and nobody empties it: the archive goes with the run.
     const archive = path.join(workspace.dir, 'tmp', `docs-export-${outputs['job-id']}`, 'bundle.tar.gz')
     expect(outputs['bundle-path']).toBe(frontEnd === cli ? undefined : archive)
-    expect(await readdir(path.join(workspace.dir, 'tmp'))).toEqual(frontEnd === cli ? [] : [path.basename(path.dirname(archive))])
+    expect(await readdir(path.join(workspace.dir, 'tmp'))).toEqual(
+      frontEnd === cli ? [] : [path.basename(path.dirname(archive))]
+    )
     expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toContain('version: "v9"')
     // The full link is an output; the log never shows its signature, nor the key.
@@ -122,7 +134,9 @@ describe.each([action, cli])('$name', (frontEnd) => {
     const run = await frontEnd.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '30ms' })
     expect(run.exitCode).toBe(0)
     expect(run.outputs['broken-links']).toBe('1')
-    expect(run.printed).toMatch(/Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site/)
+    expect(run.printed).toMatch(
+      /Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site/
+    )
   })
 
   test('the built site check finds a broken link in a large tar page on the writer thread', async () => {
@@ -146,23 +160,26 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(run.error).toBe(`Export job ${run.outputs['job-id']} failed: out of quota.`)
   })
 
-  test.each(['SIGINT', 'SIGTERM'] as const)('%s during a stalled download: exits within 3 s and leaves no partial files', async (signal) => {
-    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
-    s.addFault({ route: 'download', stallAt: 100, times: 5 })
-    const sent = { at: 0 }
-    const run = await frontEnd.run(
-      'export',
-      { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
-      signalWhen(() => s.count('download') > 0, signal, sent)
-    )
-    expect(sent.at).toBeGreaterThan(0)
-    expect(performance.now() - sent.at).toBeLessThan(3000)
-    expect(run.exitCode).toBe(frontEnd.cancelled)
-    expect(run.error).toContain('The run was cancelled')
-    const left = await readdir(workspace.dir, { recursive: true })
-    expect(left.filter((name) => /\.part$|staging/.test(String(name)))).toEqual([])
-    expect(left).not.toContain('static-export')
-  })
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s during a stalled download: exits within 3 s and leaves no partial files',
+    async (signal) => {
+      const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+      s.addFault({ route: 'download', stallAt: 100, times: 5 })
+      const sent = { at: 0 }
+      const run = await frontEnd.run(
+        'export',
+        { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
+        signalWhen(() => s.count('download') > 0, signal, sent)
+      )
+      expect(sent.at).toBeGreaterThan(0)
+      expect(performance.now() - sent.at).toBeLessThan(3000)
+      expect(run.exitCode).toBe(frontEnd.cancelled)
+      expect(run.error).toContain('The run was cancelled')
+      const left = await readdir(workspace.dir, { recursive: true })
+      expect(left.filter((name) => /\.part$|staging/.test(String(name)))).toEqual([])
+      expect(left).not.toContain('static-export')
+    }
+  )
 
   test('SIGINT while polling: stops polling and exits within 3 s, the job id handed on', async () => {
     const s = await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
@@ -186,18 +203,21 @@ describe.each([action, cli])('$name', (frontEnd) => {
     // Removing that many files takes longer than the runner waits. Two runs of 20,000 files: a
     // loaded machine (2 cores shared with other work) needs more than the default 20 s.
     const entries: ArchiveEntry[] = []
-    for (let d = 0; d < 40; d++) for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
+    for (let d = 0; d < 40; d++)
+      for (let f = 0; f < 500; f++) entries.push({ type: 'file', name: `d${d}/f${f}.html`, content: '' })
     const zip = buildZip(entries)
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 }, bundle: { body: zip } })
     // The end-of-central-directory record (22 bytes, no comment) gives the directory's offset at 16.
     s.addFault({ route: 'download', stallAt: zip.readUInt32LE(zip.length - 22 + 16) })
     const inputs = { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }
-    const ours = async (): Promise<string[]> => (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
+    const ours = async (): Promise<string[]> =>
+      (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
     const sent = { at: 0 }
     const run = await frontEnd.run('export', inputs, (child) => {
       const watch = async (): Promise<void> => {
         const staging = (await ours().catch((): string[] => []))[0]
-        const last = staging === undefined ? [] : await readdir(path.join(workspace.dir, staging, 'd39')).catch((): string[] => [])
+        const last =
+          staging === undefined ? [] : await readdir(path.join(workspace.dir, staging, 'd39')).catch((): string[] => [])
         if (last.length < 500) return void setTimeout(watch, 10)
         sent.at = performance.now()
         child.kill('SIGINT')
@@ -222,9 +242,18 @@ describe.each([action, cli])('$name', (frontEnd) => {
   test('agent-message sends the message once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {
     const s = await simulator({ agent: { durationMs: 200 } })
     const common = { 'base-url': s.apiUrl, 'project-id': 'proj_123', 'poll-interval': '50ms' }
-    const sent = await frontEnd.run('agent-message', { ...common, 'job-id': 'job_abc', prompt: 'Document the --dry-run flag' })
+    const sent = await frontEnd.run('agent-message', {
+      ...common,
+      'job-id': 'job_abc',
+      prompt: 'Document the --dry-run flag'
+    })
     expect(sent.exitCode).toBe(0)
-    expect(sent.outputs).toMatchObject({ 'job-id': 'job_abc', status: 'completed', 'pr-link': 'https://github.com/acme/docs/pull/42', 'pr-number': '42' })
+    expect(sent.outputs).toMatchObject({
+      'job-id': 'job_abc',
+      status: 'completed',
+      'pr-link': 'https://github.com/acme/docs/pull/42',
+      'pr-number': '42'
+    })
     expect(s.agentJobs.get('proj_123/job_abc')?.prompts).toEqual(['Document the --dry-run flag'])
     const created = await frontEnd.run('agent-create', { ...common, prompt: 'Write a quickstart' })
     expect(created.exitCode).toBe(0)
@@ -236,13 +265,24 @@ describe.each([action, cli])('$name', (frontEnd) => {
 })
 
 /** Runs an export against a simulator of its own with `faults`, in a workspace of its own (for runs side by side). */
-async function exportWith(faults: Fault[], inputs: Record<string, string> = {}, options: SimulatorOptions = {}): Promise<DistRun & { sim: Simulator }> {
+async function exportWith(
+  faults: Fault[],
+  inputs: Record<string, string> = {},
+  options: SimulatorOptions = {}
+): Promise<DistRun & { sim: Simulator }> {
   const own = await startSimulator({ exportJob: { durationMs: 40, queuedMs: 0 }, ...options })
   const folder = await tempFolder()
   try {
     for (const fault of faults) own.addFault(fault)
     const run = await runDist({
-      inputs: { operation: 'export', 'api-key': own.apiKey, 'base-url': own.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms', ...inputs },
+      inputs: {
+        operation: 'export',
+        'api-key': own.apiKey,
+        'base-url': own.apiUrl,
+        domain: 'docs.acme.com',
+        'poll-interval': '20ms',
+        ...inputs
+      },
       env: { GITHUB_WORKSPACE: folder.dir, RUNNER_TEMP: path.join(folder.dir, 'tmp') }
     })
     return { ...run, sim: own }
@@ -259,7 +299,13 @@ describe('the action only', () => {
   test('secrets are masked before anything else is printed; the job summary is written', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const run = await runDist({
-      inputs: { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' },
+      inputs: {
+        operation: 'export',
+        'api-key': s.apiKey,
+        'base-url': s.apiUrl,
+        domain: 'docs.acme.com',
+        'poll-interval': '20ms'
+      },
       env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') }
     })
     const lines = run.stdout.split('\n')
@@ -273,10 +319,28 @@ describe('the action only', () => {
   test('the job summary file shows on GitHub as meant: notes with their code as code, several refused inputs as a list', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') }
-    const started = await runDist({ inputs: { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, domain: 'docs.acme.com', wait: 'false' }, env })
+    const started = await runDist({
+      inputs: {
+        operation: 'export',
+        'api-key': s.apiKey,
+        'base-url': s.apiUrl,
+        domain: 'docs.acme.com',
+        wait: 'false'
+      },
+      env
+    })
     expect(started.exitCode).toBe(0)
     expect(started.summary).toContain('<p>Not waiting for the job (<code>wait: false</code>).</p>')
-    const refused = await runDist({ inputs: { operation: 'export', 'api-key': s.apiKey, domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' }, env })
+    const refused = await runDist({
+      inputs: {
+        operation: 'export',
+        'api-key': s.apiKey,
+        domain: 'not a host',
+        timeout: 'soon',
+        'base-url': 'http://example.com'
+      },
+      env
+    })
     expect(refused.exitCode).toBe(1)
     expect(refused.summary).toContain('<p>❌ Invalid inputs:</p>')
     for (const summary of [started.summary, refused.summary]) {
@@ -285,7 +349,11 @@ describe('the action only', () => {
       expect(shownText).not.toContain('`')
     }
     expect(readSummary(refused.summary).lists).toEqual([
-      [expect.stringContaining('<code>base-url</code>'), expect.stringContaining('<code>timeout</code>'), expect.stringContaining('<code>domain</code>')]
+      [
+        expect.stringContaining('<code>base-url</code>'),
+        expect.stringContaining('<code>timeout</code>'),
+        expect.stringContaining('<code>domain</code>')
+      ]
     ])
   })
 
@@ -303,7 +371,13 @@ describe('the action only', () => {
           'poll-interval': '100ms'
         },
         event: { name: 'issue_comment', payload: issueCommentEvent(text, { number, pullRequest }) },
-        env: { GITHUB_WORKSPACE: workspace.dir, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: s.githubApiUrl, GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '77' }
+        env: {
+          GITHUB_WORKSPACE: workspace.dir,
+          GITHUB_REPOSITORY: REPO,
+          GITHUB_API_URL: s.githubApiUrl,
+          GITHUB_SERVER_URL: 'https://github.com',
+          GITHUB_RUN_ID: '77'
+        }
       })
     const first = await turn(7, false, '/docs-agent Document the --dry-run flag')
     expect(first.exitCode).toBe(0)
@@ -314,14 +388,21 @@ describe('the action only', () => {
     expect(second.stderr).toBe('')
     expect(second.exitCode).toBe(0)
     expect(second.outputs['job-id']).toBe(jobId)
-    expect(s.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([expect.stringContaining('Document the --dry-run flag'), 'Add an example to it'])
+    expect(s.agentJobs.get(`proj_123/${jobId}`)?.prompts).toEqual([
+      expect.stringContaining('Document the --dry-run flag'),
+      'Add an example to it'
+    ])
     expect(s.count('agent-create')).toBe(1)
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 
   test('a rerun for the same job on a runner with a tool cache takes the bundle from there (@actions/tool-cache)', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
-    const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tool-cache') }
+    const env = {
+      GITHUB_WORKSPACE: workspace.dir,
+      RUNNER_TEMP: path.join(workspace.dir, 'tmp'),
+      RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tool-cache')
+    }
     const inputs = { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, 'poll-interval': '20ms' }
     const first = await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })
     expect(first.outputs['cache-hit']).toBe('false')
@@ -355,7 +436,12 @@ describe('the action only', () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const toolCache = path.join(workspace.dir, 'hosted-tool-cache')
     await mkdir(toolCache)
-    const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), RUNNER_TOOL_CACHE: toolCache, RUNNER_ENVIRONMENT: 'github-hosted' }
+    const env = {
+      GITHUB_WORKSPACE: workspace.dir,
+      RUNNER_TEMP: path.join(workspace.dir, 'tmp'),
+      RUNNER_TOOL_CACHE: toolCache,
+      RUNNER_ENVIRONMENT: 'github-hosted'
+    }
     const inputs = { operation: 'export', 'api-key': s.apiKey, 'base-url': s.apiUrl, 'poll-interval': '20ms' }
     const first = await runDist({ inputs: { ...inputs, domain: 'docs.acme.com' }, env })
     expect(first.exitCode).toBe(0)
@@ -399,10 +485,25 @@ describe('the action only', () => {
   })
 
   test('text from the service cannot issue workflow commands', async () => {
-    const hostile = ['::stop-commands::pwned', 'running\n::set-output name=bundle-url::https://evil.example', '##[add-mask]Export', '  ::add-mask::job']
+    const hostile = [
+      '::stop-commands::pwned',
+      'running\n::set-output name=bundle-url::https://evil.example',
+      '##[add-mask]Export',
+      '  ::add-mask::job'
+    ]
     const runs = await Promise.all([
       exportWith(hostile.map((status) => ({ route: 'export-status', patch: { status } }))),
-      exportWith([], {}, { exportJob: { durationMs: 40, queuedMs: 0, failWith: 'quota\n::set-output name=status::completed\r::stop-commands::z ##[error]x' } })
+      exportWith(
+        [],
+        {},
+        {
+          exportJob: {
+            durationMs: 40,
+            queuedMs: 0,
+            failWith: 'quota\n::set-output name=status::completed\r::stop-commands::z ##[error]x'
+          }
+        }
+      )
     ])
     expect(runs[0]?.exitCode).toBe(0)
     expect(runs[1]?.exitCode).toBe(1)
@@ -429,27 +530,49 @@ describe('the CLI only', () => {
     const lines = run.stdout.trimEnd().split('\n')
     for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+=/)
     expect(lines).toContain(`site-path=${path.join(workspace.dir, 'site')}`)
-    expect(lines.find((line) => line.startsWith('helm-values='))).toMatch(/^helm-values=staticExport:\\n {2}enabled: true\\n {2}bundleUrl: ".*"\\n$/)
+    expect(lines.find((line) => line.startsWith('helm-values='))).toMatch(
+      /^helm-values=staticExport:\\n {2}enabled: true\\n {2}bundleUrl: ".*"\\n$/
+    )
     expect(run.stderr).toContain('Unpacked the tar.gz bundle')
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/^::|\n::/)
   })
 
   test('bad input exits 2 before any request; a key on the command line works but warns', async () => {
     const s = await simulator({})
-    const bad = await runCli({ args: ['export', '--domain', 'not a host', '--base-url', s.apiUrl], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    const bad = await runCli({
+      args: ['export', '--domain', 'not a host', '--base-url', s.apiUrl],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
     expect(bad.exitCode).toBe(2)
     // Inputs are named as the CLI takes them: flags, or the environment.
     expect(bad.stderr).toContain('error: Invalid input: `--domain` must be a bare hostname')
-    const noBase = await runCli({ args: ['agent-create', '--project-id', 'p', '--prompt', 'Go'], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    const noBase = await runCli({
+      args: ['agent-create', '--project-id', 'p', '--prompt', 'Go'],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
     expect(noBase.exitCode).toBe(2)
     expect(noBase.stderr).toContain('`--base-url` or `DOCS_ADMIN_BASE_URL` is required.')
-    const noPrompt = await runCli({ args: ['agent-create', '--project-id', 'p', '--base-url', s.apiUrl], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    const noPrompt = await runCli({
+      args: ['agent-create', '--project-id', 'p', '--base-url', s.apiUrl],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
     expect(noPrompt.stderr).toContain('`--prompt` is required for `agent-create` (at least one non-blank character).')
-    const noKey = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j'], cwd: workspace.dir })
+    const noKey = await runCli({
+      args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j'],
+      cwd: workspace.dir
+    })
     expect(noKey.exitCode).toBe(2)
-    expect(noKey.stderr).toBe('docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n')
+    expect(noKey.stderr).toBe(
+      'docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n'
+    )
     // `--json` promises JSON on stdout, also then.
-    const noKeyJson = await runCli({ args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j', '--json'], cwd: workspace.dir })
+    const noKeyJson = await runCli({
+      args: ['agent-status', '--base-url', s.apiUrl, '--project-id', 'p', '--job-id', 'j', '--json'],
+      cwd: workspace.dir
+    })
     expect(noKeyJson.exitCode).toBe(2)
     expect(JSON.parse(noKeyJson.stdout)).toEqual({})
     // A `path` the file system refuses is bad input too.
@@ -461,16 +584,33 @@ describe('the CLI only', () => {
     })
     expect(aFile.exitCode).toBe(2)
     expect(aFile.stderr).toContain('which is a file')
-    const unknownFlag = await runCli({ args: ['export', '--colour', 'blue'], env: { DOCS_ADMIN_API_KEY: s.apiKey }, cwd: workspace.dir })
+    const unknownFlag = await runCli({
+      args: ['export', '--colour', 'blue'],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
     expect(unknownFlag.exitCode).toBe(2)
     expect(unknownFlag.stderr).toContain("Unknown option '--colour'")
     expect(s.requests).toHaveLength(0)
     const flagged = await runCli({
-      args: ['agent-status', '--api-key', s.apiKey, '--base-url', s.apiUrl, '--project-id', 'proj_123', '--job-id', 'job_abc', '--json'],
+      args: [
+        'agent-status',
+        '--api-key',
+        s.apiKey,
+        '--base-url',
+        s.apiUrl,
+        '--project-id',
+        'proj_123',
+        '--job-id',
+        'job_abc',
+        '--json'
+      ],
       cwd: workspace.dir
     })
     expect(flagged.exitCode).toBe(0)
-    expect(flagged.stderr).toContain("warning: --api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead.")
+    expect(flagged.stderr).toContain(
+      "warning: --api-key puts a secret in your shell's history and the process list; set DOCS_ADMIN_API_KEY instead."
+    )
     expect(flagged.stderr).not.toContain(s.apiKey)
     expect(JSON.parse(flagged.stdout)).toMatchObject({ status: 'completed' })
   })
@@ -483,11 +623,19 @@ describe('the CLI only', () => {
     const word = await runCli({ args: ['help'] })
     expect([word.exitCode, word.stdout, word.stderr]).toEqual([0, general.stdout, ''])
     const none = await runCli({ args: [] })
-    expect([none.exitCode, none.stdout, none.stderr]).toEqual([2, '', `docs-admin: no operation given\n\n${general.stdout}`])
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([
+      2,
+      '',
+      `docs-admin: no operation given\n\n${general.stdout}`
+    ])
     expect(general.stdout).toContain('Usage: docs-admin <operation> [flags]')
-    expect(general.stdout).toContain('Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.')
+    expect(general.stdout).toContain(
+      'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
+    )
     // Every variable the CLI reads is named, with what it does.
-    expect(general.stdout).toContain('GITHUB_TOKEN         agent operations only: a token to record the job on the pull request')
+    expect(general.stdout).toContain(
+      'GITHUB_TOKEN         agent operations only: a token to record the job on the pull request'
+    )
     expect(general.stdout).toContain('backslashes doubled')
     const exportHelp = await runCli({ args: ['export', '--help'] })
     expect(exportHelp.stdout).toContain('--poll-interval <value> (default 5s)')

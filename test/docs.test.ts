@@ -13,7 +13,9 @@ interface ActionYml {
 const action = parse(await readFile(new URL('../action.yml', import.meta.url), 'utf8')) as ActionYml
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
 const changelog = await readFile(new URL('../CHANGELOG.md', import.meta.url), 'utf8')
-const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
+const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string }
+}
 
 /** The rows of the first markdown table under `## heading`, as arrays of cell texts. */
 function tableUnder(heading: string): string[][] {
@@ -41,7 +43,11 @@ describe('action.yml, README and the code say the same', () => {
     expect(Object.keys(action.inputs)).toEqual(Object.keys(INPUTS))
     for (const [name, spec] of Object.entries(INPUTS)) {
       const declared = action.inputs[name]
-      expect([name, declared?.default, declared?.description]).toEqual([name, 'default' in spec ? spec.default : undefined, spec.description])
+      expect([name, declared?.default, declared?.description]).toEqual([
+        name,
+        'default' in spec ? spec.default : undefined,
+        spec.description
+      ])
     }
   })
 
@@ -51,8 +57,18 @@ describe('action.yml, README and the code say the same', () => {
   })
 
   test("README's inputs table matches action.yml: names, required, defaults and meanings", () => {
-    const rows = tableUnder('Inputs').map(([name, required, fallback, meaning]) => [unquote(name), required, unquote(fallback), meaning])
-    const expected = Object.entries(action.inputs).map(([name, input]) => [name, input.required ? 'yes' : 'no', input.default ?? '', input.description])
+    const rows = tableUnder('Inputs').map(([name, required, fallback, meaning]) => [
+      unquote(name),
+      required,
+      unquote(fallback),
+      meaning
+    ])
+    const expected = Object.entries(action.inputs).map(([name, input]) => [
+      name,
+      input.required ? 'yes' : 'no',
+      input.default ?? '',
+      input.description
+    ])
     expect(rows).toEqual(expected)
   })
 

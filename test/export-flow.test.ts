@@ -10,7 +10,13 @@ import { USER_AGENT } from '../src/service/exchange.js'
 import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
-import { type Inputs, type RunnerEnv, type SimulatorFixture, exportInputs, simulatorFixture } from './support/harness.js'
+import {
+  type Inputs,
+  type RunnerEnv,
+  type SimulatorFixture,
+  exportInputs,
+  simulatorFixture
+} from './support/harness.js'
 import { tempFolder } from './support/temp.js'
 
 let fixture: SimulatorFixture | undefined
@@ -35,22 +41,42 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
 
 /** Runs the export in-process against `sim`; `inputs` and `env` add to or replace the defaults. */
 async function runExport(inputs: Inputs, env: RunnerEnv = {}, toolCacheDir?: string) {
-  const result = await (fixture as SimulatorFixture).run(exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }), {
-    env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env },
-    toolCacheDir
-  })
-  return { ...result, outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>, failed: result.failure !== undefined }
+  const result = await (fixture as SimulatorFixture).run(
+    exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }),
+    {
+      env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env },
+      toolCacheDir
+    }
+  )
+  return {
+    ...result,
+    outputs: Object.fromEntries(result.outputs) as Partial<Record<OutputName, string>>,
+    failed: result.failure !== undefined
+  }
 }
 
 describe('export flow against the simulator', () => {
   test('starts, waits, downloads, unpacks, and sets every output', async () => {
     await simulator()
-    const { outputs, failed, log } = await runExport({ 'docs-version': 'v2', paths: '/guides\n/api', 'export-version': '2.1', 'helm-values-file': 'deploy/values.yaml' })
+    const { outputs, failed, log } = await runExport({
+      'docs-version': 'v2',
+      paths: '/guides\n/api',
+      'export-version': '2.1',
+      'helm-values-file': 'deploy/values.yaml'
+    })
     expect(failed).toBe(false)
-    expect(sim.requests.find((r) => r.route === 'export-start')?.body).toEqual({ domain: 'docs.acme.com', version: 'v2', paths: ['/guides', '/api'] })
+    expect(sim.requests.find((r) => r.route === 'export-start')?.body).toEqual({
+      domain: 'docs.acme.com',
+      version: 'v2',
+      paths: ['/guides', '/api']
+    })
     const jobId = outputs['job-id'] as string
     expect(sim.exportJobs.has(jobId)).toBe(true)
-    expect(outputs).toMatchObject({ status: 'completed', progress: '100', 'bundle-url': expect.stringContaining(sim.storageUrl) })
+    expect(outputs).toMatchObject({
+      status: 'completed',
+      progress: '100',
+      'bundle-url': expect.stringContaining(sim.storageUrl)
+    })
     expect(Number(outputs['page-count'])).toBeGreaterThan(0)
     const site = outputs['site-path'] as string
     expect(site).toBe(path.join(workspace.dir, 'static-export'))
@@ -61,7 +87,9 @@ describe('export flow against the simulator', () => {
     expect(outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(new Date(outputs['expires-at'] as string).getTime()).toBeGreaterThan(Date.now())
     const values = await readFile(path.join(workspace.dir, 'deploy/values.yaml'), 'utf8')
-    expect(values).toBe(`staticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(outputs['bundle-url'])}\n  version: "2.1"\n`)
+    expect(values).toBe(
+      `staticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(outputs['bundle-url'])}\n  version: "2.1"\n`
+    )
     expect(outputs['helm-values']).toBe(values)
     // The key goes to the API origin only, never to object storage; both see the one User-Agent.
     for (const request of sim.requests) {
@@ -87,16 +115,19 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBeGreaterThan(1)
   })
 
-  test.each(['..', '.'])('a job id the service gives that cannot be part of an address (`%s`) is never sent: the step fails saying so', async (jobId) => {
-    await simulator()
-    sim.addFault({ route: 'export-start', patch: { jobId } })
-    const { failed, failure, outputs } = await runExport({})
-    expect(failed).toBe(true)
-    expect(failure).toContain(`The id ${JSON.stringify(jobId)} cannot be sent as part of an address`)
-    expect(outputs['job-id']).toBe(jobId)
-    expect(sim.count('export-status')).toBe(0)
-    expect(sim.requests.filter((r) => r.origin === 'api').map((r) => r.route)).toEqual(['export-start'])
-  })
+  test.each(['..', '.'])(
+    'a job id the service gives that cannot be part of an address (`%s`) is never sent: the step fails saying so',
+    async (jobId) => {
+      await simulator()
+      sim.addFault({ route: 'export-start', patch: { jobId } })
+      const { failed, failure, outputs } = await runExport({})
+      expect(failed).toBe(true)
+      expect(failure).toContain(`The id ${JSON.stringify(jobId)} cannot be sent as part of an address`)
+      expect(outputs['job-id']).toBe(jobId)
+      expect(sim.count('export-status')).toBe(0)
+      expect(sim.requests.filter((r) => r.origin === 'api').map((r) => r.route)).toEqual(['export-start'])
+    }
+  )
 
   test('a status answer without its status does not end the wait at once: warned, and read again, three times in a row at most', async () => {
     await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0 } })
@@ -104,11 +135,18 @@ describe('export flow against the simulator', () => {
     const { outputs, log, failed } = await runExport({})
     expect(failed).toBe(false)
     expect(outputs.status).toBe('completed')
-    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes("the service's answer carries no `status`.); still waiting"))).toHaveLength(3)
+    expect(
+      log.lines.filter(
+        (line) =>
+          line.startsWith('warning:') && line.includes("the service's answer carries no `status`.); still waiting")
+      )
+    ).toHaveLength(3)
     // A fourth in a row is how the service answers: the step fails, in a whole sentence.
     sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 4 })
     const four = await runExport({})
-    expect(four.failure).toMatch(/^Could not read the status of export job exp_\w+: the service's answer carries no `status`\.$/)
+    expect(four.failure).toMatch(
+      /^Could not read the status of export job exp_\w+: the service's answer carries no `status`\.$/
+    )
   })
 
   test('a passing outage between answers without a status does not count toward the few read past', async () => {
@@ -133,14 +171,23 @@ describe('export flow against the simulator', () => {
 
   test("a status answer that is the service's error, or no job at all, fails at once with what it says", async () => {
     await simulator()
-    sim.addFault({ route: 'export-status', status: 200, body: { error: 'export job exp_gone has expired' }, times: 100 })
+    sim.addFault({
+      route: 'export-status',
+      status: 200,
+      body: { error: 'export job exp_gone has expired' },
+      times: 100
+    })
     const expired = await runExport({ 'job-id': 'exp_gone', timeout: '10m' })
-    expect(expired.failure).toBe('Could not read the status of export job exp_gone: the service answered with an error: export job exp_gone has expired')
+    expect(expired.failure).toBe(
+      'Could not read the status of export job exp_gone: the service answered with an error: export job exp_gone has expired'
+    )
     expect(sim.count('export-status')).toBe(1)
     sim.clearFaults()
     sim.addFault({ route: 'export-status', status: 200, body: [], times: 100 })
     const list = await runExport({ 'job-id': 'exp_gone', wait: 'false' })
-    expect(list.failure).toBe("Could not read the status of export job exp_gone: the service's answer is not a job (a list).")
+    expect(list.failure).toBe(
+      "Could not read the status of export job exp_gone: the service's answer is not a job (a list)."
+    )
     expect(sim.count('export-status')).toBe(2)
   })
 
@@ -151,7 +198,12 @@ describe('export flow against the simulator', () => {
     const { outputs, log, failed } = await runExport({ timeout: '10m' })
     expect(failed).toBe(false)
     expect(outputs.status).toBe('completed')
-    expect(log.lines.filter((line) => line.startsWith('warning:') && line.includes('could not read its status (') && line.includes('still waiting'))).not.toHaveLength(0)
+    expect(
+      log.lines.filter(
+        (line) =>
+          line.startsWith('warning:') && line.includes('could not read its status (') && line.includes('still waiting')
+      )
+    ).not.toHaveLength(0)
     expect(sim.count('export-status')).toBeGreaterThan(12)
   })
 
@@ -178,7 +230,9 @@ describe('export flow against the simulator', () => {
     sim.addFault({ route: 'export-start', status: 403, body: { error: 'static export requires an enterprise plan' } })
     const { failed, failure } = await runExport({})
     expect(failed).toBe(true)
-    expect(failure).toMatch(/refused the request \(HTTP 403: static export requires an enterprise plan\)\. Check `api-key`.*enterprise plan/)
+    expect(failure).toMatch(
+      /refused the request \(HTTP 403: static export requires an enterprise plan\)\. Check `api-key`.*enterprise plan/
+    )
   })
 
   test('a failed job fails the step naming the job and the error, with outputs set', async () => {
@@ -203,7 +257,9 @@ describe('export flow against the simulator', () => {
   })
 
   test("a failed job's reason that quotes the API key: the job summary shows *** in its place", async () => {
-    await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'rejected the key dsk_test_simulator of this request' } })
+    await simulator({
+      exportJob: { durationMs: 2000, queuedMs: 0, failWith: 'rejected the key dsk_test_simulator of this request' }
+    })
     const { failed, summary, secrets } = await runExport({})
     expect(failed).toBe(true)
     expect(secrets).toContain(sim.apiKey)
@@ -323,7 +379,11 @@ describe('export flow against the simulator', () => {
 
   test('bad inputs fail before any request, listing every problem', async () => {
     await simulator()
-    const { failed, failure, summary } = await runExport({ domain: 'not a host', timeout: 'soon', 'base-url': 'http://example.com' })
+    const { failed, failure, summary } = await runExport({
+      domain: 'not a host',
+      timeout: 'soon',
+      'base-url': 'http://example.com'
+    })
     expect(failed).toBe(true)
     expect(sim.requests).toHaveLength(0)
     expect(failure).toMatch(/Invalid inputs:[\s\S]*`base-url`[\s\S]*`timeout`[\s\S]*`domain`/)
@@ -335,13 +395,20 @@ describe('export flow against the simulator', () => {
     expect(markdownBlocks).toEqual([])
     expect(shownText).not.toContain('`')
     expect(lists).toEqual([
-      [expect.stringContaining('<code>base-url</code>'), expect.stringContaining('<code>timeout</code>'), expect.stringContaining('<code>domain</code>')]
+      [
+        expect.stringContaining('<code>base-url</code>'),
+        expect.stringContaining('<code>timeout</code>'),
+        expect.stringContaining('<code>domain</code>')
+      ]
     ])
   })
 
   test('a bundle link to a link-local address is refused before it is handed on or fetched', async () => {
     await simulator()
-    sim.addFault({ route: 'export-bundle', patch: { bundleUrl: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/?sig=0123456789abcdef' } })
+    sim.addFault({
+      route: 'export-bundle',
+      patch: { bundleUrl: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/?sig=0123456789abcdef' }
+    })
     const { failed, failure, outputs, secrets } = await runExport({ 'helm-values-file': 'values.yaml' })
     expect(failed).toBe(true)
     expect(failure).toBe(
@@ -414,7 +481,9 @@ describe('`path` is judged before any request, as the file system resolves it', 
 
   test("the runner's temp folder and its parents, also through a symlinked parent", async () => {
     await refused('runner-temp', "is the runner's temp folder (RUNNER_TEMP)")
-    await refused('outer', "holds the runner's temp folder (RUNNER_TEMP)", { RUNNER_TEMP: path.join(workspace.dir, 'outer/temp') })
+    await refused('outer', "holds the runner's temp folder (RUNNER_TEMP)", {
+      RUNNER_TEMP: path.join(workspace.dir, 'outer/temp')
+    })
     await symlink(path.join(workspace.dir, 'runner-temp'), path.join(workspace.dir, 'linked'))
     await refused('linked', "is the runner's temp folder (RUNNER_TEMP)")
     // As a case-insensitive disk would see it.
@@ -422,21 +491,38 @@ describe('`path` is judged before any request, as the file system resolves it', 
   })
 
   test("the runner's tool cache, the home folder, the action's own folder", async () => {
-    await refused('tools', "is the runner's tool cache (RUNNER_TOOL_CACHE)", { RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tools') })
+    await refused('tools', "is the runner's tool cache (RUNNER_TOOL_CACHE)", {
+      RUNNER_TOOL_CACHE: path.join(workspace.dir, 'tools')
+    })
     await refused('users', 'holds the home folder (HOME)', { HOME: path.join(workspace.dir, 'users/runner') })
-    await refused('actions', "holds the action's own folder (GITHUB_ACTION_PATH)", { GITHUB_ACTION_PATH: path.join(workspace.dir, 'actions/docs-admin/v1') })
+    await refused('actions', "holds the action's own folder (GITHUB_ACTION_PATH)", {
+      GITHUB_ACTION_PATH: path.join(workspace.dir, 'actions/docs-admin/v1')
+    })
   })
 
   test('the folder the archive is downloaded to', async () => {
-    await refused(path.join(temp(), 'docs-export-job_1'), 'is where the archive is downloaded to', {}, { domain: '', 'job-id': 'job_1' })
+    await refused(
+      path.join(temp(), 'docs-export-job_1'),
+      'is where the archive is downloaded to',
+      {},
+      { domain: '', 'job-id': 'job_1' }
+    )
     await refused(path.join(temp(), 'docs-export-anything'), 'is where the archive is downloaded to')
   })
 
   test('a git checkout that replacing the folder would delete, unpacked or not, and a file', async () => {
     await mkdir(path.join(workspace.dir, 'gh-pages/.git'), { recursive: true })
-    await refused('gh-pages', 'holds a git repository (.git) that replacing the folder would delete; put the site in a folder of its own')
+    await refused(
+      'gh-pages',
+      'holds a git repository (.git) that replacing the folder would delete; put the site in a folder of its own'
+    )
     // With `extract: false` the folder is replaced whole too, by one that holds the archive.
-    await refused('gh-pages', 'holds a git repository (.git) that replacing the folder would delete; put the archive in a folder', {}, { extract: 'false' })
+    await refused(
+      'gh-pages',
+      'holds a git repository (.git) that replacing the folder would delete; put the archive in a folder',
+      {},
+      { extract: 'false' }
+    )
     expect(await readdir(path.join(workspace.dir, 'gh-pages'))).toEqual(['.git'])
     await writeFile(path.join(workspace.dir, 'notes.txt'), 'mine')
     await refused('notes.txt', 'is a file')
@@ -452,7 +538,11 @@ describe('`path` is judged before any request, as the file system resolves it', 
 
 describe('max-site-size', () => {
   test('a bundle that unpacks to more fails saying which bound; the previous site stays', async () => {
-    await simulator({ bundle: { entries: [...fixtureSiteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(3 * 1024 * 1024) }] } })
+    await simulator({
+      bundle: {
+        entries: [...fixtureSiteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(3 * 1024 * 1024) }]
+      }
+    })
     const site = path.join(workspace.dir, 'static-export')
     await mkdir(site)
     await writeFile(path.join(site, 'index.html'), 'previous')
@@ -460,7 +550,11 @@ describe('max-site-size', () => {
     expect(failed).toBe(true)
     expect(failure).toContain('more than 1.0 MiB, the bound set by `max-site-size`')
     // The download stopped part-way: no archive is handed on.
-    expect([outputs['bundle-path'], outputs['bundle-sha256'], outputs['cache-hit']]).toEqual([undefined, undefined, undefined])
+    expect([outputs['bundle-path'], outputs['bundle-sha256'], outputs['cache-hit']]).toEqual([
+      undefined,
+      undefined,
+      undefined
+    ])
     expect(sim.requests.filter((r) => r.origin === 'storage')).toHaveLength(1)
     expect(await readdir(site)).toEqual(['index.html'])
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('previous')
@@ -470,24 +564,32 @@ describe('max-site-size', () => {
 
 describe('the site check and the Helm values', () => {
   // A tar's pages are scanned beside the reader, a zip's too once the writer threads that inflate them send them back.
-  test.each(['tar.gz', 'zip'] as const)('the site check (%s): a link to no file is a warning with its page and line, counted in broken-links', async (format) => {
-    await simulator({ bundle: { format } })
-    const { failed, outputs, log, summary } = await runExport({})
-    expect(failed).toBe(false)
-    expect(outputs['broken-links']).toBe('1')
-    expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
-      expect.stringMatching(/^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/)
-    ])
-    expect(log.text()).toMatch(/Checked the site: 7 pages, \d+ internal links, 1 broken/)
-    expect(summary).toContain('Broken links')
-    expect(log.text()).toContain(`Unpacked the ${format} bundle`)
-  })
+  test.each(['tar.gz', 'zip'] as const)(
+    'the site check (%s): a link to no file is a warning with its page and line, counted in broken-links',
+    async (format) => {
+      await simulator({ bundle: { format } })
+      const { failed, outputs, log, summary } = await runExport({})
+      expect(failed).toBe(false)
+      expect(outputs['broken-links']).toBe('1')
+      expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
+        expect.stringMatching(
+          /^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/
+        )
+      ])
+      expect(log.text()).toMatch(/Checked the site: 7 pages, \d+ internal links, 1 broken/)
+      expect(summary).toContain('Broken links')
+      expect(log.text()).toContain(`Unpacked the ${format} bundle`)
+    }
+  )
 
   test('a broken link of a page that a later entry differing only in case replaced: the same warning, not a crash on the page that is gone', async () => {
     const entries = fixtureSiteEntries()
     await simulator({
       exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
-      bundle: { entries: [{ type: 'file', name: 'Index.html', content: '<a href="/gone-before">x</a>' }, ...entries], format: 'tar.gz' }
+      bundle: {
+        entries: [{ type: 'file', name: 'Index.html', content: '<a href="/gone-before">x</a>' }, ...entries],
+        format: 'tar.gz'
+      }
     })
     const { failed, outputs, log } = await runExport({})
     expect(failed).toBe(false)
@@ -505,14 +607,19 @@ describe('the site check and the Helm values', () => {
     // The job counts the pages of the site as served: the duplicate is not one more.
     await simulator({
       exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
-      bundle: { entries: [{ type: 'file', name: 'index.html', content: '<a href="/gone-before">x</a>' }, ...entries], format: 'tar.gz' }
+      bundle: {
+        entries: [{ type: 'file', name: 'index.html', content: '<a href="/gone-before">x</a>' }, ...entries],
+        format: 'tar.gz'
+      }
     })
     const { failed, outputs, log } = await runExport({})
     expect(failed).toBe(false)
     expect(outputs['broken-links']).toBe('2')
     expect(log.lines.filter((l) => l.startsWith('warning:'))).toEqual([
       'warning: Broken link in an earlier entry of index.html in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site.',
-      expect.stringMatching(/^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/)
+      expect.stringMatching(
+        /^warning: Broken link in index\.html line \d+: "\/guides\/removed-page" leads to no file of the site\.$/
+      )
     ])
     expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'))).toEqual(Buffer.from(index.content))
   })
@@ -541,7 +648,9 @@ describe('the site check and the Helm values', () => {
     await writeFile(path.join(site, 'index.html'), 'the old site')
     const { failed, failure, outputs } = await runExport({ verify: 'strict' })
     expect(failed).toBe(true)
-    expect(failure).toContain('The site check failed (`verify: strict`): 1 internal links lead to no file of the site. The previous site was left as it was.')
+    expect(failure).toContain(
+      'The site check failed (`verify: strict`): 1 internal links lead to no file of the site. The previous site was left as it was.'
+    )
     expect(outputs['broken-links']).toBe('1')
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
     expect((await readdir(workspace.dir)).filter((name) => name.startsWith('.'))).toEqual([])
@@ -574,7 +683,9 @@ describe('the site check and the Helm values', () => {
     expect(failed.failed).toBe(true)
     expect(failed.outputs['bundle-sha256']).toMatch(/^[0-9a-f]{64}$/)
     expect(failed.outputs['bundle-path']).toBeUndefined()
-    await expect(stat(archiveFolderOf({ env: () => undefined }, failed.outputs['job-id'] as string))).rejects.toMatchObject({ code: 'ENOENT' })
+    await expect(
+      stat(archiveFolderOf({ env: () => undefined }, failed.outputs['job-id'] as string))
+    ).rejects.toMatchObject({ code: 'ENOENT' })
 
     // Not unpacked, the archive is the product, in `path`: it stays.
     const kept = await runExport({ extract: 'false', path: 'out' }, outside)
@@ -603,12 +714,17 @@ describe('the site check and the Helm values', () => {
     expect(off.outputs['broken-links']).toBeUndefined()
     expect(off.log.text()).not.toContain('Checked the site')
     const on = await runExport({})
-    expect(on.log.lines).toContainEqual('warning: The site has 7 HTML pages, fewer than the 50 the export job reported.')
+    expect(on.log.lines).toContainEqual(
+      'warning: The site has 7 HTML pages, fewer than the 50 the export job reported.'
+    )
   })
 
   test('helm-bundle-url goes into the Helm values instead of the presigned link; without it, a link that expires within a day is a warning with the time', async () => {
     await simulator()
-    const durable = await runExport({ 'helm-values-file': 'values.yaml', 'helm-bundle-url': 'https://downloads.acme.com/docs/bundle.tar.gz' })
+    const durable = await runExport({
+      'helm-values-file': 'values.yaml',
+      'helm-bundle-url': 'https://downloads.acme.com/docs/bundle.tar.gz'
+    })
     expect(durable.failed).toBe(false)
     expect(await readFile(path.join(workspace.dir, 'values.yaml'), 'utf8')).toBe(
       'staticExport:\n  enabled: true\n  bundleUrl: "https://downloads.acme.com/docs/bundle.tar.gz"\n'
@@ -650,12 +766,16 @@ describe("the runner's tool cache", () => {
     await simulator()
     const toolCache = path.join(workspace.dir, 'tool-cache')
     const first = await runExport({}, {}, toolCache)
-    const [kept] = (await readdir(toolCache, { recursive: true })).filter((name) => String(name).endsWith('bundle.tar.gz'))
+    const [kept] = (await readdir(toolCache, { recursive: true })).filter((name) =>
+      String(name).endsWith('bundle.tar.gz')
+    )
     await writeFile(path.join(toolCache, String(kept)), 'not a bundle any more')
     const second = await runExport({ domain: '', 'job-id': first.outputs['job-id'] as string }, {}, toolCache)
     expect(second.failure).toBeUndefined()
     expect(second.outputs['cache-hit']).toBe('false')
-    expect(second.log.lines).toContainEqual(expect.stringMatching(/^warning: The bundle kept in the tool cache cannot be used/))
+    expect(second.log.lines).toContainEqual(
+      expect.stringMatching(/^warning: The bundle kept in the tool cache cannot be used/)
+    )
     expect(second.outputs['bundle-sha256']).toBe(first.outputs['bundle-sha256'])
   })
 
@@ -672,8 +792,12 @@ describe("the runner's tool cache", () => {
     }
     expect(await readdir(path.join(toolCache, 'docs-export-bundle'))).toHaveLength(3)
     // The latest is among them: a rerun of it still comes from the cache.
-    expect((await runExport({ domain: '', 'job-id': jobs.at(-1) as string }, {}, toolCache)).outputs['cache-hit']).toBe('true')
-    expect((await runExport({ domain: '', 'job-id': jobs[0] as string }, {}, toolCache)).outputs['cache-hit']).toBe('false')
+    expect((await runExport({ domain: '', 'job-id': jobs.at(-1) as string }, {}, toolCache)).outputs['cache-hit']).toBe(
+      'true'
+    )
+    expect((await runExport({ domain: '', 'job-id': jobs[0] as string }, {}, toolCache)).outputs['cache-hit']).toBe(
+      'false'
+    )
   })
 
   test('of the bundles it keeps, a used one goes last: one that reruns keep using is not pushed out by newer jobs', async () => {
@@ -710,11 +834,17 @@ describe("the runner's tool cache", () => {
 describe('pure parts of the export', () => {
   test('the Helm values hold any text as a double-quoted YAML string, control characters YAML refuses escaped', () => {
     const yaml = helmValuesYaml('https://x/b?sig=1', 'v1\u007f\u0085"\nevil: x\u2028')
-    expect(yaml).toBe('staticExport:\n  enabled: true\n  bundleUrl: "https://x/b?sig=1"\n  version: "v1\\u007f\\u0085\\"\\nevil: x\\u2028"\n')
+    expect(yaml).toBe(
+      'staticExport:\n  enabled: true\n  bundleUrl: "https://x/b?sig=1"\n  version: "v1\\u007f\\u0085\\"\\nevil: x\\u2028"\n'
+    )
   })
 
   test("outside a runner the archive folder is the process's own; on a runner it is the job's in the job's temp folder", () => {
-    expect(archiveFolderOf({ env: () => undefined }, 'exp_1')).toBe(path.join(os.tmpdir(), `docs-export-exp_1-${process.pid}`))
-    expect(archiveFolderOf({ env: (name) => (name === 'RUNNER_TEMP' ? '/runner/tmp' : undefined) }, 'exp_1')).toBe(path.join('/runner/tmp', 'docs-export-exp_1'))
+    expect(archiveFolderOf({ env: () => undefined }, 'exp_1')).toBe(
+      path.join(os.tmpdir(), `docs-export-exp_1-${process.pid}`)
+    )
+    expect(archiveFolderOf({ env: (name) => (name === 'RUNNER_TEMP' ? '/runner/tmp' : undefined) }, 'exp_1')).toBe(
+      path.join('/runner/tmp', 'docs-export-exp_1')
+    )
   })
 })

@@ -28,7 +28,11 @@ function harness(job: (t: number) => Status, overrides: Partial<FollowOptions<St
       checks.push(clock.now())
       return job(clock.now())
     },
-    read: (s) => ({ status: s.status, progress: s.progress as number | undefined, summary: s.progress === undefined ? s.status : `${s.status}, ${String(s.progress)}%` }),
+    read: (s) => ({
+      status: s.status,
+      progress: s.progress as number | undefined,
+      summary: s.progress === undefined ? s.status : `${s.status}, ${String(s.progress)}%`
+    }),
     terminal: TERMINAL,
     known: KNOWN,
     onValue: (value) => void seen.push(value),
@@ -51,7 +55,10 @@ describe('followJob on a virtual clock', () => {
     const result = await h.run()
     expect(result).toEqual({ value: { status: 'completed' }, polls: 1 })
     expect(h.clock.sleeps).toEqual([])
-    expect(h.log.lines).toEqual(['info: Export job j1: completed after 0ms.', 'info: Export job j1 ended `completed` after 0ms and 1 status requests.'])
+    expect(h.log.lines).toEqual([
+      'info: Export job j1: completed after 0ms.',
+      'info: Export job j1 ended `completed` after 0ms and 1 status requests.'
+    ])
   })
 
   test('a value read already counts as the first check', async () => {
@@ -90,7 +97,9 @@ describe('followJob on a virtual clock', () => {
   test('progress is cleaned up before the schedule sees it', async () => {
     const progress: unknown[] = [undefined, 10, NaN, 'x', 40]
     let i = 0
-    const h = harness(() => (i < progress.length ? { status: 'running', progress: progress[i++] } : { status: 'completed' }))
+    const h = harness(() =>
+      i < progress.length ? { status: 'running', progress: progress[i++] } : { status: 'completed' }
+    )
     const result = await h.run()
     expect(result.polls).toBe(6)
     expect(h.seen.at(-1)).toBe(result.value)
@@ -132,7 +141,9 @@ describe('followJob on a virtual clock', () => {
       },
       { timeoutMs: 3 * S, isPassing: () => true }
     )
-    await expect(never.run()).rejects.toThrow(/within `timeout` \(3s\): no status read yet; the last status request failed/)
+    await expect(never.run()).rejects.toThrow(
+      /within `timeout` \(3s\): no status read yet; the last status request failed/
+    )
   })
 
   test('any other failure of the read at the deadline is its own (a job gone, a bug): not a timeout that says the job may still finish', async () => {
@@ -157,7 +168,10 @@ describe('followJob on a virtual clock', () => {
         if (t === 5 * S || t === 10 * S || t === 25 * S) throw glitch
         return { status: t >= 30 * S ? 'completed' : 'running' }
       },
-      { isPassing: (_, earlier) => (inARow.push(earlier.length), true), failed: [new Error('a first read without status')] }
+      {
+        isPassing: (_, earlier) => (inARow.push(earlier.length), true),
+        failed: [new Error('a first read without status')]
+      }
     )
     await h.run()
     expect(inARow).toEqual([1, 2, 0])
@@ -179,7 +193,10 @@ describe('followJob on a virtual clock', () => {
     const polls: number[] = []
     for (let seed = 1; seed <= 5; seed++) {
       const end = 180 * S
-      const h = harness((t) => (t >= end ? { status: 'completed' } : { status: 'running', progress: Math.floor((100 * t) / end) }), { jobStartedAt: 0 })
+      const h = harness(
+        (t) => (t >= end ? { status: 'completed' } : { status: 'running', progress: Math.floor((100 * t) / end) }),
+        { jobStartedAt: 0 }
+      )
       Object.assign(h.clock, { random: virtualClock({ seed }).random })
       const result = await h.run()
       // The blind backoff alone would check at 5, 15, 35, 75, 135, 195 s: 6 checks, 15 s late.
@@ -192,7 +209,8 @@ describe('followJob on a virtual clock', () => {
 
   test('jobStartedAt: a fast first reading brings the second check forward', async () => {
     // 10 %/s since it was started at 0: at most 5 s to go at the first check (5 s, 50 %).
-    const job = (t: number): Status => (t >= 10 * S ? { status: 'completed' } : { status: 'running', progress: t / 100 })
+    const job = (t: number): Status =>
+      t >= 10 * S ? { status: 'completed' } : { status: 'running', progress: t / 100 }
     const known = harness(job, { jobStartedAt: 0 })
     await known.run()
     expect(known.checks).toEqual([5 * S, 10 * S])
@@ -238,7 +256,11 @@ describe('cancellation', () => {
 
   test('mid-check: does not wait for a hanging status request', async () => {
     const controller = new AbortController()
-    const h = harness(() => ({ status: 'running' }), { check: () => new Promise<Status>(() => undefined), checkFirst: true, signal: controller.signal })
+    const h = harness(() => ({ status: 'running' }), {
+      check: () => new Promise<Status>(() => undefined),
+      checkFirst: true,
+      signal: controller.signal
+    })
     setTimeout(() => controller.abort(), 20)
     await expect(h.run()).rejects.toBeInstanceOf(CancelledError)
   })

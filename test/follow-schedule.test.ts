@@ -15,7 +15,9 @@ const delayAfter = (history: PollObservation[], startedAt?: number, random = noJ
 
 describe('blind backoff (no usable progress)', () => {
   test('doubles from initialIntervalMs per poll and stops at maxIntervalMs', () => {
-    const delays = [0, 1, 2, 3, 4, 5, 20].map((n) => delayAfter(obs(Array.from({ length: n }, (_, i) => [i * 10, undefined] as [number, unknown]))))
+    const delays = [0, 1, 2, 3, 4, 5, 20].map((n) =>
+      delayAfter(obs(Array.from({ length: n }, (_, i) => [i * 10, undefined] as [number, unknown])))
+    )
     expect(delays).toEqual([5 * S, 10 * S, 20 * S, 40 * S, 60 * S, 60 * S, 60 * S])
   })
 

@@ -24,25 +24,66 @@ import { recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
-const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_240_601)
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_240_601)
 if (process.env.FUZZ_SEED === 'random') console.log(`fuzz-archives: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`)
 
 /** A name no test would create on purpose: if it turns up outside the site, something escaped. */
 const MARKER = `zz-fuzz-escape-${process.pid}`
 
 /** Names a site may have, with case and Unicode twins among them. */
-const PLAIN = ['a', 'A', 'b', 'index.html', 'Index.HTML', 'd', 'D', 'x', 'caf\u00e9', 'cafe\u0301', 'stra\u00dfe', 'STRASSE', 'a\u200cb', 'ab']
+const PLAIN = [
+  'a',
+  'A',
+  'b',
+  'index.html',
+  'Index.HTML',
+  'd',
+  'D',
+  'x',
+  'caf\u00e9',
+  'cafe\u0301',
+  'stra\u00dfe',
+  'STRASSE',
+  'a\u200cb',
+  'ab'
+]
 /** Names no archive may write, however spelled. */
-const HOSTILE = ['..', '.', '', '...', '.. ', '. ', 'x.', '.git', '.GIT', 'git~1', 'C:', 'a\0b', 'n'.repeat(256), 'e\u0301'.repeat(40), MARKER]
+const HOSTILE = [
+  '..',
+  '.',
+  '',
+  '...',
+  '.. ',
+  '. ',
+  'x.',
+  '.git',
+  '.GIT',
+  'git~1',
+  'C:',
+  'a\0b',
+  'n'.repeat(256),
+  'e\u0301'.repeat(40),
+  MARKER
+]
 
-const segment = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...PLAIN) }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE) })
+const segment = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...PLAIN) },
+  { weight: 1, arbitrary: fc.constantFrom(...HOSTILE) }
+)
 const separator = fc.constantFrom('/', '/', '/', '\\')
 /** Mostly relative, sometimes absolute: one to four segments. */
-const start = fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('./', '/', '\\', '/tmp/') })
+const start = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('./', '/', '\\', '/tmp/') }
+)
 const path_ = (segments: fc.Arbitrary<string>): fc.Arbitrary<string> =>
   fc
     .tuple(start, fc.array(fc.tuple(segments, separator), { minLength: 1, maxLength: 4 }), fc.boolean())
-    .map(([first, parts, trailing]) => first + parts.map(([s, sep], i) => (i === parts.length - 1 && !trailing ? s : s + sep)).join(''))
+    .map(
+      ([first, parts, trailing]) =>
+        first + parts.map(([s, sep], i) => (i === parts.length - 1 && !trailing ? s : s + sep)).join('')
+    )
 const name = path_(segment)
 /** Link targets climb more often than names do: chains of `..` through other links. */
 const target = path_(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('..', '.') }, { weight: 5, arbitrary: segment }))
@@ -56,7 +97,15 @@ const content = fc.oneof(
 )
 
 const entry: fc.Arbitrary<ArchiveEntry> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ type: fc.constant('file' as const), name, content, mode: fc.constantFrom(0o644, 0o000, 0o755, 0o4777, 0o200) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant('file' as const),
+      name,
+      content,
+      mode: fc.constantFrom(0o644, 0o000, 0o755, 0o4777, 0o200)
+    })
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('directory' as const), name }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constant('symlink' as const), name, target }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('hardlink' as const), name, target: name }) }
@@ -66,13 +115,29 @@ const entry: fc.Arbitrary<ArchiveEntry> = fc.oneof(
 type Damage = { kind: 'none' } | { kind: 'truncate'; at: number } | { kind: 'flip'; at: number; byte: number }
 const damage: fc.Arbitrary<Damage> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('flip' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), byte: fc.integer({ min: 0, max: 255 }) }) }
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) })
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('flip' as const),
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      byte: fc.integer({ min: 0, max: 255 })
+    })
+  }
 )
 
 const limits: fc.Arbitrary<SiteLimits> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ maxBytes: 64 * 1024 * 1024 }) },
-  { weight: 1, arbitrary: fc.record({ maxBytes: fc.integer({ min: 1, max: 512 * 1024 }), maxEntries: fc.integer({ min: 1, max: 12 }) }) }
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      maxBytes: fc.integer({ min: 1, max: 512 * 1024 }),
+      maxEntries: fc.integer({ min: 1, max: 12 })
+    })
+  }
 )
 
 const archiveCase = fc.record({
@@ -94,7 +159,9 @@ async function build(format: ArchiveFormat, entries: ArchiveEntry[]): Promise<Bu
   try {
     if (format !== 'zip') return await buildTar(entries, { gzip: format === 'tar.gz' })
     // Zip has no hardlinks: the builder stores a copy of the file they name, which must exist.
-    return buildZip(entries.filter((e) => e.type !== 'hardlink' || entries.some((f) => f.type === 'file' && f.name === e.target)))
+    return buildZip(
+      entries.filter((e) => e.type !== 'hardlink' || entries.some((f) => f.type === 'file' && f.name === e.target))
+    )
   } catch {
     return undefined
   }
@@ -143,7 +210,13 @@ test(
 
         let outcome: unknown
         let fatal: unknown
-        const receiver = await ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal: (error) => void (fatal ??= error), limits: bounds })
+        const receiver = await ArchiveReceiver.open({
+          partFile,
+          siteDir,
+          log: recordingLogger(),
+          onFatal: (error) => void (fatal ??= error),
+          limits: bounds
+        })
         try {
           const bytes = damaged(archive!, how)
           for (let offset = 0; offset < bytes.length; offset += 4093) {
@@ -161,7 +234,12 @@ test(
         // Nothing outside, whatever happened.
         expect(await readdir(outside)).toEqual(['secret.txt'])
         expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret')
-        for (const escaped of [path.join(work, MARKER), path.join(root.dir, MARKER), path.join(os.tmpdir(), MARKER), path.join('/tmp', MARKER)]) {
+        for (const escaped of [
+          path.join(work, MARKER),
+          path.join(root.dir, MARKER),
+          path.join(os.tmpdir(), MARKER),
+          path.join('/tmp', MARKER)
+        ]) {
           expect(existsSync(escaped)).toBe(false)
         }
         if (outcome !== undefined) {

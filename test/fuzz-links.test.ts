@@ -9,7 +9,8 @@ import fc from 'fast-check'
 import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
-const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_122)
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_122)
 if (process.env.FUZZ_SEED === 'random') console.log(`fuzz-links: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`)
 
 const MAX_VALUE_BYTES = 2048
@@ -40,7 +41,8 @@ function plainLinks(page: Buffer): Array<{ value: string; offset: number; length
       const start = quoted ? valueAt + 1 : valueAt
       const limit = Math.min(text.length, start + MAX_VALUE_BYTES + 1)
       let end = start
-      while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>')) end++
+      while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>'))
+        end++
       if (quoted ? end < limit : end > start) {
         links.push({ value: page.toString('utf8', start, end), offset: start, length: end - start })
         next = end
@@ -52,22 +54,100 @@ function plainLinks(page: Buffer): Array<{ value: string; offset: number; length
 }
 
 const piece = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(' href=', ' src=', '\nhref=', '\tsrc=', 'href=', 'data-src=', ' xhref=', ' srcset=', ' class=') },
-  { weight: 3, arbitrary: fc.constantFrom(' HREF=', ' Src=', '\fhReF=', ' sRC =', ' href = ', '\rhref\n=\t', ' src=\n', ' href  ', ' =') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      ' href=',
+      ' src=',
+      '\nhref=',
+      '\tsrc=',
+      'href=',
+      'data-src=',
+      ' xhref=',
+      ' srcset=',
+      ' class='
+    )
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      ' HREF=',
+      ' Src=',
+      '\fhReF=',
+      ' sRC =',
+      ' href = ',
+      '\rhref\n=\t',
+      ' src=\n',
+      ' href  ',
+      ' ='
+    )
+  },
   { weight: 6, arbitrary: fc.constantFrom('"', "'", '>', ' ', '\n', '=', '<a', '</a>') },
-  { weight: 8, arbitrary: fc.constantFrom('/', '//', '#', '../', './', 'guides/', 'start', '.html', '/index.html', '?q=1', '%20', '&amp;', 'é', 'x') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      '/',
+      '//',
+      '#',
+      '../',
+      './',
+      'guides/',
+      'start',
+      '.html',
+      '/index.html',
+      '?q=1',
+      '%20',
+      '&amp;',
+      'é',
+      'x'
+    )
+  },
   { weight: 1, arbitrary: fc.constantFrom('y'.repeat(MAX_VALUE_BYTES - 2), 'z'.repeat(MAX_VALUE_BYTES + 5)) }
 )
 /** What comes before attributes: start tags (some names in upper case), and what makes them text. */
 const opener = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom('<a', '<A', '<img', '<Link', '<h1', '<a\n') },
-  { weight: 4, arbitrary: fc.constantFrom('', '</a', '<!doctype', '<!--', '-->', '<?xml', '<', '<1', '&lt;a', '<code>&lt;a', '&gt;', '>') }
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '',
+      '</a',
+      '<!doctype',
+      '<!--',
+      '-->',
+      '<?xml',
+      '<',
+      '<1',
+      '&lt;a',
+      '<code>&lt;a',
+      '&gt;',
+      '>'
+    )
+  }
 )
 const page = fc
   .array(fc.tuple(opener, fc.array(piece, { maxLength: 10 })), { maxLength: 10 })
   .map((tags) => Buffer.from(tags.map(([start, pieces]) => start + pieces.join('')).join('')))
-const pagePath = fc.constantFrom('index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css')
-const siteFiles = ['index.html', 'guides/start.html', 'guides/index.html', 'guides/deep/a.html', 'b.htm', 'assets/app.css', 'start.html', 'x', 'guides/.html', 'é.html']
+const pagePath = fc.constantFrom(
+  'index.html',
+  'guides/start.html',
+  'guides/index.html',
+  'guides/deep/a.html',
+  'b.htm',
+  'assets/app.css'
+)
+const siteFiles = [
+  'index.html',
+  'guides/start.html',
+  'guides/index.html',
+  'guides/deep/a.html',
+  'b.htm',
+  'assets/app.css',
+  'start.html',
+  'x',
+  'guides/.html',
+  'é.html'
+]
 
 /** One key per distinct link: a root path is the same link from every page, a relative one from every page of a folder. */
 const linkKey = (page: string, value: string): string =>
@@ -96,7 +176,8 @@ function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): v
       if (known === undefined) broken.set(key, { page: path, offset, length, value, count: 1 })
       else {
         known.count++
-        if (path < known.page || (path === known.page && offset < known.offset)) Object.assign(known, { page: path, offset, length, value })
+        if (path < known.page || (path === known.page && offset < known.offset))
+          Object.assign(known, { page: path, offset, length, value })
       }
     }
   }
@@ -105,7 +186,10 @@ function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): v
     a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
   const expected = [...broken.values()].sort(byPlace)
   const reported = [...found.broken].sort(byPlace)
-  expect({ links: found.links, broken: reported.map(({ page, offset, length, count }) => ({ page, offset, length, count })) }).toEqual({
+  expect({
+    links: found.links,
+    broken: reported.map(({ page, offset, length, count }) => ({ page, offset, length, count }))
+  }).toEqual({
     links,
     broken: expected.map(({ page, offset, length, count }) => ({ page, offset, length, count }))
   })
@@ -129,7 +213,9 @@ describe('the link scanner against a plain reading of its rules', () => {
 
   test(`a collector counts every link and reports each broken one once, at its first place in page order (${RUNS} runs, seed ${SEED})`, () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(pagePath, page), { maxLength: 8 }), fc.subarray(siteFiles), (pages, siteList) => expectPlainCheck(pages, siteList)),
+      fc.property(fc.array(fc.tuple(pagePath, page), { maxLength: 8 }), fc.subarray(siteFiles), (pages, siteList) =>
+        expectPlainCheck(pages, siteList)
+      ),
       { numRuns: RUNS, seed: SEED }
     )
   })
@@ -142,11 +228,23 @@ describe('the link scanner against a plain reading of its rules', () => {
     for (let p = 29; p >= 0; p--) {
       // (Each page also links to two missing pages every page links to: their first place in
       // page order is found by comparing the pages' paths.)
-      const links = Array.from({ length: 150 }, (_, i) => `<a href="${i % 3 === 0 ? `/docs/p${p}/l${i}.html` : i % 3 === 1 ? `rel${p}-${i}` : `/index.html`}">x</a>`)
-      links.splice((p * 37) % 150, 0, '<a href="/missing-everywhere.html">m</a>', `<a href="missing-in-folder${p % 4}">m</a>`)
+      const links = Array.from(
+        { length: 150 },
+        (_, i) =>
+          `<a href="${i % 3 === 0 ? `/docs/p${p}/l${i}.html` : i % 3 === 1 ? `rel${p}-${i}` : `/index.html`}">x</a>`
+      )
+      links.splice(
+        (p * 37) % 150,
+        0,
+        '<a href="/missing-everywhere.html">m</a>',
+        `<a href="missing-in-folder${p % 4}">m</a>`
+      )
       pages.push([`docs/s${p % 4}/page${p}.html`, Buffer.from(`<html>${links.join('\n')}</html>`)])
     }
-    const large = Array.from({ length: 6000 }, (_, i) => `<img src="/img/${i}.png" alt="${'y'.repeat(40)}"> <a href="../up${i}">u</a>`).join('\n')
+    const large = Array.from(
+      { length: 6000 },
+      (_, i) => `<img src="/img/${i}.png" alt="${'y'.repeat(40)}"> <a href="../up${i}">u</a>`
+    ).join('\n')
     pages.splice(7, 0, ['docs/large.html', Buffer.from(large)])
     expect(pages[7]![1].length).toBeGreaterThan(4 * 64 * 1024)
     const served = ['index.html', 'docs/p3/l3.html', 'img/17.png', 'docs/s1/rel5-4', 'up12']
@@ -154,18 +252,52 @@ describe('the link scanner against a plain reading of its rules', () => {
   })
 
   test(`a root path judged from its bytes is judged as its resolved text is (${RUNS} runs, seed ${SEED})`, () => {
-    const segment = fc.constantFrom('a', 'B', '.well-known', '..', '.', '', 'x y', 'p%2Fq', 'r&amp;s', 'index.html', 'é', 'a.html', '\t')
-    const served = ['index.html', 'a.html', 'B/index.html', 'a/B.html', '.well-known/a', 'x y.html', 'p/q', 'r&s', 'é.html', 'a/index.html']
+    const segment = fc.constantFrom(
+      'a',
+      'B',
+      '.well-known',
+      '..',
+      '.',
+      '',
+      'x y',
+      'p%2Fq',
+      'r&amp;s',
+      'index.html',
+      'é',
+      'a.html',
+      '\t'
+    )
+    const served = [
+      'index.html',
+      'a.html',
+      'B/index.html',
+      'a/B.html',
+      '.well-known/a',
+      'x y.html',
+      'p/q',
+      'r&s',
+      'é.html',
+      'a/index.html'
+    ]
     fc.assert(
-      fc.property(fc.array(segment, { maxLength: 5 }), fc.boolean(), fc.constantFrom('', '?q=1', '#top', '?a#b'), (segments, trailing, suffix) => {
-        const value = `/${segments.join('/')}${trailing ? '/' : ''}${suffix}`
-        const collector = linkCollector()
-        collector.observe('guides/deep/a.html', Buffer.from(`<a href="${value}">x</a>`))
-        const { links, broken } = collector.check(served)
-        const target = linkTarget('guides/deep/a.html', value)
-        const counted = target === undefined ? 0 : 1
-        expect([value, links, broken.length]).toEqual([value, counted, counted === 1 && !resolves(target as string, new Set(served)) ? 1 : 0])
-      }),
+      fc.property(
+        fc.array(segment, { maxLength: 5 }),
+        fc.boolean(),
+        fc.constantFrom('', '?q=1', '#top', '?a#b'),
+        (segments, trailing, suffix) => {
+          const value = `/${segments.join('/')}${trailing ? '/' : ''}${suffix}`
+          const collector = linkCollector()
+          collector.observe('guides/deep/a.html', Buffer.from(`<a href="${value}">x</a>`))
+          const { links, broken } = collector.check(served)
+          const target = linkTarget('guides/deep/a.html', value)
+          const counted = target === undefined ? 0 : 1
+          expect([value, links, broken.length]).toEqual([
+            value,
+            counted,
+            counted === 1 && !resolves(target as string, new Set(served)) ? 1 : 0
+          ])
+        }
+      ),
       { numRuns: RUNS, seed: SEED }
     )
   })

@@ -10,14 +10,28 @@ import { startSimulator } from '../simulator/server.js'
 import { parseDuration } from '../src/common/units.js'
 import { TEST_SPEED, acceleratedClock } from './support/clock.js'
 import { runAction } from './support/harness.js'
-import { type Operation, type Pace, type Scenario, prepareWorkspace, scenarioArbitrary, scenarioInputs, simulatorOptions, violations } from './support/scenarios.js'
+import {
+  type Operation,
+  type Pace,
+  type Scenario,
+  prepareWorkspace,
+  scenarioArbitrary,
+  scenarioInputs,
+  simulatorOptions,
+  violations
+} from './support/scenarios.js'
 import { tempFolder } from './support/temp.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 24)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
 
 /** On the accelerated clock: a minute of timeout is 0.6 s of real time. */
-const PACE: Pace = { timeouts: ['15s', '30s', '60s'], pollIntervals: ['500ms', '2s'], jobMs: 2000, trickleMs: [100, 300] }
+const PACE: Pace = {
+  timeouts: ['15s', '30s', '60s'],
+  pollIntervals: ['500ms', '2s'],
+  jobMs: 2000,
+  trickleMs: [100, 300]
+}
 
 /** Runs one scenario in-process against a simulator of its own; resolves with the promises it broke. */
 async function brokenPromises(scenario: Scenario): Promise<string[]> {
@@ -27,7 +41,10 @@ async function brokenPromises(scenario: Scenario): Promise<string[]> {
   try {
     for (const fault of scenario.faults) sim.addFault(fault)
     const { runnerTemp, before } = await prepareWorkspace(scenario, folder.dir)
-    const result = await runAction(scenarioInputs(scenario, sim), { clock, env: { GITHUB_WORKSPACE: folder.dir, RUNNER_TEMP: runnerTemp } })
+    const result = await runAction(scenarioInputs(scenario, sim), {
+      clock,
+      env: { GITHUB_WORKSPACE: folder.dir, RUNNER_TEMP: runnerTemp }
+    })
     return await violations({
       scenario,
       sim,

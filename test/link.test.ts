@@ -10,7 +10,9 @@ const masked = (url: string): string[] => {
 
 describe('the secrets of a presigned link', () => {
   test('are masked in every spelling the link carries: raw, decoded, encoded, lower-case escapes', () => {
-    const secrets = masked('https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D')
+    const secrets = masked(
+      'https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D'
+    )
     expect(secrets.sort()).toEqual(
       [
         // The whole query, as it stands and decoded.
@@ -44,14 +46,20 @@ describe('the secrets of a presigned link', () => {
   })
 
   test('short values and non-secret parameters are never masked on their own (they would blank out words everywhere)', () => {
-    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual(['sv=2020-01-01&sp=r&se=2026&sig=abc&token='])
+    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual([
+      'sv=2020-01-01&sp=r&se=2026&sig=abc&token='
+    ])
   })
 
   test("other stores' signatures, a password in the address, and any signature inside the whole query are masked", () => {
-    expect(masked('https://b-1250000000.cos.ap-guangzhou.myqcloud.com/site.zip?q-sign-algorithm=sha1&q-ak=AKIDexample&q-signature=3f1c0e8d9a7b6c5d')).toContain(
-      '3f1c0e8d9a7b6c5d'
+    expect(
+      masked(
+        'https://b-1250000000.cos.ap-guangzhou.myqcloud.com/site.zip?q-sign-algorithm=sha1&q-ak=AKIDexample&q-signature=3f1c0e8d9a7b6c5d'
+      )
+    ).toContain('3f1c0e8d9a7b6c5d')
+    expect(masked('https://f000.backblazeb2.com/file/b/site.zip?Authorization=3_20260101_abcdef0123456789')).toContain(
+      '3_20260101_abcdef0123456789'
     )
-    expect(masked('https://f000.backblazeb2.com/file/b/site.zip?Authorization=3_20260101_abcdef0123456789')).toContain('3_20260101_abcdef0123456789')
     expect(masked('https://deploy:s3cr3t-passw0rd@storage.example.com/site.zip')).toContain('s3cr3t-passw0rd')
     const query = 'v=1&opaque=0123456789abcdefXYZ'
     expect(masked(`https://cdn.example.com/site.zip?${query}`)).toEqual([query])
@@ -59,7 +67,12 @@ describe('the secrets of a presigned link', () => {
 
   test('an unreadable link masks nothing and does not throw', () => {
     expect(masked('not a url')).toEqual([])
-    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual(['sig=%E0%A4%A', '%E0%A4%A', '%25E0%25A4%25A', '%e0%a4%A'])
+    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual([
+      'sig=%E0%A4%A',
+      '%E0%A4%A',
+      '%25E0%25A4%25A',
+      '%e0%a4%A'
+    ])
   })
 })
 
@@ -93,15 +106,20 @@ describe('where a link may lead', () => {
   })
 
   test('a host name counts by the addresses it resolves to', async () => {
-    const onPrivate = await linkPolicy('https://docs-api.corp', ((_h: string, _o: unknown, callback: (e: null, all: LookupAddress[]) => void) =>
-      callback(null, [{ address: '10.0.0.7', family: 4 }])) as never)
+    const onPrivate = await linkPolicy('https://docs-api.corp', ((
+      _h: string,
+      _o: unknown,
+      callback: (e: null, all: LookupAddress[]) => void
+    ) => callback(null, [{ address: '10.0.0.7', family: 4 }])) as never)
     expect(refuseLink(new URL('https://10.3.3.3/x'), onPrivate)).toBeUndefined()
   })
 
   test('a name that resolves to a refused address fails at connect time', async () => {
     const lookup = guardedLookup({ allowHttp: false, allowed: new Set() }, 'https://localhost/x')
     const error = await new Promise<Error | null>((resolve) => lookup('localhost', { all: true }, (e) => resolve(e)))
-    expect(error?.message).toMatch(/^Refusing to fetch the bundle from https:\/\/localhost\/x: it leads to a loopback address/)
+    expect(error?.message).toMatch(
+      /^Refusing to fetch the bundle from https:\/\/localhost\/x: it leads to a loopback address/
+    )
     const allowed = guardedLookup({ allowHttp: true, allowed: new Set(['loopback']) }, 'http://localhost/x')
     const address = await new Promise<unknown>((resolve) => allowed('localhost', {}, (_e, a) => resolve(a)))
     expect(address).toMatch(/^(127\.0\.0\.1|::1)$/)

@@ -10,7 +10,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 test('npm run local-action loads @github/local-action with every module it imports', () => {
   // `--help` makes it parse its command line, after loading the command that runs an action and its stubs.
-  const run = spawnSync('npm', ['run', '-s', 'local-action', '--', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+  const run = spawnSync('npm', ['run', '-s', 'local-action', '--', '--help'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000
+  })
   expect(run.stderr).not.toContain('ERR_MODULE_NOT_FOUND')
   expect(run.status).toBe(0)
   expect(run.stdout).toContain('Usage: local-action')

@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { changelogSection, compareVersions, formatCommand, latestVersionTag, parseArguments, parseVersion, planCommands, releaseProblems } from '../scripts/release.mjs'
+import {
+  changelogSection,
+  compareVersions,
+  formatCommand,
+  latestVersionTag,
+  parseArguments,
+  parseVersion,
+  planCommands,
+  releaseProblems
+} from '../scripts/release.mjs'
 
 const SCRIPT = fileURLToPath(new URL('../scripts/release.mjs', import.meta.url))
 
@@ -31,7 +40,8 @@ describe('versions and tags', () => {
   test('parseVersion accepts X.Y.Z with an optional v, and nothing else', () => {
     expect(parseVersion('1.2.3')).toEqual({ major: 1, minor: 2, patch: 3, text: '1.2.3' })
     expect(parseVersion('v10.0.1')).toEqual({ major: 10, minor: 0, patch: 1, text: '10.0.1' })
-    for (const bad of ['1.2', '1.2.3.4', '01.2.3', '1.2.3-rc.1', 'v1', 'latest', '']) expect([bad, parseVersion(bad)]).toEqual([bad, undefined])
+    for (const bad of ['1.2', '1.2.3.4', '01.2.3', '1.2.3-rc.1', 'v1', 'latest', ''])
+      expect([bad, parseVersion(bad)]).toEqual([bad, undefined])
   })
 
   test('compareVersions orders numerically, not as text', () => {
@@ -69,16 +79,26 @@ describe('releaseProblems', () => {
   })
 
   test('names each problem', () => {
-    expect(releaseProblems({ ...ready, status: ' M src/main.ts\n' })).toEqual([expect.stringContaining('working tree is not clean')])
-    expect(releaseProblems({ ...ready, versionText: '1.0.0' })).toEqual(['1.0.0 is not greater than the latest release tag v1.0.0'])
-    expect(releaseProblems({ ...ready, tags: ['v1.1.0'] })).toEqual(['1.1.0 is not greater than the latest release tag v1.1.0'])
-    expect(releaseProblems({ ...ready, versionText: '1.2.0', tags: [] })).toEqual(['CHANGELOG.md has no "## [1.2.0]" section with content'])
+    expect(releaseProblems({ ...ready, status: ' M src/main.ts\n' })).toEqual([
+      expect.stringContaining('working tree is not clean')
+    ])
+    expect(releaseProblems({ ...ready, versionText: '1.0.0' })).toEqual([
+      '1.0.0 is not greater than the latest release tag v1.0.0'
+    ])
+    expect(releaseProblems({ ...ready, tags: ['v1.1.0'] })).toEqual([
+      '1.1.0 is not greater than the latest release tag v1.1.0'
+    ])
+    expect(releaseProblems({ ...ready, versionText: '1.2.0', tags: [] })).toEqual([
+      'CHANGELOG.md has no "## [1.2.0]" section with content'
+    ])
     expect(releaseProblems({ ...ready, changelog: undefined })).toEqual(['there is no CHANGELOG.md'])
     expect(releaseProblems({ ...ready, versionText: 'one' })).toEqual(['"one" is not a version of the form X.Y.Z'])
   })
 
   test('an empty section does not count', () => {
-    expect(releaseProblems({ ...ready, changelog: '## [1.1.0] - 2026-11-22\n\n## [1.0.0]\n- x\n' })).toEqual(['CHANGELOG.md has no "## [1.1.0]" section with content'])
+    expect(releaseProblems({ ...ready, changelog: '## [1.1.0] - 2026-11-22\n\n## [1.0.0]\n- x\n' })).toEqual([
+      'CHANGELOG.md has no "## [1.1.0]" section with content'
+    ])
   })
 })
 
@@ -98,7 +118,11 @@ describe('the plan', () => {
 
   test('parseArguments: a version, --push, --skip-dist-check; anything else is an error', () => {
     expect(parseArguments(['1.2.3'])).toEqual({ version: '1.2.3', push: false, skipDistCheck: false, help: false })
-    expect(parseArguments(['--push', '1.2.3', '--skip-dist-check'])).toMatchObject({ version: '1.2.3', push: true, skipDistCheck: true })
+    expect(parseArguments(['--push', '1.2.3', '--skip-dist-check'])).toMatchObject({
+      version: '1.2.3',
+      push: true,
+      skipDistCheck: true
+    })
     expect(() => parseArguments([])).toThrow('no version given')
     expect(() => parseArguments(['1.2.3', '--force'])).toThrow('unknown option --force')
     expect(() => parseArguments(['1.2.3', '1.2.4'])).toThrow('one version only')
@@ -109,10 +133,20 @@ describe('the script in a throwaway repository', () => {
   let repo: string
   // No GIT_* variables from the surroundings (a hook, a CI checkout): the repository is the temporary one.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')))
-  const identity = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' }
+  const identity = {
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.com'
+  }
 
   function run(command: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-    const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', env: { ...env, ...identity }, timeout: 15_000 })
+    const result = spawnSync(command, args, {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...env, ...identity },
+      timeout: 15_000
+    })
     return { status: result.status, stdout: result.stdout, stderr: result.stderr }
   }
   const git = (...args: string[]) => run('git', ['-c', 'init.defaultBranch=main', ...args])
@@ -157,11 +191,20 @@ describe('the script in a throwaway repository', () => {
   })
 
   test('refuses an old version, a version missing from the changelog, and a dirty tree', () => {
-    expect(release('1.0.0', '--skip-dist-check')).toMatchObject({ status: 1, stderr: expect.stringContaining('not greater than the latest release tag v1.0.0') })
-    expect(release('1.2.0', '--skip-dist-check')).toMatchObject({ status: 1, stderr: expect.stringContaining('no "## [1.2.0]" section') })
+    expect(release('1.0.0', '--skip-dist-check')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('not greater than the latest release tag v1.0.0')
+    })
+    expect(release('1.2.0', '--skip-dist-check')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('no "## [1.2.0]" section')
+    })
     writeFileSync(path.join(repo, 'CHANGELOG.md'), `${CHANGELOG}\nmore\n`)
     try {
-      expect(release('1.1.0', '--skip-dist-check')).toMatchObject({ status: 1, stderr: expect.stringContaining('M CHANGELOG.md') })
+      expect(release('1.1.0', '--skip-dist-check')).toMatchObject({
+        status: 1,
+        stderr: expect.stringContaining('M CHANGELOG.md')
+      })
     } finally {
       git('checkout', '--', 'CHANGELOG.md')
     }
@@ -169,7 +212,10 @@ describe('the script in a throwaway repository', () => {
   })
 
   test('a bad command line exits 2 with the usage', () => {
-    expect(release('--push')).toMatchObject({ status: 2, stderr: expect.stringContaining('usage: npm run release -- X.Y.Z') })
+    expect(release('--push')).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('usage: npm run release -- X.Y.Z')
+    })
   })
 
   test('--push creates both tags and pushes them, moving the major tag on the remote', () => {

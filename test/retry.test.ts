@@ -1,6 +1,14 @@
 import { describe, expect, test } from '@jest/globals'
 import { type AttemptFailure, classify, describeFailure } from '../src/service/failure.js'
-import { AttemptError, LONGEST_RETRY_AFTER_MS, backoffDelay, describeWaitEnd, parseRetryAfter, retryDelay, withRetries } from '../src/service/retry.js'
+import {
+  AttemptError,
+  LONGEST_RETRY_AFTER_MS,
+  backoffDelay,
+  describeWaitEnd,
+  parseRetryAfter,
+  retryDelay,
+  withRetries
+} from '../src/service/retry.js'
 import { virtualClock } from './support/clock.js'
 
 const status = (code: number, retryAfter?: string): AttemptFailure => ({ kind: 'status', status: code, retryAfter })
@@ -22,14 +30,29 @@ describe('which failures are retried', () => {
     expect(isRetryable('once', network('ECONNREFUSED'))).toBe(true)
     expect(isRetryable('once', status(429))).toBe(true)
     expect(isRetryable('once', status(503))).toBe(true)
-    for (const failure of [status(500), status(502), status(504), status(408), network('ECONNRESET'), network('ETIMEDOUT')]) {
+    for (const failure of [
+      status(500),
+      status(502),
+      status(504),
+      status(408),
+      network('ECONNRESET'),
+      network('ETIMEDOUT')
+    ]) {
       expect(isRetryable('once', failure)).toBe(false)
     }
   })
   test('what is retried for a request that creates something was surely not processed, and the other way round', () => {
     const failures = [408, 429, 500, 502, 503, 504, 400, 404, 409].map((code) => status(code))
-    const notSent = ['ENOTFOUND', 'EAI_AGAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_SSL_WRONG_VERSION_NUMBER'].map(network)
-    for (const failure of [...failures, ...notSent, network('ECONNREFUSED'), network('ECONNRESET'), network('ETIMEDOUT')]) {
+    const notSent = ['ENOTFOUND', 'EAI_AGAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_SSL_WRONG_VERSION_NUMBER'].map(
+      network
+    )
+    for (const failure of [
+      ...failures,
+      ...notSent,
+      network('ECONNREFUSED'),
+      network('ECONNRESET'),
+      network('ETIMEDOUT')
+    ]) {
       const verdict = classify('once', failure)
       expect(verdict.retry && verdict.mayHaveBeenProcessed).toBe(false)
     }
@@ -39,7 +62,8 @@ describe('which failures are retried', () => {
     expect(classify('once', status(409)).mayHaveBeenProcessed).toBe(false)
   })
   test('a host name that did not resolve was never sent: a request that creates something is tried again', () => {
-    for (const code of ['ENOTFOUND', 'EAI_AGAIN']) expect(classify('once', network(code))).toEqual({ retry: true, mayHaveBeenProcessed: false })
+    for (const code of ['ENOTFOUND', 'EAI_AGAIN'])
+      expect(classify('once', network(code))).toEqual({ retry: true, mayHaveBeenProcessed: false })
   })
   test.each([
     'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -50,12 +74,19 @@ describe('which failures are retried', () => {
     'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
     'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION'
   ])('a TLS handshake refused (%s) was never sent, and fails at once, saying so', (code) => {
-    for (const kind of ['once', 'idempotent'] as const) expect(classify(kind, network(code))).toEqual({ retry: false, mayHaveBeenProcessed: false })
+    for (const kind of ['once', 'idempotent'] as const)
+      expect(classify(kind, network(code))).toEqual({ retry: false, mayHaveBeenProcessed: false })
     expect(describeFailure(network(code))).toBe(`the TLS handshake failed, so nothing was sent (${code}: ${code})`)
   })
   test("among OpenSSL's failures only the handshake's prove nothing was sent: a bad record may come in the answer", () => {
-    expect(classify('once', network('ERR_SSL_UNSUPPORTED_PROTOCOL'))).toEqual({ retry: false, mayHaveBeenProcessed: false })
-    expect(classify('once', network('ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC'))).toEqual({ retry: false, mayHaveBeenProcessed: true })
+    expect(classify('once', network('ERR_SSL_UNSUPPORTED_PROTOCOL'))).toEqual({
+      retry: false,
+      mayHaveBeenProcessed: false
+    })
+    expect(classify('once', network('ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC'))).toEqual({
+      retry: false,
+      mayHaveBeenProcessed: true
+    })
   })
 })
 
@@ -75,7 +106,8 @@ describe('waits', () => {
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
     expect(parseRetryAfter('soon', now)).toBeUndefined()
     // Date.parse would read these as dates long past, i.e. "retry at once".
-    for (const value of ['-1', '-600', '1e3', '12 apples', '0x10', '', '  ']) expect(parseRetryAfter(value, now)).toBeUndefined()
+    for (const value of ['-1', '-600', '1e3', '12 apples', '0x10', '', '  '])
+      expect(parseRetryAfter(value, now)).toBeUndefined()
     expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:10 GMT', now)).toBe(10_000)
     expect(parseRetryAfter('Thu Jan  1 00:00:20 2026', now)).toBe(20_000)
     expect(parseRetryAfter(undefined, now)).toBeUndefined()
@@ -91,13 +123,17 @@ describe('a Retry-After longer than any step', () => {
   test('is taken as a week, the longest `timeout`, in seconds or as a date', () => {
     expect(LONGEST_RETRY_AFTER_MS).toBe(week)
     // Past what a Date can hold from now, and past what a number can hold.
-    for (const value of ['99999999999999', '9'.repeat(400), 'Fri, 31 Dec 9999 23:59:59 GMT']) expect(parseRetryAfter(value, now)).toBe(week)
+    for (const value of ['99999999999999', '9'.repeat(400), 'Fri, 31 Dec 9999 23:59:59 GMT'])
+      expect(parseRetryAfter(value, now)).toBe(week)
     expect(parseRetryAfter(String(week / 1000 - 1), now)).toBe(week - 1000)
   })
 
   test('is said to end a week from now "or later", a time a Date can hold', () => {
     expect(describeWaitEnd(120_000, now)).toEqual({ at: '2026-01-01T00:02:00.000Z', after: '2m 00s' })
-    expect(describeWaitEnd(parseRetryAfter('99999999999999', now)!, now)).toEqual({ at: '2026-01-08T00:00:00.000Z or later', after: '168h 00m or more' })
+    expect(describeWaitEnd(parseRetryAfter('99999999999999', now)!, now)).toEqual({
+      at: '2026-01-08T00:00:00.000Z or later',
+      after: '168h 00m or more'
+    })
   })
 
   test('without a deadline, is waited for a week at most', async () => {
@@ -136,10 +172,18 @@ describe('withRetries', () => {
 
   test('stops at a final failure and says how many attempts were made', async () => {
     const clock = virtualClock()
-    const error = await withRetries(() => Promise.reject(new AttemptError(status(500))), { kind: 'idempotent', policy, clock }).catch((e) => e)
+    const error = await withRetries(() => Promise.reject(new AttemptError(status(500))), {
+      kind: 'idempotent',
+      policy,
+      clock
+    }).catch((e) => e)
     expect(error).toBeInstanceOf(AttemptError)
     expect(error.attempts).toBe(4)
-    const once = await withRetries(() => Promise.reject(new AttemptError(status(500))), { kind: 'once', policy, clock }).catch((e) => e)
+    const once = await withRetries(() => Promise.reject(new AttemptError(status(500))), {
+      kind: 'once',
+      policy,
+      clock
+    }).catch((e) => e)
     expect(once.attempts).toBe(1)
   })
 

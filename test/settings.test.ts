@@ -12,7 +12,12 @@ function read(values: Partial<Record<InputName, string>>, warnings: string[] = [
   return readSettings((name) => values[name] ?? '', { workspace, eventName, warn: (m) => warnings.push(m) })
 }
 
-const exportInputs = { operation: 'export', 'api-key': 'dsk_x', 'base-url': 'https://api.example.com', domain: 'docs.acme.com' }
+const exportInputs = {
+  operation: 'export',
+  'api-key': 'dsk_x',
+  'base-url': 'https://api.example.com',
+  domain: 'docs.acme.com'
+}
 
 function problemsOf(values: Partial<Record<InputName, string>>): string {
   try {
@@ -116,24 +121,40 @@ describe('export inputs', () => {
   })
 
   test('base-url keeps a path prefix and drops a trailing slash', () => {
-    expect(read({ ...exportInputs, 'base-url': 'https://gw.acme.com/docs-api/' }).baseUrl).toBe('https://gw.acme.com/docs-api')
+    expect(read({ ...exportInputs, 'base-url': 'https://gw.acme.com/docs-api/' }).baseUrl).toBe(
+      'https://gw.acme.com/docs-api'
+    )
   })
 
-  test.each(['http://127.0.0.1:8787', 'http://localhost:1', 'http://[::1]:9', 'http://127.1.2.3'])('http is allowed for loopback %s', (url) => {
-    expect(read({ ...exportInputs, 'base-url': url }).baseUrl).toBe(new URL(url).origin)
-  })
+  test.each(['http://127.0.0.1:8787', 'http://localhost:1', 'http://[::1]:9', 'http://127.1.2.3'])(
+    'http is allowed for loopback %s',
+    (url) => {
+      expect(read({ ...exportInputs, 'base-url': url }).baseUrl).toBe(new URL(url).origin)
+    }
+  )
 
   test('http to any other host is refused', () => {
-    expect(problemsOf({ ...exportInputs, 'base-url': 'http://api.example.com' })).toMatch(/`base-url` must use `https:\/\/`/)
+    expect(problemsOf({ ...exportInputs, 'base-url': 'http://api.example.com' })).toMatch(
+      /`base-url` must use `https:\/\/`/
+    )
   })
 
   test('a site URL is normalised to its hostname, with a warning', () => {
     const warnings: string[] = []
-    expect((read({ ...exportInputs, domain: 'https://Docs.Acme.com/' }, warnings) as ExportSettings).domain).toBe('docs.acme.com')
+    expect((read({ ...exportInputs, domain: 'https://Docs.Acme.com/' }, warnings) as ExportSettings).domain).toBe(
+      'docs.acme.com'
+    )
     expect(warnings.join()).toMatch(/bare hostname/)
   })
 
-  test.each(['https://docs.acme.com/guide', 'docs acme', 'docs.acme.com:8080', 'ftp://docs.acme.com/', '-bad.com', 'a..b'])('domain %s is refused', (domain) => {
+  test.each([
+    'https://docs.acme.com/guide',
+    'docs acme',
+    'docs.acme.com:8080',
+    'ftp://docs.acme.com/',
+    '-bad.com',
+    'a..b'
+  ])('domain %s is refused', (domain) => {
     expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
   })
 
@@ -142,7 +163,13 @@ describe('export inputs', () => {
   })
 
   test('job-id alone is enough, and relative paths resolve against the workspace', () => {
-    const settings = read({ ...exportInputs, domain: '', 'job-id': 'exp_1', 'helm-values-file': 'deploy/values.yaml', path: '/abs/site' }) as ExportSettings
+    const settings = read({
+      ...exportInputs,
+      domain: '',
+      'job-id': 'exp_1',
+      'helm-values-file': 'deploy/values.yaml',
+      path: '/abs/site'
+    }) as ExportSettings
     expect(settings.jobId).toBe('exp_1')
     expect(settings.helmValuesFile).toBe(path.join(workspace, 'deploy/values.yaml'))
     expect(settings.path).toBe(path.resolve('/abs/site'))
@@ -165,15 +192,24 @@ describe('export inputs', () => {
     }
     // A job-id given but refused is its own problem: no second one about a missing domain.
     expect(message).not.toContain('`domain` is required')
-    expect(problemsOf({ operation: 'export', 'api-key': 'k' })).toContain('`domain` is required unless `job-id` names an existing export job.')
+    expect(problemsOf({ operation: 'export', 'api-key': 'k' })).toContain(
+      '`domain` is required unless `job-id` names an existing export job.'
+    )
   })
 
   test('absurd durations are refused, naming the input and the bound', () => {
-    const message = problemsOf({ ...exportInputs, timeout: '2000h', 'poll-interval': '700h', 'max-poll-interval': '700h' })
+    const message = problemsOf({
+      ...exportInputs,
+      timeout: '2000h',
+      'poll-interval': '700h',
+      'max-poll-interval': '700h'
+    })
     expect(message).toContain('`timeout` must be at most `168h`, not `2000h`.')
     expect(message).toContain('`poll-interval` must be at most `24h`, not `700h`.')
     expect(message).toContain('`max-poll-interval` must be at most `24h`, not `700h`.')
-    expect(read({ ...exportInputs, timeout: '168h', 'poll-interval': '24h', 'max-poll-interval': '24h' }).timeoutMs).toBe(168 * 3_600_000)
+    expect(
+      read({ ...exportInputs, timeout: '168h', 'poll-interval': '24h', 'max-poll-interval': '24h' }).timeoutMs
+    ).toBe(168 * 3_600_000)
   })
 
   test('a bad interval gets one problem, not a second about its order; a poll-interval above the cap says to raise the cap', () => {
@@ -190,16 +226,21 @@ describe('export inputs', () => {
     expect(problemsOf({ ...exportInputs, path: '/' })).toMatch(/`path` must be a folder of its own/)
   })
 
-  test.each(['.git', '.git/site', 'docs/.git', '.GIT', '.git.', 'sub/.Git/x', '../space/.git'])('`path: %s`, in a .git folder, is refused', (value) => {
-    expect(problemsOf({ ...exportInputs, path: value })).toContain(
-      `\`path\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which is a \`.git\` folder or inside one`
-    )
-  })
+  test.each(['.git', '.git/site', 'docs/.git', '.GIT', '.git.', 'sub/.Git/x', '../space/.git'])(
+    '`path: %s`, in a .git folder, is refused',
+    (value) => {
+      expect(problemsOf({ ...exportInputs, path: value })).toContain(
+        `\`path\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which is a \`.git\` folder or inside one`
+      )
+    }
+  )
 
   test('max-site-size: 5g by default, sizes with units, positive only', () => {
     expect((read(exportInputs) as ExportSettings).maxSiteBytes).toBe(5 * 1024 ** 3)
     expect((read({ ...exportInputs, 'max-site-size': '500m' }) as ExportSettings).maxSiteBytes).toBe(500 * 1024 ** 2)
-    expect(problemsOf({ ...exportInputs, 'max-site-size': 'lots' })).toContain('`max-site-size` must be a positive size such as `500m`, `2g` or plain bytes, not `lots`.')
+    expect(problemsOf({ ...exportInputs, 'max-site-size': 'lots' })).toContain(
+      '`max-site-size` must be a positive size such as `500m`, `2g` or plain bytes, not `lots`.'
+    )
     expect(problemsOf({ ...exportInputs, 'max-site-size': '0' })).toContain('`max-site-size` must be a positive size')
     // Positive, but past what a number holds exactly: the problem says so, not that it is no size.
     expect(problemsOf({ ...exportInputs, 'max-site-size': '999999999999999999999t' })).toContain(
@@ -223,7 +264,9 @@ describe('export inputs', () => {
   })
 
   test('an unknown operation names the allowed ones', () => {
-    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(/`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`/)
+    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(
+      /`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`/
+    )
   })
 })
 
@@ -231,25 +274,47 @@ describe('agent inputs', () => {
   const agent = { 'api-key': 'k', 'base-url': 'https://api.example.com', 'project-id': 'proj_1' }
 
   test('agent-message needs a job, a project and a prompt', () => {
-    const message = problemsOf({ operation: 'agent-message', 'api-key': 'k', 'base-url': 'https://api.example.com', prompt: '   ' })
+    const message = problemsOf({
+      operation: 'agent-message',
+      'api-key': 'k',
+      'base-url': 'https://api.example.com',
+      prompt: '   '
+    })
     expect(message).toContain('`job-id` is required for `agent-message`')
     expect(message).toContain('`project-id` is required')
     expect(message).toContain('`prompt` is required')
   })
 
   test('a comment command may supply the prompt later', () => {
-    const settings = read({ ...agent, operation: 'agent-message', 'job-id': 'job_1', 'comment-command': '/docs-agent' }) as AgentSettings
-    expect(settings).toMatchObject({ prompt: { from: 'comment', command: '/docs-agent' }, commentCommand: '/docs-agent', commentReply: true })
+    const settings = read({
+      ...agent,
+      operation: 'agent-message',
+      'job-id': 'job_1',
+      'comment-command': '/docs-agent'
+    }) as AgentSettings
+    expect(settings).toMatchObject({
+      prompt: { from: 'comment', command: '/docs-agent' },
+      commentCommand: '/docs-agent',
+      commentReply: true
+    })
   })
 
   test.each(['a/b', 'a\\b', '.', '..', 'job\u0000', 'job\n1', 'job\u202e1'])('path segment %s is refused', (id) => {
-    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': id })).toMatch(/`job-id` must be a plain identifier/)
-    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': 'j', 'project-id': id })).toMatch(/`project-id` must be a plain identifier/)
+    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': id })).toMatch(
+      /`job-id` must be a plain identifier/
+    )
+    expect(problemsOf({ ...agent, operation: 'agent-status', 'job-id': 'j', 'project-id': id })).toMatch(
+      /`project-id` must be a plain identifier/
+    )
   })
 
   test('agent-create needs no job id; the github token default is not taken literally', () => {
     const settings = read({ ...agent, operation: 'agent-create', prompt: ' Update docs ' }) as AgentSettings
-    expect(settings).toMatchObject({ operation: 'agent-create', prompt: { from: 'input', text: 'Update docs' }, githubToken: undefined })
+    expect(settings).toMatchObject({
+      operation: 'agent-create',
+      prompt: { from: 'input', text: 'Update docs' },
+      githubToken: undefined
+    })
     expect('jobId' in settings).toBe(false)
   })
 })
@@ -262,20 +327,30 @@ describe('hostname rules', () => {
     expect(exportOf('localhost')).toBe('localhost')
     expect(exportOf('x-1.docs.acme.io')).toBe('x-1.docs.acme.io')
   })
-  test.each([`${'a'.repeat(64)}.acme.com`, `${'abcdefghi.'.repeat(25)}example.com`, 'docs.acme.com.', '.acme.com', 'a_b.com', 'docs-.acme.com'])(
-    '%s is refused',
-    (domain) => {
-      expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
-    }
-  )
+  test.each([
+    `${'a'.repeat(64)}.acme.com`,
+    `${'abcdefghi.'.repeat(25)}example.com`,
+    'docs.acme.com.',
+    '.acme.com',
+    'a_b.com',
+    'docs-.acme.com'
+  ])('%s is refused', (domain) => {
+    expect(problemsOf({ ...exportInputs, domain })).toMatch(/`domain` must be a bare hostname/)
+  })
 })
 
 describe('comment conversations', () => {
   const agent = { 'api-key': 'k', 'base-url': 'https://api.example.com', 'project-id': 'proj_1' }
 
   test('comment-permission defaults to write and takes only GitHub roles', () => {
-    expect(read({ ...agent, operation: 'agent', prompt: 'x' })).toMatchObject({ operation: 'agent', commentPermission: 'write', jobId: undefined })
-    expect(read({ ...agent, operation: 'agent', prompt: 'x', 'comment-permission': 'maintain' })).toMatchObject({ commentPermission: 'maintain' })
+    expect(read({ ...agent, operation: 'agent', prompt: 'x' })).toMatchObject({
+      operation: 'agent',
+      commentPermission: 'write',
+      jobId: undefined
+    })
+    expect(read({ ...agent, operation: 'agent', prompt: 'x', 'comment-permission': 'maintain' })).toMatchObject({
+      commentPermission: 'maintain'
+    })
     expect(problemsOf({ ...agent, operation: 'agent', prompt: 'x', 'comment-permission': 'owner' })).toMatch(
       /`comment-permission` must be one of `none`, `read`, `triage`, `write`, `maintain`, `admin`, not `owner`/
     )
@@ -284,16 +359,27 @@ describe('comment conversations', () => {
   test('on a comment, agent-message and agent-status may leave job-id to the pull request; elsewhere they may not', () => {
     const onComment = read({ ...agent, operation: 'agent-status' }, [], 'issue_comment')
     expect(onComment).toMatchObject({ operation: 'agent-status', jobId: { from: 'pull-request' } })
-    expect(read({ ...agent, operation: 'agent-message', 'comment-command': '/docs-agent' }, [], 'pull_request_review_comment')).toMatchObject({
+    expect(
+      read(
+        { ...agent, operation: 'agent-message', 'comment-command': '/docs-agent' },
+        [],
+        'pull_request_review_comment'
+      )
+    ).toMatchObject({
       jobId: { from: 'pull-request' },
       prompt: { from: 'comment', command: '/docs-agent' }
     })
-    expect(read({ ...agent, operation: 'agent-status', 'job-id': 'job_9' }, [], 'issue_comment')).toMatchObject({ jobId: { from: 'input', id: 'job_9' } })
+    expect(read({ ...agent, operation: 'agent-status', 'job-id': 'job_9' }, [], 'issue_comment')).toMatchObject({
+      jobId: { from: 'input', id: 'job_9' }
+    })
     expect(problemsOf({ ...agent, operation: 'agent-status' })).toMatch(/`job-id` is required for `agent-status`/)
   })
 
   test('agent needs an instruction: the prompt input or a comment command', () => {
     expect(problemsOf({ ...agent, operation: 'agent' })).toMatch(/`prompt` is required for `agent`/)
-    expect(read({ ...agent, operation: 'agent', 'comment-command': '/docs-agent', 'job-id': 'job_2' })).toMatchObject({ jobId: 'job_2', prompt: { from: 'comment' } })
+    expect(read({ ...agent, operation: 'agent', 'comment-command': '/docs-agent', 'job-id': 'job_2' })).toMatchObject({
+      jobId: 'job_2',
+      prompt: { from: 'comment' }
+    })
   })
 })

@@ -38,7 +38,13 @@ interface ApiResponse {
   body: any
 }
 
-async function call(sim: Simulator, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+async function call(
+  sim: Simulator,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+): Promise<ApiResponse> {
   const init: RequestInit = { method, headers: { authorization: `Bearer ${sim.apiKey}`, ...headers } }
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body)
@@ -55,36 +61,56 @@ async function call(sim: Simulator, method: string, path: string, body?: unknown
   return { status: res.status, headers: res.headers, body: parsed }
 }
 
-async function completedJob(sim: Simulator, clock: { advance: (ms: number) => void }, domain = 'docs.example.com'): Promise<string> {
+async function completedJob(
+  sim: Simulator,
+  clock: { advance: (ms: number) => void },
+  domain = 'docs.example.com'
+): Promise<string> {
   const started = await call(sim, 'POST', '/v1/static-export/jobs', { domain })
   clock.advance(10_000)
   return started.body.jobId as string
 }
 
-async function bundleLink(sim: Simulator, jobId: string): Promise<{ bundleUrl: string; expiresAt: string; sizeBytes?: number }> {
+async function bundleLink(
+  sim: Simulator,
+  jobId: string
+): Promise<{ bundleUrl: string; expiresAt: string; sizeBytes?: number }> {
   const res = await call(sim, 'POST', `/v1/static-export/jobs/${jobId}/bundle`)
   expect(res.status).toBe(200)
   return res.body
 }
 
-async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+async function download(
+  url: string,
+  headers: Record<string, string> = {}
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const res = await fetch(url, { headers })
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) }
 }
 
-async function tarNames(archive: Buffer): Promise<Array<{ name: string; type: string; linkname?: string | null; content: string }>> {
+async function tarNames(
+  archive: Buffer
+): Promise<Array<{ name: string; type: string; linkname?: string | null; content: string }>> {
   const extract = tarStream.extract()
   const out: Array<{ name: string; type: string; linkname?: string | null; content: string }> = []
   Readable.from([archive]).pipe(extract as unknown as NodeJS.WritableStream)
   for await (const entry of extract) {
     const chunks: Buffer[] = []
     for await (const chunk of entry) chunks.push(chunk as Buffer)
-    out.push({ name: entry.header.name, type: String(entry.header.type), linkname: entry.header.linkname, content: Buffer.concat(chunks).toString() })
+    out.push({
+      name: entry.header.name,
+      type: String(entry.header.type),
+      linkname: entry.header.linkname,
+      content: Buffer.concat(chunks).toString()
+    })
   }
   return out
 }
 
-async function zipEntries(archive: Buffer, options: yauzl.Options = {}): Promise<Array<{ name: string; mode: number; content: string }>> {
+async function zipEntries(
+  archive: Buffer,
+  options: yauzl.Options = {}
+): Promise<Array<{ name: string; mode: number; content: string }>> {
   const zip = await yauzl.fromBufferPromise(archive, options)
   const out: Array<{ name: string; mode: number; content: string }> = []
   for await (const entry of zip.eachEntry()) {
@@ -114,7 +140,9 @@ describe('archives', () => {
     expect(a).toHaveLength(12)
     expect(fixtureSiteEntries()).toEqual(a)
     const names = a.map((e) => e.name)
-    expect(names).toEqual(expect.arrayContaining(['index.html', 'assets/style.css', 'assets/app.js', 'guides/advanced/']))
+    expect(names).toEqual(
+      expect.arrayContaining(['index.html', 'assets/style.css', 'assets/app.js', 'guides/advanced/'])
+    )
     const b = fixtureSiteEntries({ seed: 7 })
     expect(b.map((e) => e.name)).toEqual(names)
     expect(b).not.toEqual(a)
@@ -141,14 +169,22 @@ describe('archives', () => {
   })
 
   test('buildZip output is read by yauzl (symlink mode, directories)', async () => {
-    const entries: ArchiveEntry[] = [...fixtureSiteEntries(), { type: 'symlink', name: 'latest', target: 'guides/' }, { type: 'directory', name: 'empty' }]
+    const entries: ArchiveEntry[] = [
+      ...fixtureSiteEntries(),
+      { type: 'symlink', name: 'latest', target: 'guides/' },
+      { type: 'directory', name: 'empty' }
+    ]
     const zip = buildZip(entries)
     const read = await zipEntries(zip)
     expect(read.map((e) => e.name)).toEqual([...fixtureSiteEntries().map((e) => e.name), 'latest', 'empty/'])
     expect(read.find((e) => e.name === 'latest')).toEqual({ name: 'latest', mode: 0o120777, content: 'guides/' })
     expect(read.find((e) => e.name === 'empty/')?.mode).toBe(0o040755)
     const index = fixtureSiteEntries().find((e) => e.name === 'index.html') as { content: string }
-    expect(read.find((e) => e.name === 'index.html')).toEqual({ name: 'index.html', mode: 0o100644, content: index.content })
+    expect(read.find((e) => e.name === 'index.html')).toEqual({
+      name: 'index.html',
+      mode: 0o100644,
+      content: index.content
+    })
 
     // Hostile names are written verbatim (yauzl only shows them with decodeStrings off).
     const evil = await zipEntries(buildZip([...fixtureSiteEntries(), ...hostile]), { decodeStrings: false })
@@ -204,7 +240,14 @@ describe('static export', () => {
 
     clock.advance(200)
     const done = await call(sim, 'GET', path)
-    expect(done.body).toEqual({ jobId: started.body.jobId, status: 'completed', progress: 100, pageCount: 7, domain: 'docs.example.com', version: 'v2' })
+    expect(done.body).toEqual({
+      jobId: started.body.jobId,
+      status: 'completed',
+      progress: 100,
+      pageCount: 7,
+      domain: 'docs.example.com',
+      version: 'v2'
+    })
     expect(sim.count('export-status')).toBe(4)
     expect(sim.exportJobs.get(started.body.jobId)?.version).toBe('v2')
   })
@@ -235,7 +278,8 @@ describe('static export', () => {
     for (const domain of ['bad.example.com', 'stall.example.com', 'quiet.example.com']) {
       ids[domain] = (await call(sim, 'POST', '/v1/static-export/jobs', { domain })).body.jobId
     }
-    const status = async (domain: string): Promise<ApiResponse['body']> => (await call(sim, 'GET', `/v1/static-export/jobs/${ids[domain]}`)).body
+    const status = async (domain: string): Promise<ApiResponse['body']> =>
+      (await call(sim, 'GET', `/v1/static-export/jobs/${ids[domain]}`)).body
 
     clock.advance(300)
     expect((await status('stall.example.com')).progress).toBe(40)
@@ -252,7 +296,12 @@ describe('static export', () => {
     const bad = await status('bad.example.com')
     expect(bad).toMatchObject({ status: 'failed', error: 'render error on /guides' })
     expect((await call(sim, 'POST', `/v1/static-export/jobs/${ids['bad.example.com']}/bundle`)).status).toBe(409)
-    expect(await status('quiet.example.com')).toEqual({ jobId: ids['quiet.example.com'], status: 'completed', pageCount: 50, domain: 'quiet.example.com' })
+    expect(await status('quiet.example.com')).toEqual({
+      jobId: ids['quiet.example.com'],
+      status: 'completed',
+      pageCount: 50,
+      domain: 'quiet.example.com'
+    })
   })
 
   test('extraStatus: a job read only after its end still shows the unknown status once, then completes', async () => {
@@ -261,7 +310,10 @@ describe('static export', () => {
     const { jobId } = (await call(sim, 'POST', '/v1/static-export/jobs', { domain: 'docs.acme.com' })).body
     clock.advance(5000)
     expect((await call(sim, 'POST', `/v1/static-export/jobs/${jobId}/bundle`)).status).toBe(409)
-    expect((await call(sim, 'GET', `/v1/static-export/jobs/${jobId}`)).body).toMatchObject({ status: 'packaging', progress: 99 })
+    expect((await call(sim, 'GET', `/v1/static-export/jobs/${jobId}`)).body).toMatchObject({
+      status: 'packaging',
+      progress: 99
+    })
     expect((await call(sim, 'GET', `/v1/static-export/jobs/${jobId}`)).body.status).toBe('completed')
   })
 
@@ -295,7 +347,11 @@ describe('static export', () => {
     expect(sim.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs-api$/)
     expect((await call(sim, 'POST', '/v1/static-export/jobs', { domain: 'd' })).status).toBe(202)
     const origin = new URL(sim.apiUrl).origin
-    const bare = await fetch(`${origin}/v1/static-export/jobs`, { method: 'POST', headers: { authorization: `Bearer ${sim.apiKey}` }, body: '{"domain":"d"}' })
+    const bare = await fetch(`${origin}/v1/static-export/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sim.apiKey}` },
+      body: '{"domain":"d"}'
+    })
     expect(bare.status).toBe(404)
     expect(sim.requests.map((r) => [r.route, r.path])).toEqual([
       ['export-start', '/docs-api/v1/static-export/jobs'],
@@ -318,7 +374,9 @@ describe('bundle links and storage', () => {
     expect(second.bundleUrl).not.toBe(first.bundleUrl)
     expect(new URL(first.bundleUrl).origin).toBe(sim.storageUrl)
     expect(new URL(first.bundleUrl).origin).not.toBe(new URL(sim.apiUrl).origin)
-    expect(first.bundleUrl).toMatch(/\/bundles\/exp_[0-9a-f]+\/site\.tar\.gz\?X-Amz-Algorithm=AWS4-HMAC-SHA256&.*X-Amz-Signature=[0-9a-f]{64}$/)
+    expect(first.bundleUrl).toMatch(
+      /\/bundles\/exp_[0-9a-f]+\/site\.tar\.gz\?X-Amz-Algorithm=AWS4-HMAC-SHA256&.*X-Amz-Signature=[0-9a-f]{64}$/
+    )
     expect(Date.parse(first.expiresAt)).toBe(clock.now() + 15 * 60 * 1000)
 
     const got = await download(first.bundleUrl)
@@ -345,7 +403,10 @@ describe('bundle links and storage', () => {
     expect(withAuth.bytes.toString()).toContain('<Code>InvalidArgument</Code>')
     expect(withAuth.bytes.toString()).toContain('Only one auth mechanism allowed')
 
-    const tampered = link.bundleUrl.replace(/X-Amz-Signature=([0-9a-f])/, (_, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`)
+    const tampered = link.bundleUrl.replace(
+      /X-Amz-Signature=([0-9a-f])/,
+      (_, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`
+    )
     expect((await download(tampered)).status).toBe(403)
     expect((await download(link.bundleUrl.replace('X-Amz-Expires=1', 'X-Amz-Expires=9'))).status).toBe(403)
 
@@ -354,7 +415,9 @@ describe('bundle links and storage', () => {
     clock.advance(1)
     const expired = await download(link.bundleUrl)
     expect(expired.status).toBe(403)
-    expect(expired.bytes.toString()).toContain('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>')
+    expect(expired.bytes.toString()).toContain(
+      '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>'
+    )
     // Calling the bundle operation again gives a working link.
     expect((await download((await bundleLink(sim, link.bundleUrl.split('/')[4]!)).bundleUrl)).status).toBe(200)
   })
@@ -417,7 +480,10 @@ describe('faults', () => {
     expect(a.body).toEqual({ error: 'simulated 503' })
     expect(a.headers.get('retry-after')).toBe('1')
     sim.addFault({ route: 'export-start', status: 429, body: { error: 'slow down', code: 'rate' } })
-    expect(await call(sim, 'POST', '/v1/static-export/jobs', { domain: 'd' })).toMatchObject({ status: 429, body: { error: 'slow down', code: 'rate' } })
+    expect(await call(sim, 'POST', '/v1/static-export/jobs', { domain: 'd' })).toMatchObject({
+      status: 429,
+      body: { error: 'slow down', code: 'rate' }
+    })
     expect(sim.exportJobs.size).toBe(0)
     expect(sim.requests.map((r) => r.status)).toEqual([503, 503, 404, 429])
   })
@@ -493,7 +559,10 @@ describe('faults', () => {
     while (received < 500) received += (await reader.read()).value?.length ?? 0
     expect(received).toBe(500)
     const next = reader.read()
-    const outcome = await Promise.race([next.then(() => 'data'), new Promise((r) => setTimeout(() => r('stalled'), 100))])
+    const outcome = await Promise.race([
+      next.then(() => 'data'),
+      new Promise((r) => setTimeout(() => r('stalled'), 100))
+    ])
     expect(outcome).toBe('stalled')
     const t0 = Date.now()
     await sim.close()
@@ -532,7 +601,10 @@ describe('agent jobs', () => {
       createdAt: expect.any(String),
       archivedAt: null
     })
-    expect(await call(sim, 'GET', '/v2/agent/proj_123/job/nope')).toMatchObject({ status: 404, body: { error: 'job not found' } })
+    expect(await call(sim, 'GET', '/v2/agent/proj_123/job/nope')).toMatchObject({
+      status: 404,
+      body: { error: 'job not found' }
+    })
     expect((await call(sim, 'GET', '/v2/agent/other/job/job_abc')).status).toBe(404)
     expect(sim.count('agent-get')).toBe(3)
   })
@@ -581,7 +653,12 @@ describe('agent jobs', () => {
     const sim = await start({ now: clock.now, agent: { durationMs: 1000, extraStatus: 'reviewing' } })
     const created = await call(sim, 'POST', '/v2/agent/proj_9/job', { prompt: 'Write a quickstart' })
     expect(created.status).toBe(201)
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^job_/), status: 'active', prLink: null, archivedAt: null })
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^job_/),
+      status: 'active',
+      prLink: null,
+      archivedAt: null
+    })
     const path = `/v2/agent/proj_9/job/${created.body.id}`
     clock.advance(850)
     expect((await call(sim, 'GET', path)).body.status).toBe('reviewing')
@@ -647,7 +724,9 @@ describe('GitHub REST fake', () => {
     const post = (path: string, body: unknown, auth?: string): Promise<Response> =>
       fetch(`${sim.githubApiUrl}${path}`, {
         method: 'POST',
-        headers: auth ? { authorization: auth, 'content-type': 'application/json' } : { 'content-type': 'application/json' },
+        headers: auth
+          ? { authorization: auth, 'content-type': 'application/json' }
+          : { 'content-type': 'application/json' },
         body: JSON.stringify(body)
       })
     expect((await post('/repos/acme/docs/issues/comments/11/reactions', { content: 'eyes' })).status).toBe(401)
@@ -655,8 +734,12 @@ describe('GitHub REST fake', () => {
     const r1 = await post('/repos/acme/docs/issues/comments/11/reactions', { content: 'eyes' }, 'token ghs_abc')
     expect(r1.status).toBe(201)
     expect(await r1.json()).toMatchObject({ id: expect.any(Number), content: 'eyes' })
-    expect((await post('/repos/acme/docs/pulls/comments/12/reactions', { content: 'rocket' }, 'Bearer ghs_abc')).status).toBe(201)
-    expect((await post('/repos/acme/docs/pulls/comments/12/reactions', { content: 'nope' }, 'Bearer ghs_abc')).status).toBe(422)
+    expect(
+      (await post('/repos/acme/docs/pulls/comments/12/reactions', { content: 'rocket' }, 'Bearer ghs_abc')).status
+    ).toBe(201)
+    expect(
+      (await post('/repos/acme/docs/pulls/comments/12/reactions', { content: 'nope' }, 'Bearer ghs_abc')).status
+    ).toBe(422)
 
     const c = await post('/repos/acme/docs/issues/7/comments', { body: 'Started job_abc' }, 'token ghs_abc')
     expect(c.status).toBe(201)
@@ -682,8 +765,14 @@ describe('GitHub REST fake', () => {
         headers: { authorization: 'token ghs_abc', 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body)
       })
-    expect(await (await gh('GET', '/repos/acme/docs/collaborators/octocat/permission')).json()).toMatchObject({ permission: 'write', role_name: 'maintain' })
-    expect(await (await gh('GET', '/repos/acme/docs/collaborators/someone/permission')).json()).toMatchObject({ permission: 'read', role_name: 'read' })
+    expect(await (await gh('GET', '/repos/acme/docs/collaborators/octocat/permission')).json()).toMatchObject({
+      permission: 'write',
+      role_name: 'maintain'
+    })
+    expect(await (await gh('GET', '/repos/acme/docs/collaborators/someone/permission')).json()).toMatchObject({
+      permission: 'read',
+      role_name: 'read'
+    })
 
     for (let i = 0; i < 5; i++) sim.github.addComment('acme/docs', 9, `c${i}`)
     const first = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=1')
@@ -695,10 +784,16 @@ describe('GitHub REST fake', () => {
     expect(((await last.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c4'])
     expect(last.headers.get('link')).toBeNull()
 
-    const posted = (await (await gh('POST', '/repos/acme/docs/issues/9/comments', { body: 'working' })).json()) as { id: number; user: { type: string } }
+    const posted = (await (await gh('POST', '/repos/acme/docs/issues/9/comments', { body: 'working' })).json()) as {
+      id: number
+      user: { type: string }
+    }
     expect(posted.user).toEqual({ login: 'github-actions[bot]', type: 'Bot' })
     expect((await gh('PATCH', `/repos/acme/docs/issues/comments/${posted.id}`, { body: 'done' })).status).toBe(200)
-    expect(sim.github.thread('acme/docs', 9).comments.at(-1)).toMatchObject({ body: 'done', history: ['working', 'done'] })
+    expect(sim.github.thread('acme/docs', 9).comments.at(-1)).toMatchObject({
+      body: 'done',
+      history: ['working', 'done']
+    })
     expect((await gh('PATCH', '/repos/acme/docs/issues/comments/999999', { body: 'x' })).status).toBe(404)
     expect((await gh('POST', '/repos/acme/handbook/issues/1/comments', { body: 'x' })).status).toBe(403)
   })

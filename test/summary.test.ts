@@ -3,7 +3,12 @@ import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
 import { readSummary } from './support/github-summary.js'
 
-function summaryOf(notes: string[], failure?: string, rows: Array<[string, string]> = [], secrets: string[] = []): string {
+function summaryOf(
+  notes: string[],
+  failure?: string,
+  rows: Array<[string, string]> = [],
+  secrets: string[] = []
+): string {
   const report = newReport('Docs admin')
   report.notes.push(...notes)
   report.rows.push(...rows)
@@ -22,7 +27,10 @@ describe('the job summary as GitHub shows it', () => {
   })
 
   test('several problems are a list, each item with its code', () => {
-    const summary = summaryOf([], 'Invalid inputs:\n  - `timeout` must be a duration\n  - `domain` must be a host name, got <b>x</b>')
+    const summary = summaryOf(
+      [],
+      'Invalid inputs:\n  - `timeout` must be a duration\n  - `domain` must be a host name, got <b>x</b>'
+    )
     expect(summary).toContain(
       '<p>❌ Invalid inputs:</p>\n<ul><li><code>timeout</code> must be a duration</li><li><code>domain</code> must be a host name, got &#60;b&#62;x&#60;/b&#62;</li></ul>'
     )
@@ -34,7 +42,12 @@ describe('the job summary as GitHub shows it', () => {
   })
 
   test('the secrets are taken out, as written and as they are escaped', () => {
-    const summary = summaryOf(['Sent `k&y<1>` and k&y<1> again'], 'The service said: bad key k&y<1>', [['Key', 'k&y<1>']], ['k&y<1>'])
+    const summary = summaryOf(
+      ['Sent `k&y<1>` and k&y<1> again'],
+      'The service said: bad key k&y<1>',
+      [['Key', 'k&y<1>']],
+      ['k&y<1>']
+    )
     expect(summary).not.toMatch(/k&y|k&#38;y/)
     expect(summary.match(/\*\*\*/g)).toHaveLength(4)
   })
@@ -47,12 +60,15 @@ describe('the job summary as GitHub shows it', () => {
 
   test('one problem is one paragraph', () => {
     const summary = summaryOf([], 'Invalid input: `operation` must be one of `export`, `agent`.')
-    expect(summary).toContain('<p>❌ Invalid input: <code>operation</code> must be one of <code>export</code>, <code>agent</code>.</p>')
+    expect(summary).toContain(
+      '<p>❌ Invalid input: <code>operation</code> must be one of <code>export</code>, <code>agent</code>.</p>'
+    )
     expect(readSummary(summary).lists).toEqual([])
   })
 
   test("a message's paragraphs and lists keep their order: a blank line starts a paragraph, every line break is one, CR LF and CR too", () => {
-    const failure = 'Agent job job_abc failed: the build broke:\n- step one\n- step two\nSee the log.\n\nThen rerun.\r\nOr not.\rBye.'
+    const failure =
+      'Agent job job_abc failed: the build broke:\n- step one\n- step two\nSee the log.\n\nThen rerun.\r\nOr not.\rBye.'
     expect(summaryOf([], failure)).toContain(
       '<p>❌ Agent job job_abc failed: the build broke:</p>\n<ul><li>step one</li><li>step two</li></ul>\n<p>See the log.</p>\n<p>Then rerun.<br>Or not.<br>Bye.</p>'
     )
@@ -66,7 +82,8 @@ describe('the job summary as GitHub shows it', () => {
   })
 
   test('text from elsewhere cannot end the HTML, add any, or ping anyone', () => {
-    const hostile = 'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading \u202eevil\u0007'
+    const hostile =
+      'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading \u202eevil\u0007'
     const summary = summaryOf([hostile], `Agent job job_abc failed: ${hostile}.`, [['Prompt', hostile]])
     const { markdownBlocks } = readSummary(summary)
     // One HTML block: no blank line lets the rest be read as Markdown.
@@ -77,13 +94,20 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary).toContain('@\u200doctocat')
     // Nor reorder what is shown (a right-to-left override), nor carry a control character.
     for (const mark of ['\u202e', '\u0007']) expect(summary).not.toContain(mark)
-    expect(summary).toContain('<td>done<br><br>![tracker](https://evil.example/p.png) @\u200doctocat &#60;img src=x onerror=alert(1)&#62;')
+    expect(summary).toContain(
+      '<td>done<br><br>![tracker](https://evil.example/p.png) @\u200doctocat &#60;img src=x onerror=alert(1)&#62;'
+    )
   })
 
   test('code is escaped too: a code span of a message, a value shown as code', () => {
     const outputs = new Outputs(() => undefined)
     outputs.set('source-ref', '<img src=x>')
-    const summary = renderSummary(newReport('Docs admin'), outputs, 'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.', [])
+    const summary = renderSummary(
+      newReport('Docs admin'),
+      outputs,
+      'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.',
+      []
+    )
     expect(summary).not.toContain('<img')
     expect(summary).toContain('<tr><td>Branch</td><td><code>&#60;img src=x&#62;</code></td></tr>')
     expect(summary).toContain('not <code>&#60;img src=x&#62;</code>.</p>')

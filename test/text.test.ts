@@ -1,6 +1,14 @@
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { commentPhrase, commentText, cutShort, plainLogLines, redact, serviceText, withoutMentions } from '../src/common/text.js'
+import {
+  commentPhrase,
+  commentText,
+  cutShort,
+  plainLogLines,
+  redact,
+  serviceText,
+  withoutMentions
+} from '../src/common/text.js'
 import { text } from '../src/service/answer.js'
 import { asShown, liveMarkdown } from './support/markdown.js'
 import { runnerCommand, runnerLines as lines } from './support/runner.js'
@@ -47,14 +55,18 @@ describe('text from the service', () => {
   })
 
   test('a log line of ours carries no terminal escape and no Azure Pipelines command (for the CLI there)', () => {
-    const line = plainLogLines('page \u001b[2J\u001b]0;title\u0007 ##vso[task.setvariable variable=X]1 ##VSO[task.complete]\tok')
+    const line = plainLogLines(
+      'page \u001b[2J\u001b]0;title\u0007 ##vso[task.setvariable variable=X]1 ##VSO[task.complete]\tok'
+    )
     expect([...line].filter((c) => c < ' ' && c !== '\t')).toEqual([])
     expect(line).not.toMatch(/##vso\[/i)
     expect(line).toContain('\tok')
   })
 
   test('secrets are cut out of text the runner does not mask, but not values too short to be one', () => {
-    expect(redact('key dsk_secret_key, token ghs_token_123', ['dsk_secret_key', undefined, 'ghs_token_123'])).toBe('key ***, token ***')
+    expect(redact('key dsk_secret_key, token ghs_token_123', ['dsk_secret_key', undefined, 'ghs_token_123'])).toBe(
+      'key ***, token ***'
+    )
     expect(redact('abc', ['', 'ab'])).toBe('abc')
   })
 
@@ -65,7 +77,8 @@ describe('text from the service', () => {
   })
 
   test('in a comment it is plain text: no link, image, heading, quote, emphasis, code span, table, HTML or mention, and it reads the same', () => {
-    const phishing = '# ✅ Approved by @acme/maintainers — [click here to merge](https://evil.example/phish) ![](https://evil.example/pixel.png)'
+    const phishing =
+      '# ✅ Approved by @acme/maintainers — [click here to merge](https://evil.example/phish) ![](https://evil.example/pixel.png)'
     expect(commentText(phishing)).toBe(
       '\\# ✅ Approved by @\u200dacme/maintainers — \\[click here to merge\\](https:\u200d//evil.example/phish) \\!\\[\\](https:\u200d//evil.example/pixel.png)'
     )
@@ -83,7 +96,9 @@ describe('text from the service', () => {
     expect(liveMarkdown(commentText(blocks))).toEqual([])
     expect(asShown(commentText(blocks))).toBe(blocks)
     // A status inside `**…**`: one line, and it cannot close the emphasis.
-    expect(commentPhrase('done**\n# [x](https://evil.example)')).toBe('done\\*\\* \\# \\[x\\](https:\u200d//evil.example)')
+    expect(commentPhrase('done**\n# [x](https://evil.example)')).toBe(
+      'done\\*\\* \\# \\[x\\](https:\u200d//evil.example)'
+    )
   })
 
   test('any text in a comment reads as plain text and reads the same (property)', () => {

@@ -56,10 +56,16 @@ const sha256 = (data: Buffer): string => createHash('sha256').update(data).diges
 /** Runs an export job to completion and returns "call the bundle operation" (as the flow would). */
 async function exportJob(): Promise<() => Promise<BundleLink>> {
   const headers = { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' }
-  const started = await fetch(`${sim.apiUrl}/v1/static-export/jobs`, { method: 'POST', headers, body: JSON.stringify({ domain: 'docs.example.com' }) })
+  const started = await fetch(`${sim.apiUrl}/v1/static-export/jobs`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ domain: 'docs.example.com' })
+  })
   const { jobId } = (await started.json()) as { jobId: string }
   for (;;) {
-    const status = (await (await fetch(`${sim.apiUrl}/v1/static-export/jobs/${jobId}`, { headers })).json()) as { status: string }
+    const status = (await (await fetch(`${sim.apiUrl}/v1/static-export/jobs/${jobId}`, { headers })).json()) as {
+      status: string
+    }
     if (status.status === 'completed') break
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
@@ -71,7 +77,9 @@ async function exportJob(): Promise<() => Promise<BundleLink>> {
 }
 
 /** Serves `body` verbatim (the link ends in `.bin`: the format must come from the bytes). */
-async function serve(body: Buffer): Promise<{ refreshLink: () => Promise<BundleLink>; link: BundleLink; refreshes: () => number }> {
+async function serve(
+  body: Buffer
+): Promise<{ refreshLink: () => Promise<BundleLink>; link: BundleLink; refreshes: () => number }> {
   sim.setBundle({ body })
   let refreshes = 0
   const link = await bundleOperation()
@@ -85,7 +93,10 @@ async function serve(body: Buffer): Promise<{ refreshLink: () => Promise<BundleL
   }
 }
 
-function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLink> }, extra: Partial<TransferOptions> = {}): TransferOptions {
+function options(
+  served: { link: BundleLink; refreshLink: () => Promise<BundleLink> },
+  extra: Partial<TransferOptions> = {}
+): TransferOptions {
   return {
     link: served.link,
     refreshLink: served.refreshLink,
@@ -103,7 +114,9 @@ function options(served: { link: BundleLink; refreshLink: () => Promise<BundleLi
 /** Everything in the work folder: no `.part` and no staging folder may be left. */
 async function workListing(): Promise<string[]> {
   const top = (await readdir(work.dir)).sort()
-  const bundleDir = top.includes('bundle') ? (await readdir(join(work.dir, 'bundle'))).map((name) => `bundle/${name}`) : []
+  const bundleDir = top.includes('bundle')
+    ? (await readdir(join(work.dir, 'bundle'))).map((name) => `bundle/${name}`)
+    : []
   return [...top, ...bundleDir].sort()
 }
 
@@ -129,24 +142,33 @@ describe('happy path', () => {
     ['tar.gz', () => Promise.resolve(siteTarGz)],
     ['tar', () => buildTar(siteEntries())],
     ['zip', () => Promise.resolve(buildZip(siteEntries()))]
-  ] as const)('%s: downloads, hashes, unpacks, without Authorization and without the query in the log', async (format, build) => {
-    const body = await build()
-    const served = await serve(body)
-    const result = await transferBundle(options(served))
+  ] as const)(
+    '%s: downloads, hashes, unpacks, without Authorization and without the query in the log',
+    async (format, build) => {
+      const body = await build()
+      const served = await serve(body)
+      const result = await transferBundle(options(served))
 
-    expect(result).toMatchObject({ format, sha256: sha256(body), sizeBytes: body.length, attempts: 1, siteDir: join(work.dir, 'site') })
-    // The transfer names the archive by the format its bytes showed.
-    expect(result.archiveFile).toBe(join(work.dir, 'bundle', `bundle.${format}`))
-    expect((await readFile(result.archiveFile)).equals(body)).toBe(true)
-    expect(await writtenTree(join(work.dir, 'site'), siteEntries())).toEqual(packedTree(siteEntries()))
-    expect(await workListing()).toEqual(['bundle', `bundle/bundle.${format}`, 'site'])
+      expect(result).toMatchObject({
+        format,
+        sha256: sha256(body),
+        sizeBytes: body.length,
+        attempts: 1,
+        siteDir: join(work.dir, 'site')
+      })
+      // The transfer names the archive by the format its bytes showed.
+      expect(result.archiveFile).toBe(join(work.dir, 'bundle', `bundle.${format}`))
+      expect((await readFile(result.archiveFile)).equals(body)).toBe(true)
+      expect(await writtenTree(join(work.dir, 'site'), siteEntries())).toEqual(packedTree(siteEntries()))
+      expect(await workListing()).toEqual(['bundle', `bundle/bundle.${format}`, 'site'])
 
-    expect(storageRequests()).toHaveLength(1)
-    for (const request of storageRequests()) expect(request.headers.authorization).toBeUndefined()
-    expect(log.text()).not.toMatch(/X-Amz|Signature|\?/)
-    expect(log.text()).toContain(`Downloading the bundle from ${sim.storageUrl}/bundles/`)
-    expect(log.text()).toContain(`sha256 ${sha256(body)}`)
-  })
+      expect(storageRequests()).toHaveLength(1)
+      for (const request of storageRequests()) expect(request.headers.authorization).toBeUndefined()
+      expect(log.text()).not.toMatch(/X-Amz|Signature|\?/)
+      expect(log.text()).toContain(`Downloading the bundle from ${sim.storageUrl}/bundles/`)
+      expect(log.text()).toContain(`sha256 ${sha256(body)}`)
+    }
+  )
 
   test('without siteDir only the archive is kept', async () => {
     const body = siteTarGz
@@ -168,7 +190,9 @@ describe('happy path', () => {
     await mkdir(join(work.dir, 'bundle'))
     await writeFile(join(work.dir, 'bundle/bundle.zip'), 'an earlier zip')
     sim.addFault({ route: 'download', status: 503, times: 10 })
-    await expect(transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))).rejects.toBeInstanceOf(ActionError)
+    await expect(transferBundle(options(await serve(siteTarGz), { siteDir: undefined }))).rejects.toBeInstanceOf(
+      ActionError
+    )
     expect(await workListing()).toEqual(['bundle', 'bundle/bundle.zip'])
     expect(await readFile(join(work.dir, 'bundle/bundle.zip'), 'utf8')).toBe('an earlier zip')
   })
@@ -220,11 +244,15 @@ describe('retries', () => {
 
   test('a link already expired is renewed before downloading', async () => {
     const served = await serve(siteTarGz)
-    const result = await transferBundle(options({ ...served, link: { ...served.link, expiresAt: new Date(Date.now() - 1000) } }))
+    const result = await transferBundle(
+      options({ ...served, link: { ...served.link, expiresAt: new Date(Date.now() - 1000) } })
+    )
     expect(served.refreshes()).toBe(1)
     expect(result.attempts).toBe(1)
     expect(storageRequests()).toHaveLength(1)
-    expect(storageRequests()[0]!.query['X-Amz-Credential']).toBe(new URL(result.link.url).searchParams.get('X-Amz-Credential'))
+    expect(storageRequests()[0]!.query['X-Amz-Credential']).toBe(
+      new URL(result.link.url).searchParams.get('X-Amz-Credential')
+    )
   })
 
   test('500, 429 with Retry-After and a dropped connection are retried', async () => {
@@ -261,7 +289,9 @@ describe('retries', () => {
     sim.addFault({ route: 'download', status: 503, times: 10 })
     const error = await transferBundle(options(served)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
-    expect((error as Error).message).toMatch(/^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+ \(4 attempts\): HTTP 503/)
+    expect((error as Error).message).toMatch(
+      /^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+ \(4 attempts\): HTTP 503/
+    )
     expect(downloads()).toBe(4)
     expect(await workListing()).toEqual([])
   })
@@ -269,7 +299,9 @@ describe('retries', () => {
   test('a body shorter than sizeBytes is a truncation: retried, then a clear failure', async () => {
     const body = siteTarGz
     const served = await serve(body)
-    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: body.length + 10 } })).catch((e: unknown) => e)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, sizeBytes: body.length + 10 } })
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toContain(`${body.length} of ${body.length + 10} bytes`)
     expect(downloads()).toBe(4)
@@ -279,7 +311,9 @@ describe('retries', () => {
   test('a body larger than sizeBytes fails at once', async () => {
     const body = siteTarGz
     const served = await serve(body)
-    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: body.length - 10 } })).catch((e: unknown) => e)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, sizeBytes: body.length - 10 } })
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toContain(`the bundle operation said the archive has ${body.length - 10} bytes`)
     expect(downloads()).toBe(1)
@@ -293,7 +327,9 @@ describe('the step timeout bounds the download', () => {
     const deadline = clock.now() + 10_000
     const error = await transferBundle(options(served, { deadline })).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
-    expect((error as Error).message).toMatch(/ETIMEDOUT: `timeout` ran out after \d+ bytes of the download\. Stopped retrying/)
+    expect((error as Error).message).toMatch(
+      /ETIMEDOUT: `timeout` ran out after \d+ bytes of the download\. Stopped retrying/
+    )
     // The deadline plus the short grace of a request under way (and 20 s of test clock, 0.2 s of real
     // time, for a loaded machine); without the bound it would run ~18 s of real time, 30 min of test clock.
     expect(clock.now()).toBeLessThan(deadline + 2000 + 20_000)
@@ -329,7 +365,9 @@ describe('where a link may lead', () => {
     const served = await serve(siteTarGz)
     const https = await linkPolicy('https://127.0.0.1:1')
     const error = await transferBundle(options(served, { policy: https })).catch((e: unknown) => e)
-    expect((error as Error).message).toMatch(/^Refusing to fetch the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+: it does not use https:\/\//)
+    expect((error as Error).message).toMatch(
+      /^Refusing to fetch the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+: it does not use https:\/\//
+    )
     expect(downloads()).toBe(0)
   })
 
@@ -338,8 +376,12 @@ describe('where a link may lead', () => {
     const url = new URL(served.link.url)
     url.hostname = 'localhost'
     const elsewhere = { allowHttp: true, allowed: new Set<never>() }
-    const error = await transferBundle(options({ ...served, link: { ...served.link, url: url.href } }, { policy: elsewhere })).catch((e: unknown) => e)
-    expect((error as Error).message).toMatch(/^Refusing to fetch the bundle from http:\/\/localhost:\d+\/bundles\/[^?]+: it leads to a loopback address/)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, url: url.href } }, { policy: elsewhere })
+    ).catch((e: unknown) => e)
+    expect((error as Error).message).toMatch(
+      /^Refusing to fetch the bundle from http:\/\/localhost:\d+\/bundles\/[^?]+: it leads to a loopback address/
+    )
     expect(downloads()).toBe(0)
   })
 })
@@ -348,7 +390,11 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
   let proxy: TestProxy
   // The proxy resolves every name of these tests to the simulator's address; this machine, only some.
   beforeEach(async () => {
-    proxy = await startProxy({ 'bundles.internal': '127.0.0.1', 'storage.outside': '127.0.0.1', 'metadata.internal': '127.0.0.1' })
+    proxy = await startProxy({
+      'bundles.internal': '127.0.0.1',
+      'storage.outside': '127.0.0.1',
+      'metadata.internal': '127.0.0.1'
+    })
   })
   afterEach(async () => proxy.close())
 
@@ -359,13 +405,19 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
     return { ...link, url: url.href }
   }
   /** Links of a service on a public address, as this machine resolves names. */
-  const outside = (names: Record<string, string>): LinkPolicy => ({ allowHttp: true, allowed: new Set(), lookup: resolverOf(names) })
+  const outside = (names: Record<string, string>): LinkPolicy => ({
+    allowHttp: true,
+    allowed: new Set(),
+    lookup: resolverOf(names)
+  })
 
   test('a name that resolves here to a loopback address is refused before the proxy is asked to reach it', async () => {
     const served = await serve(siteTarGz)
     const link = named(served.link, 'bundles.internal')
     const policy = outside({ 'bundles.internal': '127.0.0.1' })
-    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch((e: unknown) => e)
+    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toBe(
       `Refusing to fetch the bundle from ${describeLink(link.url)}: it leads to a loopback address (this machine), and \`base-url\` does not.`
@@ -378,9 +430,15 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
   test('a name that does not resolve here is left to the proxy; a redirect to one that resolves here to a link-local address is refused', async () => {
     const served = await serve(siteTarGz)
     const link = named(served.link, 'storage.outside')
-    sim.addFault({ route: 'download', status: 302, headers: { location: 'http://metadata.internal/latest/meta-data/' } })
+    sim.addFault({
+      route: 'download',
+      status: 302,
+      headers: { location: 'http://metadata.internal/latest/meta-data/' }
+    })
     const policy = outside({ 'metadata.internal': '169.254.169.254' })
-    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch((e: unknown) => e)
+    const error = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy }))).catch(
+      (e: unknown) => e
+    )
     expect((error as Error).message).toBe(
       'Refusing to fetch the bundle from http://metadata.internal/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
     )
@@ -393,11 +451,14 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
     const served = await serve(body)
     const link = named(served.link, 'storage.outside')
     sim.addFault({ route: 'download', status: 302, headers: { location: link.url }, endless: true })
-    const result = await throughProxy(proxy, () => transferBundle(options({ ...served, link }, { policy: outside({}) })))
+    const result = await throughProxy(proxy, () =>
+      transferBundle(options({ ...served, link }, { policy: outside({}) }))
+    )
     expect(result).toMatchObject({ sha256: sha256(body), attempts: 1 })
     expect(proxy.connects).toHaveLength(2)
     // The download's own tunnel closes as its answer ends; the redirect's, read on and on, would not.
-    for (let waited = 0; proxy.openTunnels() > 0 && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
+    for (let waited = 0; proxy.openTunnels() > 0 && waited < 1000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
     expect(proxy.openTunnels()).toBe(0)
   })
 })
@@ -440,7 +501,9 @@ describe('archives that cannot be used', () => {
     const page = Buffer.from('<!DOCTYPE html>\n<html><body><h1>Sign in to continue</h1></body></html>\n')
     const error = await transferBundle(options(await serve(page))).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
-    expect((error as Error).message).toContain('not a zip, tar.gz or tar archive: its first bytes look like an HTML page')
+    expect((error as Error).message).toContain(
+      'not a zip, tar.gz or tar archive: its first bytes look like an HTML page'
+    )
     // Its kind only: what such a page says may be anything, credentials included.
     expect((error as Error).message).not.toMatch(/DOCTYPE|Sign in/)
     expect(downloads()).toBe(1)
@@ -455,7 +518,9 @@ describe('archives that cannot be used', () => {
     zip.writeUInt16LE(zip.readUInt16LE(central + 8) | 1, central + 8)
     const error = await transferBundle(options(await serve(zip))).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnsupportedArchiveError)
-    expect((error as Error).message).toMatch(/^The bundle archive cannot be unpacked: entry "[^"]+" is encrypted, which the action does not unpack\.$/)
+    expect((error as Error).message).toMatch(
+      /^The bundle archive cannot be unpacked: entry "[^"]+" is encrypted, which the action does not unpack\.$/
+    )
     expect(downloads()).toBe(1)
     expect(await workListing()).toEqual([])
   })
@@ -463,8 +528,14 @@ describe('archives that cannot be used', () => {
   test('an unsafe entry fails at once, is never downloaded again, and keeps the old site', async () => {
     await mkdir(join(work.dir, 'site'))
     await writeFile(join(work.dir, 'site/index.html'), 'old')
-    const entries: ArchiveEntry[] = [...siteEntries(), { type: 'symlink', name: 'a', target: '.' }, { type: 'symlink', name: 'd/b', target: '../a/../x' }]
-    const error = await transferBundle(options(await serve(await buildTar(entries, { gzip: true })))).catch((e: unknown) => e)
+    const entries: ArchiveEntry[] = [
+      ...siteEntries(),
+      { type: 'symlink', name: 'a', target: '.' },
+      { type: 'symlink', name: 'd/b', target: '../a/../x' }
+    ]
+    const error = await transferBundle(options(await serve(await buildTar(entries, { gzip: true })))).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(UnsafeEntryError)
     expect((error as Error).message).toContain('"d/b"')
     expect(downloads()).toBe(1)
@@ -486,14 +557,18 @@ describe('bounds', () => {
     const tar = await buildTar([{ type: 'file', name: 'a', content: 'x' }])
     const perEntry = tar.length - 1024 // less the end blocks
     expect(perEntry).toBe(1024)
-    expect(archiveBound({ maxBytes: 1024 * 1024, maxEntries: 70_000 })).toBeGreaterThanOrEqual(70_000 * perEntry + 10 * 1024)
+    expect(archiveBound({ maxBytes: 1024 * 1024, maxEntries: 70_000 })).toBeGreaterThanOrEqual(
+      70_000 * perEntry + 10 * 1024
+    )
     // And the default: a million entries.
     expect(archiveBound({ maxBytes: 1024 * 1024 })).toBeGreaterThanOrEqual(1_000_000 * perEntry + 10 * 1024)
   })
 
   test('an archive the bundle operation says is larger than `max-site-size` allows is not downloaded', async () => {
     const served = await serve(siteTarGz)
-    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: bound + 1 } }, { limits })).catch((e: unknown) => e)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, sizeBytes: bound + 1 } }, { limits })
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toBe(tooLarge('the bundle operation says it has 68.0 MiB'))
     expect(downloads()).toBe(0)
@@ -503,7 +578,9 @@ describe('bounds', () => {
   test('a Content-Length past that bound is refused as the answer comes, not read, and not asked again', async () => {
     const served = await serve(siteTarGz)
     sim.addFault({ route: 'download', contentLength: 1024 ** 4 })
-    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits })).catch((e: unknown) => e)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits })
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toBe(tooLarge('the storage announced 1.0 TiB'))
     expect(downloads()).toBe(1)
@@ -524,7 +601,9 @@ describe('bounds', () => {
     const served = await serve(page)
     sim.addFault({ route: 'download', trailingBytes: bound })
     const siteDir = site === undefined ? undefined : join(work.dir, site)
-    const error = await transferBundle(options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits, siteDir })).catch((e: unknown) => e)
+    const error = await transferBundle(
+      options({ ...served, link: { ...served.link, sizeBytes: undefined } }, { limits, siteDir })
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toBe(tooLarge('more than 68.0 MiB arrived'))
     expect(downloads()).toBe(1)
@@ -535,9 +614,14 @@ describe('bounds', () => {
   test('an archive past max-site-size fails at once: never downloaded again, not called corrupt, the old site kept', async () => {
     await mkdir(join(work.dir, 'site'))
     await writeFile(join(work.dir, 'site/index.html'), 'old')
-    const bomb = await buildTar([...siteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(8 * 1024 * 1024) }], { gzip: true })
+    const bomb = await buildTar(
+      [...siteEntries(), { type: 'file', name: 'zeros.bin', content: Buffer.alloc(8 * 1024 * 1024) }],
+      { gzip: true }
+    )
     expect(bomb.length).toBeLessThan(64 * 1024)
-    const error = await transferBundle(options(await serve(bomb), { limits: { maxBytes: 2 * 1024 * 1024 } })).catch((e: unknown) => e)
+    const error = await transferBundle(options(await serve(bomb), { limits: { maxBytes: 2 * 1024 * 1024 } })).catch(
+      (e: unknown) => e
+    )
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toContain('the bound set by `max-site-size`')
     expect((error as Error).message).not.toContain('corrupt')
@@ -549,7 +633,9 @@ describe('bounds', () => {
 
 test("a folder that cannot be made is said in the user's terms", async () => {
   await writeFile(join(work.dir, 'a-file'), 'x')
-  const error = await transferBundle(options(await serve(siteTarGz), { archiveFolder: join(work.dir, 'a-file/bundle') })).catch((e: unknown) => e)
+  const error = await transferBundle(
+    options(await serve(siteTarGz), { archiveFolder: join(work.dir, 'a-file/bundle') })
+  ).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(ActionError)
   expect((error as Error).message).toBe(
     `Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`
@@ -567,7 +653,13 @@ describe('folders an earlier run left', () => {
       await writeFile(join(work.dir, name, 'deep/page.html'), 'left over')
     }
     await transferBundle(options(await serve(siteTarGz)))
-    expect(await workListing()).toEqual(['.other.staging-0123456789ab', '.site.staging-mine', 'bundle', 'bundle/bundle.tar.gz', 'site'])
+    expect(await workListing()).toEqual([
+      '.other.staging-0123456789ab',
+      '.site.staging-mine',
+      'bundle',
+      'bundle/bundle.tar.gz',
+      'site'
+    ])
     expect(log.text()).toContain('Removing 3 folders that an earlier run left beside')
   })
 
@@ -576,7 +668,9 @@ describe('folders an earlier run left', () => {
     await writeFile(join(work.dir, '.site.old-0123456789ab/index.html'), 'previous')
     await mkdir(join(work.dir, '.site.staging-0123456789ab'))
     const entries: ArchiveEntry[] = [...siteEntries(), { type: 'file', name: '../escape.html', content: 'x' }]
-    await expect(transferBundle(options(await serve(await buildTar(entries, { gzip: true }))))).rejects.toBeInstanceOf(UnsafeEntryError)
+    await expect(transferBundle(options(await serve(await buildTar(entries, { gzip: true }))))).rejects.toBeInstanceOf(
+      UnsafeEntryError
+    )
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('previous')
     expect(await workListing()).toEqual(['site'])
   })

@@ -18,7 +18,9 @@ describe('links of a page', () => {
 
   test('a value is read to its end: an equals sign inside it starts nothing; an unclosed or overlong quoted value is no link', () => {
     const long = 'x'.repeat(3000)
-    const page = Buffer.from(`<a href="/search?q=1 src=/not-a-link">s</a><a href="/${long}">l</a><img src=/img.png><a href="/never-closed`)
+    const page = Buffer.from(
+      `<a href="/search?q=1 src=/not-a-link">s</a><a href="/${long}">l</a><img src=/img.png><a href="/never-closed`
+    )
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/search?q=1 src=/not-a-link', '/img.png'])
   })
 
@@ -33,22 +35,40 @@ describe('links of a page', () => {
     const links = linkCollector()
     links.observe('a/one.html', Buffer.from('<a href=/'))
     links.observe('b/two.html', Buffer.from('<a href="/">home</a>'))
-    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({ links: 2, broken: [{ page: 'a/one.html', offset: 8, length: 1, key: expect.any(String), count: 2 }] })
+    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({
+      links: 2,
+      broken: [{ page: 'a/one.html', offset: 8, length: 1, key: expect.any(String), count: 2 }]
+    })
   })
 
   test('attribute names in any case, with whitespace on either side of the `=`', () => {
-    const page = Buffer.from('<A HREF="/d">d</A><IMG Src=\'/i.png\'><a href = "/e">e</a><a\nhref\n=\n/f>f</a><link rel=x sRc\t=\t"/g"><a hReF =\r\n\f/h>')
+    const page = Buffer.from(
+      '<A HREF="/d">d</A><IMG Src=\'/i.png\'><a href = "/e">e</a><a\nhref\n=\n/f>f</a><link rel=x sRc\t=\t"/g"><a hReF =\r\n\f/h>'
+    )
     const links = scanLinks(page)
     expect(links.map((l) => l.value)).toEqual(['/d', '/i.png', '/e', '/f', '/g', '/h'])
-    expect(links.map((l) => page.toString('utf8', l.offset, l.offset + l.value.length))).toEqual(['/d', '/i.png', '/e', '/f', '/g', '/h'])
+    expect(links.map((l) => page.toString('utf8', l.offset, l.offset + l.value.length))).toEqual([
+      '/d',
+      '/i.png',
+      '/e',
+      '/f',
+      '/g',
+      '/h'
+    ])
     // Still an attribute of its own: `data-src` and `xhref` are not links, spaced or not.
-    expect(scanLinks(Buffer.from('<img data-SRC = "/x.png"><a XHREF = "/y"><a DATA-href="/z">')).map((l) => l.value)).toEqual([])
+    expect(
+      scanLinks(Buffer.from('<img data-SRC = "/x.png"><a XHREF = "/y"><a DATA-href="/z">')).map((l) => l.value)
+    ).toEqual([])
   })
 
   test('only inside a start tag: an HTML sample in a code block, prose, an end tag, `<!` and `<?` are text', () => {
     const text = (html: string): string[] => scanLinks(Buffer.from(html)).map((l) => l.value)
     // What a docs generator writes for `<a href="/about">` in a code block: quotes are not escaped in text.
-    expect(text('<pre><code class="language-html">&lt;a href="/about"&gt;About&lt;/a&gt;\n&lt;img src="/logo.png"&gt;</code></pre>')).toEqual([])
+    expect(
+      text(
+        '<pre><code class="language-html">&lt;a href="/about"&gt;About&lt;/a&gt;\n&lt;img src="/logo.png"&gt;</code></pre>'
+      )
+    ).toEqual([])
     expect(text('<p>Set href="/in-text" on the link.</p>')).toEqual([])
     expect(text('</a href="/closing">')).toEqual([])
     expect(text('<!doctype html src="/doctype"><!x href="/bang"><?xml href="/pi"?>')).toEqual([])
@@ -56,12 +76,11 @@ describe('links of a page', () => {
     // At the very start of a page, before any tag.
     expect(text(' href="/first"\nsrc=/second <a href="/a">')).toEqual(['/a'])
     // Any start tag, whatever case its name and however many attributes and lines come first.
-    expect(text('<IMG\n  alt="x"\n  class="y"\n  src="/i.png"><Link rel=icon href=/f.ico><a href="/one" title="t" href="/two">')).toEqual([
-      '/i.png',
-      '/f.ico',
-      '/one',
-      '/two'
-    ])
+    expect(
+      text(
+        '<IMG\n  alt="x"\n  class="y"\n  src="/i.png"><Link rel=icon href=/f.ico><a href="/one" title="t" href="/two">'
+      )
+    ).toEqual(['/i.png', '/f.ico', '/one', '/two'])
     // A `>` or an end tag closes what came before: the same attribute after it is text.
     expect(text('<a href="/in">x</a> href="/out" <br> src="/out2"')).toEqual(['/in'])
   })
@@ -92,7 +111,9 @@ describe('links of a page', () => {
   })
 
   test('a broken link is found and read back with whitespace around its `=` and its name in upper case; a code sample is no broken link', () => {
-    const page = Buffer.from('<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>')
+    const page = Buffer.from(
+      '<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>'
+    )
     const links = linkCollector()
     links.observe('index.html', page)
     const { links: count, broken } = links.check(['index.html'])
@@ -129,7 +150,9 @@ describe('links of a page', () => {
   test('a site of folder index pages only (four served paths per file) is judged whole', () => {
     const folders = Array.from({ length: 3000 }, (_, i) => `f${i}`)
     const page = Buffer.from(
-      folders.flatMap((f) => [`<a href="/${f}">a</a>`, `<a href="/${f}/">b</a>`, `<a href="/${f}/index">c</a>`]).join('\n') + '<a href="/f3000/">d</a>'
+      folders
+        .flatMap((f) => [`<a href="/${f}">a</a>`, `<a href="/${f}/">b</a>`, `<a href="/${f}/index">c</a>`])
+        .join('\n') + '<a href="/f3000/">d</a>'
     )
     const links = linkCollector()
     links.observe('index.html', page)
@@ -167,7 +190,10 @@ describe('links of a page', () => {
     expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/b/c&amp;d', '/missing#x'])
     // Each is judged as linkTarget() and resolves() judge it.
     const served = new Set(files)
-    expect(values.filter((value) => !resolves(linkTarget('index.html', value) as string, served))).toEqual(['/b/c&amp;d', '/missing#x'])
+    expect(values.filter((value) => !resolves(linkTarget('index.html', value) as string, served))).toEqual([
+      '/b/c&amp;d',
+      '/missing#x'
+    ])
   })
 
   test('files with long and non-ASCII paths serve the paths a static host maps to them (their bytes hashed without a buffer each)', () => {
@@ -223,8 +249,18 @@ describe('links of a page', () => {
       '/x&amp;y': 'x&y',
       ' /spaced ': 'spaced'
     }
-    for (const [value, target] of Object.entries(fromRoot)) expect([value, linkTarget('deep/down/x.html', value)]).toEqual([value, target])
-    for (const external of ['https://acme.com/x', '//cdn.acme.com/x.js', 'mailto:a@b', 'javascript:void(0)', 'data:image/png;base64,xx', '#intro', '', '../../out']) {
+    for (const [value, target] of Object.entries(fromRoot))
+      expect([value, linkTarget('deep/down/x.html', value)]).toEqual([value, target])
+    for (const external of [
+      'https://acme.com/x',
+      '//cdn.acme.com/x.js',
+      'mailto:a@b',
+      'javascript:void(0)',
+      'data:image/png;base64,xx',
+      '#intro',
+      '',
+      '../../out'
+    ]) {
       expect(linkTarget('guides/x.html', external)).toBeUndefined()
     }
   })
@@ -257,15 +293,33 @@ describe('checking a site', () => {
   }
 
   test('a whole site passes', async () => {
-    await write({ 'index.html': '<a href="guides/start">Start</a><link href="/assets/s.css">', 'guides/start.html': '<a href="../">home</a>', 'assets/s.css': '' })
-    expect(await checkSite(site.dir, 2)).toEqual({ problems: [], htmlPages: 2, links: 3, brokenCount: 0, broken: [], reviewMs: expect.any(Number) })
+    await write({
+      'index.html': '<a href="guides/start">Start</a><link href="/assets/s.css">',
+      'guides/start.html': '<a href="../">home</a>',
+      'assets/s.css': ''
+    })
+    expect(await checkSite(site.dir, 2)).toEqual({
+      problems: [],
+      htmlPages: 2,
+      links: 3,
+      brokenCount: 0,
+      broken: [],
+      reviewMs: expect.any(Number)
+    })
   })
 
   test('no index page, too few pages, and broken links with file and line (the first 20 distinct ones, every occurrence counted)', async () => {
     const many = Array.from({ length: 25 }, (_, i) => `<a href="/gone-${i}">x</a>`).join('\n')
-    await write({ 'home.html': `<p>\n<a href="missing.html">a</a> <a href="/gone-3">again</a>`, 'z.html': many, 'sub/y.html': '<a href="../missing.html">up</a>' })
+    await write({
+      'home.html': `<p>\n<a href="missing.html">a</a> <a href="/gone-3">again</a>`,
+      'z.html': many,
+      'sub/y.html': '<a href="../missing.html">up</a>'
+    })
     const check = await checkSite(site.dir, 5)
-    expect(check.problems).toEqual(['The site has no index.html at its root.', 'The site has 3 HTML pages, fewer than the 5 the export job reported.'])
+    expect(check.problems).toEqual([
+      'The site has no index.html at its root.',
+      'The site has 3 HTML pages, fewer than the 5 the export job reported.'
+    ])
     expect(check.brokenCount).toBe(28)
     expect(check.broken).toHaveLength(20)
     expect(check.broken[0]).toEqual({ file: 'home.html', line: 2, link: 'missing.html', count: 1 })

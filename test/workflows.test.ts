@@ -35,7 +35,9 @@ const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { required?: boolean; default?: string }>
   outputs: Mapping
 }
-const REQUIRED = Object.keys(action.inputs).filter((name) => action.inputs[name]?.required && action.inputs[name]?.default === undefined)
+const REQUIRED = Object.keys(action.inputs).filter(
+  (name) => action.inputs[name]?.required && action.inputs[name]?.default === undefined
+)
 
 interface Source {
   name: string
@@ -74,13 +76,18 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
         // Examples and the README show the published action; this repository's workflows run the checkout.
         expect(step.uses).toBe(name.startsWith('.github/') ? './' : 'acme/docs-admin-action@v1')
         const given = Object.keys(step.with ?? {})
-        expect({ unknown: given.filter((input) => !(input in action.inputs)), missing: REQUIRED.filter((input) => !given.includes(input)) }).toEqual({
+        expect({
+          unknown: given.filter((input) => !(input in action.inputs)),
+          missing: REQUIRED.filter((input) => !given.includes(input))
+        }).toEqual({
           unknown: [],
           missing: []
         })
       }
       const ids = new Set(steps.map((step) => step.id))
-      const read = [...JSON.stringify(job).matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)].filter(([, id]) => ids.has(id))
+      const read = [...JSON.stringify(job).matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)].filter(([, id]) =>
+        ids.has(id)
+      )
       expect(read.filter(([, , output]) => !(output! in action.outputs)).map(([reference]) => reference)).toEqual([])
     }
   })
@@ -88,7 +95,9 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
   test('hands event data, inputs and outputs to scripts through env:, never as ${{ }} inside them', () => {
     const scripts = jobs.flatMap((job) => (job.steps ?? []).map((step) => step.run ?? ''))
     const pasted = scripts.flatMap((script) => script.match(/\$\{\{[^}]*\}\}/g) ?? [])
-    expect(pasted.filter((expression) => /github\.event|github\.head_ref|inputs\.|env\.|steps\.|needs\./.test(expression))).toEqual([])
+    expect(
+      pasted.filter((expression) => /github\.event|github\.head_ref|inputs\.|env\.|steps\.|needs\./.test(expression))
+    ).toEqual([])
   })
 
   if (workflow) {
@@ -98,7 +107,9 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
 
     test('no job that runs the action may ask for a cloud identity (id-token): deploying is a job of its own', () => {
       expect(workflow.permissions?.['id-token']).toBeUndefined()
-      const withAction = Object.entries(workflow.jobs).filter(([, job]) => (job.steps ?? []).some((step) => isThisAction(step.uses)))
+      const withAction = Object.entries(workflow.jobs).filter(([, job]) =>
+        (job.steps ?? []).some((step) => isThisAction(step.uses))
+      )
       expect(withAction.filter(([, job]) => job.permissions?.['id-token'] !== undefined).map(([id]) => id)).toEqual([])
     })
   }
@@ -112,7 +123,10 @@ describe('what the examples promise', () => {
   test('export-on-merge: a deploy is never cancelled half-way, and reads the Helm values the action wrote', () => {
     const workflow = load('examples/export-on-merge.yml')
     expect(workflow.concurrency?.['cancel-in-progress']).toBe(false)
-    expect(actionStep(workflow)?.with).toMatchObject({ 'export-version': '${{ github.sha }}', 'helm-values-file': expect.any(String) })
+    expect(actionStep(workflow)?.with).toMatchObject({
+      'export-version': '${{ github.sha }}',
+      'helm-values-file': expect.any(String)
+    })
     expect(
       stepsOf(workflow)
         .map((step) => step.run ?? '')
@@ -125,7 +139,10 @@ describe('what the examples promise', () => {
     expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
     const [job] = Object.values(workflow.jobs)
     expect(job?.if).toContain("startsWith(github.event.comment.body, '/docs-agent')")
-    expect(job?.concurrency).toEqual({ group: 'docs-agent-${{ github.event.issue.number || github.event.pull_request.number }}', 'cancel-in-progress': false })
+    expect(job?.concurrency).toEqual({
+      group: 'docs-agent-${{ github.event.issue.number || github.event.pull_request.number }}',
+      'cancel-in-progress': false
+    })
     expect(actionStep(workflow)?.with).toEqual({
       operation: 'agent',
       'api-key': '${{ secrets.DOCS_ADMIN_API_KEY }}',
@@ -165,7 +182,9 @@ describe('what the examples promise', () => {
   })
 
   test('export-matrix: a leg per domain that does not stop the others, its own path and values, one summary table', () => {
-    const workflow = load('examples/export-matrix.yml') as Workflow & { jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }> }
+    const workflow = load('examples/export-matrix.yml') as Workflow & {
+      jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }>
+    }
     expect(workflow.jobs.export?.strategy).toMatchObject({ 'fail-fast': false, matrix: { domain: expect.any(Array) } })
     expect(actionStep(workflow)?.with).toMatchObject({
       domain: '${{ matrix.domain }}',
@@ -178,7 +197,9 @@ describe('what the examples promise', () => {
   test('agent-on-release: the release tag reaches the prompt through env; the token may record the job on its pull request', () => {
     const workflow = load('examples/agent-on-release.yml')
     expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write' })
-    expect(readFileSync(path.join(ROOT, 'examples/agent-on-release.yml'), 'utf8')).toMatch(/RELEASE_TAG: \$\{\{ github\.event\.release\.tag_name \}\}/)
+    expect(readFileSync(path.join(ROOT, 'examples/agent-on-release.yml'), 'utf8')).toMatch(
+      /RELEASE_TAG: \$\{\{ github\.event\.release\.tag_name \}\}/
+    )
     expect(String(actionStep(workflow)?.with?.['prompt'])).toContain('${{ env.RELEASE_TAG }}')
   })
 
@@ -187,7 +208,10 @@ describe('what the examples promise', () => {
     const steps = stepsOf(workflow)
     expect(steps.some((step) => step.run === 'bash .ci/run')).toBe(true)
     expect(steps.map((step) => step.run ?? '').join('\n')).toContain('npm run simulator -- --port 8787')
-    expect(actionStep(workflow)?.with).toMatchObject({ 'base-url': 'http://127.0.0.1:8787', 'api-key': 'dsk_test_simulator' })
+    expect(actionStep(workflow)?.with).toMatchObject({
+      'base-url': 'http://127.0.0.1:8787',
+      'api-key': 'dsk_test_simulator'
+    })
   })
 })
 
@@ -195,7 +219,10 @@ test('npm run lint:workflows fails on a broken workflow and a broken action.yml,
   const dir = mkdtempSync(path.join(tmpdir(), 'lint-workflows-'))
   try {
     const workflow = path.join(dir, 'broken.yml')
-    writeFileSync(workflow, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    timeout: 10\n    steps:\n      - run: echo $HOME\n')
+    writeFileSync(
+      workflow,
+      'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    timeout: 10\n    steps:\n      - run: echo $HOME\n'
+    )
     const actionFile = path.join(dir, 'action.yml')
     writeFileSync(actionFile, readFileSync(path.join(ROOT, 'action.yml'), 'utf8').replace(/^author:/m, 'autor:'))
     // A stand-in for shellcheck, which is not installed everywhere: proves its findings are reported.
@@ -206,15 +233,30 @@ test('npm run lint:workflows fails on a broken workflow and a broken action.yml,
     )
     chmodSync(shellcheck, 0o755)
 
-    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'lint-workflows.ts'), workflow, actionFile], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { ...process.env, GITHUB_ACTIONS: '', NODE_OPTIONS: '', PATH: `${dir}${path.delimiter}${process.env['PATH']}` }
-    })
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts', 'lint-workflows.ts'), workflow, actionFile],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          GITHUB_ACTIONS: '',
+          NODE_OPTIONS: '',
+          PATH: `${dir}${path.delimiter}${process.env['PATH']}`
+        }
+      }
+    )
     expect(result.stdout).toContain(`${workflow}:5:5: unexpected key "timeout" for "job" section`)
-    expect(result.stdout).toContain(`${workflow}:7:14: shellcheck reported issue in this script: SC2086:info:1:6: Double quote [shellcheck]`)
-    expect(result.stdout).toMatch(new RegExp(`${actionFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:1: Unexpected value 'autor' \\[action-schema\\]`))
+    expect(result.stdout).toContain(
+      `${workflow}:7:14: shellcheck reported issue in this script: SC2086:info:1:6: Double quote [shellcheck]`
+    )
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `${actionFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:1: Unexpected value 'autor' \\[action-schema\\]`
+      )
+    )
     expect(result.status).toBe(1)
   } finally {
     rmSync(dir, { recursive: true, force: true })

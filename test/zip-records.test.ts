@@ -5,7 +5,14 @@ import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
 import yauzl from 'yauzl'
 import { READ_BYTES, ZipFile } from '../src/archive/zip-file.js'
-import { CENTRAL_HEADER, CENTRAL_HEADER_BYTES, END_OF_DIRECTORY, LOCAL_HEADER_BYTES, parseCentralHeader, parseLocalHeader } from '../src/archive/zip-records.js'
+import {
+  CENTRAL_HEADER,
+  CENTRAL_HEADER_BYTES,
+  END_OF_DIRECTORY,
+  LOCAL_HEADER_BYTES,
+  parseCentralHeader,
+  parseLocalHeader
+} from '../src/archive/zip-records.js'
 import { tempFolder } from './support/temp.js'
 
 const MORE_THAN_32_BITS = 0xffffffff
@@ -18,7 +25,9 @@ const nameBytes = fc.oneof(
   fc.stringMatching(/^[ -~]{1,40}$/).map((s) => Buffer.from(s, 'latin1')),
   fc.uint8Array({ minLength: 1, maxLength: 40 }).map((a) => Buffer.from(a)),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map((s) => Buffer.from(s, 'utf8')),
-  fc.constantFrom('docs\\page.html', 'a\u0001b', 'caf\u00e9.html', 'tilde~/del\u007f').map((s) => Buffer.from(s, 'latin1'))
+  fc
+    .constantFrom('docs\\page.html', 'a\u0001b', 'caf\u00e9.html', 'tilde~/del\u007f')
+    .map((s) => Buffer.from(s, 'latin1'))
 )
 
 /** Extra fields for a name: zip64 fields of any length, unicode path fields right and wrong, others, a truncated one. */
@@ -30,15 +39,25 @@ function fieldsFor(name: Buffer): fc.Arbitrary<Field[]> {
     return { id: 0x0001, data }
   })
   const unicodePath = fc
-    .record({ version: fc.constantFrom(1, 1, 2), rightCrc: fc.boolean(), text: fc.string({ minLength: 0, maxLength: 12 }), short: fc.boolean() })
+    .record({
+      version: fc.constantFrom(1, 1, 2),
+      rightCrc: fc.boolean(),
+      text: fc.string({ minLength: 0, maxLength: 12 }),
+      short: fc.boolean()
+    })
     .map(({ version, rightCrc, text, short }) => {
       const data = Buffer.concat([Buffer.from([version]), Buffer.alloc(4), Buffer.from(text, 'utf8')])
       data.writeUInt32LE(rightCrc ? zlib.crc32(name) : (zlib.crc32(name) + 1) >>> 0, 1)
       return { id: 0x7075, data: short ? data.subarray(0, 5) : data }
     })
-  const other = fc.record({ id: fc.constantFrom(0x5455, 0x7875, 0x000a), data: fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a)) })
+  const other = fc.record({
+    id: fc.constantFrom(0x5455, 0x7875, 0x000a),
+    data: fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a))
+  })
   const field: fc.Arbitrary<Field> = fc.oneof(zip64, unicodePath, other)
-  return fc.tuple(fc.array(field, { maxLength: 3 }), fc.constantFrom<Field[]>([], [], [], [{ truncated: true }])).map(([fields, end]) => [...fields, ...end])
+  return fc
+    .tuple(fc.array(field, { maxLength: 3 }), fc.constantFrom<Field[]>([], [], [], [{ truncated: true }]))
+    .map(([fields, end]) => [...fields, ...end])
 }
 
 function extraBytes(fields: Field[], trailing: number): Buffer {
@@ -56,11 +75,20 @@ function extraBytes(fields: Field[], trailing: number): Buffer {
 /** What yauzl makes of a record's name and zip64 field: the reference the quick parse must match. */
 function reference(flags: number, name: Buffer, extra: Buffer): { name: string; zip64: Buffer | undefined } {
   const fields = yauzl.parseExtraFields(extra)
-  return { name: yauzl.getFileNameLowLevel(flags, name, fields, true), zip64: fields.find((field) => field.id === 0x0001)?.data }
+  return {
+    name: yauzl.getFileNameLowLevel(flags, name, fields, true),
+    zip64: fields.find((field) => field.id === 0x0001)?.data
+  }
 }
 
 const record = fc
-  .record({ name: nameBytes, utf8: fc.boolean(), trailing: fc.constantFrom(0, 0, 1, 3), big: fc.boolean(), prefix: fc.nat({ max: 7 }) })
+  .record({
+    name: nameBytes,
+    utf8: fc.boolean(),
+    trailing: fc.constantFrom(0, 0, 1, 3),
+    big: fc.boolean(),
+    prefix: fc.nat({ max: 7 })
+  })
   .chain((r) => fieldsFor(r.name).map((fields) => ({ ...r, fields })))
 
 /** What a parse gave, or the refusal it threw (by the phrase that names it): one value to compare. */
@@ -95,14 +123,30 @@ describe('zip records', () => {
         const buffer = Buffer.concat([Buffer.alloc(prefix, 0xee), fixed, name, extra, Buffer.from('data')])
         const parsed = outcome(() => {
           const entry = parseLocalHeader(buffer, prefix, 5000)
-          return { name: entry.name, rawName: entry.rawName, crc: entry.crc, sizes: [entry.size, entry.compressedSize], dataStart: entry.dataStart }
+          return {
+            name: entry.name,
+            rawName: entry.rawName,
+            crc: entry.crc,
+            sizes: [entry.size, entry.compressedSize],
+            dataStart: entry.dataStart
+          }
         })
         const expected = outcome(() => {
           const { name: decoded, zip64 } = reference(utf8 ? 0x0800 : 0, name, extra)
           // A local header's zip64 field holds both sizes, the original one first.
-          if (big && (zip64 === undefined || zip64.length < 16)) throw new Error('a zip64 local header without its sizes')
-          const sizes = big && zip64 !== undefined ? [Number(zip64.readBigUInt64LE(0)), Number(zip64.readBigUInt64LE(8))] : [200, 100]
-          return { name: decoded, rawName: name.toString('latin1'), crc: 0x1234abcd, sizes, dataStart: 5000 + LOCAL_HEADER_BYTES + name.length + extra.length }
+          if (big && (zip64 === undefined || zip64.length < 16))
+            throw new Error('a zip64 local header without its sizes')
+          const sizes =
+            big && zip64 !== undefined
+              ? [Number(zip64.readBigUInt64LE(0)), Number(zip64.readBigUInt64LE(8))]
+              : [200, 100]
+          return {
+            name: decoded,
+            rawName: name.toString('latin1'),
+            crc: 0x1234abcd,
+            sizes,
+            dataStart: 5000 + LOCAL_HEADER_BYTES + name.length + extra.length
+          }
         })
         expect(parsed).toEqual(expected)
       }),
@@ -129,11 +173,20 @@ describe('zip records', () => {
         const buffer = Buffer.concat([Buffer.alloc(prefix, 0xee), fixed, name, extra, Buffer.from('abc')])
         const parsed = outcome(() => {
           const entry = parseCentralHeader(buffer, prefix)
-          return { name: entry.name, rawName: entry.rawName, values: [entry.size, entry.compressedSize, entry.offset], mode: entry.externalAttributes >>> 16 }
+          return {
+            name: entry.name,
+            rawName: entry.rawName,
+            values: [entry.size, entry.compressedSize, entry.offset],
+            mode: entry.externalAttributes >>> 16
+          }
         })
         const expected = outcome(() => {
           const { name: decoded, zip64 } = reference(utf8 ? 0x0800 : 0, name, extra)
-          const values = [big ? MORE_THAN_32_BITS : 200, big ? MORE_THAN_32_BITS : 100, bigOffset ? MORE_THAN_32_BITS : 777]
+          const values = [
+            big ? MORE_THAN_32_BITS : 200,
+            big ? MORE_THAN_32_BITS : 100,
+            bigOffset ? MORE_THAN_32_BITS : 777
+          ]
           // Only the fields that overflow are in the zip64 field, in this order.
           let at = 0
           for (const [i, overflows] of [big, big, bigOffset].entries()) {
@@ -159,7 +212,8 @@ describe('zip records', () => {
       const records: Buffer[] = []
       let bytes = 0
       for (let i = 0; bytes < 2.5 * READ_BYTES; i++) {
-        const name = i === 9000 ? `long/${'n'.repeat(60_000)}.html` : `docs/section-${i % 97}/${'p'.repeat(i % 151)}${i}.html`
+        const name =
+          i === 9000 ? `long/${'n'.repeat(60_000)}.html` : `docs/section-${i % 97}/${'p'.repeat(i % 151)}${i}.html`
         const extra = i % 5 === 0 ? Buffer.from([0x55, 0x54, 0x05, 0x00, 0x03, 1, 2, 3, 4]) : Buffer.alloc(0)
         const comment = i === 9000 ? Buffer.alloc(4000, 0x63) : Buffer.alloc(0)
         const fixed = Buffer.alloc(CENTRAL_HEADER_BYTES)
@@ -184,7 +238,8 @@ describe('zip records', () => {
       try {
         const directory = await file.directory()
         const read: { name: string; offset: number }[] = []
-        for await (const batch of file.centralEntries(directory)) for (const entry of batch) read.push({ name: entry.name, offset: entry.offset })
+        for await (const batch of file.centralEntries(directory))
+          for (const entry of batch) read.push({ name: entry.name, offset: entry.offset })
         expect(read).toEqual(names.map((name, i) => ({ name, offset: i })))
       } finally {
         await file.close()

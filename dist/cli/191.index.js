@@ -74,7 +74,8 @@ function createGitHubApi(token, apiUrl) {
             // requests left until x-ratelimit-reset (epoch seconds).
             const reset = Number(headers['x-ratelimit-reset']);
             const exhausted = headers['x-ratelimit-remaining'] === '0';
-            const retryAfter = headers['retry-after'] ?? (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined);
+            const retryAfter = headers['retry-after'] ??
+                (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined);
             const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || exhausted));
             throw new _host_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubApiError */ .O(status, (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error), rateLimited, retryAfter);
         }
@@ -96,19 +97,48 @@ function createGitHubApi(token, apiUrl) {
         getPermission: async ({ owner, repo }, username, signal) => {
             const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }));
             const roleName = data.role_name;
-            return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined };
+            return {
+                roleName: typeof roleName === 'string' ? roleName : undefined,
+                permission: typeof data.permission === 'string' ? data.permission : undefined
+            };
         },
-        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(signal, () => allComments((page) => rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))),
-        listReviewComments: ({ owner, repo }, pullNumber, signal) => call(signal, () => allComments((page) => rest.pulls.listReviewComments({ owner, repo, pull_number: pullNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))),
+        listIssueComments: ({ owner, repo }, issueNumber, signal) => call(signal, () => allComments((page) => rest.issues.listComments({
+            owner,
+            repo,
+            issue_number: issueNumber,
+            per_page: COMMENTS_PER_PAGE,
+            page,
+            request: { signal }
+        }))),
+        listReviewComments: ({ owner, repo }, pullNumber, signal) => call(signal, () => allComments((page) => rest.pulls.listReviewComments({
+            owner,
+            repo,
+            pull_number: pullNumber,
+            per_page: COMMENTS_PER_PAGE,
+            page,
+            request: { signal }
+        }))),
         reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
             await call(signal, () => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
         },
         reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
-            await call(signal, () => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }));
+            await call(signal, () => rest.reactions.createForPullRequestReviewComment({
+                owner,
+                repo,
+                comment_id: commentId,
+                content,
+                request: { signal }
+            }));
         },
         createIssueComment: async ({ owner, repo }, issueNumber, body, signal) => posted((await call(signal, () => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
-        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(signal, () => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } })))
-            .data),
+        replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) => posted((await call(signal, () => rest.pulls.createReplyForReviewComment({
+            owner,
+            repo,
+            pull_number: pullNumber,
+            comment_id: commentId,
+            body,
+            request: { signal }
+        }))).data),
         updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
             await call(signal, () => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }));
         },

@@ -149,7 +149,9 @@ class AgentApi {
         const now = this.now();
         const waitMs = (0,retry/* parseRetryAfter */.mu)(retryAfter, now);
         const end = waitMs === undefined ? undefined : (0,retry/* describeWaitEnd */.Wx)(waitMs, now);
-        const when = end === undefined ? 'The service did not say when to try again; try again later.' : `Try again after ${end.at} (in ${end.after}).`;
+        const when = end === undefined
+            ? 'The service did not say when to try again; try again later.'
+            : `Try again after ${end.at} (in ${end.after}).`;
         const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : '';
         return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error });
     }
@@ -174,7 +176,9 @@ function readAgentJob(body) {
         id: (0,service_answer/* plain */.pj)(value.id) ?? (0,service_answer/* plain */.pj)(value.jobId) ?? (0,service_answer/* plain */.pj)(value.job_id),
         status: (0,service_answer/* text */.Qq)(value.status),
         model: (0,service_answer/* text */.Qq)(value.model),
-        sourceRepository: (typeof source === 'string' ? (0,service_answer/* text */.Qq)(source) : undefined) ?? (0,service_answer/* text */.Qq)(sourceFields.repository) ?? (0,service_answer/* text */.Qq)(value.repository),
+        sourceRepository: (typeof source === 'string' ? (0,service_answer/* text */.Qq)(source) : undefined) ??
+            (0,service_answer/* text */.Qq)(sourceFields.repository) ??
+            (0,service_answer/* text */.Qq)(value.repository),
         sourceRef: (0,service_answer/* text */.Qq)(sourceFields.ref) ?? (0,service_answer/* text */.Qq)(sourceFields.branch),
         prLink: (0,service_answer/* normalisedHttpLink */.Hq)(value.prLink ?? value.pr_link ?? value.prUrl),
         createdAt: time(value.createdAt ?? value.created_at),
@@ -355,9 +359,13 @@ class OurComments {
         if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
             return BY_A_BOT;
         if (this.token === undefined) {
-            const ask = async (signal) => ({ login: await this.github.tokenLogin(signal) });
+            const ask = async (signal) => ({
+                login: await this.github.tokenLogin(signal)
+            });
             // A best-effort ask that failed is not kept: the next ask may get the answer.
-            const token = how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask);
+            const token = how === 'needed'
+                ? await readGitHub(this.context, ask)
+                : await tryGitHub(this.context, 'read whom the token writes as', ask);
             if (token === undefined)
                 return BY_A_BOT;
             this.token = token;
@@ -422,7 +430,9 @@ function parsePullRequestLink(link, serverUrl) {
         return undefined;
     const owner = pathName(match[1] ?? '');
     const repo = pathName(match[2] ?? '');
-    return owner === undefined || repo === undefined ? undefined : { repository: { owner, repo }, number: Number(match[3]) };
+    return owner === undefined || repo === undefined
+        ? undefined
+        : { repository: { owner, repo }, number: Number(match[3]) };
 }
 /**
  * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
@@ -526,11 +536,15 @@ function progressText(facts, secrets) {
     const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`;
     const after = shown.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(shown.elapsedMs)}`;
     // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = shown.error === undefined ? undefined : (0,common_text/* cutShort */.VV)(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+    const error = shown.error === undefined
+        ? undefined
+        : (0,common_text/* cutShort */.VV)(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
     const lines = [];
     switch (shown.phase) {
         case 'failed':
-            lines.push(shown.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
+            lines.push(shown.jobId === undefined
+                ? '❌ The docs agent run failed.'
+                : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
             break;
         case 'cancelled':
             lines.push(shown.jobId === undefined
@@ -538,7 +552,9 @@ function progressText(facts, secrets) {
                 : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
             break;
         case 'asking':
-            lines.push(shown.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
+            lines.push(shown.request === 'create'
+                ? '⏳ Asking the docs service for a new agent job…'
+                : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`);
             break;
         case 'picking-up':
             lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`);
@@ -563,7 +579,7 @@ function progressText(facts, secrets) {
  * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
  */
 function withoutSecrets(facts, secrets) {
-    const clean = (text) => (text === undefined ? undefined : (0,common_text/* redact */.E$)(text, secrets));
+    const clean = (text) => text === undefined ? undefined : (0,common_text/* redact */.E$)(text, secrets);
     return {
         ...facts,
         jobId: clean(facts.jobId),
@@ -638,7 +654,9 @@ function readReplyMarker(body) {
     const at = Number(fields.get('at'));
     const projectId = fields.get('project');
     const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId) ? { projectId, jobId } : undefined;
+    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId)
+        ? { projectId, jobId }
+        : undefined;
     return {
         run: fields.get('run') ?? '',
         comment,
@@ -689,7 +707,9 @@ function readTriggeringComment(event, env) {
         authorType: typeof user.type === 'string' ? user.type : undefined,
         repository,
         subject: subjectOf(event, repository),
-        runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
+        runUrl: repository && runId && /^\d+$/.test(runId)
+            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
+            : undefined
     };
 }
 /**
@@ -700,7 +720,7 @@ function readTriggeringComment(event, env) {
 function reviewLocation(comment) {
     if (typeof comment.path !== 'string' || comment.path === '')
         return undefined;
-    const lineOf = (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
+    const lineOf = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
     const line = lineOf(comment.line) ?? lineOf(comment.original_line);
     const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
     const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
@@ -735,7 +755,9 @@ function repositoryOf(variable, payloadRepository) {
     if (owner && repo && rest.length === 0)
         return { owner, repo };
     const login = (0,service_answer/* asObject */.eB)(payloadRepository.owner).login;
-    return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined;
+    return typeof login === 'string' && typeof payloadRepository.name === 'string'
+        ? { owner: login, repo: payloadRepository.name }
+        : undefined;
 }
 /**
  * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
@@ -767,7 +789,10 @@ function skipReason(comment, command) {
     if (comment.authorType === 'Bot')
         return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
     if (writtenByTheAction(comment.body)) {
-        return { reason: 'bot', message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).` };
+        return {
+            reason: 'bot',
+            message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
+        };
     }
     if (comment.action !== undefined && comment.action !== 'created')
         return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
@@ -871,7 +896,9 @@ class Conversation {
         catch (error) {
             // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
             const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
-            const notTaken = answer instanceof service_client/* ServiceError */._7 ? !answer.mayHaveBeenProcessed : error instanceof errors/* CancelledError */.cc && error.beforeSending;
+            const notTaken = answer instanceof service_client/* ServiceError */._7
+                ? !answer.mayHaveBeenProcessed
+                : error instanceof errors/* CancelledError */.cc && error.beforeSending;
             if (notTaken)
                 this.progress?.note({ outcome: 'refused' });
             throw error;
@@ -1094,7 +1121,9 @@ class ProgressComment {
      */
     async findReply() {
         const { repository, event, threadId } = this.comment;
-        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal), LISTING_TIMEOUT_MS);
+        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment'
+            ? this.github.listIssueComments(repository, this.number, signal)
+            : this.github.listReviewComments(repository, this.number, signal), LISTING_TIMEOUT_MS);
         const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
         // The same command of the same workflow run: another workflow answering it keeps its own reply.
         const answers = (comment) => {
@@ -1117,7 +1146,9 @@ class ProgressComment {
     }
     async acknowledge() {
         const { repository, id, event } = this.comment;
-        await tryGitHub(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment' ? this.github.reactToIssueComment(repository, id, 'eyes', signal) : this.github.reactToReviewComment(repository, id, 'eyes', signal));
+        await tryGitHub(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
+            ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
+            : this.github.reactToReviewComment(repository, id, 'eyes', signal));
     }
     /**
      * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
@@ -1240,9 +1271,13 @@ async function runAgent(settings, client, context) {
     outputs.set('skipped', false);
     outputs.set('skip-reason', '');
     const ours = github === undefined ? undefined : new OurComments(github, context);
-    const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context, ours) : undefined;
+    const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
+        ? ProgressComment.open(github, comment, context, ours)
+        : undefined;
     await progress?.acknowledge();
-    const records = github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
+    const records = github === undefined || ours === undefined
+        ? undefined
+        : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {
@@ -1250,7 +1285,8 @@ async function runAgent(settings, client, context) {
         // the workflow run carries on from what an earlier attempt asked: asking again would send the
         // message twice or start a second job.
         const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
-        const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
+        const request = carryOn(earlier, settings) ??
+            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', (0,common_text/* cutShort */.VV)(instruction, PROMPT_PREVIEW)]);
@@ -1273,7 +1309,9 @@ async function runAgent(settings, client, context) {
                 isPassing: service_client/* isPassingOutage */.vy,
                 isOutOfTime: service_client/* isOutOfTime */.bK,
                 // A first read without a status is the first of the few read past.
-                failed: request.kind === 'read' && reached.read === undefined ? [(0,service_answer/* statusMissing */.pS)(reached.job.answer, `read agent job ${jobId}`)] : undefined,
+                failed: request.kind === 'read' && reached.read === undefined
+                    ? [(0,service_answer/* statusMissing */.pS)(reached.job.answer, `read agent job ${jobId}`)]
+                    : undefined,
                 read: (job) => ({ status: job.status, summary: job.status }),
                 terminal: AGENT_TERMINAL,
                 known: AGENT_KNOWN,
@@ -1333,7 +1371,9 @@ function carryOn(earlier, settings) {
         return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
     if (asked === 'read')
         return undefined;
-    const elsewhere = job !== undefined && !followable ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)` : '';
+    const elsewhere = job !== undefined && !followable
+        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
+        : '';
     if (asked === 'create') {
         throw new errors/* ActionError */.lZ(outcome === 'pending'
             ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
@@ -1348,7 +1388,9 @@ async function gate(comment, settings, github, context) {
         return skip;
     const { author, repository } = comment;
     if (github === undefined || author === undefined || repository === undefined) {
-        const missing = github === undefined ? 'there is no `github-token`' : "the event payload does not name the comment's author and repository";
+        const missing = github === undefined
+            ? 'there is no `github-token`'
+            : "the event payload does not name the comment's author and repository";
         throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
     }
     const level = await readPermission(github, repository, author, context);
@@ -1383,7 +1425,12 @@ async function plan(settings, trigger, records) {
             return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
         case 'agent-message': {
             const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
-            return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), instruction, ifRefused: undefined };
+            return {
+                kind: 'message',
+                job: await jobOf(settings.jobId, settings, subject, records),
+                instruction,
+                ifRefused: undefined
+            };
         }
         case 'agent-create': {
             const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
@@ -1397,7 +1444,12 @@ async function plan(settings, trigger, records) {
                     ? await recordedOn(subject, records)
                     : undefined;
             if (recorded === undefined)
-                return { kind: 'create', projectId: settings.projectId, instruction: text, prompt: promptWithContext(text, subject) };
+                return {
+                    kind: 'create',
+                    projectId: settings.projectId,
+                    instruction: text,
+                    prompt: promptWithContext(text, subject)
+                };
             const earlier = subject?.isPullRequest
                 ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
                 : `docs agent job ${recorded.jobId}`;
@@ -1475,7 +1527,12 @@ async function reach(request, api, deadline, context, conversation) {
             const answer = await api.read(request.job.projectId, request.job.jobId, deadline).catch((error) => {
                 throw notFoundOnRecord(error, request.job);
             });
-            return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note };
+            return {
+                job: { ...request.job, answer },
+                ...asked,
+                read: answer.status === undefined ? undefined : { ...answer, status: answer.status },
+                note
+            };
         }
         case 'create':
             return {
@@ -1495,7 +1552,14 @@ async function reach(request, api, deadline, context, conversation) {
                     log.info(`Agent job ${jobId} accepted the message.`);
                     return sent;
                 });
-                return { job: { ...request.job, answer }, request: 'message', askedAt, seen: false, read: undefined, note: undefined };
+                return {
+                    job: { ...request.job, answer },
+                    request: 'message',
+                    askedAt,
+                    seen: false,
+                    read: undefined,
+                    note: undefined
+                };
             }
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
@@ -1510,7 +1574,14 @@ async function reach(request, api, deadline, context, conversation) {
                 const why = error.serviceError ?? `HTTP ${error.status}`;
                 const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
                 log.warning(note);
-                return { job: await create(projectId, request.ifRefused, api, deadline, context, conversation), request: 'create', askedAt, seen: false, read: undefined, note };
+                return {
+                    job: await create(projectId, request.ifRefused, api, deadline, context, conversation),
+                    request: 'create',
+                    askedAt,
+                    seen: false,
+                    read: undefined,
+                    note
+                };
             }
         }
     }
@@ -1695,7 +1766,11 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     //   but no further ahead than the span the rate was measured over, so that a job that speeds
     //   up is not overslept by much.
     const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs) : fit.points >= TRUST_MIN_POINTS ? Math.max(blind, settings.maxIntervalMs) : blind;
+    const limit = trusted
+        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
+        : fit.points >= TRUST_MIN_POINTS
+            ? Math.max(blind, settings.maxIntervalMs)
+            : blind;
     return Math.max(floor, Math.min(wait, limit));
 }
 

@@ -83,7 +83,10 @@ class SiteLimitError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .A
  */
 function writeFailure(error, what, writtenBytes) {
     // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
-    if (!(0,node_util_types__WEBPACK_IMPORTED_MODULE_0__.isNativeError)(error) || error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ || error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .CancelledError */ .cc || error.name === 'AbortError')
+    if (!(0,node_util_types__WEBPACK_IMPORTED_MODULE_0__.isNativeError)(error) ||
+        error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ ||
+        error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .CancelledError */ .cc ||
+        error.name === 'AbortError')
         return error;
     const code = error.code;
     const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
@@ -640,13 +643,20 @@ function collectorWithScanner(scanner) {
         let from = link.offset - 1;
         if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27))
             from--;
-        while (from > 0 && (content[from] === 0x20 || content[from] === 0x0a || content[from] === 0x09 || content[from] === 0x0d || content[from] === 0x0c))
+        while (from > 0 &&
+            (content[from] === 0x20 ||
+                content[from] === 0x0a ||
+                content[from] === 0x09 ||
+                content[from] === 0x0d ||
+                content[from] === 0x0c))
             from--;
         from = Math.max(0, from);
         // The module forgets what it knew of the last page's start tags when it searches from a page's
         // start; this search starts elsewhere.
         scan.tagAt.value = 0;
-        if (scan.next(pageAt, content.length, from, folderHash) === -1 || scan.start.value !== link.offset || scan.end.value !== link.offset + link.length)
+        if (scan.next(pageAt, content.length, from, folderHash) === -1 ||
+            scan.start.value !== link.offset ||
+            scan.end.value !== link.offset + link.length)
             return undefined;
         if (`${scan.hash.value}:${scan.check.value}:${link.length}` !== link.key)
             return undefined;
@@ -823,7 +833,7 @@ class SiteVerifier {
                 }
             }
         }
-        const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1));
+        const broken = [...brokenByKey.values()].sort((a, b) => a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1);
         const shown = broken.slice(0, BROKEN_LINKS_SHOWN);
         // The links shown, with their lines, are read back from their pages: a second read of at most that many pages.
         const pagesShown = new Map();
@@ -838,7 +848,12 @@ class SiteVerifier {
             broken: shown.map((link) => {
                 const page = pagesShown.get(link.page);
                 const text = linkAt(link.page, page, link);
-                return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text, count: link.count };
+                return {
+                    file: link.page,
+                    line: text === undefined ? undefined : lineAt(page, link.offset),
+                    link: text,
+                    count: link.count
+                };
             }),
             reviewMs: performance.now() - started
         };
@@ -908,7 +923,10 @@ function judge(check, settings, context) {
         report.notes.push(`${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`);
     if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
         return;
-    const what = [...check.problems, ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])];
+    const what = [
+        ...check.problems,
+        ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])
+    ];
     throw new common_errors/* ActionError */.lZ(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`);
 }
 
@@ -1037,7 +1055,15 @@ async function runExport(settings, client, context) {
                 }
                 let served = link;
                 if (result === undefined) {
-                    const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock });
+                    const downloaded = await transferBundle({
+                        ...where,
+                        onArchive: inHand(false),
+                        link,
+                        refreshLink: generateLink,
+                        deadline,
+                        policy,
+                        clock
+                    });
                     // The link that served the bundle: a fresh one if the first had expired.
                     served = downloaded.link;
                     result = downloaded;
@@ -1279,7 +1305,11 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     //   but no further ahead than the span the rate was measured over, so that a job that speeds
     //   up is not overslept by much.
     const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs) : fit.points >= TRUST_MIN_POINTS ? Math.max(blind, settings.maxIntervalMs) : blind;
+    const limit = trusted
+        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
+        : fit.points >= TRUST_MIN_POINTS
+            ? Math.max(blind, settings.maxIntervalMs)
+            : blind;
     return Math.max(floor, Math.min(wait, limit));
 }
 
@@ -1485,8 +1515,16 @@ function isExpired(link, nowMs) {
 }
 const REACHES = [
     ['loopback', 'a loopback address (this machine)', blockList(['127.0.0.0/8', '0.0.0.0/8'], ['::1/128', '::/128'])],
-    ['link-local', 'a link-local address (such as a cloud metadata service)', blockList(['169.254.0.0/16'], ['fe80::/10'])],
-    ['private', 'a private network address', blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])],
+    [
+        'link-local',
+        'a link-local address (such as a cloud metadata service)',
+        blockList(['169.254.0.0/16'], ['fe80::/10'])
+    ],
+    [
+        'private',
+        'a private network address',
+        blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])
+    ],
     ['reserved', 'a multicast or reserved address', blockList(['224.0.0.0/3'], ['ff00::/8'])]
 ];
 function blockList(v4, v6) {
@@ -1517,7 +1555,9 @@ function hostOf(url) {
 async function linkPolicy(baseUrl, lookup = node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup) {
     const url = new URL(baseUrl);
     const host = hostOf(url);
-    const addresses = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(host) !== 0 || host === 'localhost' ? [host === 'localhost' ? '127.0.0.1' : host] : await resolveAll(host, lookup);
+    const addresses = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(host) !== 0 || host === 'localhost'
+        ? [host === 'localhost' ? '127.0.0.1' : host]
+        : await resolveAll(host, lookup);
     const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'));
     return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed, lookup };
 }

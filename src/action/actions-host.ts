@@ -51,17 +51,21 @@ export function actionsHost(): Host {
  */
 function runnerToolCache(root: string): ToolCache {
   const versionFolder = (tool: string, version: string): string => {
-    if (!/^[\w.+-]+$/.test(tool) || !/^[\w.+-]+$/.test(version)) throw new Error(`not a tool cache entry: ${tool} ${version}`)
+    if (!/^[\w.+-]+$/.test(tool) || !/^[\w.+-]+$/.test(version))
+      throw new Error(`not a tool cache entry: ${tool} ${version}`)
     return path.join(root, tool, version)
   }
   /** Written by the library once an entry is whole; its time says when the entry was cached or last used. */
-  const marker = (tool: string, version: string): string => path.join(versionFolder(tool, version), `${os.arch()}.complete`)
+  const marker = (tool: string, version: string): string =>
+    path.join(versionFolder(tool, version), `${os.arch()}.complete`)
   return {
     find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version) || undefined,
-    cacheFile: async (file, name, tool, version) => (await import('@actions/tool-cache')).cacheFile(file, name, tool, version),
+    cacheFile: async (file, name, tool, version) =>
+      (await import('@actions/tool-cache')).cacheFile(file, name, tool, version),
     versions: async (tool) => {
       const versions = (await import('@actions/tool-cache')).findAllVersions(tool)
-      const cachedAt = async (version: string): Promise<number> => (await stat(marker(tool, version)).catch(() => undefined))?.mtimeMs ?? 0
+      const cachedAt = async (version: string): Promise<number> =>
+        (await stat(marker(tool, version)).catch(() => undefined))?.mtimeMs ?? 0
       const dated = await Promise.all(versions.map(async (version) => ({ version, at: await cachedAt(version) })))
       return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
     },

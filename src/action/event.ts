@@ -14,7 +14,9 @@ export function isCommentEvent(name: string | undefined): name is CommentEvent {
  * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
  * its webhook payload in the JSON file at GITHUB_EVENT_PATH.
  */
-export async function readRunnerEvent(env: (name: 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH') => string | undefined): Promise<RunnerEvent> {
+export async function readRunnerEvent(
+  env: (name: 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH') => string | undefined
+): Promise<RunnerEvent> {
   const name = env('GITHUB_EVENT_NAME') || undefined
   const file = env('GITHUB_EVENT_PATH')
   if (!file) return { name, payload: {} }
@@ -31,5 +33,11 @@ export async function readRunnerEvent(env: (name: 'GITHUB_EVENT_NAME' | 'GITHUB_
   } catch (error) {
     throw new ActionError(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${errorMessage(error)}`)
   }
-  return { name, payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {} }
+  return {
+    name,
+    payload:
+      payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+        ? (payload as Record<string, unknown>)
+        : {}
+  }
 }

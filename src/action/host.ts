@@ -116,7 +116,13 @@ export interface GitHubApi {
   reactToReviewComment(repo: RepoRef, commentId: number, content: Reaction, signal?: AbortSignal): Promise<void>
   createIssueComment(repo: RepoRef, issueNumber: number, body: string, signal?: AbortSignal): Promise<PostedComment>
   /** Replies in a review comment's thread; `commentId` must be the thread's first comment. */
-  replyToReviewComment(repo: RepoRef, pullNumber: number, commentId: number, body: string, signal?: AbortSignal): Promise<PostedComment>
+  replyToReviewComment(
+    repo: RepoRef,
+    pullNumber: number,
+    commentId: number,
+    body: string,
+    signal?: AbortSignal
+  ): Promise<PostedComment>
   updateIssueComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
   updateReviewComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
 }

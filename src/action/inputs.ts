@@ -23,7 +23,11 @@ const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allow
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)'
 
 export const INPUTS = {
-  operation: { description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.', for: 'all' },
+  operation: {
+    description:
+      'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+    for: 'all'
+  },
   'api-key': {
     description: 'Admin API key of the documentation service. Masked in the log at once.',
     cli: 'Admin API key of the documentation service; redacted in the log.',
@@ -34,7 +38,11 @@ export const INPUTS = {
       'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
     for: 'all'
   },
-  domain: { description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.', for: ['export'] },
+  domain: {
+    description:
+      'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.',
+    for: ['export']
+  },
   'job-id': {
     description:
       '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
@@ -59,8 +67,16 @@ export const INPUTS = {
     for: 'all',
     default: '30m'
   },
-  'poll-interval': { description: "First wait between status polls; later waits grow, and follow the job's progress.", for: 'all', default: '5s' },
-  'max-poll-interval': { description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.', for: 'all', default: '60s' },
+  'poll-interval': {
+    description: "First wait between status polls; later waits grow, and follow the job's progress.",
+    for: 'all',
+    default: '5s'
+  },
+  'max-poll-interval': {
+    description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+    for: 'all',
+    default: '60s'
+  },
   path: {
     description:
       'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
@@ -68,8 +84,16 @@ export const INPUTS = {
     for: ['export'],
     default: 'static-export'
   },
-  download: { description: '`false`: only generate the bundle link (`bundle-url`), do not download it.', for: ['export'], default: 'true' },
-  extract: { description: '`false`: keep the archive file inside `path` instead of unpacking it.', for: ['export'], default: 'true' },
+  download: {
+    description: '`false`: only generate the bundle link (`bundle-url`), do not download it.',
+    for: ['export'],
+    default: 'true'
+  },
+  extract: {
+    description: '`false`: keep the archive file inside `path` instead of unpacking it.',
+    for: ['export'],
+    default: 'true'
+  },
   'max-site-size': {
     description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as it was.`,
     cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
@@ -83,7 +107,10 @@ export const INPUTS = {
     default: 'true'
   },
   'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
-  'helm-values-file': { description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).', for: ['export'] },
+  'helm-values-file': {
+    description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).',
+    for: ['export']
+  },
   'helm-bundle-url': {
     description:
       'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
@@ -95,7 +122,8 @@ export const INPUTS = {
     for: ['agent', 'agent-message', 'agent-status', 'agent-create']
   },
   prompt: {
-    description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
+    description:
+      'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
     cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
     for: ['agent', 'agent-message', 'agent-create']
   },
@@ -111,13 +139,15 @@ export const INPUTS = {
     default: 'write'
   },
   'github-token': {
-    description: "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+    description:
+      "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
     cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
     for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
     default: '${{ github.token }}'
   },
   'comment-reply': {
-    description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
+    description:
+      "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
     for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
     default: 'true'
   }

@@ -23,14 +23,18 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
       // answer at all, and says why in its own words.
       if (signal?.aborted === true) throw new GitHubApiError(0, errorMessage(signal.reason ?? error))
       const found = (error as { status?: unknown })?.status
-      if (typeof found === 'number' && !answered(error)) throw new GitHubApiError(0, `no answer from GitHub: ${networkMessage(error)}`)
+      if (typeof found === 'number' && !answered(error))
+        throw new GitHubApiError(0, `no answer from GitHub: ${networkMessage(error)}`)
       const status = typeof found === 'number' ? found : 0
-      const headers = (error as { response?: { headers?: Record<string, string | undefined> } })?.response?.headers ?? {}
+      const headers =
+        (error as { response?: { headers?: Record<string, string | undefined> } })?.response?.headers ?? {}
       // GitHub's secondary rate limits answer 403 with Retry-After, its primary one with no
       // requests left until x-ratelimit-reset (epoch seconds).
       const reset = Number(headers['x-ratelimit-reset'])
       const exhausted = headers['x-ratelimit-remaining'] === '0'
-      const retryAfter = headers['retry-after'] ?? (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined)
+      const retryAfter =
+        headers['retry-after'] ??
+        (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined)
       const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || exhausted))
       throw new GitHubApiError(status, errorMessage(error), rateLimited, retryAfter)
     }
@@ -48,36 +52,89 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
       }
     },
     getPermission: async ({ owner, repo }, username, signal) => {
-      const { data } = await call(signal, () => rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } }))
+      const { data } = await call(signal, () =>
+        rest.repos.getCollaboratorPermissionLevel({ owner, repo, username, request: { signal } })
+      )
       const roleName = (data as { role_name?: unknown }).role_name
-      return { roleName: typeof roleName === 'string' ? roleName : undefined, permission: typeof data.permission === 'string' ? data.permission : undefined }
+      return {
+        roleName: typeof roleName === 'string' ? roleName : undefined,
+        permission: typeof data.permission === 'string' ? data.permission : undefined
+      }
     },
     listIssueComments: ({ owner, repo }, issueNumber, signal) =>
       call(signal, () =>
-        allComments((page) => rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))
+        allComments((page) =>
+          rest.issues.listComments({
+            owner,
+            repo,
+            issue_number: issueNumber,
+            per_page: COMMENTS_PER_PAGE,
+            page,
+            request: { signal }
+          })
+        )
       ),
     listReviewComments: ({ owner, repo }, pullNumber, signal) =>
       call(signal, () =>
-        allComments((page) => rest.pulls.listReviewComments({ owner, repo, pull_number: pullNumber, per_page: COMMENTS_PER_PAGE, page, request: { signal } }))
+        allComments((page) =>
+          rest.pulls.listReviewComments({
+            owner,
+            repo,
+            pull_number: pullNumber,
+            per_page: COMMENTS_PER_PAGE,
+            page,
+            request: { signal }
+          })
+        )
       ),
     reactToIssueComment: async ({ owner, repo }, commentId, content, signal) => {
-      await call(signal, () => rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
+      await call(signal, () =>
+        rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content, request: { signal } })
+      )
     },
     reactToReviewComment: async ({ owner, repo }, commentId, content, signal) => {
-      await call(signal, () => rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content, request: { signal } }))
+      await call(signal, () =>
+        rest.reactions.createForPullRequestReviewComment({
+          owner,
+          repo,
+          comment_id: commentId,
+          content,
+          request: { signal }
+        })
+      )
     },
     createIssueComment: async ({ owner, repo }, issueNumber, body, signal) =>
-      posted((await call(signal, () => rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } }))).data),
+      posted(
+        (
+          await call(signal, () =>
+            rest.issues.createComment({ owner, repo, issue_number: issueNumber, body, request: { signal } })
+          )
+        ).data
+      ),
     replyToReviewComment: async ({ owner, repo }, pullNumber, commentId, body, signal) =>
       posted(
-        (await call(signal, () => rest.pulls.createReplyForReviewComment({ owner, repo, pull_number: pullNumber, comment_id: commentId, body, request: { signal } })))
-          .data
+        (
+          await call(signal, () =>
+            rest.pulls.createReplyForReviewComment({
+              owner,
+              repo,
+              pull_number: pullNumber,
+              comment_id: commentId,
+              body,
+              request: { signal }
+            })
+          )
+        ).data
       ),
     updateIssueComment: async ({ owner, repo }, commentId, body, signal) => {
-      await call(signal, () => rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+      await call(signal, () =>
+        rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal } })
+      )
     },
     updateReviewComment: async ({ owner, repo }, commentId, body, signal) => {
-      await call(signal, () => rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } }))
+      await call(signal, () =>
+        rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body, request: { signal } })
+      )
     }
   }
 }
@@ -107,13 +164,20 @@ function networkMessage(error: unknown): string {
   for (const { message, code } of causes.reverse()) {
     const words = typeof message === 'string' ? message.trim() : ''
     const named = typeof code === 'string' && code !== '' ? code : undefined
-    if (words !== '' && words !== 'fetch failed') return named !== undefined && !words.includes(named) ? `${named}: ${words}` : words
+    if (words !== '' && words !== 'fetch failed')
+      return named !== undefined && !words.includes(named) ? `${named}: ${words}` : words
     if (named !== undefined) return named
   }
   return errorMessage(error)
 }
 
-type ListedComment = { id: number; body?: string | null; html_url?: string; user?: { login?: string; type?: string } | null; in_reply_to_id?: number }
+type ListedComment = {
+  id: number
+  body?: string | null
+  html_url?: string
+  user?: { login?: string; type?: string } | null
+  in_reply_to_id?: number
+}
 
 /**
  * Every comment of a listing, page by page (up to MAX_COMMENT_PAGES). By hand: Octokit's paginate

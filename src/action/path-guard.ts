@@ -20,7 +20,8 @@ export interface GuardedFolder {
  */
 export function folderProblem(folder: string, guarded: GuardedFolder[]): string | undefined {
   if (folder === path.parse(folder).root) return 'is the root of the file system'
-  if (folder.split(/[\\/]/).some(isGitFolderName)) return "is a `.git` folder or inside one (the repository's own files)"
+  if (folder.split(/[\\/]/).some(isGitFolderName))
+    return "is a `.git` folder or inside one (the repository's own files)"
   const key = foldPath(folder)
   for (const { path: other, name } of guarded) {
     const relative = path.relative(key, foldPath(other))

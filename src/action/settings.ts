@@ -151,7 +151,9 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     const raw = value(name) ?? ''
     const ms = parseDuration(raw)
     if (ms === undefined || ms <= 0) {
-      problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`)
+      problems.push(
+        `\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`
+      )
       return 1
     }
     if (ms > most.ms) {
@@ -217,18 +219,25 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     // Inputs that would change nothing are said to, rather than dropped without a word.
     if (jobId !== undefined) {
       const ignored = (['docs-version', 'paths'] as const).filter((name) => value(name) !== undefined)
-      if (ignored.length > 0) context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
+      if (ignored.length > 0)
+        context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
     }
     if (exportCommon.verify === 'strict' && !exportCommon.extract)
       context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
-    const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter((name) => value(name) !== undefined)
+    const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter(
+      (name) => value(name) !== undefined
+    )
     if (!exportCommon.wait && helmInputs.length > 0) {
-      context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`)
+      context.warn(
+        `${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`
+      )
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
-    else if (domain !== undefined) settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
+    else if (domain !== undefined)
+      settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
     // A `job-id` given but refused has its own problem already: `domain` was not asked for.
-    else if (domainText === undefined && value('job-id') === undefined) problems.push('`domain` is required unless `job-id` names an existing export job.')
+    else if (domainText === undefined && value('job-id') === undefined)
+      problems.push('`domain` is required unless `job-id` names an existing export job.')
   } else if (operation !== undefined) {
     const commentCommand = value('comment-command')
     const agentCommon: AgentCommon = {
@@ -243,27 +252,50 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     const jobIdText = segment('job-id')
     // On a comment the job may be the one recorded on the pull request; only the run can tell.
     const jobId: JobSource | undefined =
-      jobIdText !== undefined ? { from: 'input', id: jobIdText } : isCommentEvent(context.eventName) ? { from: 'pull-request' } : undefined
-    if (jobId === undefined && (operation === 'agent-message' || operation === 'agent-status') && value('job-id') === undefined) {
+      jobIdText !== undefined
+        ? { from: 'input', id: jobIdText }
+        : isCommentEvent(context.eventName)
+          ? { from: 'pull-request' }
+          : undefined
+    if (
+      jobId === undefined &&
+      (operation === 'agent-message' || operation === 'agent-status') &&
+      value('job-id') === undefined
+    ) {
       // (Comments exist only in a workflow: the CLI has no event.)
-      const fromComment = context.eventName === undefined ? '' : ' (on a pull-request comment it may come from the job recorded on the pull request)'
+      const fromComment =
+        context.eventName === undefined
+          ? ''
+          : ' (on a pull-request comment it may come from the job recorded on the pull request)'
       problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`)
     }
     const promptText = read('prompt').trim()
     const prompt: PromptSource | undefined =
-      promptText !== '' ? { from: 'input', text: promptText } : commentCommand !== undefined ? { from: 'comment', command: commentCommand } : undefined
+      promptText !== ''
+        ? { from: 'input', text: promptText }
+        : commentCommand !== undefined
+          ? { from: 'comment', command: commentCommand }
+          : undefined
     if (operation !== 'agent-status' && prompt === undefined) {
-      const fromComment = isCommentEvent(context.eventName) ? ', unless `comment-command` takes it from the comment' : ''
+      const fromComment = isCommentEvent(context.eventName)
+        ? ', unless `comment-command` takes it from the comment'
+        : ''
       problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`)
     }
-    if (operation === 'agent' && prompt !== undefined) settings = { ...agentCommon, operation, jobId: jobIdText, prompt }
+    if (operation === 'agent' && prompt !== undefined)
+      settings = { ...agentCommon, operation, jobId: jobIdText, prompt }
     else if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }
-    else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined) settings = { ...agentCommon, operation, jobId, prompt }
+    else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
+      settings = { ...agentCommon, operation, jobId, prompt }
     else if (operation === 'agent-status' && jobId !== undefined) settings = { ...agentCommon, operation, jobId }
   }
 
   if (problems.length > 0 || settings === undefined) {
-    throw new InputError(problems.length === 1 ? `Invalid input: ${problems[0]}` : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    throw new InputError(
+      problems.length === 1
+        ? `Invalid input: ${problems[0]}`
+        : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+    )
   }
   return settings
 }
@@ -288,9 +320,12 @@ function checkBaseUrl(text: string, problems: string[]): string {
   }
   const loopback = LOOPBACK_HOSTS.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.')
+    problems.push(
+      '`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.'
+    )
   }
-  if (url.username || url.password) problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.')
+  if (url.username || url.password)
+    problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.')
   if (url.search || url.hash) problems.push('`base-url` must not carry a query or fragment.')
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
@@ -305,7 +340,16 @@ function checkDomain(text: string, problems: string[], warn: (message: string) =
     } catch {
       url = undefined
     }
-    if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    if (
+      !url ||
+      !/^https?:$/.test(url.protocol) ||
+      url.port ||
+      url.username ||
+      url.password ||
+      url.search ||
+      url.hash ||
+      url.pathname !== '/'
+    ) {
       problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`)
       return undefined
     }
@@ -331,7 +375,9 @@ function verifyMode(text: string, problems: string[]): ExportCommon['verify'] {
 function absoluteUrl(name: InputName, text: string | undefined, problems: string[]): string | undefined {
   if (text === undefined) return undefined
   if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
-    problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`)
+    problems.push(
+      `\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`
+    )
     return undefined
   }
   return text
@@ -379,6 +425,9 @@ function optionalPath(text: string | undefined, workspace: string): string | und
 function checkFolder(name: InputName, text: string, workspace: string, problems: string[]): string {
   const folder = path.resolve(workspace, text)
   const problem = folderProblem(folder, [{ path: path.resolve(workspace), name: 'the workspace' }])
-  if (problem !== undefined) problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`)
+  if (problem !== undefined)
+    problems.push(
+      `\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`
+    )
   return folder
 }

@@ -54,7 +54,12 @@ function summaryRows(outputs: Outputs, report: Report): Array<[string, string]> 
  * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
  * masks the log, and a service's error may quote the key it was sent.
  */
-export function renderSummary(report: Report, outputs: Outputs, failure: string | undefined, secrets: readonly string[]): string {
+export function renderSummary(
+  report: Report,
+  outputs: Outputs,
+  failure: string | undefined,
+  secrets: readonly string[]
+): string {
   const parts = [`<h3>${text(report.title)}</h3>`]
   const rows = summaryRows(outputs, report)
   if (rows.length > 0) {

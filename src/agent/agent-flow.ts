@@ -49,7 +49,11 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | { kind: 'read'; job: JobToReach; resumed?: { asked: Asked; at: number | undefined; seen: boolean; answered: boolean } }
+  | {
+      kind: 'read'
+      job: JobToReach
+      resumed?: { asked: Asked; at: number | undefined; seen: boolean; answered: boolean }
+    }
   | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -80,10 +84,14 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   outputs.set('skip-reason', '')
   const ours = github === undefined ? undefined : new OurComments(github, context)
   const progress =
-    comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply ? ProgressComment.open(github, comment, context, ours) : undefined
+    comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
+      ? ProgressComment.open(github, comment, context, ours)
+      : undefined
   await progress?.acknowledge()
   const records =
-    github === undefined || ours === undefined ? undefined : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours)
+    github === undefined || ours === undefined
+      ? undefined
+      : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours)
   const api = new AgentApi(client, () => clock.now())
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
@@ -92,7 +100,13 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
     const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
-    const request = carryOn(earlier, settings) ?? (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records))
+    const request =
+      carryOn(earlier, settings) ??
+      (await plan(
+        settings,
+        { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) },
+        records
+      ))
     if (request.kind !== 'read') {
       const { instruction } = request
       report.rows.push(['Prompt', cutShort(instruction, PROMPT_PREVIEW)])
@@ -117,7 +131,10 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
           isPassing: isPassingOutage,
           isOutOfTime,
           // A first read without a status is the first of the few read past.
-          failed: request.kind === 'read' && reached.read === undefined ? [statusMissing(reached.job.answer, `read agent job ${jobId}`)] : undefined,
+          failed:
+            request.kind === 'read' && reached.read === undefined
+              ? [statusMissing(reached.job.answer, `read agent job ${jobId}`)]
+              : undefined,
           read: (job) => ({ status: job.status, summary: job.status }),
           terminal: AGENT_TERMINAL,
           known: AGENT_KNOWN,
@@ -146,7 +163,8 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       )
       final = followed.value
     } else {
-      if (reached.job.answer.status !== undefined) host.log.info(`Agent job ${reached.job.jobId}: ${reached.job.answer.status}.`)
+      if (reached.job.answer.status !== undefined)
+        host.log.info(`Agent job ${reached.job.jobId}: ${reached.job.answer.status}.`)
       report.notes.push('Not waiting for the job (`wait: false`).')
     }
 
@@ -173,7 +191,10 @@ function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Requ
   if (followable && (outcome === 'answered' || asked === 'message'))
     return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } }
   if (asked === 'read') return undefined
-  const elsewhere = job !== undefined && !followable ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)` : ''
+  const elsewhere =
+    job !== undefined && !followable
+      ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
+      : ''
   if (asked === 'create') {
     throw new ActionError(
       outcome === 'pending'
@@ -197,7 +218,10 @@ async function gate(
   if (skip !== undefined) return skip
   const { author, repository } = comment
   if (github === undefined || author === undefined || repository === undefined) {
-    const missing = github === undefined ? 'there is no `github-token`' : "the event payload does not name the comment's author and repository"
+    const missing =
+      github === undefined
+        ? 'there is no `github-token`'
+        : "the event payload does not name the comment's author and repository"
     throw new ActionError(
       `Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`
     )
@@ -233,7 +257,12 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
       return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) }
     case 'agent-message': {
       const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
-      return { kind: 'message', job: await jobOf(settings.jobId, settings, subject, records), instruction, ifRefused: undefined }
+      return {
+        kind: 'message',
+        job: await jobOf(settings.jobId, settings, subject, records),
+        instruction,
+        ifRefused: undefined
+      }
     }
     case 'agent-create': {
       const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
@@ -247,7 +276,13 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
           : subject?.isPullRequest && records !== undefined
             ? await recordedOn(subject, records)
             : undefined
-      if (recorded === undefined) return { kind: 'create', projectId: settings.projectId, instruction: text, prompt: promptWithContext(text, subject) }
+      if (recorded === undefined)
+        return {
+          kind: 'create',
+          projectId: settings.projectId,
+          instruction: text,
+          prompt: promptWithContext(text, subject)
+        }
       const earlier = subject?.isPullRequest
         ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
         : `docs agent job ${recorded.jobId}`
@@ -258,11 +293,19 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
 }
 
 /** The job `job-id` names, or the one recorded on the pull request commented on. */
-async function jobOf(source: JobSource, settings: AgentSettings, subject: Subject | undefined, records: JobRecords | undefined): Promise<JobToReach> {
+async function jobOf(
+  source: JobSource,
+  settings: AgentSettings,
+  subject: Subject | undefined,
+  records: JobRecords | undefined
+): Promise<JobToReach> {
   if (source.from === 'input') return { projectId: settings.projectId, jobId: source.id }
-  const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.'
+  const fix =
+    'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.'
   if (subject === undefined || !subject.isPullRequest) {
-    throw new ActionError(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`)
+    throw new ActionError(
+      `\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`
+    )
   }
   if (records === undefined)
     throw new ActionError(
@@ -314,7 +357,13 @@ function resumedNote(resumed: { asked: Asked; answered: boolean }, jobId: string
 }
 
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
-async function reach(request: Request, api: AgentApi, deadline: number, context: FlowContext, conversation: Conversation): Promise<Reached> {
+async function reach(
+  request: Request,
+  api: AgentApi,
+  deadline: number,
+  context: FlowContext,
+  conversation: Conversation
+): Promise<Reached> {
   const { log } = context.host
   const askedAt = context.clock.now()
   switch (request.kind) {
@@ -333,7 +382,12 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
       const answer = await api.read(request.job.projectId, request.job.jobId, deadline).catch((error: unknown) => {
         throw notFoundOnRecord(error, request.job)
       })
-      return { job: { ...request.job, answer }, ...asked, read: answer.status === undefined ? undefined : { ...answer, status: answer.status }, note }
+      return {
+        job: { ...request.job, answer },
+        ...asked,
+        read: answer.status === undefined ? undefined : { ...answer, status: answer.status },
+        note
+      }
     }
     case 'create':
       return {
@@ -353,7 +407,14 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
           log.info(`Agent job ${jobId} accepted the message.`)
           return sent
         })
-        return { job: { ...request.job, answer }, request: 'message', askedAt, seen: false, read: undefined, note: undefined }
+        return {
+          job: { ...request.job, answer },
+          request: 'message',
+          askedAt,
+          seen: false,
+          read: undefined,
+          note: undefined
+        }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw notFoundOnRecord(error, request.job)
         // The spec leaves the message's refusals open: the refusal may be about the message (too
@@ -365,13 +426,27 @@ async function reach(request: Request, api: AgentApi, deadline: number, context:
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
-        return { job: await create(projectId, request.ifRefused, api, deadline, context, conversation), request: 'create', askedAt, seen: false, read: undefined, note }
+        return {
+          job: await create(projectId, request.ifRefused, api, deadline, context, conversation),
+          request: 'create',
+          askedAt,
+          seen: false,
+          read: undefined,
+          note
+        }
       }
     }
   }
 }
 
-async function create(projectId: string, prompt: string, api: AgentApi, deadline: number, context: FlowContext, conversation: Conversation): Promise<JobInHand> {
+async function create(
+  projectId: string,
+  prompt: string,
+  api: AgentApi,
+  deadline: number,
+  context: FlowContext,
+  conversation: Conversation
+): Promise<JobInHand> {
   const { log } = context.host
   await conversation.asking('create', undefined, context.clock.now())
   return log.group(`Create an agent job in project ${projectId}`, async () => {

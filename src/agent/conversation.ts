@@ -96,7 +96,10 @@ export class Conversation {
     } catch (error) {
       // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
       const answer = error instanceof ServiceError ? error : (error as { cause?: unknown } | undefined)?.cause
-      const notTaken = answer instanceof ServiceError ? !answer.mayHaveBeenProcessed : error instanceof CancelledError && error.beforeSending
+      const notTaken =
+        answer instanceof ServiceError
+          ? !answer.mayHaveBeenProcessed
+          : error instanceof CancelledError && error.beforeSending
       if (notTaken) this.progress?.note({ outcome: 'refused' })
       throw error
     }
@@ -125,7 +128,8 @@ export class Conversation {
     const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)
     // A job read without waiting is shown once, as it ended up.
-    if (this.settings.wait || reached.request !== 'read') await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
+    if (this.settings.wait || reached.request !== 'read')
+      await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
     await this.noteRecord(job.answer)
   }
 
@@ -151,7 +155,10 @@ export class Conversation {
     await this.show('ended', job)
     this.endShown = true
     await this.noteRecord(job)
-    if (job.status === 'failed') throw new ActionError(`Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`)
+    if (job.status === 'failed')
+      throw new ActionError(
+        `Agent job ${jobId} failed${job.error ? `: ${job.error}` : ' (the service gave no reason)'}.`
+      )
     if (job.status === 'completed' && job.prLink !== undefined) {
       host.log.info(`Agent job ${jobId} completed; pull request: ${job.prLink}`)
       return
@@ -221,7 +228,8 @@ export class Conversation {
   private async noteRecord(answer: AgentJob): Promise<void> {
     const pull = this.pullRequestOf(answer)
     const job = this.reachedJob?.job
-    if (pull !== undefined && job !== undefined && this.records !== undefined) await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull)
+    if (pull !== undefined && job !== undefined && this.records !== undefined)
+      await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull)
   }
 
   private pullRequestOf(job: AgentJob): PullRequestRef | undefined {

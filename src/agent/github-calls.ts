@@ -26,15 +26,21 @@ const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
 
 /** Hint for a refused write on the workflow's own repository. */
-export const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+export const WRITE_PERMISSION_HINT =
+  'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
 /** For a refused read: reading the comments of a pull request needs no more than read access. */
-export const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).'
+export const READ_PERMISSION_HINT =
+  'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).'
 
 /**
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
  * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, timeoutMs = GITHUB_TIMEOUT_MS): Promise<T> {
+export async function readGitHub<T>(
+  context: FlowContext,
+  call: (signal: AbortSignal) => Promise<T>,
+  timeoutMs = GITHUB_TIMEOUT_MS
+): Promise<T> {
   return retried(context, () => attempt(context, call, timeoutMs))
 }
 
@@ -44,7 +50,11 @@ export async function readGitHub<T>(context: FlowContext, call: (signal: AbortSi
  * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
  * and what it finds is the result. An edit, which writes the same again, needs no `find`.
  */
-export async function writeGitHub<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, find?: () => Promise<T | undefined>): Promise<T> {
+export async function writeGitHub<T>(
+  context: FlowContext,
+  call: (signal: AbortSignal) => Promise<T>,
+  find?: () => Promise<T | undefined>
+): Promise<T> {
   let mayHaveWritten = false
   return retried(context, async () => {
     const found = mayHaveWritten && find !== undefined ? await find() : undefined
@@ -67,12 +77,19 @@ async function retried<T>(context: FlowContext, tries: () => Promise<T>): Promis
   } catch (error) {
     if (!(error instanceof AttemptError)) throw error
     const status = error.failure.kind === 'status' ? error.failure.status : 0
-    throw new GitHubApiError(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`)
+    throw new GitHubApiError(
+      status,
+      `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`
+    )
   }
 }
 
 /** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
-async function attempt<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T> {
+async function attempt<T>(
+  context: FlowContext,
+  call: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number
+): Promise<T> {
   try {
     return await bounded(context, call, 0, timeoutMs)
   } catch (error) {
@@ -106,7 +123,11 @@ export async function tryGitHub<T>(
  * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
  * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
  */
-export async function tryGitHubWhenCancelled(context: FlowContext, what: string, call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+export async function tryGitHubWhenCancelled(
+  context: FlowContext,
+  what: string,
+  call: (signal: AbortSignal) => Promise<unknown>
+): Promise<void> {
   try {
     // Real time, not the run's clock: what it must beat is the real timer that ends the process.
     await call(AbortSignal.timeout(CANCELLED_WORD_MS))
@@ -125,14 +146,25 @@ export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
  * the grace), and never less than `atLeastMs`.
  */
-function bounded<T>(context: FlowContext, call: (signal: AbortSignal) => Promise<T>, atLeastMs: number, timeoutMs: number): Promise<T> {
-  return withTimeout(context.clock, Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms), context.signal, call)
+function bounded<T>(
+  context: FlowContext,
+  call: (signal: AbortSignal) => Promise<T>,
+  atLeastMs: number,
+  timeoutMs: number
+): Promise<T> {
+  return withTimeout(
+    context.clock,
+    Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms),
+    context.signal,
+    call
+  )
 }
 
 function failureOf(error: unknown): AttemptFailure {
   // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
   // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
   // read retries as it does a 5xx.
-  if (error instanceof GitHubApiError && error.status > 0) return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter }
+  if (error instanceof GitHubApiError && error.status > 0)
+    return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter }
   return { kind: 'network', code: (error as NodeJS.ErrnoException)?.code, message: errorMessage(error) }
 }

@@ -40,7 +40,10 @@ export function recordBody(job: RecordedJob, command: string): string {
  * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
  * (by default bots), with ids that can be path segments as they are.
  */
-export function recordedJobs(comments: readonly IssueComment[], trusted: (author: Author) => boolean = BY_A_BOT): RecordedJob[] {
+export function recordedJobs(
+  comments: readonly IssueComment[],
+  trusted: (author: Author) => boolean = BY_A_BOT
+): RecordedJob[] {
   const jobs: RecordedJob[] = []
   for (const comment of comments) {
     if (!trusted(comment.author)) continue
@@ -71,7 +74,9 @@ export function parsePullRequestLink(link: string, serverUrl: string): PullReque
   if (match === null) return undefined
   const owner = pathName(match[1] ?? '')
   const repo = pathName(match[2] ?? '')
-  return owner === undefined || repo === undefined ? undefined : { repository: { owner, repo }, number: Number(match[3]) }
+  return owner === undefined || repo === undefined
+    ? undefined
+    : { repository: { owner, repo }, number: Number(match[3]) }
 }
 
 /**
@@ -108,7 +113,11 @@ export class JobRecords {
    * Throws when its comments cannot be read.
    */
   async latest(pull: PullRequestRef): Promise<RecordedJob | undefined> {
-    const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS)
+    const comments = await readGitHub(
+      this.context,
+      (signal) => this.github.listIssueComments(pull.repository, pull.number, signal),
+      LISTING_TIMEOUT_MS
+    )
     const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'))
     const latest = recorded.at(-1)
     if (latest !== undefined && latest.projectId !== this.projectId) {
@@ -146,7 +155,10 @@ export class JobRecords {
       (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal),
       hint
     )
-    if (posted !== undefined) this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`)
+    if (posted !== undefined)
+      this.context.host.log.info(
+        `Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`
+      )
   }
 
   private writeHint(repository: RepoRef): string {

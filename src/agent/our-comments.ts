@@ -28,12 +28,21 @@ export class OurComments {
    * is asked of GitHub only when a person's comment holds such a marker, and once a run:
    * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
    */
-  async authors(comments: readonly IssueComment[], marker: RegExp, how: 'needed' | 'best-effort'): Promise<(author: Author) => boolean> {
+  async authors(
+    comments: readonly IssueComment[],
+    marker: RegExp,
+    how: 'needed' | 'best-effort'
+  ): Promise<(author: Author) => boolean> {
     if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body))) return BY_A_BOT
     if (this.token === undefined) {
-      const ask = async (signal: AbortSignal): Promise<{ login: string | undefined }> => ({ login: await this.github.tokenLogin(signal) })
+      const ask = async (signal: AbortSignal): Promise<{ login: string | undefined }> => ({
+        login: await this.github.tokenLogin(signal)
+      })
       // A best-effort ask that failed is not kept: the next ask may get the answer.
-      const token = how === 'needed' ? await readGitHub(this.context, ask) : await tryGitHub(this.context, 'read whom the token writes as', ask)
+      const token =
+        how === 'needed'
+          ? await readGitHub(this.context, ask)
+          : await tryGitHub(this.context, 'read whom the token writes as', ask)
       if (token === undefined) return BY_A_BOT
       this.token = token
     }

@@ -10,7 +10,8 @@ import { readGitHub } from './github-calls.js'
 
 /** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
 export function levelOf(answer: RepositoryPermission): PermissionLevel {
-  const known = (name: string | undefined): PermissionLevel | undefined => PERMISSION_LEVELS.find((level) => level === name)
+  const known = (name: string | undefined): PermissionLevel | undefined =>
+    PERMISSION_LEVELS.find((level) => level === name)
   return known(answer.roleName) ?? known(answer.permission) ?? 'none'
 }
 
@@ -19,7 +20,12 @@ export function meets(level: PermissionLevel, required: PermissionLevel): boolea
 }
 
 /** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
-export async function readPermission(github: GitHubApi, repository: RepoRef, author: string, context: FlowContext): Promise<PermissionLevel> {
+export async function readPermission(
+  github: GitHubApi,
+  repository: RepoRef,
+  author: string,
+  context: FlowContext
+): Promise<PermissionLevel> {
   const where = `${repository.owner}/${repository.repo}`
   try {
     return levelOf(await readGitHub(context, (signal) => github.getPermission(repository, author, signal)))

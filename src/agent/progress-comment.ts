@@ -12,7 +12,15 @@
 import type { FlowContext } from '../action/context.js'
 import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment, type RepoRef } from '../action/host.js'
 import { ActionError } from '../common/errors.js'
-import { LISTING_TIMEOUT_MS, WRITE_PERMISSION_HINT, describeGitHubError, readGitHub, tryGitHub, tryGitHubWhenCancelled, writeGitHub } from './github-calls.js'
+import {
+  LISTING_TIMEOUT_MS,
+  WRITE_PERMISSION_HINT,
+  describeGitHubError,
+  readGitHub,
+  tryGitHub,
+  tryGitHubWhenCancelled,
+  writeGitHub
+} from './github-calls.js'
 import type { OurComments } from './our-comments.js'
 import { REPLY_MARKER, type ReplyState, formatReplyMarker, readReplyMarker } from './reply-marker.js'
 import type { TriggeringComment } from './trigger.js'
@@ -36,10 +44,17 @@ export class ProgressComment {
   }
 
   /** Undefined (after a warning) when the payload does not say where the comment is. */
-  static open(github: GitHubApi, comment: TriggeringComment, context: FlowContext, ours: OurComments): ProgressComment | undefined {
+  static open(
+    github: GitHubApi,
+    comment: TriggeringComment,
+    context: FlowContext,
+    ours: OurComments
+  ): ProgressComment | undefined {
     const { repository, subject } = comment
     if (repository === undefined || subject === undefined) {
-      context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.')
+      context.host.log.warning(
+        'The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.'
+      )
       return undefined
     }
     return new ProgressComment(github, { ...comment, repository }, subject.number, context, ours)
@@ -73,7 +88,9 @@ export class ProgressComment {
     const comments = await readGitHub(
       this.context,
       (signal) =>
-        event === 'issue_comment' ? this.github.listIssueComments(repository, this.number, signal) : this.github.listReviewComments(repository, this.number, signal),
+        event === 'issue_comment'
+          ? this.github.listIssueComments(repository, this.number, signal)
+          : this.github.listReviewComments(repository, this.number, signal),
       LISTING_TIMEOUT_MS
     )
     const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed')
@@ -100,7 +117,9 @@ export class ProgressComment {
   async acknowledge(): Promise<void> {
     const { repository, id, event } = this.comment
     await tryGitHub(this.context, `react to comment ${id}`, (signal) =>
-      event === 'issue_comment' ? this.github.reactToIssueComment(repository, id, 'eyes', signal) : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+      event === 'issue_comment'
+        ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
+        : this.github.reactToReviewComment(repository, id, 'eyes', signal)
     )
   }
 

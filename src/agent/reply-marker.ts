@@ -72,7 +72,10 @@ export function readReplyMarker(body: string): ReplyState | undefined {
   const at = Number(fields.get('at'))
   const projectId = fields.get('project')
   const jobId = fields.get('job')
-  const job = projectId !== undefined && jobId !== undefined && isPlainSegment(projectId) && isPlainSegment(jobId) ? { projectId, jobId } : undefined
+  const job =
+    projectId !== undefined && jobId !== undefined && isPlainSegment(projectId) && isPlainSegment(jobId)
+      ? { projectId, jobId }
+      : undefined
   return {
     run: fields.get('run') ?? '',
     comment,

@@ -46,12 +46,17 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
   const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`
   const after = shown.elapsedMs === undefined ? '' : ` after ${formatDuration(shown.elapsedMs)}`
   // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-  const error = shown.error === undefined ? undefined : cutShort(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
+  const error =
+    shown.error === undefined
+      ? undefined
+      : cutShort(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
   const lines: string[] = []
   switch (shown.phase) {
     case 'failed':
       lines.push(
-        shown.jobId === undefined ? '❌ The docs agent run failed.' : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`,
+        shown.jobId === undefined
+          ? '❌ The docs agent run failed.'
+          : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
         commentText(error ?? '')
       )
@@ -64,7 +69,11 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       )
       break
     case 'asking':
-      lines.push(shown.request === 'create' ? '⏳ Asking the docs service for a new agent job…' : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`)
+      lines.push(
+        shown.request === 'create'
+          ? '⏳ Asking the docs service for a new agent job…'
+          : `⏳ Sending the instruction to ${job.replace(/^D/, 'd')}…`
+      )
       break
     case 'picking-up':
       lines.push(`⏳ ${job} has the instruction and has not started on it yet (it still shows ${status}, as before).`)
@@ -73,7 +82,9 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(`⏳ ${job} is working on it (status ${status}).`)
       break
     case 'handed-over':
-      lines.push(`⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`)
+      lines.push(
+        `⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`
+      )
       break
     case 'ended':
       lines.push(endLine(job, { ...shown, error }, status, prLink, after))
@@ -88,7 +99,8 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
  * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
  */
 function withoutSecrets(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): ProgressFacts {
-  const clean = (text: string | undefined): string | undefined => (text === undefined ? undefined : redact(text, secrets))
+  const clean = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : redact(text, secrets)
   return {
     ...facts,
     jobId: clean(facts.jobId),

@@ -49,7 +49,10 @@ export type SkipReason = 'bot' | 'not-created' | 'no-command' | 'permission'
 export const CONTEXT_BODY_CHARS = 4000
 
 /** The comment of a comment event; undefined for any other event. */
-export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVariable) => string | undefined): TriggeringComment | undefined {
+export function readTriggeringComment(
+  event: RunnerEvent,
+  env: (name: RunnerVariable) => string | undefined
+): TriggeringComment | undefined {
   if (!isCommentEvent(event.name)) return undefined
   const { payload } = event
   const comment = asObject(payload.comment)
@@ -72,7 +75,10 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
     authorType: typeof user.type === 'string' ? user.type : undefined,
     repository,
     subject: subjectOf(event, repository),
-    runUrl: repository && runId && /^\d+$/.test(runId) ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}` : undefined
+    runUrl:
+      repository && runId && /^\d+$/.test(runId)
+        ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
+        : undefined
   }
 }
 
@@ -83,10 +89,12 @@ export function readTriggeringComment(event: RunnerEvent, env: (name: RunnerVari
  */
 function reviewLocation(comment: Record<string, unknown>): string | undefined {
   if (typeof comment.path !== 'string' || comment.path === '') return undefined
-  const lineOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined)
+  const lineOf = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined
   const line = lineOf(comment.line) ?? lineOf(comment.original_line)
   const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line)
-  const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`
+  const lines =
+    line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`
   const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : ''
   return `${comment.path}${lines}${side}`
 }
@@ -115,11 +123,16 @@ export function subjectOf(event: RunnerEvent, repository: RepoRef | undefined): 
 }
 
 /** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
-export function repositoryOf(variable: string | undefined, payloadRepository: Record<string, unknown>): RepoRef | undefined {
+export function repositoryOf(
+  variable: string | undefined,
+  payloadRepository: Record<string, unknown>
+): RepoRef | undefined {
   const [owner, repo, ...rest] = (variable ?? '').split('/')
   if (owner && repo && rest.length === 0) return { owner, repo }
   const login = asObject(payloadRepository.owner).login
-  return typeof login === 'string' && typeof payloadRepository.name === 'string' ? { owner: login, repo: payloadRepository.name } : undefined
+  return typeof login === 'string' && typeof payloadRepository.name === 'string'
+    ? { owner: login, repo: payloadRepository.name }
+    : undefined
 }
 
 /**
@@ -148,12 +161,20 @@ function writtenByTheAction(body: string): boolean {
  * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
  * subject to its author's permission.
  */
-export function skipReason(comment: TriggeringComment, command: string | undefined): { reason: SkipReason; message: string } | undefined {
-  if (comment.authorType === 'Bot') return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` }
+export function skipReason(
+  comment: TriggeringComment,
+  command: string | undefined
+): { reason: SkipReason; message: string } | undefined {
+  if (comment.authorType === 'Bot')
+    return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` }
   if (writtenByTheAction(comment.body)) {
-    return { reason: 'bot', message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).` }
+    return {
+      reason: 'bot',
+      message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
+    }
   }
-  if (comment.action !== undefined && comment.action !== 'created') return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` }
+  if (comment.action !== undefined && comment.action !== 'created')
+    return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` }
   if (command !== undefined && !matchCommand(comment.body, command).matched) {
     return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` }
   }
@@ -164,7 +185,11 @@ export function skipReason(comment: TriggeringComment, command: string | undefin
  * The instruction for the agent: the `prompt` input, else the comment's text after the command,
  * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
  */
-export function resolvePrompt(source: PromptSource, comment: TriggeringComment | undefined, eventName: string | undefined): string {
+export function resolvePrompt(
+  source: PromptSource,
+  comment: TriggeringComment | undefined,
+  eventName: string | undefined
+): string {
   if (source.from === 'input') return source.text
   if (comment === undefined) {
     throw new ActionError(
@@ -172,7 +197,8 @@ export function resolvePrompt(source: PromptSource, comment: TriggeringComment |
     )
   }
   const { rest } = matchCommand(comment.body, source.command)
-  if (rest !== '') return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`
+  if (rest !== '')
+    return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`
   throw new ActionError(
     `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`
   )

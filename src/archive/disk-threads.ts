@@ -73,7 +73,13 @@ class Shard {
   readonly collecting: Array<(observed: unknown) => void> = []
 
   constructor(source: string, workerData: unknown) {
-    this.worker = new Worker(source, { eval: true, workerData, resourceLimits: THREAD_LIMITS, stdout: false, stderr: false })
+    this.worker = new Worker(source, {
+      eval: true,
+      workerData,
+      resourceLimits: THREAD_LIMITS,
+      stdout: false,
+      stderr: false
+    })
     // An idle thread never keeps the process alive; one with work does (see send()).
     this.worker.unref()
   }
@@ -150,7 +156,15 @@ export class DiskThreads {
   }
 
   /** A file whose whole content is in `chunks`; `observe`: shown to the thread's observer. */
-  file(path: string, name: string, mode: number, chunks: readonly Buffer[], size: number, observe: boolean, crc = -1): void {
+  file(
+    path: string,
+    name: string,
+    mode: number,
+    chunks: readonly Buffer[],
+    size: number,
+    observe: boolean,
+    crc = -1
+  ): void {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, size)
     if (observe) (this.shards[shard] as Shard).observed = true
@@ -175,7 +189,17 @@ export class DiskThreads {
     const shard = this.shardOf(parentOf(path))
     const [start, end] = this.copy(shard, chunks, compressedSize)
     if (observe === 'thread') (this.shards[shard] as Shard).observed = true
-    this.push(shard, [INFLATE, path, name === path ? null : name, mode, start, end, size, observe === 'thread' ? 1 : observe === 'here' ? 2 : 0, crc])
+    this.push(shard, [
+      INFLATE,
+      path,
+      name === path ? null : name,
+      mode,
+      start,
+      end,
+      size,
+      observe === 'thread' ? 1 : observe === 'here' ? 2 : 0,
+      crc
+    ])
   }
 
   open(path: string, name: string, mode: number): StreamedFile {
@@ -316,7 +340,8 @@ export class DiskThreads {
     const shard = this.shards[index] as Shard
     shard.ops.push(op)
     this.queuedOps++
-    if (shard.ops.length >= BATCH_OPERATIONS || (shard.arena !== undefined && shard.used >= shard.arena.length)) this.send(index)
+    if (shard.ops.length >= BATCH_OPERATIONS || (shard.arena !== undefined && shard.used >= shard.arena.length))
+      this.send(index)
     else if (!this.flushScheduled) {
       this.flushScheduled = true
       setImmediate(() => this.flush())
@@ -325,7 +350,8 @@ export class DiskThreads {
 
   private flush(): void {
     this.flushScheduled = false
-    for (let index = 0; index < this.shards.length; index++) if ((this.shards[index] as Shard).ops.length > 0) this.send(index)
+    for (let index = 0; index < this.shards.length; index++)
+      if ((this.shards[index] as Shard).ops.length > 0) this.send(index)
   }
 
   private send(index: number): void {
@@ -352,7 +378,8 @@ export class DiskThreads {
       shard.collecting.shift()?.(reply.observed)
     } else {
       shard.pending--
-      if (reply.arena?.byteLength === ARENA_BYTES && this.spareArenas.length < SPARE_ARENAS) this.spareArenas.push(reply.arena)
+      if (reply.arena?.byteLength === ARENA_BYTES && this.spareArenas.length < SPARE_ARENAS)
+        this.spareArenas.push(reply.arena)
       const batch = shard.inFlight.shift()
       this.queuedBytes -= batch?.bytes ?? 0
       this.queuedOps -= batch?.ops ?? 0
@@ -361,7 +388,8 @@ export class DiskThreads {
     }
     if (shard.pending === 0 && shard.collecting.length === 0) shard.worker.unref()
     if (this.hasRoom) for (const wake of this.roomWaiters.splice(0)) wake()
-    if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0)) for (const wake of this.idleWaiters.splice(0)) wake()
+    if (this.busy === 0 && this.shards.every((s) => s.ops.length === 0))
+      for (const wake of this.idleWaiters.splice(0)) wake()
   }
 
   /**
@@ -375,11 +403,19 @@ export class DiskThreads {
     let i = 0
     try {
       for (let start = 0; i < paths.length; start = ends[i++] as number) {
-        onInflated?.(paths[i] as string, Buffer.from(bytes.buffer, bytes.byteOffset + start, (ends[i] as number) - start))
+        onInflated?.(
+          paths[i] as string,
+          Buffer.from(bytes.buffer, bytes.byteOffset + start, (ends[i] as number) - start)
+        )
       }
     } catch (error) {
       // The page is on disk: what failed is looking at it, which no entry of the archive is to blame for.
-      this.fail(new ActionError(`Could not check the page ${JSON.stringify(paths[i])} as it was unpacked: ${errorMessage(error)}`, { cause: error }))
+      this.fail(
+        new ActionError(
+          `Could not check the page ${JSON.stringify(paths[i])} as it was unpacked: ${errorMessage(error)}`,
+          { cause: error }
+        )
+      )
     }
   }
 
@@ -426,7 +462,10 @@ function threadEnded(error: Error | undefined, exitCode: number | undefined): Ac
       : code === 'ERR_WORKER_OUT_OF_MEMORY'
         ? `ran out of memory (its limit is ${THREAD_LIMITS.maxOldGenerationSizeMb} MiB)`
         : `failed: ${error.message}`
-  return new ActionError(`Could not unpack the bundle: a writer thread ${why}`, error === undefined ? undefined : { cause: error })
+  return new ActionError(
+    `Could not unpack the bundle: a writer thread ${why}`,
+    error === undefined ? undefined : { cause: error }
+  )
 }
 
 function noop(): void {}

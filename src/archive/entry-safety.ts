@@ -72,21 +72,33 @@ export function entryPath(name: string): string {
   for (const segment of name.split(SEPARATORS)) {
     if (segment === '' || segment === '.') continue
     if (segment === '..') throw new UnsafeEntryError(name, 'has a ".." path segment')
-    if (DOTS_AND_SPACES.test(segment)) throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`)
+    if (DOTS_AND_SPACES.test(segment))
+      throw new UnsafeEntryError(
+        name,
+        `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`
+      )
     // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
     // path it would fold to its parent's (the index would then know one file under two keys).
     if (NON_ASCII.test(segment) && foldPath(segment) === '') {
-      throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`)
+      throw new UnsafeEntryError(
+        name,
+        `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`
+      )
     }
-    if (isGitFolderName(segment)) throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked')
+    if (isGitFolderName(segment))
+      throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked')
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-      throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`)
+      throw new UnsafeEntryError(
+        name,
+        `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`
+      )
     segments.push(segment)
   }
   const joined = segments.join('/')
   // The name itself when it was in this form already (it is kept for every entry).
   const path = joined === name ? name : joined
-  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`)
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES)
+    throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`)
   return path
 }
 
@@ -113,7 +125,10 @@ export function parentOf(path: string): string {
  * What the archive has put at a path, and the path it is written at: a folder as the archive
  * spelled it first, a file or symlink as the archive spelled it last (see EntryIndex).
  */
-type Node = { kind: 'dir'; path: string } | { kind: 'file'; path: string } | { kind: 'symlink'; path: string; target: string; entryName: string }
+type Node =
+  | { kind: 'dir'; path: string }
+  | { kind: 'file'; path: string }
+  | { kind: 'symlink'; path: string; target: string; entryName: string }
 
 /**
  * Where a file or link entry is written, and the earlier file it replaces that must go first: one
@@ -161,7 +176,10 @@ export class EntryIndex {
    * `pathCharacters`: what they may add up to.
    */
   constructor(bounds: { paths?: number; pathCharacters?: number } = {}) {
-    this.bounds = { paths: bounds.paths ?? MAX_SITE_ENTRIES, pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS }
+    this.bounds = {
+      paths: bounds.paths ?? MAX_SITE_ENTRIES,
+      pathCharacters: bounds.pathCharacters ?? MAX_PATH_CHARACTERS
+    }
   }
 
   private readonly bounds: { paths: number; pathCharacters: number }
@@ -199,7 +217,8 @@ export class EntryIndex {
    */
   addHardlink(name: string, target: string): Claim & { targetPath: string } {
     checkText(name, target, 'link target')
-    if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`)
+    if (ABSOLUTE.test(target))
+      throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`)
     let targetKey: string
     try {
       targetKey = foldPath(entryPath(target))
@@ -208,7 +227,10 @@ export class EntryIndex {
     }
     const targetNode = this.nodes.get(targetKey)
     if (targetNode?.kind !== 'file') {
-      throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`)
+      throw new UnsafeEntryError(
+        name,
+        `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`
+      )
     }
     const claim = this.claimLeaf(name)
     if (claim.key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
@@ -220,7 +242,8 @@ export class EntryIndex {
     checkText(name, target, 'link target')
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
     const targetBytes = Buffer.byteLength(target)
-    if (targetBytes > MAX_LINK_TARGET_BYTES) throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
+    if (targetBytes > MAX_LINK_TARGET_BYTES)
+      throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`)
     this.linkTargetBytes += targetBytes
     if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
       throw new UnsafeEntryError(
@@ -228,13 +251,20 @@ export class EntryIndex {
         `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`
       )
     }
-    if (ABSOLUTE.test(target)) throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`)
+    if (ABSOLUTE.test(target))
+      throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`)
     for (const segment of target.split(SEPARATORS)) {
       if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
-        throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`)
+        throw new UnsafeEntryError(
+          name,
+          `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`
+        )
       }
       if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-        throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`)
+        throw new UnsafeEntryError(
+          name,
+          `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`
+        )
     }
     const claim = this.claimLeaf(name, 'symlink')
     // Fail fast on the plain case; chains through other links are checked once all are known.
@@ -271,9 +301,16 @@ export class EntryIndex {
           `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`
         )
       }
-      if (verdict === 'loop') throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`)
+      if (verdict === 'loop')
+        throw new UnsafeEntryError(
+          entryName,
+          `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`
+        )
       if (verdict === undefined) {
-        throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`)
+        throw new UnsafeEntryError(
+          entryName,
+          `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`
+        )
       }
       planned.push({ path, target })
     }
@@ -287,7 +324,8 @@ export class EntryIndex {
     const path = this.claimParents(spelled, name)
     const key = foldPath(spelled)
     // The path as written must be known under the key it is checked under (see entryPath).
-    if (path !== spelled && foldPath(path) !== key) throw new UnsafeEntryError(name, "has a path that its folders' first spelling would change")
+    if (path !== spelled && foldPath(path) !== key)
+      throw new UnsafeEntryError(name, "has a path that its folders' first spelling would change")
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     if (existing === undefined) this.hold(1, path.length, name)
@@ -334,8 +372,10 @@ export class EntryIndex {
         folder = node.path
         break
       }
-      if (node?.kind === 'symlink') throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`)
-      if (node?.kind === 'file') throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`)
+      if (node?.kind === 'symlink')
+        throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`)
+      if (node?.kind === 'file')
+        throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`)
       newDirectories.push({ key, spelled: parent })
       parent = parentOf(parent)
     }
@@ -348,7 +388,10 @@ export class EntryIndex {
     }
     const same = parent === '' || folder === parent
     for (const directory of newDirectories)
-      this.nodes.set(directory.key, { kind: 'dir', path: same ? directory.spelled : folder + directory.spelled.slice(parent.length) })
+      this.nodes.set(directory.key, {
+        kind: 'dir',
+        path: same ? directory.spelled : folder + directory.spelled.slice(parent.length)
+      })
     return same ? path : folder + path.slice(parent.length)
   }
 }

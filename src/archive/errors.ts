@@ -13,7 +13,9 @@ export class UnsafeEntryError extends ActionError {
     readonly entryName: string,
     reason: string
   ) {
-    super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`)
+    super(
+      `The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`
+    )
   }
 }
 
@@ -44,7 +46,9 @@ export class UnsupportedArchiveError extends ActionError {
 
 /** An entry the action does not unpack, though nothing says it is damaged: `what` it is. */
 export function unsupportedEntry(entryName: string, what: string): UnsupportedArchiveError {
-  return new UnsupportedArchiveError(`The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does not unpack.`)
+  return new UnsupportedArchiveError(
+    `The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does not unpack.`
+  )
 }
 
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
@@ -69,7 +73,13 @@ export class SiteLimitError extends ActionError {
  */
 export function writeFailure(error: unknown, what: string, writtenBytes?: number): unknown {
   // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
-  if (!isNativeError(error) || error instanceof ActionError || error instanceof CancelledError || error.name === 'AbortError') return error
+  if (
+    !isNativeError(error) ||
+    error instanceof ActionError ||
+    error instanceof CancelledError ||
+    error.name === 'AbortError'
+  )
+    return error
   const code = (error as NodeJS.ErrnoException).code
   const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`
   const full = code === 'ENOSPC' || code === 'EDQUOT'

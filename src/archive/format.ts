@@ -26,7 +26,10 @@ export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict
 
 /** True when a tar header block starts at `head` (POSIX `ustar\0` or GNU `ustar `). */
 export function isTarHeader(head: Uint8Array): boolean {
-  return head.length >= FORMAT_SNIFF_BYTES && Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar'
+  return (
+    head.length >= FORMAT_SNIFF_BYTES &&
+    Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar'
+  )
 }
 
 /**

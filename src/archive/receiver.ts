@@ -169,10 +169,20 @@ export class ArchiveReceiver {
         }
       } catch (error) {
         if (!(error instanceof CorruptArchiveError)) throw error
-        throw new CorruptArchiveError(`The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`, { cause: error })
+        throw new CorruptArchiveError(
+          `The bundle archive is corrupt (${format}, ${this.bytes} bytes, sha256 ${sha256}): ${error.message}`,
+          { cause: error }
+        )
       }
     }
-    return { sha256, sizeBytes: this.bytes, format, staging: this.staging, counts: this.writer?.counts, entries: this.writer?.entryCount ?? 0 }
+    return {
+      sha256,
+      sizeBytes: this.bytes,
+      format,
+      staging: this.staging,
+      counts: this.writer?.counts,
+      entries: this.writer?.entryCount ?? 0
+    }
   }
 
   /**
@@ -187,7 +197,9 @@ export class ArchiveReceiver {
     await Promise.all([this.writer?.settled(), this.part.closed ? undefined : once(this.part, 'close').catch(noop)])
     await Promise.all([
       removeQuietly(this.options.partFile),
-      this.staging === undefined ? undefined : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.writer?.entryCount ?? 0 })
+      this.staging === undefined
+        ? undefined
+        : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.writer?.entryCount ?? 0 })
     ])
   }
 
@@ -248,13 +260,19 @@ export class ArchiveReceiver {
   /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
   private decideFormat(verdict: FormatVerdict): void {
     if ('unknown' in verdict) {
-      throw new NotAnArchiveError(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`)
+      throw new NotAnArchiveError(
+        `The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`
+      )
     }
     this.format = verdict.format
     if (this.staging === undefined) return
     this.writer = this.newWriter(this.staging)
     if (verdict.format === 'zip') {
-      this.zip = new ZipUnpacker(this.writer, { file: this.options.partFile, restart: () => this.restartUnpacking(), signal: this.stopper.signal })
+      this.zip = new ZipUnpacker(this.writer, {
+        file: this.options.partFile,
+        restart: () => this.restartUnpacking(),
+        signal: this.stopper.signal
+      })
       return
     }
     this.tar = new TarUnpacker(this.writer, {

@@ -137,7 +137,9 @@ export class SiteWriter {
     this.observeHereUpTo = options.observeHereUpTo ?? 0
     this.observer = this.observeHereUpTo > 0 ? inspector?.observer?.() : undefined
     // Every file in memory is seen here when the bound covers them all: the threads need no observer.
-    this.observingOnThreads = inspector?.threadObserver !== undefined && !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES)
+    this.observingOnThreads =
+      inspector?.threadObserver !== undefined &&
+      !(this.observer !== undefined && this.observeHereUpTo >= SMALL_FILE_BYTES)
     const observer = this.observer
     this.disk = new DiskThreads(root, {
       threads: options.threads,
@@ -145,7 +147,13 @@ export class SiteWriter {
       onInflated: observer === undefined ? undefined : (path, content) => observer.observe(path, content),
       onFailure: (error) => {
         this.failure ??=
-          error instanceof CorruptArchiveError ? error : writeFailure(error, `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`, this.writtenBytes)
+          error instanceof CorruptArchiveError
+            ? error
+            : writeFailure(
+                error,
+                `the archive entry ${JSON.stringify(failedEntry(error))} into ${root}`,
+                this.writtenBytes
+              )
       }
     })
     const stop = (): void => {
@@ -160,7 +168,8 @@ export class SiteWriter {
   checkDeclared(entries: number, bytes?: number): void {
     this.throwIfFailed()
     if (entries > this.maxEntries) throw this.tooManyEntries(`the archive declares ${entries.toLocaleString('en-US')}`)
-    if (bytes !== undefined && bytes > this.limits.maxBytes) throw this.tooManyBytes(`the archive's entries declare ${formatBytes(bytes)} in all`)
+    if (bytes !== undefined && bytes > this.limits.maxBytes)
+      throw this.tooManyBytes(`the archive's entries declare ${formatBytes(bytes)} in all`)
   }
 
   /**
@@ -212,17 +221,33 @@ export class SiteWriter {
    * for it, does, and hands the thread the plain content to write (a zip of many small files waits
    * on the one thread's file creations and inflating both).
    */
-  fileInMemory(name: string, mode: number | undefined, size: number, chunks: readonly Buffer[], stored: StoredContent): Promise<void> | undefined {
+  fileInMemory(
+    name: string,
+    mode: number | undefined,
+    size: number,
+    chunks: readonly Buffer[],
+    stored: StoredContent
+  ): Promise<void> | undefined {
     const path = this.claimFile(name, size)
     if (stored.deflated && !this.disk.behind) {
       this.countWritten(name, stored.size)
-      this.disk.deflated(path, name, fileMode(mode), chunks, total(chunks), stored.size, this.observedWhere(path, stored.size, false), stored.crc)
+      this.disk.deflated(
+        path,
+        name,
+        fileMode(mode),
+        chunks,
+        total(chunks),
+        stored.size,
+        this.observedWhere(path, stored.size, false),
+        stored.crc
+      )
     } else {
       const content = stored.deflated ? [this.inflate(name, chunks, stored.size, stored.crc)] : chunks
       const bytes = total(content)
       this.countWritten(name, bytes)
       const where = this.observedWhere(path, bytes, true)
-      if (where === 'here') this.observer?.observe(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content, bytes))
+      if (where === 'here')
+        this.observer?.observe(path, content.length === 1 ? (content[0] as Buffer) : Buffer.concat(content, bytes))
       // (Inflated here, it was checked here.)
       this.disk.file(path, name, fileMode(mode), content, bytes, where === 'thread', stored.deflated ? -1 : stored.crc)
     }
@@ -237,7 +262,9 @@ export class SiteWriter {
     try {
       content = checkedContent(zlib, deflated, size, crc ?? -1)
     } catch (error) {
-      throw new CorruptArchiveError(`the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`)
+      throw new CorruptArchiveError(
+        `the entry ${JSON.stringify(name)} ${error instanceof Error ? error.message : String(error)}`
+      )
     }
     // Garbage once the thread's arena holds a copy (see bufferCollector).
     collectMainThreadGarbage(size)
@@ -248,7 +275,11 @@ export class SiteWriter {
    * A large file handed over in pieces as they come (they are counted against the bounds as they
    * are handed over); `end()` once the last is in.
    */
-  largeFile(name: string, mode: number | undefined, size: number): { write(chunk: Buffer): Promise<void> | undefined; end(): void } {
+  largeFile(
+    name: string,
+    mode: number | undefined,
+    size: number
+  ): { write(chunk: Buffer): Promise<void> | undefined; end(): void } {
     const path = this.claimFile(name, size)
     this.unobserved.add(path)
     const file: StreamedFile = this.disk.open(path, name, fileMode(mode))
@@ -396,13 +427,16 @@ export class SiteWriter {
   private claimBytes(name: string, size: number): void {
     this.declaredBytes += size
     if (this.declaredBytes > this.limits.maxBytes)
-      throw this.tooManyBytes(`the entry ${JSON.stringify(name)} (${formatBytes(size)}) takes it to ${formatBytes(this.declaredBytes)}`)
+      throw this.tooManyBytes(
+        `the entry ${JSON.stringify(name)} (${formatBytes(size)}) takes it to ${formatBytes(this.declaredBytes)}`
+      )
   }
 
   /** As bytes go to the disk: what is written must fit too, whatever was declared. */
   private countWritten(name: string, bytes: number): void {
     this.writtenBytes += bytes
-    if (this.writtenBytes > this.limits.maxBytes) throw this.tooManyBytes(`the entry ${JSON.stringify(name)} took it past that while being written`)
+    if (this.writtenBytes > this.limits.maxBytes)
+      throw this.tooManyBytes(`the entry ${JSON.stringify(name)} took it past that while being written`)
   }
 
   private tooManyBytes(detail: string): SiteLimitError {

@@ -44,7 +44,11 @@ const QUICK_REMOVAL_ENTRIES = 2000
  * site's, tells how large the old one likely is: a large one is removed by a detached process,
  * waited for unless `signal` fires (see discardFolder).
  */
-export async function swapIntoPlace(staging: string, siteDir: string, how: { entries: number; signal?: AbortSignal | undefined }): Promise<void> {
+export async function swapIntoPlace(
+  staging: string,
+  siteDir: string,
+  how: { entries: number; signal?: AbortSignal | undefined }
+): Promise<void> {
   const aside = besideSite(siteDir, 'old')
   let movedAside = false
   try {
@@ -78,7 +82,11 @@ export async function swapIntoPlace(staging: string, siteDir: string, how: { ent
  * folder is renamed to a trash name at once and removed by a detached process; whatever that
  * process does not finish, the next run sweeps.
  */
-export async function discardFolder(folder: string, siteDir: string, how: { cancelled: boolean; entries: number }): Promise<void> {
+export async function discardFolder(
+  folder: string,
+  siteDir: string,
+  how: { cancelled: boolean; entries: number }
+): Promise<void> {
   if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES) return removeQuietly(folder)
   const trash = besideSite(siteDir, 'trash')
   try {
@@ -108,11 +116,15 @@ export async function sweepStaleFolders(siteDir: string, log: Logger, signal: Ab
   const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old')
   if (previous !== undefined) {
     await rename(join(dirname(siteDir), previous), siteDir)
-    log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`)
+    log.info(
+      `Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`
+    )
   }
   const removed = stale.filter((entry) => entry !== previous)
   if (removed.length === 0) return
-  log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`)
+  log.info(
+    `Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`
+  )
   await removeDetached(
     removed.map((entry) => join(dirname(siteDir), entry)),
     signal
@@ -131,10 +143,15 @@ export async function removeQuietly(path: string): Promise<void> {
  * for it. Never rejects: whatever it leaves, the next run sweeps.
  */
 function removeDetached(paths: string[], until: AbortSignal | undefined): Promise<void> {
-  const script = "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })"
+  const script =
+    "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })"
   return new Promise((resolve) => {
     try {
-      const remover = spawn(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore', windowsHide: true })
+      const remover = spawn(process.execPath, ['-e', script, ...paths], {
+        detached: true,
+        stdio: 'ignore',
+        windowsHide: true
+      })
       const letGo = (): void => {
         remover.unref()
         resolve()

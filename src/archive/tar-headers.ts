@@ -23,7 +23,8 @@ export function decodeHeader(block: Buffer): Header | undefined {
   const checksum = blockChecksum(block)
   // The checksum's initial value: the block is all zeros.
   if (checksum === 8 * 32) return undefined
-  if (checksum !== decodeOct(block, 148, 8)) throw new CorruptArchiveError('Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?')
+  if (checksum !== decodeOct(block, 148, 8))
+    throw new CorruptArchiveError('Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?')
   let typeflag = block[156] === 0 ? 0 : (block[156] as number) - 0x30
   let name = decodeStr(block, 0, 100)
   if (block.subarray(257, 263).equals(USTAR_MAGIC)) {
@@ -110,7 +111,8 @@ function parse256(field: Buffer): number {
   else if (field[0] === 0xff) positive = false
   else return NaN
   let sum = 0
-  for (let i = field.length - 1, power = 1; i > 0; i--, power *= 256) sum += (positive ? (field[i] as number) : 0xff - (field[i] as number)) * power
+  for (let i = field.length - 1, power = 1; i > 0; i--, power *= 256)
+    sum += (positive ? (field[i] as number) : 0xff - (field[i] as number)) * power
   return positive ? sum : -1 * sum
 }
 

@@ -35,7 +35,9 @@ export class TarUnpacker {
   private readonly entriesRead: Promise<void>
   private inputEnded!: () => void
   /** Decompressed bytes held back until we know they are a tar (gzip only). */
-  private readonly innerHead = new HeadSniffer<boolean>((head, complete) => (complete || head.length >= FORMAT_SNIFF_BYTES ? isTarHeader(head) : undefined))
+  private readonly innerHead = new HeadSniffer<boolean>((head, complete) =>
+    complete || head.length >= FORMAT_SNIFF_BYTES ? isTarHeader(head) : undefined
+  )
   /** Compressed bytes gathered into one gunzip step. */
   private batch: Buffer[] = []
   private batchBytes = 0
@@ -175,7 +177,12 @@ export class TarUnpacker {
 
   /** A gzip that holds something else than a tar gets a clear message, not "invalid header". */
   private holdsTar({ verdict, head }: { verdict: boolean; head: Buffer }): boolean {
-    if (!verdict) this.fail(new NotAnArchiveError(`The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`))
+    if (!verdict)
+      this.fail(
+        new NotAnArchiveError(
+          `The bundle is a gzip file, but what it holds is not a tar archive: it looks like ${describeBytes(head)}`
+        )
+      )
     return verdict
   }
 }
@@ -238,7 +245,10 @@ class TarReader {
     await this.waiting
     if (this.current !== undefined || this.skip > 0 || this.held.length > 0) {
       const entry = this.current === undefined || this.current.how === 'long' ? undefined : this.reading
-      const where = entry === undefined ? 'between two entries' : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size)} declared)`
+      const where =
+        entry === undefined
+          ? 'between two entries'
+          : `inside the entry ${JSON.stringify(entry.name)} (${formatBytes(entry.size)} declared)`
       throw new CorruptArchiveError(`the tar data ends early, ${where}`)
     }
   }
@@ -335,7 +345,14 @@ class TarReader {
       case 'contiguous-file': {
         this.reading = header
         const large = header.size > SMALL_FILE_BYTES ? writer.largeFile(name, header.mode, header.size) : undefined
-        this.current = { header, left: header.size, padding, how: large === undefined ? 'memory' : 'large', chunks: [], large }
+        this.current = {
+          header,
+          left: header.size,
+          padding,
+          how: large === undefined ? 'memory' : 'large',
+          chunks: [],
+          large
+        }
         return undefined
       }
       case 'directory':

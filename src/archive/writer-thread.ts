@@ -71,7 +71,12 @@ export interface Reply {
  * the reader (see SiteWriter.fileInMemory): self-contained, so that the threads can run it from its
  * source text, with node's zlib as an argument.
  */
-export function checkedContent(zlib: typeof import('node:zlib'), data: Buffer, inflatedSize: number, crc: number): Buffer {
+export function checkedContent(
+  zlib: typeof import('node:zlib'),
+  data: Buffer,
+  inflatedSize: number,
+  crc: number
+): Buffer {
   const corrupt = (message: string): Error => Object.assign(new Error(message), { corrupt: true })
   let content = data
   if (inflatedSize !== -1) {
@@ -81,12 +86,17 @@ export function checkedContent(zlib: typeof import('node:zlib'), data: Buffer, i
       // One output buffer of the declared size (plus the byte that tells a bomb): no pieces to join.
       content = zlib.inflateRawSync(data, { chunkSize: Math.max(64, size + 1), maxOutputLength: size + 1 })
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw corrupt(`holds more than the ${size} bytes it declares`)
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw corrupt(`holds more than the ${size} bytes it declares`)
       throw corrupt(`does not inflate (${error instanceof Error ? error.message : String(error)})`)
     }
-    if (content.length !== size) throw corrupt(`holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`)
+    if (content.length !== size)
+      throw corrupt(
+        `holds ${content.length > size ? 'more' : `${content.length} bytes, fewer`} than the ${size} bytes it declares`
+      )
   }
-  if (crc !== -1 && zlib.crc32(content) !== crc) throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)')
+  if (crc !== -1 && zlib.crc32(content) !== crc)
+    throw corrupt('holds data that does not match its CRC-32 (the archive is damaged)')
   return content
 }
 
@@ -267,39 +277,45 @@ function diskThread(
     streams.clear()
   }
 
-  port.on('message', (message: { ops?: Array<Array<string | number | null>>; arena?: ArrayBuffer; collect?: string[] }) => {
-    if (message.collect !== undefined) {
-      port.postMessage({ observed: observer?.result(message.collect) })
-      return
-    }
-    const data = message.arena === undefined ? undefined : Buffer.from(message.arena)
-    let failure: unknown
-    for (const op of message.ops ?? []) {
-      if (failed || Atomics.load(stop, 0) !== 0) break
-      try {
-        run(op, data)
-      } catch (error) {
-        failed = true
-        const entry = op[2] ?? op[1]
-        failure = {
-          message: error instanceof Error ? error.message : String(error),
-          code: codeOf(error),
-          syscall: (error as { syscall?: string }).syscall,
-          corrupt: (error as { corrupt?: boolean }).corrupt === true,
-          entry: typeof entry === 'string' ? entry : ''
+  port.on(
+    'message',
+    (message: { ops?: Array<Array<string | number | null>>; arena?: ArrayBuffer; collect?: string[] }) => {
+      if (message.collect !== undefined) {
+        port.postMessage({ observed: observer?.result(message.collect) })
+        return
+      }
+      const data = message.arena === undefined ? undefined : Buffer.from(message.arena)
+      let failure: unknown
+      for (const op of message.ops ?? []) {
+        if (failed || Atomics.load(stop, 0) !== 0) break
+        try {
+          run(op, data)
+        } catch (error) {
+          failed = true
+          const entry = op[2] ?? op[1]
+          failure = {
+            message: error instanceof Error ? error.message : String(error),
+            code: codeOf(error),
+            syscall: (error as { syscall?: string }).syscall,
+            corrupt: (error as { corrupt?: boolean }).corrupt === true,
+            entry: typeof entry === 'string' ? entry : ''
+          }
         }
       }
+      if (failed || Atomics.load(stop, 0) !== 0) closeAll()
+      // Packed first: the files' own buffers are then garbage for the collection.
+      const inflatedFiles = packSendBack()
+      collectGarbage(inflatedInBatch)
+      inflatedInBatch = 0
+      // The arena goes back for the next batch: no new memory per batch on either side.
+      const transfer: ArrayBuffer[] =
+        inflatedFiles === undefined
+          ? []
+          : [inflatedFiles.bytes.buffer as ArrayBuffer, inflatedFiles.ends.buffer as ArrayBuffer]
+      if (message.arena !== undefined) transfer.push(message.arena)
+      port.postMessage({ failure, arena: message.arena, inflated: inflatedFiles }, transfer)
     }
-    if (failed || Atomics.load(stop, 0) !== 0) closeAll()
-    // Packed first: the files' own buffers are then garbage for the collection.
-    const inflatedFiles = packSendBack()
-    collectGarbage(inflatedInBatch)
-    inflatedInBatch = 0
-    // The arena goes back for the next batch: no new memory per batch on either side.
-    const transfer: ArrayBuffer[] = inflatedFiles === undefined ? [] : [inflatedFiles.bytes.buffer as ArrayBuffer, inflatedFiles.ends.buffer as ArrayBuffer]
-    if (message.arena !== undefined) transfer.push(message.arena)
-    port.postMessage({ failure, arena: message.arena, inflated: inflatedFiles }, transfer)
-  })
+  )
 }
 
 /** The thread's whole program: node's modules, then diskThread (and the observer's maker) from their source. */

@@ -69,10 +69,13 @@ class ReadAhead {
 
   private async load(position: number, length: number): Promise<void> {
     if (position < this.start || position + length > this.start + this.buffer.length) {
-      if (position + length > this.file.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
+      if (position + length > this.file.size)
+        throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.file.size})`))
       const bytes = Math.min(Math.max(length, READ_BYTES), this.file.size - position)
       const buffer =
-        this.buffer.buffer.byteLength >= bytes ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes) : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
+        this.buffer.buffer.byteLength >= bytes
+          ? Buffer.from(this.buffer.buffer, this.buffer.byteOffset, bytes)
+          : Buffer.allocUnsafe(Math.max(bytes, READ_BYTES))
       await this.file.fill(buffer, position, bytes)
       this.buffer = buffer.subarray(0, bytes)
       this.start = position
@@ -111,7 +114,8 @@ export class ZipFile {
     for (let at = tailBytes - END_BYTES; at >= 0; at--) {
       if (tail.readUInt32LE(at) !== END_OF_DIRECTORY) continue
       const commentBytes = tail.readUInt16LE(at + 20)
-      if (commentBytes !== tailBytes - at - END_BYTES) throw corrupt(new Error('the end of central directory record is not at the end of the file'))
+      if (commentBytes !== tailBytes - at - END_BYTES)
+        throw corrupt(new Error('the end of central directory record is not at the end of the file'))
       let disk = tail.readUInt16LE(at + 4)
       let count = tail.readUInt16LE(at + 10)
       let size = tail.readUInt32LE(at + 12)
@@ -121,7 +125,8 @@ export class ZipFile {
       if (at >= LOCATOR_BYTES && tail.readUInt32LE(at - LOCATOR_BYTES) === ZIP64_LOCATOR) {
         endRecords = readUInt64(tail, at - LOCATOR_BYTES + 8)
         const end64 = await this.readFresh(endRecords, ZIP64_END_BYTES)
-        if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY) throw corrupt(new Error('invalid zip64 end of central directory record signature'))
+        if (end64.readUInt32LE(0) !== ZIP64_END_OF_DIRECTORY)
+          throw corrupt(new Error('invalid zip64 end of central directory record signature'))
         disk = end64.readUInt32LE(16)
         count = readUInt64(end64, 32)
         size = readUInt64(end64, 40)
@@ -134,11 +139,17 @@ export class ZipFile {
       if (offset + size > this.size) throw corrupt(new Error('the central directory runs past the end of the file'))
       // Nothing between them: bytes there are read by no reader, and could be anything in any amount.
       if (offset + size !== endRecords) {
-        throw corrupt(new Error(`the central directory ends at byte ${offset + size}, but the end records start at byte ${endRecords}`))
+        throw corrupt(
+          new Error(
+            `the central directory ends at byte ${offset + size}, but the end records start at byte ${endRecords}`
+          )
+        )
       }
       return { count, offset, size }
     }
-    throw corrupt(new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.'))
+    throw corrupt(
+      new Error('End of central directory record signature not found. Either not a zip file, or file is truncated.')
+    )
   }
 
   /**
@@ -160,12 +171,21 @@ export class ZipFile {
       const batch: CentralEntry[] = []
       let used = 0
       need = CENTRAL_HEADER_BYTES
-      while (index < directory.count && batch.length < DIRECTORY_BATCH_ENTRIES && used + CENTRAL_HEADER_BYTES <= window.length) {
+      while (
+        index < directory.count &&
+        batch.length < DIRECTORY_BATCH_ENTRIES &&
+        used + CENTRAL_HEADER_BYTES <= window.length
+      ) {
         const signature = window.readUInt32LE(used)
-        if (signature !== CENTRAL_HEADER) throw corrupt(new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`))
+        if (signature !== CENTRAL_HEADER)
+          throw corrupt(new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`))
         const bytes = centralRecordBytes(window, used)
         if (at + used + bytes > end)
-          throw corrupt(new Error(`the central directory holds more than the ${directory.size} bytes its end record gives for ${directory.count} entries`))
+          throw corrupt(
+            new Error(
+              `the central directory holds more than the ${directory.size} bytes its end record gives for ${directory.count} entries`
+            )
+          )
         if (used + bytes > window.length) {
           need = bytes
           break
@@ -179,13 +199,18 @@ export class ZipFile {
       if (batch.length > 0) yield batch
     }
     if (at !== end)
-      throw corrupt(new Error(`the central directory's ${directory.count} entries take ${at - directory.offset} bytes, but its end record gives ${directory.size}`))
+      throw corrupt(
+        new Error(
+          `the central directory's ${directory.count} entries take ${at - directory.offset} bytes, but its end record gives ${directory.size}`
+        )
+      )
   }
 
   /** The local header at `offset`. */
   async localEntry(offset: number): Promise<LocalEntry> {
     const fixed = await this.read(offset, LOCAL_HEADER_BYTES)
-    if (fixed.readUInt32LE(0) !== LOCAL_HEADER) throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
+    if (fixed.readUInt32LE(0) !== LOCAL_HEADER)
+      throw corrupt(new Error(`invalid local file header signature: 0x${fixed.readUInt32LE(0).toString(16)}`))
     const header = await this.read(offset, LOCAL_HEADER_BYTES + fixed.readUInt16LE(26) + fixed.readUInt16LE(28))
     return parseLocalHeader(header, 0, offset)
   }
@@ -197,7 +222,8 @@ export class ZipFile {
 
   /** `length` bytes at `position` in a buffer of their own. */
   async readFresh(position: number, length: number): Promise<Buffer> {
-    if (position < 0 || position + length > this.size) throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.size})`))
+    if (position < 0 || position + length > this.size)
+      throw corrupt(new Error(`data runs past the end of the file (${position + length} > ${this.size})`))
     const buffer = Buffer.allocUnsafe(length)
     await this.fill(buffer, position, length)
     return buffer

@@ -34,7 +34,12 @@ const S_IFLNK = 0o120000
 /** "Version made by" high byte of archives written on unix: only they carry a unix mode. */
 const MADE_BY_UNIX = 3
 const MSDOS_DIRECTORY = 0x10
-const KIND_NAMES: Record<number, string> = { 0o010000: 'fifo', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' }
+const KIND_NAMES: Record<number, string> = {
+  0o010000: 'fifo',
+  0o020000: 'character device',
+  0o060000: 'block device',
+  0o140000: 'socket'
+}
 
 /** What a local header says of its entry. */
 export interface LocalEntry {
@@ -68,13 +73,22 @@ export interface CentralEntry {
   offset: number
 }
 
-type Kind = { kind: 'directory' } | { kind: 'file'; mode: number | undefined } | { kind: 'symlink' } | { kind: 'special'; what: string }
+type Kind =
+  | { kind: 'directory' }
+  | { kind: 'file'; mode: number | undefined }
+  | { kind: 'symlink' }
+  | { kind: 'special'; what: string }
 
 /** What an entry is, as the central directory says (unix mode, MS-DOS folder bit, trailing slash). */
 export function kindOf(entry: CentralEntry): Kind {
   const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalAttributes >>> 16 : 0
   const kind = unixMode & S_IFMT
-  if (kind === S_IFDIR || entry.name.endsWith('/') || (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0)) return { kind: 'directory' }
+  if (
+    kind === S_IFDIR ||
+    entry.name.endsWith('/') ||
+    (kind === 0 && (entry.externalAttributes & MSDOS_DIRECTORY) !== 0)
+  )
+    return { kind: 'directory' }
   if (kind === S_IFLNK) return { kind: 'symlink' }
   if (kind !== 0 && kind !== S_IFREG) return { kind: 'special', what: KIND_NAMES[kind] ?? 'special file' }
   return { kind: 'file', mode: unixMode & 0o777 ? unixMode : undefined }
@@ -118,7 +132,8 @@ export function parseLocalHeader(buffer: Buffer, at: number, offset: number): Lo
   let size = buffer.readUInt32LE(at + 22)
   if (compressedSize === MORE_THAN_32_BITS || size === MORE_THAN_32_BITS) {
     // A local header's zip64 field holds both sizes, the original one first.
-    if (extra.zip64 < 0 || extra.zip64End - extra.zip64 < 16) throw corrupt(new Error('a zip64 local header without its sizes'))
+    if (extra.zip64 < 0 || extra.zip64End - extra.zip64 < 16)
+      throw corrupt(new Error('a zip64 local header without its sizes'))
     size = readUInt64(buffer, extra.zip64)
     compressedSize = readUInt64(buffer, extra.zip64 + 8)
   }
@@ -149,7 +164,8 @@ export function parseCentralHeader(buffer: Buffer, at: number): CentralEntry {
     // Only the fields that do not fit 32 bits are there, in this order.
     let field = extra.zip64
     const next = (what: string): number => {
-      if (field + 8 > extra.zip64End) throw corrupt(new Error(`zip64 extended information extra field does not include ${what}`))
+      if (field + 8 > extra.zip64End)
+        throw corrupt(new Error(`zip64 extended information extra field does not include ${what}`))
       const value = readUInt64(buffer, field)
       field += 8
       return value
@@ -175,7 +191,9 @@ export function parseCentralHeader(buffer: Buffer, at: number): CentralEntry {
 
 /** The bytes of a central directory record at `at` of `buffer` (its fixed part must be there). */
 export function centralRecordBytes(buffer: Buffer, at: number): number {
-  return CENTRAL_HEADER_BYTES + buffer.readUInt16LE(at + 28) + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32)
+  return (
+    CENTRAL_HEADER_BYTES + buffer.readUInt16LE(at + 28) + buffer.readUInt16LE(at + 30) + buffer.readUInt16LE(at + 32)
+  )
 }
 
 /** What a record's extra field holds that this action reads. */
@@ -219,7 +237,13 @@ function scanExtra(buffer: Buffer, start: number, end: number): ExtraArea {
  * alone reads the same in UTF-8, CP437 and Latin-1, so with no unicode path field it is taken as
  * it is (one string for both), without the decoder's character-by-character CP437 join.
  */
-function decodeName(flags: number, buffer: Buffer, start: number, end: number, extra: ExtraArea): { name: string; rawName: string } {
+function decodeName(
+  flags: number,
+  buffer: Buffer,
+  start: number,
+  end: number,
+  extra: ExtraArea
+): { name: string; rawName: string } {
   const rawName = buffer.toString('latin1', start, end)
   if (!extra.unicodePath && isPrintableAscii(buffer, start, end)) return { name: rawName, rawName }
   // (scanExtra walked the area as yauzl does and refused what yauzl would: this parse cannot throw.)

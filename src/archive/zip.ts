@@ -127,7 +127,8 @@ export class ZipUnpacker {
         if (kind.kind !== localKind) return 'again'
         if (kind.kind !== 'file') continue
         // (By folded path: a twin in another case is the same file, see EntryIndex.)
-        if (fileMode(kind.mode) !== DEFAULT_FILE_MODE) modes.set(foldPath(entryPath(entry.name)), { name: entry.name, mode: kind.mode })
+        if (fileMode(kind.mode) !== DEFAULT_FILE_MODE)
+          modes.set(foldPath(entryPath(entry.name)), { name: entry.name, mode: kind.mode })
         else if (modes.size > 0) modes.delete(foldPath(entryPath(entry.name)))
       }
     }
@@ -223,7 +224,8 @@ class LocalStream {
       if (signature !== LOCAL_HEADER) {
         // The central directory (or the end record of an archive without entries) follows the
         // entries; anything else is for the directory to explain.
-        if (signature !== CENTRAL_HEADER && signature !== END_OF_DIRECTORY && signature !== ZIP64_END_OF_DIRECTORY) throw new Error('unexpected bytes between entries')
+        if (signature !== CENTRAL_HEADER && signature !== END_OF_DIRECTORY && signature !== ZIP64_END_OF_DIRECTORY)
+          throw new Error('unexpected bytes between entries')
         this.endOfEntries = this.held.position
         this.done = true
         this.held.clear()
@@ -268,7 +270,9 @@ class LocalStream {
       undefined,
       entry.size,
       current.chunks,
-      entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc }
+      entry.method === DEFLATED
+        ? { deflated: true, size: entry.size, crc: entry.crc }
+        : { deflated: false, crc: entry.crc }
     )
   }
 }
@@ -302,14 +306,20 @@ class LargeContent {
   ) {
     if (entry.method !== DEFLATED) return
     // (node's zlib streams take stream options; @types/node's ZlibOptions does not list them.)
-    const inflate = zlib.createInflateRaw({ chunkSize: 256 * 1024, writableHighWaterMark: 1024 * 1024 } as zlib.ZlibOptions)
+    const inflate = zlib.createInflateRaw({
+      chunkSize: 256 * 1024,
+      writableHighWaterMark: 1024 * 1024
+    } as zlib.ZlibOptions)
     this.inflate = inflate
     this.finished = new Promise<void>((resolve, reject) => {
       inflate.on('data', (chunk: Buffer) => {
         this.inflated += chunk.length
         this.crc = zlib.crc32(chunk, this.crc)
         try {
-          if (this.inflated > entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds more than the ${entry.size} bytes it declares`))
+          if (this.inflated > entry.size)
+            throw corrupt(
+              new Error(`the entry ${JSON.stringify(entry.name)} holds more than the ${entry.size} bytes it declares`)
+            )
           const wait = file.write(chunk)
           if (wait === undefined) return
           inflate.pause()
@@ -323,9 +333,18 @@ class LargeContent {
       })
       inflate.on('end', () => {
         if (this.inflated === entry.size) resolve()
-        else reject(corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds ${this.inflated} bytes, fewer than the ${entry.size} it declares`)))
+        else
+          reject(
+            corrupt(
+              new Error(
+                `the entry ${JSON.stringify(entry.name)} holds ${this.inflated} bytes, fewer than the ${entry.size} it declares`
+              )
+            )
+          )
       })
-      inflate.on('error', (error) => reject(error instanceof CorruptArchiveError || !isZlibError(error) ? error : corrupt(error)))
+      inflate.on('error', (error) =>
+        reject(error instanceof CorruptArchiveError || !isZlibError(error) ? error : corrupt(error))
+      )
     })
     // Observed through end(); a failure before then surfaces at the next write.
     this.finished.catch(() => undefined)
@@ -361,7 +380,10 @@ class LargeContent {
 function noop(): void {}
 
 function isZlibError(error: unknown): boolean {
-  return typeof (error as { errno?: unknown } | undefined)?.errno === 'number' && String((error as { code?: unknown }).code ?? '').startsWith('Z_')
+  return (
+    typeof (error as { errno?: unknown } | undefined)?.errno === 'number' &&
+    String((error as { code?: unknown }).code ?? '').startsWith('Z_')
+  )
 }
 
 // --- unpacking from the finished file -------------------------------------------------------------
@@ -370,7 +392,12 @@ function isZlibError(error: unknown): boolean {
  * Unpacks the whole archive from the file in the central directory's order: its entry count and
  * declared sizes are checked against the bounds before anything is written.
  */
-async function unpackFromDirectory(file: ZipFile, directory: Directory, writer: SiteWriter, signal: AbortSignal): Promise<void> {
+async function unpackFromDirectory(
+  file: ZipFile,
+  directory: Directory,
+  writer: SiteWriter,
+  signal: AbortSignal
+): Promise<void> {
   writer.checkDeclared(directory.count)
   // The directory's own bytes, once, for the declared total: a bomb fails before its first entry.
   // Its entries' data must also fit before it: records that point at the same bytes again and
@@ -382,7 +409,11 @@ async function unpackFromDirectory(file: ZipFile, directory: Directory, writer: 
       if (kindOf(entry).kind === 'file') declared += entry.size
       stored += LOCAL_HEADER_BYTES + entry.rawName.length + entry.compressedSize
       if (stored > directory.offset) {
-        throw corrupt(new Error(`the central directory's entries hold more data than the ${directory.offset} bytes before it (entries that share their data?)`))
+        throw corrupt(
+          new Error(
+            `the central directory's entries hold more data than the ${directory.offset} bytes before it (entries that share their data?)`
+          )
+        )
       }
     }
   }
@@ -400,13 +431,19 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   const kind = kindOf(entry)
   if (kind.kind === 'directory') return writer.directory(entry.name)
   if (kind.kind === 'special') return writer.skip(entry.name, kind.what)
-  if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0) throw unsupportedEntry(entry.name, 'is encrypted (strong encryption)')
+  if ((entry.flags & FLAG_STRONG_ENCRYPTION) !== 0)
+    throw unsupportedEntry(entry.name, 'is encrypted (strong encryption)')
   // Before the sizes: a stored encrypted entry's data holds its 12-byte encryption header too.
   if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw unsupportedEntry(entry.name, 'is encrypted')
   if (entry.method === STORED && entry.compressedSize !== entry.size) {
-    throw corrupt(new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`))
+    throw corrupt(
+      new Error(`compressed/uncompressed size mismatch for stored file: ${entry.compressedSize} != ${entry.size}`)
+    )
   }
-  if (kind.kind === 'symlink' && (entry.size > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + LINK_DEFLATE_SLACK)) {
+  if (
+    kind.kind === 'symlink' &&
+    (entry.size > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + LINK_DEFLATE_SLACK)
+  ) {
     // The target is the entry's content: read only what a path can hold, never a bomb's worth.
     throw new UnsafeEntryError(
       entry.name,
@@ -416,9 +453,12 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
   const local = await file.localEntry(entry.offset)
   disagreement(entry, local)
   if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw unsupportedEntry(entry.name, 'is encrypted')
-  if (entry.method !== STORED && entry.method !== DEFLATED) throw unsupportedEntry(entry.name, `is compressed with method ${entry.method} (neither stored nor deflate)`)
+  if (entry.method !== STORED && entry.method !== DEFLATED)
+    throw unsupportedEntry(entry.name, `is compressed with method ${entry.method} (neither stored nor deflate)`)
   if (local.dataStart + entry.compressedSize > file.size)
-    throw corrupt(new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`))
+    throw corrupt(
+      new Error(`file data overflows file bounds: ${local.dataStart} + ${entry.compressedSize} > ${file.size}`)
+    )
 
   if (kind.kind === 'symlink') {
     const data = await file.readFresh(local.dataStart, entry.compressedSize)
@@ -434,7 +474,9 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
       kind.mode,
       entry.size,
       [data],
-      entry.method === DEFLATED ? { deflated: true, size: entry.size, crc: entry.crc } : { deflated: false, crc: entry.crc }
+      entry.method === DEFLATED
+        ? { deflated: true, size: entry.size, crc: entry.crc }
+        : { deflated: false, crc: entry.crc }
     )
     return
   }
@@ -452,7 +494,12 @@ async function unpackEntry(file: ZipFile, entry: CentralEntry, writer: SiteWrite
 
 /** The CRC-32 of a zip entry's content against the one its archive gives: damaged data is refused. */
 function checkCrc(crc: number, entry: { name: string; crc: number }): void {
-  if (crc !== entry.crc) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`))
+  if (crc !== entry.crc)
+    throw corrupt(
+      new Error(
+        `the entry ${JSON.stringify(entry.name)} holds data that does not match its CRC-32 (the archive is damaged)`
+      )
+    )
 }
 
 /** A small deflated entry (a symlink's target), inflated here to exactly its declared size. */
@@ -463,6 +510,9 @@ function inflateSmall(data: Buffer, entry: CentralEntry): Buffer {
   } catch (error) {
     throw corrupt(error)
   }
-  if (content.length !== entry.size) throw corrupt(new Error(`the entry ${JSON.stringify(entry.name)} does not hold the ${entry.size} bytes it declares`))
+  if (content.length !== entry.size)
+    throw corrupt(
+      new Error(`the entry ${JSON.stringify(entry.name)} does not hold the ${entry.size} bytes it declares`)
+    )
   return content
 }

@@ -18,7 +18,10 @@ export const ENVIRONMENT = {
 /** Inputs that only mean something on a GitHub comment event. */
 const COMMENT_ONLY: readonly InputName[] = ['comment-command', 'comment-permission', 'comment-reply']
 /** Flags whose value lands in the shell's history. */
-const SECRET_FLAGS: Partial<Record<InputName, string>> = { 'api-key': ENVIRONMENT.apiKey, 'github-token': ENVIRONMENT.githubToken }
+const SECRET_FLAGS: Partial<Record<InputName, string>> = {
+  'api-key': ENVIRONMENT.apiKey,
+  'github-token': ENVIRONMENT.githubToken
+}
 /** Flags that may be given more than once; their values are joined by newlines, as the input takes them. */
 const REPEATABLE: readonly InputName[] = ['paths']
 
@@ -36,13 +39,17 @@ export type CommandLine =
   | { kind: 'error'; message: string; help?: string }
   | { kind: 'run'; operation: Operation; inputs: Partial<Record<InputName, string>>; json: boolean; warnings: string[] }
 
-export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>
+): CommandLine {
   const [first, ...rest] = argv
   // Asked for, the help is the answer; with no operation at all the command line is incomplete.
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: generalHelp() }
   if (first === undefined) return { kind: 'error', message: 'no operation given', help: generalHelp() }
   const operation = OPERATIONS.find((known) => known === first)
-  if (operation === undefined) return { kind: 'error', message: `unknown operation \`${first}\`; one of ${OPERATIONS.join(', ')}` }
+  if (operation === undefined)
+    return { kind: 'error', message: `unknown operation \`${first}\`; one of ${OPERATIONS.join(', ')}` }
 
   const flags = flagsOf(operation)
   let parsed: ReturnType<typeof parseArgs>
@@ -52,7 +59,9 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       allowPositionals: false,
       strict: true,
       options: {
-        ...Object.fromEntries(flags.map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.includes(name) }])),
+        ...Object.fromEntries(
+          flags.map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.includes(name) }])
+        ),
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
       }
@@ -73,20 +82,26 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
     if (value === undefined) continue
     inputs[name] = Array.isArray(value) ? value.join('\n') : String(value)
     const variable = SECRET_FLAGS[name]
-    if (variable !== undefined) warnings.push(`--${name} puts a secret in your shell's history and the process list; set ${variable} instead.`)
+    if (variable !== undefined)
+      warnings.push(`--${name} puts a secret in your shell's history and the process list; set ${variable} instead.`)
   }
   inputs['api-key'] ??= env[ENVIRONMENT.apiKey]
   inputs['base-url'] ??= env[ENVIRONMENT.baseUrl]
   if (flags.includes('github-token')) inputs['github-token'] ??= env[ENVIRONMENT.githubToken]
   if (inputs['api-key'] === undefined || inputs['api-key'] === '') {
-    return { kind: 'error', message: `no API key: set ${ENVIRONMENT.apiKey} (the admin API key of the documentation service)` }
+    return {
+      kind: 'error',
+      message: `no API key: set ${ENVIRONMENT.apiKey} (the admin API key of the documentation service)`
+    }
   }
   return { kind: 'run', operation, inputs, json: values.json === true, warnings }
 }
 
 /** The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. */
 export function flagsOf(operation: Operation): InputName[] {
-  return (Object.keys(INPUTS) as InputName[]).filter((name) => name !== 'operation' && !COMMENT_ONLY.includes(name) && readBy(name, operation))
+  return (Object.keys(INPUTS) as InputName[]).filter(
+    (name) => name !== 'operation' && !COMMENT_ONLY.includes(name) && readBy(name, operation)
+  )
 }
 
 function generalHelp(): string {
@@ -112,8 +127,15 @@ function operationHelp(operation: Operation): string {
     const fallback = byDefault === undefined ? '' : ` (default ${byDefault})`
     const secret = SECRET_FLAGS[name]
     const variable =
-      secret !== undefined ? ` Prefer ${secret}: a flag lands in the shell's history and the process list.` : name === 'base-url' ? ` Or ${ENVIRONMENT.baseUrl}.` : ''
-    return [`  --${name} <value>${fallback}`, ...wrap(`${plain(spec.cli ?? spec.description)}${variable}`, 74).map((line) => `      ${line}`)]
+      secret !== undefined
+        ? ` Prefer ${secret}: a flag lands in the shell's history and the process list.`
+        : name === 'base-url'
+          ? ` Or ${ENVIRONMENT.baseUrl}.`
+          : ''
+    return [
+      `  --${name} <value>${fallback}`,
+      ...wrap(`${plain(spec.cli ?? spec.description)}${variable}`, 74).map((line) => `      ${line}`)
+    ]
   })
   return [
     `Usage: ${COMMAND} ${operation} [flags]`,

@@ -49,7 +49,12 @@ try {
   // A node without the setting frees buffers its own way.
 }
 
-export function bufferCollector(v8: typeof import('node:v8'), vm: typeof import('node:vm'), everyBytes: number, fullAfterBytes: number): (bytes: number) => void {
+export function bufferCollector(
+  v8: typeof import('node:v8'),
+  vm: typeof import('node:vm'),
+  everyBytes: number,
+  fullAfterBytes: number
+): (bytes: number) => void {
   let since = 0
   /** The bytes of buffers held after the last full collection (none yet: nothing). */
   let heldAfterFull = 0

@@ -30,7 +30,12 @@ export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal | undefi
  * Runs `work` with a signal that fires after `ms` of clock time or when `signal` does, whichever
  * comes first; the timer ends with the work.
  */
-export async function withTimeout<T>(clock: Clock, ms: number, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withTimeout<T>(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>
+): Promise<T> {
   const bound = new AbortController()
   const timer = new AbortController()
   const onAbort = (): void => bound.abort(signal?.reason)

@@ -19,7 +19,14 @@ export function foldPath(path: string): string {
 function foldAny(path: string): string {
   // Upper then lower case folds more than lower case alone (`ß` and `ss`, `ς` and `σ`); lower case
   // first, so that `ẞ`, whose upper case is itself, folds with them (`ẞ`, `ß`, `ss`).
-  return path.replace(IGNORED_BY_HFS, '').normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC').replace(TRAILING_DOTS_AND_SPACES, '')
+  return path
+    .replace(IGNORED_BY_HFS, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(TRAILING_DOTS_AND_SPACES, '')
 }
 
 /**

@@ -113,7 +113,10 @@ export function commentText(text: string): string {
       .replace(AUTOLINK, `$&${ZERO_WIDTH_JOINER}`)
       .replace(MARKDOWN_MARK, (mark) => (mark === '<' ? '&lt;' : `\\${mark}`))
       // After the marks: the backslash this adds must not be escaped in turn.
-      .replace(LINE_START_MARK, (_, space: string, mark: string) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`)
+      .replace(
+        LINE_START_MARK,
+        (_, space: string, mark: string) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`
+      )
   )
 }
 

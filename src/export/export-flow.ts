@@ -30,7 +30,10 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       log.info(`Reusing export job ${settings.jobId}.`)
       return settings.jobId
     }
-    const started = await api.start({ domain: settings.domain, version: settings.docsVersion, paths: settings.paths }, deadline)
+    const started = await api.start(
+      { domain: settings.domain, version: settings.docsVersion, paths: settings.paths },
+      deadline
+    )
     log.info(`Started export job ${started.jobId} for ${settings.domain}.`)
     outputs.set('status', started.status ?? 'queued')
     return started.jobId
@@ -70,7 +73,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
     })
   )
   if (final.status === 'failed') {
-    throw new ActionError(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`)
+    throw new ActionError(
+      `Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`
+    )
   }
 
   // Judged before it is handed on: a link that leads somewhere it may not is no output either.
@@ -86,7 +91,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
   let link = await log.group('Generate the bundle link', async () => {
     const first = await generateLink()
-    log.info(`Bundle link: ${describeLink(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`)
+    log.info(
+      `Bundle link: ${describeLink(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`
+    )
     return first
   })
 
@@ -116,7 +123,8 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       }
       try {
         // A self-hosted runner may have kept this job's bundle from an earlier run.
-        const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
+        const cache =
+          host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
         const cached = await cache?.find()
         let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
         if (cached !== undefined) {
@@ -130,7 +138,15 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         }
         let served = link
         if (result === undefined) {
-          const downloaded = await transferBundle({ ...where, onArchive: inHand(false), link, refreshLink: generateLink, deadline, policy, clock })
+          const downloaded = await transferBundle({
+            ...where,
+            onArchive: inHand(false),
+            link,
+            refreshLink: generateLink,
+            deadline,
+            policy,
+            clock
+          })
           // The link that served the bundle: a fresh one if the first had expired.
           served = downloaded.link
           result = downloaded
@@ -145,7 +161,10 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
 
   if (settings.helmValuesFile !== undefined) {
-    await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion))
+    await writeFileAtomically(
+      settings.helmValuesFile,
+      helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion)
+    )
     log.info(
       `Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`
     )
@@ -202,7 +221,9 @@ function safeName(id: string): string {
  * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
  * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
  */
-function loadDownloadCode(): Promise<[typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]> {
+function loadDownloadCode(): Promise<
+  [typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]
+> {
   const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
   loading.catch(() => undefined)
   return loading

@@ -23,7 +23,10 @@ export function helmValuesYaml(bundleUrl: string, version: string | undefined): 
  * paragraph separators and a byte order mark) escaped as well.
  */
 function yamlString(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  )
 }
 
 /**

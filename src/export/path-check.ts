@@ -65,7 +65,8 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
 
   const real = await realPathOf(settings.path)
   const temp = await realPathOf(runnerTemp(host))
-  const tempName = host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)"
+  const tempName =
+    host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)"
   const guarded: GuardedFolder[] = [{ path: temp, name: tempName }]
   for (const [variable, name] of RUNNER_FOLDERS) {
     const value = host.env(variable)
@@ -75,14 +76,17 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
   if (problem !== undefined) throw refuse(problem, real)
   if (settings.extract) {
     const inTemp = path.relative(foldPath(temp), foldPath(real))
-    if (!inTemp.includes(path.sep) && inTemp.startsWith(ARCHIVE_FOLDER_PREFIX)) throw refuse('is where the archive is downloaded to', real)
+    if (!inTemp.includes(path.sep) && inTemp.startsWith(ARCHIVE_FOLDER_PREFIX))
+      throw refuse('is where the archive is downloaded to', real)
   }
 
   const existing = await lstat(settings.path).catch(() => undefined)
   if (existing !== undefined && !existing.isDirectory() && !existing.isSymbolicLink()) throw refuse('is a file')
   if ((await lstat(path.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
     const what = settings.extract ? 'the site' : 'the archive'
-    throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`)
+    throw refuse(
+      `holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`
+    )
   }
 }
 

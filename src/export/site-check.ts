@@ -14,14 +14,17 @@ export function siteVerifier(settings: ExportSettings, context: FlowContext): ((
   if (!settings.extract || settings.verify === 'off') return undefined
   const reported = Number(context.outputs.get('page-count'))
   const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined
-  return () => new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) })
+  return () =>
+    new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) })
 }
 
 function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext): void {
   const { log } = context.host
   const { outputs, report } = context
   outputs.set('broken-links', check.brokenCount)
-  log.info(`Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`)
+  log.info(
+    `Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`
+  )
   report.rows.push(['Broken links', String(check.brokenCount)])
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
@@ -35,8 +38,15 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   }
   const distinct = check.broken.length
   if (check.brokenCount > 0 && distinct < check.brokenCount)
-    report.notes.push(`${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`)
+    report.notes.push(
+      `${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`
+    )
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
-  const what = [...check.problems, ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])]
-  throw new ActionError(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`)
+  const what = [
+    ...check.problems,
+    ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])
+  ]
+  throw new ActionError(
+    `The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`
+  )
 }

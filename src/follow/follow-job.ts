@@ -95,7 +95,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   /** Checks failed since the last answer (see isPassing). */
   let failed: unknown[] = [...(options.failed ?? [])]
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
-  const sleepAtMost = (ms: number): Promise<void> => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
+  const sleepAtMost = (ms: number): Promise<void> =>
+    clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
   /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
   const timedOut = (failedRead?: unknown): ActionError => {
     const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
@@ -130,7 +131,9 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
         if (!passing) throw error
         // The job goes on without us: a long wait should not end on a short outage.
         const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
-        log.warning(`${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`)
+        log.warning(
+          `${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`
+        )
         await sleepAtMost(delay)
         continue
       }

@@ -108,7 +108,13 @@ export function fitRate(history: readonly PollObservation[]): RateFit | undefine
   return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi }
 }
 
-export function nextPollDelay(history: readonly PollObservation[], settings: PollSettings, now: number, random: () => number, startedAt?: number): number {
+export function nextPollDelay(
+  history: readonly PollObservation[],
+  settings: PollSettings,
+  now: number,
+  random: () => number,
+  startedAt?: number
+): number {
   const floor = minimumDelay(settings)
   const blindBase = blindDelay(history.length, settings)
   const blind = Math.max(floor, blindBase * (1 + BLIND_JITTER * (2 * random() - 1)))
@@ -169,6 +175,10 @@ export function nextPollDelay(history: readonly PollObservation[], settings: Pol
   //   but no further ahead than the span the rate was measured over, so that a job that speeds
   //   up is not overslept by much.
   const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD
-  const limit = trusted ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs) : fit.points >= TRUST_MIN_POINTS ? Math.max(blind, settings.maxIntervalMs) : blind
+  const limit = trusted
+    ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
+    : fit.points >= TRUST_MIN_POINTS
+      ? Math.max(blind, settings.maxIntervalMs)
+      : blind
   return Math.max(floor, Math.min(wait, limit))
 }

@@ -52,7 +52,10 @@ export class AgentApi {
   }
 
   private readAnswer(projectId: string, jobId: string, deadline: number | undefined): Promise<unknown> {
-    return this.call({ method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline }, { projectId, jobId })
+    return this.call(
+      { method: 'GET', path: jobPath(projectId, jobId), kind: 'idempotent', what: `read agent job ${jobId}`, deadline },
+      { projectId, jobId }
+    )
   }
 
   /** Sends a follow-up message: never repeated unless the service surely did not receive it. */
@@ -91,16 +94,22 @@ export class AgentApi {
     return { ...job, id: job.id }
   }
 
-  private async call(request: ServiceRequest, about: { projectId: string; jobId?: string; rateLimit?: string }): Promise<unknown> {
+  private async call(
+    request: ServiceRequest,
+    about: { projectId: string; jobId?: string; rateLimit?: string }
+  ): Promise<unknown> {
     try {
       return await this.client.request(request)
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
       if (error.status === 404 && about.jobId !== undefined) {
-        throw new ActionError(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`, {
-          cause: error
-        })
+        throw new ActionError(
+          `Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`,
+          {
+            cause: error
+          }
+        )
       }
       if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
         // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
@@ -109,9 +118,12 @@ export class AgentApi {
           { cause: error }
         )
       }
-      if (error.status === 429 && about.rateLimit !== undefined) throw this.rateLimited(request.what, about.rateLimit, error, said)
+      if (error.status === 429 && about.rateLimit !== undefined)
+        throw this.rateLimited(request.what, about.rateLimit, error, said)
       if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
-        throw error.withMessage(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`)
+        throw error.withMessage(
+          `${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`
+        )
       }
       throw error
     }
@@ -122,7 +134,10 @@ export class AgentApi {
     const now = this.now()
     const waitMs = parseRetryAfter(retryAfter, now)
     const end = waitMs === undefined ? undefined : describeWaitEnd(waitMs, now)
-    const when = end === undefined ? 'The service did not say when to try again; try again later.' : `Try again after ${end.at} (in ${end.after}).`
+    const when =
+      end === undefined
+        ? 'The service did not say when to try again; try again later.'
+        : `Try again after ${end.at} (in ${end.after}).`
     const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : ''
     return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error })
   }
@@ -148,7 +163,10 @@ export function readAgentJob(body: unknown): AgentJob {
     id: plain(value.id) ?? plain(value.jobId) ?? plain(value.job_id),
     status: text(value.status),
     model: text(value.model),
-    sourceRepository: (typeof source === 'string' ? text(source) : undefined) ?? text(sourceFields.repository) ?? text(value.repository),
+    sourceRepository:
+      (typeof source === 'string' ? text(source) : undefined) ??
+      text(sourceFields.repository) ??
+      text(value.repository),
     sourceRef: text(sourceFields.ref) ?? text(sourceFields.branch),
     prLink: normalisedHttpLink(value.prLink ?? value.pr_link ?? value.prUrl),
     createdAt: time(value.createdAt ?? value.created_at),

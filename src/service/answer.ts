@@ -28,7 +28,9 @@ export function statusMissing(answer: unknown, what: string): ActionError {
   const error = JOB_FIELDS.some((name) => name in fields) ? undefined : text(fields.error)
   if (error !== undefined) return new ActionError(`Could not ${what}: the service answered with an error: ${error}`)
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-    return new ActionError(`Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`)
+    return new ActionError(
+      `Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`
+    )
   }
   return new NoStatusError(`Could not ${what}: the service's answer carries no \`status\`.`)
 }
@@ -54,7 +56,9 @@ export function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
   if (typeof value !== 'string') return undefined
   const safe = serviceText(value).trim()
-  return safe === '' ? undefined : cutShort(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`)
+  return safe === ''
+    ? undefined
+    : cutShort(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`)
 }
 
 /**
@@ -114,7 +118,8 @@ const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)
 
 /** An ISO 8601 string, or epoch seconds / milliseconds (the spec only says "timestamp"); no zone is UTC. */
 export function timestamp(value: unknown): Date | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return validDate(new Date(value < 1e12 ? value * 1000 : value))
+  if (typeof value === 'number' && Number.isFinite(value))
+    return validDate(new Date(value < 1e12 ? value * 1000 : value))
   if (typeof value === 'string' && value.trim() !== '') {
     const trimmed = value.trim()
     if (/^\d+(\.\d+)?$/.test(trimmed)) return timestamp(Number(value))

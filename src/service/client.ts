@@ -9,7 +9,14 @@ import { formatBytes, formatDuration, formatSeconds } from '../common/units.js'
 import { serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
 import { USER_AGENT, header, readBody, send } from './exchange.js'
-import { type AttemptFailure, NOT_SENT, type RequestKind, classify, describeAmbiguity, describeFailure } from './failure.js'
+import {
+  type AttemptFailure,
+  NOT_SENT,
+  type RequestKind,
+  classify,
+  describeAmbiguity,
+  describeFailure
+} from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, describeWaitEnd, parseRetryAfter, withRetries } from './retry.js'
 
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
@@ -63,7 +70,14 @@ export class ServiceError extends ActionError {
 
   /** The same failure, told differently. */
   withMessage(message: string): ServiceError {
-    return new ServiceError(message, this.failure, this.serviceError, this.attempts, this.stoppedByDeadline, this.mayHaveBeenProcessed)
+    return new ServiceError(
+      message,
+      this.failure,
+      this.serviceError,
+      this.attempts,
+      this.stoppedByDeadline,
+      this.mayHaveBeenProcessed
+    )
   }
 }
 
@@ -77,7 +91,12 @@ export class ServiceClient {
 
   constructor(private readonly options: ServiceClientOptions) {
     // Redirects are refused so the key can never follow one to another origin; retries are ours.
-    this.http = new HttpClient(USER_AGENT, [], { allowRedirects: false, allowRetries: false, keepAlive: true, socketTimeout: REQUEST_TIMEOUT_MS })
+    this.http = new HttpClient(USER_AGENT, [], {
+      allowRedirects: false,
+      allowRetries: false,
+      keepAlive: true,
+      socketTimeout: REQUEST_TIMEOUT_MS
+    })
   }
 
   /** Resolves with the answer's JSON body. */
@@ -95,7 +114,9 @@ export class ServiceClient {
         deadline: request.deadline,
         onRetry: ({ failure, delayMs, retry }) => {
           if (!classify(request.kind, failure).mayHaveBeenProcessed) sent.maybe = false
-          log.info(`Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${formatSeconds(delayMs)}.`)
+          log.info(
+            `Could not ${request.what} (${describeFailure(failure)}); retry ${retry} in ${formatSeconds(delayMs)}.`
+          )
         }
       })
     } catch (error) {
@@ -114,7 +135,10 @@ export class ServiceClient {
     const { clock, signal } = this.options
     throwIfCancelled(signal)
     const url = new URL(`${this.options.baseUrl}${request.path}`)
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' }
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.options.apiKey}`,
+      Accept: 'application/json'
+    }
     let payload: string | null = null
     if (request.body !== undefined) {
       headers['Content-Type'] = 'application/json'
@@ -132,7 +156,9 @@ export class ServiceClient {
       } catch (error) {
         // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
         if (signal?.aborted) throw new CancelledError()
-        throw new AttemptError(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error))
+        throw new AttemptError(
+          stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error)
+        )
       }
       const status = response.statusCode ?? 0
       const ok = status >= 200 && status < 300
@@ -145,7 +171,11 @@ export class ServiceClient {
         if (signal?.aborted) throw new CancelledError()
         // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
         if (!ok) throw new AttemptError(failure, `HTTP ${status}`)
-        throw new AttemptError({ kind: 'answer', status, problem: stop.aborted ? outOfTime(bound) : errorMessage(error) })
+        throw new AttemptError({
+          kind: 'answer',
+          status,
+          problem: stop.aborted ? outOfTime(bound) : errorMessage(error)
+        })
       }
       if (!ok) throw new AttemptError(failure, `HTTP ${status}`, serviceErrorText(raw))
       const body = parseJson(raw)
@@ -166,8 +196,14 @@ export const NO_STATUS_IN_A_ROW = 3
  * timeout. A later read may well succeed.
  */
 export function isPassingOutage(error: unknown, earlier: readonly unknown[] = []): boolean {
-  if (error instanceof NoStatusError) return 1 + earlier.filter((failure) => failure instanceof NoStatusError).length <= NO_STATUS_IN_A_ROW
-  return error instanceof ServiceError && !error.stoppedByDeadline && error.failure.kind !== 'answer' && classify('idempotent', error.failure).retry
+  if (error instanceof NoStatusError)
+    return 1 + earlier.filter((failure) => failure instanceof NoStatusError).length <= NO_STATUS_IN_A_ROW
+  return (
+    error instanceof ServiceError &&
+    !error.stoppedByDeadline &&
+    error.failure.kind !== 'answer' &&
+    classify('idempotent', error.failure).retry
+  )
 }
 
 /** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
@@ -184,9 +220,12 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
   let message: string
   if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
     // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
-    const plan = request.path.startsWith('/v1/static-export/') ? ", and that the organization's plan includes static export (an enterprise plan)" : ''
+    const plan = request.path.startsWith('/v1/static-export/')
+      ? ", and that the organization's plan includes static export (an enterprise plan)"
+      : ''
     message =
-      `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` + `Check \`api-key\`, that it belongs to this organization${plan}.`
+      `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` +
+      `Check \`api-key\`, that it belongs to this organization${plan}.`
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
     const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined
@@ -213,7 +252,9 @@ function networkFailure(error: unknown): AttemptFailure {
 
 /** What cut an attempt short: the step's `timeout`, or the bound on one request. */
 function outOfTime(bound: Budget): string {
-  return bound.byDeadline ? 'no complete answer before `timeout` ran out' : `no complete answer within ${formatDuration(bound.ms)}`
+  return bound.byDeadline
+    ? 'no complete answer before `timeout` ran out'
+    : `no complete answer within ${formatDuration(bound.ms)}`
 }
 
 /** JSON, or undefined for an empty or unreadable body. A byte order mark before it is no fault. */

@@ -110,7 +110,8 @@ export function readBody(message: IncomingMessage, options: ReadOptions): Promis
     message.on('data', (chunk: Buffer) => {
       if (settled) return
       if (bytes + chunk.length > options.maxBytes) {
-        if (options.larger !== 'cut') return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`))
+        if (options.larger !== 'cut')
+          return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`))
         chunks.push(chunk.subarray(0, options.maxBytes - bytes))
         return settle(undefined, Buffer.concat(chunks))
       }
@@ -118,7 +119,8 @@ export function readBody(message: IncomingMessage, options: ReadOptions): Promis
       chunks.push(chunk)
     })
     message.on('end', () => settle(undefined, Buffer.concat(chunks, bytes)))
-    const brokeOff = (): void => settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`))
+    const brokeOff = (): void =>
+      settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`))
     message.on('error', brokeOff)
     message.on('close', brokeOff)
   })

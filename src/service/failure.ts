@@ -112,7 +112,8 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
 export function describeFailure(failure: AttemptFailure): string {
   if (failure.kind === 'network') {
     if (failure.code === NOT_SENT) return failure.message
-    if (isTlsRefusal(failure.code ?? '')) return `the TLS handshake failed, so nothing was sent (${failure.code}: ${failure.message})`
+    if (isTlsRefusal(failure.code ?? ''))
+      return `the TLS handshake failed, so nothing was sent (${failure.code}: ${failure.message})`
     return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
   }
   if (failure.kind === 'answer') return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`
@@ -124,6 +125,7 @@ export function describeAmbiguity(failure: AttemptFailure): string {
   if (failure.kind === 'network') {
     return `the connection failed after the request was sent (${failure.code ? `${failure.code}: ` : ''}${failure.message})`
   }
-  if (failure.kind === 'answer') return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
+  if (failure.kind === 'answer')
+    return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
   return `the service answered HTTP ${failure.status}`
 }

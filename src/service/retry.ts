@@ -56,14 +56,23 @@ export function parseRetryAfter(value: string | undefined | null, nowMs: number)
  */
 export function describeWaitEnd(waitMs: number, nowMs: number): { at: string; after: string } {
   const cut = waitMs >= LONGEST_RETRY_AFTER_MS
-  return { at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`, after: `${formatDuration(waitMs)}${cut ? ' or more' : ''}` }
+  return {
+    at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`,
+    after: `${formatDuration(waitMs)}${cut ? ' or more' : ''}`
+  }
 }
 
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
  * else the jittered backoff.
  */
-export function retryDelay(retry: number, failure: AttemptFailure, policy: BackoffPolicy, nowMs: number, random: () => number): number {
+export function retryDelay(
+  retry: number,
+  failure: AttemptFailure,
+  policy: BackoffPolicy,
+  nowMs: number,
+  random: () => number
+): number {
   const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined
   return asked ?? backoffDelay(retry, policy, random)
 }
@@ -104,7 +113,10 @@ export interface RetryOptions {
  * at once. The last AttemptError is rethrown with `attempts` set so callers can say how hard
  * they tried.
  */
-export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+export async function withRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  options: RetryOptions
+): Promise<T> {
   const { clock, deadline } = options
   for (let attemptNumber = 1; ; attemptNumber++) {
     try {

@@ -39,17 +39,22 @@ export class BundleCache {
     let archive: string | undefined
     try {
       const folder = await this.toolCache.find(TOOL, this.version)
-      const name = folder === undefined ? undefined : (await readdir(folder)).find((entry) => entry.startsWith('bundle.'))
+      const name =
+        folder === undefined ? undefined : (await readdir(folder)).find((entry) => entry.startsWith('bundle.'))
       archive = folder === undefined || name === undefined ? undefined : join(folder, name)
     } catch (error) {
-      this.log.warning(`Could not look up the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`)
+      this.log.warning(
+        `Could not look up the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`
+      )
       return undefined
     }
     // Only the order of pruning depends on it: a bundle that cannot be marked is still used.
     if (archive !== undefined)
       await this.toolCache
         .markUsed(TOOL, this.version)
-        .catch((error: unknown) => this.log.debug(`Could not mark the bundle as used in the tool cache: ${errorMessage(error)}`))
+        .catch((error: unknown) =>
+          this.log.debug(`Could not mark the bundle as used in the tool cache: ${errorMessage(error)}`)
+        )
     return archive
   }
 
@@ -61,12 +66,18 @@ export class BundleCache {
     try {
       await this.toolCache.cacheFile(archiveFile, basename(archiveFile), TOOL, this.version)
       this.log.info(`Kept the bundle of export job ${this.jobId} in the runner's tool cache for later runs.`)
-      const older = (await this.toolCache.versions(TOOL)).filter((version) => version !== this.version).slice(KEPT_BUNDLES - 1)
+      const older = (await this.toolCache.versions(TOOL))
+        .filter((version) => version !== this.version)
+        .slice(KEPT_BUNDLES - 1)
       for (const version of older) await this.toolCache.remove(TOOL, version)
       if (older.length > 0)
-        this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recently used).`)
+        this.log.info(
+          `Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recently used).`
+        )
     } catch (error) {
-      this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`)
+      this.log.warning(
+        `Could not keep the bundle of export job ${this.jobId} in the tool cache: ${errorMessage(error)}`
+      )
     }
   }
 }

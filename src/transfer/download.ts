@@ -15,7 +15,14 @@ import { serviceText } from '../common/text.js'
 import { formatBytes, formatDuration } from '../common/units.js'
 import { USER_AGENT, header, readBody, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
-import { type LinkPolicy, RefusedAddressError, describeLink, guardedLookup, refuseLink, refuseNameForProxy } from './link.js'
+import {
+  type LinkPolicy,
+  RefusedAddressError,
+  describeLink,
+  guardedLookup,
+  refuseLink,
+  refuseNameForProxy
+} from './link.js'
 
 export interface DownloadOptions {
   url: string
@@ -111,20 +118,39 @@ async function attempt(options: DownloadOptions, clients: StorageClients, outOfT
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason
     if (consumer.signal.aborted) throw consumer.signal.reason
-    if (outOfTime.aborted) throw new AttemptError({ kind: 'network', code: 'ETIMEDOUT', message: `\`timeout\` ran out after ${bytes} bytes of the download` })
-    if (stall.fired) throw new AttemptError({ kind: 'network', code: 'ESTALLED', message: `no data arrived for ${formatDuration(options.stallTimeoutMs)}` })
+    if (outOfTime.aborted)
+      throw new AttemptError({
+        kind: 'network',
+        code: 'ETIMEDOUT',
+        message: `\`timeout\` ran out after ${bytes} bytes of the download`
+      })
+    if (stall.fired)
+      throw new AttemptError({
+        kind: 'network',
+        code: 'ESTALLED',
+        message: `no data arrived for ${formatDuration(options.stallTimeoutMs)}`
+      })
     if (error instanceof RefusedAddressError) throw new ActionError(`${error.message}.`)
     if (error instanceof AttemptError || error instanceof ActionError) throw error
     // Read as properties: node's own errors may come from another realm (a vm context), not instanceof Error here.
     const { code, message } = (error ?? {}) as Partial<NodeJS.ErrnoException>
-    throw new AttemptError({ kind: 'network', code, message: withoutQuery(message ?? errorMessage(error), options.url) })
+    throw new AttemptError({
+      kind: 'network',
+      code,
+      message: withoutQuery(message ?? errorMessage(error), options.url)
+    })
   } finally {
     stall.stop()
   }
 }
 
 /** GET the link, following a few redirects, each hop judged by the policy; resolves on 200. */
-async function get(url: string, options: DownloadOptions, clients: StorageClients, signal: AbortSignal): Promise<IncomingMessage> {
+async function get(
+  url: string,
+  options: DownloadOptions,
+  clients: StorageClients,
+  signal: AbortSignal
+): Promise<IncomingMessage> {
   let target = new URL(url)
   for (let redirects = 0; ; redirects++) {
     const proxied = getProxyUrl(target) !== undefined
@@ -132,7 +158,13 @@ async function get(url: string, options: DownloadOptions, clients: StorageClient
     if (refused !== undefined) throw new ActionError(`${refused}.`)
     // A direct connection checks where the name leads as it connects; through a proxy, refuseHop did.
     const lookup = proxied ? undefined : guardedLookup(options.policy, describeLink(target.href))
-    const message = await send(clients.for(target), { url: target, method: 'GET', headers: { accept: '*/*', 'accept-encoding': 'identity' }, signal, lookup })
+    const message = await send(clients.for(target), {
+      url: target,
+      method: 'GET',
+      headers: { accept: '*/*', 'accept-encoding': 'identity' },
+      signal,
+      lookup
+    })
     const status = message.statusCode ?? 0
     if (status === 200) return message
     const location = message.headers.location
@@ -143,12 +175,21 @@ async function get(url: string, options: DownloadOptions, clients: StorageClient
       target = new URL(location, target)
       continue
     }
-    throw new AttemptError({ kind: 'status', status, retryAfter: header(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal))
+    throw new AttemptError(
+      { kind: 'status', status, retryAfter: header(message.headers['retry-after']) },
+      `HTTP ${status}`,
+      await storageErrorDetail(message, signal)
+    )
   }
 }
 
 /** Why a hop may not be fetched: its address, and through a proxy where its name leads as this machine resolves it. */
-async function refuseHop(target: URL, proxied: boolean, policy: LinkPolicy, signal: AbortSignal): Promise<string | undefined> {
+async function refuseHop(
+  target: URL,
+  proxied: boolean,
+  policy: LinkPolicy,
+  signal: AbortSignal
+): Promise<string | undefined> {
   const refused = refuseLink(target, policy)
   if (refused !== undefined || !proxied) return refused
   // A lookup cannot be stopped, only no longer waited for.
@@ -188,9 +229,11 @@ function streamBody(
       stall.touch()
       bytes += chunk.length
       progress(bytes)
-      if (options.expectedSize !== undefined && bytes > options.expectedSize) return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
+      if (options.expectedSize !== undefined && bytes > options.expectedSize)
+        return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
       const bound = options.sizeBound
-      if (bound !== undefined && bytes > bound.maxBytes) return settle(bound.exceeded(`more than ${formatBytes(bound.maxBytes)} arrived`))
+      if (bound !== undefined && bytes > bound.maxBytes)
+        return settle(bound.exceeded(`more than ${formatBytes(bound.maxBytes)} arrived`))
       let wait: Promise<void> | undefined
       try {
         wait = options.onChunk(chunk)
@@ -215,9 +258,26 @@ function streamBody(
       void (busy ?? Promise.resolve()).then(() => settle())
     })
     response.on('error', (error) =>
-      settle(new AttemptError({ kind: 'network', code: (error as NodeJS.ErrnoException).code, message: `${error.message} after ${bytes} bytes` }))
+      settle(
+        new AttemptError({
+          kind: 'network',
+          code: (error as NodeJS.ErrnoException).code,
+          message: `${error.message} after ${bytes} bytes`
+        })
+      )
     )
-    response.on('close', () => ended || settle(new AttemptError({ kind: 'network', code: 'ECONNRESET', message: `the connection closed after ${bytes} bytes` })))
+    response.on(
+      'close',
+      () =>
+        ended ||
+        settle(
+          new AttemptError({
+            kind: 'network',
+            code: 'ECONNRESET',
+            message: `the connection closed after ${bytes} bytes`
+          })
+        )
+    )
   })
 }
 

@@ -33,7 +33,8 @@ export function maskLinkSecrets(url: string, setSecret: (value: string) => void)
   const query = parsed.search.replace(/^\?/, '')
   if (query !== '') for (const spelling of [query, decodeOrNot(query)]) spellings.add(spelling)
   // A password in the address (`https://user:password@host/`).
-  if (parsed.password !== '') for (const spelling of [parsed.password, decodeOrNot(parsed.password)]) spellings.add(spelling)
+  if (parsed.password !== '')
+    for (const spelling of [parsed.password, decodeOrNot(parsed.password)]) spellings.add(spelling)
   for (const pair of query.split('&')) {
     const at = pair.indexOf('=')
     if (at <= 0) continue
@@ -78,8 +79,16 @@ type Reach = 'public' | 'private' | 'loopback' | 'link-local' | 'reserved'
 
 const REACHES: Array<[Exclude<Reach, 'public'>, string, BlockList]> = [
   ['loopback', 'a loopback address (this machine)', blockList(['127.0.0.0/8', '0.0.0.0/8'], ['::1/128', '::/128'])],
-  ['link-local', 'a link-local address (such as a cloud metadata service)', blockList(['169.254.0.0/16'], ['fe80::/10'])],
-  ['private', 'a private network address', blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])],
+  [
+    'link-local',
+    'a link-local address (such as a cloud metadata service)',
+    blockList(['169.254.0.0/16'], ['fe80::/10'])
+  ],
+  [
+    'private',
+    'a private network address',
+    blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], ['fc00::/7'])
+  ],
   ['reserved', 'a multicast or reserved address', blockList(['224.0.0.0/3'], ['ff00::/8'])]
 ]
 
@@ -127,7 +136,10 @@ export interface LinkPolicy {
 export async function linkPolicy(baseUrl: string, lookup: typeof systemLookup = systemLookup): Promise<LinkPolicy> {
   const url = new URL(baseUrl)
   const host = hostOf(url)
-  const addresses = isIP(host) !== 0 || host === 'localhost' ? [host === 'localhost' ? '127.0.0.1' : host] : await resolveAll(host, lookup)
+  const addresses =
+    isIP(host) !== 0 || host === 'localhost'
+      ? [host === 'localhost' ? '127.0.0.1' : host]
+      : await resolveAll(host, lookup)
   const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'))
   return { allowHttp: url.protocol === 'http:' && allowed.has('loopback'), allowed, lookup }
 }

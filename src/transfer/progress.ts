@@ -62,7 +62,10 @@ export class DownloadProgress {
   summary(): string {
     const end = this.endedAt ?? this.clock.now()
     const own = this.downloadMs(end)
-    const held = this.heldBackMs >= HELD_BACK_MENTION_MS ? `; waited ${formatSeconds(this.heldBackMs)} more for writing and unpacking` : ''
+    const held =
+      this.heldBackMs >= HELD_BACK_MENTION_MS
+        ? `; waited ${formatSeconds(this.heldBackMs)} more for writing and unpacking`
+        : ''
     return `${formatBytes(this.bytes)} in ${formatSeconds(own)} (${this.rate(end)}${held})`
   }
 

@@ -14,7 +14,13 @@ import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/er
 import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
-import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../archive/staging.js'
+import {
+  createStagingFolder,
+  discardFolder,
+  removeQuietly,
+  swapIntoPlace,
+  sweepStaleFolders
+} from '../archive/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
@@ -94,7 +100,9 @@ export function transferBundle(options: TransferOptions): Promise<TransferResult
 async function transferInto(archiveStaging: string, options: TransferOptions): Promise<TransferResult> {
   const { log, clock, signal } = options
   const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
-  log.info(`Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`)
+  log.info(
+    `Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`
+  )
   for (let downloads = 1; ; downloads++) {
     let received: ReceivedArchive
     try {
@@ -107,7 +115,9 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
         // A refused link (403) is worth another try: the next attempt asks for a fresh one.
         alsoRetry: isLinkRefused,
         onRetry: ({ retry, delayMs, error }) =>
-          log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`)
+          log.warning(
+            `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`
+          )
       })
     } catch (error) {
       if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
@@ -116,19 +126,29 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
       }
       throw finalError(error, state, downloads)
     }
-    return { ...(await finish(options, archiveStaging, received, state.inspector)), link: state.link, attempts: state.attempts }
+    return {
+      ...(await finish(options, archiveStaging, received, state.inspector)),
+      link: state.link,
+      attempts: state.attempts
+    }
   }
 }
 
 /** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
-export type LocalOptions = Pick<TransferOptions, 'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'onArchive' | 'signal' | 'log'>
+export type LocalOptions = Pick<
+  TransferOptions,
+  'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'onArchive' | 'signal' | 'log'
+>
 
 /**
  * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
  * the same receiver, checks, staging and swap, and the same archive file in `archiveFolder`.
  * A CorruptArchiveError says the copy is bad (the caller downloads instead).
  */
-export function unpackLocalBundle(file: string, options: LocalOptions): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
+export function unpackLocalBundle(
+  file: string,
+  options: LocalOptions
+): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
   return withArchiveStaging(options, async (archiveStaging) => {
     const inspector = options.inspect?.()
     const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
@@ -220,7 +240,11 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
   state.attempts++
   throwIfCancelled(signal)
   if (state.linkRefused || isExpired(state.link, clock.now())) {
-    log.info(state.linkRefused ? 'The bundle link was refused (HTTP 403); asking for a fresh one' : 'The bundle link has expired; asking for a fresh one')
+    log.info(
+      state.linkRefused
+        ? 'The bundle link was refused (HTTP 403); asking for a fresh one'
+        : 'The bundle link has expired; asking for a fresh one'
+    )
     state.link = await freshLink(options)
     state.linkRefused = false
   }
@@ -230,21 +254,26 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
   }
   const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
   try {
-    const received = await receive(options, state.archiveStaging, (state.inspector = options.inspect?.()), async (receiver, stop) => {
-      await download({
-        url: state.link.url,
-        clock,
-        signal: stop,
-        stallTimeoutMs: STALL_TIMEOUT_MS,
-        expectedSize: state.link.sizeBytes,
-        sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
-        policy: options.policy,
-        deadline: options.deadline,
-        onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-        onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
-      })
-      progress.end()
-    })
+    const received = await receive(
+      options,
+      state.archiveStaging,
+      (state.inspector = options.inspect?.()),
+      async (receiver, stop) => {
+        await download({
+          url: state.link.url,
+          clock,
+          signal: stop,
+          stallTimeoutMs: STALL_TIMEOUT_MS,
+          expectedSize: state.link.sizeBytes,
+          sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
+          policy: options.policy,
+          deadline: options.deadline,
+          onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+          onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
+        })
+        progress.end()
+      }
+    )
     log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`)
     return received
   } catch (error) {
@@ -271,7 +300,12 @@ async function finish(
   const { staging, counts } = received
   const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
   const archiveFile = join(archiveFolder, archiveName)
-  const kept: KeptArchive = { archiveFile, sha256: received.sha256, sizeBytes: received.sizeBytes, format: received.format }
+  const kept: KeptArchive = {
+    archiveFile,
+    sha256: received.sha256,
+    sizeBytes: received.sizeBytes,
+    format: received.format
+  }
   try {
     throwIfCancelled(options.signal)
     await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
@@ -293,7 +327,9 @@ async function finish(
       counts.hardlinks ? `${counts.hardlinks} hardlinks` : '',
       counts.skipped ? `${counts.skipped} entries skipped` : ''
     ].filter(Boolean)
-    log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`)
+    log.info(
+      `Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`
+    )
   }
   return { ...kept, siteDir }
 }
@@ -346,14 +382,19 @@ function describeAttemptError(error: AttemptError): string {
 function finalError(error: unknown, state: TransferState, downloads: number): unknown {
   const where = describeLink(state.link.url)
   if (error instanceof CorruptArchiveError) {
-    return new ActionError(`${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`, { cause: error })
+    return new ActionError(
+      `${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`,
+      { cause: error }
+    )
   }
   if (!(error instanceof AttemptError)) return error
   const tries = `${state.attempts} attempt${state.attempts === 1 ? '' : 's'}`
   const why = describeAttemptError(error)
   const hint = isLinkRefused(error.failure) ? ' The storage refused the link even after a fresh one was requested.' : ''
   const stopped = error.stoppedByDeadline ? ' Stopped retrying: the next wait would pass the step timeout.' : ''
-  return new ActionError(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, { cause: error })
+  return new ActionError(`Could not download the bundle from ${where} (${tries}): ${why}.${hint}${stopped}`, {
+    cause: error
+  })
 }
 
 function partFileIn(archiveStaging: string): string {

@@ -229,7 +229,11 @@ export function collectorWithScanner(scanner: string): LinkCollector {
   function scanLinks(content: Buffer): PageLink[] {
     load(content)
     const links: PageLink[] = []
-    for (let at = scan.next(pageAt, content.length, 0, folderHash); at !== -1; at = scan.next(pageAt, content.length, at, folderHash)) {
+    for (
+      let at = scan.next(pageAt, content.length, 0, folderHash);
+      at !== -1;
+      at = scan.next(pageAt, content.length, at, folderHash)
+    ) {
       const start = scan.start.value
       links.push({ value: content.toString('utf8', start, scan.end.value), offset: start })
     }
@@ -252,7 +256,20 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     load(content)
     // The module stops when its table is full, at a place it reads again once there is room.
     for (let from = 0; ;) {
-      from = scan.observe(pageAt, content.length, from, folder, folderHash, page, inOrder ? 1 : 0, TABLE_AT, capacity, slots, slotCount - 1, scratchAt)
+      from = scan.observe(
+        pageAt,
+        content.length,
+        from,
+        folder,
+        folderHash,
+        page,
+        inOrder ? 1 : 0,
+        TABLE_AT,
+        capacity,
+        slots,
+        slotCount - 1,
+        scratchAt
+      )
       if (from === -1) break
       const rows = scan.rows.value
       if (rows >= capacity) capacity *= 2
@@ -282,7 +299,8 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     const add = (length: number): void => {
       if (++taken * 4 > served.length) {
         const larger = new Int32Array(served.length * 2)
-        for (let at = 0; at < served.length; at += 2) if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
+        for (let at = 0; at < served.length; at += 2)
+          if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
         served = larger
       }
       scan.hashBytes(scratchAt, length)
@@ -342,7 +360,11 @@ export function collectorWithScanner(scanner: string): LinkCollector {
    * text, or undefined when the page there is no longer what was scanned (a later entry of the
    * archive replaced it).
    */
-  function linkAt(path: string, content: Buffer, link: { offset: number; length: number; key: string }): string | undefined {
+  function linkAt(
+    path: string,
+    content: Buffer,
+    link: { offset: number; length: number; key: string }
+  ): string | undefined {
     enterFolder(path.slice(0, path.lastIndexOf('/') + 1))
     // The next page observed, whatever its folder, sets the folder's hash again.
     folder = -1
@@ -350,12 +372,25 @@ export function collectorWithScanner(scanner: string): LinkCollector {
     // A value starts after its `=`, any whitespace, and its quote: the search starts at that `=`.
     let from = link.offset - 1
     if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27)) from--
-    while (from > 0 && (content[from] === 0x20 || content[from] === 0x0a || content[from] === 0x09 || content[from] === 0x0d || content[from] === 0x0c)) from--
+    while (
+      from > 0 &&
+      (content[from] === 0x20 ||
+        content[from] === 0x0a ||
+        content[from] === 0x09 ||
+        content[from] === 0x0d ||
+        content[from] === 0x0c)
+    )
+      from--
     from = Math.max(0, from)
     // The module forgets what it knew of the last page's start tags when it searches from a page's
     // start; this search starts elsewhere.
     scan.tagAt.value = 0
-    if (scan.next(pageAt, content.length, from, folderHash) === -1 || scan.start.value !== link.offset || scan.end.value !== link.offset + link.length) return undefined
+    if (
+      scan.next(pageAt, content.length, from, folderHash) === -1 ||
+      scan.start.value !== link.offset ||
+      scan.end.value !== link.offset + link.length
+    )
+      return undefined
     if (`${scan.hash.value}:${scan.check.value}:${link.length}` !== link.key) return undefined
     return content.toString('utf8', link.offset, link.offset + link.length)
   }
@@ -434,7 +469,11 @@ export const resolves: (target: string, files: ReadonlySet<string>) => boolean =
  * The text of a link a collector reported, read back from its page `path` (a site path) with
  * content `content`; undefined when the page no longer has that link there.
  */
-export const linkAt: (path: string, content: Buffer, link: { offset: number; length: number; key: string }) => string | undefined = shared.linkAt
+export const linkAt: (
+  path: string,
+  content: Buffer,
+  link: { offset: number; length: number; key: string }
+) => string | undefined = shared.linkAt
 
 /** The 1-based line of a byte offset. */
 export function lineAt(page: Buffer, offset: number): number {

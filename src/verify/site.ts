@@ -12,7 +12,16 @@ import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
-import { type CheckedLinks, type FoundLink, type LinkCollector, isPage, lineAt, linkAt, linkCollector, linkCollectorSource } from './links.js'
+import {
+  type CheckedLinks,
+  type FoundLink,
+  type LinkCollector,
+  isPage,
+  lineAt,
+  linkAt,
+  linkCollector,
+  linkCollectorSource
+} from './links.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -133,15 +142,19 @@ export class SiteVerifier implements SiteInspector {
         else {
           known.count += link.count
           // Keep the first place in page order, so reports do not vary.
-          if (link.page < known.page || (link.page === known.page && link.offset < known.offset)) Object.assign(known, { page: link.page, offset: link.offset })
+          if (link.page < known.page || (link.page === known.page && link.offset < known.offset))
+            Object.assign(known, { page: link.page, offset: link.offset })
         }
       }
     }
-    const broken = [...brokenByKey.values()].sort((a, b) => (a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1))
+    const broken = [...brokenByKey.values()].sort((a, b) =>
+      a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
+    )
     const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
     // The links shown, with their lines, are read back from their pages: a second read of at most that many pages.
     const pagesShown = new Map<string, Buffer>()
-    for (const link of shown) if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readPageBack(root, link.page))
+    for (const link of shown)
+      if (!pagesShown.has(link.page)) pagesShown.set(link.page, await readPageBack(root, link.page))
     return {
       problems,
       htmlPages: pages.length,
@@ -150,7 +163,12 @@ export class SiteVerifier implements SiteInspector {
       broken: shown.map((link) => {
         const page = pagesShown.get(link.page) as Buffer
         const text = linkAt(link.page, page, link)
-        return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text, count: link.count }
+        return {
+          file: link.page,
+          line: text === undefined ? undefined : lineAt(page, link.offset),
+          link: text,
+          count: link.count
+        }
       }),
       reviewMs: performance.now() - started
     }
@@ -182,7 +200,8 @@ async function siteFiles(root: string): Promise<Set<string>> {
   const files = new Set<string>()
   for (const entry of entries) {
     if (!entry.isFile() && !entry.isSymbolicLink()) continue
-    const parent = (entry as Dirent & { parentPath?: string; path?: string }).parentPath ?? (entry as { path?: string }).path ?? root
+    const parent =
+      (entry as Dirent & { parentPath?: string; path?: string }).parentPath ?? (entry as { path?: string }).path ?? root
     files.add(relative(root, join(parent, entry.name)).split(sep).join('/'))
   }
   return files

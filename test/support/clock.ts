@@ -43,7 +43,9 @@ export function acceleratedClock(options: { speed?: number; seed?: number } = {}
 }
 
 /** `onSleep` may act at the moment the simulated time has passed (e.g. move a simulated job on). */
-export function virtualClock(options: { start?: number; seed?: number; onSleep?: (ms: number, now: number) => void } = {}): TestClock {
+export function virtualClock(
+  options: { start?: number; seed?: number; onSleep?: (ms: number, now: number) => void } = {}
+): TestClock {
   let now = options.start ?? 0
   const random = seededRandom(options.seed ?? 1)
   const sleeps: number[] = []

@@ -41,9 +41,22 @@ export function issueCommentEvent(text: string, on: CommentOn = {}): Record<stri
       state: 'open',
       user: OCTOCAT,
       html_url: `https://github.com/${REPO}/${kind}/${number}`,
-      ...(on.pullRequest ? { pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/${number}`, html_url: `https://github.com/${REPO}/pull/${number}` } } : {})
+      ...(on.pullRequest
+        ? {
+            pull_request: {
+              url: `https://api.github.com/repos/${REPO}/pulls/${number}`,
+              html_url: `https://github.com/${REPO}/pull/${number}`
+            }
+          }
+        : {})
     },
-    comment: { id, html_url: `https://github.com/${REPO}/${kind}/${number}#issuecomment-${id}`, body: text, user, author_association: 'MEMBER' },
+    comment: {
+      id,
+      html_url: `https://github.com/${REPO}/${kind}/${number}#issuecomment-${id}`,
+      body: text,
+      user,
+      author_association: 'MEMBER'
+    },
     repository,
     sender: user
   }
@@ -66,7 +79,14 @@ export function reviewCommentEvent(text: string, comment: Record<string, unknown
       html_url: `https://github.com/${REPO}/pull/12#discussion_r987`,
       ...comment
     },
-    pull_request: { number: 12, title: 'Docs: install', body: 'Reworks the install page.', state: 'open', user: OCTOCAT, html_url: `https://github.com/${REPO}/pull/12` },
+    pull_request: {
+      number: 12,
+      title: 'Docs: install',
+      body: 'Reworks the install page.',
+      state: 'open',
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/pull/12`
+    },
     repository,
     sender: OCTOCAT
   }

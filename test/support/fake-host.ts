@@ -15,7 +15,9 @@ import type { Logger } from '../../src/common/log.js'
 export type Inputs = Partial<Record<InputName, string>>
 
 /** GITHUB_* and RUNNER_* variables, including GITHUB_EVENT_NAME/PATH and GITHUB_API_URL. */
-export type RunnerEnv = Partial<Record<RunnerVariable | 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH' | 'GITHUB_API_URL', string>>
+export type RunnerEnv = Partial<
+  Record<RunnerVariable | 'GITHUB_EVENT_NAME' | 'GITHUB_EVENT_PATH' | 'GITHUB_API_URL', string>
+>
 
 export interface RecordingLogger extends Logger {
   /** Every line so far, prefixed with its level: `info: ...`, `warning: ...`, `notice: ...`, `group: ...`. */
@@ -123,7 +125,10 @@ function folderToolCache(root: string): ToolCache {
     versions: async (tool) => {
       const versions = await readdir(path.join(root, tool)).catch((): string[] => [])
       const dated = await Promise.all(
-        versions.map(async (version) => ({ version, at: (await stat(`${folder(tool, version)}.complete`).catch(() => undefined))?.mtimeMs ?? 0 }))
+        versions.map(async (version) => ({
+          version,
+          at: (await stat(`${folder(tool, version)}.complete`).catch(() => undefined))?.mtimeMs ?? 0
+        }))
       )
       return dated.sort((a, b) => b.at - a.at).map(({ version }) => version)
     },

@@ -29,6 +29,8 @@ export function readSummary(summary: string): SummaryReading {
     .map((lines) => lines.join('\n'))
     .filter((block) => !HTML_BLOCK_START.test(block.replace(/^ {0,3}/, '')))
   const shownText = summary.replace(/<code>[\s\S]*?<\/code>/g, '').replace(/<[^>]*>/g, '')
-  const lists = Array.from(summary.matchAll(/<ul>([\s\S]*?)<\/ul>/g), ([, items = '']) => Array.from(items.matchAll(/<li>([\s\S]*?)<\/li>/g), ([, item = '']) => item))
+  const lists = Array.from(summary.matchAll(/<ul>([\s\S]*?)<\/ul>/g), ([, items = '']) =>
+    Array.from(items.matchAll(/<li>([\s\S]*?)<\/li>/g), ([, item = '']) => item)
+  )
   return { markdownBlocks, shownText, lists }
 }

@@ -59,7 +59,10 @@ export interface SimulatorFixture {
   run(inputs: Inputs, options?: Omit<RunOptions, 'clock'>): Promise<RunResult>
 }
 
-export async function simulatorFixture(options: SimulatorOptions = {}, clock: TestClock = acceleratedClock()): Promise<SimulatorFixture> {
+export async function simulatorFixture(
+  options: SimulatorOptions = {},
+  clock: TestClock = acceleratedClock()
+): Promise<SimulatorFixture> {
   const sim = await startSimulator({ now: () => clock.now(), ...options })
   return { sim, clock, run: (inputs, runOptions = {}) => runAction(inputs, { ...runOptions, clock }) }
 }

@@ -5,7 +5,10 @@
  * it is escaped.
  */
 export function asShown(markdown: string): string {
-  return markdown.replace(/\\([!-/:-@[-`{-~])|&lt;|\u200d/g, (found, escaped: string | undefined) => escaped ?? (found === '&lt;' ? '<' : ''))
+  return markdown.replace(
+    /\\([!-/:-@[-`{-~])|&lt;|\u200d/g,
+    (found, escaped: string | undefined) => escaped ?? (found === '&lt;' ? '<' : '')
+  )
 }
 
 /** Marks commentText escapes wherever they are: each can start a link, image, emphasis, code span, table, heading, quote, HTML, entity or math. */
@@ -25,7 +28,9 @@ export function liveMarkdown(markdown: string): string[] {
     else if (markdown.startsWith('&lt;', at)) at += 3
     else if (INLINE_MARKS.has(char)) found.push(`${char} at ${at}`)
   }
-  for (const line of markdown.split(/\r\n|\r|\n/)) if (/^[ \t]*([-+=]|\d+[.)])/.test(line)) found.push(`line start: ${line}`)
-  for (const link of markdown.matchAll(/:\/\/|www\.|@[A-Za-z0-9]/gi)) found.push(`link or mention: ${link[0]} at ${link.index}`)
+  for (const line of markdown.split(/\r\n|\r|\n/))
+    if (/^[ \t]*([-+=]|\d+[.)])/.test(line)) found.push(`line start: ${line}`)
+  for (const link of markdown.matchAll(/:\/\/|www\.|@[A-Za-z0-9]/gi))
+    found.push(`link or mention: ${link[0]} at ${link.index}`)
   return found
 }

@@ -36,12 +36,16 @@ export async function startProxy(names: Record<string, string> = {}): Promise<Te
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n')
       return
     }
-    const upstream = connect(Number(target.port), names[target.hostname] ?? target.hostname.replace(/^\[(.*)\]$/, '$1'), () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      upstream.write(head)
-      upstream.pipe(client)
-      client.pipe(upstream)
-    })
+    const upstream = connect(
+      Number(target.port),
+      names[target.hostname] ?? target.hostname.replace(/^\[(.*)\]$/, '$1'),
+      () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client)
+        client.pipe(upstream)
+      }
+    )
     upstream.on('error', () => client.destroy())
     upstream.on('close', () => client.destroy())
     client.on('error', () => upstream.destroy())
@@ -85,7 +89,11 @@ export async function throughProxy<T>(proxy: TestProxy, body: () => Promise<T>):
  * with ENOTFOUND. It answers as a lookup with `{ all: true }` does, the only way the action asks.
  */
 export function resolverOf(names: Record<string, string>): typeof systemLookup {
-  const lookup = (hostname: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void): void => {
+  const lookup = (
+    hostname: string,
+    options: unknown,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void
+  ): void => {
     const address = names[hostname]
     if (address === undefined) {
       const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`)

@@ -79,10 +79,18 @@ export function runCli(options: RunCliOptions): Promise<ProcessRun> {
 
 /** This process's environment without anything a run could take for its own input. */
 function cleanEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_|DOCS_ADMIN_)/.test(name)))
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(INPUT_|GITHUB_|RUNNER_|DOCS_ADMIN_)/.test(name))
+  )
 }
 
-async function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined, options: SpawnOptions): Promise<ProcessRun> {
+async function spawnEntry(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  options: SpawnOptions
+): Promise<ProcessRun> {
   const started = performance.now()
   const child = spawn(process.execPath, [entry, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   options.onSpawn?.(child)
@@ -91,7 +99,9 @@ async function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv,
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
-  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, sig) => resolve([code, sig])))
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (code, sig) => resolve([code, sig]))
+  )
   clearTimeout(timer)
   return { exitCode, signal, stdout, stderr, wallMs: performance.now() - started }
 }
@@ -139,4 +149,12 @@ export function runnerLines(stdout: string): string[] {
 }
 
 /** The workflow commands the action itself issues; any other is one that text from outside smuggled in. */
-export const OWN_COMMANDS: ReadonlySet<string> = new Set(['add-mask', 'group', 'endgroup', 'debug', 'error', 'warning', 'notice'])
+export const OWN_COMMANDS: ReadonlySet<string> = new Set([
+  'add-mask',
+  'group',
+  'endgroup',
+  'debug',
+  'error',
+  'warning',
+  'notice'
+])

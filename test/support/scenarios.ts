@@ -51,7 +51,10 @@ const hostileText = fc.constantFrom(
   ''
 )
 
-const oddValue = fc.oneof(hostileText, fc.constantFrom<unknown>(undefined, null, 1e308, -1, 0, 12.5, '1e308', 'NaN', true, [], {}, [1, 2]))
+const oddValue = fc.oneof(
+  hostileText,
+  fc.constantFrom<unknown>(undefined, null, 1e308, -1, 0, 12.5, '1e308', 'NaN', true, [], {}, [1, 2])
+)
 
 /** 5 MiB of JSON: past the cap on an answer. */
 const OVERSIZED = { status: 'running', pad: 'x'.repeat(5 * 1024 * 1024) }
@@ -60,7 +63,10 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
   const route = fc.constantFrom(...routes)
   const times = fc.integer({ min: 1, max: 3 })
   const processed = fc.boolean()
-  const retryAfter = fc.option(fc.constantFrom('0', '1', '-1', 'soon', '600', '99999999999', 'Wed, 21 Oct 2015 07:28:00 GMT', '0.5'), { nil: undefined })
+  const retryAfter = fc.option(
+    fc.constantFrom('0', '1', '-1', 'soon', '600', '99999999999', 'Wed, 21 Oct 2015 07:28:00 GMT', '0.5'),
+    { nil: undefined }
+  )
   const status = fc.constantFrom(400, 401, 403, 404, 408, 409, 429, 500, 502, 503, 504)
   const kinds: Array<fc.WeightedArbitrary<Omit<Fault, 'route'>>> = [
     {
@@ -87,23 +93,53 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
       weight: 2,
       arbitrary: fc.record({
         status: fc.constant(200),
-        body: fc.constantFrom<unknown>('{"jobId": "exp_', 'OK', '<html>login</html>', '', '[]', 'null', '"text"', OVERSIZED)
+        body: fc.constantFrom<unknown>(
+          '{"jobId": "exp_',
+          'OK',
+          '<html>login</html>',
+          '',
+          '[]',
+          'null',
+          '"text"',
+          OVERSIZED
+        )
       })
     },
 
     {
       weight: 3,
       arbitrary: fc.record({
-        patch: fc.dictionary(fc.constantFrom('status', 'jobId', 'progress', 'pageCount', 'bundleUrl', 'expiresAt', 'sizeBytes', 'error', 'id', 'prLink'), oddValue, {
-          maxKeys: 3
-        })
+        patch: fc.dictionary(
+          fc.constantFrom(
+            'status',
+            'jobId',
+            'progress',
+            'pageCount',
+            'bundleUrl',
+            'expiresAt',
+            'sizeBytes',
+            'error',
+            'id',
+            'prLink'
+          ),
+          oddValue,
+          {
+            maxKeys: 3
+          }
+        )
       })
     },
     {
       weight: 1,
       arbitrary: fc.record({
         patch: fc.record({
-          bundleUrl: fc.constantFrom('http://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/x.zip', 'ftp://x/y', 'not a link', 'http://[::1]:1/x')
+          bundleUrl: fc.constantFrom(
+            'http://169.254.169.254/latest/meta-data/',
+            'https://10.0.0.1/x.zip',
+            'ftp://x/y',
+            'not a link',
+            'http://[::1]:1/x'
+          )
         })
       })
     },
@@ -111,11 +147,17 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
       weight: 1,
       arbitrary: fc.record({
         status: fc.constantFrom(301, 302, 307),
-        headers: fc.constantFrom<Record<string, string>>({ location: 'http://169.254.169.254/x' }, { location: 'https://127.0.0.1:1/x' }, {})
+        headers: fc.constantFrom<Record<string, string>>(
+          { location: 'http://169.254.169.254/x' },
+          { location: 'https://127.0.0.1:1/x' },
+          {}
+        )
       })
     }
   ]
-  const anyRoute = fc.tuple(route, times, fc.oneof(...kinds)).map(([r, n, fault]) => ({ route: r, times: n, ...fault }) as Fault)
+  const anyRoute = fc
+    .tuple(route, times, fc.oneof(...kinds))
+    .map(([r, n, fault]) => ({ route: r, times: n, ...fault }) as Fault)
   // Text where the log shows it: the status answers.
   const statusText = fc.record({
     route: fc.constantFrom(...routes.filter((name) => name === 'export-status' || name === 'agent-get')),
@@ -142,14 +184,22 @@ export function scenarioArbitrary(pace: Pace, operations: Operation[] = ['export
       })
       .map(({ inputs: { helm, ...inputs }, ...rest }) => ({
         ...rest,
-        inputs: { ...inputs, 'max-poll-interval': inputs['poll-interval'], ...(helm && operation === 'export' ? { 'helm-values-file': 'values.yaml' } : {}) }
+        inputs: {
+          ...inputs,
+          'max-poll-interval': inputs['poll-interval'],
+          ...(helm && operation === 'export' ? { 'helm-values-file': 'values.yaml' } : {})
+        }
       }))
   )
 }
 
 /** The simulator for a scenario: jobs that take `pace.jobMs`, the bundle in the scenario's format. */
 export function simulatorOptions(scenario: Scenario, pace: Pace): SimulatorOptions {
-  return { exportJob: { durationMs: pace.jobMs, queuedMs: 0 }, agent: { durationMs: pace.jobMs }, bundle: { format: scenario.format } }
+  return {
+    exportJob: { durationMs: pace.jobMs, queuedMs: 0 },
+    agent: { durationMs: pace.jobMs },
+    bundle: { format: scenario.format }
+  }
 }
 
 /** The inputs of a run against `sim`: the scenario's, plus what points it at the simulator. */
@@ -161,7 +211,10 @@ export function scenarioInputs(scenario: Scenario, sim: Simulator): Record<strin
 }
 
 /** The workspace of a run: `site` (the `path`, maybe with an earlier site) and the runner's temp folder. */
-export async function prepareWorkspace(scenario: Scenario, workspace: string): Promise<{ runnerTemp: string; before: Snapshot }> {
+export async function prepareWorkspace(
+  scenario: Scenario,
+  workspace: string
+): Promise<{ runnerTemp: string; before: Snapshot }> {
   const runnerTemp = path.join(workspace, 'runner-temp')
   await mkdir(runnerTemp, { recursive: true })
   if (scenario.earlierSite) {
@@ -191,7 +244,10 @@ function expectedSite(): Snapshot {
   const site: Snapshot = new Map()
   for (const entry of fixtureSiteEntries()) {
     const name = entry.name.replace(/\/$/, '')
-    site.set(name, entry.type === 'directory' ? 'dir' : sha256(Buffer.from((entry as { content: string | Buffer }).content)))
+    site.set(
+      name,
+      entry.type === 'directory' ? 'dir' : sha256(Buffer.from((entry as { content: string | Buffer }).content))
+    )
   }
   return site
 }
@@ -241,13 +297,17 @@ export async function violations(o: Observation): Promise<string[]> {
   if (smuggled.length > 0) broken.push(`workflow commands from outside in the log: ${smuggled.join(', ')}`)
   // The summary is HTML throughout: no text in it makes GitHub read a part of it as Markdown.
   const markdown = readSummary(o.summary).markdownBlocks
-  if (markdown.length > 0) broken.push(`a part of the summary that GitHub reads as Markdown: ${JSON.stringify(markdown)}`)
-  if (/^\s*at .+:\d+:\d+\)?$/m.test(o.log) || /(\n|%0A)\s+at .+:\d+:\d+/.test(o.log)) broken.push('a stack trace in the log')
-  if (o.elapsedMs > o.timeoutMs + o.slackMs) broken.push(`the run took ${Math.round(o.elapsedMs)} ms, timeout ${o.timeoutMs} ms`)
+  if (markdown.length > 0)
+    broken.push(`a part of the summary that GitHub reads as Markdown: ${JSON.stringify(markdown)}`)
+  if (/^\s*at .+:\d+:\d+\)?$/m.test(o.log) || /(\n|%0A)\s+at .+:\d+:\d+/.test(o.log))
+    broken.push('a stack trace in the log')
+  if (o.elapsedMs > o.timeoutMs + o.slackMs)
+    broken.push(`the run took ${Math.round(o.elapsedMs)} ms, timeout ${o.timeoutMs} ms`)
 
   // Outputs carry sane figures only.
   const progress = o.outputs.progress
-  if (progress !== undefined && progress !== '' && !(Number(progress) >= 0 && Number(progress) <= 100)) broken.push(`progress output ${progress}`)
+  if (progress !== undefined && progress !== '' && !(Number(progress) >= 0 && Number(progress) <= 100))
+    broken.push(`progress output ${progress}`)
   const pages = o.outputs['page-count']
   if (pages !== undefined && pages !== '' && !/^\d+$/.test(pages)) broken.push(`page-count output ${pages}`)
 
@@ -275,7 +335,8 @@ export async function violations(o: Observation): Promise<string[]> {
       .filter(([name]) => name !== 'bundle-url' && name !== 'helm-values')
       .map(([name, value]): [string, string] => [`output ${name}`, value])
   ]
-  for (const [where, text] of places) if (secrets.some((secret) => text.includes(secret))) broken.push(`a secret in ${where}`)
+  for (const [where, text] of places)
+    if (secrets.some((secret) => text.includes(secret))) broken.push(`a secret in ${where}`)
 
   // `path` holds the new site, or exactly what it held before; nothing else is left anywhere.
   const site = await snapshot(path.join(o.workspace, 'site'))
@@ -287,20 +348,26 @@ export async function violations(o: Observation): Promise<string[]> {
   } else {
     // `path` is replaced whole by the folder of the archive.
     const archive = path.basename(o.outputs['bundle-path'] ?? '')
-    if (site.size !== 1 || site.get(archive) !== o.outputs['bundle-sha256']) broken.push(`\`path\` holds more or less than the archive: ${[...site.keys()]}`)
+    if (site.size !== 1 || site.get(archive) !== o.outputs['bundle-sha256'])
+      broken.push(`\`path\` holds more or less than the archive: ${[...site.keys()]}`)
   }
   if (!failed && o.scenario.operation === 'export') broken.push(...(await successOutputs(o)))
   if (!failed && o.scenario.operation !== 'export' && !['completed', 'archived'].includes(o.outputs.status ?? '')) {
     broken.push(`succeeded with status ${o.outputs.status}`)
   }
-  const allowedTop = new Set(['site', 'runner-temp', ...(!failed && o.scenario.inputs['helm-values-file'] ? ['values.yaml'] : [])])
+  const allowedTop = new Set([
+    'site',
+    'runner-temp',
+    ...(!failed && o.scenario.inputs['helm-values-file'] ? ['values.yaml'] : [])
+  ])
   for (const name of await readdir(o.workspace)) if (!allowedTop.has(name)) broken.push(`left ${name} in the workspace`)
   const kept = o.outputs['bundle-path']
   for (const [name, kind] of await snapshot(o.runnerTemp)) {
     const full = path.join(o.runnerTemp, name)
     if (kind !== 'dir' && !(!failed && extract && full === kept)) broken.push(`left runner-temp/${name}`)
   }
-  if (o.processTemp !== undefined) for (const name of await readdir(o.processTemp)) broken.push(`left ${name} in the process's temp folder`)
+  if (o.processTemp !== undefined)
+    for (const name of await readdir(o.processTemp)) broken.push(`left ${name} in the process's temp folder`)
   return broken
 }
 
@@ -319,7 +386,8 @@ async function successOutputs(o: Observation): Promise<string[]> {
   if (!o.sim.issuedLinks.includes(o.outputs['bundle-url'] ?? '')) broken.push('bundle-url is no link the service gave')
   if (o.scenario.inputs['helm-values-file']) {
     const values = await readFile(path.join(o.workspace, 'values.yaml'), 'utf8').catch(() => '')
-    if (values !== o.outputs['helm-values'] || !values.includes(JSON.stringify(o.outputs['bundle-url']))) broken.push('the Helm values are not the link’s')
+    if (values !== o.outputs['helm-values'] || !values.includes(JSON.stringify(o.outputs['bundle-url'])))
+      broken.push('the Helm values are not the link’s')
   }
   if ((await stat(path.join(o.workspace, 'site')).catch(() => undefined)) === undefined) broken.push('no `path` folder')
   return broken

@@ -93,7 +93,12 @@ function pem(label: string, der: Buffer): string {
  * A TLS server on 127.0.0.1 with a certificate no client trusts; it counts the handshakes clients
  * began (refused or not) and the request bytes that reached it.
  */
-export async function untrustedTlsServer(): Promise<{ url: string; handshakes: () => number; requestBytes: () => number; close: () => Promise<void> }> {
+export async function untrustedTlsServer(): Promise<{
+  url: string
+  handshakes: () => number
+  requestBytes: () => number
+  close: () => Promise<void>
+}> {
   let handshakes = 0
   let requestBytes = 0
   const server = createTlsServer(selfSignedCertificate(), (socket) => {
