@@ -121,55 +121,33 @@ export function parentOf(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash)
 }
 
-/**
- * What the archive has put at a path, and the path it is written at: a folder as the archive
- * spelled it first, a file or symlink as the archive spelled it last (see EntryIndex).
- */
+/** What the archive has put at a path, and how the path is spelled there. */
 type Node =
   | { kind: 'dir'; path: string }
   | { kind: 'file'; path: string }
   | { kind: 'symlink'; path: string; target: string; entryName: string }
 
 /**
- * Where a file or link entry is written, and the earlier file it replaces that must go first: one
- * under another spelling, or, for a symlink (created only at the very end), any.
- */
-export interface Claim {
-  path: string
-  replaces: string | undefined
-}
-
-export interface PlannedSymlink {
-  path: string
-  target: string
-}
-
-/**
- * What the archive has put where so far, in archive order. Each `add*` checks one entry against
- * the entries before it and returns the entry path to write; `symlinksToCreate()` checks every
- * symlink against the final tree. The writer creates symlinks only after that, so nothing is ever
- * written through a link.
+ * What an archive puts where, in archive order: each `add*` checks one entry against the entries
+ * before it and returns its path; `checkSymlinks()` checks every symlink against the final tree.
+ * It judges an unpacker's account of an archive as it goes, and the tree written, once whole.
  *
  * Rules: no entry under a symlink; a hardlink only to a regular file seen earlier; a file and a
- * directory may not share a path; otherwise the later entry at a path wins. "A path" is a folded
- * one (see foldPath): `A` and `a` are one path, as a case-insensitive file system sees them.
- *
- * Twins are written as such a file system (macOS, Windows) leaves them, so that the site is the
- * same on every runner: a folder keeps the spelling it was first given, and everything below it
- * is written under that spelling (`Guides/a.html` then `guides/b.html` is one folder `Guides`);
- * a file takes the spelling of the entry that wrote it last (`Index.html` then `index.html`
- * leaves `index.html` alone), the earlier spelling being removed first (Claim.replaces).
+ * folder may not share a path; the later entry at a path wins. Paths are folded (see foldPath):
+ * `A` and `a`, or `é` in NFC and NFD, would be one file on macOS and Windows and two on Linux, so
+ * two spellings of one folded path are refused: the site must be the same on every runner.
  */
 export class EntryIndex {
   /** Folded path -> what is there. */
   private readonly nodes = new Map<string, Node>([['', { kind: 'dir', path: '' }]])
-  /** Folded paths of the symlinks still standing (a later file at the same path replaces one). */
+  /** Folded paths of the symlinks still standing (a later entry at the same path replaces one). */
   private readonly symlinks = new Set<string>()
   /** The bytes of every symlink target seen so far, replaced ones too (see MAX_LINK_TARGETS_BYTES). */
   private linkTargetBytes = 0
   /** Paths held (entries and the folders their paths imply) and their characters. */
   private paths = 0
   private pathCharacters = 0
+  private readonly bounds: { paths: number; pathCharacters: number }
 
   /**
    * `paths`: the most paths the index holds, folders that entries' paths imply included;
@@ -182,40 +160,29 @@ export class EntryIndex {
     }
   }
 
-  private readonly bounds: { paths: number; pathCharacters: number }
-
-  /** Returns the directory's path (as first spelled), '' for the root. */
+  /** Returns the folder's path, '' for the root. */
   addDirectory(name: string): string {
-    const spelled = entryPath(name)
-    const key = foldPath(spelled)
+    const path = entryPath(name)
+    const key = foldPath(path)
     const existing = this.nodes.get(key)
-    if (existing?.kind === 'dir') return existing.path
-    const path = this.claimParents(spelled, name)
+    if (existing?.kind === 'dir') return this.sameSpelling(existing, path, name)
+    this.claimParents(path, name)
     if (existing?.kind === 'file') throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
     if (existing === undefined) this.hold(1, path.length, name)
-    // An earlier symlink here is replaced: it exists only in this index until the very end.
+    else this.sameSpelling(existing, path, name)
     this.symlinks.delete(key)
     this.nodes.set(key, { kind: 'dir', path })
     return path
   }
 
-  addFile(name: string): Claim {
-    const claim = this.claimLeaf(name)
-    this.nodes.set(claim.key, { kind: 'file', path: claim.path })
-    return { path: claim.path, replaces: claim.replaces }
+  addFile(name: string): string {
+    const { path, key } = this.claimLeaf(name)
+    this.nodes.set(key, { kind: 'file', path })
+    return path
   }
 
-  /** The path a file entry written earlier is at (its mode may come after its content). */
-  fileAt(name: string): string | undefined {
-    const node = this.nodes.get(foldPath(entryPath(name)))
-    return node?.kind === 'file' ? node.path : undefined
-  }
-
-  /**
-   * `target` is another entry's name (tar hardlinks name their target from the archive root);
-   * `targetPath` is that entry's path as the archive spelled it.
-   */
-  addHardlink(name: string, target: string): Claim & { targetPath: string } {
+  /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
+  addHardlink(name: string, target: string): string {
     checkText(name, target, 'link target')
     if (ABSOLUTE.test(target))
       throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`)
@@ -225,20 +192,19 @@ export class EntryIndex {
     } catch {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    const targetNode = this.nodes.get(targetKey)
-    if (targetNode?.kind !== 'file') {
+    if (this.nodes.get(targetKey)?.kind !== 'file') {
       throw new UnsafeEntryError(
         name,
         `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`
       )
     }
-    const claim = this.claimLeaf(name)
-    if (claim.key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
-    this.nodes.set(claim.key, { kind: 'file', path: claim.path })
-    return { path: claim.path, replaces: claim.replaces, targetPath: targetNode.path }
+    const { path, key } = this.claimLeaf(name)
+    if (key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
+    this.nodes.set(key, { kind: 'file', path })
+    return path
   }
 
-  addSymlink(name: string, target: string): Claim {
+  addSymlink(name: string, target: string): string {
     checkText(name, target, 'link target')
     if (target === '') throw new UnsafeEntryError(name, 'is a symlink with an empty target')
     const targetBytes = Buffer.byteLength(target)
@@ -266,22 +232,18 @@ export class EntryIndex {
           `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`
         )
     }
-    const claim = this.claimLeaf(name, 'symlink')
+    const { path, key } = this.claimLeaf(name)
     // Fail fast on the plain case; chains through other links are checked once all are known.
-    if (resolveLexically(parentOf(claim.path), target) === undefined) {
+    if (resolveLexically(parentOf(path), target) === undefined) {
       throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    this.nodes.set(claim.key, { kind: 'symlink', path: claim.path, target, entryName: name })
-    this.symlinks.add(claim.key)
-    return { path: claim.path, replaces: claim.replaces }
+    this.nodes.set(key, { kind: 'symlink', path, target, entryName: name })
+    this.symlinks.add(key)
+    return path
   }
 
-  /**
-   * The symlinks to create, after checking that each one, resolved through all the archive's
-   * symlinks as the OS would, stays inside the root.
-   */
-  symlinksToCreate(): PlannedSymlink[] {
-    const planned: PlannedSymlink[] = []
+  /** Checks that each symlink, resolved through all the others as the OS would, stays inside the root. */
+  checkSymlinks(): void {
     const linkAt = (at: string): string | undefined => {
       const node = this.nodes.get(foldPath(at))
       return node?.kind === 'symlink' ? node.target : undefined
@@ -312,28 +274,30 @@ export class EntryIndex {
           `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`
         )
       }
-      planned.push({ path, target })
     }
-    return planned
   }
 
   /** Checks a file, hardlink or symlink entry's path; an earlier file or symlink there is replaced. */
-  private claimLeaf(name: string, kind: 'symlink' | 'other' = 'other'): Claim & { key: string } {
-    const spelled = entryPath(name)
-    if (spelled === '') throw new UnsafeEntryError(name, 'has an empty path')
-    const path = this.claimParents(spelled, name)
-    const key = foldPath(spelled)
-    // The path as written must be known under the key it is checked under (see entryPath).
-    if (path !== spelled && foldPath(path) !== key)
-      throw new UnsafeEntryError(name, "has a path that its folders' first spelling would change")
+  private claimLeaf(name: string): { path: string; key: string } {
+    const path = entryPath(name)
+    if (path === '') throw new UnsafeEntryError(name, 'has an empty path')
+    this.claimParents(path, name)
+    const key = foldPath(path)
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') throw new UnsafeEntryError(name, 'would replace a directory')
     if (existing === undefined) this.hold(1, path.length, name)
+    else this.sameSpelling(existing, path, name)
     this.symlinks.delete(key)
-    // An earlier symlink exists only in this index until the very end; an earlier file is on disk.
-    // A symlink's file goes now even at the same spelling: a later folder there must not find it in its way.
-    const replaced = existing?.kind === 'file' && (kind === 'symlink' || existing.path !== path)
-    return { path, key, replaces: replaced ? existing.path : undefined }
+    return { path, key }
+  }
+
+  /** An entry at a known folded path must spell it as the earlier one did. */
+  private sameSpelling(existing: Node, path: string, name: string): string {
+    if (existing.path === path) return path
+    throw new UnsafeEntryError(
+      name,
+      `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and Windows, two on Linux`
+    )
   }
 
   /**
@@ -356,43 +320,29 @@ export class EntryIndex {
     this.pathCharacters += characters
   }
 
-  /**
-   * Every ancestor becomes a directory; none may be a symlink (that would write through it) or a
-   * file. Returns `path` below its folder as first spelled.
-   */
-  private claimParents(path: string, name: string): string {
-    const newDirectories: Array<{ key: string; spelled: string }> = []
-    // Ancestors of a known directory are known directories: the common case costs one lookup.
-    let parent = parentOf(path)
-    let folder: string
-    for (;;) {
+  /** Every ancestor becomes a folder; none may be a symlink (that would write through it) or a file. */
+  private claimParents(path: string, name: string): void {
+    let characters = 0
+    let added = 0
+    const newDirectories: Array<{ key: string; path: string }> = []
+    // Ancestors of a known folder are known folders: the common case costs one lookup.
+    for (let parent = parentOf(path); ; parent = parentOf(parent)) {
       const key = foldPath(parent)
       const node = this.nodes.get(key)
       if (node?.kind === 'dir') {
-        folder = node.path
+        this.sameSpelling(node, parent, name)
         break
       }
       if (node?.kind === 'symlink')
         throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`)
       if (node?.kind === 'file')
         throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`)
-      newDirectories.push({ key, spelled: parent })
-      parent = parentOf(parent)
+      newDirectories.push({ key, path: parent })
+      characters += parent.length
+      added++
     }
-    // Below the known folder, as this entry spells it; the folder as it was first spelled. (No
-    // closure for this: capturing the loop's variables made every entry ~60% slower.)
-    if (newDirectories.length > 0) {
-      let characters = 0
-      for (const directory of newDirectories) characters += directory.spelled.length
-      this.hold(newDirectories.length, characters, name)
-    }
-    const same = parent === '' || folder === parent
-    for (const directory of newDirectories)
-      this.nodes.set(directory.key, {
-        kind: 'dir',
-        path: same ? directory.spelled : folder + directory.spelled.slice(parent.length)
-      })
-    return same ? path : folder + path.slice(parent.length)
+    if (added > 0) this.hold(added, characters, name)
+    for (const directory of newDirectories) this.nodes.set(directory.key, { kind: 'dir', path: directory.path })
   }
 }
 

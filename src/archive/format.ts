@@ -5,8 +5,9 @@
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar'
 
-/** Bytes needed to tell a plain tar: the `ustar` magic sits at offset 257. */
-export const FORMAT_SNIFF_BYTES = 262
+/** A tar is told by its first header block, whole. */
+export const TAR_BLOCK_BYTES = 512
+export const FORMAT_SNIFF_BYTES = TAR_BLOCK_BYTES
 
 export type FormatVerdict = { format: ArchiveFormat } | { unknown: string }
 
@@ -24,12 +25,26 @@ export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict
   return { unknown: describeBytes(head) }
 }
 
-/** True when a tar header block starts at `head` (POSIX `ustar\0` or GNU `ustar `). */
+/**
+ * True when a tar header block starts at `head`: its checksum holds, as every tar format (v7,
+ * ustar, GNU, pax) writes it, with or without the `ustar` magic. A block of zeros is an empty tar.
+ */
 export function isTarHeader(head: Uint8Array): boolean {
-  return (
-    head.length >= FORMAT_SNIFF_BYTES &&
-    Buffer.from(head.buffer, head.byteOffset + 257, 5).toString('latin1') === 'ustar'
-  )
+  if (head.length < TAR_BLOCK_BYTES) return false
+  let unsigned = 0
+  let signed = 0
+  let zeros = true
+  for (let i = 0; i < TAR_BLOCK_BYTES; i++) {
+    const byte = i >= 148 && i < 156 ? 0x20 : (head[i] as number)
+    if (head[i] !== 0) zeros = false
+    unsigned += byte
+    signed += byte > 0x7f ? byte - 0x100 : byte
+  }
+  if (zeros) return true
+  const field = /^[ \0]*([0-7]{1,8})[ \0]*$/.exec(Buffer.from(head.subarray(148, 156)).toString('latin1'))
+  if (field === null) return false
+  const sum = parseInt(field[1] as string, 8)
+  return sum === unsigned || sum === signed
 }
 
 /**

@@ -1,36 +1,23 @@
 /**
- * Takes one download attempt's bytes as they arrive and sends each chunk, without copies, to
- * three places at once: the sha256, the `<archive>.part` file, and the unpacker filling a staging
- * folder (tar, tar.gz, and zip from its local headers; a zip is checked against its central
- * directory, or unpacked from it, once the `.part` file is complete).
- * Each attempt gets a fresh receiver: fresh hash, fresh `.part`, fresh staging folder.
+ * Takes one download attempt's bytes as they arrive: each chunk goes to the sha256, to the
+ * `<archive>.part` file, and (a tar) to GNU tar filling a staging folder; a zip is unpacked from
+ * the `.part` file once it is whole. Either way the tree written is checked before it is handed
+ * on. Each attempt gets a fresh receiver: fresh hash, fresh `.part`, fresh staging folder.
  */
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
-import type { WriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
-import { collectMainThreadGarbage } from '../common/buffer-garbage.js'
-import { CancelledError } from '../common/errors.js'
+import { type WriteStream, createWriteStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
-import { SMALL_FILE_BYTES, type SiteInspector, type SiteLimits, SiteWriter } from './site-writer.js'
+import { findGnuTar } from './gnu-tar.js'
+import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from './site-ledger.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
-import { TarUnpacker } from './tar.js'
-import { ZipUnpacker } from './zip.js'
-
-/**
- * A tar's pages up to this size are scanned for the site check beside the reader, larger ones on
- * the writer thread. Measured on 2 cores: with 30,000 pages of 0.5-6 KiB the writer thread (one
- * file creation each) is what the unpacking waits on, and scanning them here made it 12% faster;
- * with 3,000 pages of ~60 KiB the reader is, and scanning them here made it 4% slower.
- */
-const OBSERVE_HERE_BYTES = 16 * 1024
-
-/** The `.part` file is written in ~1 MiB writev calls instead of one call per network chunk. */
-const PART_FILE_BATCH_BYTES = 1024 * 1024
-const PART_FILE_HIGH_WATER_MARK = 2 * PART_FILE_BATCH_BYTES
+import { TarUnpacker } from './tar-unpacker.js'
+import { type StagedTree, checkStagedTree } from './tree-check.js'
+import { ZIP_TAIL_BYTES, zipWindow } from './zip-reader.js'
+import { unpackZip } from './zip-unpacker.js'
 
 export interface ReceiverOptions {
   partFile: string
@@ -39,42 +26,42 @@ export interface ReceiverOptions {
   log: Logger
   /**
    * Told at once when unpacking fails for a reason another download would not cure (an unsafe
-   * entry, a full disk), so the download can stop rather than finish for nothing.
+   * entry, a bound), so the download can stop rather than finish for nothing.
    */
   onFatal: (error: unknown) => void
   /** Stops the unpacking at once (cancellation), also while a zip is unpacked after the download. */
   signal?: AbortSignal | undefined
-  /** What the archive may unpack to (when unpacking). */
   limits: SiteLimits
-  /** Sees the files as they are written (when unpacking). */
-  inspector?: SiteInspector | undefined
 }
 
 export interface ReceivedArchive {
   sha256: string
   sizeBytes: number
   format: ArchiveFormat
-  /** The unpacked site, ready to be swapped in; undefined when not unpacking. */
+  /** The unpacked site, checked and ready to be swapped in; undefined when not unpacking. */
   staging: string | undefined
-  counts: SiteWriter['counts'] | undefined
+  tree: StagedTree | undefined
+  counts: SiteCounts | undefined
   /** Entries of every kind taken from the archive. */
   entries: number
 }
 
+/** Heads that are no archive at all, whatever follows: an error page from the storage. */
+const NEVER_AN_ARCHIVE = /HTML|XML|JSON|nothing at all/
+
 export class ArchiveReceiver {
   private readonly hash = createHash('sha256')
   private bytes = 0
-  /** The first bytes, held until the format is known (a tar is recognised at offset 257). */
+  /** The first bytes, held until the format is known. */
   private readonly head = new HeadSniffer<FormatVerdict>(detectFormat)
+  /** Undefined until the head tells, and for a head that only the end can tell (a zip after a program). */
   private format: ArchiveFormat | undefined
-  private tar: TarUnpacker | undefined
-  private zip: ZipUnpacker | undefined
-  /** Whether the `.part` stream is corked, and how much it holds since the last flush. */
-  private corked = false
-  private corkedBytes = 0
-  /** Stops the unpacker and the writer: on the caller's signal, or when discarded. */
-  private readonly stopper = new AbortController()
-  private writer: SiteWriter | undefined
+  private unknownHead = ''
+  /** GNU tar's unpacking: starting (GNU tar is looked for), then started. */
+  private tar: Promise<TarUnpacker> | undefined
+  private tarStarted: TarUnpacker | undefined
+  private readonly ledger: SiteLedger
+  private discarded = false
 
   private constructor(
     private readonly options: ReceiverOptions,
@@ -82,37 +69,12 @@ export class ArchiveReceiver {
     private readonly staging: string | undefined
   ) {
     part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)))
-    const { signal } = options
-    if (signal?.aborted) this.stopper.abort(signal.reason)
-    else signal?.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
-  }
-
-  /**
-   * The writer of the staging folder, once the format is known: one writer thread, which for a
-   * zip inflates its entries too (unless it is behind: then this thread does, see
-   * SiteWriter.fileInMemory). A second thread for a zip cost 15-20 MiB of peak RSS (a V8 isolate
-   * and a malloc arena of its own), which took every zip of the benchmark past its 120 MiB bound,
-   * and with this thread inflating while the one is behind it is no longer faster: in 5
-   * alternating runs against two threads, 3,000-page zip 1.41 against 1.38 s, 30,000 files 1.67
-   * against 1.77 s, 1 GiB 5.9 against 6.9 s, on a disk that made every time vary by a third.
-   *
-   * The site check scans pages where there is time to spare: a tar's small pages here, where
-   * they are as they will be written (see OBSERVE_HERE_BYTES), and its larger ones too whenever
-   * the writer thread is behind (a slow disk); every page of a zip here too, sent
-   * back by the thread that inflated and wrote it, since a zip's writer thread is what its
-   * unpacking waits on and this thread mostly waits for it.
-   */
-  private newWriter(staging: string): SiteWriter {
-    const { log, limits, inspector } = this.options
-    return new SiteWriter(staging, log, this.stopper.signal, limits, inspector, {
-      threads: 1,
-      observeHereUpTo: this.format === 'zip' ? SMALL_FILE_BYTES : OBSERVE_HERE_BYTES
-    })
+    this.ledger = new SiteLedger(options.limits, options.log)
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
     // 'w' truncates: a retry never appends to what a failed attempt left.
-    const part = createWriteStream(options.partFile, { flags: 'w', highWaterMark: PART_FILE_HIGH_WATER_MARK })
+    const part = createWriteStream(options.partFile, { flags: 'w' })
     try {
       await once(part, 'open')
     } catch (error) {
@@ -134,39 +96,38 @@ export class ArchiveReceiver {
   write(chunk: Buffer): Promise<void> | undefined {
     this.hash.update(chunk)
     this.bytes += chunk.length
-    // Every chunk received becomes garbage within milliseconds, and so do the batches, gunzip
-    // output and pieces made of it: a young collection after each MiB received keeps them from
-    // piling up (see bufferCollector for the figures).
-    collectMainThreadGarbage(chunk.length)
-    const fileWait = this.writePart(chunk) ? undefined : once(this.part, 'drain')
+    const fileWait = this.part.write(chunk) ? undefined : once(this.part, 'drain')
     const unpackWait = this.unpack(chunk)
     if (fileWait === undefined) return unpackWait
-    return unpackWait === undefined ? fileWait.then(noop) : Promise.all([fileWait, unpackWait]).then(noop)
+    return Promise.all([fileWait, unpackWait]).then(noop)
   }
 
   /**
-   * The body is complete: closes the `.part` file and finishes unpacking. Throws
-   * CorruptArchiveError (with the archive's size and sha256) when the bytes cannot be unpacked.
+   * The body is complete: closes the `.part` file, finishes unpacking and checks what was written.
+   * Throws CorruptArchiveError (with the archive's size and sha256) when the bytes cannot be unpacked.
    */
   async complete(): Promise<ReceivedArchive> {
     if (this.head.pending) {
-      // A body shorter than the sniffing window.
       const { verdict, head } = this.head.end()
-      this.decideFormat(verdict)
-      if (this.tar !== undefined) await this.tar.write(head)
+      const wait = this.decideFormat(verdict, head)
+      if (wait !== undefined) await wait
     }
-    const format = this.format!
-    this.flushPart()
     this.part.end()
     await once(this.part, 'close')
     const sha256 = this.hash.digest('hex')
-    if (this.writer !== undefined) {
+    const format = this.format ?? (await this.formatFromTheEnd())
+    let tree: StagedTree | undefined
+    if (this.staging !== undefined) {
       try {
-        if (format === 'zip') this.writer = await this.zip!.end()
-        else {
-          await this.tar!.end()
-          await this.writer.finish()
-        }
+        if (format === 'zip') {
+          await unpackZip({
+            file: this.options.partFile,
+            staging: this.staging,
+            ledger: this.ledger,
+            signal: this.options.signal
+          })
+        } else await (await this.tar!).end()
+        tree = await checkStagedTree(this.staging, this.options.signal)
       } catch (error) {
         if (!(error instanceof CorruptArchiveError)) throw error
         throw new CorruptArchiveError(
@@ -180,108 +141,85 @@ export class ArchiveReceiver {
       sizeBytes: this.bytes,
       format,
       staging: this.staging,
-      counts: this.writer?.counts,
-      entries: this.writer?.entryCount ?? 0
+      tree,
+      counts: this.staging === undefined ? undefined : this.ledger.counts,
+      entries: this.ledger.entryCount
     }
   }
 
   /**
    * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
-   * ending, and a large staging folder is only renamed aside for a detached removal (see
-   * discardFolder).
+   * ending, and a large staging folder is only renamed aside for a detached removal (see discardFolder).
    */
   async discard(cancelled = false): Promise<void> {
-    if (!this.stopper.signal.aborted) this.stopper.abort(new CancelledError('The unpacking was stopped'))
+    this.discarded = true
+    // GNU tar must be gone first, or it could write into the folder being removed.
+    await this.tar?.then((tar) => tar.stop()).catch(noop)
     this.part.destroy()
-    // In-flight writes must settle first, or one could recreate a folder after the removal.
-    await Promise.all([this.writer?.settled(), this.part.closed ? undefined : once(this.part, 'close').catch(noop)])
+    if (!this.part.closed) await once(this.part, 'close').catch(noop)
     await Promise.all([
       removeQuietly(this.options.partFile),
       this.staging === undefined
         ? undefined
-        : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.writer?.entryCount ?? 0 })
+        : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.ledger.entryCount })
     ])
-  }
-
-  /**
-   * A fresh start of the unpacking in the same staging folder (a zip that must be unpacked from
-   * its central directory): the writer's work is stopped, the folder emptied, a new writer made.
-   */
-  private async restartUnpacking(): Promise<SiteWriter> {
-    const staging = this.staging as string
-    const old = this.writer as SiteWriter
-    await old.stopAndSettle()
-    await rm(staging, { recursive: true, force: true, maxRetries: 2 })
-    await mkdir(staging)
-    this.writer = this.newWriter(staging)
-    return this.writer
-  }
-
-  /**
-   * Like `part.write`, but the chunks go to disk together, ~1 MiB per writev, without copies.
-   * Never left corked while the caller waits for 'drain': a corked stream would not flush, and
-   * 'drain' would never come. (The chunks held here outlive a young collection and need a full
-   * one; copied into reused batch buffers instead, they die young, and the 3,000-page zip's
-   * full collections went from 8-9 to 1-2, but neither its time nor its peak RSS moved in 8
-   * alternating runs on Node 24: the copies are not worth it.)
-   */
-  private writePart(chunk: Buffer): boolean {
-    if (!this.corked) {
-      this.part.cork()
-      this.corked = true
-    }
-    const roomLeft = this.part.write(chunk)
-    this.corkedBytes += chunk.length
-    if (!roomLeft || this.corkedBytes >= PART_FILE_BATCH_BYTES) this.flushPart()
-    return roomLeft
-  }
-
-  private flushPart(): void {
-    if (!this.corked) return
-    this.corked = false
-    this.corkedBytes = 0
-    this.part.uncork()
   }
 
   private unpack(chunk: Buffer): Promise<void> | undefined {
     if (this.head.pending) {
       const judged = this.head.push(chunk)
       if (judged === undefined) return undefined
-      this.decideFormat(judged.verdict)
-      chunk = judged.head
+      return this.decideFormat(judged.verdict, judged.head)
     }
-    if (this.zip !== undefined) return this.zip.write(chunk)
-    // After a corrupt-data failure the tar unpacker is left behind; the download goes on so that
-    // the error can tell the size and sha256 of what was served.
-    if (this.tar === undefined || this.tar.error !== undefined) return undefined
-    return this.tar.write(chunk)
+    return this.toTar(chunk)
   }
 
-  /** Sets the format and, when unpacking, makes the writer and starts the streaming unpacker of that format. */
-  private decideFormat(verdict: FormatVerdict): void {
+  /** Sets the format and starts GNU tar for a tar; `head` is every byte held until then. */
+  private decideFormat(verdict: FormatVerdict, head: Buffer): Promise<void> | undefined {
     if ('unknown' in verdict) {
-      throw new NotAnArchiveError(
-        `The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${verdict.unknown}`
-      )
+      if (NEVER_AN_ARCHIVE.test(verdict.unknown)) throw this.notAnArchive(verdict.unknown)
+      this.unknownHead = verdict.unknown
+      return undefined
     }
     this.format = verdict.format
-    if (this.staging === undefined) return
-    this.writer = this.newWriter(this.staging)
-    if (verdict.format === 'zip') {
-      this.zip = new ZipUnpacker(this.writer, {
-        file: this.options.partFile,
-        restart: () => this.restartUnpacking(),
-        signal: this.stopper.signal
+    if (this.staging === undefined || verdict.format === 'zip') return undefined
+    const staging = this.staging
+    this.tar = findGnuTar().then((tar) => {
+      this.tarStarted = new TarUnpacker({
+        tar,
+        gzip: verdict.format === 'tar.gz',
+        staging,
+        ledger: this.ledger,
+        maxTarBytes: archiveBound(this.options.limits),
+        onFatal: this.options.onFatal
       })
-      return
-    }
-    this.tar = new TarUnpacker(this.writer, {
-      gzip: verdict.format === 'tar.gz',
-      onError: (error) => {
-        if (!(error instanceof CorruptArchiveError)) this.options.onFatal(error)
-      },
-      signal: this.stopper.signal
+      return this.tarStarted
     })
+    return this.toTar(head)
+  }
+
+  private toTar(chunk: Buffer): Promise<void> | undefined {
+    if (this.tarStarted !== undefined) return this.tarStarted.write(chunk)
+    return this.tar?.then((tar) => (this.discarded ? undefined : tar.write(chunk)))
+  }
+
+  /** A head no format claims may still be a zip with a program before it: its end record tells. */
+  private async formatFromTheEnd(): Promise<ArchiveFormat> {
+    const file = await open(this.options.partFile, 'r')
+    try {
+      const tail = Buffer.alloc(Math.min(this.bytes, ZIP_TAIL_BYTES))
+      await file.read(tail, 0, tail.length, this.bytes - tail.length)
+      if (zipWindow(tail, this.bytes) !== undefined) return (this.format = 'zip')
+    } finally {
+      await file.close()
+    }
+    throw this.notAnArchive(this.unknownHead)
+  }
+
+  private notAnArchive(what: string): NotAnArchiveError {
+    return new NotAnArchiveError(
+      `The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${what}`
+    )
   }
 }
 

@@ -18,6 +18,15 @@ export function siteVerifier(settings: ExportSettings, context: FlowContext): ((
     new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) })
 }
 
+/** The review of the staged site before the swap, or undefined when the site is not checked. */
+export function siteReview(
+  settings: ExportSettings,
+  context: FlowContext
+): ((stagedSite: string) => Promise<void>) | undefined {
+  const make = siteVerifier(settings, context)
+  return make === undefined ? undefined : (stagedSite) => make().review(stagedSite)
+}
+
 function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext): void {
   const { log } = context.host
   const { outputs, report } = context

@@ -13,7 +13,8 @@ import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
 import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/errors.js'
 import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
-import type { SiteInspector, SiteLimits } from '../archive/site-writer.js'
+import { ARCHIVE_OVERHEAD, type SiteLimits, archiveBound } from '../archive/site-ledger.js'
+import type { StagedTree } from '../archive/tree-check.js'
 import {
   createStagingFolder,
   discardFolder,
@@ -42,11 +43,8 @@ export interface TransferOptions {
   siteDir?: string | undefined
   /** What the archive may unpack to. */
   limits: SiteLimits
-  /**
-   * Makes the inspector of one attempt's unpacking (each attempt starts afresh); the last one
-   * reviews the staged site before it is swapped in, and its throw keeps the previous site.
-   */
-  inspect?: (() => SiteInspector) | undefined
+  /** Reviews the staged site (checked, whole) before it is swapped in; a throw keeps the previous site. */
+  review?: ((stagedSite: string, tree: StagedTree) => Promise<void>) | undefined
   /**
    * Told once the whole archive is in `archiveFolder`, before the site is reviewed and swapped in:
    * a site check that fails still leaves the archive there, and its facts can be handed on.
@@ -87,10 +85,6 @@ const ARCHIVE_NAME = 'bundle'
 const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024
-/** What an archive may take beyond twice the site it holds and a tar block pair per entry (see archiveBound). */
-const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024
-/** A tar entry of under 512 bytes still takes a 512-byte header and a 512-byte block of content. */
-const SMALL_ENTRY_BYTES = 1024
 
 export function transferBundle(options: TransferOptions): Promise<TransferResult> {
   return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options))
@@ -127,7 +121,7 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
       throw finalError(error, state, downloads)
     }
     return {
-      ...(await finish(options, archiveStaging, received, state.inspector)),
+      ...(await finish(options, archiveStaging, received)),
       link: state.link,
       attempts: state.attempts
     }
@@ -137,7 +131,7 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
 /** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
 export type LocalOptions = Pick<
   TransferOptions,
-  'archiveFolder' | 'siteDir' | 'limits' | 'inspect' | 'onArchive' | 'signal' | 'log'
+  'archiveFolder' | 'siteDir' | 'limits' | 'review' | 'onArchive' | 'signal' | 'log'
 >
 
 /**
@@ -150,14 +144,13 @@ export function unpackLocalBundle(
   options: LocalOptions
 ): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
   return withArchiveStaging(options, async (archiveStaging) => {
-    const inspector = options.inspect?.()
-    const received = await receive(options, archiveStaging, inspector, async (receiver, stop) => {
+    const received = await receive(options, archiveStaging, async (receiver, stop) => {
       for await (const chunk of createReadStream(file, { highWaterMark: LOCAL_CHUNK_BYTES, signal: stop })) {
         await receiver.write(chunk as Buffer)
       }
     })
     options.log.info(`Read the bundle from ${file}: ${formatBytes(received.sizeBytes)}, sha256 ${received.sha256}`)
-    return await finish(options, archiveStaging, received, inspector)
+    return await finish(options, archiveStaging, received)
   })
 }
 
@@ -170,7 +163,6 @@ export function unpackLocalBundle(
 async function receive(
   options: LocalOptions,
   archiveStaging: string,
-  inspector: SiteInspector | undefined,
   fill: (receiver: ArchiveReceiver, stop: AbortSignal) => Promise<void>
 ): Promise<ReceivedArchive> {
   const { signal } = options
@@ -186,8 +178,7 @@ async function receive(
       log: options.log,
       onFatal: (error) => stop.abort(error),
       signal: stop.signal,
-      limits: options.limits,
-      inspector
+      limits: options.limits
     })
     await fill(receiver, stop.signal)
     const received = await receiver.complete()
@@ -230,8 +221,6 @@ interface TransferState {
   attempts: number
   /** Where each attempt writes the archive (see withArchiveStaging). */
   archiveStaging: string
-  /** The inspector of the last attempt. */
-  inspector?: SiteInspector | undefined
 }
 
 /** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
@@ -254,26 +243,21 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
   }
   const progress = new DownloadProgress(log, clock, state.link.sizeBytes)
   try {
-    const received = await receive(
-      options,
-      state.archiveStaging,
-      (state.inspector = options.inspect?.()),
-      async (receiver, stop) => {
-        await download({
-          url: state.link.url,
-          clock,
-          signal: stop,
-          stallTimeoutMs: STALL_TIMEOUT_MS,
-          expectedSize: state.link.sizeBytes,
-          sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
-          policy: options.policy,
-          deadline: options.deadline,
-          onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-          onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
-        })
-        progress.end()
-      }
-    )
+    const received = await receive(options, state.archiveStaging, async (receiver, stop) => {
+      await download({
+        url: state.link.url,
+        clock,
+        signal: stop,
+        stallTimeoutMs: STALL_TIMEOUT_MS,
+        expectedSize: state.link.sizeBytes,
+        sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
+        policy: options.policy,
+        deadline: options.deadline,
+        onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+        onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
+      })
+      progress.end()
+    })
     log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`)
     return received
   } catch (error) {
@@ -293,11 +277,10 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
 async function finish(
   options: LocalOptions,
   archiveStaging: string,
-  received: ReceivedArchive,
-  inspector: SiteInspector | undefined
+  received: ReceivedArchive
 ): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
   const { log, siteDir, archiveFolder } = options
-  const { staging, counts } = received
+  const { staging, counts, tree } = received
   const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
   const archiveFile = join(archiveFolder, archiveName)
   const kept: KeptArchive = {
@@ -311,8 +294,8 @@ async function finish(
     await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
     await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal })
     options.onArchive?.(kept)
-    if (siteDir !== undefined && staging !== undefined) {
-      await inspector?.review(staging)
+    if (siteDir !== undefined && staging !== undefined && tree !== undefined) {
+      await options.review?.(staging, tree)
       await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
     }
   } catch (error) {
@@ -334,26 +317,11 @@ async function finish(
   return { ...kept, siteDir }
 }
 
-/**
- * The most bytes an archive may have: the largest site it may hold (`max-site-size`) and its
- * format's overhead. A tar gives each entry a 512-byte header and pads its content to 512 bytes,
- * so a file of 1 KiB or more takes at most twice its size, and any entry (a folder, a file of a
- * few bytes) at least 1 KiB: 1 KiB for each entry the archive may hold. The fixed part holds
- * long names and end blocks. A zip's records and gzip's or deflate's framing take less.
- * Storage that says no Content-Length, and a bundle answer without `sizeBytes`, would otherwise
- * fill the disk until `timeout` (with `extract: false` nothing else reads the bytes, and an
- * unpacker may ignore what follows the archive's end).
- */
-export function archiveBound(limits: SiteLimits): number {
-  const entries = limits.maxEntries ?? MAX_SITE_ENTRIES
-  return Math.min(Number.MAX_SAFE_INTEGER, 2 * limits.maxBytes + entries * SMALL_ENTRY_BYTES + ARCHIVE_OVERHEAD_BYTES)
-}
-
 /** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
 function archiveTooLarge(limits: SiteLimits, detail: string): SiteLimitError {
   return new SiteLimitError(
     `The bundle archive is larger than ${formatBytes(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${formatBytes(limits.maxBytes)}) allows: ` +
-      `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${formatBytes(ARCHIVE_OVERHEAD_BYTES)} for an archive's headers and padding. ` +
+      `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${formatBytes(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
       'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
   )
 }

@@ -11,7 +11,6 @@
 import type { Dirent } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import type { FileObserver, SiteInspector } from '../archive/site-writer.js'
 import {
   type CheckedLinks,
   type FoundLink,
@@ -22,6 +21,14 @@ import {
   linkCollector,
   linkCollectorSource
 } from './links.js'
+
+interface FileObserver {
+  observe(path: string, content: Buffer): void
+  result(files: readonly string[]): unknown
+}
+interface SiteInspector {
+  review(root: string): Promise<void>
+}
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */

@@ -1,0 +1,235 @@
+/**
+ * Unpacks a finished zip into the staging folder as Info-ZIP's unzip would: entries in archive
+ * order, the later of two at one path winning, symlinks made last. Every entry is judged by the
+ * ledger from the central directory before anything is written, and each entry's bytes are
+ * checked against what the directory declares as they are inflated: a zip cannot unpack to more
+ * than it says.
+ */
+import { closeSync, futimesSync, lstatSync, mkdirSync, openSync, rmSync, symlinkSync, writeSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import zlib from 'node:zlib'
+import type yauzl from 'yauzl'
+import { fileNameText } from '../common/file-names.js'
+import { MAX_LINK_TARGET_BYTES, fileMode } from './entry-safety.js'
+import { UnsafeEntryError, corrupt, unsupportedEntry, writeFailure } from './errors.js'
+import type { SiteLedger } from './site-ledger.js'
+import { type OpenZip, entryNameBytes, openZip } from './zip-reader.js'
+
+/** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
+const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024
+const UNIX_HOST = 3
+const S_IFMT = 0o170000
+const S_IFLNK = 0o120000
+const SLASH = 0x2f
+
+export interface ZipUnpackOptions {
+  file: string
+  staging: string
+  ledger: SiteLedger
+  signal?: AbortSignal | undefined
+}
+
+interface Planned {
+  entry: yauzl.Entry
+  name: string
+  /** Below the staging folder, as unzip would name it. */
+  path: Buffer
+  kind: 'file' | 'directory' | 'symlink'
+  target?: Buffer
+}
+
+export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
+  const zip = await openZip(options.file)
+  try {
+    const planned = await plan(zip, options)
+    const prefix = Buffer.from(`${options.staging}/`)
+    const madeFolders = new Set<string>()
+    const written = new Set<string>()
+    for (const [i, item] of planned.entries()) {
+      if (i % 256 === 0) options.signal?.throwIfAborted()
+      const path = Buffer.concat([prefix, item.path])
+      try {
+        if (item.kind === 'directory') makeFolder(path, madeFolders)
+        else if (item.kind === 'file') {
+          makeFolder(parentOf(path), madeFolders)
+          // The later of two entries at a path wins, with its own mode.
+          if (written.has(path.toString('latin1'))) rmSync(path, { force: true })
+          written.add(path.toString('latin1'))
+          await writeEntry(zip, item.entry, path, options.signal)
+        }
+      } catch (error) {
+        throw writeFailure(error, `the archive entry ${JSON.stringify(item.name)} into ${options.staging}`)
+      }
+    }
+    options.ledger.finish()
+    const last = new Map(planned.map((item) => [item.path.toString('latin1'), item]))
+    for (const item of planned) {
+      // A later entry at its path (a file, a folder) took its place.
+      if (item.kind !== 'symlink' || last.get(item.path.toString('latin1')) !== item) continue
+      const path = Buffer.concat([prefix, item.path])
+      makeFolder(parentOf(path), madeFolders)
+      rmSync(path, { force: true })
+      symlinkSync(item.target as Buffer, path)
+    }
+  } finally {
+    zip.close()
+  }
+}
+
+/** Every entry judged, and every symlink's target read, before anything is written. */
+async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]> {
+  const planned: Planned[] = []
+  let declared = 0
+  for (const entry of zip.entries) {
+    const bytes = entryNameBytes(entry)
+    const name = fileNameText(bytes)
+    if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw unsupportedEntry(name, 'is encrypted')
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+      throw unsupportedEntry(name, `is compressed with method ${entry.compressionMethod}`)
+    }
+    const unixMode = entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : 0
+    const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file'
+    if (kind === 'file') declared += entry.uncompressedSize
+    planned.push({ entry, name, path: relativePath(bytes), kind })
+  }
+  options.ledger.declared(declared)
+  refuseSharedData(zip.entries, planned)
+  for (const item of planned) {
+    if (item.kind === 'symlink') item.target = await readLinkTarget(zip, item)
+    options.ledger.entry(item.kind, item.name, {
+      size: item.entry.uncompressedSize,
+      target: item.target === undefined ? undefined : fileNameText(item.target)
+    })
+  }
+  return planned
+}
+
+/**
+ * Two records whose data overlap unpack the same bytes many times over (the "overlapping" zip
+ * bomb, which unzip refuses too): refused before any is read.
+ */
+function refuseSharedData(entries: yauzl.Entry[], planned: Planned[]): void {
+  const byOffset = entries
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader)
+  for (let k = 1; k < byOffset.length; k++) {
+    const before = byOffset[k - 1]!
+    const after = byOffset[k]!
+    const beforeEnd = before.entry.relativeOffsetOfLocalHeader + 30 + before.entry.compressedSize
+    if (beforeEnd > after.entry.relativeOffsetOfLocalHeader) {
+      throw new UnsafeEntryError(
+        planned[after.i]!.name,
+        `shares its data with the entry ${JSON.stringify(planned[before.i]!.name)}: the same bytes unpacked twice`
+      )
+    }
+  }
+}
+
+async function readLinkTarget(zip: OpenZip, item: Planned): Promise<Buffer> {
+  const { entry, name } = item
+  // A path is at most 4,096 bytes, and deflate never grows one by more than a few dozen.
+  if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES || entry.compressedSize > 2 * MAX_LINK_TARGET_BYTES) {
+    throw new UnsafeEntryError(name, `is a symlink whose target declares more than ${MAX_LINK_TARGET_BYTES} bytes`)
+  }
+  return await readWhole(zip, entry)
+}
+
+/** An entry's bytes, inflated in one call and checked against its declared size and CRC-32. */
+async function readWhole(zip: OpenZip, entry: yauzl.Entry): Promise<Buffer> {
+  const { fileDataStart } = await zip.zip.readLocalFileHeaderPromise(entry, { minimal: true }).catch((error) => {
+    throw corrupt(error)
+  })
+  const stored = Buffer.allocUnsafe(entry.compressedSize)
+  try {
+    zip.reader.copy(stored, 0, entry.compressedSize, fileDataStart)
+  } catch (error) {
+    throw corrupt(error)
+  }
+  let data = stored
+  if (entry.compressionMethod === 8) {
+    try {
+      data = zlib.inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) })
+    } catch (error) {
+      throw corrupt(error)
+    }
+  }
+  checkContent(entry, data.length, zlib.crc32(data))
+  return data
+}
+
+function checkContent(entry: yauzl.Entry, length: number, crc: number): void {
+  if (length !== entry.uncompressedSize) {
+    throw corrupt(new Error(`an entry holds ${length} bytes where its record declares ${entry.uncompressedSize}`))
+  }
+  if (crc !== entry.crc32) throw corrupt(new Error("an entry's data does not match its CRC-32"))
+}
+
+async function writeEntry(zip: OpenZip, entry: yauzl.Entry, path: Buffer, signal?: AbortSignal): Promise<void> {
+  const mode = fileMode(entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : undefined)
+  const modified = entry.getLastModDate()
+  if (entry.uncompressedSize <= IN_ONE_PIECE_BYTES && entry.compressedSize <= IN_ONE_PIECE_BYTES) {
+    const data = await readWhole(zip, entry)
+    const fd = openSync(path, 'w', mode)
+    try {
+      writeSync(fd, data)
+      futimesSync(fd, modified, modified)
+    } finally {
+      closeSync(fd)
+    }
+    return
+  }
+  // yauzl's stream fails past the declared size; the CRC-32 is checked as the bytes pass.
+  const stream = await zip.zip.openReadStreamPromise(entry).catch((error) => {
+    throw corrupt(error)
+  })
+  let crc = 0
+  let length = 0
+  const check = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      crc = zlib.crc32(chunk, crc)
+      length += chunk.length
+      done(null, chunk)
+    }
+  })
+  const file = createWriteStream(path, { mode })
+  try {
+    await pipeline(stream, check, file, { signal })
+  } catch (error) {
+    if ((error as Error).name === 'AbortError' || (error as NodeJS.ErrnoException).syscall !== undefined) throw error
+    throw corrupt(error)
+  }
+  checkContent(entry, length, crc)
+}
+
+/** An entry's name as a path below the staging folder: no empty or `.` segments (the ledger refused `..`). */
+function relativePath(name: Buffer): Buffer {
+  const segments: Buffer[] = []
+  let start = 0
+  for (let i = 0; i <= name.length; i++) {
+    if (i < name.length && name[i] !== SLASH) continue
+    const segment = name.subarray(start, i)
+    if (segment.length > 0 && !(segment.length === 1 && segment[0] === 0x2e)) segments.push(segment)
+    start = i + 1
+  }
+  return Buffer.from(segments.flatMap((segment, i) => (i === 0 ? [...segment] : [SLASH, ...segment])))
+}
+
+function parentOf(path: Buffer): Buffer {
+  return path.subarray(0, path.lastIndexOf(SLASH))
+}
+
+/** Makes a folder and its parents; a file an earlier entry left where it goes (since replaced) goes first. */
+function makeFolder(path: Buffer, made: Set<string>): void {
+  const key = path.toString('latin1')
+  if (made.has(key)) return
+  try {
+    mkdirSync(path, { recursive: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || lstatSync(path).isDirectory()) throw error
+    rmSync(path)
+    mkdirSync(path)
+  }
+  made.add(key)
+}
