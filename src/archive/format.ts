@@ -20,7 +20,7 @@ export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict
 export function detectFormat(head: Uint8Array, complete: boolean): FormatVerdict | undefined {
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return { format: 'zip' }
   if (startsWith(head, [0x1f, 0x8b])) return { format: 'tar.gz' }
-  if (isTarHeader(head)) return { format: 'tar' }
+  if (looksLikeTar(head)) return { format: 'tar' }
   if (head.length < FORMAT_SNIFF_BYTES && !complete) return undefined
   return { unknown: describeBytes(head) }
 }
@@ -45,6 +45,14 @@ export function isTarHeader(head: Uint8Array): boolean {
   if (field === null) return false
   const sum = parseInt(field[1] as string, 8)
   return sum === unsigned || sum === signed
+}
+
+/**
+ * A tar's first block: its checksum tells every tar format, and the `ustar` magic one whose first
+ * header is damaged (GNU tar then says what is wrong with it).
+ */
+export function looksLikeTar(head: Uint8Array): boolean {
+  return isTarHeader(head) || (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar')
 }
 
 /**

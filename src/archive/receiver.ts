@@ -16,7 +16,7 @@ import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from './si
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar-unpacker.js'
 import { type StagedTree, checkStagedTree } from './tree-check.js'
-import { ZIP_TAIL_BYTES, zipWindow } from './zip-reader.js'
+import { ZIP_TAIL_BYTES, findEndRecord } from './zip-reader.js'
 import { unpackZip } from './zip-unpacker.js'
 
 export interface ReceiverOptions {
@@ -69,7 +69,7 @@ export class ArchiveReceiver {
     private readonly staging: string | undefined
   ) {
     part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)))
-    this.ledger = new SiteLedger(options.limits, options.log)
+    this.ledger = new SiteLedger(options.limits, options.log, staging)
   }
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
@@ -209,7 +209,7 @@ export class ArchiveReceiver {
     try {
       const tail = Buffer.alloc(Math.min(this.bytes, ZIP_TAIL_BYTES))
       await file.read(tail, 0, tail.length, this.bytes - tail.length)
-      if (zipWindow(tail, this.bytes) !== undefined) return (this.format = 'zip')
+      if (findEndRecord(tail, this.bytes) !== undefined) return (this.format = 'zip')
     } finally {
       await file.close()
     }

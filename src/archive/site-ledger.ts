@@ -6,7 +6,7 @@
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
 import { EntryIndex, MAX_SITE_ENTRIES } from './entry-safety.js'
-import { SiteLimitError } from './errors.js'
+import { SiteLimitError, writeFailure } from './errors.js'
 
 export interface SiteLimits {
   /** Bytes of file content in all (`max-site-size`). */
@@ -45,6 +45,9 @@ export function archiveBound(limits: SiteLimits): number {
 /** The fixed part of archiveBound, for the message that names it. */
 export const ARCHIVE_OVERHEAD = ARCHIVE_OVERHEAD_BYTES
 
+/** The longest path Linux opens (PATH_MAX, its NUL included): a site's files must be reachable by path. */
+const MAX_FULL_PATH_BYTES = 4095
+
 const UNCHANGED = 'Nothing was unpacked into the site folder, and the previous site was left as it was'
 
 export class SiteLedger {
@@ -54,13 +57,18 @@ export class SiteLedger {
   private entries = 0
   private bytes = 0
 
+  /** `root`: the folder the entries are written below, whose path counts towards each entry's. */
   constructor(
     private readonly limits: SiteLimits,
-    private readonly log: Logger
+    private readonly log: Logger,
+    private readonly root: string | undefined
   ) {
     this.maxEntries = limits.maxEntries ?? MAX_SITE_ENTRIES
     this.index = new EntryIndex({ paths: this.maxEntries })
+    this.rootBytes = root === undefined ? 0 : Buffer.byteLength(root) + 1
   }
+
+  private readonly rootBytes: number
 
   /** Entries taken so far, of every kind. */
   get entryCount(): number {
@@ -72,6 +80,15 @@ export class SiteLedger {
    * (a device or a fifo: `special` names what it is). `size`: the bytes a file writes.
    */
   entry(kind: EntryKind, name: string, details: { size?: number; target?: string; special?: string } = {}) {
+    const path = this.check(kind, name, details)
+    if (path !== undefined && this.rootBytes + Buffer.byteLength(path) > MAX_FULL_PATH_BYTES) {
+      const tooLong = Object.assign(new Error('name too long'), { code: 'ENAMETOOLONG' })
+      throw writeFailure(tooLong, `the archive entry ${JSON.stringify(name)} into ${this.root}`)
+    }
+    return path
+  }
+
+  private check(kind: EntryKind, name: string, details: { size?: number; target?: string; special?: string }) {
     if (++this.entries > this.maxEntries) {
       throw new SiteLimitError(
         `The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action ` +

@@ -133,30 +133,29 @@ export async function sweepStaleFolders(siteDir: string, log: Logger, signal: Ab
 
 /** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
 export async function removeQuietly(path: string): Promise<void> {
-  await rm(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined)
+  // A tree deeper than the longest path node can name (GNU tar can make one) goes by the system's rm.
+  await rm(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => removeDetached([path], undefined))
 }
 
 /**
- * A node process of its own removes `paths`, so this one does not stall (node's recursive
- * removal holds up the event loop for long stretches). Resolves when that process ends, or as
- * soon as `until` fires: the process then goes on alone, and this one may end without waiting
- * for it. Never rejects: whatever it leaves, the next run sweeps.
+ * The system's own removal (`rm -rf`, `rmdir /s` on Windows) in a process of its own removes
+ * `paths`, so this one does not stall, and trees deeper than a path can name go too. Resolves when
+ * that process ends, or as soon as `until` fires: the process then goes on alone, and this one may
+ * end without waiting for it. Never rejects: whatever it leaves, the next run sweeps.
  */
 function removeDetached(paths: string[], until: AbortSignal | undefined): Promise<void> {
-  const script =
-    "for (const path of process.argv.slice(1)) require('node:fs').rmSync(path, { recursive: true, force: true, maxRetries: 2 })"
+  const [command, args] =
+    process.platform === 'win32'
+      ? ['cmd.exe', ['/d', '/c', 'rmdir', '/s', '/q', ...paths]]
+      : ['rm', ['-rf', '--', ...paths]]
   return new Promise((resolve) => {
     try {
-      const remover = spawn(process.execPath, ['-e', script, ...paths], {
-        detached: true,
-        stdio: 'ignore',
-        windowsHide: true
-      })
+      const remover = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true })
       const letGo = (): void => {
         remover.unref()
         resolve()
       }
-      remover.on('error', () => resolve(Promise.all(paths.map(removeQuietly)).then(() => undefined)))
+      remover.on('error', () => resolve())
       remover.on('exit', () => {
         until?.removeEventListener('abort', letGo)
         resolve()

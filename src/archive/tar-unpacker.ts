@@ -11,7 +11,7 @@ import { fileNameText } from '../common/file-names.js'
 import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
 import { CorruptArchiveError, NotAnArchiveError, SiteLimitError } from './errors.js'
-import { HeadSniffer, TAR_BLOCK_BYTES, describeBytes, isTarHeader } from './format.js'
+import { HeadSniffer, TAR_BLOCK_BYTES, describeBytes, looksLikeTar } from './format.js'
 import { GnuTarExtraction } from './gnu-tar.js'
 import type { SiteLedger } from './site-ledger.js'
 import type { TarMember } from './tar-listing.js'
@@ -33,16 +33,20 @@ export class TarUnpacker {
   private readonly extraction: GnuTarExtraction
   private readonly gunzip: zlib.Gunzip | undefined
   private readonly head = new HeadSniffer<boolean>((head, complete) =>
-    head.length >= TAR_BLOCK_BYTES || complete ? isTarHeader(head) : undefined
+    head.length >= TAR_BLOCK_BYTES || complete ? looksLikeTar(head) : undefined
   )
   private tarBytes = 0
   /** Corrupt gzip data: told at the end, once the whole archive's size and sha256 are known. */
   private corrupt: CorruptArchiveError | undefined
   private fatal: unknown
+  /** Settles once the unpacking stops for a failure: no wait for gunzip's room outlives that. */
+  private readonly halted: Promise<void>
+  private halt: () => void = () => {}
   /** Members GNU tar writes with modes their owner cannot read or write through. */
   private readonly modesToMend: Array<{ name: Buffer; mode: number }> = []
 
   constructor(private readonly options: TarUnpackerOptions) {
+    this.halted = new Promise((resolve) => (this.halt = resolve))
     this.extraction = new GnuTarExtraction({
       tar: options.tar,
       into: options.staging,
@@ -71,14 +75,15 @@ export class TarUnpacker {
     const gunzip = this.gunzip
     if (gunzip === undefined) return this.plain(chunk)
     if (this.corrupt !== undefined || !this.extraction.reading) return undefined
-    return gunzip.write(chunk) ? undefined : once(gunzip, 'drain').then(() => undefined)
+    if (gunzip.write(chunk)) return undefined
+    return Promise.race([once(gunzip, 'drain').then(noop, noop), this.halted])
   }
 
   /** The whole archive is in: waits for GNU tar, mends modes, and judges the symlinks of the whole tree. */
   async end(): Promise<void> {
     if (this.gunzip !== undefined && this.corrupt === undefined && this.extraction.reading) {
       this.gunzip.end()
-      await once(this.gunzip, 'end').catch(() => undefined)
+      await Promise.race([once(this.gunzip, 'end').then(noop, noop), this.halted])
     }
     if (this.fatal !== undefined) throw this.fatal
     if (this.head.pending) {
@@ -103,6 +108,7 @@ export class TarUnpacker {
 
   /** Stops GNU tar and gunzip at once; nothing is written after this resolves. */
   async stop(): Promise<void> {
+    this.halt()
     this.gunzip?.destroy()
     await this.extraction.stop()
   }
@@ -170,8 +176,11 @@ export class TarUnpacker {
   private failFatally(error: unknown): void {
     if (this.fatal !== undefined) return
     this.fatal = error
+    this.halt()
     this.gunzip?.destroy()
     void this.extraction.stop()
     this.options.onFatal(error)
   }
 }
+
+function noop(): void {}

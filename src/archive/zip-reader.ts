@@ -17,6 +17,8 @@ const MAX_COMMENT_BYTES = 0xffff
 const END_SIGNATURE = 0x06054b50
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50
 const ZIP64_LOCATOR_BYTES = 20
+const CENTRAL_SIGNATURE = 0x02014b50
+const CENTRAL_RECORD_BYTES = 46
 
 /**
  * The file seen from `shift` on and up to `size` bytes (see zipWindow), read through a few cached
@@ -97,27 +99,58 @@ class WindowReader extends yauzl.RandomAccessReader {
   }
 }
 
-/**
- * Where the zip lies in a file of `size` bytes whose last bytes are `tail`: it ends with its end
- * record (the last one whose comment fits in the file), and it starts where its offsets count
- * from: unzip's "extra bytes at beginning", the gap between where the directory is and where the
- * end record says it is. Undefined when the file holds no end record.
- */
-export function zipWindow(tail: Buffer, size: number): { shift: number; size: number } | undefined {
+/** A zip's end record: where it is in the file, and what it says of the central directory. */
+export interface EndRecord {
+  at: number
+  /** The file's bytes up to the end of the record's comment (bytes after it are padding). */
+  end: number
+  directoryOffset: number
+  directoryBytes: number
+  /** Zip64 keeps the true figures elsewhere: yauzl reads them, and the zip is taken as it comes. */
+  zip64: boolean
+}
+
+/** The last end record in `tail` (the last bytes of a file of `size`) whose comment fits in the file. */
+export function findEndRecord(tail: Buffer, size: number): EndRecord | undefined {
   const tailStart = size - tail.length
   for (let at = tail.length - END_RECORD_BYTES; at >= 0; at--) {
     if (tail.readUInt32LE(at) !== END_SIGNATURE) continue
     const end = at + END_RECORD_BYTES + tail.readUInt16LE(at + 20)
     if (end > tail.length) continue
-    const zip64 = at >= ZIP64_LOCATOR_BYTES && tail.readUInt32LE(at - ZIP64_LOCATOR_BYTES) === ZIP64_LOCATOR_SIGNATURE
     const directoryBytes = tail.readUInt32LE(at + 12)
     const directoryOffset = tail.readUInt32LE(at + 16)
-    const actualOffset = tailStart + at - directoryBytes
-    // Zip64 keeps its true sizes elsewhere: such a zip is taken as it comes.
-    const shift = zip64 || directoryOffset === 0xffffffff ? 0 : Math.max(0, actualOffset - directoryOffset)
-    return { shift, size: tailStart + end - shift }
+    const locator = at >= ZIP64_LOCATOR_BYTES && tail.readUInt32LE(at - ZIP64_LOCATOR_BYTES) === ZIP64_LOCATOR_SIGNATURE
+    const zip64 = locator || directoryOffset === 0xffffffff || directoryBytes === 0xffffffff
+    return { at: tailStart + at, end: tailStart + end, directoryOffset, directoryBytes, zip64 }
   }
   return undefined
+}
+
+/**
+ * Where the zip lies in its file: from where its offsets count (0, or after a program the zip was
+ * appended to, which unzip calls "extra bytes at beginning") to the end of its end record. The
+ * central directory must end where the end record starts: bytes between the two are read by no
+ * reader, and could hide anything.
+ */
+function zipWindow(fd: number, end: EndRecord): { shift: number; size: number } {
+  if (end.zip64) return { shift: 0, size: end.end }
+  const declaredEnd = end.directoryOffset + end.directoryBytes
+  const actualStart = end.at - end.directoryBytes
+  if (declaredEnd !== end.at) {
+    const signature = Buffer.alloc(4)
+    if (
+      actualStart < 0 ||
+      declaredEnd > end.at ||
+      readSync(fd, signature, 0, 4, actualStart) !== 4 ||
+      signature.readUInt32LE(0) !== CENTRAL_SIGNATURE
+    ) {
+      throw corrupt(
+        new Error(`the central directory ends at byte ${declaredEnd}, but the end records start at byte ${end.at}`)
+      )
+    }
+  }
+  const shift = actualStart - end.directoryOffset
+  return { shift, size: end.end - shift }
 }
 
 /** The last bytes of a file: where a zip's end record is. */
@@ -137,8 +170,9 @@ export async function openZip(file: string): Promise<OpenZip> {
     const size = fstatSync(fd).size
     const tail = Buffer.alloc(Math.min(size, ZIP_TAIL_BYTES))
     readSync(fd, tail, 0, tail.length, size - tail.length)
-    const window = zipWindow(tail, size)
-    if (window === undefined) throw corrupt(new Error('it has no end of central directory record'))
+    const end = findEndRecord(tail, size)
+    if (end === undefined) throw corrupt(new Error('it has no end of central directory record'))
+    const window = zipWindow(fd, end)
     const reader = new WindowReader(fd, window.shift, window.size)
     const zip = await yauzl
       .fromRandomAccessReaderPromise(reader, window.size, {
@@ -154,10 +188,31 @@ export async function openZip(file: string): Promise<OpenZip> {
     } catch (error) {
       throw readFailure(error)
     }
+    checkDirectoryBytes(entries, end)
     return { zip, reader, entries, close: () => closeSync(fd) }
   } catch (error) {
     closeSync(fd)
     throw error
+  }
+}
+
+/**
+ * The records read must fill the directory the end record describes: an end record whose count
+ * is short (one flipped bit) would otherwise leave entries out of the site without a word.
+ */
+function checkDirectoryBytes(entries: yauzl.Entry[], end: EndRecord): void {
+  if (end.zip64) return
+  let bytes = 0
+  for (const entry of entries) {
+    bytes += CENTRAL_RECORD_BYTES + entry.fileNameLength + entry.extraFieldLength + entry.fileCommentLength
+  }
+  if (bytes !== end.directoryBytes) {
+    throw corrupt(
+      new Error(
+        `the central directory's ${entries.length} entries take ${bytes} bytes, but its end record says ` +
+          `${end.directoryBytes}`
+      )
+    )
   }
 }
 

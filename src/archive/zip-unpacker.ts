@@ -11,6 +11,7 @@ import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import type yauzl from 'yauzl'
+import { errorMessage } from '../common/errors.js'
 import { fileNameText } from '../common/file-names.js'
 import { MAX_LINK_TARGET_BYTES, fileMode } from './entry-safety.js'
 import { UnsafeEntryError, corrupt, unsupportedEntry, writeFailure } from './errors.js'
@@ -57,7 +58,7 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
           // The later of two entries at a path wins, with its own mode.
           if (written.has(path.toString('latin1'))) rmSync(path, { force: true })
           written.add(path.toString('latin1'))
-          await writeEntry(zip, item.entry, path, options.signal)
+          await writeEntry(zip, item, path, options.signal)
         }
       } catch (error) {
         throw writeFailure(error, `the archive entry ${JSON.stringify(item.name)} into ${options.staging}`)
@@ -87,7 +88,7 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
     const name = fileNameText(bytes)
     if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw unsupportedEntry(name, 'is encrypted')
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-      throw unsupportedEntry(name, `is compressed with method ${entry.compressionMethod}`)
+      throw unsupportedEntry(name, `is compressed with method ${entry.compressionMethod} (neither stored nor deflate)`)
     }
     const unixMode = entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : 0
     const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file'
@@ -107,7 +108,7 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
 }
 
 /**
- * Two records whose data overlap unpack the same bytes many times over (the "overlapping" zip
+ * Two records whose data overlap unpack the same bytes many times over (the overlapping zip
  * bomb, which unzip refuses too): refused before any is read.
  */
 function refuseSharedData(entries: yauzl.Entry[], planned: Planned[]): void {
@@ -119,9 +120,11 @@ function refuseSharedData(entries: yauzl.Entry[], planned: Planned[]): void {
     const after = byOffset[k]!
     const beforeEnd = before.entry.relativeOffsetOfLocalHeader + 30 + before.entry.compressedSize
     if (beforeEnd > after.entry.relativeOffsetOfLocalHeader) {
-      throw new UnsafeEntryError(
-        planned[after.i]!.name,
-        `shares its data with the entry ${JSON.stringify(planned[before.i]!.name)}: the same bytes unpacked twice`
+      throw corrupt(
+        new Error(
+          `the entries ${JSON.stringify(planned[before.i]!.name)} and ${JSON.stringify(planned[after.i]!.name)} ` +
+            'overlap: their data would be unpacked more than once (unzip calls this a possible zip bomb)'
+        )
       )
     }
   }
@@ -130,47 +133,50 @@ function refuseSharedData(entries: yauzl.Entry[], planned: Planned[]): void {
 async function readLinkTarget(zip: OpenZip, item: Planned): Promise<Buffer> {
   const { entry, name } = item
   // A path is at most 4,096 bytes, and deflate never grows one by more than a few dozen.
-  if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES || entry.compressedSize > 2 * MAX_LINK_TARGET_BYTES) {
-    throw new UnsafeEntryError(name, `is a symlink whose target declares more than ${MAX_LINK_TARGET_BYTES} bytes`)
+  if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + 64) {
+    throw new UnsafeEntryError(
+      name,
+      `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes ` +
+        `(it declares ${entry.uncompressedSize}, ${entry.compressedSize} compressed)`
+    )
   }
-  return await readWhole(zip, entry)
+  return await readWhole(zip, item)
 }
 
 /** An entry's bytes, inflated in one call and checked against its declared size and CRC-32. */
-async function readWhole(zip: OpenZip, entry: yauzl.Entry): Promise<Buffer> {
+async function readWhole(zip: OpenZip, { entry, name }: Planned): Promise<Buffer> {
   const { fileDataStart } = await zip.zip.readLocalFileHeaderPromise(entry, { minimal: true }).catch((error) => {
-    throw corrupt(error)
+    throw unreadable(name, error)
   })
   const stored = Buffer.allocUnsafe(entry.compressedSize)
+  let data = stored
   try {
     zip.reader.copy(stored, 0, entry.compressedSize, fileDataStart)
-  } catch (error) {
-    throw corrupt(error)
-  }
-  let data = stored
-  if (entry.compressionMethod === 8) {
-    try {
+    // Inflating stops past the declared size: a zip cannot unpack to more than it says.
+    if (entry.compressionMethod === 8) {
       data = zlib.inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) })
-    } catch (error) {
-      throw corrupt(error)
     }
+  } catch (error) {
+    throw unreadable(name, error)
   }
-  checkContent(entry, data.length, zlib.crc32(data))
+  checkContent(entry, name, data.length, zlib.crc32(data))
   return data
 }
 
-function checkContent(entry: yauzl.Entry, length: number, crc: number): void {
+function checkContent(entry: yauzl.Entry, name: string, length: number, crc: number): void {
+  const what = `the entry ${JSON.stringify(name)}`
   if (length !== entry.uncompressedSize) {
-    throw corrupt(new Error(`an entry holds ${length} bytes where its record declares ${entry.uncompressedSize}`))
+    throw corrupt(new Error(`${what} holds ${length} bytes where its record declares ${entry.uncompressedSize}`))
   }
-  if (crc !== entry.crc32) throw corrupt(new Error("an entry's data does not match its CRC-32"))
+  if (crc !== entry.crc32) throw corrupt(new Error(`${what} holds data that does not match its CRC-32`))
 }
 
-async function writeEntry(zip: OpenZip, entry: yauzl.Entry, path: Buffer, signal?: AbortSignal): Promise<void> {
+async function writeEntry(zip: OpenZip, item: Planned, path: Buffer, signal?: AbortSignal): Promise<void> {
+  const { entry, name } = item
   const mode = fileMode(entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : undefined)
   const modified = entry.getLastModDate()
   if (entry.uncompressedSize <= IN_ONE_PIECE_BYTES && entry.compressedSize <= IN_ONE_PIECE_BYTES) {
-    const data = await readWhole(zip, entry)
+    const data = await readWhole(zip, item)
     const fd = openSync(path, 'w', mode)
     try {
       writeSync(fd, data)
@@ -182,7 +188,7 @@ async function writeEntry(zip: OpenZip, entry: yauzl.Entry, path: Buffer, signal
   }
   // yauzl's stream fails past the declared size; the CRC-32 is checked as the bytes pass.
   const stream = await zip.zip.openReadStreamPromise(entry).catch((error) => {
-    throw corrupt(error)
+    throw unreadable(name, error)
   })
   let crc = 0
   let length = 0
@@ -198,9 +204,9 @@ async function writeEntry(zip: OpenZip, entry: yauzl.Entry, path: Buffer, signal
     await pipeline(stream, check, file, { signal })
   } catch (error) {
     if ((error as Error).name === 'AbortError' || (error as NodeJS.ErrnoException).syscall !== undefined) throw error
-    throw corrupt(error)
+    throw unreadable(name, error)
   }
-  checkContent(entry, length, crc)
+  checkContent(entry, name, length, crc)
 }
 
 /** An entry's name as a path below the staging folder: no empty or `.` segments (the ledger refused `..`). */
@@ -232,4 +238,9 @@ function makeFolder(path: Buffer, made: Set<string>): void {
     mkdirSync(path)
   }
   made.add(key)
+}
+
+/** What yauzl or zlib said of an entry's bytes, naming the entry. */
+function unreadable(name: string, error: unknown): Error {
+  return corrupt(new Error(`the entry ${JSON.stringify(name)}: ${errorMessage(error)}`))
 }
