@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { lstat, mkdir, readFile, readdir, readlink, rm, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
-import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import {
@@ -153,9 +153,30 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
   })
 
   test.each([
-    ['a folder', [{ type: 'file', name: 'Guides/a.html' }, { type: 'file', name: 'guides/b.html' }], 'guides/b.html'],
-    ['a file', [{ type: 'file', name: 'Index.html' }, { type: 'file', name: 'index.html' }], 'index.html'],
-    ['a Unicode form', [{ type: 'file', name: 'caf\u00e9.html' }, { type: 'file', name: 'cafe\u0301.html' }], 'cafe\u0301.html']
+    [
+      'a folder',
+      [
+        { type: 'file', name: 'Guides/a.html' },
+        { type: 'file', name: 'guides/b.html' }
+      ],
+      'guides/b.html'
+    ],
+    [
+      'a file',
+      [
+        { type: 'file', name: 'Index.html' },
+        { type: 'file', name: 'index.html' }
+      ],
+      'index.html'
+    ],
+    [
+      'a Unicode form',
+      [
+        { type: 'file', name: 'caf\u00e9.html' },
+        { type: 'file', name: 'cafe\u0301.html' }
+      ],
+      'cafe\u0301.html'
+    ]
   ] as const)(
     'two names of %s that are one on macOS and Windows are refused: the site must be the same on every runner',
     async (_, names, entryName) => {

@@ -412,16 +412,49 @@ describe('EntryIndex', () => {
       first(index)
       return refusal(() => second(index)).message
     }
-    expect(twin((i) => i.addFile('Readme.md'), (i) => i.addFile('README.md'))).toContain(
-      'differs only in case or Unicode form from "Readme.md"'
-    )
-    expect(twin((i) => i.addDirectory('Guides'), (i) => i.addFile('guides/a.html'))).toContain('"Guides"')
-    expect(twin((i) => i.addFile('Guides/a.html'), (i) => i.addDirectory('GUIDES/'))).toContain('"Guides"')
-    expect(twin((i) => i.addFile('caf\u00e9.html'), (i) => i.addFile('cafe\u0301.html'))).toContain('Unicode form')
-    expect(twin((i) => i.addFile('a.html'), (i) => i.addSymlink('A.html', 'b'))).toContain('"a.html"')
+    expect(
+      twin(
+        (i) => i.addFile('Readme.md'),
+        (i) => i.addFile('README.md')
+      )
+    ).toContain('differs only in case or Unicode form from "Readme.md"')
+    expect(
+      twin(
+        (i) => i.addDirectory('Guides'),
+        (i) => i.addFile('guides/a.html')
+      )
+    ).toContain('"Guides"')
+    expect(
+      twin(
+        (i) => i.addFile('Guides/a.html'),
+        (i) => i.addDirectory('GUIDES/')
+      )
+    ).toContain('"Guides"')
+    expect(
+      twin(
+        (i) => i.addFile('caf\u00e9.html'),
+        (i) => i.addFile('cafe\u0301.html')
+      )
+    ).toContain('Unicode form')
+    expect(
+      twin(
+        (i) => i.addFile('a.html'),
+        (i) => i.addSymlink('A.html', 'b')
+      )
+    ).toContain('"a.html"')
     // A file and a folder of one folded path still conflict as such.
-    expect(twin((i) => i.addFile('Readme.md'), (i) => i.addFile('README.MD/x'))).toContain('made a file')
-    expect(twin((i) => i.addDirectory('Assets'), (i) => i.addFile('assets'))).toContain('replace a directory')
+    expect(
+      twin(
+        (i) => i.addFile('Readme.md'),
+        (i) => i.addFile('README.MD/x')
+      )
+    ).toContain('made a file')
+    expect(
+      twin(
+        (i) => i.addDirectory('Assets'),
+        (i) => i.addFile('assets')
+      )
+    ).toContain('replace a directory')
     // The same spelling again is the later entry at one path.
     const index = new EntryIndex()
     index.addFile('Guides/Start.html')

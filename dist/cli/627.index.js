@@ -337,7 +337,7 @@ async function checkExportPath(settings, host) {
     if (problem !== undefined)
         throw refuse(problem, real);
     if (settings.extract) {
-        const inTemp = external_node_path_.relative((0,file_names/* foldPath */.t)(temp), (0,file_names/* foldPath */.t)(real));
+        const inTemp = external_node_path_.relative((0,file_names/* foldPath */.tu)(temp), (0,file_names/* foldPath */.tu)(real));
         if (!inTemp.includes(external_node_path_.sep) && inTemp.startsWith(ARCHIVE_FOLDER_PREFIX))
             throw refuse('is where the archive is downloaded to', real);
     }
@@ -903,6 +903,11 @@ function siteVerifier(settings, context) {
     const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined;
     return () => new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) });
 }
+/** The review of the staged site before the swap, or undefined when the site is not checked. */
+function siteReview(settings, context) {
+    const make = siteVerifier(settings, context);
+    return make === undefined ? undefined : (stagedSite) => make().review(stagedSite);
+}
 function judge(check, settings, context) {
     const { log } = context.host;
     const { outputs, report } = context;
@@ -1024,7 +1029,7 @@ async function runExport(settings, client, context) {
                 archiveFolder,
                 siteDir: settings.extract ? settings.path : undefined,
                 limits: { maxBytes: settings.maxSiteBytes },
-                inspect: siteVerifier(settings, context),
+                review: siteReview(settings, context),
                 signal: context.signal,
                 log
             };
@@ -1136,7 +1141,7 @@ function safeName(id) {
  * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
  */
 function loadDownloadCode() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(703)]).then(__webpack_require__.bind(__webpack_require__, 5703)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(388)]).then(__webpack_require__.bind(__webpack_require__, 4388)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
     loading.catch(() => undefined);
     return loading;
 }

@@ -28600,11 +28600,11 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 function folderProblem(folder, guarded) {
     if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root)
         return 'is the root of the file system';
-    if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a))
+    if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a2))
         return "is a `.git` folder or inside one (the repository's own files)";
-    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder);
+    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .tu)(folder);
     for (const { path: other, name } of guarded) {
-        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(other));
+        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .tu)(other));
         if (relative === '')
             return `is ${name}`;
         // Above `folder` is `..` or starts with `../`; a name inside it may start with two dots too.
@@ -29467,8 +29467,9 @@ function errorMessage(error) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   a: () => (/* binding */ isGitFolderName),
-/* harmony export */   t: () => (/* binding */ foldPath)
+/* harmony export */   $u: () => (/* binding */ fileNameText),
+/* harmony export */   a2: () => (/* binding */ isGitFolderName),
+/* harmony export */   tu: () => (/* binding */ foldPath)
 /* harmony export */ });
 /** How file systems compare names: the one fold for archive entries and the runner's folders alike. */
 /** Code points HFS+ ignores in names (the list git checks for `.git`): `a\u200cb` is `ab` there. */
@@ -29527,6 +29528,22 @@ function isGitFolderName(name) {
     const colon = name.indexOf(':');
     const folded = foldPath(colon < 0 ? name : name.slice(0, colon));
     return folded === '.git' || folded === 'git~1';
+}
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * A file name's bytes as text: UTF-8 as it is; any other name (latin-1, say) with each byte
+ * outside ASCII as `%XX`, so that two such names never read as one.
+ */
+function fileNameText(bytes) {
+    try {
+        return UTF8.decode(bytes);
+    }
+    catch {
+        let text = '';
+        for (const byte of bytes)
+            text += byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase()}`;
+        return text;
+    }
 }
 
 
@@ -31208,6 +31225,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream"
 
 /***/ }),
 
+/***/ 6466:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+
+/***/ }),
+
 /***/ 1692:
 /***/ ((module) => {
 
@@ -31233,20 +31257,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 8877:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
-
-/***/ }),
-
-/***/ 714:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
 
 /***/ }),
 

@@ -52,7 +52,9 @@ export function isTarHeader(head: Uint8Array): boolean {
  * header is damaged (GNU tar then says what is wrong with it).
  */
 export function looksLikeTar(head: Uint8Array): boolean {
-  return isTarHeader(head) || (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar')
+  return (
+    isTarHeader(head) || (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar')
+  )
 }
 
 /**

@@ -9,6 +9,7 @@ import { closeSync, futimesSync, lstatSync, mkdirSync, openSync, rmSync, symlink
 import { createWriteStream } from 'node:fs'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { setImmediate as setImmediatePromise } from 'node:timers/promises'
 import zlib from 'node:zlib'
 import type yauzl from 'yauzl'
 import { errorMessage } from '../common/errors.js'
@@ -20,6 +21,7 @@ import { type OpenZip, entryNameBytes, openZip } from './zip-reader.js'
 
 /** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
 const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024
+const YIELD_EVERY_ENTRIES = 256
 const UNIX_HOST = 3
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
@@ -49,7 +51,12 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
     const madeFolders = new Set<string>()
     const written = new Set<string>()
     for (const [i, item] of planned.entries()) {
-      if (i % 256 === 0) options.signal?.throwIfAborted()
+      // Small entries are written without a turn of the event loop in between: one now and then
+      // lets a cancellation (and the log) through.
+      if (i % YIELD_EVERY_ENTRIES === 0) {
+        await setImmediatePromise()
+        options.signal?.throwIfAborted()
+      }
       const path = Buffer.concat([prefix, item.path])
       try {
         if (item.kind === 'directory') makeFolder(path, madeFolders)
