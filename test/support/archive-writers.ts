@@ -38,18 +38,21 @@ export async function gnuTarOfDot(scratch: string, entries: readonly TreeEntry[]
 }
 
 /**
- * bsdtar (libarchive) of `entries`, written below `scratch/source` first, to its standard output: a
- * zip written so is padded to a whole block after its end record, as bsdtar pads everything it streams.
+ * bsdtar (libarchive) of `entries`, written below `scratch/source` first. To its standard output by
+ * default, where it pads every archive to a whole block (10 KiB), a zip too, after its end record;
+ * `toFile`: to a file, where a zip ends at its end record.
  */
 export async function bsdtar(
   scratch: string,
   entries: readonly TreeEntry[],
-  options: { format: 'gnutar' | 'pax' | 'ustar' | 'v7' | 'zip'; args?: string[] }
+  options: { format: 'gnutar' | 'pax' | 'ustar' | 'v7' | 'zip'; args?: string[]; toFile?: boolean }
 ): Promise<Buffer> {
   const source = path.join(scratch, 'source')
   await writeTree(source, entries)
-  const args = ['--format', options.format, ...(options.args ?? []), '-cf', '-', '-C', source, '--null', '-T', '-']
-  return mustRun('bsdtar', args, { input: nameList(entries) })
+  const output = options.toFile ? path.join(scratch, `bsdtar.${options.format}`) : '-'
+  const args = ['--format', options.format, ...(options.args ?? []), '-cf', output, '-C', source, '--null', '-T', '-']
+  const stdout = await mustRun('bsdtar', args, { input: nameList(entries) })
+  return options.toFile ? readFile(output) : stdout
 }
 
 export interface InfoZipOptions {
