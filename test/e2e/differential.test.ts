@@ -16,11 +16,14 @@ import {
   gnuTar,
   gnuTarOfDot,
   infoZip,
+  infoZipInPipeline,
+  infoZipOfStdin,
   infoZipWithPrefix,
   pythonArchive
 } from '../support/archive-writers.js'
 import {
   DATA_DESCRIPTORS,
+  FIFO_MODE_ENTRY,
   NO_USTAR_MAGIC,
   PADDED_AFTER_END,
   PREFIXED,
@@ -28,7 +31,8 @@ import {
   type Trait,
   UTF8_NAMES_WITHOUT_FLAG,
   UTF8_NAMES_WITH_FLAG,
-  ZIP64_LOCAL_SIZES
+  ZIP64_LOCAL_SIZES,
+  ZIP64_SIZE_ONLY
 } from '../support/archive-traits.js'
 import { exportBundle } from '../support/bundle-export.js'
 import { type ArchiveKind, referenceUnpack } from '../support/reference-unpack.js'
@@ -61,6 +65,16 @@ beforeAll(async () => {
   }
 })
 
+test('a missing archiver fails the suite, naming the Debian package that brings it', async () => {
+  const missing = {
+    command: 'no-such-archiver',
+    versionArgs: ['--version'],
+    looksRight: /./,
+    debianPackage: 'archiver-pkg'
+  }
+  await expect(requireTools([missing])).rejects.toThrow('no-such-archiver (Debian package archiver-pkg)')
+})
+
 interface SameTreeCase {
   name: string
   /** Which reader's tree is the reference: GNU tar's or Info-ZIP unzip's. */
@@ -88,6 +102,9 @@ const LATIN1 = [
   { type: 'file', name: 'index.html', content: '<p>index</p>\n' }
 ] satisfies TreeEntry[]
 const LATIN1_NAMES = ['caf\\xe9.html', 'caf\\xe8.html']
+
+/** A small page named after itself. */
+const page = (name: string): PythonEntry => ({ type: 'file', name, content: `<p>${name}</p>\n` })
 
 /** One trap of a name whose 100th byte is `/`, alone, and an entry after it that must not go missing. */
 function longNameTrap(file: string, content: Buffer | string): TreeEntry[] {
@@ -426,6 +443,35 @@ const SAME_TREE: SameTreeCase[] = [
     holds: SITE,
     traits: [ZIP64_LOCAL_SIZES, DATA_DESCRIPTORS]
   },
+  {
+    // As libarchive's zip64b.zip: local zip64 sizes, the uncompressed one given, the rest after the data.
+    name: 'Info-ZIP zip < file | …: zip64 local sizes with a data descriptor (one entry `-`)',
+    reader: 'zip',
+    build: (scratch) => infoZipOfStdin(scratch, '<p>from standard input</p>\n'),
+    holds: ['-'],
+    traits: [ZIP64_LOCAL_SIZES, DATA_DESCRIPTORS]
+  },
+  {
+    name: "a zip64 local field with only the uncompressed size, a data descriptor after the data (libarchive's zip64b.zip)",
+    reader: 'zip',
+    build: () =>
+      pythonArchive({
+        kind: 'zip',
+        zip64SizeFirst: true,
+        entries: [page('index.html'), page('guides/intro.html'), page('zz-after.html')]
+      }),
+    holds: ['index.html', 'guides/intro.html', 'zz-after.html'],
+    traits: [ZIP64_SIZE_ONLY, DATA_DESCRIPTORS]
+  },
+  {
+    // The entry's mode says fifo (zip's standard input was one), its data is the page: unzip writes
+    // a file, and so must the action; a fifo the action skips is one that unzip would make.
+    name: 'Info-ZIP zip in a shell pipeline: the entry `-` has a fifo mode and data (unzip writes a file)',
+    reader: 'zip',
+    build: () => infoZipInPipeline('<p>from a pipeline</p>\n'),
+    holds: ['-'],
+    traits: [ZIP64_LOCAL_SIZES, DATA_DESCRIPTORS, FIFO_MODE_ENTRY]
+  },
   // Python's zipfile.
   {
     name: 'Python zipfile: the site tree, UTF-8 names with the UTF-8 flag',
@@ -504,7 +550,6 @@ function anyOf(names: string[]): RegExp {
   return new RegExp(names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))
 }
 
-const page = (name: string): PythonEntry => ({ type: 'file', name, content: `<p>${name}</p>\n` })
 const tar = (entries: PythonEntry[]): Promise<Buffer> => pythonArchive({ kind: 'tar', format: 'gnu', entries })
 const zip = (entries: PythonEntry[]): Promise<Buffer> => pythonArchive({ kind: 'zip', entries })
 const NFC = 'caf\u00e9.html'

@@ -4,6 +4,7 @@
  * so that a machine without it cannot pass by skipping what it cannot judge.
  */
 import { spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 
 export interface Tool {
   command: string
@@ -47,26 +48,30 @@ export interface ToolOptions {
   cwd?: string
   /** Added to this process's environment. */
   env?: Record<string, string>
-  /** Written to the tool's standard input. */
+  /** Written to the tool's standard input (a pipe). */
   input?: Buffer | string
+  /** A file to be the tool's standard input instead (a regular file: its size known). */
+  inputFile?: string
 }
 
 /** Runs a command to its end; stdout as bytes, through a pipe (a zip written to it streams). */
 export function runTool(command: string, args: readonly string[], options: ToolOptions = {}): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
+    const stdin = options.inputFile === undefined ? 'pipe' : openSync(options.inputFile, 'r')
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe']
+      stdio: [stdin, 'pipe', 'pipe']
     })
+    if (typeof stdin === 'number') closeSync(stdin)
     const stdout: Buffer[] = []
     let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr }))
-    child.stdin.on('error', () => undefined)
-    child.stdin.end(options.input)
+    child.stdin?.on('error', () => undefined)
+    child.stdin?.end(options.input)
   })
 }
 

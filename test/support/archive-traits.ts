@@ -11,6 +11,7 @@ export interface Trait {
 }
 
 const LOCAL_HEADER = Buffer.from('PK\x03\x04', 'latin1')
+const CENTRAL_HEADER = Buffer.from('PK\x01\x02', 'latin1')
 const END_RECORD = Buffer.from('PK\x05\x06', 'latin1')
 
 function plainTar(archive: Buffer): Buffer {
@@ -30,6 +31,7 @@ function ustarHeaders(archive: Buffer): Buffer[] {
 interface LocalHeader {
   flags: number
   compressedSize: number
+  size: number
   name: Buffer
   extra: Buffer
 }
@@ -42,7 +44,12 @@ function localHeaders(zip: Buffer): LocalHeader[] {
     const extraLength = zip.readUInt16LE(at + 28)
     const name = zip.subarray(at + 30, at + 30 + nameLength)
     const extra = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + extraLength)
-    headers.push({ flags: zip.readUInt16LE(at + 6), compressedSize: zip.readUInt32LE(at + 18), name, extra })
+    const [flags, compressedSize, size] = [
+      zip.readUInt16LE(at + 6),
+      zip.readUInt32LE(at + 18),
+      zip.readUInt32LE(at + 22)
+    ]
+    headers.push({ flags, compressedSize, size, name, extra })
   }
   return headers
 }
@@ -82,11 +89,27 @@ export const ZIP64_LOCAL_SIZES: Trait = {
     localHeaders(zip).some((header) => header.compressedSize === 0xffffffff && extraIds(header.extra).includes(1))
 }
 
+export const ZIP64_SIZE_ONLY: Trait = {
+  what: 'zip local headers whose zip64 field holds only the uncompressed size',
+  holds: (zip) =>
+    localHeaders(zip).some(
+      (header) => header.size === 0xffffffff && header.compressedSize !== 0xffffffff && zip64Length(header.extra) === 8
+    )
+}
+
 /** The ids of an extra field's blocks (zip64's is 1). */
 function extraIds(extra: Buffer): number[] {
   const ids: number[] = []
   for (let at = 0; at + 4 <= extra.length; at += 4 + extra.readUInt16LE(at + 2)) ids.push(extra.readUInt16LE(at))
   return ids
+}
+
+/** The length of the zip64 block of an extra field (-1: none). */
+function zip64Length(extra: Buffer): number {
+  for (let at = 0; at + 4 <= extra.length; at += 4 + extra.readUInt16LE(at + 2)) {
+    if (extra.readUInt16LE(at) === 1) return extra.readUInt16LE(at + 2)
+  }
+  return -1
 }
 
 export const PADDED_AFTER_END: Trait = {
@@ -100,4 +123,14 @@ export const PADDED_AFTER_END: Trait = {
 export const PREFIXED: Trait = {
   what: 'bytes before the first zip record',
   holds: (zip) => zip.indexOf(LOCAL_HEADER) > 0
+}
+
+export const FIFO_MODE_ENTRY: Trait = {
+  what: 'a zip entry whose Unix mode (in its central record) says fifo',
+  holds: (zip) => {
+    for (let at = zip.indexOf(CENTRAL_HEADER); at >= 0; at = zip.indexOf(CENTRAL_HEADER, at + 4)) {
+      if (((zip.readUInt32LE(at + 38) >>> 16) & 0o170000) === 0o010000) return true
+    }
+    return false
+  }
 }

@@ -2,7 +2,7 @@
  * Archives made by the tools people make them with, at test time: GNU tar, bsdtar, Info-ZIP zip,
  * and Python's tarfile and zipfile. Each returns the archive's bytes.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { mustRun } from './archive-tools.js'
@@ -79,6 +79,26 @@ export async function infoZip(
 }
 
 /**
+ * Info-ZIP zip reading a file on its standard input and writing to a pipe (`zip < page | ...`): one
+ * entry named `-`. Not knowing what it will write, zip gives the local header zip64 sizes (the
+ * uncompressed one first), the others in a data descriptor after the data.
+ */
+export async function infoZipOfStdin(scratch: string, content: string): Promise<Buffer> {
+  await mkdir(scratch, { recursive: true })
+  const input = path.join(scratch, 'standard-input')
+  await writeFile(input, content)
+  return mustRun('zip', ['-q'], { inputFile: input, env: { LC_ALL: 'C.UTF-8' } })
+}
+
+/**
+ * Info-ZIP zip in a shell pipeline (`printf ... | zip | ...`): as above, and the entry `-` takes the
+ * mode of zip's standard input, a fifo, while it holds the data written to it.
+ */
+export function infoZipInPipeline(content: string): Promise<Buffer> {
+  return mustRun('sh', ['-c', 'printf %s "$1" | zip -q', 'sh', content], { env: { LC_ALL: 'C.UTF-8' } })
+}
+
+/**
  * A zip behind a prefix (a self-extracting stub), its offsets adjusted by `zip -A` as Info-ZIP does
  * for such archives: readers find the zip from its end.
  */
@@ -126,6 +146,11 @@ export type PythonSpec =
       stream?: boolean
       /** A zip64 extra field on every entry, sizes in it. */
       zip64?: boolean
+      /**
+       * Files only, deflated, built with struct: local zip64 fields with only the uncompressed size,
+       * the rest in zip64 data descriptors (libarchive's zip64b.zip); see python-archive.py.
+       */
+      zip64SizeFirst?: boolean
       entries: readonly PythonEntry[]
     }
 

@@ -9,9 +9,11 @@ import gzip
 import io
 import json
 import stat
+import struct
 import sys
 import tarfile
 import zipfile
+import zlib
 
 TAR_FORMATS = {"gnu": tarfile.GNU_FORMAT, "pax": tarfile.PAX_FORMAT, "ustar": tarfile.USTAR_FORMAT}
 TAR_TYPES = {
@@ -123,9 +125,44 @@ def write_zip(spec):
     return target.buffer.getvalue() if spec.get("stream") else target.getvalue()
 
 
+def write_zip64_size_first(spec):
+    """A zip whose local headers carry, as libarchive's zip64b.zip does, only the uncompressed size
+    in their zip64 field (the size field says 0xFFFFFFFF, the compressed one 0), and the CRC and both
+    sizes in a zip64 data descriptor after the data. Valid (APPNOTE 4.5.3: a zip64 field holds only
+    the sizes whose 32-bit field is 0xFFFFFFFF), and zipfile never writes it: built with struct."""
+    out = io.BytesIO()
+    central = []
+    for entry in spec["entries"]:
+        name = raw(entry["name"])
+        content = raw(entry.get("content"))
+        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+        data = packer.compress(content) + packer.flush()
+        crc = zlib.crc32(content)
+        offset = out.tell()
+        zip64 = struct.pack("<HHQ", 1, 8, len(content))
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0x8, 8, 0, 0x5821, 0, 0, 0xFFFFFFFF, len(name), len(zip64)))
+        out.write(name + zip64 + data)
+        out.write(struct.pack("<IIQQ", 0x08074B50, crc, len(data), len(content)))
+        mode = (stat.S_IFREG | entry.get("mode", 0o644)) << 16
+        central.append(
+            struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x0300 | 45, 45, 0x8, 8, 0, 0x5821, crc, len(data),
+                        len(content), len(name), 0, 0, 0, 0, mode, offset) + name
+        )
+    start = out.tell()
+    directory = b"".join(central)
+    out.write(directory)
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central), len(directory), start, 0))
+    return out.getvalue()
+
+
 def main():
     spec = json.load(sys.stdin)
-    data = write_tar(spec) if spec["kind"] == "tar" else write_zip(spec)
+    if spec["kind"] == "tar":
+        data = write_tar(spec)
+    elif spec.get("zip64SizeFirst"):
+        data = write_zip64_size_first(spec)
+    else:
+        data = write_zip(spec)
     if spec.get("gzip"):
         data = gzip.compress(data, mtime=0)
     sys.stdout.buffer.write(data)
