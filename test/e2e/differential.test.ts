@@ -452,7 +452,7 @@ const SAME_TREE: SameTreeCase[] = [
     traits: [ZIP64_LOCAL_SIZES, DATA_DESCRIPTORS]
   },
   {
-    name: "a zip64 local field with only the uncompressed size, a data descriptor after the data (libarchive's zip64b.zip)",
+    name: 'a zip64 local field of the uncompressed size only, a data descriptor after the data (as zip64b.zip)',
     reader: 'zip',
     build: () =>
       pythonArchive({

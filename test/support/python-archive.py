@@ -140,7 +140,8 @@ def write_zip64_size_first(spec):
         crc = zlib.crc32(content)
         offset = out.tell()
         zip64 = struct.pack("<HHQ", 1, 8, len(content))
-        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0x8, 8, 0, 0x5821, 0, 0, 0xFFFFFFFF, len(name), len(zip64)))
+        local = (0x04034B50, 45, 0x8, 8, 0, 0x5821, 0, 0, 0xFFFFFFFF, len(name), len(zip64))
+        out.write(struct.pack("<IHHHHHIIIHH", *local))
         out.write(name + zip64 + data)
         out.write(struct.pack("<IIQQ", 0x08074B50, crc, len(data), len(content)))
         mode = (stat.S_IFREG | entry.get("mode", 0o644)) << 16
