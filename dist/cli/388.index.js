@@ -75,7 +75,7 @@ function isTarHeader(head) {
  * header is damaged (GNU tar then says what is wrong with it).
  */
 function looksLikeTar(head) {
-    return isTarHeader(head) || (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar');
+    return (isTarHeader(head) || (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar'));
 }
 /**
  * What the bytes look like, for "this is not an archive" errors: only their kind, never the bytes
@@ -1605,6 +1605,8 @@ function unicodePath(entry) {
 
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(6466);
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(8500);
 ;// CONCATENATED MODULE: ./src/archive/zip-unpacker.ts
 /**
  * Unpacks a finished zip into the staging folder as Info-ZIP's unzip would: entries in archive
@@ -1623,8 +1625,10 @@ var external_node_stream_promises_ = __webpack_require__(6466);
 
 
 
+
 /** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
 const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024;
+const YIELD_EVERY_ENTRIES = 256;
 const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -1637,8 +1641,12 @@ async function unpackZip(options) {
         const madeFolders = new Set();
         const written = new Set();
         for (const [i, item] of planned.entries()) {
-            if (i % 256 === 0)
+            // Small entries are written without a turn of the event loop in between: one now and then
+            // lets a cancellation (and the log) through.
+            if (i % YIELD_EVERY_ENTRIES === 0) {
+                await (0,external_node_timers_promises_.setImmediate)();
                 options.signal?.throwIfAborted();
+            }
             const path = Buffer.concat([prefix, item.path]);
             try {
                 if (item.kind === 'directory')
