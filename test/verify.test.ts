@@ -368,18 +368,21 @@ describe('checking a site', () => {
       'guides/v2.html': '<a href="setup">setup</a> <a href="/index.html">home</a>',
       'guides/setup.html': ''
     })
-    // Served at latest.html, its `setup` is /setup, which the site does not have; a link that leads nowhere is a page with nothing to read.
+    // Served at latest.html, its `setup` is /setup, which the site does not have. A link that leads
+    // nowhere, or to a folder, is a page with nothing to read.
     await symlink('guides/v2.html', join(site.dir, 'latest.html'))
     await symlink('nowhere.html', join(site.dir, 'dangling.html'))
+    await symlink('guides', join(site.dir, 'folder.html'))
     expect((await listSite(site.dir)).sort()).toEqual([
       'dangling.html',
+      'folder.html',
       'guides/setup.html',
       'guides/v2.html',
       'index.html',
       'latest.html'
     ])
     const check = await checkSite(site.dir)
-    expect(check).toMatchObject({ problems: [], htmlPages: 5, links: 6, brokenCount: 1 })
+    expect(check).toMatchObject({ problems: [], htmlPages: 6, links: 6, brokenCount: 1 })
     expect(check.broken).toEqual([{ file: 'latest.html', line: 1, link: 'setup', count: 1 }])
   })
 

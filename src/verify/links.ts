@@ -264,11 +264,25 @@ function folderHash(folder: string): number {
   return hash
 }
 
-/** Two hashes of a link's bytes: FNV-1a seeded with `seed`, and a multiply-xor with another seed and prime. */
+/**
+ * Two hashes of a link's bytes: FNV-1a's step seeded with `seed`, and a multiply-xor with another
+ * seed and prime, over four bytes at a time and then the last bytes one by one (every link seen is
+ * hashed: a multiplication per four bytes instead of one per byte).
+ */
 function linkHash(content: Buffer, start: number, end: number, seed: number, out: PathHash): void {
   let hash = seed
   let check = 0x5bd1e995
-  for (let at = start; at < end; at++) {
+  let at = start
+  for (; at + 4 <= end; at += 4) {
+    const word =
+      (content[at] as number) |
+      ((content[at + 1] as number) << 8) |
+      ((content[at + 2] as number) << 16) |
+      ((content[at + 3] as number) << 24)
+    hash = Math.imul(hash ^ word, 0x01000193)
+    check = Math.imul(check ^ word, 0x5bd1e995)
+  }
+  for (; at < end; at++) {
     const byte = content[at] as number
     hash = Math.imul(hash ^ byte, 0x01000193)
     check = Math.imul(check ^ byte, 0x5bd1e995)
