@@ -109,7 +109,7 @@ class DistinctLinks implements LinkCollector {
       const length = end - start
       const rows = this.rows
       let slot = this.find(hash, check, length, linkFolder)
-      let row = this.slots[slot] as number
+      const row = this.slots[slot] as number
       if (row !== 0) {
         const at = (row - 1) * ROW_INTS
         rows[at + ROW_COUNT] = (rows[at + ROW_COUNT] as number) + 1
@@ -123,7 +123,9 @@ class DistinctLinks implements LinkCollector {
         }
         continue
       }
+      // A new link: where it leads is worked out once.
       if (this.grow()) slot = this.find(hash, check, length, linkFolder)
+      const internal = this.leadsTo(path, content, start, end, linkFolder === ROOT)
       const at = this.rowCount * ROW_INTS
       this.rows[at + ROW_HASH] = hash
       this.rows[at + ROW_CHECK] = check
@@ -132,12 +134,9 @@ class DistinctLinks implements LinkCollector {
       this.rows[at + ROW_COUNT] = 1
       this.rows[at + ROW_PAGE] = page
       this.rows[at + ROW_OFFSET] = start
-      if (this.leadsTo(path, content, start, end, linkFolder === ROOT)) {
-        this.rows[at + ROW_TARGET_HASH] = hashed.hash
-        this.rows[at + ROW_TARGET_CHECK] = hashed.check
-      }
-      row = ++this.rowCount
-      this.slots[slot] = row
+      this.rows[at + ROW_TARGET_HASH] = internal ? hashed.hash : 0
+      this.rows[at + ROW_TARGET_CHECK] = internal ? hashed.check : 0
+      this.slots[slot] = ++this.rowCount
     }
   }
 
