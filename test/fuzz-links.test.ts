@@ -199,6 +199,10 @@ function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): v
     if (contents.length === 1) expect(linkAt(link.page, contents[0]![1], link)).toBe(expected[i]!.value)
   })
   expect(new Set(reported.map((link) => link.key)).size).toBe(reported.length)
+  // In short, for a report: the same figures, and the first broken links in page order.
+  const brokenCount = expected.reduce((sum, link) => sum + link.count, 0)
+  for (const shown of [0, 1, 3])
+    expect(collector.summary(siteList, shown)).toEqual({ links, brokenCount, broken: reported.slice(0, shown) })
 }
 
 describe('the link scanner against a plain reading of its rules', () => {

@@ -38,11 +38,26 @@ export interface CheckedLinks {
   broken: FoundLink[]
 }
 
+/** The same in short, for a report: the figures, and only the first broken links. */
+export interface LinkSummary {
+  /** Internal links found, every occurrence counted. */
+  links: number
+  /** Internal links that lead to no file of the site, every occurrence counted. */
+  brokenCount: number
+  /** The first distinct ones in page order (where they first appear), at most as many as asked. */
+  broken: FoundLink[]
+}
+
 export interface LinkCollector {
   /** Notes the links of a file of the site (a site path); files other than HTML pages are ignored. */
   observe(path: string, content: Buffer): void
-  /** Judges the distinct links noted against the site's files (site paths). */
+  /** Judges the distinct links noted against the site's files (site paths): every broken one. */
   check(files: readonly string[]): CheckedLinks
+  /**
+   * The same, with only the first `shown` broken links: a site whose links all broke may have
+   * 100,000s, and a record of each would take more memory than all the rest of the check.
+   */
+  summary(files: readonly string[], shown: number): LinkSummary
 }
 
 /** Whether a site path is an HTML page, the only files whose links are read. */
@@ -141,9 +156,36 @@ class DistinctLinks implements LinkCollector {
   }
 
   check(files: readonly string[]): CheckedLinks {
-    let links = 0
     const broken: FoundLink[] = []
-    if (this.rowCount === 0) return { links, broken }
+    const { links } = this.judge(files, (at) => broken.push(this.found(at)))
+    return { links, broken }
+  }
+
+  summary(files: readonly string[], shown: number): LinkSummary {
+    // The first `shown` in page order, kept in that order: a row goes in only if it comes before the last one kept.
+    const first: Array<{ page: string; at: number }> = []
+    const rows = this.rows
+    const before = (page: string, at: number, other: { page: string; at: number }): boolean =>
+      page === other.page
+        ? (rows[at + ROW_OFFSET] as number) < (rows[other.at + ROW_OFFSET] as number)
+        : page < other.page
+    const { links, brokenCount } = this.judge(files, (at) => {
+      if (shown === 0) return
+      const page = this.pages[rows[at + ROW_PAGE] as number] as string
+      if (first.length === shown && !before(page, at, first[shown - 1] as { page: string; at: number })) return
+      let place = first.length
+      while (place > 0 && before(page, at, first[place - 1] as { page: string; at: number })) place--
+      first.splice(place, 0, { page, at })
+      if (first.length > shown) first.pop()
+    })
+    return { links, brokenCount, broken: first.map(({ at }) => this.found(at)) }
+  }
+
+  /** Counts the internal links and hands each broken row (its place in `rows`) to `broken`. */
+  private judge(files: readonly string[], broken: (at: number) => void): { links: number; brokenCount: number } {
+    let links = 0
+    let brokenCount = 0
+    if (this.rowCount === 0) return { links, brokenCount }
     const served = new ServedPaths(files)
     const rows = this.rows
     for (let at = 0; at < this.rowCount * ROW_INTS; at += ROW_INTS) {
@@ -153,16 +195,23 @@ class DistinctLinks implements LinkCollector {
       const count = rows[at + ROW_COUNT] as number
       links += count
       if (served.has(targetHash, targetCheck)) continue
-      const length = rows[at + ROW_LENGTH] as number
-      broken.push({
-        page: this.pages[rows[at + ROW_PAGE] as number] as string,
-        offset: rows[at + ROW_OFFSET] as number,
-        length,
-        key: linkKey(rows[at + ROW_HASH] as number, rows[at + ROW_CHECK] as number, length),
-        count
-      })
+      brokenCount += count
+      broken(at)
     }
-    return { links, broken }
+    return { links, brokenCount }
+  }
+
+  /** The report of the row at `at`. */
+  private found(at: number): FoundLink {
+    const rows = this.rows
+    const length = rows[at + ROW_LENGTH] as number
+    return {
+      page: this.pages[rows[at + ROW_PAGE] as number] as string,
+      offset: rows[at + ROW_OFFSET] as number,
+      length,
+      key: linkKey(rows[at + ROW_HASH] as number, rows[at + ROW_CHECK] as number, length),
+      count: rows[at + ROW_COUNT] as number
+    }
   }
 
   /** The slot of the row with these hashes, length and folder, or of the free slot where it would go. */

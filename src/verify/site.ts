@@ -72,21 +72,15 @@ export async function checkSite(root: string, options: SiteCheckOptions = {}): P
   if (expectedPages !== undefined && pages.length < expectedPages) {
     problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`)
   }
-  const { links, broken } = collector.check(files)
-  broken.sort(byPlace)
-  const shown = broken.slice(0, BROKEN_LINKS_SHOWN)
+  const { links, brokenCount, broken } = collector.summary(files, BROKEN_LINKS_SHOWN)
   return {
     problems,
     htmlPages: pages.length,
     links,
-    brokenCount: broken.reduce((sum, link) => sum + link.count, 0),
-    broken: await readBack(root, shown),
+    brokenCount,
+    broken: await readBack(root, broken),
     reviewMs: performance.now() - started
   }
-}
-
-function byPlace(a: FoundLink, b: FoundLink): number {
-  return a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
 }
 
 /**
