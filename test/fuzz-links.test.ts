@@ -225,9 +225,9 @@ describe('the link scanner against a plain reading of its rules', () => {
   })
 
   test('a collector whose tables and page area grow mid-page agrees with the plain reading', () => {
-    // Thousands of distinct links (the scanner's table starts at 1,024 rows and 4,096 slots), a
-    // page far larger than its first page area (64 KiB, and of a size that is no multiple of 16),
-    // and pages out of page order.
+    // Thousands of distinct links (the collector's table that finds them starts at 4,096 slots), a
+    // page far larger than the rest (and of a size that is no multiple of 16), and pages out of
+    // page order.
     const pages: Array<[string, Buffer]> = []
     for (let p = 29; p >= 0; p--) {
       // (Each page also links to two missing pages every page links to: their first place in

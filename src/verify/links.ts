@@ -7,7 +7,8 @@
  * link once, as a row of integers (two hashes of its bytes, its length and folder, where it first
  * appears in page order, how often, and two hashes of the site path it leads to), and resolves
  * only a new one. No link's text is kept: linkAt() reads a reported one back from its page. So
- * memory grows with the distinct links, by 36 bytes each, not with the pages.
+ * memory grows with the distinct links (36 bytes each, and 8 to 16 in the table that finds them),
+ * not with the pages.
  */
 import { type PathHash, ServedPaths, linkTarget, pathBytesHash, pathHash } from './link-targets.js'
 import { LinkScanner, isSpace } from './page-links.js'
@@ -91,8 +92,21 @@ const ROOT = -1
 const ROOT_SEED = 0x2f1b3c4d
 const NUMBER_SIGN = 0x23
 
+/**
+ * Rows are kept in chunks of CHUNK_ROWS (576 KiB): the table grows without copying what it holds,
+ * and leaves at most one chunk unused.
+ */
+const CHUNK_BITS = 14
+const CHUNK_ROWS = 1 << CHUNK_BITS
+
+/** A row's place: its chunk, and where it starts there. */
+interface RowPlace {
+  chunk: Int32Array
+  at: number
+}
+
 class DistinctLinks implements LinkCollector {
-  private rows = new Int32Array(1024 * ROW_INTS)
+  private readonly chunks: Int32Array[] = []
   private rowCount = 0
   /** An open-addressing table of rows by hash (row + 1; 0: empty), at most half full. */
   private slots = new Int32Array(4096)
@@ -122,113 +136,116 @@ class DistinctLinks implements LinkCollector {
       linkHash(content, start, end, linkFolder === ROOT ? ROOT_SEED : folderSeed, hashed)
       const { hash, check } = hashed
       const length = end - start
-      const rows = this.rows
       let slot = this.find(hash, check, length, linkFolder)
-      const row = this.slots[slot] as number
-      if (row !== 0) {
-        const at = (row - 1) * ROW_INTS
-        rows[at + ROW_COUNT] = (rows[at + ROW_COUNT] as number) + 1
+      const known = this.slots[slot] as number
+      if (known !== 0) {
+        const chunk = this.chunks[(known - 1) >>> CHUNK_BITS] as Int32Array
+        const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS
+        chunk[at + ROW_COUNT] = (chunk[at + ROW_COUNT] as number) + 1
         // Pages come in any order: keep the first place in page order, so reports do not vary.
         if (!inOrder) {
-          const first = this.pages[rows[at + ROW_PAGE] as number] as string
-          if (path < first || (path === first && start < (rows[at + ROW_OFFSET] as number))) {
-            rows[at + ROW_PAGE] = page
-            rows[at + ROW_OFFSET] = start
+          const first = this.pages[chunk[at + ROW_PAGE] as number] as string
+          if (path < first || (path === first && start < (chunk[at + ROW_OFFSET] as number))) {
+            chunk[at + ROW_PAGE] = page
+            chunk[at + ROW_OFFSET] = start
           }
         }
         continue
       }
       // A new link: where it leads is worked out once.
-      if (this.grow()) slot = this.find(hash, check, length, linkFolder)
+      if (this.growSlots()) slot = this.find(hash, check, length, linkFolder)
       const internal = this.leadsTo(path, content, start, end, linkFolder === ROOT)
-      const at = this.rowCount * ROW_INTS
-      this.rows[at + ROW_HASH] = hash
-      this.rows[at + ROW_CHECK] = check
-      this.rows[at + ROW_LENGTH] = length
-      this.rows[at + ROW_FOLDER] = linkFolder
-      this.rows[at + ROW_COUNT] = 1
-      this.rows[at + ROW_PAGE] = page
-      this.rows[at + ROW_OFFSET] = start
-      this.rows[at + ROW_TARGET_HASH] = internal ? hashed.hash : 0
-      this.rows[at + ROW_TARGET_CHECK] = internal ? hashed.check : 0
-      this.slots[slot] = ++this.rowCount
+      const row = this.rowCount++
+      if (row % CHUNK_ROWS === 0) this.chunks.push(new Int32Array(CHUNK_ROWS * ROW_INTS))
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      const at = (row % CHUNK_ROWS) * ROW_INTS
+      chunk[at + ROW_HASH] = hash
+      chunk[at + ROW_CHECK] = check
+      chunk[at + ROW_LENGTH] = length
+      chunk[at + ROW_FOLDER] = linkFolder
+      chunk[at + ROW_COUNT] = 1
+      chunk[at + ROW_PAGE] = page
+      chunk[at + ROW_OFFSET] = start
+      chunk[at + ROW_TARGET_HASH] = internal ? hashed.hash : 0
+      chunk[at + ROW_TARGET_CHECK] = internal ? hashed.check : 0
+      this.slots[slot] = row + 1
     }
   }
 
   check(files: readonly string[]): CheckedLinks {
     const broken: FoundLink[] = []
-    const { links } = this.judge(files, (at) => broken.push(this.found(at)))
+    const { links } = this.judge(files, (row) => broken.push(this.found(row)))
     return { links, broken }
   }
 
   summary(files: readonly string[], shown: number): LinkSummary {
     // The first `shown` in page order, kept in that order: a row goes in only if it comes before the last one kept.
-    const first: Array<{ page: string; at: number }> = []
-    const rows = this.rows
-    const before = (page: string, at: number, other: { page: string; at: number }): boolean =>
-      page === other.page
-        ? (rows[at + ROW_OFFSET] as number) < (rows[other.at + ROW_OFFSET] as number)
-        : page < other.page
-    const { links, brokenCount } = this.judge(files, (at) => {
+    const first: Array<RowPlace & { page: string }> = []
+    const before = (row: RowPlace & { page: string }, other: RowPlace & { page: string }): boolean =>
+      row.page === other.page
+        ? (row.chunk[row.at + ROW_OFFSET] as number) < (other.chunk[other.at + ROW_OFFSET] as number)
+        : row.page < other.page
+    const { links, brokenCount } = this.judge(files, ({ chunk, at }) => {
       if (shown === 0) return
-      const page = this.pages[rows[at + ROW_PAGE] as number] as string
-      if (first.length === shown && !before(page, at, first[shown - 1] as { page: string; at: number })) return
+      const row = { chunk, at, page: this.pages[chunk[at + ROW_PAGE] as number] as string }
+      const last = first[first.length - 1]
+      if (first.length === shown && last !== undefined && !before(row, last)) return
       let place = first.length
-      while (place > 0 && before(page, at, first[place - 1] as { page: string; at: number })) place--
-      first.splice(place, 0, { page, at })
+      while (place > 0 && before(row, first[place - 1] as RowPlace & { page: string })) place--
+      first.splice(place, 0, row)
       if (first.length > shown) first.pop()
     })
-    return { links, brokenCount, broken: first.map(({ at }) => this.found(at)) }
+    return { links, brokenCount, broken: first.map((row) => this.found(row)) }
   }
 
-  /** Counts the internal links and hands each broken row (its place in `rows`) to `broken`. */
-  private judge(files: readonly string[], broken: (at: number) => void): { links: number; brokenCount: number } {
+  /** Counts the internal links and hands each broken row to `broken`. */
+  private judge(files: readonly string[], broken: (row: RowPlace) => void): { links: number; brokenCount: number } {
     let links = 0
     let brokenCount = 0
     if (this.rowCount === 0) return { links, brokenCount }
     const served = new ServedPaths(files)
-    const rows = this.rows
-    for (let at = 0; at < this.rowCount * ROW_INTS; at += ROW_INTS) {
-      const targetHash = rows[at + ROW_TARGET_HASH] as number
-      const targetCheck = rows[at + ROW_TARGET_CHECK] as number
+    for (let row = 0; row < this.rowCount; row++) {
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      const at = (row % CHUNK_ROWS) * ROW_INTS
+      const targetHash = chunk[at + ROW_TARGET_HASH] as number
+      const targetCheck = chunk[at + ROW_TARGET_CHECK] as number
       if (targetHash === 0 && targetCheck === 0) continue
-      const count = rows[at + ROW_COUNT] as number
+      const count = chunk[at + ROW_COUNT] as number
       links += count
       if (served.has(targetHash, targetCheck)) continue
       brokenCount += count
-      broken(at)
+      broken({ chunk, at })
     }
     return { links, brokenCount }
   }
 
-  /** The report of the row at `at`. */
-  private found(at: number): FoundLink {
-    const rows = this.rows
-    const length = rows[at + ROW_LENGTH] as number
+  /** The report of a row. */
+  private found({ chunk, at }: RowPlace): FoundLink {
+    const length = chunk[at + ROW_LENGTH] as number
     return {
-      page: this.pages[rows[at + ROW_PAGE] as number] as string,
-      offset: rows[at + ROW_OFFSET] as number,
+      page: this.pages[chunk[at + ROW_PAGE] as number] as string,
+      offset: chunk[at + ROW_OFFSET] as number,
       length,
-      key: linkKey(rows[at + ROW_HASH] as number, rows[at + ROW_CHECK] as number, length),
-      count: rows[at + ROW_COUNT] as number
+      key: linkKey(chunk[at + ROW_HASH] as number, chunk[at + ROW_CHECK] as number, length),
+      count: chunk[at + ROW_COUNT] as number
     }
   }
 
   /** The slot of the row with these hashes, length and folder, or of the free slot where it would go. */
   private find(hash: number, check: number, length: number, folder: number): number {
-    const rows = this.rows
     const slots = this.slots
     const mask = slots.length - 1
     let slot = hash & mask
-    for (let row = slots[slot] as number; row !== 0; row = slots[slot] as number) {
+    for (let known = slots[slot] as number; known !== 0; known = slots[slot] as number) {
       // Links whose 64 bits of hash, length and folder agree are one link (two distinct links of a
       // site sharing them is not worth keeping their bytes to compare).
-      const at = (row - 1) * ROW_INTS
+      const chunk = this.chunks[(known - 1) >>> CHUNK_BITS] as Int32Array
+      const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS
       if (
-        rows[at + ROW_HASH] === hash &&
-        rows[at + ROW_CHECK] === check &&
-        rows[at + ROW_LENGTH] === length &&
-        rows[at + ROW_FOLDER] === folder
+        chunk[at + ROW_HASH] === hash &&
+        chunk[at + ROW_CHECK] === check &&
+        chunk[at + ROW_LENGTH] === length &&
+        chunk[at + ROW_FOLDER] === folder
       )
         return slot
       slot = (slot + 1) & mask
@@ -236,20 +253,16 @@ class DistinctLinks implements LinkCollector {
     return slot
   }
 
-  /** Makes room for one more row; true when the slots were laid out anew. */
-  private grow(): boolean {
-    if ((this.rowCount + 1) * ROW_INTS > this.rows.length) {
-      const larger = new Int32Array(this.rows.length * 2)
-      larger.set(this.rows)
-      this.rows = larger
-    }
+  /** Makes room in the slots for one more row; true when they were laid out anew. */
+  private growSlots(): boolean {
     if ((this.rowCount + 1) * 2 <= this.slots.length) return false
     const slots = new Int32Array(this.slots.length * 2)
     const mask = slots.length - 1
-    for (let row = 1; row <= this.rowCount; row++) {
-      let slot = (this.rows[(row - 1) * ROW_INTS + ROW_HASH] as number) & mask
+    for (let row = 0; row < this.rowCount; row++) {
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      let slot = (chunk[(row % CHUNK_ROWS) * ROW_INTS + ROW_HASH] as number) & mask
       while (slots[slot] !== 0) slot = (slot + 1) & mask
-      slots[slot] = row
+      slots[slot] = row + 1
     }
     this.slots = slots
     return true
