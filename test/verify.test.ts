@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
@@ -386,6 +387,13 @@ describe('checking a site', () => {
     const check = await checkSite(site.dir)
     expect(check).toMatchObject({ problems: [], htmlPages: 6, links: 6, brokenCount: 1 })
     expect(check.broken).toEqual([{ file: 'latest.html', line: 1, link: 'setup', count: 1 }])
+  })
+
+  test('a page that is a link to a named pipe of the site reads as empty: the check does not wait for a writer', async () => {
+    await write({ 'index.html': '<a href="/pipe">p</a>' })
+    execFileSync('mkfifo', [join(site.dir, 'fifo')])
+    await symlink('fifo', join(site.dir, 'pipe.html'))
+    expect(await checkSite(site.dir)).toMatchObject({ problems: [], htmlPages: 2, links: 1, brokenCount: 0 })
   })
 
   test('file names that are not UTF-8 stay apart, are read by their bytes, and serve the links that name their bytes', async () => {

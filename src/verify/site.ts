@@ -96,12 +96,18 @@ async function readPages(
   let next = 0
   const reader = async (): Promise<void> => {
     const room = { buffer: Buffer.allocUnsafe(BUFFER_BYTES) }
-    while (next < pages.length) {
-      signal?.throwIfAborted()
-      const page = pages[next++] as string
-      const content = await readPage(fileSystemPath(root, page), room)
-      if (content !== undefined) use(page, content)
-      if (room.buffer.length > RETAINED_BYTES) room.buffer = Buffer.allocUnsafe(BUFFER_BYTES)
+    try {
+      while (next < pages.length) {
+        signal?.throwIfAborted()
+        const page = pages[next++] as string
+        const content = await readPage(fileSystemPath(root, page), room)
+        if (content !== undefined) use(page, content)
+        if (room.buffer.length > RETAINED_BYTES) room.buffer = Buffer.allocUnsafe(BUFFER_BYTES)
+      }
+    } catch (error) {
+      // The other readers stop too: the check has failed.
+      next = pages.length
+      throw error
     }
   }
   await Promise.all(Array.from({ length: Math.min(READERS, pages.length) }, reader))
@@ -110,11 +116,12 @@ async function readPages(
 /**
  * A page's content, read into `room.buffer` (made larger when the page does not fit). Undefined
  * for a symbolic link that leads to no file: the site has the page's name but no content to check.
- * (Node's callback API: a third less work on the main thread per page than a FileHandle's promises.)
+ * (Node's callback API: the whole check of a 3,000-page site took ~10% less CPU than with a
+ * FileHandle's promises.)
  */
 function readPage(path: string | Buffer, room: { buffer: Buffer }): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    fs.open(path, 'r', (openError, fd) => {
+    fs.open(path, READ_FLAGS, (openError, fd) => {
       if (openError !== null) return isNoFile(openError) ? resolve(undefined) : reject(openError)
       let filled = 0
       const finish = (readError: Error | null): void =>
@@ -141,6 +148,12 @@ function readPage(path: string | Buffer, room: { buffer: Buffer }): Promise<Buff
     })
   })
 }
+
+/**
+ * Reading only; without waiting for a writer, should a page be a link to a named pipe of the site
+ * (it then reads as empty): a regular file is read the same either way.
+ */
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
 
 /** A link that leads nowhere, in a loop, or to a folder. */
 function isNoFile(error: unknown): boolean {
