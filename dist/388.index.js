@@ -141,8 +141,8 @@ class HeadSniffer {
 var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var common_errors = __webpack_require__(1922);
-// EXTERNAL MODULE: ./src/common/file-names.ts
-var file_names = __webpack_require__(7750);
+// EXTERNAL MODULE: ./src/common/site-paths.ts
+var site_paths = __webpack_require__(4651);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/archive/tar-listing.ts
@@ -383,10 +383,11 @@ class GnuTarExtraction {
         if (this.exitCode === undefined && !this.child.stdin.destroyed)
             this.child.stdin.end();
         await Promise.all([this.exited, this.listingDone]);
-        if (this.pendingLine !== '')
-            this.line(this.pendingLine);
         if (this.failure !== undefined)
             throw this.failure;
+        // GNU tar ends every line it writes: only a GNU tar stopped mid-line leaves a piece of one.
+        if (this.pendingLine !== '' && this.exitCode === 0)
+            this.line(this.pendingLine);
         const failure = this.exitCode === 0 ? undefined : this.failureFromMessages();
         if (failure !== undefined)
             throw failure;
@@ -441,7 +442,7 @@ class GnuTarExtraction {
             if (NOT_A_FAILURE.test(message))
                 continue;
             if (about !== undefined) {
-                const name = (0,file_names/* fileNameText */.$u)(about.name);
+                const name = (0,site_paths/* decodeSitePath */.xZ)(about.name);
                 if (/Member name contains '\.\.'/.test(about.text))
                     return new errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
                 const code = errnoOf(about.text);
@@ -463,7 +464,7 @@ class GnuTarExtraction {
         const member = this.lastMember;
         if (member === undefined || member.kind !== 'file')
             return '';
-        return `, inside the entry ${JSON.stringify((0,file_names/* fileNameText */.$u)(member.name))} (${(0,units/* formatBytes */.z3)(member.size)} declared)`;
+        return `, inside the entry ${JSON.stringify((0,site_paths/* decodeSitePath */.xZ)(member.name))} (${(0,units/* formatBytes */.z3)(member.size)} declared)`;
     }
 }
 /** `tar: "name": text`: the member a message is about. */
@@ -501,6 +502,8 @@ function plainMessage(message) {
 }
 function noop() { }
 
+// EXTERNAL MODULE: ./src/common/file-names.ts
+var file_names = __webpack_require__(7750);
 ;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
 /**
  * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
@@ -582,10 +585,10 @@ function entryPath(name) {
             throw new errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
         // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
         // path it would fold to its parent's (the index would then know one file under two keys).
-        if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.tu)(segment) === '') {
+        if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.t)(segment) === '') {
             throw new errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
         }
-        if ((0,file_names/* isGitFolderName */.a2)(segment))
+        if ((0,file_names/* isGitFolderName */.a)(segment))
             throw new errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
         if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
             throw new errors/* UnsafeEntryError */.vF(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
@@ -649,7 +652,7 @@ class EntryIndex {
     /** Returns the folder's path, '' for the root. */
     addDirectory(name) {
         const path = entryPath(name);
-        const key = (0,file_names/* foldPath */.tu)(path);
+        const key = (0,file_names/* foldPath */.t)(path);
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             return this.sameSpelling(existing, path, name);
@@ -676,7 +679,7 @@ class EntryIndex {
             throw new errors/* UnsafeEntryError */.vF(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
         let targetKey;
         try {
-            targetKey = (0,file_names/* foldPath */.tu)(entryPath(target));
+            targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
         }
         catch {
             throw new errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
@@ -722,7 +725,7 @@ class EntryIndex {
     /** Checks that each symlink, resolved through all the others as the OS would, stays inside the root. */
     checkSymlinks() {
         const linkAt = (at) => {
-            const node = this.nodes.get((0,file_names/* foldPath */.tu)(at));
+            const node = this.nodes.get((0,file_names/* foldPath */.t)(at));
             return node?.kind === 'symlink' ? node.target : undefined;
         };
         // One budget for the whole archive: chains of long targets, each walked again for every link
@@ -751,7 +754,7 @@ class EntryIndex {
         if (path === '')
             throw new errors/* UnsafeEntryError */.vF(name, 'has an empty path');
         this.claimParents(path, name);
-        const key = (0,file_names/* foldPath */.tu)(path);
+        const key = (0,file_names/* foldPath */.t)(path);
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             throw new errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
@@ -790,7 +793,7 @@ class EntryIndex {
         const newDirectories = [];
         // Ancestors of a known folder are known folders: the common case costs one lookup.
         for (let parent = parentOf(path);; parent = parentOf(parent)) {
-            const key = (0,file_names/* foldPath */.tu)(parent);
+            const key = (0,file_names/* foldPath */.t)(parent);
             const node = this.nodes.get(key);
             if (node?.kind === 'dir') {
                 this.sameSpelling(node, parent, name);
@@ -1287,8 +1290,8 @@ class TarUnpacker {
     member(member) {
         if (member.kind === 'none' || member.implied)
             return;
-        const name = (0,file_names/* fileNameText */.$u)(member.name);
-        const target = member.target === undefined ? undefined : (0,file_names/* fileNameText */.$u)(member.target);
+        const name = (0,site_paths/* decodeSitePath */.xZ)(member.name);
+        const target = member.target === undefined ? undefined : (0,site_paths/* decodeSitePath */.xZ)(member.target);
         this.options.ledger.entry(member.kind, name, {
             size: member.size,
             target,
@@ -1312,45 +1315,33 @@ class TarUnpacker {
 function tar_unpacker_noop() { }
 
 ;// CONCATENATED MODULE: ./src/archive/tree-check.ts
+/**
+ * The check of what was written, before the staged site is swapped in: whatever unpacked it, the
+ * tree is walked as it is on disk and judged by the same rules as the archive's entries were (no
+ * link leading out, no two names that are one on macOS or Windows, no `.git`), and devices, fifos
+ * and sockets are removed (they are no part of a site). Names are read as bytes (see site-paths).
+ */
 
 
 
-const SLASH = Buffer.from('/');
+/** The site's files and symlinks, as site paths: what the site check reads. */
 async function checkStagedTree(root, signal) {
     const index = new EntryIndex();
     const files = [];
-    const rawPaths = new Map();
-    const rootBytes = Buffer.from(root);
-    // Folders to read: their path below the root as bytes, and as text.
-    const folders = [{ bytes: Buffer.alloc(0), text: '' }];
-    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-        signal?.throwIfAborted();
-        const onDisk = folder.bytes.length === 0 ? rootBytes : Buffer.concat([rootBytes, SLASH, folder.bytes]);
-        const entries = (await (0,promises_.readdir)(onDisk, { withFileTypes: true, encoding: 'buffer' }));
-        for (const entry of entries) {
-            const bytes = folder.bytes.length === 0 ? entry.name : Buffer.concat([folder.bytes, SLASH, entry.name]);
-            const text = folder.text === '' ? (0,file_names/* fileNameText */.$u)(entry.name) : `${folder.text}/${(0,file_names/* fileNameText */.$u)(entry.name)}`;
-            if (entry.isDirectory()) {
-                index.addDirectory(text);
-                folders.push({ bytes, text });
-            }
-            else if (entry.isFile() || entry.isSymbolicLink()) {
-                if (entry.isFile())
-                    index.addFile(text);
-                else
-                    index.addSymlink(text, (0,file_names/* fileNameText */.$u)(await (0,promises_.readlink)(Buffer.concat([rootBytes, SLASH, bytes]), 'buffer')));
-                files.push(text);
-                // Only a name that is not UTF-8 reads longer as text (each such byte is `%XX`).
-                if (Buffer.byteLength(text) !== bytes.length)
-                    rawPaths.set(text, bytes);
-            }
-            else {
-                await (0,promises_.rm)(Buffer.concat([rootBytes, SLASH, bytes]), { force: true });
-            }
-        }
-    }
+    await (0,site_paths/* walkTree */.Ir)(root, async ({ path, onDisk, entry }) => {
+        if (entry.isDirectory())
+            index.addDirectory(path);
+        else if (entry.isFile())
+            index.addFile(path);
+        else if (entry.isSymbolicLink())
+            index.addSymlink(path, (0,site_paths/* decodeSitePath */.xZ)(await (0,promises_.readlink)(onDisk, 'buffer')));
+        else
+            return void (await (0,promises_.rm)(onDisk, { force: true }));
+        if (!entry.isDirectory())
+            files.push(path);
+    }, signal);
     index.checkSymlinks();
-    return { files, rawPaths };
+    return files;
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -1632,7 +1623,7 @@ const YIELD_EVERY_ENTRIES = 256;
 const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
-const zip_unpacker_SLASH = 0x2f;
+const SLASH = 0x2f;
 async function unpackZip(options) {
     const zip = await openZip(options.file);
     try {
@@ -1686,7 +1677,7 @@ async function plan(zip, options) {
     let declared = 0;
     for (const entry of zip.entries) {
         const bytes = entryNameBytes(entry);
-        const name = (0,file_names/* fileNameText */.$u)(bytes);
+        const name = (0,site_paths/* decodeSitePath */.xZ)(bytes);
         if ((entry.generalPurposeBitFlag & 0x1) !== 0)
             throw (0,errors/* unsupportedEntry */._S)(name, 'is encrypted');
         if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
@@ -1705,7 +1696,7 @@ async function plan(zip, options) {
             item.target = await readLinkTarget(zip, item);
         options.ledger.entry(item.kind, item.name, {
             size: item.entry.uncompressedSize,
-            target: item.target === undefined ? undefined : (0,file_names/* fileNameText */.$u)(item.target)
+            target: item.target === undefined ? undefined : (0,site_paths/* decodeSitePath */.xZ)(item.target)
         });
     }
     return planned;
@@ -1810,17 +1801,17 @@ function relativePath(name) {
     const segments = [];
     let start = 0;
     for (let i = 0; i <= name.length; i++) {
-        if (i < name.length && name[i] !== zip_unpacker_SLASH)
+        if (i < name.length && name[i] !== SLASH)
             continue;
         const segment = name.subarray(start, i);
         if (segment.length > 0 && !(segment.length === 1 && segment[0] === 0x2e))
             segments.push(segment);
         start = i + 1;
     }
-    return Buffer.from(segments.flatMap((segment, i) => (i === 0 ? [...segment] : [zip_unpacker_SLASH, ...segment])));
+    return Buffer.from(segments.flatMap((segment, i) => (i === 0 ? [...segment] : [SLASH, ...segment])));
 }
 function zip_unpacker_parentOf(path) {
-    return path.subarray(0, path.lastIndexOf(zip_unpacker_SLASH));
+    return path.subarray(0, path.lastIndexOf(SLASH));
 }
 /** Makes a folder and its parents; a file an earlier entry left where it goes (since replaced) goes first. */
 function makeFolder(path, made) {
@@ -1934,7 +1925,7 @@ class ArchiveReceiver {
         await (0,external_node_events_.once)(this.part, 'close');
         const sha256 = this.hash.digest('hex');
         const format = this.format ?? (await this.formatFromTheEnd());
-        let tree;
+        let files;
         if (this.staging !== undefined) {
             try {
                 if (format === 'zip') {
@@ -1947,7 +1938,7 @@ class ArchiveReceiver {
                 }
                 else
                     await (await this.tar).end();
-                tree = await checkStagedTree(this.staging, this.options.signal);
+                files = await checkStagedTree(this.staging, this.options.signal);
             }
             catch (error) {
                 if (!(error instanceof errors/* CorruptArchiveError */.sC))
@@ -1960,7 +1951,7 @@ class ArchiveReceiver {
             sizeBytes: this.bytes,
             format,
             staging: this.staging,
-            tree,
+            files,
             counts: this.staging === undefined ? undefined : this.ledger.counts,
             entries: this.ledger.entryCount
         };
@@ -2627,7 +2618,7 @@ async function transfer_attempt(options, state) {
  */
 async function finish(options, archiveStaging, received) {
     const { log, siteDir, archiveFolder } = options;
-    const { staging, counts, tree } = received;
+    const { staging, counts, files } = received;
     const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`;
     const archiveFile = (0,external_node_path_.join)(archiveFolder, archiveName);
     const kept = {
@@ -2641,8 +2632,8 @@ async function finish(options, archiveStaging, received) {
         await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
         await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal });
         options.onArchive?.(kept);
-        if (siteDir !== undefined && staging !== undefined && tree !== undefined) {
-            await options.review?.(staging, tree);
+        if (siteDir !== undefined && staging !== undefined && files !== undefined) {
+            await options.review?.(staging, files);
             await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
         }
     }

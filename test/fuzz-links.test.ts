@@ -199,6 +199,10 @@ function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): v
     if (contents.length === 1) expect(linkAt(link.page, contents[0]![1], link)).toBe(expected[i]!.value)
   })
   expect(new Set(reported.map((link) => link.key)).size).toBe(reported.length)
+  // In short, for a report: the same figures, and the first broken links in page order.
+  const brokenCount = expected.reduce((sum, link) => sum + link.count, 0)
+  for (const shown of [0, 1, 3])
+    expect(collector.summary(siteList, shown)).toEqual({ links, brokenCount, broken: reported.slice(0, shown) })
 }
 
 describe('the link scanner against a plain reading of its rules', () => {
@@ -221,9 +225,9 @@ describe('the link scanner against a plain reading of its rules', () => {
   })
 
   test('a collector whose tables and page area grow mid-page agrees with the plain reading', () => {
-    // Thousands of distinct links (the scanner's table starts at 1,024 rows and 4,096 slots), a
-    // page far larger than its first page area (64 KiB, and of a size that is no multiple of 16),
-    // and pages out of page order.
+    // Thousands of distinct links (the collector's table that finds them starts at 4,096 slots), a
+    // page far larger than the rest (and of a size that is no multiple of 16), and pages out of
+    // page order.
     const pages: Array<[string, Buffer]> = []
     for (let p = 29; p >= 0; p--) {
       // (Each page also links to two missing pages every page links to: their first place in

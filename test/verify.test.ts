@@ -1,8 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { lineAt, linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
-import { SiteVerifier, checkSite } from '../src/verify/site.js'
+import { checkSite } from '../src/verify/site.js'
+import { decodeSitePath, encodeSitePath, fileSystemPath, listSite } from '../src/common/site-paths.js'
 import { tempFolder } from './support/temp.js'
 
 describe('links of a page', () => {
@@ -218,17 +220,19 @@ describe('links of a page', () => {
     expect(broken.map((link) => linkAt('index.html', page, link))).toEqual([`/${folder}/e`, `/${'x'.repeat(1999)}`])
   })
 
-  test('a collector tells thousands of distinct links apart (its table grows)', () => {
+  test('a collector tells tens of thousands of distinct links apart (its tables grow)', () => {
     const links = linkCollector()
-    const page = Array.from({ length: 5000 }, (_, i) => `<a href="/p/${i}">a</a><a href="/p/${i}">b</a>`).join('\n')
+    const page = Array.from({ length: 40_000 }, (_, i) => `<a href="/p/${i}">a</a><a href="/p/${i}">b</a>`).join('\n')
     links.observe('index.html', Buffer.from(page))
-    const { links: count, broken } = links.check(['index.html', 'p/7.html'])
-    expect(count).toBe(10_000)
-    expect(broken).toHaveLength(4999)
+    const { links: count, broken } = links.check(['index.html', 'p/7.html', 'p/39999.html'])
+    expect(count).toBe(80_000)
+    expect(broken).toHaveLength(39_998)
     expect(broken.every((link) => link.count === 2)).toBe(true)
     const content = Buffer.from(page)
-    expect(new Set(broken.map((link) => linkAt('index.html', content, link))).size).toBe(4999)
-    expect(broken.map((link) => linkAt('index.html', content, link))).not.toContain('/p/7')
+    const texts = broken.map((link) => linkAt('index.html', content, link))
+    expect(new Set(texts).size).toBe(39_998)
+    expect(texts).not.toContain('/p/7')
+    expect(texts[39_997]).toBe('/p/39998')
   })
 
   test('targets: relative to the page, root paths from the site root; other schemes, hosts and fragments are not checked', () => {
@@ -298,7 +302,7 @@ describe('checking a site', () => {
       'guides/start.html': '<a href="../">home</a>',
       'assets/s.css': ''
     })
-    expect(await checkSite(site.dir, 2)).toEqual({
+    expect(await checkSite(site.dir, { expectedPages: 2 })).toEqual({
       problems: [],
       htmlPages: 2,
       links: 3,
@@ -315,7 +319,7 @@ describe('checking a site', () => {
       'z.html': many,
       'sub/y.html': '<a href="../missing.html">up</a>'
     })
-    const check = await checkSite(site.dir, 5)
+    const check = await checkSite(site.dir, { expectedPages: 5 })
     expect(check.problems).toEqual([
       'The site has no index.html at its root.',
       'The site has 3 HTML pages, fewer than the 5 the export job reported.'
@@ -329,20 +333,118 @@ describe('checking a site', () => {
     expect(check.broken[19]).toEqual({ file: 'z.html', line: 18, link: '/gone-17', count: 1 })
   })
 
-  test('a broken link is read back from its page; one whose page a later entry of the archive replaced says so', async () => {
-    // What a writer thread saw: two entries named index.html, the first with /gone, the second without.
+  test('a broken link is read back from its page; one whose page no longer holds it there says so', async () => {
+    // What the collector saw: two versions of index.html, the first with /gone, the second without.
     const seen = linkCollector()
     seen.observe('index.html', Buffer.from('<p>\n<a href="/gone">x</a>'))
     seen.observe('index.html', Buffer.from('<a href="/here">x</a>'))
     seen.observe('b.html', Buffer.from('<a href="/lost">y</a>'))
     await write({ 'index.html': '<a href="/here">x</a>', 'b.html': '<a href="/lost">y</a>', 'here.html': '' })
-    const verifier = new SiteVerifier()
-    const files = new Set(['index.html', 'b.html', 'here.html'])
-    verifier.unpacked({ files, observed: [seen.check([...files])], unobserved: new Set() })
-    await verifier.review(site.dir)
-    expect(verifier.result?.broken).toEqual([
-      { file: 'b.html', line: 1, link: '/lost', count: 1 },
-      { file: 'index.html', line: undefined, link: undefined, count: 1 }
+    const { broken } = seen.check(['index.html', 'b.html', 'here.html'])
+    const readBack = await Promise.all(
+      broken.map(async (link) => {
+        const page = await readFile(join(site.dir, link.page))
+        const text = linkAt(link.page, page, link)
+        return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text }
+      })
+    )
+    expect(readBack).toEqual([
+      { file: 'index.html', line: undefined, link: undefined },
+      { file: 'b.html', line: 1, link: '/lost' }
     ])
+  })
+
+  test("the unpacking's list of files is the site: a file on disk that it does not name is neither a page nor served", async () => {
+    await write({
+      'index.html': '<a href="/guides/start">s</a> <a href="/stray">x</a>',
+      'guides/start.html': '<a href="/index.html">home</a>',
+      'stray.html': '<a href="/nowhere">n</a>'
+    })
+    const check = await checkSite(site.dir, { files: ['index.html', 'guides/start.html'] })
+    expect(check).toMatchObject({ problems: [], htmlPages: 2, links: 3, brokenCount: 1 })
+    expect(check.broken).toEqual([{ file: 'index.html', line: 1, link: '/stray', count: 1 }])
+  })
+
+  test('a page that is a symbolic link: a page of its own, its relative links read from where it is served', async () => {
+    await write({
+      'index.html': '<a href="/latest">latest</a> <a href="guides/v2">v2</a>',
+      'guides/v2.html': '<a href="setup">setup</a> <a href="/index.html">home</a>',
+      'guides/setup.html': ''
+    })
+    // Served at latest.html, its `setup` is /setup, which the site does not have. A link that leads
+    // nowhere, or to a folder, is a page with nothing to read.
+    await symlink('guides/v2.html', join(site.dir, 'latest.html'))
+    await symlink('nowhere.html', join(site.dir, 'dangling.html'))
+    await symlink('guides', join(site.dir, 'folder.html'))
+    expect((await listSite(site.dir)).sort()).toEqual([
+      'dangling.html',
+      'folder.html',
+      'guides/setup.html',
+      'guides/v2.html',
+      'index.html',
+      'latest.html'
+    ])
+    const check = await checkSite(site.dir)
+    expect(check).toMatchObject({ problems: [], htmlPages: 6, links: 6, brokenCount: 1 })
+    expect(check.broken).toEqual([{ file: 'latest.html', line: 1, link: 'setup', count: 1 }])
+  })
+
+  test('a page that is a link to a named pipe of the site reads as empty: the check does not wait for a writer', async () => {
+    await write({ 'index.html': '<a href="/pipe">p</a>' })
+    execFileSync('mkfifo', [join(site.dir, 'fifo')])
+    await symlink('fifo', join(site.dir, 'pipe.html'))
+    expect(await checkSite(site.dir)).toMatchObject({ problems: [], htmlPages: 2, links: 1, brokenCount: 0 })
+  })
+
+  test('file names that are not UTF-8 stay apart, are read by their bytes, and serve the links that name their bytes', async () => {
+    // caf\xe9.html and caf\xe8.html (Latin-1): one name each, whatever a UTF-8 reading makes of them.
+    const name = (byte: number): Buffer => Buffer.concat([Buffer.from('caf'), Buffer.of(byte), Buffer.from('.html')])
+    await write({ 'index.html': '<a href="caf%E9.html">e</a> <a href="caf%E7">c</a>' })
+    await writeFile(Buffer.concat([Buffer.from(site.dir + '/'), name(0xe9)]), '<p>\n<a href="/gone">x</a>')
+    await writeFile(Buffer.concat([Buffer.from(site.dir + '/'), name(0xe8)]), '<a href="/index.html">home</a>')
+    const files = await listSite(site.dir)
+    expect(files.sort()).toEqual(['caf\udce8.html', 'caf\udce9.html', 'index.html'])
+    expect(encodeSitePath('caf\udce9.html')).toEqual(name(0xe9))
+    expect(await readFile(fileSystemPath(site.dir, 'caf\udce9.html'), 'utf8')).toContain('/gone')
+    const check = await checkSite(site.dir)
+    expect(check).toMatchObject({ problems: [], htmlPages: 3, links: 4, brokenCount: 2 })
+    expect(check.broken).toEqual([
+      { file: 'caf\udce9.html', line: 2, link: '/gone', count: 1 },
+      { file: 'index.html', line: 1, link: 'caf%E7', count: 1 }
+    ])
+  })
+
+  test('site paths carry bytes that are not UTF-8 and give them back; valid UTF-8, four-byte characters included, is read as it is', () => {
+    const samples = [
+      Buffer.from('guides/日本/é😀.html'),
+      Buffer.of(0x61, 0xe9, 0x2f, 0xc3),
+      // Overlong, surrogate and past-U+10FFFF forms, and a lone continuation byte.
+      Buffer.of(0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0x80),
+      Buffer.from('\udce9 is three bytes of valid UTF-8 here', 'utf8')
+    ]
+    for (const bytes of samples) expect(encodeSitePath(decodeSitePath(bytes))).toEqual(bytes)
+    expect(decodeSitePath(samples[0]!)).toBe('guides/日本/é😀.html')
+    expect(decodeSitePath(samples[1]!)).toBe('a\udce9/\udcc3')
+    expect(decodeSitePath(samples[2]!)).toHaveLength(10)
+  })
+
+  test('a page far larger than a reader starts with is read whole; many pages, read a few at a time, are all read', async () => {
+    const large = `${'<p>filler</p>\n'.repeat(300_000)}<a href="/missing-at-the-end">x</a>`
+    const pages: Record<string, string> = { 'index.html': large }
+    for (let i = 0; i < 40; i++) pages[`p/${i}.html`] = `<a href="/p/${i + 1}">next</a>`
+    await write(pages)
+    const check = await checkSite(site.dir)
+    expect(check).toMatchObject({ problems: [], htmlPages: 41, links: 41, brokenCount: 2 })
+    expect(check.broken).toEqual([
+      { file: 'index.html', line: 300_001, link: '/missing-at-the-end', count: 1 },
+      { file: 'p/39.html', line: 1, link: '/p/40', count: 1 }
+    ])
+  })
+
+  test('a check stops with the reason of its signal', async () => {
+    await write({ 'index.html': '<a href="/x">x</a>' })
+    const reason = new Error('cancelled')
+    await expect(checkSite(site.dir, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason)
+    await expect(checkSite(site.dir, { files: ['index.html'], signal: AbortSignal.abort(reason) })).rejects.toBe(reason)
   })
 })

@@ -28600,11 +28600,11 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 function folderProblem(folder, guarded) {
     if (folder === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(folder).root)
         return 'is the root of the file system';
-    if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a2))
+    if (folder.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a))
         return "is a `.git` folder or inside one (the repository's own files)";
-    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .tu)(folder);
+    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder);
     for (const { path: other, name } of guarded) {
-        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .tu)(other));
+        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(key, (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(other));
         if (relative === '')
             return `is ${name}`;
         // Above `folder` is `..` or starts with `../`; a name inside it may start with two dots too.
@@ -29467,9 +29467,8 @@ function errorMessage(error) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $u: () => (/* binding */ fileNameText),
-/* harmony export */   a2: () => (/* binding */ isGitFolderName),
-/* harmony export */   tu: () => (/* binding */ foldPath)
+/* harmony export */   a: () => (/* binding */ isGitFolderName),
+/* harmony export */   t: () => (/* binding */ foldPath)
 /* harmony export */ });
 /** How file systems compare names: the one fold for archive entries and the runner's folders alike. */
 /** Code points HFS+ ignores in names (the list git checks for `.git`): `a\u200cb` is `ab` there. */
@@ -29528,22 +29527,6 @@ function isGitFolderName(name) {
     const colon = name.indexOf(':');
     const folded = foldPath(colon < 0 ? name : name.slice(0, colon));
     return folded === '.git' || folded === 'git~1';
-}
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-/**
- * A file name's bytes as text: UTF-8 as it is; any other name (latin-1, say) with each byte
- * outside ASCII as `%XX`, so that two such names never read as one.
- */
-function fileNameText(bytes) {
-    try {
-        return UTF8.decode(bytes);
-    }
-    catch {
-        let text = '';
-        for (const byte of bytes)
-            text += byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase()}`;
-        return text;
-    }
 }
 
 
@@ -30233,7 +30216,7 @@ function cancelledMessage(settings) {
 /** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
 async function runOperation(settings, client, context) {
     if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 627).then(__nccwpck_require__.bind(__nccwpck_require__, 5627));
+        const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
         return runExport(settings, client, context);
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 366).then(__nccwpck_require__.bind(__nccwpck_require__, 1366));

@@ -10,7 +10,7 @@ import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { ActionError } from '../common/errors.js'
-import { fileNameText } from '../common/file-names.js'
+import { decodeSitePath } from '../common/site-paths.js'
 import { formatBytes } from '../common/units.js'
 import { CorruptArchiveError, UnsafeEntryError, writeFailure } from './errors.js'
 import { type TarMember, parseListingLine, readQuoted } from './tar-listing.js'
@@ -131,8 +131,9 @@ export class GnuTarExtraction {
   async end(): Promise<void> {
     if (this.exitCode === undefined && !this.child.stdin.destroyed) this.child.stdin.end()
     await Promise.all([this.exited, this.listingDone])
-    if (this.pendingLine !== '') this.line(this.pendingLine)
     if (this.failure !== undefined) throw this.failure
+    // GNU tar ends every line it writes: only a GNU tar stopped mid-line leaves a piece of one.
+    if (this.pendingLine !== '' && this.exitCode === 0) this.line(this.pendingLine)
     const failure = this.exitCode === 0 ? undefined : this.failureFromMessages()
     if (failure !== undefined) throw failure
   }
@@ -184,7 +185,7 @@ export class GnuTarExtraction {
       if (about !== undefined && this.specials.has(about.name.toString('latin1'))) continue
       if (NOT_A_FAILURE.test(message)) continue
       if (about !== undefined) {
-        const name = fileNameText(about.name)
+        const name = decodeSitePath(about.name)
         if (/Member name contains '\.\.'/.test(about.text)) return new UnsafeEntryError(name, 'has a ".." path segment')
         const code = errnoOf(about.text)
         if (code !== undefined) {
@@ -205,7 +206,7 @@ export class GnuTarExtraction {
   private inside(): string {
     const member = this.lastMember
     if (member === undefined || member.kind !== 'file') return ''
-    return `, inside the entry ${JSON.stringify(fileNameText(member.name))} (${formatBytes(member.size)} declared)`
+    return `, inside the entry ${JSON.stringify(decodeSitePath(member.name))} (${formatBytes(member.size)} declared)`
   }
 }
 

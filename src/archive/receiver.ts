@@ -15,7 +15,7 @@ import { findGnuTar } from './gnu-tar.js'
 import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from './site-ledger.js'
 import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
 import { TarUnpacker } from './tar-unpacker.js'
-import { type StagedTree, checkStagedTree } from './tree-check.js'
+import { checkStagedTree } from './tree-check.js'
 import { ZIP_TAIL_BYTES, findEndRecord } from './zip-reader.js'
 import { unpackZip } from './zip-unpacker.js'
 
@@ -40,7 +40,8 @@ export interface ReceivedArchive {
   format: ArchiveFormat
   /** The unpacked site, checked and ready to be swapped in; undefined when not unpacking. */
   staging: string | undefined
-  tree: StagedTree | undefined
+  /** Its files and symlinks, as site paths. */
+  files: string[] | undefined
   counts: SiteCounts | undefined
   /** Entries of every kind taken from the archive. */
   entries: number
@@ -116,7 +117,7 @@ export class ArchiveReceiver {
     await once(this.part, 'close')
     const sha256 = this.hash.digest('hex')
     const format = this.format ?? (await this.formatFromTheEnd())
-    let tree: StagedTree | undefined
+    let files: string[] | undefined
     if (this.staging !== undefined) {
       try {
         if (format === 'zip') {
@@ -127,7 +128,7 @@ export class ArchiveReceiver {
             signal: this.options.signal
           })
         } else await (await this.tar!).end()
-        tree = await checkStagedTree(this.staging, this.options.signal)
+        files = await checkStagedTree(this.staging, this.options.signal)
       } catch (error) {
         if (!(error instanceof CorruptArchiveError)) throw error
         throw new CorruptArchiveError(
@@ -141,7 +142,7 @@ export class ArchiveReceiver {
       sizeBytes: this.bytes,
       format,
       staging: this.staging,
-      tree,
+      files,
       counts: this.staging === undefined ? undefined : this.ledger.counts,
       entries: this.ledger.entryCount
     }

@@ -7,7 +7,7 @@
 import { once } from 'node:events'
 import { chmod, lstat } from 'node:fs/promises'
 import zlib from 'node:zlib'
-import { fileNameText } from '../common/file-names.js'
+import { decodeSitePath } from '../common/site-paths.js'
 import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
 import { CorruptArchiveError, NotAnArchiveError, SiteLimitError } from './errors.js'
@@ -160,8 +160,8 @@ export class TarUnpacker {
   /** One member GNU tar is about to write: judged and counted (a throw stops GNU tar). */
   private member(member: TarMember): void {
     if (member.kind === 'none' || member.implied) return
-    const name = fileNameText(member.name)
-    const target = member.target === undefined ? undefined : fileNameText(member.target)
+    const name = decodeSitePath(member.name)
+    const target = member.target === undefined ? undefined : decodeSitePath(member.target)
     this.options.ledger.entry(member.kind, name, {
       size: member.size,
       target,

@@ -13,7 +13,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises'
 import zlib from 'node:zlib'
 import type yauzl from 'yauzl'
 import { errorMessage } from '../common/errors.js'
-import { fileNameText } from '../common/file-names.js'
+import { decodeSitePath } from '../common/site-paths.js'
 import { MAX_LINK_TARGET_BYTES, fileMode } from './entry-safety.js'
 import { UnsafeEntryError, corrupt, unsupportedEntry, writeFailure } from './errors.js'
 import type { SiteLedger } from './site-ledger.js'
@@ -92,7 +92,7 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
   let declared = 0
   for (const entry of zip.entries) {
     const bytes = entryNameBytes(entry)
-    const name = fileNameText(bytes)
+    const name = decodeSitePath(bytes)
     if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw unsupportedEntry(name, 'is encrypted')
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
       throw unsupportedEntry(name, `is compressed with method ${entry.compressionMethod} (neither stored nor deflate)`)
@@ -108,7 +108,7 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
     if (item.kind === 'symlink') item.target = await readLinkTarget(zip, item)
     options.ledger.entry(item.kind, item.name, {
       size: item.entry.uncompressedSize,
-      target: item.target === undefined ? undefined : fileNameText(item.target)
+      target: item.target === undefined ? undefined : decodeSitePath(item.target)
     })
   }
   return planned

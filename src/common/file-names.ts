@@ -58,19 +58,3 @@ export function isGitFolderName(name: string): boolean {
   const folded = foldPath(colon < 0 ? name : name.slice(0, colon))
   return folded === '.git' || folded === 'git~1'
 }
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true })
-
-/**
- * A file name's bytes as text: UTF-8 as it is; any other name (latin-1, say) with each byte
- * outside ASCII as `%XX`, so that two such names never read as one.
- */
-export function fileNameText(bytes: Uint8Array): string {
-  try {
-    return UTF8.decode(bytes)
-  } catch {
-    let text = ''
-    for (const byte of bytes) text += byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase()}`
-    return text
-  }
-}

@@ -16,7 +16,7 @@ import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transf
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, archiveOutlivesRun, checkExportPath } from './path-check.js'
-import { siteReview } from './site-check.js'
+import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
@@ -109,7 +109,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
         archiveFolder,
         siteDir: settings.extract ? settings.path : undefined,
         limits: { maxBytes: settings.maxSiteBytes },
-        review: siteReview(settings, context),
+        review: siteVerifier(settings, context),
         signal: context.signal,
         log
       }

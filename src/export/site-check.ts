@@ -7,24 +7,22 @@ import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
-import { type SiteCheck, SiteVerifier } from '../verify/site.js'
+import { type SiteCheck, checkSite } from '../verify/site.js'
 
-/** The inspector of one unpacking, or undefined when the site is not checked. */
-export function siteVerifier(settings: ExportSettings, context: FlowContext): (() => SiteVerifier) | undefined {
+/**
+ * The review of one unpacking's staged site before the swap, or undefined when the site is not
+ * checked: it checks the site (`files`: its files as site paths, from the unpacking's walk of the
+ * staged tree) and judges the result; a throw keeps the previous site.
+ */
+export function siteVerifier(
+  settings: ExportSettings,
+  context: FlowContext
+): ((stagedRoot: string, files: readonly string[]) => Promise<void>) | undefined {
   if (!settings.extract || settings.verify === 'off') return undefined
   const reported = Number(context.outputs.get('page-count'))
   const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined
-  return () =>
-    new SiteVerifier({ expectedPages, signal: context.signal, judge: (check) => judge(check, settings, context) })
-}
-
-/** The review of the staged site before the swap, or undefined when the site is not checked. */
-export function siteReview(
-  settings: ExportSettings,
-  context: FlowContext
-): ((stagedSite: string) => Promise<void>) | undefined {
-  const make = siteVerifier(settings, context)
-  return make === undefined ? undefined : (stagedSite) => make().review(stagedSite)
+  return async (stagedRoot, files) =>
+    judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context)
 }
 
 function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext): void {
@@ -40,7 +38,7 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
     const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
     log.warning(
       broken.link === undefined
-        ? `Broken link in an earlier entry of ${serviceText(broken.file)} in the archive, which a later entry of the same name (or of one that differs only in case) replaced: it leads to no file of the site${more}.`
+        ? `Broken link in ${serviceText(broken.file)}, a page that changed while the site was checked: it leads to no file of the site${more}.`
         : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
           `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} leads to no file of the site${more}.`
     )

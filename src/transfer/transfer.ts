@@ -14,7 +14,6 @@ import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/er
 import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import { ARCHIVE_OVERHEAD, type SiteLimits, archiveBound } from '../archive/site-ledger.js'
-import type { StagedTree } from '../archive/tree-check.js'
 import {
   createStagingFolder,
   discardFolder,
@@ -44,7 +43,7 @@ export interface TransferOptions {
   /** What the archive may unpack to. */
   limits: SiteLimits
   /** Reviews the staged site (checked, whole) before it is swapped in; a throw keeps the previous site. */
-  review?: ((stagedSite: string, tree: StagedTree) => Promise<void>) | undefined
+  review?: ((stagedSite: string, files: readonly string[]) => Promise<void>) | undefined
   /**
    * Told once the whole archive is in `archiveFolder`, before the site is reviewed and swapped in:
    * a site check that fails still leaves the archive there, and its facts can be handed on.
@@ -280,7 +279,7 @@ async function finish(
   received: ReceivedArchive
 ): Promise<Omit<TransferResult, 'link' | 'attempts'>> {
   const { log, siteDir, archiveFolder } = options
-  const { staging, counts, tree } = received
+  const { staging, counts, files } = received
   const archiveName = `${ARCHIVE_NAME}.${EXTENSIONS[received.format]}`
   const archiveFile = join(archiveFolder, archiveName)
   const kept: KeptArchive = {
@@ -294,8 +293,8 @@ async function finish(
     await rename(partFileIn(archiveStaging), join(archiveStaging, archiveName))
     await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal })
     options.onArchive?.(kept)
-    if (siteDir !== undefined && staging !== undefined && tree !== undefined) {
-      await options.review?.(staging, tree)
+    if (siteDir !== undefined && staging !== undefined && files !== undefined) {
+      await options.review?.(staging, files)
       await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal })
     }
   } catch (error) {

@@ -1,22 +1,21 @@
 /**
- * The internal links of an HTML page: every `href`/`src` value that points into the site (a
- * relative or a root path), and whether the site has a file for it. Pure, and fast on large
- * sites: the pages are read by a small WebAssembly module (link-scan.wat) that finds each `=` 16
- * bytes at a time and recognises a link already seen by its hashes, and only a new link is
- * resolved. An attribute name counts in any case, with whitespace around its `=`, and only inside
- * a start tag: the nearest `<` or `>` before it is a `<` and a letter, so an HTML sample shown as
- * text (`&lt;a href="/about"&gt;`) is no link. Known limits (link-scan.wat): a `>` inside an
- * earlier quoted value of the same tag hides a link, and links inside comments count.
+ * The internal links of a site's HTML pages: each `href`/`src` value of a start tag (see
+ * page-links.ts) that points into the site (a relative or a root path), counted, and judged
+ * against the site's files. Pure.
+ *
+ * Pages repeat their navigation, so most links were seen before: a collector keeps each distinct
+ * link once, as a row of integers (two hashes of its bytes, its length and folder, where it first
+ * appears in page order, how often, and two hashes of the site path it leads to), and resolves
+ * only a new one. No link's text is kept: linkAt() reads a reported one back from its page. So
+ * memory grows with the distinct links (36 bytes each, and 8 to 16 in the table that finds them),
+ * not with the pages.
  */
-import { LINK_SCAN_WASM } from './link-scan-wasm.js'
+import { type PathHash, ServedPaths, linkTarget, pathBytesHash, pathHash } from './link-targets.js'
+import { LinkScanner, isSpace } from './page-links.js'
+import { decodeSitePath } from '../common/site-paths.js'
 
-/** A link as written in a page. */
-export interface PageLink {
-  /** The attribute value as written. */
-  value: string
-  /** Byte offset of the value in the page, to find its line later. */
-  offset: number
-}
+export { linkTarget, resolves } from './link-targets.js'
+export { type PageLink, lineAt, scanLinks } from './page-links.js'
 
 /**
  * A distinct link as a collector reports it: where it first appears in page order, and how often
@@ -27,457 +26,352 @@ export interface FoundLink {
   page: string
   offset: number
   length: number
-  /** The same for the same link on every collector (a root path from any page, a relative one from any page of a folder). */
+  /** The same for the same link anywhere (a root path from any page, a relative one from any page of a folder). */
   key: string
   count: number
 }
 
-/** What one collector found, judged against the site's files. */
+/** What a collector found, judged against the site's files. */
 export interface CheckedLinks {
   /** Internal links found, every occurrence counted. */
   links: number
-  /** The distinct internal links that lead to no file of the site. */
+  /** The distinct internal links that lead to no file of the site, in the order they were first seen. */
+  broken: FoundLink[]
+}
+
+/** The same in short, for a report: the figures, and only the first broken links. */
+export interface LinkSummary {
+  /** Internal links found, every occurrence counted. */
+  links: number
+  /** Internal links that lead to no file of the site, every occurrence counted. */
+  brokenCount: number
+  /** The first distinct ones in page order (where they first appear), at most as many as asked. */
   broken: FoundLink[]
 }
 
 export interface LinkCollector {
-  /** Every href/src value of the start tags of an HTML page, in the order they appear. */
-  scanLinks(page: Buffer): PageLink[]
-  /** Whether a site path is an HTML page, the only files observe() looks at. */
-  isPage(path: string): boolean
-  /** Notes the links of a file of the site; files other than HTML pages are ignored. */
+  /** Notes the links of a file of the site (a site path); files other than HTML pages are ignored. */
   observe(path: string, content: Buffer): void
-  /** Judges the distinct links noted against the site's files (site paths). */
+  /** Judges the distinct links noted against the site's files (site paths): every broken one. */
   check(files: readonly string[]): CheckedLinks
-  /** The site path a link from page `from` points to, or undefined for links that leave the site or point nowhere in particular. */
-  linkTarget(from: string, value: string): string | undefined
-  /** Whether the site serves `target`. */
-  resolves(target: string, files: ReadonlySet<string>): boolean
-  /** The text of a link check() reported, read back from its page; undefined when the page no longer has it there. */
-  linkAt(path: string, content: Buffer, link: { offset: number; length: number; key: string }): string | undefined
+  /**
+   * The same, with only the first `shown` broken links: a site whose links all broke may have
+   * 100,000s, and a record of each would take more memory than all the rest of the check.
+   */
+  summary(files: readonly string[], shown: number): LinkSummary
 }
 
+/** Whether a site path is an HTML page, the only files whose links are read. */
+export function isPage(path: string): boolean {
+  return /\.html?$/i.test(path)
+}
+
+/** A new collector of links. */
+export function linkCollector(): LinkCollector {
+  return new DistinctLinks()
+}
+
+// A row of the table of distinct links: ROW_INTS integers.
+const ROW_INTS = 9
+/** The link's two hashes: with its length and folder, what tells two links apart. */
+const ROW_HASH = 0
+const ROW_CHECK = 1
+const ROW_LENGTH = 2
+/** The page's folder (an index), or -1 for a root path, the same link from every folder. */
+const ROW_FOLDER = 3
+const ROW_COUNT = 4
+/** Where it first appears in page order: the page (an index) and the byte offset. */
+const ROW_PAGE = 5
+const ROW_OFFSET = 6
+/** Two hashes of the site path it leads to; (0, 0) when it leaves the site or points nowhere in particular. */
+const ROW_TARGET_HASH = 7
+const ROW_TARGET_CHECK = 8
+
+const ROOT = -1
+/** The seed of a root path's hash; a relative one's is its folder's hash. */
+const ROOT_SEED = 0x2f1b3c4d
+const NUMBER_SIGN = 0x23
+
 /**
- * Finds the links of HTML pages and keeps each distinct one once. Pages repeat their navigation,
- * so most links were seen before: they are recognised by two hashes of their bytes, their length
- * and their folder, and only a new one is resolved, to two hashes of the site path it leads to.
- * The scanning and that bookkeeping are the module's (`scanner`: link-scan.wat, compiled, in
- * base64); resolving a link that is not a plain root path, and judging, are done here.
- *
- * Self-contained: the writer threads run it from its source text (see linkCollectorSource), so
- * nothing in it may refer to anything outside its body but globals.
+ * Rows are kept in chunks of CHUNK_ROWS (576 KiB): the table grows without copying what it holds,
+ * and leaves at most one chunk unused.
  */
-export function collectorWithScanner(scanner: string): LinkCollector {
-  const isPage = (path: string): boolean => /\.html?$/i.test(path)
+const CHUNK_BITS = 14
+const CHUNK_ROWS = 1 << CHUNK_BITS
 
-  // A row of the module's table of distinct links: ROW_INTS integers (see link-scan.wat).
-  const ROW_INTS = 10
-  const ROW_BYTES = ROW_INTS * 4
-  /** The link's two hashes: with its length and folder, what tells two links apart. */
-  const ROW_HASH = 0
-  const ROW_CHECK = 1
-  const ROW_LENGTH = 2
-  const ROW_COUNT = 4
-  /** Where it first appears in page order: the page (an index into `pages`) and the byte offset. */
-  const ROW_PAGE = 5
-  const ROW_OFFSET = 6
-  /** 1 when the link points into the site, 0 when it leaves it or points nowhere in particular. */
-  const ROW_INTERNAL = 7
-  /** Two hashes of the site path it points to, when it points into the site. */
-  const ROW_TARGET = 8
-  const ROW_TARGET_CHECK = 9
-  /** Where the table of distinct links starts (the module keeps the bytes before it for itself). */
-  const TABLE_AT = 128
-  /** The module reads a page 16 bytes at a time: this much room follows the page's bytes. */
-  const VECTOR_BYTES = 16
-  const WASM_PAGE_BYTES = 65536
+/** A row's place: its chunk, and where it starts there. */
+interface RowPlace {
+  chunk: Int32Array
+  at: number
+}
 
-  /** The module's memory and exports as this uses them (node's WebAssembly types are not in the project's libraries). */
-  interface Memory {
-    buffer: ArrayBuffer
-    grow(pages: number): number
-  }
-  interface Global {
-    value: number
-  }
-  interface Runtime {
-    Module: new (bytes: Uint8Array) => object
-    Instance: new (module: object, imports: object) => { exports: unknown }
-  }
-  interface Scanner {
-    memory: Memory
-    next(base: number, length: number, from: number, folderHash: number): number
-    observe(
-      base: number,
-      length: number,
-      from: number,
-      folder: number,
-      folderHash: number,
-      page: number,
-      inOrder: number,
-      table: number,
-      capacity: number,
-      slots: number,
-      mask: number,
-      scratch: number
-    ): number
-    rehash(table: number, slots: number, mask: number): void
-    hashBytes(address: number, length: number): void
-    /** Where the module's reading back for start tags stopped last: 0 forgets it (see linkAt). */
-    tagAt: Global
-    start: Global
-    end: Global
-    hash: Global
-    check: Global
-    pathHash: Global
-    pathCheck: Global
-    rows: Global
-  }
-
-  const pages: string[] = []
-  const folders = new Map<string, number>()
-  let page = -1
-  let folder = -1
-  /** The hash of the folder of the page being read: a relative link is the same link only from the same folder. */
-  let folderHash = 0
+class DistinctLinks implements LinkCollector {
+  private readonly chunks: Int32Array[] = []
+  private rowCount = 0
+  /** An open-addressing table of rows by hash (row + 1; 0: empty), at most half full. */
+  private slots = new Int32Array(4096)
+  private readonly pages: string[] = []
   /** The last page in page order so far: a page after it is no earlier than any link's first place. */
-  let lastPage = ''
-  /** The page being read, for resolve(). */
-  const NO_PAGE = Buffer.alloc(0)
-  let current: Buffer = NO_PAGE
+  private lastPage = ''
+  private readonly folders = new Map<string, number>()
+  private readonly scanner = new LinkScanner()
+  private readonly hashed: PathHash = { hash: 0, check: 0 }
 
-  const { Module, Instance } = (globalThis as unknown as { WebAssembly: Runtime }).WebAssembly
-  const scan = new Instance(new Module(Buffer.from(scanner, 'base64')), {
-    links: {
-      // A new link that is not a plain root path: its site path's UTF-8 in the scratch area, or -1.
-      resolve: (start: number, end: number): number => {
-        const target = linkTarget(pages[page] as string, current.toString('utf8', start, end))
-        return target === undefined ? -1 : toScratch(target)
-      },
-      // How two pages (indexes) compare in page order: -1, 0 (the same path) or 1.
-      order: (one: number, other: number): number => {
-        const a = pages[one] as string
-        const b = pages[other] as string
-        return a < b ? -1 : a === b ? 0 : 1
-      }
-    }
-  }).exports as unknown as Scanner
-
-  // The module's memory: its own bytes (to TABLE_AT), the table of distinct links, its slots (an
-  // open-addressing table of rows by hash, at most half full), the page being read, and the
-  // scratch area (to the end). Each grows by doubling; the table keeps its place, the rest moves.
-  let capacity = 1024
-  let slotCount = 4096
-  let pageBytes = 64 * 1024
-  let slots = 0
-  let pageAt = 0
-  let scratchAt = 0
-  let views: { buffer: ArrayBuffer; bytes: Buffer; ints: Int32Array } | undefined
-  const SCRATCH_BYTES = 16 * 1024
-
-  /** Views of the module's memory (made anew once it has grown). */
-  function bytes(): Buffer {
-    const buffer = scan.memory.buffer
-    if (views?.buffer !== buffer) views = { buffer, bytes: Buffer.from(buffer), ints: new Int32Array(buffer) }
-    return views.bytes
-  }
-  function ints(): Int32Array {
-    bytes()
-    return (views as { ints: Int32Array }).ints
-  }
-
-  /** Places the regions for the sizes asked, grows the memory to hold them, and places every row in the slots again. */
-  function layOut(): void {
-    slots = TABLE_AT + capacity * ROW_BYTES
-    pageAt = slots + slotCount * 4
-    scratchAt = pageAt + pageBytes + VECTOR_BYTES
-    const needed = scratchAt + SCRATCH_BYTES
-    const size = scan.memory.buffer.byteLength
-    if (needed > size) scan.memory.grow(Math.ceil((needed - size) / WASM_PAGE_BYTES))
-    bytes().fill(0, slots, slots + slotCount * 4)
-    scan.rehash(TABLE_AT, slots, slotCount - 1)
-  }
-  layOut()
-
-  /** Puts `text` as UTF-8 at the start of the scratch area; returns its length in bytes. */
-  function toScratch(text: string): number {
-    // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    if (scratchAt + text.length * 3 > scan.memory.buffer.byteLength) {
-      const more = scratchAt + text.length * 3 - scan.memory.buffer.byteLength
-      scan.memory.grow(Math.ceil(more / WASM_PAGE_BYTES))
-    }
-    return bytes().write(text, scratchAt, 'utf8')
-  }
-
-  /** Copies a page into the module's memory, making room for it first. */
-  function load(content: Buffer): void {
-    if (content.length > pageBytes) {
-      pageBytes = Math.max(content.length, pageBytes * 2)
-      layOut()
-    }
-    bytes().set(content, pageAt)
-  }
-
-  /** Makes `folderHash` the hash of `pageFolder` (`guides/`), which seeds the hashes of its pages' relative links. */
-  function enterFolder(pageFolder: string): void {
-    let hash = 0x811c9dc5
-    for (let i = 0; i < pageFolder.length; i++) hash = Math.imul(hash ^ pageFolder.charCodeAt(i), 0x01000193)
-    folderHash = hash
-  }
-
-  /** Every href/src value of the start tags of a page, with the offsets of the values. */
-  function scanLinks(content: Buffer): PageLink[] {
-    load(content)
-    const links: PageLink[] = []
-    for (
-      let at = scan.next(pageAt, content.length, 0, folderHash);
-      at !== -1;
-      at = scan.next(pageAt, content.length, at, folderHash)
-    ) {
-      const start = scan.start.value
-      links.push({ value: content.toString('utf8', start, scan.end.value), offset: start })
-    }
-    return links
-  }
-
-  function observe(path: string, content: Buffer): void {
+  observe(path: string, content: Buffer): void {
     if (!isPage(path)) return
-    page = pages.push(path) - 1
-    const inOrder = path > lastPage
-    if (inOrder) lastPage = path
-    const pageFolder = path.slice(0, path.lastIndexOf('/') + 1)
-    let id = folders.get(pageFolder)
-    if (id === undefined) folders.set(pageFolder, (id = folders.size))
-    if (id !== folder) {
-      folder = id
-      enterFolder(pageFolder)
-    }
-    current = content
-    load(content)
-    // The module stops when its table is full, at a place it reads again once there is room.
-    for (let from = 0; ;) {
-      from = scan.observe(
-        pageAt,
-        content.length,
-        from,
-        folder,
-        folderHash,
-        page,
-        inOrder ? 1 : 0,
-        TABLE_AT,
-        capacity,
-        slots,
-        slotCount - 1,
-        scratchAt
-      )
-      if (from === -1) break
-      const rows = scan.rows.value
-      if (rows >= capacity) capacity *= 2
-      if ((rows + 1) * 2 > slotCount) slotCount *= 2
-      layOut()
-      bytes().set(content, pageAt)
-    }
-    current = NO_PAGE
-  }
-
-  /**
-   * The site paths the site serves, as hashes in an open-addressing table of pairs (0, 0: empty):
-   * each file, and the URLs a static host maps to it (see resolves()).
-   */
-  function servedPaths(files: readonly string[]): Int32Array {
-    // Two integers per slot, at most half the slots taken: twice the slots when they would be more.
-    let served = new Int32Array(2 * 1024)
-    let taken = 0
-    const place = (table: Int32Array, hash: number, check: number): void => {
-      const mask = table.length / 2 - 1
-      let slot = hash & mask
-      while (table[slot * 2] !== 0 || table[slot * 2 + 1] !== 0) slot = (slot + 1) & mask
-      table[slot * 2] = hash
-      table[slot * 2 + 1] = check
-    }
-    /** Adds the path that is the first `length` bytes of the file in the scratch area. */
-    const add = (length: number): void => {
-      if (++taken * 4 > served.length) {
-        const larger = new Int32Array(served.length * 2)
-        for (let at = 0; at < served.length; at += 2)
-          if (served[at] !== 0 || served[at + 1] !== 0) place(larger, served[at] as number, served[at + 1] as number)
-        served = larger
+    const page = this.pages.push(path) - 1
+    const inOrder = path > this.lastPage
+    if (inOrder) this.lastPage = path
+    const folderPath = path.slice(0, path.lastIndexOf('/') + 1)
+    let folder = this.folders.get(folderPath)
+    if (folder === undefined) this.folders.set(folderPath, (folder = this.folders.size))
+    const folderSeed = folderHash(folderPath)
+    const scanner = this.scanner.reset(content)
+    const hashed = this.hashed
+    while (scanner.next()) {
+      const { start, end } = scanner
+      // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
+      if (content[start] === NUMBER_SIGN) continue
+      const linkFolder = isRootPath(content, start, end) ? ROOT : folder
+      linkHash(content, start, end, linkFolder === ROOT ? ROOT_SEED : folderSeed, hashed)
+      const { hash, check } = hashed
+      const length = end - start
+      let slot = this.find(hash, check, length, linkFolder)
+      const known = this.slots[slot] as number
+      if (known !== 0) {
+        const chunk = this.chunks[(known - 1) >>> CHUNK_BITS] as Int32Array
+        const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS
+        chunk[at + ROW_COUNT] = (chunk[at + ROW_COUNT] as number) + 1
+        // Pages come in any order: keep the first place in page order, so reports do not vary.
+        if (!inOrder) {
+          const first = this.pages[chunk[at + ROW_PAGE] as number] as string
+          if (path < first || (path === first && start < (chunk[at + ROW_OFFSET] as number))) {
+            chunk[at + ROW_PAGE] = page
+            chunk[at + ROW_OFFSET] = start
+          }
+        }
+        continue
       }
-      scan.hashBytes(scratchAt, length)
-      place(served, scan.pathHash.value, scan.pathCheck.value)
+      // A new link: where it leads is worked out once.
+      if (this.growSlots()) slot = this.find(hash, check, length, linkFolder)
+      const internal = this.leadsTo(path, content, start, end, linkFolder === ROOT)
+      const row = this.rowCount++
+      if (row % CHUNK_ROWS === 0) this.chunks.push(new Int32Array(CHUNK_ROWS * ROW_INTS))
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      const at = (row % CHUNK_ROWS) * ROW_INTS
+      chunk[at + ROW_HASH] = hash
+      chunk[at + ROW_CHECK] = check
+      chunk[at + ROW_LENGTH] = length
+      chunk[at + ROW_FOLDER] = linkFolder
+      chunk[at + ROW_COUNT] = 1
+      chunk[at + ROW_PAGE] = page
+      chunk[at + ROW_OFFSET] = start
+      chunk[at + ROW_TARGET_HASH] = internal ? hashed.hash : 0
+      chunk[at + ROW_TARGET_CHECK] = internal ? hashed.check : 0
+      this.slots[slot] = row + 1
     }
-    for (const file of files) {
-      // The paths a file serves are the start of its own (the endings cut are ASCII: as many bytes as characters).
-      const length = toScratch(file)
-      add(length)
-      // `<path>.html` serves `<path>`; `<folder>/index.html` serves `<folder>/` and `<folder>`.
-      if (file.endsWith('.html') && file.length > 5 && file[file.length - 6] !== '/') add(length - '.html'.length)
-      if (file === 'index.html' || file.endsWith('/index.html')) {
-        const folderBytes = length - 'index.html'.length
-        add(folderBytes)
-        if (folderBytes !== 0) add(folderBytes - 1)
-      }
-    }
-    return served
   }
 
-  function isServed(served: Int32Array, hash: number, check: number): boolean {
-    // A pair of zeros marks an empty slot: a path hashed to it is taken as not served.
-    const mask = served.length / 2 - 1
-    for (let slot = hash & mask; served[slot * 2] !== 0 || served[slot * 2 + 1] !== 0; slot = (slot + 1) & mask) {
-      if (served[slot * 2] === hash && served[slot * 2 + 1] === check) return true
-    }
-    return false
-  }
-
-  function check(files: readonly string[]): CheckedLinks {
-    let links = 0
+  check(files: readonly string[]): CheckedLinks {
     const broken: FoundLink[] = []
-    const rows = scan.rows.value
-    if (rows === 0) return { links, broken }
-    const served = servedPaths(files)
-    const table = ints()
-    for (let row = 0; row < rows; row++) {
-      const at = TABLE_AT / 4 + row * ROW_INTS
-      if (table[at + ROW_INTERNAL] === 0) continue
-      const count = table[at + ROW_COUNT] as number
-      links += count
-      if (isServed(served, table[at + ROW_TARGET] as number, table[at + ROW_TARGET_CHECK] as number)) continue
-      const length = table[at + ROW_LENGTH] as number
-      broken.push({
-        page: pages[table[at + ROW_PAGE] as number] as string,
-        offset: table[at + ROW_OFFSET] as number,
-        length,
-        key: `${table[at + ROW_HASH]}:${table[at + ROW_CHECK]}:${length}`,
-        count
-      })
-    }
+    const { links } = this.judge(files, (row) => broken.push(this.found(row)))
     return { links, broken }
   }
 
+  summary(files: readonly string[], shown: number): LinkSummary {
+    // The first `shown` in page order, kept in that order: a row goes in only if it comes before the last one kept.
+    const first: Array<RowPlace & { page: string }> = []
+    const before = (row: RowPlace & { page: string }, other: RowPlace & { page: string }): boolean =>
+      row.page === other.page
+        ? (row.chunk[row.at + ROW_OFFSET] as number) < (other.chunk[other.at + ROW_OFFSET] as number)
+        : row.page < other.page
+    const { links, brokenCount } = this.judge(files, ({ chunk, at }) => {
+      if (shown === 0) return
+      const row = { chunk, at, page: this.pages[chunk[at + ROW_PAGE] as number] as string }
+      const last = first[first.length - 1]
+      if (first.length === shown && last !== undefined && !before(row, last)) return
+      let place = first.length
+      while (place > 0 && before(row, first[place - 1] as RowPlace & { page: string })) place--
+      first.splice(place, 0, row)
+      if (first.length > shown) first.pop()
+    })
+    return { links, brokenCount, broken: first.map((row) => this.found(row)) }
+  }
+
+  /** Counts the internal links and hands each broken row to `broken`. */
+  private judge(files: readonly string[], broken: (row: RowPlace) => void): { links: number; brokenCount: number } {
+    let links = 0
+    let brokenCount = 0
+    if (this.rowCount === 0) return { links, brokenCount }
+    const served = new ServedPaths(files)
+    for (let row = 0; row < this.rowCount; row++) {
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      const at = (row % CHUNK_ROWS) * ROW_INTS
+      const targetHash = chunk[at + ROW_TARGET_HASH] as number
+      const targetCheck = chunk[at + ROW_TARGET_CHECK] as number
+      if (targetHash === 0 && targetCheck === 0) continue
+      const count = chunk[at + ROW_COUNT] as number
+      links += count
+      if (served.has(targetHash, targetCheck)) continue
+      brokenCount += count
+      broken({ chunk, at })
+    }
+    return { links, brokenCount }
+  }
+
+  /** The report of a row. */
+  private found({ chunk, at }: RowPlace): FoundLink {
+    const length = chunk[at + ROW_LENGTH] as number
+    return {
+      page: this.pages[chunk[at + ROW_PAGE] as number] as string,
+      offset: chunk[at + ROW_OFFSET] as number,
+      length,
+      key: linkKey(chunk[at + ROW_HASH] as number, chunk[at + ROW_CHECK] as number, length),
+      count: chunk[at + ROW_COUNT] as number
+    }
+  }
+
+  /** The slot of the row with these hashes, length and folder, or of the free slot where it would go. */
+  private find(hash: number, check: number, length: number, folder: number): number {
+    const slots = this.slots
+    const mask = slots.length - 1
+    let slot = hash & mask
+    for (let known = slots[slot] as number; known !== 0; known = slots[slot] as number) {
+      // Links whose 64 bits of hash, length and folder agree are one link (two distinct links of a
+      // site sharing them is not worth keeping their bytes to compare).
+      const chunk = this.chunks[(known - 1) >>> CHUNK_BITS] as Int32Array
+      const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS
+      if (
+        chunk[at + ROW_HASH] === hash &&
+        chunk[at + ROW_CHECK] === check &&
+        chunk[at + ROW_LENGTH] === length &&
+        chunk[at + ROW_FOLDER] === folder
+      )
+        return slot
+      slot = (slot + 1) & mask
+    }
+    return slot
+  }
+
+  /** Makes room in the slots for one more row; true when they were laid out anew. */
+  private growSlots(): boolean {
+    if ((this.rowCount + 1) * 2 <= this.slots.length) return false
+    const slots = new Int32Array(this.slots.length * 2)
+    const mask = slots.length - 1
+    for (let row = 0; row < this.rowCount; row++) {
+      const chunk = this.chunks[row >>> CHUNK_BITS] as Int32Array
+      let slot = (chunk[(row % CHUNK_ROWS) * ROW_INTS + ROW_HASH] as number) & mask
+      while (slots[slot] !== 0) slot = (slot + 1) & mask
+      slots[slot] = row + 1
+    }
+    this.slots = slots
+    return true
+  }
+
   /**
-   * The link `check()` reported at `link.offset` of `content`, the page `path` read back: its
-   * text, or undefined when the page there is no longer what was scanned (a later entry of the
-   * archive replaced it).
+   * Puts into `hashed` the hashes of the site path a new link leads to; false when it leaves the
+   * site or points nowhere in particular. Most links of a generated site are plain root paths,
+   * whose site path is hashed from the page's bytes; the others are resolved from their text.
    */
-  function linkAt(
-    path: string,
-    content: Buffer,
-    link: { offset: number; length: number; key: string }
-  ): string | undefined {
-    enterFolder(path.slice(0, path.lastIndexOf('/') + 1))
-    // The next page observed, whatever its folder, sets the folder's hash again.
-    folder = -1
-    load(content)
-    // A value starts after its `=`, any whitespace, and its quote: the search starts at that `=`.
-    let from = link.offset - 1
-    if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27)) from--
-    while (
-      from > 0 &&
-      (content[from] === 0x20 ||
-        content[from] === 0x0a ||
-        content[from] === 0x09 ||
-        content[from] === 0x0d ||
-        content[from] === 0x0c)
-    )
-      from--
-    from = Math.max(0, from)
-    // The module forgets what it knew of the last page's start tags when it searches from a page's
-    // start; this search starts elsewhere.
-    scan.tagAt.value = 0
-    if (
-      scan.next(pageAt, content.length, from, folderHash) === -1 ||
-      scan.start.value !== link.offset ||
-      scan.end.value !== link.offset + link.length
-    )
-      return undefined
-    if (`${scan.hash.value}:${scan.check.value}:${link.length}` !== link.key) return undefined
-    return content.toString('utf8', link.offset, link.offset + link.length)
-  }
-
-  function linkTarget(from: string, value: string): string | undefined {
-    const raw = decodeEntities(value.trim())
-    if (raw === '' || raw.startsWith('#') || raw.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined
-    const path = raw.replace(/[?#].*$/s, '')
-    if (path === '') return undefined
-    let decoded: string
-    try {
-      decoded = path.includes('%') ? decodeURIComponent(path) : path
-    } catch {
-      decoded = path
+  private leadsTo(page: string, content: Buffer, start: number, end: number, root: boolean): boolean {
+    const pathEnd = root ? plainRootPathEnd(content, start, end) : -1
+    if (pathEnd !== -1) {
+      pathBytesHash(content, start + 1, pathEnd, this.hashed)
+      return true
     }
-    const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1)
-    for (const segment of decoded.split('/')) {
-      if (segment === '' || segment === '.') continue
-      if (segment === '..') {
-        if (segments.length === 0) return undefined
-        segments.pop()
-      } else segments.push(segment)
-    }
-    const target = segments.join('/')
-    // `/guides/` names the folder's index page.
-    return decoded.endsWith('/') && target !== '' ? `${target}/` : target
+    const target = linkTarget(page, decodeSitePath(content.subarray(start, end)))
+    if (target === undefined) return false
+    pathHash(target, target.length, this.hashed)
+    return true
   }
-
-  function resolves(target: string, files: ReadonlySet<string>): boolean {
-    if (target === '' || target.endsWith('/')) return files.has(`${target}index.html`)
-    return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`)
-  }
-
-  function decodeEntities(text: string): string {
-    return text.includes('&')
-      ? text
-          .replace(/&amp;/g, '&')
-          .replace(/&#x2f;/gi, '/')
-          .replace(/&#47;/g, '/')
-      : text
-  }
-
-  return { scanLinks, isPage, observe, check, linkTarget, resolves, linkAt }
 }
-
-/** A collector of links, with the scanner module (see collectorWithScanner). */
-export function linkCollector(): LinkCollector {
-  return collectorWithScanner(LINK_SCAN_WASM)
-}
-
-/** The same as source text, for the writer threads: a function that makes a collector. */
-export const linkCollectorSource = `() => (${collectorWithScanner.toString()})(${JSON.stringify(LINK_SCAN_WASM)})`
-
-const shared = linkCollector()
-
-/** Whether a site path is an HTML page. */
-export const isPage: (path: string) => boolean = shared.isPage
-
-/** Every href/src value of the start tags of an HTML page, in the order they appear. */
-export const scanLinks: (page: Buffer) => PageLink[] = shared.scanLinks
-
-/**
- * The site path a link from page `from` (a site path such as `guides/start.html`) points to, or
- * undefined for links that leave the site or point nowhere in particular: other schemes, other
- * hosts, fragments of the same page, and links that climb above the site's root.
- */
-export const linkTarget: (from: string, value: string) => string | undefined = shared.linkTarget
-
-/**
- * Whether the site serves `target`: the file itself, or as a static host maps extensionless page
- * URLs, `<path>.html` or `<path>/index.html` (the service's bundles name pages that way).
- */
-export const resolves: (target: string, files: ReadonlySet<string>) => boolean = shared.resolves
 
 /**
  * The text of a link a collector reported, read back from its page `path` (a site path) with
  * content `content`; undefined when the page no longer has that link there.
  */
-export const linkAt: (
+export function linkAt(
   path: string,
   content: Buffer,
   link: { offset: number; length: number; key: string }
-) => string | undefined = shared.linkAt
+): string | undefined {
+  // A value starts after its `=`, any whitespace, and its quote: the search starts at that `=`.
+  let from = link.offset - 1
+  if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27)) from--
+  while (from > 0 && isSpace(content[from])) from--
+  const scanner = new LinkScanner().reset(content, Math.max(0, from))
+  if (!scanner.next() || scanner.start !== link.offset || scanner.end !== link.offset + link.length) return undefined
+  const { start, end } = scanner
+  const seed = isRootPath(content, start, end) ? ROOT_SEED : folderHash(path.slice(0, path.lastIndexOf('/') + 1))
+  const hashed = { hash: 0, check: 0 }
+  linkHash(content, start, end, seed, hashed)
+  if (linkKey(hashed.hash, hashed.check, link.length) !== link.key) return undefined
+  return content.toString('utf8', start, end)
+}
 
-/** The 1-based line of a byte offset. */
-export function lineAt(page: Buffer, offset: number): number {
-  let line = 1
-  for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1)) line++
-  return line
+function linkKey(hash: number, check: number, length: number): string {
+  return `${hash}:${check}:${length}`
+}
+
+/** A root path is the same link from every page; a relative one (`//host` too), from every page of a folder. */
+function isRootPath(content: Buffer, start: number, end: number): boolean {
+  return content[start] === 0x2f && (end === start + 1 || content[start + 1] !== 0x2f)
+}
+
+/** The hash of a folder (`guides/`), which seeds the hashes of its pages' relative links. */
+function folderHash(folder: string): number {
+  let hash = 0x811c9dc5
+  for (let at = 0; at < folder.length; at++) hash = Math.imul(hash ^ folder.charCodeAt(at), 0x01000193)
+  return hash
+}
+
+/**
+ * Two hashes of a link's bytes: FNV-1a's step seeded with `seed`, and a multiply-xor with another
+ * seed and prime, over four bytes at a time and then the last bytes one by one (every link seen is
+ * hashed: a multiplication per four bytes instead of one per byte).
+ */
+function linkHash(content: Buffer, start: number, end: number, seed: number, out: PathHash): void {
+  let hash = seed
+  let check = 0x5bd1e995
+  let at = start
+  for (; at + 4 <= end; at += 4) {
+    const word =
+      (content[at] as number) |
+      ((content[at + 1] as number) << 8) |
+      ((content[at + 2] as number) << 16) |
+      ((content[at + 3] as number) << 24)
+    hash = Math.imul(hash ^ word, 0x01000193)
+    check = Math.imul(check ^ word, 0x5bd1e995)
+  }
+  for (; at < end; at++) {
+    const byte = content[at] as number
+    hash = Math.imul(hash ^ byte, 0x01000193)
+    check = Math.imul(check ^ byte, 0x5bd1e995)
+  }
+  out.hash = hash ^ (hash >>> 15)
+  out.check = check
+}
+
+/**
+ * Where the site path of a root link ends, when the link is a plain root path followed by nothing
+ * or by a query or a fragment: segments of printable ASCII with nothing to decode (`%`, `&`), none
+ * empty or starting with a dot. Its site path is then its own bytes from `start + 1` to there, as
+ * linkTarget() would resolve it. -1 for any other link.
+ */
+function plainRootPathEnd(content: Buffer, start: number, end: number): number {
+  let at = start
+  for (;;) {
+    // At a `/`: what follows is the end, a query or a fragment (after a trailing slash), or a segment.
+    if (++at === end) return at
+    let byte = content[at] as number
+    if (byte === 0x3f || byte === 0x23) return at
+    if (byte === 0x2f || byte === 0x2e) return -1
+    while (byte !== 0x2f) {
+      if (byte === 0x3f || byte === 0x23) return at
+      // Escapes and entities need decoding, whitespace trimming, and other bytes a closer look.
+      if (byte === 0x25 || byte === 0x26 || byte <= 0x20 || byte >= 0x7f) return -1
+      if (++at === end) return at
+      byte = content[at] as number
+    }
+  }
 }
