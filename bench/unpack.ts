@@ -162,18 +162,18 @@ async function runCase(c: UnpackCase, peerEntry: string, options: UnpackOptions)
   }
 }
 
-function ratioToPeer(side: Run[], peer: Run[], target: number): Ratio {
+export function ratioToPeer(side: Run[], peer: Run[], target: number): Ratio {
   const perRound = side.map((run, i) => run.wallMs / peer[i]!.wallMs)
   const value = median(perRound)
   return { perRound, median: value, met: value <= target }
 }
 
-/** The growth bound, per format, when both bundles of the pair ran (not in `--short`). */
-function rssGrowth(rows: UnpackRow[], pair: [BundleSpec, BundleSpec] | undefined): RssGrowth[] {
-  if (pair === undefined || !hasGnuTime) return []
+/** The growth bound, per format, when both bundles of the pair ran (not in `--short`) and RSS was measured. */
+export function rssGrowth(rows: UnpackRow[], pair: [BundleSpec, BundleSpec] | undefined): RssGrowth[] {
+  if (pair === undefined) return []
   return (['tar.gz', 'zip'] as const).flatMap((format) => {
     const [small, large] = pair.map((spec) => rows.find((r) => r.format === format && r.bundle.spec === spec))
-    if (small === undefined || large === undefined) return []
+    if (small === undefined || large === undefined || Number.isNaN(small.peakMiB + large.peakMiB)) return []
     const growthMiB = large.peakMiB - small.peakMiB
     return [{ small, large, growthMiB, met: growthMiB <= TARGETS.rssGrowthMiB }]
   })
@@ -294,7 +294,7 @@ function loggedDownload(stdout: string, sizeBytes: number): Run['logged'] {
  * Every tool fetched the link once and nothing was refused (a retry or a second download is not the
  * run being measured); the action also made each export call once (status polls may repeat).
  */
-function checkRequests(tool: Tool, requests: Recorded[]): void {
+export function checkRequests(tool: Tool, requests: Recorded[]): void {
   const count = (route: Recorded['route']): number => requests.filter((r) => r.route === route).length
   const action = tool === 'checked' || tool === 'unchecked'
   const expected = action ? 3 + count('export-status') : 1
