@@ -1,0 +1,82 @@
+// The unpack benchmark's verdicts: ratios to the peer are medians of per-round ratios, memory growth
+// is judged only between the two named bundles of one format, and a run that did not fetch the link
+// exactly once (or, for the action, skipped or repeated an export call) is refused, not timed.
+import { describe, expect, test } from '@jest/globals'
+import { type Bundle, SITE_1G, SITE_3000, SITE_30K_SMALL, type BundleSpec, type Format } from '../bench/bundles.js'
+import type { Route } from '../bench/service.js'
+import { type Run, type UnpackRow, checkRequests, ratioToPeer, rssGrowth } from '../bench/unpack.js'
+
+const run = (wallMs: number): Run => ({
+  startedAt: 0,
+  wallMs,
+  peakRssKiB: undefined,
+  cpuMs: undefined,
+  exitCode: 0,
+  stdout: '',
+  stderr: ''
+})
+
+/** A row with only what the growth bound reads: its bundle, format and peak RSS with the site check. */
+const row = (spec: BundleSpec, format: Format, peakMiB: number): UnpackRow =>
+  ({ bundle: { spec } as Bundle, format, peakMiB }) as UnpackRow
+
+const requests = (...routes: Route[]): { route: Route; at: number }[] => routes.map((route) => ({ route, at: 0 }))
+
+describe('ratioToPeer', () => {
+  test('takes the median of the per-round ratios, not the ratio of the medians', () => {
+    // Rounds: 1.0/2.0, 3.0/1.0, 2.0/2.5 -> 0.5, 3, 0.8: median 0.8; the ratio of medians would be 1.0.
+    const ratio = ratioToPeer([run(1000), run(3000), run(2000)], [run(2000), run(1000), run(2500)], 1.0)
+    expect(ratio.perRound).toEqual([0.5, 3, 0.8])
+    expect(ratio.median).toBeCloseTo(0.8)
+    expect(ratio.met).toBe(true)
+  })
+
+  test('is not met above the target', () => {
+    expect(ratioToPeer([run(1600), run(1600)], [run(1000), run(1000)], 1.5).met).toBe(false)
+  })
+})
+
+describe('rssGrowth', () => {
+  const pair: [BundleSpec, BundleSpec] = [SITE_3000, SITE_1G]
+
+  test('compares the large bundle with the small one of the same format, within 40 MiB', () => {
+    const rows = [
+      row(SITE_3000, 'tar.gz', 150),
+      row(SITE_30K_SMALL, 'tar.gz', 300),
+      row(SITE_1G, 'tar.gz', 190),
+      row(SITE_3000, 'zip', 150),
+      row(SITE_1G, 'zip', 191)
+    ]
+    const growth = rssGrowth(rows, pair)
+    expect(growth.map((g) => [g.small.format, g.growthMiB, g.met])).toEqual([
+      ['tar.gz', 40, true],
+      ['zip', 41, false]
+    ])
+  })
+
+  test('judges nothing without both bundles, without a pair, or without measured RSS', () => {
+    expect(rssGrowth([row(SITE_3000, 'tar.gz', 150)], pair)).toEqual([])
+    expect(rssGrowth([row(SITE_3000, 'tar.gz', 150), row(SITE_1G, 'tar.gz', 150)], undefined)).toEqual([])
+    expect(rssGrowth([row(SITE_3000, 'zip', NaN), row(SITE_1G, 'zip', NaN)], pair)).toEqual([])
+  })
+})
+
+describe('checkRequests', () => {
+  test('accepts one download for the peer and the shell, and the export calls plus one download for the action', () => {
+    expect(() => checkRequests('peer', requests('download'))).not.toThrow()
+    expect(() => checkRequests('shell', requests('download'))).not.toThrow()
+    const action = requests('export-start', 'export-status', 'export-status', 'export-bundle', 'download')
+    expect(() => checkRequests('checked', action)).not.toThrow()
+  })
+
+  test.each([
+    ['peer', requests('download', 'download')],
+    ['peer', requests()],
+    ['shell', requests('download', 'unknown')],
+    ['unchecked', requests('export-start', 'export-status', 'export-bundle', 'download', 'download')],
+    ['checked', requests('export-start', 'export-start', 'export-status', 'export-bundle', 'download')],
+    ['checked', requests('export-status', 'export-bundle', 'download')]
+  ] as const)('refuses a %s run with other requests', (tool, list) => {
+    expect(() => checkRequests(tool, list)).toThrow(/expected/)
+  })
+})
