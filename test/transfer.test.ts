@@ -485,7 +485,7 @@ describe('a redirect to the other protocol', () => {
 })
 
 describe('archives that cannot be used', () => {
-  test('a corrupt archive is downloaded exactly twice, then fails naming its size and sha256', async () => {
+  test('a corrupt archive is downloaded once, then fails naming its size and sha256 (the same link serves the same bytes)', async () => {
     const body = Buffer.from(siteTarGz)
     body.fill(0x41, 500, 1500)
     const error = await transferBundle(options(await serve(body))).catch((e: unknown) => e)
@@ -493,8 +493,7 @@ describe('archives that cannot be used', () => {
     const message = (error as Error).message
     expect(message).toContain('corrupt')
     expect(message).toContain(`${body.length} bytes, sha256 ${sha256(body)}`)
-    expect(message).toContain('downloaded 2 times')
-    expect(downloads()).toBe(2)
+    expect(downloads()).toBe(1)
     expect(await workListing()).toEqual([])
   })
 

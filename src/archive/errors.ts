@@ -21,7 +21,8 @@ export class UnsafeEntryError extends ActionError {
 
 /**
  * The archive's bytes cannot be unpacked (bad gzip data, broken tar header, unreadable zip).
- * Worth one more download: the copy may have been damaged on its way.
+ * Final for a download: TLS and the length checks stop a copy damaged on its way, so the link
+ * serves these bytes; a kept copy that reads so was damaged on disk (it is downloaded instead).
  */
 export class CorruptArchiveError extends ActionError {
   override readonly name = 'CorruptArchiveError'

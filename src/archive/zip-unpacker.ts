@@ -26,6 +26,8 @@ const UNIX_HOST = 3
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
 const SLASH = 0x2f
+const DOT = 0x2e
+const SEPARATOR = Buffer.from('/')
 
 export interface ZipUnpackOptions {
   file: string
@@ -41,6 +43,9 @@ interface Planned {
   path: Buffer
   kind: 'file' | 'directory' | 'symlink'
   target?: Buffer
+  /** An earlier entry wrote a file at its path (which goes first), or a later one takes its path. */
+  replacesEarlier: boolean
+  replacedLater: boolean
 }
 
 export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
@@ -48,8 +53,7 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
   try {
     const planned = await plan(zip, options)
     const prefix = Buffer.from(`${options.staging}/`)
-    const madeFolders = new Set<string>()
-    const written = new Set<string>()
+    const folders = new FolderMaker()
     for (const [i, item] of planned.entries()) {
       // Small entries are written without a turn of the event loop in between: one now and then
       // lets a cancellation (and the log) through.
@@ -59,12 +63,11 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
       }
       const path = Buffer.concat([prefix, item.path])
       try {
-        if (item.kind === 'directory') makeFolder(path, madeFolders)
+        if (item.kind === 'directory') folders.make(path)
         else if (item.kind === 'file') {
-          makeFolder(parentOf(path), madeFolders)
+          folders.make(parentOf(path))
           // The later of two entries at a path wins, with its own mode.
-          if (written.has(path.toString('latin1'))) rmSync(path, { force: true })
-          written.add(path.toString('latin1'))
+          if (item.replacesEarlier) rmSync(path, { force: true })
           await writeEntry(zip, item, path, options.signal)
         }
       } catch (error) {
@@ -72,12 +75,11 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
       }
     }
     options.ledger.finish()
-    const last = new Map(planned.map((item) => [item.path.toString('latin1'), item]))
     for (const item of planned) {
       // A later entry at its path (a file, a folder) took its place.
-      if (item.kind !== 'symlink' || last.get(item.path.toString('latin1')) !== item) continue
+      if (item.kind !== 'symlink' || item.replacedLater) continue
       const path = Buffer.concat([prefix, item.path])
-      makeFolder(parentOf(path), madeFolders)
+      folders.make(parentOf(path))
       rmSync(path, { force: true })
       symlinkSync(item.target as Buffer, path)
     }
@@ -89,6 +91,7 @@ export async function unpackZip(options: ZipUnpackOptions): Promise<void> {
 /** Every entry judged, and every symlink's target read, before anything is written. */
 async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]> {
   const planned: Planned[] = []
+  const atPath = new Map<string, Planned>()
   let declared = 0
   for (const entry of zip.entries) {
     const bytes = entryNameBytes(entry)
@@ -100,7 +103,15 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
     const unixMode = entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : 0
     const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file'
     if (kind === 'file') declared += entry.uncompressedSize
-    planned.push({ entry, name, path: relativePath(bytes), kind })
+    const item: Planned = { entry, name, path: relativePath(bytes), kind, replacesEarlier: false, replacedLater: false }
+    const key = item.path.toString('latin1')
+    const earlier = atPath.get(key)
+    if (earlier !== undefined) {
+      earlier.replacedLater = true
+      item.replacesEarlier = earlier.kind === 'file'
+    }
+    atPath.set(key, item)
+    planned.push(item)
   }
   options.ledger.declared(declared)
   refuseSharedData(zip.entries, planned)
@@ -218,33 +229,44 @@ async function writeEntry(zip: OpenZip, item: Planned, path: Buffer, signal?: Ab
 
 /** An entry's name as a path below the staging folder: no empty or `.` segments (the ledger refused `..`). */
 function relativePath(name: Buffer): Buffer {
+  const plain = name[0] !== SLASH && name.indexOf('//') < 0 && name.indexOf('./') < 0
+  if (plain) return name[name.length - 1] === SLASH ? name.subarray(0, -1) : name
   const segments: Buffer[] = []
   let start = 0
   for (let i = 0; i <= name.length; i++) {
     if (i < name.length && name[i] !== SLASH) continue
     const segment = name.subarray(start, i)
-    if (segment.length > 0 && !(segment.length === 1 && segment[0] === 0x2e)) segments.push(segment)
+    if (segment.length > 0 && !(segment.length === 1 && segment[0] === DOT)) segments.push(segment)
     start = i + 1
   }
-  return Buffer.from(segments.flatMap((segment, i) => (i === 0 ? [...segment] : [SLASH, ...segment])))
+  return Buffer.concat(segments.flatMap((segment, i) => (i === 0 ? [segment] : [SEPARATOR, segment])))
 }
 
 function parentOf(path: Buffer): Buffer {
   return path.subarray(0, path.lastIndexOf(SLASH))
 }
 
-/** Makes a folder and its parents; a file an earlier entry left where it goes (since replaced) goes first. */
-function makeFolder(path: Buffer, made: Set<string>): void {
-  const key = path.toString('latin1')
-  if (made.has(key)) return
-  try {
-    mkdirSync(path, { recursive: true })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || lstatSync(path).isDirectory()) throw error
-    rmSync(path)
-    mkdirSync(path)
+/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes first. */
+class FolderMaker {
+  private readonly made = new Set<string>()
+  /** Entries come folder by folder: most ask for the folder the one before asked for. */
+  private last: Buffer | undefined
+
+  make(path: Buffer): void {
+    if (this.last?.equals(path)) return
+    const key = path.toString('latin1')
+    if (!this.made.has(key)) {
+      try {
+        mkdirSync(path, { recursive: true })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || lstatSync(path).isDirectory()) throw error
+        rmSync(path)
+        mkdirSync(path)
+      }
+      this.made.add(key)
+    }
+    this.last = path
   }
-  made.add(key)
 }
 
 /** What yauzl or zlib said of an entry's bytes, naming the entry. */

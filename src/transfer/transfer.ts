@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
-import { CorruptArchiveError, SiteLimitError, writeFailure } from '../archive/errors.js'
+import { SiteLimitError, writeFailure } from '../archive/errors.js'
 import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
 import { ARCHIVE_OVERHEAD, type SiteLimits, archiveBound } from '../archive/site-ledger.js'
@@ -77,8 +77,6 @@ export interface TransferResult extends KeptArchive {
 const TRANSFER_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 }
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000
-/** A corrupt archive is downloaded once more; the same failure again is final. */
-const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2
 /** The archive's name without its extension. */
 const ARCHIVE_NAME = 'bundle'
 const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' }
@@ -96,35 +94,25 @@ async function transferInto(archiveStaging: string, options: TransferOptions): P
   log.info(
     `Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`
   )
-  for (let downloads = 1; ; downloads++) {
-    let received: ReceivedArchive
-    try {
-      received = await withRetries(() => attempt(options, state), {
-        kind: 'idempotent',
-        policy: TRANSFER_RETRY,
-        clock,
-        signal,
-        deadline: options.deadline,
-        // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-        alsoRetry: isLinkRefused,
-        onRetry: ({ retry, delayMs, error }) =>
-          log.warning(
-            `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`
-          )
-      })
-    } catch (error) {
-      if (error instanceof CorruptArchiveError && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
-        log.warning(`${error.message}. Downloading it once more.`)
-        continue
-      }
-      throw finalError(error, state, downloads)
-    }
-    return {
-      ...(await finish(options, archiveStaging, received)),
-      link: state.link,
-      attempts: state.attempts
-    }
+  let received: ReceivedArchive
+  try {
+    received = await withRetries(() => attempt(options, state), {
+      kind: 'idempotent',
+      policy: TRANSFER_RETRY,
+      clock,
+      signal,
+      deadline: options.deadline,
+      // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+      alsoRetry: isLinkRefused,
+      onRetry: ({ retry, delayMs, error }) =>
+        log.warning(
+          `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`
+        )
+    })
+  } catch (error) {
+    throw finalError(error, state)
   }
+  return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts }
 }
 
 /** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
@@ -346,14 +334,8 @@ function describeAttemptError(error: AttemptError): string {
 }
 
 /** The error the step fails with, written for the user. */
-function finalError(error: unknown, state: TransferState, downloads: number): unknown {
+function finalError(error: unknown, state: TransferState): unknown {
   const where = describeLink(state.link.url)
-  if (error instanceof CorruptArchiveError) {
-    return new ActionError(
-      `${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`,
-      { cause: error }
-    )
-  }
   if (!(error instanceof AttemptError)) return error
   const tries = `${state.attempts} attempt${state.attempts === 1 ? '' : 's'}`
   const why = describeAttemptError(error)
