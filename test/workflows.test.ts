@@ -235,7 +235,7 @@ test('npm run lint:workflows fails on a broken workflow and a broken action.yml,
 
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'scripts', 'lint-workflows.ts'), workflow, actionFile],
+      ['--no-wasm-tier-up', '--import', 'tsx', path.join(ROOT, 'scripts', 'lint-workflows.ts'), workflow, actionFile],
       {
         cwd: ROOT,
         encoding: 'utf8',
