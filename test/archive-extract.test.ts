@@ -6,17 +6,14 @@ import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import tarStream from 'tar-stream'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import {
-  CorruptArchiveError,
-  SiteLimitError,
-  UnsafeEntryError,
-  UnsupportedArchiveError,
-  writeFailure
-} from '../src/archive/errors.js'
+import { CorruptArchiveError, UnsupportedArchiveError } from '../src/archive/errors.js'
+import { SiteLimitError, UnsafeEntryError } from '../src/site/errors.js'
+import { writeFailure } from '../src/common/write-failure.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
-import { ArchiveReceiver, type ReceivedArchive } from '../src/archive/receiver.js'
-import type { SiteLimits } from '../src/archive/site-ledger.js'
-import { swapIntoPlace } from '../src/archive/staging.js'
+import type { ReceivedArchive } from '../src/archive/receiver.js'
+import { TestUnpacking } from './support/unpacking.js'
+import type { SiteLimits } from '../src/site/ledger.js'
+import { swapIntoPlace } from '../src/site/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
@@ -51,7 +48,7 @@ async function unpack(
   limits = ROOMY
 ): Promise<ReceivedArchive> {
   let fatal: unknown
-  const receiver = await ArchiveReceiver.open({
+  const receiver = await TestUnpacking.open({
     partFile,
     siteDir,
     log,
@@ -426,7 +423,7 @@ describe('tar only', () => {
     // The header block alone, then the rest: the reader has the empty record and nothing held.
     for (const split of [512, 7919]) {
       const archive = Buffer.concat([paxBlock(0), plain])
-      const receiver = await ArchiveReceiver.open({
+      const receiver = await TestUnpacking.open({
         partFile,
         siteDir,
         log: recordingLogger(),
@@ -765,7 +762,7 @@ describe("file system failures in the user's terms", () => {
 describe('the .part file', () => {
   test('a large body fed in small chunks is kept whole (backpressure never waits forever)', async () => {
     const archive = await buildTar([{ type: 'file', name: 'big.bin', content: Buffer.alloc(12 * 1024 * 1024, 'docs') }])
-    const receiver = await ArchiveReceiver.open({
+    const receiver = await TestUnpacking.open({
       partFile,
       siteDir: undefined,
       log: recordingLogger(),
@@ -788,11 +785,11 @@ describe('the .part file', () => {
 })
 
 /** A receiver that the test stops through `signal`; a fatal failure reported along the way fails the test. */
-function stoppableReceiver(signal: AbortSignal): Promise<ArchiveReceiver> {
+function stoppableReceiver(signal: AbortSignal): Promise<TestUnpacking> {
   const onFatal = (error: unknown): never => {
     throw error
   }
-  return ArchiveReceiver.open({ partFile, siteDir, log: recordingLogger(), onFatal, signal, limits: ROOMY })
+  return TestUnpacking.open({ partFile, siteDir, log: recordingLogger(), onFatal, signal, limits: ROOMY })
 }
 
 describe('stopping', () => {

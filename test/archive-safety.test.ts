@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from '@jest/globals'
-import { EntryIndex, entryPath, fileMode } from '../src/archive/entry-safety.js'
+import { EntryIndex, entryPath, fileMode } from '../src/site/entry-safety.js'
 import { foldPath } from '../src/common/file-names.js'
-import { SiteLimitError, UnsafeEntryError } from '../src/archive/errors.js'
+import { SiteLimitError, UnsafeEntryError } from '../src/site/errors.js'
 import { describeBytes, detectFormat } from '../src/archive/format.js'
 import { ActionError } from '../src/common/errors.js'
 

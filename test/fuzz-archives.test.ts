@@ -16,9 +16,9 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals'
 import fc from 'fast-check'
 import { type ArchiveEntry, buildTar, buildZip } from '../simulator/archives.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
-import { ArchiveReceiver } from '../src/archive/receiver.js'
-import type { SiteLimits } from '../src/archive/site-ledger.js'
-import { swapIntoPlace } from '../src/archive/staging.js'
+import { TestUnpacking } from './support/unpacking.js'
+import type { SiteLimits } from '../src/site/ledger.js'
+import { swapIntoPlace } from '../src/site/staging.js'
 import { ActionError } from '../src/common/errors.js'
 import { recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
@@ -210,7 +210,7 @@ test(
 
         let outcome: unknown
         let fatal: unknown
-        const receiver = await ArchiveReceiver.open({
+        const receiver = await TestUnpacking.open({
           partFile,
           siteDir,
           log: recordingLogger(),

@@ -1,23 +1,4 @@
-import { isNativeError } from 'node:util/types'
-import { ActionError, CancelledError, errorMessage } from '../common/errors.js'
-import { formatBytes } from '../common/units.js'
-
-/**
- * An archive entry that would write outside the site folder, through a link, or somewhere it has
- * no business. Final: downloading the same archive again would give the same entry.
- */
-export class UnsafeEntryError extends ActionError {
-  override readonly name = 'UnsafeEntryError'
-  constructor(
-    /** The entry's name as the archive spells it. */
-    readonly entryName: string,
-    reason: string
-  ) {
-    super(
-      `The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`
-    )
-  }
-}
+import { ActionError, errorMessage } from '../common/errors.js'
 
 /**
  * The archive's bytes cannot be unpacked (bad gzip data, broken tar header, unreadable zip).
@@ -56,49 +37,4 @@ export function unsupportedEntry(entryName: string, what: string): UnsupportedAr
 export function corrupt(error: unknown): CorruptArchiveError {
   if (error instanceof CorruptArchiveError) return error
   return new CorruptArchiveError(errorMessage(error), { cause: error })
-}
-
-/**
- * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
- * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
- * previous site is left as it was.
- */
-export class SiteLimitError extends ActionError {
-  override readonly name = 'SiteLimitError'
-}
-
-/**
- * A failure while writing the site or the archive file, said in the user's terms: what was being
- * written, what went wrong, and (a full disk) how much had been written. Errors that are already
- * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
- */
-export function writeFailure(error: unknown, what: string, writtenBytes?: number): unknown {
-  // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
-  if (
-    !isNativeError(error) ||
-    error instanceof ActionError ||
-    error instanceof CancelledError ||
-    error.name === 'AbortError'
-  )
-    return error
-  const code = (error as NodeJS.ErrnoException).code
-  const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`
-  const full = code === 'ENOSPC' || code === 'EDQUOT'
-  const written = full && writtenBytes !== undefined ? `, after ${formatBytes(writtenBytes)} had been written` : ''
-  return new ActionError(`Could not write ${what}: ${why}${written}`, { cause: error })
-}
-
-const WRITE_FAILURES: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  ENAMETOOLONG: 'its name or path is too long for the file system',
-  EACCES: 'permission denied',
-  EPERM: 'the operation is not permitted',
-  EROFS: 'the file system is read-only',
-  EMFILE: 'too many files are open',
-  ENFILE: 'too many files are open',
-  EIO: 'the disk reported an input/output error',
-  ENOTDIR: 'a part of its path is a file, not a folder',
-  EISDIR: 'a folder is in the way',
-  ELOOP: 'its path loops through symlinks'
 }

@@ -12,7 +12,9 @@ import { join } from 'node:path'
 import { ActionError } from '../common/errors.js'
 import { decodeSitePath } from '../common/site-paths.js'
 import { formatBytes } from '../common/units.js'
-import { CorruptArchiveError, UnsafeEntryError, writeFailure } from './errors.js'
+import { CorruptArchiveError } from './errors.js'
+import { UnsafeEntryError } from '../site/errors.js'
+import { writeFailure } from '../common/write-failure.js'
 import { type TarMember, parseListingLine, readQuoted } from './tar-listing.js'
 
 /** The longest listing line read: a name and a target of 4,096 bytes each, every byte an octal escape. */

@@ -7,22 +7,22 @@
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { type WriteStream, createWriteStream } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, rm } from 'node:fs/promises'
 import type { Logger } from '../common/log.js'
-import { CorruptArchiveError, NotAnArchiveError, writeFailure } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError } from './errors.js'
+import { writeFailure } from '../common/write-failure.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
 import { findGnuTar } from './gnu-tar.js'
-import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from './site-ledger.js'
-import { createStagingFolder, discardFolder, removeQuietly } from './staging.js'
+import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from '../site/ledger.js'
 import { TarUnpacker } from './tar-unpacker.js'
-import { checkStagedTree } from './tree-check.js'
+import { checkStagedTree } from '../site/tree-check.js'
 import { ZIP_TAIL_BYTES, findEndRecord } from './zip-reader.js'
 import { unpackZip } from './zip-unpacker.js'
 
 export interface ReceiverOptions {
   partFile: string
-  /** Where the site will go; the staging folder is made beside it. Undefined: keep the archive only. */
-  siteDir: string | undefined
+  /** The empty folder to unpack into (its creator removes it). Undefined: keep the archive only. */
+  into: string | undefined
   log: Logger
   /**
    * Told at once when unpacking fails for a reason another download would not cure (an unsafe
@@ -82,15 +82,7 @@ export class ArchiveReceiver {
       part.destroy()
       throw writeFailure(error, `the bundle file ${options.partFile}`)
     }
-    let staging: string | undefined
-    try {
-      staging = options.siteDir === undefined ? undefined : await createStagingFolder(options.siteDir)
-    } catch (error) {
-      part.destroy()
-      await removeQuietly(options.partFile)
-      throw writeFailure(error, `a staging folder beside ${options.siteDir}`)
-    }
-    return new ArchiveReceiver(options, part, staging)
+    return new ArchiveReceiver(options, part, options.into)
   }
 
   /** One chunk of the body; a returned promise asks the download to wait (backpressure). */
@@ -148,22 +140,18 @@ export class ArchiveReceiver {
     }
   }
 
-  /**
-   * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
-   * ending, and a large staging folder is only renamed aside for a detached removal (see discardFolder).
-   */
-  async discard(cancelled = false): Promise<void> {
+  /** Entries of every kind taken from the archive so far. */
+  get entries(): number {
+    return this.ledger.entryCount
+  }
+
+  /** Stops everything (GNU tar is gone when this resolves: nothing more is written) and removes the `.part` file. */
+  async discard(): Promise<void> {
     this.discarded = true
-    // GNU tar must be gone first, or it could write into the folder being removed.
     await this.tar?.then((tar) => tar.stop()).catch(noop)
     this.part.destroy()
     if (!this.part.closed) await once(this.part, 'close').catch(noop)
-    await Promise.all([
-      removeQuietly(this.options.partFile),
-      this.staging === undefined
-        ? undefined
-        : discardFolder(this.staging, this.options.siteDir!, { cancelled, entries: this.ledger.entryCount })
-    ])
+    await rm(this.options.partFile, { force: true })
   }
 
   private unpack(chunk: Buffer): Promise<void> | undefined {

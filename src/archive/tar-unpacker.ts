@@ -10,10 +10,11 @@ import zlib from 'node:zlib'
 import { decodeSitePath } from '../common/site-paths.js'
 import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
-import { CorruptArchiveError, NotAnArchiveError, SiteLimitError } from './errors.js'
+import { CorruptArchiveError, NotAnArchiveError } from './errors.js'
+import { SiteLimitError } from '../site/errors.js'
 import { HeadSniffer, TAR_BLOCK_BYTES, describeBytes, looksLikeTar } from './format.js'
 import { GnuTarExtraction } from './gnu-tar.js'
-import type { SiteLedger } from './site-ledger.js'
+import type { SiteLedger } from '../site/ledger.js'
 import type { TarMember } from './tar-listing.js'
 
 export interface TarUnpackerOptions {

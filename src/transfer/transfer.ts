@@ -10,17 +10,12 @@ import { createReadStream } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ReceivedArchive, ArchiveReceiver } from '../archive/receiver.js'
-import { SiteLimitError, writeFailure } from '../archive/errors.js'
-import { MAX_SITE_ENTRIES } from '../archive/entry-safety.js'
+import { SiteLimitError } from '../site/errors.js'
+import { writeFailure } from '../common/write-failure.js'
+import { MAX_SITE_ENTRIES } from '../site/entry-safety.js'
 import type { ArchiveFormat } from '../archive/format.js'
-import { ARCHIVE_OVERHEAD, type SiteLimits, archiveBound } from '../archive/site-ledger.js'
-import {
-  createStagingFolder,
-  discardFolder,
-  removeQuietly,
-  swapIntoPlace,
-  sweepStaleFolders
-} from '../archive/staging.js'
+import { ARCHIVE_OVERHEAD, type SiteLimits, archiveBound } from '../site/ledger.js'
+import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweepStaleFolders } from '../site/staging.js'
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
@@ -142,8 +137,8 @@ export function unpackLocalBundle(
 }
 
 /**
- * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
- * folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
+ * One archive received whole, from the network or from disk: a fresh `.part`, hash and site
+ * staging folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
  * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
  * throws, whatever way the stop surfaced; everything it wrote is removed first.
  */
@@ -158,10 +153,16 @@ async function receive(
   const onCancel = (): void => stop.abort(new CancelledError())
   signal?.addEventListener('abort', onCancel, { once: true })
   let receiver: ArchiveReceiver | undefined
+  let siteStaging: string | undefined
   try {
+    if (options.siteDir !== undefined) {
+      siteStaging = await createStagingFolder(options.siteDir).catch((error: unknown) => {
+        throw writeFailure(error, `a staging folder beside ${options.siteDir}`)
+      })
+    }
     receiver = await ArchiveReceiver.open({
       partFile: partFileIn(archiveStaging),
-      siteDir: options.siteDir,
+      into: siteStaging,
       log: options.log,
       onFatal: (error) => stop.abort(error),
       signal: stop.signal,
@@ -174,7 +175,12 @@ async function receive(
   } catch (error) {
     const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
     if (!stop.signal.aborted) stop.abort(cause)
-    await receiver?.discard(signal?.aborted === true)
+    // The receiver first: it stops GNU tar, which could otherwise write into the folder removed.
+    await receiver?.discard()
+    if (siteStaging !== undefined) {
+      const how = { cancelled: signal?.aborted === true, entries: receiver?.entries ?? 0 }
+      await discardFolder(siteStaging, options.siteDir as string, how)
+    }
     throw cause
   } finally {
     signal?.removeEventListener('abort', onCancel)

@@ -6,7 +6,8 @@
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
 import { EntryIndex, MAX_SITE_ENTRIES } from './entry-safety.js'
-import { SiteLimitError, writeFailure } from './errors.js'
+import { writeFailure } from '../common/write-failure.js'
+import { SiteLimitError } from './errors.js'
 
 export interface SiteLimits {
   /** Bytes of file content in all (`max-site-size`). */
