@@ -143,9 +143,13 @@ describe('deploy against the simulator', () => {
     const statusId = first.outputs['job-id'] as string
     fixture?.clock.advance(10_000)
     sim.requests.length = 0
+    const sleeps = fixture?.clock.sleeps as number[]
+    const slept = sleeps.length
     const { outputs, failed, summary } = await runDeploy({ 'job-id': statusId, 'project-id': '' })
     expect(failed).toBe(false)
     expect(routes()).toEqual(['deploy-status'])
+    // Read at once, with no wait of `poll-interval` first: it may have ended before this run.
+    expect(sleeps.slice(slept)).not.toContain(1000)
     expect(outputs).toMatchObject({ 'job-id': statusId, status: 'success' })
     expect(summary).toContain(`<h3>Deployment ${statusId}</h3>`)
   })
