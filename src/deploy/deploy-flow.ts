@@ -47,7 +47,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
     if (expectedCommit === undefined || warnedOfCommit || !isAnotherCommit(sha, expectedCommit)) return
     warnedOfCommit = true
     const warning =
-      `Deployment ${statusId} deployed ${describe.commitLine(deployment)}, not ${expectedCommit}, the commit this ` +
+      `Deployment ${statusId} deployed ${describe.commitName(deployment)}, not ${expectedCommit}, the commit this ` +
       'workflow runs on (`GITHUB_SHA`): another commit was deployed. The deployment branch may have moved on ' +
       'since, or may not be the branch this workflow runs on.'
     log.warning(warning)

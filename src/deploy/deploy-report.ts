@@ -43,21 +43,28 @@ export class DeploymentReport {
 
   /** The failure of a deployment that ended `failure`: its id and the service's summary. */
   failure(deployment: Deployment): string {
+    const log = deployment.logs.length > 0 ? '; the end of its log is above' : ''
     const why =
       deployment.summary === undefined
-        ? ' (the service gave no summary; its log is above)'
+        ? ` (the service gave no summary${log})`
         : `: ${this.shown(deployment.summary, SERVICE_TEXT_CHARS)}`
     return `Deployment ${this.statusId} failed${why}.`
   }
 
-  /** `5d41402 (main): Docs: describe the deploy operation`, or undefined when no commit was reported. */
-  commitLine(deployment: Deployment): string | undefined {
+  /** `commit 5d41402… (main)`, or undefined when no commit was reported. */
+  commitName(deployment: Deployment): string | undefined {
     const commit = deployment.commit
     if (commit?.sha === undefined && commit?.ref === undefined) return undefined
     const sha = commit.sha === undefined ? 'a commit' : `commit ${this.shown(commit.sha, PHRASE_CHARS)}`
-    const ref = commit.ref === undefined ? '' : ` (${this.shown(commit.ref, PHRASE_CHARS)})`
-    const subject = commit.message?.find((line) => line.trim() !== '')
-    return `${sha}${ref}${subject === undefined ? '' : `: ${this.shown(subject.trim(), PHRASE_CHARS)}`}`
+    return `${sha}${commit.ref === undefined ? '' : ` (${this.shown(commit.ref, PHRASE_CHARS)})`}`
+  }
+
+  /** The commit's name and the first line of its message: `commit 5d41402… (main): Docs: describe …`. */
+  commitLine(deployment: Deployment): string | undefined {
+    const name = this.commitName(deployment)
+    const subject = deployment.commit?.message?.find((line) => line.trim() !== '')
+    if (name === undefined || subject === undefined) return name
+    return `${name}: ${this.shown(subject.trim(), PHRASE_CHARS)}`
   }
 
   /** `1 added, 2 modified, 1 removed`, of the lists the answer carried; undefined when it carried none. */
