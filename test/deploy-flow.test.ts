@@ -293,6 +293,14 @@ describe('deploy against the simulator', () => {
     expect(log.lines).not.toContain('info:   docs/page-050.mdx')
   })
 
+  test("without the service's times, the duration is the one this run saw, said as such", async () => {
+    await simulator({ deployment: { durationMs: 1000, queuedMs: 0 } })
+    sim.addFault({ route: 'deploy-status', patch: { endedAt: undefined }, times: 100 })
+    const { summary, failed } = await runDeploy()
+    expect(failed).toBe(false)
+    expect(summary).toMatch(/<td>Duration<\/td><td>\d+s \(as this run saw it\)<\/td>/)
+  })
+
   test('a timeout names the deployment, its last status, and how to follow it with job-id; outputs and summary stay', async () => {
     await simulator({ deployment: { durationMs: 600_000, queuedMs: 0 } })
     const { outputs, failed, failure, summary } = await runDeploy({ timeout: '20s' })
