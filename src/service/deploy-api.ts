@@ -80,7 +80,8 @@ export class DeployApi {
           ? 'no `statusId`'
           : 'a `statusId` the action cannot use (blank, or with control characters or a workflow command mark)'
       throw new ActionError(
-        `The service accepted the request to ${what}, but its answer carries ${which}, so the deployment cannot be followed. ` +
+        `The service accepted the request to ${what}, but its answer carries ${which}, ` +
+          'so the deployment cannot be followed. ' +
           'Find it on the dashboard and follow it with `operation: deploy` and `job-id: <its status id>`; ' +
           'do not rerun blindly (that would trigger another deployment).'
       )
