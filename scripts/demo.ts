@@ -1,12 +1,13 @@
 // `npm run demo`: starts the built-in simulator and runs the built action (dist/index.js) exactly
 // as the runner would.
-//   npm run demo            exports a docs site; the unpacked site lands in ./demo-output/site
+//   npm run demo            deploys a docs project and waits until it is live, then exports its site;
+//                           the unpacked site lands in ./demo-output/site
 //   npm run demo -- agent   a two-turn conversation: a command on an issue creates an agent job and
 //                           its pull request; a command on that pull request reaches the same job.
 //                           Prints the comments a user sees.
 import { readdir, rm } from 'node:fs/promises'
 import * as path from 'node:path'
-import { type Simulator, startSimulator } from '../simulator/server.js'
+import { DEFAULT_DEPLOYED_COMMIT, type Simulator, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from '../test/support/events.js'
 import { type DistRun, runDist } from '../test/support/runner.js'
 
@@ -21,6 +22,7 @@ if (mode !== 'export' && mode !== 'agent') {
 const simulator = await startSimulator({
   exportJob: { durationMs: 3000, queuedMs: 500 },
   agent: { durationMs: 2000 },
+  deployment: { durationMs: 2000, queuedMs: 500 },
   github: { permissions: { octocat: 'write' } }
 })
 try {
@@ -35,6 +37,20 @@ try {
 }
 
 async function exportDemo(sim: Simulator): Promise<void> {
+  // What a push to main runs: deploy the merged commit first, so that the export captures it.
+  console.log('━━ Deploy what was merged (operation: deploy)\n')
+  const deployed = await runDist({
+    inputs: {
+      operation: 'deploy',
+      'api-key': sim.apiKey,
+      'base-url': sim.apiUrl,
+      'project-id': 'proj_123',
+      'poll-interval': '500ms'
+    },
+    env: { ...env, GITHUB_SHA: DEFAULT_DEPLOYED_COMMIT.sha }
+  })
+  if (!report(deployed)) return
+  console.log('\n━━ Export the site it made live (operation: export)\n')
   const run = await runDist({
     inputs: {
       operation: 'export',

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   console.log(
     `soak: ${runs} runs of dist/index.js, ${parallel} at a time, seed ${seed} (replay: npm run soak -- --runs ${runs} --seed ${seed})`
   )
-  const scenarios = fc.sample(scenarioArbitrary(PACE, ['export', 'export', 'export', 'agent-message']), {
+  const scenarios = fc.sample(scenarioArbitrary(PACE, ['export', 'export', 'export', 'agent-message', 'deploy']), {
     seed,
     numRuns: runs
   })

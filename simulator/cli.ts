@@ -11,7 +11,7 @@ const USAGE = `Usage: tsx simulator/cli.ts [options]
   --host HOST         listen address (default 127.0.0.1)
   --api-key KEY       admin API key clients must send (default dsk_test_simulator)
   --path-prefix P     serve the API under a path prefix, e.g. /docs-api
-  --job-duration D    export/agent job duration, e.g. 300ms, 5s, 1m (default 5s)
+  --job-duration D    export/agent job and deployment duration, e.g. 300ms, 5s, 1m (default 5s)
   --format F          bundle format: tar.gz | tar | zip (default tar.gz)
   --pages N           guide pages in the generated site (default 5)
   --link-ttl D        bundle link lifetime, e.g. 15m (default 15m)
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     pathPrefix: values['path-prefix'],
     exportJob: { durationMs, queuedMs: Math.min(1000, Math.floor(durationMs / 5)) },
     agent: { durationMs },
+    deployment: { durationMs, queuedMs: Math.min(1000, Math.floor(durationMs / 5)) },
     github: { permissions },
     bundle: {
       format,
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
   GitHub API URL: ${sim.githubApiUrl}
   API key:        ${sim.apiKey}
   Agent job:      project proj_123, job job_abc
+  Deployments:    any project id, e.g. POST ${sim.apiUrl}/v1/project/update/proj_123
 
 Example:
   curl -s -X POST -H 'Authorization: Bearer ${sim.apiKey}' -H 'Content-Type: application/json' -d '{"domain":"docs.example.com"}' ${sim.apiUrl}/v1/static-export/jobs

@@ -203,6 +203,8 @@ export type RouteName =
   | 'agent-get'
   | 'agent-message'
   | 'agent-create'
+  | 'deploy-trigger'
+  | 'deploy-status'
   | 'github-permission'
   | 'github-user'
   | 'github-issue'

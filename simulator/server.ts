@@ -1,4 +1,4 @@
-// Local simulator of the documentation service: the admin API (export + agent routes), an
+// Local simulator of the documentation service: the admin API (export, agent, deploy routes), an
 // "object storage" origin for presigned bundle links, and a small GitHub REST fake.
 //
 // Why two servers: bundle links must live on a different origin than the API, as they do in
@@ -9,6 +9,8 @@ import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AgentService } from './agent.js'
 import type { AgentJobRecord, AgentOptions } from './agent.js'
+import { deployRoutes } from './deploy.js'
+import type { DeploymentOptions, DeploymentRecord } from './deploy.js'
 import { exportRoutes } from './export.js'
 import type { ExportJobOptions, ExportJobRecord } from './export.js'
 import { FaultQueue, isErrorFault } from './faults.js'
@@ -23,6 +25,14 @@ import type { BundleOptions } from './storage.js'
 export type { ArchiveEntry } from './archives.js'
 export type { AgentJob, AgentJobRecord, AgentOptions } from './agent.js'
 export { agentJobKey } from './agent.js'
+export type {
+  DeployedCommit,
+  DeploymentBehavior,
+  DeploymentOptions,
+  DeploymentRecord,
+  DeploymentView
+} from './deploy.js'
+export { DEFAULT_DEPLOYED_COMMIT, deploymentView } from './deploy.js'
 export type { ExportJobBehavior, ExportJobOptions, ExportJobRecord, ExportJobView } from './export.js'
 export { exportJobView } from './export.js'
 export type { Fault } from './faults.js'
@@ -45,6 +55,8 @@ export interface SimulatorOptions {
   /** Clock for job progress and link expiry (tests may pass a fake). */
   now?: () => number
   agent?: AgentOptions
+  /** Deployments: how long they take, how they end, the commit they deploy, their log. */
+  deployment?: DeploymentOptions
   /** The GitHub fake: its server address, users' permissions, writable repositories. */
   github?: GitHubOptions
 }
@@ -84,6 +96,8 @@ export interface Simulator {
   exportJobs: Map<string, ExportJobRecord>
   /** Agent jobs by `${projectId}/${id}` (see agentJobKey). */
   agentJobs: Map<string, AgentJobRecord>
+  /** Deployments by status id. */
+  deployments: Map<string, DeploymentRecord>
   /** The GitHub fake: its conversations, and the pull requests agent jobs opened. */
   github: GitHubFake
   /** Closes both servers and destroys open sockets, including stalled downloads. */
@@ -110,10 +124,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const bundles = new BundleStore(options.bundle, now, () => storageUrl)
   const exportJobs = new Map<string, ExportJobRecord>()
+  const deployments = new Map<string, DeploymentRecord>()
   const github = new GitHubFake(options.github)
   const agent = new AgentService(options.agent ?? {}, now, github)
   const apiRoutes = withApiAuth(
-    [...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }), ...agent.routes()],
+    [
+      ...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }),
+      ...agent.routes(),
+      ...deployRoutes({ deployments, now, options: options.deployment })
+    ],
     apiKey
   )
   const ghRoutes = github.routes()
@@ -249,6 +268,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       issuedLinks: bundles.issuedLinks,
       exportJobs,
       agentJobs: agent.jobs,
+      deployments,
       github,
       close
     }

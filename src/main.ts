@@ -61,6 +61,11 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
 }
 
 function titleOf(settings: Settings): string {
+  if (settings.operation === 'deploy') {
+    return settings.projectId === undefined
+      ? `Deployment ${settings.jobId}`
+      : `Deployment of project ${settings.projectId}`
+  }
   if (settings.operation !== 'export') return `Agent job: ${settings.operation}`
   return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`
 }
@@ -68,7 +73,9 @@ function titleOf(settings: Settings): string {
 /** A failure once a job exists says which job: the user picks it up from there. */
 function namingTheJob(message: string, settings: Settings | undefined, jobId: string | undefined): string {
   if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId)) return message
-  return `${settings.operation === 'export' ? 'Export' : 'Agent'} job ${jobId}: ${message}`
+  const job =
+    settings.operation === 'export' ? 'Export job' : settings.operation === 'deploy' ? 'Deployment' : 'Agent job'
+  return `${job} ${jobId}: ${message}`
 }
 
 function cancelledMessage(settings: Settings | undefined): string {
@@ -83,6 +90,10 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
   if (settings.operation === 'export') {
     const { runExport } = await import('./export/export-flow.js')
     return runExport(settings, client, context)
+  }
+  if (settings.operation === 'deploy') {
+    const { runDeploy } = await import('./deploy/deploy-flow.js')
+    return runDeploy(settings, client, context)
   }
   const { runAgent } = await import('./agent/agent-flow.js')
   return runAgent(settings, client, context)

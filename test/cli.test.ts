@@ -47,9 +47,9 @@ describe('the command line', () => {
   })
 
   test('errors: no operation known, a flag of another operation, a positional argument, no key', () => {
-    expect(parseCommandLine(['deploy'], env)).toEqual({
+    expect(parseCommandLine(['publish'], env)).toEqual({
       kind: 'error',
-      message: 'unknown operation `deploy`; one of export, agent, agent-message, agent-status, agent-create'
+      message: 'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy'
     })
     expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({
       kind: 'error',
@@ -132,6 +132,36 @@ describe('the command line', () => {
       'github-token'
     ])
     expect(flagsOf('export')).not.toContain('prompt')
+    expect(flagsOf('deploy')).toEqual([
+      'api-key',
+      'base-url',
+      'job-id',
+      'wait',
+      'timeout',
+      'poll-interval',
+      'max-poll-interval',
+      'project-id'
+    ])
+  })
+
+  test('deploy is an operation of its own: --project-id to trigger one, --job-id to follow one', () => {
+    expect(parseCommandLine(['deploy', '--project-id', 'proj_1', '--timeout', '20m'], env)).toMatchObject({
+      kind: 'run',
+      operation: 'deploy',
+      inputs: { operation: 'deploy', 'project-id': 'proj_1', timeout: '20m' }
+    })
+    const general = parseCommandLine(['--help'], {})
+    expect(general.kind === 'help' ? general.text : '').toMatch(
+      /^ {2}deploy +trigger a deployment of --project-id and wait for it \(or follow the one --job-id names\)$/m
+    )
+    const help = parseCommandLine(['deploy', '--help'], {})
+    expect((help.kind === 'help' ? help.text : '').replace(/\s+/g, ' ')).toContain(
+      '--job-id <value> export: reuse this export job (skip the start call). deploy: follow this deployment (its status id) instead of triggering one.'
+    )
+    expect(parseCommandLine(['deploy', '--domain', 'docs.acme.com'], env)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining("Unknown option '--domain'")
+    })
   })
 })
 

@@ -6,7 +6,13 @@ import * as path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
-import { type Fault, type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server.js'
+import {
+  DEFAULT_DEPLOYED_COMMIT,
+  type Fault,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator
+} from '../simulator/server.js'
 import { REPO, issueCommentEvent } from './support/events.js'
 import { readSummary } from './support/github-summary.js'
 import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from './support/runner.js'
@@ -158,6 +164,39 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(run.exitCode).toBe(1)
     expect(run.outputs.status).toBe('failed')
     expect(run.error).toBe(`Export job ${run.outputs['job-id']} failed: out of quota.`)
+  })
+
+  test('deploy triggers once and follows to success; a failed deployment exits 1 naming it and the summary', async () => {
+    const s = await simulator({
+      deployment: { durationMs: 60, queuedMs: 10, byProject: { broken: { failWith: 'MDX error in docs/index.mdx' } } }
+    })
+    const run = await frontEnd.run('deploy', {
+      'base-url': s.apiUrl,
+      'project-id': 'proj_123',
+      'poll-interval': '20ms'
+    })
+    expect(run.error).toBeUndefined()
+    expect(run.exitCode).toBe(0)
+    const statusId = run.outputs['job-id'] as string
+    expect(run.outputs).toEqual({
+      'job-id': statusId,
+      status: 'success',
+      'deployed-commit': DEFAULT_DEPLOYED_COMMIT.sha
+    })
+    expect(s.count('deploy-trigger')).toBe(1)
+    expect(run.printed).toContain(`Deployment ${statusId} deployed commit ${DEFAULT_DEPLOYED_COMMIT.sha} (main)`)
+    // Only ever registered to be masked.
+    expect(run.printed.replace(/^::add-mask::.*$/gm, '')).not.toContain(s.apiKey)
+
+    const failed = await frontEnd.run('deploy', {
+      'base-url': s.apiUrl,
+      'project-id': 'broken',
+      'poll-interval': '20ms'
+    })
+    expect(failed.exitCode).toBe(1)
+    expect(failed.outputs.status).toBe('failure')
+    expect(failed.error).toBe(`Deployment ${failed.outputs['job-id']} failed: MDX error in docs/index.mdx.`)
+    expect(failed.printed).toContain('Error: MDX error in docs/index.mdx')
   })
 
   test.each(['SIGINT', 'SIGTERM'] as const)(
@@ -355,6 +394,30 @@ describe('the action only', () => {
         expect.stringContaining('<code>domain</code>')
       ]
     ])
+  })
+
+  test("a deployment's job summary shows on GitHub as meant: the commit, its paths folded, a failure's log", async () => {
+    const s = await simulator({ deployment: { durationMs: 60, queuedMs: 0, failWith: 'build failed' } })
+    const run = await runDist({
+      inputs: {
+        operation: 'deploy',
+        'api-key': s.apiKey,
+        'base-url': s.apiUrl,
+        'project-id': 'proj_123',
+        'poll-interval': '20ms'
+      },
+      env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp'), GITHUB_SHA: 'f'.repeat(40) }
+    })
+    expect(run.exitCode).toBe(1)
+    expect(run.stdout).toMatch(/^::warning::Deployment .* not f{40}, the commit this workflow runs on/m)
+    const { markdownBlocks, lists } = readSummary(run.summary)
+    expect(markdownBlocks).toEqual([])
+    expect(run.summary).toContain('<h3>Deployment of project proj_123</h3>')
+    expect(run.summary).toContain(`<code>${DEFAULT_DEPLOYED_COMMIT.sha}</code>`)
+    expect(lists).toEqual([['docs/guides/deploy.mdx'], ['docs/index.mdx', 'docs.json'], ['docs/old/deploy.mdx']])
+    expect(run.summary).toMatch(
+      /<details open><summary>The deployment&#39;s log \(6 lines\)<\/summary><pre>.*Error: build failed<\/pre>/
+    )
   })
 
   test('a conversation across two runs: a command on an issue creates a job, a command on its pull request (no job-id) reaches the same job', async () => {

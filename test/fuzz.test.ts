@@ -68,7 +68,8 @@ async function brokenPromises(scenario: Scenario): Promise<string[]> {
 
 describe.each<[string, Operation[]]>([
   ['export', ['export']],
-  ['agent message', ['agent-message']]
+  ['agent message', ['agent-message']],
+  ['deploy', ['deploy']]
 ])('%s runs under random faults', (_, operations) => {
   test('keep every promise', async () => {
     await fc.assert(

@@ -264,8 +264,8 @@ describe('export inputs', () => {
   })
 
   test('an unknown operation names the allowed ones', () => {
-    expect(problemsOf({ ...exportInputs, operation: 'deploy' })).toMatch(
-      /`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`/
+    expect(problemsOf({ ...exportInputs, operation: 'publish' })).toMatch(
+      /`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`, `deploy`, not `publish`/
     )
   })
 })
@@ -316,6 +316,37 @@ describe('agent inputs', () => {
       githubToken: undefined
     })
     expect('jobId' in settings).toBe(false)
+  })
+})
+
+describe('deploy inputs', () => {
+  const deployInputs = { operation: 'deploy', 'api-key': 'dsk_x', 'base-url': 'https://api.example.com' }
+
+  test('project-id triggers a deployment; job-id follows one, with or without project-id', () => {
+    expect(read({ ...deployInputs, 'project-id': 'proj_1', wait: 'false' })).toMatchObject({
+      operation: 'deploy',
+      projectId: 'proj_1',
+      wait: false,
+      timeoutMs: 30 * 60_000
+    })
+    expect(read({ ...deployInputs, 'job-id': '65f0c0ffee' })).toMatchObject({
+      jobId: '65f0c0ffee',
+      projectId: undefined
+    })
+    expect(read({ ...deployInputs, 'job-id': 'st_1', 'project-id': 'proj_1' })).toMatchObject({
+      jobId: 'st_1',
+      projectId: 'proj_1'
+    })
+  })
+
+  test('neither is refused, and so is an id that is no plain path segment, with every other problem', () => {
+    expect(problemsOf(deployInputs)).toBe(
+      'Invalid input: `project-id` is required for `deploy` unless `job-id` names a deployment to follow.'
+    )
+    const problems = problemsOf({ ...deployInputs, 'project-id': 'a/b', 'poll-interval': '0' })
+    expect(problems).toContain('`project-id` must be a plain identifier (no `/`, not `.` or `..`), not `a/b`.')
+    expect(problems).toContain('`poll-interval` must be a positive duration')
+    expect(problems).not.toContain('is required for `deploy`')
   })
 })
 

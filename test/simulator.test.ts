@@ -9,7 +9,7 @@ import tarStream from 'tar-stream'
 import yauzl from 'yauzl'
 import { buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import type { ArchiveEntry } from '../simulator/archives.js'
-import { startSimulator } from '../simulator/server.js'
+import { DEFAULT_DEPLOYED_COMMIT, startSimulator } from '../simulator/server.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type TestClock, virtualClock } from './support/clock.js'
 
@@ -712,6 +712,103 @@ describe('agent jobs', () => {
     expect((await call(sim, 'GET', jobPath)).status).toBe(404) // seeds replaced the default job
     clock.advance(3600_000 - 60_000)
     expect((await send()).status).toBe(200)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// deployments
+
+describe('deployments', () => {
+  test('trigger -> 202 {statusId}; queued -> in_progress (logs grow) -> success with endedAt, the commit throughout', async () => {
+    const clock = fakeClock()
+    const sim = await start({ now: clock.now, deployment: { durationMs: 1000, queuedMs: 100 } })
+    const triggered = await call(sim, 'POST', '/v1/project/update/proj_123')
+    expect(triggered).toMatchObject({ status: 202, body: { statusId: expect.stringMatching(/^[0-9a-f]{24}$/) } })
+    const path = `/v1/project/update-status/${triggered.body.statusId}`
+
+    const queued = await call(sim, 'GET', path)
+    expect(queued.body).toMatchObject({
+      _id: triggered.body.statusId,
+      projectId: 'proj_123',
+      status: 'queued',
+      source: 'api',
+      commit: DEFAULT_DEPLOYED_COMMIT
+    })
+    expect(queued.body.endedAt).toBeUndefined()
+    clock.advance(200)
+    const early = await call(sim, 'GET', path)
+    clock.advance(600)
+    const late = await call(sim, 'GET', path)
+    expect([early.body.status, late.body.status]).toEqual(['in_progress', 'in_progress'])
+    expect(late.body.logs.length).toBeGreaterThan(early.body.logs.length)
+    expect(early.body.logs.length).toBeGreaterThan(queued.body.logs.length)
+
+    clock.advance(200)
+    const done = await call(sim, 'GET', path)
+    expect(done.body).toMatchObject({
+      status: 'success',
+      createdAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
+      endedAt: new Date(Date.UTC(2025, 0, 1) + 1000).toISOString()
+    })
+    expect(done.body.logs.at(-1)).toBe('Deployed')
+    expect(sim.deployments.get(triggered.body.statusId)?.projectId).toBe('proj_123')
+    expect((await call(sim, 'GET', '/v1/project/update-status/nope')).status).toBe(404)
+  })
+
+  test('failure with its summary and an error line; per-project commit and logs; an unknown status near the end', async () => {
+    const clock = fakeClock()
+    const sim = await start({
+      now: clock.now,
+      deployment: {
+        durationMs: 1000,
+        queuedMs: 0,
+        byProject: {
+          broken: { failWith: 'mdx: unexpected token in docs/index.mdx', logs: ['one', 'two'] },
+          other: { commit: { sha: 'abc123', filesChanged: { added: [], modified: ['a.mdx'], removed: [] } } },
+          slow: { extraStatus: 'verifying' }
+        }
+      }
+    })
+    const ids = await Promise.all(
+      ['broken', 'other', 'slow'].map(async (project) => {
+        const { body } = await call(sim, 'POST', `/v1/project/update/${project}`)
+        return body.statusId as string
+      })
+    )
+    const read = async (id: string | undefined) => (await call(sim, 'GET', `/v1/project/update-status/${id}`)).body
+    clock.advance(900)
+    expect((await read(ids[2])).status).toBe('verifying')
+    clock.advance(100)
+    const [broken, other, slow] = [await read(ids[0]), await read(ids[1]), await read(ids[2])]
+    expect(broken).toMatchObject({ status: 'failure', summary: 'mdx: unexpected token in docs/index.mdx' })
+    expect(broken.logs.slice(1)).toEqual(['one', 'two', 'Error: mdx: unexpected token in docs/index.mdx'])
+    expect(other.commit).toEqual({
+      ...DEFAULT_DEPLOYED_COMMIT,
+      sha: 'abc123',
+      filesChanged: { added: [], modified: ['a.mdx'], removed: [] }
+    })
+    expect(slow.status).toBe('success')
+  })
+
+  test('faults apply to both routes; with process the deployment is triggered although the answer is a 500', async () => {
+    const sim = await start()
+    sim.addFault({ route: 'deploy-trigger', status: 500, process: true })
+    sim.addFault({ route: 'deploy-status', status: 503, retryAfter: '2' })
+    expect((await call(sim, 'POST', '/v1/project/update/proj_123')).status).toBe(500)
+    expect(sim.deployments.size).toBe(1)
+    const [id] = sim.deployments.keys()
+    const busy = await call(sim, 'GET', `/v1/project/update-status/${id}`)
+    expect([busy.status, busy.headers.get('retry-after')]).toEqual([503, '2'])
+    expect((await call(sim, 'GET', `/v1/project/update-status/${id}`)).status).toBe(200)
+    expect(
+      (await call(sim, 'POST', '/v1/project/update/proj_123', undefined, { authorization: 'Bearer x' })).status
+    ).toBe(401)
+    expect(sim.requests.map((r) => r.route)).toEqual([
+      'deploy-trigger',
+      'deploy-status',
+      'deploy-status',
+      'deploy-trigger'
+    ])
   })
 })
 

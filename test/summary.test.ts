@@ -113,6 +113,27 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary).toContain('not <code>&#60;img src=x&#62;</code>.</p>')
   })
 
+  test('a fold is one line: a list, or a log whose blank and indented lines keep their place; its text escaped', () => {
+    const report = newReport('Deployment')
+    report.folds.push(
+      { title: 'Added (2)', kind: 'list', lines: ['docs/<b>.mdx', '@team/page.mdx'] },
+      {
+        title: "The deployment's log",
+        kind: 'log',
+        lines: ['step 1', '', '  at build (x.js:1)', '::error::x'],
+        open: true
+      }
+    )
+    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [])
+    expect(summary).toContain(
+      '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li><li>@\u200dteam/page.mdx</li></ul></details>\n'
+    )
+    expect(summary).toContain(
+      '<details open><summary>The deployment&#39;s log</summary><pre>step 1<br><br>  at build (x.js:1)<br>::error::x</pre></details>\n<p>❌ Deployment d1 failed.</p>'
+    )
+    expect(readSummary(summary).markdownBlocks).toEqual([])
+  })
+
   test('the tables stay as they were', () => {
     const summary = summaryOf([], undefined, [['Permission', 'write']])
     expect(summary).toBe(

@@ -118,12 +118,49 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
 describe('what the examples promise', () => {
   const load = (file: string) => parse(readFileSync(path.join(ROOT, file), 'utf8')) as Workflow
   const stepsOf = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((job) => job.steps ?? [])
-  const actionStep = (workflow: Workflow) => stepsOf(workflow).find((step) => isThisAction(step.uses))
+  /** The first step that runs the action, or the first that runs `operation`. */
+  const actionStep = (workflow: Workflow, operation?: string) =>
+    stepsOf(workflow).find(
+      (step) => isThisAction(step.uses) && (operation === undefined || step.with?.operation === operation)
+    )
+  /** Where each step of `job` runs the action with `operation` (its index among the job's steps). */
+  const indexOf = (job: Job | undefined, operation: string) =>
+    (job?.steps ?? []).findIndex((step) => isThisAction(step.uses) && step.with?.operation === operation)
+  const deployStep = {
+    operation: 'deploy',
+    'api-key': '${{ secrets.DOCS_ADMIN_API_KEY }}',
+    'base-url': '${{ vars.DOCS_API_BASE_URL }}',
+    'project-id': '${{ vars.DOCS_PROJECT_ID }}'
+  }
+
+  test.each(['examples/export-on-merge.yml', 'examples/deploy-github-pages.yml', 'examples/deploy-s3-cloudfront.yml'])(
+    '%s: on a merge, the project is deployed before the export, in the same job',
+    (file) => {
+      const workflow = load(file)
+      expect(Object.keys(workflow.on as Mapping)).toContain('push')
+      const job = Object.values(workflow.jobs).find((candidate) => indexOf(candidate, 'export') >= 0)
+      expect(actionStep(workflow, 'deploy')?.with).toMatchObject(deployStep)
+      expect(indexOf(job, 'deploy')).toBeGreaterThanOrEqual(0)
+      expect(indexOf(job, 'deploy')).toBeLessThan(indexOf(job, 'export'))
+    }
+  )
+
+  test("README's full usage: deploy, then export, then the Helm upgrade", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const section = readme.split(/^## /m).find((part) => part.startsWith('Full usage')) ?? ''
+    const workflow = parse(/```yaml\n([\s\S]*?)^```/m.exec(section)?.[1] ?? '') as Workflow
+    const steps = stepsOf(workflow)
+    const deploy = steps.findIndex((step) => step.with?.operation === 'deploy')
+    const exported = steps.findIndex((step) => step.with?.operation === 'export')
+    const helm = steps.findIndex((step) => /helm upgrade/.test(step.run ?? ''))
+    expect(steps[deploy]?.with).toMatchObject(deployStep)
+    expect([deploy >= 0, deploy < exported, exported < helm]).toEqual([true, true, true])
+  })
 
   test('export-on-merge: a deploy is never cancelled half-way, and reads the Helm values the action wrote', () => {
     const workflow = load('examples/export-on-merge.yml')
     expect(workflow.concurrency?.['cancel-in-progress']).toBe(false)
-    expect(actionStep(workflow)?.with).toMatchObject({
+    expect(actionStep(workflow, 'export')?.with).toMatchObject({
       'export-version': '${{ github.sha }}',
       'helm-values-file': expect.any(String)
     })
@@ -174,19 +211,25 @@ describe('what the examples promise', () => {
 
   test('export-on-merge: the Helm values point at the durable copy the workflow makes', () => {
     const workflow = load('examples/export-on-merge.yml')
-    expect(actionStep(workflow)?.with?.['helm-bundle-url']).toBe('${{ env.BUNDLE_URL }}')
+    expect(actionStep(workflow, 'export')?.with?.['helm-bundle-url']).toBe('${{ env.BUNDLE_URL }}')
     const runs = stepsOf(workflow)
       .map((step) => step.run ?? '')
       .join('\n')
     expect(runs).toContain('aws s3 cp "$BUNDLE_PATH" "s3://$BUCKET/docs-bundles/$GITHUB_SHA"')
   })
 
-  test('export-matrix: a leg per domain that does not stop the others, its own path and values, one summary table', () => {
+  test('export-matrix: a leg per domain that does not stop the others, deploys its project first, its own path and values, one summary table', () => {
     const workflow = load('examples/export-matrix.yml') as Workflow & {
       jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }>
     }
+    const matrix = workflow.jobs.export?.strategy?.matrix as { domain: string[]; include: Mapping[] }
     expect(workflow.jobs.export?.strategy).toMatchObject({ 'fail-fast': false, matrix: { domain: expect.any(Array) } })
-    expect(actionStep(workflow)?.with).toMatchObject({
+    // Every domain has a project of its own.
+    expect(matrix.include.map((leg) => leg.domain)).toEqual(matrix.domain)
+    expect(new Set(matrix.include.map((leg) => leg.project)).size).toBe(matrix.domain.length)
+    expect(actionStep(workflow, 'deploy')?.with).toMatchObject({ ...deployStep, 'project-id': '${{ matrix.project }}' })
+    expect(indexOf(workflow.jobs.export, 'deploy')).toBeLessThan(indexOf(workflow.jobs.export, 'export'))
+    expect(actionStep(workflow, 'export')?.with).toMatchObject({
       domain: '${{ matrix.domain }}',
       path: 'sites/${{ matrix.domain }}',
       'helm-values-file': 'values/${{ matrix.domain }}.yaml'

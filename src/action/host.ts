@@ -20,6 +20,8 @@ export type RunnerVariable =
   | 'GITHUB_SERVER_URL'
   | 'GITHUB_RUN_ID'
   | 'GITHUB_RUN_ATTEMPT'
+  /** The commit the workflow runs on: a deployment of another one is warned about. */
+  | 'GITHUB_SHA'
 
 export interface Host {
   /** One input's raw value, '' when unset. */

@@ -6,7 +6,7 @@
  * `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
 
-export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'] as const
+export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 interface InputSpec {
@@ -25,7 +25,7 @@ const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)'
 export const INPUTS = {
   operation: {
     description:
-      'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+      'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
     for: 'all'
   },
   'api-key': {
@@ -45,9 +45,9 @@ export const INPUTS = {
   },
   'job-id': {
     description:
-      '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
-    cli: '`export`: reuse this export job (skip the start call). `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
-    for: ['export', 'agent', 'agent-message', 'agent-status']
+      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
+    cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
+    for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
   },
   'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
   paths: {
@@ -118,8 +118,9 @@ export const INPUTS = {
     for: ['export']
   },
   'project-id': {
-    description: 'Project identifier used in the agent paths. Required for agent operations.',
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+    description:
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for `deploy` unless `job-id` is given.',
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
   },
   prompt: {
     description:

@@ -13,6 +13,7 @@ export const OUTPUT_NAMES = [
   'cache-hit',
   'helm-values',
   'broken-links',
+  'deployed-commit',
   'pr-link',
   'model',
   'source-repository',

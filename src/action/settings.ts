@@ -102,7 +102,24 @@ export interface AgentCreate extends AgentCommon {
 }
 
 export type AgentSettings = AgentConversation | AgentMessage | AgentStatus | AgentCreate
-export type Settings = ExportSettings | AgentSettings
+
+/** Trigger a deployment of the project's deployment branch, then follow it. */
+export interface DeployByProject extends CommonSettings {
+  operation: 'deploy'
+  jobId?: undefined
+  projectId: string
+}
+
+/** Follow a deployment that exists already (`job-id`: its status id); nothing is triggered. */
+export interface DeployByJob extends CommonSettings {
+  operation: 'deploy'
+  jobId: string
+  /** Only for the job summary: the deployment's status id is all a status read needs. */
+  projectId: string | undefined
+}
+
+export type DeploySettings = DeployByProject | DeployByJob
+export type Settings = ExportSettings | AgentSettings | DeploySettings
 
 /** Reads one input's raw value ('' when unset), as @actions/core's getInput does. */
 export type InputReader = (name: InputName) => string
@@ -238,6 +255,14 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     // A `job-id` given but refused has its own problem already: `domain` was not asked for.
     else if (domainText === undefined && value('job-id') === undefined)
       problems.push('`domain` is required unless `job-id` names an existing export job.')
+  } else if (operation === 'deploy') {
+    const projectId = segment('project-id')
+    const jobId = segment('job-id')
+    if (jobId !== undefined) settings = { ...common, operation, jobId, projectId }
+    else if (projectId !== undefined) settings = { ...common, operation, projectId }
+    // One given but refused has its own problem already.
+    else if (value('project-id') === undefined && value('job-id') === undefined)
+      problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
   } else if (operation !== undefined) {
     const commentCommand = value('comment-command')
     const agentCommon: AgentCommon = {

@@ -12,15 +12,28 @@ import { printableLines, redact, withoutMentions } from '../common/text.js'
 import { formatBytes } from '../common/units.js'
 import type { OutputName, Outputs } from './outputs.js'
 
-/** What a flow adds to the job summary beyond its outputs: rows of its own and notes. */
+/** What a flow adds to the job summary beyond its outputs: rows of its own, notes and folds. */
 export interface Report {
   title: string
   rows: Array<[label: string, value: string]>
   notes: string[]
+  folds: Fold[]
+}
+
+/**
+ * A part of the summary shown folded under its title: a list (of paths, say), or lines of a log
+ * as they are, their indentation kept. Text from anywhere: escaped like every other.
+ */
+export interface Fold {
+  title: string
+  kind: 'list' | 'log'
+  lines: string[]
+  /** Shown unfolded (the log of a failure). */
+  open?: boolean
 }
 
 export function newReport(title: string): Report {
-  return { title, rows: [], notes: [] }
+  return { title, rows: [], notes: [], folds: [] }
 }
 
 /** The outputs a reader of the summary wants, in reading order, with how to show each. */
@@ -32,6 +45,7 @@ const SUMMARY_OUTPUTS: Array<[OutputName, string, (value: string) => string]> = 
   ['bundle-size', 'Bundle size', (v) => text(formatBytes(Number(v)))],
   ['bundle-sha256', 'Bundle sha256', code],
   ['site-path', 'Site', code],
+  ['deployed-commit', 'Deployed commit', code],
   ['bundle-path', 'Archive', code],
   ['expires-at', 'Link expires', text],
   ['model', 'Model', text],
@@ -67,6 +81,7 @@ export function renderSummary(
     parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`)
   }
   for (const note of report.notes) parts.push(...messageBlocks(note))
+  for (const fold of report.folds) parts.push(foldBlock(fold))
   if (failure !== undefined) parts.push(...messageBlocks(failure, '❌'))
   // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
   return redact(
@@ -77,6 +92,15 @@ export function renderSummary(
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** A fold on one line (a blank line would end the HTML): a log's lines are `<br>`s inside its `<pre>`. */
+function foldBlock(fold: Fold): string {
+  const body =
+    fold.kind === 'list'
+      ? `<ul>${fold.lines.map((line) => `<li>${text(line)}</li>`).join('')}</ul>`
+      : `<pre>${fold.lines.map((line) => text(line)).join('<br>')}</pre>`
+  return `<details${fold.open === true ? ' open' : ''}><summary>${text(fold.title)}</summary>${body}</details>`
 }
 
 /** A line of a message that is an item of a list: `- item`, indented or not. */

@@ -30,7 +30,8 @@ const SUMMARIES: Record<Operation, string> = {
   agent: 'send an instruction to the agent job --job-id, or create a job with it',
   'agent-message': 'send a follow-up prompt to an agent job and wait for it',
   'agent-status': 'read an agent job (and wait until it ends)',
-  'agent-create': 'create an agent job with a prompt and wait for it'
+  'agent-create': 'create an agent job with a prompt and wait for it',
+  deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)'
 }
 
 export type CommandLine =

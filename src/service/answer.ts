@@ -16,7 +16,7 @@ export class NoStatusError extends ActionError {
 }
 
 /** Fields that make an answer a job's (or a wrapped one), whatever else it holds: its `error` is then the job's. */
-const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount']
+const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount', '_id', 'projectId']
 
 /**
  * Why a status answer without `status` cannot be followed: the service's own `error` when the
@@ -53,12 +53,21 @@ export const SERVICE_TEXT_CHARS = 65_536
  * are sometimes numbers).
  */
 export function text(value: unknown): string | undefined {
+  const safe = wholeText(value)
+  return safe === undefined
+    ? undefined
+    : cutShort(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`)
+}
+
+/**
+ * As text(), but not cut short: for text that may quote a secret, which its reader takes out
+ * before it cuts (a cut through a secret leaves a part that redaction no longer finds).
+ */
+export function wholeText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
   if (typeof value !== 'string') return undefined
   const safe = serviceText(value).trim()
-  return safe === ''
-    ? undefined
-    : cutShort(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`)
+  return safe === '' ? undefined : safe
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Fault, RouteName, Simulator, SimulatorOptions } from '../../simula
 import { readSummary } from './github-summary.js'
 import { OWN_COMMANDS, runnerCommand, runnerLines } from './runner.js'
 
-export type Operation = 'export' | 'agent-message'
+export type Operation = 'export' | 'agent-message' | 'deploy'
 
 export interface Scenario {
   operation: Operation
@@ -36,6 +36,19 @@ export interface Pace {
 
 const EXPORT_ROUTES: RouteName[] = ['export-start', 'export-status', 'export-bundle', 'download']
 const AGENT_ROUTES: RouteName[] = ['agent-message', 'agent-get']
+const DEPLOY_ROUTES: RouteName[] = ['deploy-trigger', 'deploy-status']
+/** The routes of each operation, and the one of them that creates something (sent again only when surely not taken). */
+const ROUTES: Record<Operation, { all: RouteName[]; once: RouteName }> = {
+  export: { all: EXPORT_ROUTES, once: 'export-start' },
+  'agent-message': { all: AGENT_ROUTES, once: 'agent-message' },
+  deploy: { all: DEPLOY_ROUTES, once: 'deploy-trigger' }
+}
+/** The statuses each operation succeeds with. */
+const SUCCESS: Record<Operation, string[]> = {
+  export: ['completed'],
+  'agent-message': ['completed', 'archived'],
+  deploy: ['success']
+}
 
 /** Text a hostile or broken service might send where a word is expected. */
 const hostileText = fc.constantFrom(
@@ -120,7 +133,11 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
             'sizeBytes',
             'error',
             'id',
-            'prLink'
+            'prLink',
+            'statusId',
+            'summary',
+            'logs',
+            'commit'
           ),
           oddValue,
           {
@@ -160,9 +177,24 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
     .map(([r, n, fault]) => ({ route: r, times: n, ...fault }) as Fault)
   // Text where the log shows it: the status answers.
   const statusText = fc.record({
-    route: fc.constantFrom(...routes.filter((name) => name === 'export-status' || name === 'agent-get')),
+    route: fc.constantFrom(...routes.filter((name) => ['export-status', 'agent-get', 'deploy-status'].includes(name))),
     times: fc.integer({ min: 1, max: 3 }),
-    patch: fc.record({ status: hostileText, error: hostileText, id: hostileText }, { requiredKeys: ['status'] })
+    patch: fc.record(
+      {
+        status: hostileText,
+        error: hostileText,
+        id: hostileText,
+        summary: hostileText,
+        logs: fc.array(hostileText, { maxLength: 3 }),
+        commit: fc.record({
+          sha: hostileText,
+          ref: hostileText,
+          message: hostileText,
+          filesChanged: fc.record({ added: fc.array(hostileText, { maxLength: 2 }) })
+        })
+      },
+      { requiredKeys: ['status'] }
+    )
   })
   return fc.oneof({ weight: 4, arbitrary: anyRoute }, { weight: 1, arbitrary: statusText as fc.Arbitrary<Fault> })
 }
@@ -172,7 +204,7 @@ export function scenarioArbitrary(pace: Pace, operations: Operation[] = ['export
     fc
       .record({
         operation: fc.constant(operation),
-        faults: fc.array(faultArbitrary(operation === 'export' ? EXPORT_ROUTES : AGENT_ROUTES, pace), { maxLength: 4 }),
+        faults: fc.array(faultArbitrary(ROUTES[operation].all, pace), { maxLength: 4 }),
         format: fc.constantFrom('tar.gz' as const, 'zip' as const, 'tar' as const),
         earlierSite: fc.boolean(),
         inputs: fc.record({
@@ -198,6 +230,7 @@ export function simulatorOptions(scenario: Scenario, pace: Pace): SimulatorOptio
   return {
     exportJob: { durationMs: pace.jobMs, queuedMs: 0 },
     agent: { durationMs: pace.jobMs },
+    deployment: { durationMs: pace.jobMs, queuedMs: 0 },
     bundle: { format: scenario.format }
   }
 }
@@ -205,9 +238,15 @@ export function simulatorOptions(scenario: Scenario, pace: Pace): SimulatorOptio
 /** The inputs of a run against `sim`: the scenario's, plus what points it at the simulator. */
 export function scenarioInputs(scenario: Scenario, sim: Simulator): Record<string, string> {
   const common = { 'api-key': sim.apiKey, 'base-url': sim.apiUrl, path: 'site', ...scenario.inputs }
-  return scenario.operation === 'export'
-    ? { operation: 'export', domain: 'docs.acme.com', ...common }
-    : { operation: 'agent-message', 'project-id': 'proj_123', 'job-id': 'job_abc', prompt: 'Fix the typo', ...common }
+  if (scenario.operation === 'export') return { operation: 'export', domain: 'docs.acme.com', ...common }
+  if (scenario.operation === 'deploy') return { operation: 'deploy', 'project-id': 'proj_123', ...common }
+  return {
+    operation: 'agent-message',
+    'project-id': 'proj_123',
+    'job-id': 'job_abc',
+    prompt: 'Fix the typo',
+    ...common
+  }
 }
 
 /** The workspace of a run: `site` (the `path`, maybe with an earlier site) and the runner's temp folder. */
@@ -312,7 +351,7 @@ export async function violations(o: Observation): Promise<string[]> {
   if (pages !== undefined && pages !== '' && !/^\d+$/.test(pages)) broken.push(`page-count output ${pages}`)
 
   // A once-only POST is sent again only after an answer that says it was not processed.
-  const once: RouteName = o.scenario.operation === 'export' ? 'export-start' : 'agent-message'
+  const { once } = ROUTES[o.scenario.operation]
   const sent = o.sim.requests.filter((request) => request.route === once)
   for (let i = 1; i < sent.length; i++) {
     const previous = sent[i - 1]?.status ?? 0
@@ -352,7 +391,7 @@ export async function violations(o: Observation): Promise<string[]> {
       broken.push(`\`path\` holds more or less than the archive: ${[...site.keys()]}`)
   }
   if (!failed && o.scenario.operation === 'export') broken.push(...(await successOutputs(o)))
-  if (!failed && o.scenario.operation !== 'export' && !['completed', 'archived'].includes(o.outputs.status ?? '')) {
+  if (!failed && !SUCCESS[o.scenario.operation].includes(o.outputs.status ?? '')) {
     broken.push(`succeeded with status ${o.outputs.status}`)
   }
   const allowedTop = new Set([
@@ -374,7 +413,6 @@ export async function violations(o: Observation): Promise<string[]> {
 /** A successful export: its outputs describe what is on disk. */
 async function successOutputs(o: Observation): Promise<string[]> {
   const broken: string[] = []
-  if (o.outputs.status !== 'completed') broken.push(`succeeded with status ${o.outputs.status}`)
   if (!o.sim.exportJobs.has(o.outputs['job-id'] ?? '')) broken.push(`job-id ${o.outputs['job-id']} is no job`)
   const archive = o.outputs['bundle-path'] ?? ''
   const bytes = await readFile(archive).catch(() => undefined)
