@@ -28438,13 +28438,13 @@ async function readRunnerEvent(env) {
  * the workflow (the workspace, the runner's folders, the step, the log's masking, comment events),
  * `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
-const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create'];
+const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'];
 /** What the action's and the CLI's wording of an input share, where the rest differs. */
 const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed)';
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
     operation: {
-        description: 'What to do: `export`, `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+        description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
         for: 'all'
     },
     'api-key': {
@@ -28461,9 +28461,9 @@ const INPUTS = {
         for: ['export']
     },
     'job-id': {
-        description: '`export`: reuse this export job (skip the start call). Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
-        cli: '`export`: reuse this export job (skip the start call). `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
-        for: ['export', 'agent', 'agent-message', 'agent-status']
+        description: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
+        cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
+        for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
     },
     'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
     paths: {
@@ -28531,8 +28531,8 @@ const INPUTS = {
         for: ['export']
     },
     'project-id': {
-        description: 'Project identifier used in the agent paths. Required for agent operations.',
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for `deploy` unless `job-id` is given.',
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
     },
     prompt: {
         description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
@@ -28761,6 +28761,17 @@ function readSettings(read, context) {
         // A `job-id` given but refused has its own problem already: `domain` was not asked for.
         else if (domainText === undefined && value('job-id') === undefined)
             problems.push('`domain` is required unless `job-id` names an existing export job.');
+    }
+    else if (operation === 'deploy') {
+        const projectId = segment('project-id');
+        const jobId = segment('job-id');
+        if (jobId !== undefined)
+            settings = { ...common, operation, jobId, projectId };
+        else if (projectId !== undefined)
+            settings = { ...common, operation, projectId };
+        // One given but refused has its own problem already.
+        else if (value('project-id') === undefined && value('job-id') === undefined)
+            problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
     }
     else if (operation !== undefined) {
         const commentCommand = value('comment-command');
@@ -29553,6 +29564,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'cache-hit',
     'helm-values',
     'broken-links',
+    'deployed-commit',
     'pr-link',
     'model',
     'source-repository',
@@ -29604,7 +29616,7 @@ var units = __nccwpck_require__(8570);
 
 
 function newReport(title) {
-    return { title, rows: [], notes: [] };
+    return { title, rows: [], notes: [], folds: [] };
 }
 /** The outputs a reader of the summary wants, in reading order, with how to show each. */
 const SUMMARY_OUTPUTS = [
@@ -29615,6 +29627,7 @@ const SUMMARY_OUTPUTS = [
     ['bundle-size', 'Bundle size', (v) => summary_text((0,units/* formatBytes */.z3)(Number(v)))],
     ['bundle-sha256', 'Bundle sha256', code],
     ['site-path', 'Site', code],
+    ['deployed-commit', 'Deployed commit', code],
     ['bundle-path', 'Archive', code],
     ['expires-at', 'Link expires', summary_text],
     ['model', 'Model', summary_text],
@@ -29645,6 +29658,8 @@ function renderSummary(report, outputs, failure, secrets) {
     }
     for (const note of report.notes)
         parts.push(...messageBlocks(note));
+    for (const fold of report.folds)
+        parts.push(foldBlock(fold));
     if (failure !== undefined)
         parts.push(...messageBlocks(failure, '❌'));
     // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
@@ -29652,6 +29667,13 @@ function renderSummary(report, outputs, failure, secrets) {
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** A fold on one line (a blank line would end the HTML): a log's lines are `<br>`s inside its `<pre>`. */
+function foldBlock(fold) {
+    const body = fold.kind === 'list'
+        ? `<ul>${fold.lines.map((line) => `<li>${summary_text(line)}</li>`).join('')}</ul>`
+        : `<pre>${fold.lines.map((line) => summary_text(line)).join('<br>')}</pre>`;
+    return `<details${fold.open === true ? ' open' : ''}><summary>${summary_text(fold.title)}</summary>${body}</details>`;
 }
 /** A line of a message that is an item of a list: `- item`, indented or not. */
 const LIST_ITEM = /^\s*- +(.*)$/;
@@ -29837,6 +29859,11 @@ async function run(host = actionsHost(), clock = systemClock) {
         .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
 function titleOf(settings) {
+    if (settings.operation === 'deploy') {
+        return settings.projectId === undefined
+            ? `Deployment ${settings.jobId}`
+            : `Deployment of project ${settings.projectId}`;
+    }
     if (settings.operation !== 'export')
         return `Agent job: ${settings.operation}`;
     return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`;
@@ -29845,7 +29872,8 @@ function titleOf(settings) {
 function namingTheJob(message, settings, jobId) {
     if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId))
         return message;
-    return `${settings.operation === 'export' ? 'Export' : 'Agent'} job ${jobId}: ${message}`;
+    const job = settings.operation === 'export' ? 'Export job' : settings.operation === 'deploy' ? 'Deployment' : 'Agent job';
+    return `${job} ${jobId}: ${message}`;
 }
 function cancelledMessage(settings) {
     // Only an export writes files that a cancellation would leave half done.
@@ -29858,6 +29886,10 @@ async function runOperation(settings, client, context) {
     if (settings.operation === 'export') {
         const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
         return runExport(settings, client, context);
+    }
+    if (settings.operation === 'deploy') {
+        const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
+        return runDeploy(settings, client, context);
     }
     const { runAgent } = await __nccwpck_require__.e(/* import() */ 366).then(__nccwpck_require__.bind(__nccwpck_require__, 1366));
     return runAgent(settings, client, context);
@@ -29877,11 +29909,13 @@ async function runOperation(settings, client, context) {
 /* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   Y_: () => (/* binding */ NoStatusError),
 /* harmony export */   eB: () => (/* binding */ asObject),
+/* harmony export */   iM: () => (/* binding */ SERVICE_TEXT_CHARS),
 /* harmony export */   pS: () => (/* binding */ statusMissing),
 /* harmony export */   pj: () => (/* binding */ plain),
+/* harmony export */   r0: () => (/* binding */ wholeText),
 /* harmony export */   vE: () => (/* binding */ timestamp)
 /* harmony export */ });
-/* unused harmony exports SERVICE_TEXT_CHARS, finiteNumber */
+/* unused harmony export finiteNumber */
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2450);
 /**
@@ -29900,7 +29934,7 @@ class NoStatusError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .Ac
     name = 'NoStatusError';
 }
 /** Fields that make an answer a job's (or a wrapped one), whatever else it holds: its `error` is then the job's. */
-const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount'];
+const JOB_FIELDS = ['id', 'jobId', 'job_id', 'job', 'data', 'status', 'progress', 'pageCount', '_id', 'projectId'];
 /**
  * Why a status answer without `status` cannot be followed: the service's own `error` when the
  * answer is only that (the spec's Error shape), an answer that is no job at all (a list, a bare
@@ -29932,14 +29966,22 @@ const SERVICE_TEXT_CHARS = 65_536;
  * are sometimes numbers).
  */
 function text(value) {
+    const safe = wholeText(value);
+    return safe === undefined
+        ? undefined
+        : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`);
+}
+/**
+ * As text(), but not cut short: for text that may quote a secret, which its reader takes out
+ * before it cuts (a cut through a secret leaves a part that redaction no longer finds).
+ */
+function wholeText(value) {
     if (typeof value === 'number' && Number.isFinite(value))
         return String(value);
     if (typeof value !== 'string')
         return undefined;
     const safe = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceText */ .Lo)(value).trim();
-    return safe === ''
-        ? undefined
-        : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(safe, SERVICE_TEXT_CHARS, `(cut short: the service sent ${safe.length} characters)`);
+    return safe === '' ? undefined : safe;
 }
 /**
  * Text the action sends back (an id in a path, a link it downloads from), as the service gave it

@@ -7,47 +7,26 @@ export const modules = {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   DD: () => (/* binding */ NotAnArchiveError),
-/* harmony export */   EU: () => (/* binding */ writeFailure),
 /* harmony export */   _S: () => (/* binding */ unsupportedEntry),
 /* harmony export */   k9: () => (/* binding */ UnsupportedArchiveError),
-/* harmony export */   ly: () => (/* binding */ SiteLimitError),
 /* harmony export */   qb: () => (/* binding */ corrupt),
-/* harmony export */   sC: () => (/* binding */ CorruptArchiveError),
-/* harmony export */   vF: () => (/* binding */ UnsafeEntryError)
+/* harmony export */   sC: () => (/* binding */ CorruptArchiveError)
 /* harmony export */ });
-/* harmony import */ var node_util_types__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3429);
-/* harmony import */ var node_util_types__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_util_types__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1922);
-/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8570);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1922);
 
-
-
-/**
- * An archive entry that would write outside the site folder, through a link, or somewhere it has
- * no business. Final: downloading the same archive again would give the same entry.
- */
-class UnsafeEntryError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
-    entryName;
-    name = 'UnsafeEntryError';
-    constructor(
-    /** The entry's name as the archive spells it. */
-    entryName, reason) {
-        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`);
-        this.entryName = entryName;
-    }
-}
 /**
  * The archive's bytes cannot be unpacked (bad gzip data, broken tar header, unreadable zip).
- * Worth one more download: the copy may have been damaged on its way.
+ * Final for a download: TLS and the length checks stop a copy damaged on its way, so the link
+ * serves these bytes; a kept copy that reads so was damaged on disk (it is downloaded instead).
  */
-class CorruptArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+class CorruptArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
     name = 'CorruptArchiveError';
 }
 /**
  * The bytes are no archive the action unpacks (an HTML page, JSON, a gzip of something else).
  * Final for a download: the link serves it; a kept copy that reads so was damaged.
  */
-class NotAnArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+class NotAnArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
     name = 'NotAnArchiveError';
 }
 /**
@@ -55,7 +34,7 @@ class NotAnArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/*
  * other than stored and deflate, a zip split over several disks. Final: another download would
  * give the same bytes.
  */
-class UnsupportedArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
+class UnsupportedArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ {
     name = 'UnsupportedArchiveError';
 }
 /** An entry the action does not unpack, though nothing says it is damaged: `what` it is. */
@@ -66,48 +45,8 @@ function unsupportedEntry(entryName, what) {
 function corrupt(error) {
     if (error instanceof CorruptArchiveError)
         return error;
-    return new CorruptArchiveError((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error), { cause: error });
+    return new CorruptArchiveError((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .errorMessage */ .gJ)(error), { cause: error });
 }
-/**
- * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
- * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
- * previous site is left as it was.
- */
-class SiteLimitError extends _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ {
-    name = 'SiteLimitError';
-}
-/**
- * A failure while writing the site or the archive file, said in the user's terms: what was being
- * written, what went wrong, and (a full disk) how much had been written. Errors that are already
- * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
- */
-function writeFailure(error, what, writtenBytes) {
-    // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
-    if (!(0,node_util_types__WEBPACK_IMPORTED_MODULE_0__.isNativeError)(error) ||
-        error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ ||
-        error instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .CancelledError */ .cc ||
-        error.name === 'AbortError')
-        return error;
-    const code = error.code;
-    const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
-    const full = code === 'ENOSPC' || code === 'EDQUOT';
-    const written = full && writtenBytes !== undefined ? `, after ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .formatBytes */ .z3)(writtenBytes)} had been written` : '';
-    return new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not write ${what}: ${why}${written}`, { cause: error });
-}
-const WRITE_FAILURES = {
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-    ENAMETOOLONG: 'its name or path is too long for the file system',
-    EACCES: 'permission denied',
-    EPERM: 'the operation is not permitted',
-    EROFS: 'the file system is read-only',
-    EMFILE: 'too many files are open',
-    ENFILE: 'too many files are open',
-    EIO: 'the disk reported an input/output error',
-    ENOTDIR: 'a part of its path is a file, not a folder',
-    EISDIR: 'a folder is in the way',
-    ELOOP: 'its path loops through symlinks'
-};
 
 
 /***/ }),
@@ -1582,7 +1521,7 @@ function safeName(id) {
  * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
  */
 function loadDownloadCode() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(388)]).then(__webpack_require__.bind(__webpack_require__, 4388)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(457)]).then(__webpack_require__.bind(__webpack_require__, 1457)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
     loading.catch(() => undefined);
     return loading;
 }

@@ -1,8 +1,8 @@
-export const id = 388;
-export const ids = [388];
+export const id = 457;
+export const ids = [457];
 export const modules = {
 
-/***/ 4388:
+/***/ 1457:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -26,6 +26,49 @@ var external_node_crypto_ = __webpack_require__(7598);
 var external_node_events_ = __webpack_require__(8474);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
+// EXTERNAL MODULE: external "node:util/types"
+var types_ = __webpack_require__(3429);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var common_errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
+;// CONCATENATED MODULE: ./src/common/write-failure.ts
+
+
+
+/**
+ * A failure while writing the site or the archive file, said in the user's terms: what was being
+ * written, what went wrong, and (a full disk) how much had been written. Errors that are already
+ * the user's (a refusal, corrupt data, a bound) and stops are returned as they are.
+ */
+function writeFailure(error, what, writtenBytes) {
+    // isNativeError, not instanceof: node's own errors may come from another realm (a vm context).
+    if (!(0,types_.isNativeError)(error) ||
+        error instanceof common_errors/* ActionError */.lZ ||
+        error instanceof common_errors/* CancelledError */.cc ||
+        error.name === 'AbortError')
+        return error;
+    const code = error.code;
+    const why = code === undefined ? error.message : `${WRITE_FAILURES[code] ?? error.message} (${code})`;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    const written = full && writtenBytes !== undefined ? `, after ${(0,units/* formatBytes */.z3)(writtenBytes)} had been written` : '';
+    return new common_errors/* ActionError */.lZ(`Could not write ${what}: ${why}${written}`, { cause: error });
+}
+const WRITE_FAILURES = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    ENAMETOOLONG: 'its name or path is too long for the file system',
+    EACCES: 'permission denied',
+    EPERM: 'the operation is not permitted',
+    EROFS: 'the file system is read-only',
+    EMFILE: 'too many files are open',
+    ENFILE: 'too many files are open',
+    EIO: 'the disk reported an input/output error',
+    ENOTDIR: 'a part of its path is a file, not a folder',
+    EISDIR: 'a folder is in the way',
+    ELOOP: 'its path loops through symlinks'
+};
+
 ;// CONCATENATED MODULE: ./src/archive/format.ts
 /**
  * Which kind of archive a body is, judged from its first bytes (never from the URL or the
@@ -139,12 +182,33 @@ class HeadSniffer {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
-// EXTERNAL MODULE: ./src/common/errors.ts
-var common_errors = __webpack_require__(1922);
 // EXTERNAL MODULE: ./src/common/site-paths.ts
 var site_paths = __webpack_require__(4651);
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __webpack_require__(8570);
+;// CONCATENATED MODULE: ./src/site/errors.ts
+
+/**
+ * An archive entry that would write outside the site folder, through a link, or somewhere it has
+ * no business. Final: downloading the same archive again would give the same entry.
+ */
+class UnsafeEntryError extends common_errors/* ActionError */.lZ {
+    entryName;
+    name = 'UnsafeEntryError';
+    constructor(
+    /** The entry's name as the archive spells it. */
+    entryName, reason) {
+        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`);
+        this.entryName = entryName;
+    }
+}
+/**
+ * The unpacking would pass one of its bounds: `max-site-size`, the most entries an archive may
+ * hold, or the tar data its entries account for. Final: the same archive would pass it again; the
+ * previous site is left as it was.
+ */
+class SiteLimitError extends common_errors/* ActionError */.lZ {
+    name = 'SiteLimitError';
+}
+
 ;// CONCATENATED MODULE: ./src/archive/tar-listing.ts
 /**
  * Reads the lines GNU tar prints while it extracts with `-vv --quoting-style=c --numeric-owner`
@@ -281,6 +345,8 @@ function readQuoted(line, at) {
 
 
 
+
+
 /** The longest listing line read: a name and a target of 4,096 bytes each, every byte an octal escape. */
 const MAX_LINE_CHARACTERS = 64 * 1024;
 /** What is kept of GNU tar's messages for the error (it repeats itself on a broken archive). */
@@ -407,7 +473,7 @@ class GnuTarExtraction {
             for (const line of lines)
                 this.line(line);
             if (this.pendingLine.length > MAX_LINE_CHARACTERS) {
-                throw new errors/* UnsafeEntryError */.vF(`${this.pendingLine.slice(0, 200)}...`, 'has a name or link target longer than any file system allows');
+                throw new UnsafeEntryError(`${this.pendingLine.slice(0, 200)}...`, 'has a name or link target longer than any file system allows');
             }
         }
         catch (error) {
@@ -444,11 +510,11 @@ class GnuTarExtraction {
             if (about !== undefined) {
                 const name = (0,site_paths/* decodeSitePath */.xZ)(about.name);
                 if (/Member name contains '\.\.'/.test(about.text))
-                    return new errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
+                    return new UnsafeEntryError(name, 'has a ".." path segment');
                 const code = errnoOf(about.text);
                 if (code !== undefined) {
                     const error = Object.assign(new Error(about.text), { code });
-                    return (0,errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(name)} into ${this.options.into}`);
+                    return writeFailure(error, `the archive entry ${JSON.stringify(name)} into ${this.options.into}`);
                 }
             }
             if (/Unexpected EOF/.test(message))
@@ -504,7 +570,7 @@ function noop() { }
 
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
-;// CONCATENATED MODULE: ./src/archive/entry-safety.ts
+;// CONCATENATED MODULE: ./src/site/entry-safety.ts
 /**
  * Pure checks on archive entries: which names and links may be extracted, and where. No I/O, so
  * every hostile case is unit-tested without touching a disk.
@@ -574,31 +640,31 @@ function entryPath(name) {
         return name;
     checkText(name, name, 'name');
     if (ABSOLUTE.test(name))
-        throw new errors/* UnsafeEntryError */.vF(name, 'has an absolute path');
+        throw new UnsafeEntryError(name, 'has an absolute path');
     const segments = [];
     for (const segment of name.split(SEPARATORS)) {
         if (segment === '' || segment === '.')
             continue;
         if (segment === '..')
-            throw new errors/* UnsafeEntryError */.vF(name, 'has a ".." path segment');
+            throw new UnsafeEntryError(name, 'has a ".." path segment');
         if (DOTS_AND_SPACES.test(segment))
-            throw new errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
+            throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which Windows reads as "." or ".."`);
         // Made only of code points HFS+ ignores (and dots): macOS reads it as no name at all, and as a
         // path it would fold to its parent's (the index would then know one file under two keys).
         if (NON_ASCII.test(segment) && (0,file_names/* foldPath */.t)(segment) === '') {
-            throw new errors/* UnsafeEntryError */.vF(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
+            throw new UnsafeEntryError(name, `has the path segment ${JSON.stringify(segment)}, which macOS reads as no name at all`);
         }
         if ((0,file_names/* isGitFolderName */.a)(segment))
-            throw new errors/* UnsafeEntryError */.vF(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
+            throw new UnsafeEntryError(name, 'has a ".git" path segment: a repository\'s control folder is never unpacked');
         if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-            throw new errors/* UnsafeEntryError */.vF(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
+            throw new UnsafeEntryError(name, `has a name longer than ${MAX_SEGMENT_BYTES} bytes, more than file systems allow`);
         segments.push(segment);
     }
     const joined = segments.join('/');
     // The name itself when it was in this form already (it is kept for every entry).
     const path = joined === name ? name : joined;
     if (Buffer.byteLength(path) > MAX_PATH_BYTES)
-        throw new errors/* UnsafeEntryError */.vF(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
+        throw new UnsafeEntryError(name, `has a path longer than ${MAX_PATH_BYTES} bytes, more than file systems allow`);
     return path;
 }
 /**
@@ -611,7 +677,7 @@ function fileMode(mode) {
 }
 function checkText(entryName, text, what) {
     if (text.includes('\0'))
-        throw new errors/* UnsafeEntryError */.vF(entryName, `has a NUL byte in its ${what}`);
+        throw new UnsafeEntryError(entryName, `has a NUL byte in its ${what}`);
 }
 /** The folder of an entry path ('' for one at the root). */
 function parentOf(path) {
@@ -658,7 +724,7 @@ class EntryIndex {
             return this.sameSpelling(existing, path, name);
         this.claimParents(path, name);
         if (existing?.kind === 'file')
-            throw new errors/* UnsafeEntryError */.vF(name, 'is a directory where an earlier entry is a file');
+            throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file');
         if (existing === undefined)
             this.hold(1, path.length, name);
         else
@@ -676,47 +742,47 @@ class EntryIndex {
     addHardlink(name, target) {
         checkText(name, target, 'link target');
         if (ABSOLUTE.test(target))
-            throw new errors/* UnsafeEntryError */.vF(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
+            throw new UnsafeEntryError(name, `is a hardlink to the absolute path ${JSON.stringify(target)}`);
         let targetKey;
         try {
             targetKey = (0,file_names/* foldPath */.t)(entryPath(target));
         }
         catch {
-            throw new errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
+            throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
         }
         if (this.nodes.get(targetKey)?.kind !== 'file') {
-            throw new errors/* UnsafeEntryError */.vF(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
+            throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
         }
         const { path, key } = this.claimLeaf(name);
         if (key === targetKey)
-            throw new errors/* UnsafeEntryError */.vF(name, 'is a hardlink to itself');
+            throw new UnsafeEntryError(name, 'is a hardlink to itself');
         this.nodes.set(key, { kind: 'file', path });
         return path;
     }
     addSymlink(name, target) {
         checkText(name, target, 'link target');
         if (target === '')
-            throw new errors/* UnsafeEntryError */.vF(name, 'is a symlink with an empty target');
+            throw new UnsafeEntryError(name, 'is a symlink with an empty target');
         const targetBytes = Buffer.byteLength(target);
         if (targetBytes > MAX_LINK_TARGET_BYTES)
-            throw new errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
+            throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
         this.linkTargetBytes += targetBytes;
         if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
-            throw new errors/* UnsafeEntryError */.vF(name, `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`);
+            throw new UnsafeEntryError(name, `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`);
         }
         if (ABSOLUTE.test(target))
-            throw new errors/* UnsafeEntryError */.vF(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
+            throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
         for (const segment of target.split(SEPARATORS)) {
             if (segment !== '.' && segment !== '..' && DOTS_AND_SPACES.test(segment)) {
-                throw new errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
+                throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, which has a segment Windows reads as "." or ".."`);
             }
             if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
-                throw new errors/* UnsafeEntryError */.vF(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
+                throw new UnsafeEntryError(name, `is a symlink to a name longer than ${MAX_SEGMENT_BYTES} bytes, which no file system has`);
         }
         const { path, key } = this.claimLeaf(name);
         // Fail fast on the plain case; chains through other links are checked once all are known.
         if (resolveLexically(parentOf(path), target) === undefined) {
-            throw new errors/* UnsafeEntryError */.vF(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
+            throw new UnsafeEntryError(name, `is a symlink to ${JSON.stringify(target)}, outside the site folder`);
         }
         this.nodes.set(key, { kind: 'symlink', path, target, entryName: name });
         this.symlinks.add(key);
@@ -739,12 +805,12 @@ class EntryIndex {
             budget.hops = MAX_LINK_HOPS;
             const verdict = walk(parentOf(path), target, linkAt, budget);
             if (verdict === 'too much') {
-                throw new errors/* UnsafeEntryError */.vF(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
+                throw new UnsafeEntryError(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
             }
             if (verdict === 'loop')
-                throw new errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
+                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
-                throw new errors/* UnsafeEntryError */.vF(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
+                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
             }
         }
     }
@@ -752,12 +818,12 @@ class EntryIndex {
     claimLeaf(name) {
         const path = entryPath(name);
         if (path === '')
-            throw new errors/* UnsafeEntryError */.vF(name, 'has an empty path');
+            throw new UnsafeEntryError(name, 'has an empty path');
         this.claimParents(path, name);
         const key = (0,file_names/* foldPath */.t)(path);
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
-            throw new errors/* UnsafeEntryError */.vF(name, 'would replace a directory');
+            throw new UnsafeEntryError(name, 'would replace a directory');
         if (existing === undefined)
             this.hold(1, path.length, name);
         else
@@ -769,7 +835,7 @@ class EntryIndex {
     sameSpelling(existing, path, name) {
         if (existing.path === path)
             return path;
-        throw new errors/* UnsafeEntryError */.vF(name, `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and Windows, two on Linux`);
+        throw new UnsafeEntryError(name, `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and Windows, two on Linux`);
     }
     /**
      * Counts `added` new paths of `characters` in all against the index's bounds: a folder that a
@@ -778,10 +844,10 @@ class EntryIndex {
     hold(added, characters, name) {
         const unchanged = 'Nothing was unpacked into the site folder, and the previous site was left as it was.';
         if (this.paths + added > this.bounds.paths) {
-            throw new errors/* SiteLimitError */.ly(`The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`);
+            throw new SiteLimitError(`The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`);
         }
         if (this.pathCharacters + characters > this.bounds.pathCharacters) {
-            throw new errors/* SiteLimitError */.ly(`The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`);
+            throw new SiteLimitError(`The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`);
         }
         this.paths += added;
         this.pathCharacters += characters;
@@ -800,9 +866,9 @@ class EntryIndex {
                 break;
             }
             if (node?.kind === 'symlink')
-                throw new errors/* UnsafeEntryError */.vF(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
+                throw new UnsafeEntryError(name, `would be written through the symlink ${JSON.stringify(node.entryName)}`);
             if (node?.kind === 'file')
-                throw new errors/* UnsafeEntryError */.vF(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
+                throw new UnsafeEntryError(name, `is inside ${JSON.stringify(node.path)}, which an earlier entry made a file`);
             newDirectories.push({ key, path: parent });
             characters += parent.length;
             added++;
@@ -855,7 +921,8 @@ function walk(from, target, linkAt, budget) {
     return at;
 }
 
-;// CONCATENATED MODULE: ./src/archive/site-ledger.ts
+;// CONCATENATED MODULE: ./src/site/ledger.ts
+
 
 
 
@@ -910,13 +977,13 @@ class SiteLedger {
         const path = this.check(kind, name, details);
         if (path !== undefined && this.rootBytes + Buffer.byteLength(path) > MAX_FULL_PATH_BYTES) {
             const tooLong = Object.assign(new Error('name too long'), { code: 'ENAMETOOLONG' });
-            throw (0,errors/* writeFailure */.EU)(tooLong, `the archive entry ${JSON.stringify(name)} into ${this.root}`);
+            throw writeFailure(tooLong, `the archive entry ${JSON.stringify(name)} into ${this.root}`);
         }
         return path;
     }
     check(kind, name, details) {
         if (++this.entries > this.maxEntries) {
-            throw new errors/* SiteLimitError */.ly(`The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action ` +
+            throw new SiteLimitError(`The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action ` +
                 `unpacks: the entry ${JSON.stringify(name)} is one more. ${UNCHANGED}.`);
         }
         switch (kind) {
@@ -955,163 +1022,9 @@ class SiteLedger {
         }
     }
     tooLarge(detail) {
-        return new errors/* SiteLimitError */.ly(`The bundle unpacks to more than ${(0,units/* formatBytes */.z3)(this.limits.maxBytes)}, the bound set by \`max-site-size\`: ` +
+        return new SiteLimitError(`The bundle unpacks to more than ${(0,units/* formatBytes */.z3)(this.limits.maxBytes)}, the bound set by \`max-site-size\`: ` +
             `${detail}. ${UNCHANGED}; raise \`max-site-size\` if the site really is this large.`);
     }
-}
-
-;// CONCATENATED MODULE: ./src/archive/staging.ts
-/**
- * The site is unpacked into a staging folder next to its destination (same parent, so the final
- * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
- * never leaves a half-written site, and an earlier site stays until the new one is complete.
- *
- * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
- * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
- * removed. A run that was killed may leave one behind; the next run sweeps them first.
- */
-
-
-
-
-/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
-function besideSite(siteDir, kind) {
-    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
-}
-/** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
-async function createStagingFolder(siteDir) {
-    const staging = besideSite(siteDir, 'staging');
-    // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
-    await (0,promises_.mkdir)(staging).catch(async (error) => {
-        if (error.code !== 'ENOENT')
-            throw error;
-        await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
-        await (0,promises_.mkdir)(staging);
-    });
-    return staging;
-}
-/**
- * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
- * larger one by a detached process, so that a cancelled run can end at once.
- */
-const QUICK_REMOVAL_ENTRIES = 2000;
-/**
- * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
- * old one removed. If the second rename fails, the old site is put back. `entries`, the new
- * site's, tells how large the old one likely is: a large one is removed by a detached process,
- * waited for unless `signal` fires (see discardFolder).
- */
-async function swapIntoPlace(staging, siteDir, how) {
-    const aside = besideSite(siteDir, 'old');
-    let movedAside = false;
-    try {
-        await (0,promises_.rename)(siteDir, aside);
-        movedAside = true;
-    }
-    catch (error) {
-        if (error.code !== 'ENOENT')
-            throw error;
-    }
-    try {
-        await (0,promises_.rename)(staging, siteDir);
-    }
-    catch (error) {
-        if (movedAside)
-            await (0,promises_.rename)(aside, siteDir).catch(() => undefined);
-        throw error;
-    }
-    if (!movedAside)
-        return;
-    // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
-    // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
-    const wasEmpty = await (0,promises_.rmdir)(aside).then(() => true, () => false);
-    if (wasEmpty)
-        return;
-    if (how.entries <= QUICK_REMOVAL_ENTRIES)
-        await removeQuietly(aside);
-    else
-        await removeDetached([aside], how.signal);
-}
-/**
- * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
- * and the folder holds many entries, removing them would take seconds, more than the runner
- * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
- * folder is renamed to a trash name at once and removed by a detached process; whatever that
- * process does not finish, the next run sweeps.
- */
-async function discardFolder(folder, siteDir, how) {
-    if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES)
-        return removeQuietly(folder);
-    const trash = besideSite(siteDir, 'trash');
-    try {
-        await (0,promises_.rename)(folder, trash);
-    }
-    catch {
-        return removeQuietly(folder);
-    }
-    void removeDetached([trash], AbortSignal.abort());
-}
-/**
- * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
- * exception: when the site itself is missing but a previous site was moved aside (the run died
- * inside the swap), that previous site is put back rather than removed. The removal runs in a
- * process of its own (it may be many thousand files): a cancellation stops the wait, not the
- * removal.
- */
-async function sweepStaleFolders(siteDir, log, signal) {
-    const name = (0,external_node_path_.basename)(siteDir);
-    const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`);
-    const stale = (await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => [])).filter((entry) => ours.test(entry));
-    if (stale.length === 0)
-        return;
-    const siteExists = await (0,promises_.stat)(siteDir).then(() => true, () => false);
-    const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old');
-    if (previous !== undefined) {
-        await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
-        log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
-    }
-    const removed = stale.filter((entry) => entry !== previous);
-    if (removed.length === 0)
-        return;
-    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`);
-    await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
-}
-/** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
-async function removeQuietly(path) {
-    // A tree deeper than the longest path node can name (GNU tar can make one) goes by the system's rm.
-    await (0,promises_.rm)(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => removeDetached([path], undefined));
-}
-/**
- * The system's own removal (`rm -rf`, `rmdir /s` on Windows) in a process of its own removes
- * `paths`, so this one does not stall, and trees deeper than a path can name go too. Resolves when
- * that process ends, or as soon as `until` fires: the process then goes on alone, and this one may
- * end without waiting for it. Never rejects: whatever it leaves, the next run sweeps.
- */
-function removeDetached(paths, until) {
-    const [command, args] = process.platform === 'win32'
-        ? ['cmd.exe', ['/d', '/c', 'rmdir', '/s', '/q', ...paths]]
-        : ['rm', ['-rf', '--', ...paths]];
-    return new Promise((resolve) => {
-        try {
-            const remover = (0,external_node_child_process_.spawn)(command, args, { detached: true, stdio: 'ignore', windowsHide: true });
-            const letGo = () => {
-                remover.unref();
-                resolve();
-            };
-            remover.on('error', () => resolve());
-            remover.on('exit', () => {
-                until?.removeEventListener('abort', letGo);
-                resolve();
-            });
-            if (until?.aborted)
-                letGo();
-            else
-                until?.addEventListener('abort', letGo, { once: true });
-        }
-        catch {
-            resolve();
-        }
-    });
 }
 
 // EXTERNAL MODULE: external "node:zlib"
@@ -1149,6 +1062,7 @@ function readUmask() {
  * announces before it writes it. Modes a site cannot live with (a page its owner cannot read) are
  * mended once GNU tar is done.
  */
+
 
 
 
@@ -1255,7 +1169,7 @@ class TarUnpacker {
             return undefined;
         this.tarBytes += plain.length;
         if (this.tarBytes > this.options.maxTarBytes) {
-            this.failFatally(new errors/* SiteLimitError */.ly(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(this.options.maxTarBytes)}, the most \`max-site-size\` ` +
+            this.failFatally(new SiteLimitError(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(this.options.maxTarBytes)}, the most \`max-site-size\` ` +
                 'allows an archive to hold. Nothing was unpacked into the site folder, and the previous site was left ' +
                 'as it was; raise `max-site-size` if the site really is this large.'));
             return undefined;
@@ -1314,7 +1228,7 @@ class TarUnpacker {
 }
 function tar_unpacker_noop() { }
 
-;// CONCATENATED MODULE: ./src/archive/tree-check.ts
+;// CONCATENATED MODULE: ./src/site/tree-check.ts
 /**
  * The check of what was written, before the staged site is swapped in: whatever unpacked it, the
  * tree is walked as it is on disk and judged by the same rules as the archive's entries were (no
@@ -1617,6 +1531,8 @@ var external_node_timers_promises_ = __webpack_require__(8500);
 
 
 
+
+
 /** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
 const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024;
 const YIELD_EVERY_ENTRIES = 256;
@@ -1624,13 +1540,14 @@ const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const SLASH = 0x2f;
+const DOT = 0x2e;
+const SEPARATOR = Buffer.from('/');
 async function unpackZip(options) {
     const zip = await openZip(options.file);
     try {
         const planned = await plan(zip, options);
         const prefix = Buffer.from(`${options.staging}/`);
-        const madeFolders = new Set();
-        const written = new Set();
+        const folders = new FolderMaker();
         for (const [i, item] of planned.entries()) {
             // Small entries are written without a turn of the event loop in between: one now and then
             // lets a cancellation (and the log) through.
@@ -1641,28 +1558,26 @@ async function unpackZip(options) {
             const path = Buffer.concat([prefix, item.path]);
             try {
                 if (item.kind === 'directory')
-                    makeFolder(path, madeFolders);
+                    folders.make(path);
                 else if (item.kind === 'file') {
-                    makeFolder(zip_unpacker_parentOf(path), madeFolders);
+                    folders.make(zip_unpacker_parentOf(path));
                     // The later of two entries at a path wins, with its own mode.
-                    if (written.has(path.toString('latin1')))
+                    if (item.replacesEarlier)
                         (0,external_node_fs_.rmSync)(path, { force: true });
-                    written.add(path.toString('latin1'));
                     await writeEntry(zip, item, path, options.signal);
                 }
             }
             catch (error) {
-                throw (0,errors/* writeFailure */.EU)(error, `the archive entry ${JSON.stringify(item.name)} into ${options.staging}`);
+                throw writeFailure(error, `the archive entry ${JSON.stringify(item.name)} into ${options.staging}`);
             }
         }
         options.ledger.finish();
-        const last = new Map(planned.map((item) => [item.path.toString('latin1'), item]));
         for (const item of planned) {
             // A later entry at its path (a file, a folder) took its place.
-            if (item.kind !== 'symlink' || last.get(item.path.toString('latin1')) !== item)
+            if (item.kind !== 'symlink' || item.replacedLater)
                 continue;
             const path = Buffer.concat([prefix, item.path]);
-            makeFolder(zip_unpacker_parentOf(path), madeFolders);
+            folders.make(zip_unpacker_parentOf(path));
             (0,external_node_fs_.rmSync)(path, { force: true });
             (0,external_node_fs_.symlinkSync)(item.target, path);
         }
@@ -1674,6 +1589,7 @@ async function unpackZip(options) {
 /** Every entry judged, and every symlink's target read, before anything is written. */
 async function plan(zip, options) {
     const planned = [];
+    const atPath = new Map();
     let declared = 0;
     for (const entry of zip.entries) {
         const bytes = entryNameBytes(entry);
@@ -1687,7 +1603,15 @@ async function plan(zip, options) {
         const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file';
         if (kind === 'file')
             declared += entry.uncompressedSize;
-        planned.push({ entry, name, path: relativePath(bytes), kind });
+        const item = { entry, name, path: relativePath(bytes), kind, replacesEarlier: false, replacedLater: false };
+        const key = item.path.toString('latin1');
+        const earlier = atPath.get(key);
+        if (earlier !== undefined) {
+            earlier.replacedLater = true;
+            item.replacesEarlier = earlier.kind === 'file';
+        }
+        atPath.set(key, item);
+        planned.push(item);
     }
     options.ledger.declared(declared);
     refuseSharedData(zip.entries, planned);
@@ -1723,7 +1647,7 @@ async function readLinkTarget(zip, item) {
     const { entry, name } = item;
     // A path is at most 4,096 bytes, and deflate never grows one by more than a few dozen.
     if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES || entry.compressedSize > MAX_LINK_TARGET_BYTES + 64) {
-        throw new errors/* UnsafeEntryError */.vF(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes ` +
+        throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes ` +
             `(it declares ${entry.uncompressedSize}, ${entry.compressedSize} compressed)`);
     }
     return await readWhole(zip, item);
@@ -1798,36 +1722,47 @@ async function writeEntry(zip, item, path, signal) {
 }
 /** An entry's name as a path below the staging folder: no empty or `.` segments (the ledger refused `..`). */
 function relativePath(name) {
+    const plain = name[0] !== SLASH && name.indexOf('//') < 0 && name.indexOf('./') < 0;
+    if (plain)
+        return name[name.length - 1] === SLASH ? name.subarray(0, -1) : name;
     const segments = [];
     let start = 0;
     for (let i = 0; i <= name.length; i++) {
         if (i < name.length && name[i] !== SLASH)
             continue;
         const segment = name.subarray(start, i);
-        if (segment.length > 0 && !(segment.length === 1 && segment[0] === 0x2e))
+        if (segment.length > 0 && !(segment.length === 1 && segment[0] === DOT))
             segments.push(segment);
         start = i + 1;
     }
-    return Buffer.from(segments.flatMap((segment, i) => (i === 0 ? [...segment] : [SLASH, ...segment])));
+    return Buffer.concat(segments.flatMap((segment, i) => (i === 0 ? [segment] : [SEPARATOR, segment])));
 }
 function zip_unpacker_parentOf(path) {
     return path.subarray(0, path.lastIndexOf(SLASH));
 }
-/** Makes a folder and its parents; a file an earlier entry left where it goes (since replaced) goes first. */
-function makeFolder(path, made) {
-    const key = path.toString('latin1');
-    if (made.has(key))
-        return;
-    try {
-        (0,external_node_fs_.mkdirSync)(path, { recursive: true });
+/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes first. */
+class FolderMaker {
+    made = new Set();
+    /** Entries come folder by folder: most ask for the folder the one before asked for. */
+    last;
+    make(path) {
+        if (this.last?.equals(path))
+            return;
+        const key = path.toString('latin1');
+        if (!this.made.has(key)) {
+            try {
+                (0,external_node_fs_.mkdirSync)(path, { recursive: true });
+            }
+            catch (error) {
+                if (error.code !== 'EEXIST' || (0,external_node_fs_.lstatSync)(path).isDirectory())
+                    throw error;
+                (0,external_node_fs_.rmSync)(path);
+                (0,external_node_fs_.mkdirSync)(path);
+            }
+            this.made.add(key);
+        }
+        this.last = path;
     }
-    catch (error) {
-        if (error.code !== 'EEXIST' || (0,external_node_fs_.lstatSync)(path).isDirectory())
-            throw error;
-        (0,external_node_fs_.rmSync)(path);
-        (0,external_node_fs_.mkdirSync)(path);
-    }
-    made.add(key);
 }
 /** What yauzl or zlib said of an entry's bytes, naming the entry. */
 function unreadable(name, error) {
@@ -1876,7 +1811,7 @@ class ArchiveReceiver {
         this.options = options;
         this.part = part;
         this.staging = staging;
-        part.on('error', (error) => options.onFatal((0,errors/* writeFailure */.EU)(error, `the bundle file ${options.partFile}`, this.bytes)));
+        part.on('error', (error) => options.onFatal(writeFailure(error, `the bundle file ${options.partFile}`, this.bytes)));
         this.ledger = new SiteLedger(options.limits, options.log, staging);
     }
     static async open(options) {
@@ -1887,18 +1822,9 @@ class ArchiveReceiver {
         }
         catch (error) {
             part.destroy();
-            throw (0,errors/* writeFailure */.EU)(error, `the bundle file ${options.partFile}`);
+            throw writeFailure(error, `the bundle file ${options.partFile}`);
         }
-        let staging;
-        try {
-            staging = options.siteDir === undefined ? undefined : await createStagingFolder(options.siteDir);
-        }
-        catch (error) {
-            part.destroy();
-            await removeQuietly(options.partFile);
-            throw (0,errors/* writeFailure */.EU)(error, `a staging folder beside ${options.siteDir}`);
-        }
-        return new ArchiveReceiver(options, part, staging);
+        return new ArchiveReceiver(options, part, options.into);
     }
     /** One chunk of the body; a returned promise asks the download to wait (backpressure). */
     write(chunk) {
@@ -1956,23 +1882,18 @@ class ArchiveReceiver {
             entries: this.ledger.entryCount
         };
     }
-    /**
-     * Stops everything and removes the `.part` file and the staging folder. `cancelled`: the run is
-     * ending, and a large staging folder is only renamed aside for a detached removal (see discardFolder).
-     */
-    async discard(cancelled = false) {
+    /** Entries of every kind taken from the archive so far. */
+    get entries() {
+        return this.ledger.entryCount;
+    }
+    /** Stops everything (GNU tar is gone when this resolves: nothing more is written) and removes the `.part` file. */
+    async discard() {
         this.discarded = true;
-        // GNU tar must be gone first, or it could write into the folder being removed.
         await this.tar?.then((tar) => tar.stop()).catch(receiver_noop);
         this.part.destroy();
         if (!this.part.closed)
             await (0,external_node_events_.once)(this.part, 'close').catch(receiver_noop);
-        await Promise.all([
-            removeQuietly(this.options.partFile),
-            this.staging === undefined
-                ? undefined
-                : discardFolder(this.staging, this.options.siteDir, { cancelled, entries: this.ledger.entryCount })
-        ]);
+        await (0,promises_.rm)(this.options.partFile, { force: true });
     }
     unpack(chunk) {
         if (this.head.pending) {
@@ -2032,6 +1953,160 @@ class ArchiveReceiver {
     }
 }
 function receiver_noop() { }
+
+;// CONCATENATED MODULE: ./src/site/staging.ts
+/**
+ * The site is unpacked into a staging folder next to its destination (same parent, so the final
+ * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
+ * never leaves a half-written site, and an earlier site stays until the new one is complete.
+ *
+ * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
+ * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run sweeps them first.
+ */
+
+
+
+
+/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
+function besideSite(siteDir, kind) {
+    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+}
+/** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
+async function createStagingFolder(siteDir) {
+    const staging = besideSite(siteDir, 'staging');
+    // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
+    await (0,promises_.mkdir)(staging).catch(async (error) => {
+        if (error.code !== 'ENOENT')
+            throw error;
+        await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
+        await (0,promises_.mkdir)(staging);
+    });
+    return staging;
+}
+/**
+ * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
+ * larger one by a detached process, so that a cancelled run can end at once.
+ */
+const QUICK_REMOVAL_ENTRIES = 2000;
+/**
+ * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
+ * old one removed. If the second rename fails, the old site is put back. `entries`, the new
+ * site's, tells how large the old one likely is: a large one is removed by a detached process,
+ * waited for unless `signal` fires (see discardFolder).
+ */
+async function swapIntoPlace(staging, siteDir, how) {
+    const aside = besideSite(siteDir, 'old');
+    let movedAside = false;
+    try {
+        await (0,promises_.rename)(siteDir, aside);
+        movedAside = true;
+    }
+    catch (error) {
+        if (error.code !== 'ENOENT')
+            throw error;
+    }
+    try {
+        await (0,promises_.rename)(staging, siteDir);
+    }
+    catch (error) {
+        if (movedAside)
+            await (0,promises_.rename)(aside, siteDir).catch(() => undefined);
+        throw error;
+    }
+    if (!movedAside)
+        return;
+    // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
+    // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
+    const wasEmpty = await (0,promises_.rmdir)(aside).then(() => true, () => false);
+    if (wasEmpty)
+        return;
+    if (how.entries <= QUICK_REMOVAL_ENTRIES)
+        await removeQuietly(aside);
+    else
+        await removeDetached([aside], how.signal);
+}
+/**
+ * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
+ * and the folder holds many entries, removing them would take seconds, more than the runner
+ * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
+ * folder is renamed to a trash name at once and removed by a detached process; whatever that
+ * process does not finish, the next run sweeps.
+ */
+async function discardFolder(folder, siteDir, how) {
+    if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES)
+        return removeQuietly(folder);
+    const trash = besideSite(siteDir, 'trash');
+    try {
+        await (0,promises_.rename)(folder, trash);
+    }
+    catch {
+        return removeQuietly(folder);
+    }
+    void removeDetached([trash], AbortSignal.abort());
+}
+/**
+ * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
+ * exception: when the site itself is missing but a previous site was moved aside (the run died
+ * inside the swap), that previous site is put back rather than removed. The removal runs in a
+ * process of its own (it may be many thousand files): a cancellation stops the wait, not the
+ * removal.
+ */
+async function sweepStaleFolders(siteDir, log, signal) {
+    const name = (0,external_node_path_.basename)(siteDir);
+    const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`);
+    const stale = (await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => [])).filter((entry) => ours.test(entry));
+    if (stale.length === 0)
+        return;
+    const siteExists = await (0,promises_.stat)(siteDir).then(() => true, () => false);
+    const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old');
+    if (previous !== undefined) {
+        await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
+        log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
+    }
+    const removed = stale.filter((entry) => entry !== previous);
+    if (removed.length === 0)
+        return;
+    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`);
+    await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
+}
+/** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
+async function removeQuietly(path) {
+    // A tree deeper than the longest path node can name (GNU tar can make one) goes by the system's rm.
+    await (0,promises_.rm)(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => removeDetached([path], undefined));
+}
+/**
+ * The system's own removal (`rm -rf`, `rmdir /s` on Windows) in a process of its own removes
+ * `paths`, so this one does not stall, and trees deeper than a path can name go too. Resolves when
+ * that process ends, or as soon as `until` fires: the process then goes on alone, and this one may
+ * end without waiting for it. Never rejects: whatever it leaves, the next run sweeps.
+ */
+function removeDetached(paths, until) {
+    const [command, args] = process.platform === 'win32'
+        ? ['cmd.exe', ['/d', '/c', 'rmdir', '/s', '/q', ...paths]]
+        : ['rm', ['-rf', '--', ...paths]];
+    return new Promise((resolve) => {
+        try {
+            const remover = (0,external_node_child_process_.spawn)(command, args, { detached: true, stdio: 'ignore', windowsHide: true });
+            const letGo = () => {
+                remover.unref();
+                resolve();
+            };
+            remover.on('error', () => resolve());
+            remover.on('exit', () => {
+                until?.removeEventListener('abort', letGo);
+                resolve();
+            });
+            if (until?.aborted)
+                letGo();
+            else
+                until?.addEventListener('abort', letGo, { once: true });
+        }
+        catch {
+            resolve();
+        }
+    });
+}
 
 // EXTERNAL MODULE: ./src/service/failure.ts
 var failure = __webpack_require__(8817);
@@ -2446,11 +2521,10 @@ class DownloadProgress {
 
 
 
+
 const TRANSFER_RETRY = { initialMs: 1000, maxMs: 15_000, maxAttempts: 4 };
 /** No byte for this long = stalled: the attempt is abandoned and retried. */
 const STALL_TIMEOUT_MS = 30_000;
-/** A corrupt archive is downloaded once more; the same failure again is final. */
-const DOWNLOADS_OF_A_CORRUPT_ARCHIVE = 2;
 /** The archive's name without its extension. */
 const ARCHIVE_NAME = 'bundle';
 const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
@@ -2464,33 +2538,23 @@ async function transferInto(archiveStaging, options) {
     const { log, clock, signal } = options;
     const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
     log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})` : ''}`);
-    for (let downloads = 1;; downloads++) {
-        let received;
-        try {
-            received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state), {
-                kind: 'idempotent',
-                policy: TRANSFER_RETRY,
-                clock,
-                signal,
-                deadline: options.deadline,
-                // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-                alsoRetry: isLinkRefused,
-                onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
-            });
-        }
-        catch (error) {
-            if (error instanceof errors/* CorruptArchiveError */.sC && downloads < DOWNLOADS_OF_A_CORRUPT_ARCHIVE) {
-                log.warning(`${error.message}. Downloading it once more.`);
-                continue;
-            }
-            throw finalError(error, state, downloads);
-        }
-        return {
-            ...(await finish(options, archiveStaging, received)),
-            link: state.link,
-            attempts: state.attempts
-        };
+    let received;
+    try {
+        received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state), {
+            kind: 'idempotent',
+            policy: TRANSFER_RETRY,
+            clock,
+            signal,
+            deadline: options.deadline,
+            // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+            alsoRetry: isLinkRefused,
+            onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
+        });
     }
+    catch (error) {
+        throw finalError(error, state);
+    }
+    return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts };
 }
 /**
  * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
@@ -2509,8 +2573,8 @@ function unpackLocalBundle(file, options) {
     });
 }
 /**
- * One archive received whole, from the network or from disk: a fresh `.part`, hash and staging
- * folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
+ * One archive received whole, from the network or from disk: a fresh `.part`, hash and site
+ * staging folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
  * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
  * throws, whatever way the stop surfaced; everything it wrote is removed first.
  */
@@ -2521,10 +2585,16 @@ async function receive(options, archiveStaging, fill) {
     const onCancel = () => stop.abort(new common_errors/* CancelledError */.cc());
     signal?.addEventListener('abort', onCancel, { once: true });
     let receiver;
+    let siteStaging;
     try {
+        if (options.siteDir !== undefined) {
+            siteStaging = await createStagingFolder(options.siteDir).catch((error) => {
+                throw writeFailure(error, `a staging folder beside ${options.siteDir}`);
+            });
+        }
         receiver = await ArchiveReceiver.open({
             partFile: partFileIn(archiveStaging),
-            siteDir: options.siteDir,
+            into: siteStaging,
             log: options.log,
             onFatal: (error) => stop.abort(error),
             signal: stop.signal,
@@ -2539,7 +2609,12 @@ async function receive(options, archiveStaging, fill) {
         const cause = stop.signal.aborted ? stop.signal.reason : error;
         if (!stop.signal.aborted)
             stop.abort(cause);
-        await receiver?.discard(signal?.aborted === true);
+        // The receiver first: it stops GNU tar, which could otherwise write into the folder removed.
+        await receiver?.discard();
+        if (siteStaging !== undefined) {
+            const how = { cancelled: signal?.aborted === true, entries: receiver?.entries ?? 0 };
+            await discardFolder(siteStaging, options.siteDir, how);
+        }
         throw cause;
     }
     finally {
@@ -2557,7 +2632,7 @@ async function withArchiveStaging(options, body) {
     if (options.siteDir !== undefined)
         await sweepStaleFolders(options.siteDir, options.log, options.signal);
     const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error) => {
-        throw (0,errors/* writeFailure */.EU)(error, `the folder ${options.archiveFolder} for the bundle`);
+        throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
     });
     try {
         return await body(archiveStaging);
@@ -2642,7 +2717,7 @@ async function finish(options, archiveStaging, received) {
         // The archive's staging folder is its caller's to remove (see withArchiveStaging).
         if (staging !== undefined && siteDir !== undefined)
             await discardFolder(staging, siteDir, how);
-        throw (0,errors/* writeFailure */.EU)(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
+        throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
         const extras = [
@@ -2656,7 +2731,7 @@ async function finish(options, archiveStaging, received) {
 }
 /** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
 function archiveTooLarge(limits, detail) {
-    return new errors/* SiteLimitError */.ly(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: ` +
+    return new SiteLimitError(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: ` +
         `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
         'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.');
 }
@@ -2680,11 +2755,8 @@ function describeAttemptError(error) {
     return error.detail ? `${(0,failure/* describeFailure */.Ic)(error.failure)}: ${error.detail}` : error.message;
 }
 /** The error the step fails with, written for the user. */
-function finalError(error, state, downloads) {
+function finalError(error, state) {
     const where = (0,transfer_link/* describeLink */.Ex)(state.link.url);
-    if (error instanceof errors/* CorruptArchiveError */.sC) {
-        return new common_errors/* ActionError */.lZ(`${error.message}. It was downloaded ${downloads} times and could not be unpacked either time.`, { cause: error });
-    }
     if (!(error instanceof retry/* AttemptError */.cb))
         return error;
     const tries = `${state.attempts} attempt${state.attempts === 1 ? '' : 's'}`;
