@@ -9,6 +9,7 @@
  */
 import * as fs from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { setImmediate as setImmediatePromise } from 'node:timers/promises'
 import { type FoundLink, isPage, lineAt, linkAt, linkCollector } from './links.js'
 import { fileSystemPath, listSite } from '../common/site-paths.js'
 
@@ -49,14 +50,11 @@ export interface SiteCheckOptions {
 
 /** Broken links reported one by one; the rest are counted. */
 const BROKEN_LINKS_SHOWN = 20
-/**
- * Pages read at once: enough to keep the file system's threads busy while the main thread scans
- * (more gained nothing on a 3,000-page site), few enough that their buffers stay small.
- */
-const READERS = 8
-/** A reader's buffer to begin with; one grown past RETAINED_BYTES for a large page is let go after it. */
+/** The buffer pages are read into to begin with; one grown past RETAINED_BYTES for a large page is let go after it. */
 const BUFFER_BYTES = 128 * 1024
 const RETAINED_BYTES = 1024 * 1024
+/** Pages are read with plain blocking calls; the event loop gets a turn this often (a cancellation, the log). */
+const TURN_EVERY_MS = 10
 
 /** Checks the site in `root`. */
 export async function checkSite(root: string, options: SiteCheckOptions = {}): Promise<SiteCheck> {
@@ -84,8 +82,9 @@ export async function checkSite(root: string, options: SiteCheckOptions = {}): P
 }
 
 /**
- * Reads each page and hands it to `use` (which must not keep it: the buffer is read into again),
- * READERS at a time.
+ * Reads each page and hands it to `use` (which must not keep it: the buffer is read into again).
+ * Blocking reads of pages in the page cache cost a third of what the thread pool's round trips do
+ * on a site of many small pages (see docs/benchmarks.md).
  */
 async function readPages(
   root: string,
@@ -93,60 +92,50 @@ async function readPages(
   use: (page: string, content: Buffer) => void,
   signal: AbortSignal | undefined
 ): Promise<void> {
-  let next = 0
-  const reader = async (): Promise<void> => {
-    const room = { buffer: Buffer.allocUnsafe(BUFFER_BYTES) }
-    try {
-      while (next < pages.length) {
-        signal?.throwIfAborted()
-        const page = pages[next++] as string
-        const content = await readPage(fileSystemPath(root, page), room)
-        if (content !== undefined) use(page, content)
-        if (room.buffer.length > RETAINED_BYTES) room.buffer = Buffer.allocUnsafe(BUFFER_BYTES)
-      }
-    } catch (error) {
-      // The other readers stop too: the check has failed.
-      next = pages.length
-      throw error
+  const room = { buffer: Buffer.allocUnsafe(BUFFER_BYTES) }
+  let turnAt = performance.now() + TURN_EVERY_MS
+  for (const page of pages) {
+    if (performance.now() >= turnAt) {
+      await setImmediatePromise()
+      turnAt = performance.now() + TURN_EVERY_MS
     }
+    signal?.throwIfAborted()
+    const content = readPage(fileSystemPath(root, page), room)
+    if (content !== undefined) use(page, content)
+    if (room.buffer.length > RETAINED_BYTES) room.buffer = Buffer.allocUnsafe(BUFFER_BYTES)
   }
-  await Promise.all(Array.from({ length: Math.min(READERS, pages.length) }, reader))
 }
 
 /**
  * A page's content, read into `room.buffer` (made larger when the page does not fit). Undefined
  * for a symbolic link that leads to no file: the site has the page's name but no content to check.
- * (Node's callback API: the whole check of a 3,000-page site took ~10% less CPU than with a
- * FileHandle's promises.)
  */
-function readPage(path: string | Buffer, room: { buffer: Buffer }): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    fs.open(path, READ_FLAGS, (openError, fd) => {
-      if (openError !== null) return isNoFile(openError) ? resolve(undefined) : reject(openError)
-      let filled = 0
-      const finish = (readError: Error | null): void =>
-        fs.close(fd, (closeError) => {
-          const error = readError ?? closeError
-          if (error === null) resolve(room.buffer.subarray(0, filled))
-          else if (isNoFile(error)) resolve(undefined)
-          else reject(error)
-        })
-      const readMore = (): void => {
-        if (filled === room.buffer.length) {
-          const larger = Buffer.allocUnsafe(room.buffer.length * 2)
-          room.buffer.copy(larger, 0, 0, filled)
-          room.buffer = larger
-        }
-        fs.read(fd, room.buffer, filled, room.buffer.length - filled, null, (readError, bytesRead) => {
-          if (readError !== null) return finish(readError)
-          if (bytesRead === 0) return finish(null)
-          filled += bytesRead
-          readMore()
-        })
+function readPage(path: string | Buffer, room: { buffer: Buffer }): Buffer | undefined {
+  let fd: number
+  try {
+    fd = fs.openSync(path, READ_FLAGS)
+  } catch (error) {
+    if (isNoFile(error)) return undefined
+    throw error
+  }
+  try {
+    let filled = 0
+    for (;;) {
+      if (filled === room.buffer.length) {
+        const larger = Buffer.allocUnsafe(room.buffer.length * 2)
+        room.buffer.copy(larger, 0, 0, filled)
+        room.buffer = larger
       }
-      readMore()
-    })
-  })
+      const read = fs.readSync(fd, room.buffer, filled, room.buffer.length - filled, null)
+      if (read === 0) return room.buffer.subarray(0, filled)
+      filled += read
+    }
+  } catch (error) {
+    if (isNoFile(error)) return undefined
+    throw error
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 /**
