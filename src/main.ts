@@ -13,12 +13,13 @@ import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, InputError, errorMessage } from './common/errors.js'
+import { Secrets } from './common/secrets.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
-  const secrets = SECRET_INPUTS.map((name) => host.getInput(name).trim()).filter((secret) => secret !== '')
-  for (const secret of secrets) host.setSecret(secret)
+  const secrets = new Secrets((secret) => host.setSecret(secret))
+  for (const name of SECRET_INPUTS) secrets.add(host.getInput(name).trim())
   const { log } = host
   const signal = host.cancelled
   const outputs = new Outputs((name, value) => host.setOutput(name, value))
@@ -34,7 +35,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
       warn: (m) => log.warning(m)
     })
     report.title = titleOf(settings)
-    client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
+    client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, secrets, signal })
     const startedAt = clock.now()
     await runOperation(settings, client, {
       host,
@@ -42,6 +43,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
       signal,
       outputs,
       report,
+      secrets,
       startedAt,
       deadline: startedAt + settings.timeoutMs
     })
@@ -56,7 +58,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     client?.dispose()
   }
   await host
-    .appendSummary(renderSummary(report, outputs, failure, secrets))
+    .appendSummary(renderSummary(report, outputs, failure, secrets.values()))
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 

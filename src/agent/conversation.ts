@@ -205,7 +205,7 @@ export class Conversation {
         elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
         runUrl: this.runUrl
       },
-      [this.settings.apiKey, this.settings.githubToken]
+      this.context.secrets.values()
     )
   }
 

@@ -25,15 +25,16 @@ const LINE_BREAK = /\r\n|\r|\n/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /**
- * `text` with every secret of at least 4 characters (a shorter one would blank ordinary words)
- * replaced by `***`: for what leaves the action by another way than the runner's log, which the
- * runner masks itself (a comment, the job summary, the CLI's log).
+ * `text` with every secret replaced by `***`, the longest first (a short one may be part of a
+ * longer one): for what leaves the action by another way than the runner's log, which the runner
+ * masks itself (a comment, the job summary, the CLI's log), and for what is about to be cut. Any
+ * length counts: a secret the user gave is one, however short; the runner masks it too.
  */
 export function redact(text: string, secrets: Iterable<string | undefined>): string {
+  const longestFirst = [...secrets].filter((s): s is string => s !== undefined && s !== '')
+  longestFirst.sort((a, b) => b.length - a.length)
   let out = text
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('***')
-  }
+  for (const secret of longestFirst) if (out.includes(secret)) out = out.split(secret).join('***')
   return out
 }
 

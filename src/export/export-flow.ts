@@ -12,7 +12,8 @@ import type { Logger } from '../common/log.js'
 import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
-import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
+import { maskLinkSecrets } from '../common/link-secrets.js'
+import { describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, archiveOutlivesRun, checkExportPath } from './path-check.js'
@@ -83,7 +84,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
   const generateLink = async (): Promise<BundleLink> => {
     const link = await api.bundle(jobId, deadline)
-    maskLinkSecrets(link.url, (secret) => context.host.setSecret(secret))
+    maskLinkSecrets(link.url, (secret) => context.secrets.add(secret))
     const refused = refuseLink(new URL(link.url), policy)
     if (refused !== undefined) throw new ActionError(`${refused}.`)
     publishLink(link, settings, context)
@@ -145,6 +146,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
             refreshLink: generateLink,
             deadline,
             policy,
+            maskLinkSecrets: (url) => maskLinkSecrets(url, (secret) => context.secrets.add(secret)),
             clock
           })
           // The link that served the bundle: a fresh one if the first had expired.
