@@ -4,7 +4,7 @@
  * everything else is best-effort, one bounded try whose failure is a warning, never a failed step.
  */
 import type { FlowContext } from '../action/context.js'
-import { GitHubApiError } from '../action/host.js'
+import { GitHubAnswerError, GitHubApiError } from '../action/host.js'
 import { withTimeout } from '../common/cancellation.js'
 import { budget } from '../common/deadline.js'
 import { CancelledError, errorMessage } from '../common/errors.js'
@@ -69,18 +69,29 @@ export async function writeGitHub<T>(
   })
 }
 
-/** `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that says how often it was tried. */
+/**
+ * `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that
+ * says how often it was tried, with GitHub's own status (a rate limit's 403 stays a 403).
+ */
 async function retried<T>(context: FlowContext, tries: () => Promise<T>): Promise<T> {
   const { clock, signal, deadline } = context
   try {
     return await withRetries(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline })
   } catch (error) {
     if (!(error instanceof AttemptError)) throw error
-    const status = error.failure.kind === 'status' ? error.failure.status : 0
-    throw new GitHubApiError(
-      status,
-      `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`
-    )
+    const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''
+    const last = error instanceof GitHubAttemptError ? error.original : undefined
+    if (last instanceof GitHubAnswerError) throw new GitHubAnswerError(last.status, `${last.message}${tried}`)
+    if (last instanceof GitHubApiError)
+      throw new GitHubApiError(last.status, `${last.message}${tried}`, last.rateLimited, last.retryAfter)
+    throw new GitHubApiError(0, `${error.message}${tried}`)
+  }
+}
+
+/** A failed try of a GitHub call, as the retry policy judges it, with GitHub's own error for the message. */
+class GitHubAttemptError extends AttemptError {
+  constructor(readonly original: unknown) {
+    super(failureOf(original), errorMessage(original))
   }
 }
 
@@ -94,7 +105,9 @@ async function attempt<T>(
     return await bounded(context, call, 0, timeoutMs)
   } catch (error) {
     if (context.signal.aborted) throw new CancelledError()
-    throw new AttemptError(failureOf(error), errorMessage(error))
+    // An answer that cannot be whole is so on every try.
+    if (error instanceof GitHubAnswerError && error.incomplete) throw error
+    throw new GitHubAttemptError(error)
   }
 }
 
@@ -138,8 +151,9 @@ export async function tryGitHubWhenCancelled(
 
 export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT): string {
   const message = errorMessage(error)
-  if (!(error instanceof GitHubApiError) || error.status === 0) return message
-  return `HTTP ${error.status}: ${message}.${error.refused ? ` ${hint}` : ''}`
+  if (!(error instanceof GitHubApiError) || error.status === 0 || error instanceof GitHubAnswerError) return message
+  const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : ''
+  return `HTTP ${error.status}${limit}: ${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`
 }
 
 /**
@@ -161,6 +175,8 @@ function bounded<T>(
 }
 
 function failureOf(error: unknown): AttemptFailure {
+  // An answer that could not be read: another try may read one (a read), or find what a post made.
+  if (error instanceof GitHubAnswerError) return { kind: 'answer', status: error.status, problem: error.message }
   // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
   // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
   // read retries as it does a 5xx.

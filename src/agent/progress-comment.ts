@@ -14,6 +14,7 @@ import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment, 
 import { ActionError } from '../common/errors.js'
 import {
   LISTING_TIMEOUT_MS,
+  READ_PERMISSION_HINT,
   WRITE_PERMISSION_HINT,
   describeGitHubError,
   readGitHub,
@@ -69,7 +70,15 @@ export class ProgressComment {
   async resume(): Promise<ReplyState | undefined> {
     // Until the earlier reply is known not to exist, this attempt posts none of its own.
     this.tried = true
-    const earlier = await this.findReply()
+    let earlier: Awaited<ReturnType<ProgressComment['findReply']>>
+    try {
+      earlier = await this.findReply('needed')
+    } catch (error) {
+      if (!(error instanceof GitHubApiError)) throw error
+      throw new ActionError(
+        `Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow run posted (${describeGitHubError(error, READ_PERMISSION_HINT)}), so this rerun asks nothing of the docs service: not knowing what the earlier attempt asked, it could send the message twice or create a second job. Rerun the workflow once GitHub answers, or comment the command again.`
+      )
+    }
     if (earlier === undefined) {
       this.tried = false
       return undefined
@@ -81,19 +90,29 @@ export class ProgressComment {
 
   /**
    * This workflow run's reply to this command in the thread (the last, were there more), and what
-   * its marker says; undefined when there is none. Throws when the conversation cannot be read.
+   * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
+   * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
    */
-  private async findReply(): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
+  private async findReply(
+    how: 'needed' | 'best-effort'
+  ): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
     const { repository, event, threadId } = this.comment
-    const comments = await readGitHub(
-      this.context,
-      (signal) =>
-        event === 'issue_comment'
-          ? this.github.listIssueComments(repository, this.number, signal)
-          : this.github.listReviewComments(repository, this.number, signal),
-      LISTING_TIMEOUT_MS
-    )
-    const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed')
+    const list = (signal: AbortSignal): Promise<IssueComment[]> =>
+      event === 'issue_comment'
+        ? this.github.listIssueComments(repository, this.number, signal)
+        : this.github.listReviewComments(repository, this.number, signal)
+    const comments =
+      how === 'needed'
+        ? await readGitHub(this.context, list, LISTING_TIMEOUT_MS)
+        : await tryGitHub(
+            this.context,
+            `look for the reply to comment ${this.comment.id}`,
+            list,
+            READ_PERMISSION_HINT,
+            LISTING_TIMEOUT_MS
+          )
+    if (comments === undefined) return undefined
+    const ours = await this.ours.authors(comments, REPLY_MARKER, how)
     // The same command of the same workflow run: another workflow answering it keeps its own reply.
     const answers = (comment: IssueComment): ReplyState | undefined => {
       if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId)) return undefined
@@ -148,7 +167,10 @@ export class ProgressComment {
     try {
       if (posted !== undefined) await writeGitHub(this.context, this.update(posted, body))
       // A post that failed half-way is looked for before the next try: never a second reply.
-      else this.adopt(await writeGitHub(this.context, this.post(body), async () => (await this.findReply())?.posted))
+      else
+        this.adopt(
+          await writeGitHub(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted)
+        )
     } catch (error) {
       if (!(error instanceof GitHubApiError)) throw error
       const what = posted === undefined ? 'post the reply to' : 'update the reply to'
@@ -167,7 +189,11 @@ export class ProgressComment {
     const { id } = this.comment
     if (!this.tried) {
       this.tried = true
-      const posted = await tryGitHub(this.context, `reply to comment ${id}`, this.post(body))
+      // A post that failed may have been made all the same (its answer lost or unreadable): it
+      // carries the marker, so it is found, and edited from then on, never posted twice.
+      const posted =
+        (await tryGitHub(this.context, `reply to comment ${id}`, this.post(body))) ??
+        (await this.findReply('best-effort'))?.posted
       if (posted !== undefined) this.adopt(posted)
       return
     }

@@ -1,0 +1,216 @@
+// Trust at the edges: what GitHub, the service and the storage send is read for what it is, and
+// a run whose answers cannot be understood fails instead of guessing; no part of a secret leaves;
+// the comment gate stands in front of every operation. Each item against the simulator, over HTTP.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import * as path from 'node:path'
+import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
+import { type TestClock } from './support/clock.js'
+import { REPO, issueCommentEvent } from './support/events.js'
+import {
+  type Inputs,
+  type RunOptions,
+  type RunResult,
+  type SimulatorFixture,
+  agentInputs,
+  eventFile,
+  simulatorFixture
+} from './support/harness.js'
+import { tempFolder } from './support/temp.js'
+
+const GITHUB_TOKEN = 'ghs_edgestoken0123456789abcdef'
+/** A key long and distinct enough that any 8 characters of it in a text are a leak. */
+const API_KEY = 'dsk_live_5f4dcc3b5aa765d61d8327deb882cf99'
+
+let fixture: SimulatorFixture | undefined
+let temp: { dir: string; remove: () => Promise<void> }
+
+beforeAll(async () => {
+  temp = await tempFolder('edges-')
+})
+afterAll(async () => {
+  await temp.remove()
+})
+afterEach(async () => {
+  await fixture?.sim.close()
+  fixture = undefined
+})
+
+/** A simulator where octocat may write to the repository; agent jobs take 3 s. */
+async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Promise<Simulator> {
+  fixture = await simulatorFixture(
+    {
+      apiKey: API_KEY,
+      agent: { durationMs: 3000 },
+      ...options,
+      github: { permissions: { octocat: 'write' }, ...options.github }
+    },
+    clock
+  )
+  return fixture.sim
+}
+
+/** Runs the action on a comment event, as the runner delivers it. */
+async function onComment(
+  sim: Simulator,
+  payload: unknown,
+  inputs: Inputs = {},
+  options: RunOptions = {}
+): Promise<RunResult> {
+  const env = {
+    ...(await eventFile(path.join(temp.dir, 'event.json'), 'issue_comment', payload)),
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_API_URL: sim.githubApiUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_WORKSPACE: temp.dir
+  }
+  const values = agentInputs(sim, {
+    operation: 'agent',
+    'comment-command': '/docs-agent',
+    'github-token': GITHUB_TOKEN,
+    'poll-interval': '1s',
+    'max-poll-interval': '2s',
+    ...inputs
+  })
+  return (fixture as SimulatorFixture).run(values, { ...options, env: { ...env, ...options.env } })
+}
+
+/** The second attempt of the same workflow run. */
+const RERUN: RunOptions = { env: { GITHUB_RUN_ATTEMPT: '2' } }
+const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filter((r) => r.origin === 'api')
+/** The comments the action wrote on a conversation. */
+const written = (sim: Simulator, number: number) =>
+  sim.github.thread(REPO, number).comments.filter((c) => c.user.type === 'Bot')
+/** The same fault for every try a read makes (four). */
+const everyTry = (fault: Fault): Fault => ({ ...fault, times: 4 })
+
+describe("GitHub's answers are read for what they are: one that cannot be understood fails the step", () => {
+  test.each(['cut', 'empty', 'html'] as const)(
+    'a rerun after a create that may have been processed, with a comment listing answered 200 and %s: no second job, no second reply',
+    async (answer) => {
+      const sim = await startSim()
+      sim.addFault({ route: 'agent-create', status: 500, process: true })
+      const event = issueCommentEvent('/docs-agent Fix the install page')
+      const first = await onComment(sim, event)
+      expect(first.failure).toContain('may have processed the request')
+      sim.addFault(everyTry({ route: 'github-comments', answer }))
+      const rerun = await onComment(sim, event, {}, RERUN)
+      expect(rerun.failure).toMatch(
+        /^Could not read the comments of #7 to find the reply an earlier attempt of this workflow run posted \(GitHub's answer to list the comments of acme\/docs#7 \(page 1\) could not be read: HTTP 200 with .+ \(after 4 attempts\)\), so this rerun asks nothing of the docs service/
+      )
+      expect(sim.count('agent-create')).toBe(1)
+      expect(written(sim, 7)).toHaveLength(1)
+    }
+  )
+
+  test.each(['cut', 'empty', 'html'] as const)(
+    "a pull request's record read as %s: the recorded job is not replaced by a new one, and agent-message says the comments could not be read",
+    async (answer) => {
+      const sim = await startSim()
+      const created = await onComment(sim, issueCommentEvent('/docs-agent Write the install page'))
+      expect(created.failure).toBeUndefined()
+      const onPull = issueCommentEvent('/docs-agent Shorter please', { number: 100, pullRequest: true })
+      sim.addFault(everyTry({ route: 'github-comments', answer }))
+      const conversation = await onComment(sim, onPull)
+      expect(conversation.failure).toMatch(
+        /^Could not read the comments of pull request #100 to find the agent job recorded there \(GitHub's answer to list the comments of acme\/docs#100 \(page 1\) could not be read: .+\); nothing was sent to the docs service/
+      )
+      sim.addFault(everyTry({ route: 'github-comments', answer }))
+      const message = await onComment(sim, onPull, { operation: 'agent-message' })
+      expect(message.failure).toContain('Could not read the comments of pull request #100')
+      expect(message.failure).not.toContain('No agent job is recorded')
+      expect(sim.count('agent-create')).toBe(1)
+      expect(sim.count('agent-message')).toBe(0)
+    }
+  )
+
+  test('a conversation longer than the action reads (more than 5,000 comments): a rerun fails rather than miss its own reply and create the job again', async () => {
+    const sim = await startSim()
+    sim.github.addComments(REPO, 7, 5001)
+    sim.addFault({ route: 'agent-create', status: 500, process: true })
+    const event = issueCommentEvent('/docs-agent Fix the install page')
+    expect((await onComment(sim, event)).failure).toContain('may have processed the request')
+    const rerun = await onComment(sim, event, {}, RERUN)
+    expect(rerun.failure).toContain(
+      'the comments of acme/docs#7 run past 5000, more than the action reads, so a comment of its own among the rest could be missed'
+    )
+    expect(sim.count('agent-create')).toBe(1)
+    // Read once, not four times: a longer listing is no passing failure.
+    expect(sim.requests.filter((r) => r.route === 'github-comments' && r.query.page === '51')).toHaveLength(1)
+  })
+
+  test('a conversation of exactly 5,000 comments before the reply is read whole: the rerun follows the job', async () => {
+    const sim = await startSim()
+    sim.github.addComments(REPO, 7, 4999)
+    const event = issueCommentEvent('/docs-agent Fix the install page')
+    expect((await onComment(sim, event, { timeout: '2s' })).failure).toContain('did not finish within `timeout`')
+    const rerun = await onComment(sim, event, {}, RERUN)
+    expect(rerun.failure).toBeUndefined()
+    expect(sim.count('agent-create')).toBe(1)
+  })
+
+  test.each([
+    ['cut', { answer: 'cut' }],
+    ['empty', { answer: 'empty' }],
+    ['HTML', { answer: 'html' }],
+    ['stalled until `timeout`', { stallAt: 10 }]
+  ] as const)(
+    'a permission answer that cannot be read (%s) is no permission of `none`: the step fails closed, nothing is sent',
+    async (_, fault) => {
+      const sim = await startSim()
+      sim.addFault({ route: 'github-permission', ...fault, times: 10 })
+      const { failure, outputs } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), { timeout: '40s' })
+      expect(failure).toMatch(
+        /^Could not read the permission of octocat on acme\/docs \(.+\), so the comment was not acted on and nothing was sent to the docs service: (GitHub's answer could not be read|GitHub did not answer); rerun the workflow\.$/
+      )
+      expect(outputs.get('skipped')).not.toBe('true')
+      expect(serviceRequests(sim)).toEqual([])
+    }
+  )
+
+  test("GitHub's rate limit (a 403 with no requests left) is said as such, not as an HTTP 429 nor as no answer", async () => {
+    const sim = await startSim()
+    sim.addFault({
+      route: 'github-permission',
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 7200) },
+      body: { message: 'API rate limit exceeded for installation.' }
+    })
+    const { failure } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'))
+    expect(failure).toContain("(HTTP 403 (GitHub's rate limit for the token): API rate limit exceeded for installation")
+    expect(failure).toContain("GitHub's rate limit for the token was reached; rerun the workflow later.")
+    expect(failure).not.toContain('429')
+    expect(failure).not.toContain('did not answer')
+  })
+
+  test('the reply posted with an answer that cannot be read (201, cut short): the comment it made is found and edited, comment-url is set, and a rerun follows the job', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-comment', answer: 'cut' })
+    const event = issueCommentEvent('/docs-agent Fix the install page')
+    const first = await onComment(sim, event)
+    expect(first.failure).toBeUndefined()
+    const [reply, ...more] = written(sim, 7)
+    expect(more).toEqual([])
+    expect(first.outputs.get('comment-url')).toBe(`https://github.com/${REPO}/issues/7#issuecomment-${reply?.id}`)
+    expect(reply?.body).toContain('✅')
+    expect(reply?.body).toContain('outcome=answered')
+    expect(first.log.text()).not.toContain('undefined')
+    const rerun = await onComment(sim, event, {}, RERUN)
+    expect(rerun.failure).toBeUndefined()
+    expect(sim.count('agent-create')).toBe(1)
+    expect(written(sim, 7)).toHaveLength(1)
+  })
+
+  test('a best-effort reply (a status read) posted with an answer that cannot be read: found, and edited rather than lost', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-comment', answer: 'html' })
+    const { failure, outputs } = await onComment(sim, issueCommentEvent('/docs-agent How is it going?'), {
+      operation: 'agent-status',
+      'job-id': 'job_abc'
+    })
+    expect(failure).toBeUndefined()
+    const [reply, ...more] = written(sim, 7)
+    expect(more).toEqual([])
+    expect(outputs.get('comment-url')).toContain(`#issuecomment-${reply?.id}`)
+  })
+})
