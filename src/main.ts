@@ -14,6 +14,7 @@ import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, InputError, errorMessage } from './common/errors.js'
 import { Secrets } from './common/secrets.js'
+import { enter } from './gate/comment-gate.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
@@ -80,12 +81,18 @@ function cancelledMessage(settings: Settings | undefined): string {
     : 'The run was cancelled.'
 }
 
-/** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
+/**
+ * Every operation enters through the comment gate: on a comment event nothing reaches the service
+ * unless the comment's author may (see gate/comment-gate.ts). Then only the flow the operation
+ * needs is loaded: the agent flow brings the GitHub client along.
+ */
 async function runOperation(settings: Settings, client: ServiceClient, context: FlowContext): Promise<void> {
+  const entrance = await enter(settings, context)
+  if (entrance === undefined) return
   if (settings.operation === 'export') {
     const { runExport } = await import('./export/export-flow.js')
     return runExport(settings, client, context)
   }
   const { runAgent } = await import('./agent/agent-flow.js')
-  return runAgent(settings, client, context)
+  return runAgent(settings, client, context, entrance)
 }

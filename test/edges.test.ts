@@ -13,6 +13,7 @@ import {
   type SimulatorFixture,
   agentInputs,
   eventFile,
+  exportInputs,
   simulatorFixture
 } from './support/harness.js'
 import { tempFolder } from './support/temp.js'
@@ -212,5 +213,76 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
     const [reply, ...more] = written(sim, 7)
     expect(more).toEqual([])
     expect(outputs.get('comment-url')).toContain(`#issuecomment-${reply?.id}`)
+  })
+})
+
+describe('the comment gate stands in front of every operation', () => {
+  /** An export started by a comment, as a workflow on `issue_comment` would run it. */
+  const exportOnComment = (sim: Simulator, text: string, inputs: Inputs = {}): Promise<RunResult> =>
+    onComment(sim, issueCommentEvent(text), {
+      ...exportInputs(sim, {}),
+      'comment-command': '/docs-export',
+      'comment-permission': 'admin',
+      path: 'site',
+      ...inputs
+    })
+
+  test('export: a comment without the command, or by an author below comment-permission, starts nothing', async () => {
+    const sim = await startSim({ github: { permissions: { octocat: 'none' } } })
+    const hello = await exportOnComment(sim, 'hello')
+    expect(hello.failure).toBeUndefined()
+    expect(hello.outputs.get('skip-reason')).toBe('no-command')
+    const command = await exportOnComment(sim, '/docs-export now')
+    expect(command.failure).toBeUndefined()
+    expect(command.outputs.get('skipped')).toBe('true')
+    expect(command.outputs.get('skip-reason')).toBe('permission')
+    expect(command.log.lines).toContain(
+      'notice: octocat has the permission `none` on acme/docs; `comment-permission` asks for `admin` or more. Nothing was sent to the docs service.'
+    )
+    expect(serviceRequests(sim)).toEqual([])
+    expect(sim.count('github-permission')).toBe(1)
+  })
+
+  test('export: without comment-command, the permission is still read; an edited comment runs nothing', async () => {
+    const sim = await startSim({ github: { permissions: { octocat: 'write' } } })
+    const anyComment = await exportOnComment(sim, 'ship it', { 'comment-command': '' })
+    expect(anyComment.outputs.get('skip-reason')).toBe('permission')
+    const edited = await onComment(sim, issueCommentEvent('/docs-export', { action: 'edited' }), {
+      ...exportInputs(sim, {}),
+      'comment-command': '/docs-export'
+    })
+    expect(edited.outputs.get('skip-reason')).toBe('not-created')
+    expect(serviceRequests(sim)).toEqual([])
+  })
+
+  test('export: a permission that cannot be read fails closed; one that suffices lets the export run', async () => {
+    const sim = await startSim({ github: { permissionStatus: 403 } })
+    const refused = await exportOnComment(sim, '/docs-export')
+    expect(refused.failure).toMatch(/^Could not read the permission of octocat on acme\/docs \(HTTP 403/)
+    expect(serviceRequests(sim)).toEqual([])
+    await fixture?.sim.close()
+    const open = await startSim({ github: { permissions: { octocat: 'admin' } } })
+    const run = await exportOnComment(open, '/docs-export', { wait: 'false' })
+    expect(run.failure).toBeUndefined()
+    expect(run.outputs.get('skipped')).toBe('false')
+    expect(open.count('export-start')).toBe(1)
+  })
+})
+
+describe('inputs that could only fail half-way are refused before any request', () => {
+  test.each([
+    ['api-key', 'a line break', `${API_KEY}\nX-Injected: 1`],
+    ['api-key', 'a character outside Latin-1', `${API_KEY}ключ`],
+    ['github-token', 'a control character', `${GITHUB_TOKEN}\u0000`]
+  ])('`%s` with %s: an input error naming it, its value not shown, nothing sent', async (name, _, value) => {
+    const sim = await startSim()
+    const result = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), { [name]: value })
+    expect(result.failureKind).toBe('input')
+    expect(result.failure).toContain(
+      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry`
+    )
+    expect(result.failure).not.toContain(value.slice(0, 12))
+    expect(sim.requests).toEqual([])
+    expect(written(sim, 7)).toEqual([])
   })
 })

@@ -10,7 +10,16 @@ import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
 import { folderProblem } from './path-guard.js'
 
-interface CommonSettings {
+/** What every operation is handed for the comment gate (see gate/comment-gate.ts). */
+export interface GateSettings {
+  /** On a comment event: only comments starting with it run anything. */
+  commentCommand: string | undefined
+  /** On a comment event: the least permission on the repository its author needs. */
+  commentPermission: PermissionLevel
+  githubToken: string | undefined
+}
+
+interface CommonSettings extends GateSettings {
   apiKey: string
   /** Base address without a trailing slash; may carry a path prefix (a gateway). */
   baseUrl: string
@@ -69,11 +78,6 @@ export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
 
 interface AgentCommon extends CommonSettings {
   projectId: string
-  /** On a comment event: only comments starting with it run anything. */
-  commentCommand: string | undefined
-  /** On a comment event: the least permission on the repository its author needs. */
-  commentPermission: PermissionLevel
-  githubToken: string | undefined
   commentReply: boolean
 }
 
@@ -184,6 +188,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     problems.push(`\`operation\` must be one of ${codeList(OPERATIONS)}, not \`${operationText}\`.`)
   }
   const apiKey = required('api-key')
+  checkHeaderValue('api-key', apiKey, problems)
   const baseUrl = checkBaseUrl(required('base-url'), problems)
   const wait = flag('wait')
   const timeoutMs = duration('timeout', LONGEST_TIMEOUT)
@@ -197,7 +202,19 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
         `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
     )
   }
-  const common: CommonSettings = { apiKey, baseUrl, wait, timeoutMs, pollIntervalMs, maxPollIntervalMs }
+  const commentCommand = value('comment-command')
+  const common: CommonSettings = {
+    apiKey,
+    baseUrl,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    maxPollIntervalMs,
+    commentCommand,
+    commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
+    githubToken: value('github-token')
+  }
+  checkHeaderValue('github-token', common.githubToken, problems)
 
   let settings: Settings | undefined
   if (operation === 'export') {
@@ -239,13 +256,9 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     else if (domainText === undefined && value('job-id') === undefined)
       problems.push('`domain` is required unless `job-id` names an existing export job.')
   } else if (operation !== undefined) {
-    const commentCommand = value('comment-command')
     const agentCommon: AgentCommon = {
       ...common,
       projectId: segment('project-id') ?? '',
-      commentCommand,
-      commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-      githubToken: value('github-token'),
       commentReply: flag('comment-reply')
     }
     if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
@@ -388,6 +401,19 @@ function permissionLevel(text: string, problems: string[]): PermissionLevel {
   if (level !== undefined) return level
   problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`)
   return 'admin'
+}
+
+/**
+ * A secret that travels in an HTTP header. Node refuses a line break, another control character
+ * or a character outside Latin-1 there only as it builds the request, and a request that failed
+ * that late cannot tell whether it was sent: refused here, before any request. Its value is not
+ * repeated: it is a secret.
+ */
+function checkHeaderValue(name: InputName, text: string | undefined, problems: string[]): void {
+  if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
+    problems.push(
+      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry: check the secret's value.`
+    )
 }
 
 /** An identifier that becomes one path segment of an API address. */

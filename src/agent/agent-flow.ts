@@ -1,12 +1,11 @@
 /**
  * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
- * until it is `completed`, `archived` or `failed`. On a comment the run is a conversation: the
- * comment's author must have `comment-permission` on the repository, the command gets 👀 and one
- * reply that follows the job, and a pull request the agent opens records its job so that the next
+ * until it is `completed`, `archived` or `failed`. On a comment (which passed the gate, see
+ * gate/comment-gate.ts) the run is a conversation: the command gets 👀 and one reply that follows the job, and a pull request the agent opens records its job so that the next
  * comment there reaches the same job.
  */
 import type { FlowContext } from '../action/context.js'
-import { type GitHubApi, GitHubApiError } from '../action/host.js'
+import { GitHubApiError } from '../action/host.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
@@ -17,19 +16,16 @@ import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
 import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
-import { meets, readPermission } from './permission.js'
+import type { Entrance } from '../gate/comment-gate.js'
 import { OurComments } from './our-comments.js'
 import { ProgressComment } from './progress-comment.js'
 import type { Asked, ReplyState } from './reply-marker.js'
 import {
-  type SkipReason,
   type Subject,
   type TriggeringComment,
   promptWithContext,
-  readTriggeringComment,
   repositoryOf,
   resolvePrompt,
-  skipReason,
   subjectOf
 } from './trigger.js'
 
@@ -67,21 +63,21 @@ interface Trigger {
   subject: Subject | undefined
 }
 
-export async function runAgent(settings: AgentSettings, client: ServiceClient, context: FlowContext): Promise<void> {
+export async function runAgent(
+  settings: AgentSettings,
+  client: ServiceClient,
+  context: FlowContext,
+  entrance: Entrance
+): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
-  const event = await host.event()
-  const comment = readTriggeringComment(event, (name) => host.env(name))
+  // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
+  const { event, comment } = entrance
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
-  const github = settings.githubToken === undefined ? undefined : await host.github(settings.githubToken)
-
-  // 1. A comment runs the agent only when it is new, holds the command, and its author may.
-  if (comment !== undefined) {
-    describeComment(comment, context)
-    const skip = await gate(comment, settings, github, context)
-    if (skip !== undefined) return skipped(skip, context)
+  const github = await entrance.github()
+  if (comment === undefined) {
+    outputs.set('skipped', false)
+    outputs.set('skip-reason', '')
   }
-  outputs.set('skipped', false)
-  outputs.set('skip-reason', '')
   const ours = github === undefined ? undefined : new OurComments(github, context)
   const progress =
     comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
@@ -96,7 +92,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
   try {
-    // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
+    // 1. Which job, and what to ask of it: settled before any request to the service. A rerun of
     // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
     const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
@@ -112,12 +108,12 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       report.rows.push(['Prompt', cutShort(instruction, PROMPT_PREVIEW)])
     }
 
-    // 3. Reach the job.
+    // 2. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
     const reached = await reach(request, api, deadline, context, conversation)
     await conversation.reached(reached)
 
-    // 4. Follow it to its end, unless asked not to.
+    // 3. Follow it to its end, unless asked not to.
     let final: AgentJob = reached.job.answer
     if (settings.wait) {
       const { jobId, projectId } = reached.job
@@ -168,7 +164,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       report.notes.push('Not waiting for the job (`wait: false`).')
     }
 
-    // 5. Act on its end.
+    // 4. Act on its end.
     await conversation.ended(final, settings.wait || reached.request === 'read')
   } catch (error) {
     if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
@@ -205,44 +201,6 @@ function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Requ
   throw new ActionError(
     `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
   )
-}
-
-/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
-async function gate(
-  comment: TriggeringComment,
-  settings: AgentSettings,
-  github: GitHubApi | undefined,
-  context: FlowContext
-): Promise<{ reason: SkipReason; message: string } | undefined> {
-  const skip = skipReason(comment, settings.commentCommand)
-  if (skip !== undefined) return skip
-  const { author, repository } = comment
-  if (github === undefined || author === undefined || repository === undefined) {
-    const missing =
-      github === undefined
-        ? 'there is no `github-token`'
-        : "the event payload does not name the comment's author and repository"
-    throw new ActionError(
-      `Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`
-    )
-  }
-  const level = await readPermission(github, repository, author, context)
-  context.report.rows.push(['Permission', level])
-  if (meets(level, settings.commentPermission)) return undefined
-  return {
-    reason: 'permission',
-    message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
-  }
-}
-
-function skipped(skip: { reason: SkipReason; message: string }, context: FlowContext): void {
-  const { host, outputs, report } = context
-  // A refused author deserves a mark on the run's page; the other reasons are routine.
-  if (skip.reason === 'permission') host.log.notice(`${skip.message} Nothing was sent to the docs service.`)
-  else host.log.info(`${skip.message} Nothing to do.`)
-  outputs.set('skipped', true)
-  outputs.set('skip-reason', skip.reason)
-  report.notes.push(`Skipped: ${skip.message}`)
 }
 
 /**
@@ -454,11 +412,4 @@ async function create(
     log.info(`Created agent job ${created.id} in project ${projectId}.`)
     return { projectId, jobId: created.id, answer: created }
   })
-}
-
-function describeComment(comment: TriggeringComment, context: FlowContext): void {
-  const { host, report } = context
-  const who = comment.author ?? 'an unknown author'
-  host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`)
-  report.rows.push(['Comment by', who])
 }
