@@ -82,6 +82,11 @@ const serviceRequests = (sim: Simulator): RecordedRequest[] => sim.requests.filt
 /** The comments the action wrote on a conversation. */
 const written = (sim: Simulator, number: number) =>
   sim.github.thread(REPO, number).comments.filter((c) => c.user.type === 'Bot')
+/** Every run of 8 characters of `secret`: any of them in a text is a part of it that no masking knows. */
+const partsOf = (secret: string): string[] =>
+  Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8))
+/** The parts of `secret` found in `text`. */
+const leaked = (text: string, secret: string): string[] => partsOf(secret).filter((part) => text.includes(part))
 /** The same fault for every try a read makes (four). */
 const everyTry = (fault: Fault): Fault => ({ ...fault, times: 4 })
 
@@ -284,5 +289,138 @@ describe('inputs that could only fail half-way are refused before any request', 
     expect(result.failure).not.toContain(value.slice(0, 12))
     expect(sim.requests).toEqual([])
     expect(written(sim, 7)).toEqual([])
+  })
+})
+
+describe('no part of a secret leaves: redacted before any cut, wherever the text goes', () => {
+  test("the key quoted in the service's error where the 300-character cut falls: not one part of it in the error, the summary or the reply", async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'agent-message', status: 400, body: { error: `${'x'.repeat(290)} ${API_KEY} was refused` } })
+    const { failure, summary, log } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), {
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
+    expect(failure).toContain(`${'x'.repeat(200)}`)
+    expect(failure).toContain('***')
+    const replies = written(sim, 7).flatMap((c) => c.history)
+    for (const text of [failure ?? '', summary, log.text(), ...replies]) expect(leaked(text, API_KEY)).toEqual([])
+  })
+
+  test('the key in an answer that is not JSON, where its 120-character preview is cut: not one part of it', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'export-start', status: 400, body: `${'y'.repeat(110)} ${API_KEY} denied` })
+    const { failure, summary } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
+      env: { GITHUB_WORKSPACE: temp.dir }
+    })
+    expect(failure).toContain('y'.repeat(100))
+    for (const text of [failure ?? '', summary]) expect(leaked(text, API_KEY)).toEqual([])
+  })
+
+  test("the key where a failed job's error is cut (65,536 characters): not one part of it", async () => {
+    const sim = await startSim()
+    sim.addFault({
+      route: 'agent-get',
+      patch: { status: 'failed', error: `${'z'.repeat(65_520)}${API_KEY}${'w'.repeat(100)}` }
+    })
+    const { failure, summary } = await onComment(sim, issueCommentEvent('/docs-agent Write a page'))
+    expect(failure).toContain('(cut short: the service sent')
+    for (const text of [failure ?? '', summary]) expect(leaked(text, API_KEY)).toEqual([])
+  })
+
+  test('a key shorter than 4 characters is a secret too: redacted from the summary and the reply', async () => {
+    const sim = await startSim({ apiKey: 'k3y' })
+    sim.addFault({ route: 'agent-message', status: 400, body: { error: 'the key k3y is not valid here' } })
+    const { failure, summary } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), {
+      'api-key': 'k3y',
+      operation: 'agent-message',
+      'job-id': 'job_abc'
+    })
+    expect(failure).toContain('the key *** is not valid here')
+    expect(summary).toContain('the key *** is not valid here')
+    expect(written(sim, 7)[0]?.body).toContain('the key \\*\\*\\* is not valid here')
+    expect(written(sim, 7)[0]?.body).not.toContain('k3y')
+  })
+})
+
+describe("a link's secrets are masked in every spelling, before anything is logged", () => {
+  /** An export to `site` that stops once the link is known. */
+  const linkOnly = (sim: Simulator, inputs: Inputs = {}): Promise<RunResult> =>
+    (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site', ...inputs }), {
+      env: { GITHUB_WORKSPACE: temp.dir }
+    })
+  /** The signatures of the links the simulator handed out. */
+  const signatures = (sim: Simulator): string[] =>
+    sim.issuedLinks.map((link) => new URL(link).searchParams.get('X-Amz-Signature') ?? '')
+
+  test('a bundle answer cut short, its link JSON-escaped (`http:\\/\\/`): the signature is masked at once, in no retry line, error or summary', async () => {
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    // Cut after the signature, before the answer's end: not JSON, and every try alike.
+    sim.addFault({ route: 'export-bundle', answer: 'cut', escapedJson: true, cutAt: 420, times: 5 })
+    const { failure, summary, log, secrets } = await linkOnly(sim)
+    expect(failure).toMatch(
+      /not JSON: \{.*"bundleUrl":"http:\\\/\\\/127\.0\.0\.1:\d+\\\/bundles\\\/exp_\w+\\\/site\.tar\.gz\?…"/
+    )
+    expect(log.text()).toContain('retry 1 in')
+    const [signature] = signatures(sim)
+    expect(signature).toMatch(/^[0-9a-f]{64}$/)
+    expect(secrets).toContain(signature)
+    for (const text of [failure ?? '', summary, log.text()]) expect(leaked(text, signature ?? '')).toEqual([])
+  })
+
+  test('a link of another scheme (`s3://`) and one percent-encoded inside an error: masked, and not shown', async () => {
+    const signature = 'c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef'
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    sim.addFault({
+      route: 'export-bundle',
+      status: 200,
+      body: `{"bundleUrl": "s3://docs-bundles/site.tar.gz?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=${signature}`,
+      times: 5
+    })
+    const cut = await linkOnly(sim)
+    expect(cut.failure).toContain('s3://docs-bundles/site.tar.gz?…')
+    expect(cut.secrets).toContain(signature)
+    for (const text of [cut.failure ?? '', cut.summary, cut.log.text()]) expect(leaked(text, signature)).toEqual([])
+    sim.clearFaults()
+    const encoded = encodeURIComponent(`https://s.example.com/b/site.zip?X-Amz-Signature=${signature}`)
+    sim.addFault({ route: 'export-bundle', status: 500, body: { error: `no redirect to ${encoded}` }, times: 5 })
+    const escaped = await linkOnly(sim)
+    expect(escaped.failure).toContain('no redirect to https%3A%2F%2Fs.example.com')
+    expect(escaped.secrets).toContain(signature)
+    for (const text of [escaped.failure ?? '', escaped.summary]) expect(leaked(text, signature)).toEqual([])
+  })
+
+  test('a storage redirect to a link with a new signature: masked before its 403 echoes it, and not in the summary', async () => {
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    const fresh = 'feedface'.repeat(8)
+    const redirect = `${sim.storageUrl}/bundles/elsewhere/site.tar.gz?X-Amz-Signature=${fresh}`
+    for (let i = 0; i < 4; i++) {
+      sim.addFault({ route: 'download', status: 302, headers: { location: redirect } })
+      sim.addFault({
+        route: 'download',
+        status: 403,
+        body: `<Error><Code>AccessDenied</Code><Message>Signature ${fresh} is not allowed</Message></Error>`
+      })
+    }
+    const { failure, summary, secrets } = await linkOnly(sim, { download: 'true' })
+    expect(failure).toContain('AccessDenied')
+    expect(secrets).toContain(fresh)
+    expect(leaked(summary, fresh)).toEqual([])
+  })
+
+  test("a redirect to `file:` is named as such; a token in the link's path is not logged", async () => {
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    sim.addFault({ route: 'download', status: 302, headers: { location: 'file:///etc/passwd' } })
+    const redirected = await linkOnly(sim, { download: 'true' })
+    expect(redirected.failure).toContain(
+      'Refusing to fetch the bundle from file:///etc/passwd: it does not use https://'
+    )
+    const token = 'AbCdEf0123456789GhIjKlMnOpQrSt'
+    sim.addFault({
+      route: 'export-bundle',
+      patch: { bundleUrl: `https://dl.example.com/s/${token}/site.zip?X-Amz-Signature=${'ab'.repeat(32)}` }
+    })
+    const { log } = await linkOnly(sim, { download: 'false' })
+    expect(log.text()).toContain('Bundle link: https://dl.example.com/s/…/site.zip (expires')
+    expect(log.text()).not.toContain(token)
   })
 })

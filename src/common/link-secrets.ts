@@ -66,7 +66,7 @@ export function maskLinkSecrets(url: string, add: (secret: string) => void): voi
  * however the link is spelled there: as it stands, JSON-escaped, percent-encoded.
  */
 export function maskLinksIn(text: string, add: (secret: string) => void): void {
-  if (!/:(?:\/|\\\/|%2f)/i.test(text)) return
+  if (!/(?::|%3a)(?:\/|\\\/|%2f)/i.test(text)) return
   const unescaped = jsonUnescaped(text)
   for (const variant of new Set([text, unescaped, percentDecoded(text), percentDecoded(unescaped)])) {
     for (const [link] of variant.matchAll(LINK)) maskLinkSecrets(link, add)
