@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/gate/permission.js'
-import { formatReplyMarker, readReplyMarker } from '../src/agent/reply-marker.js'
+import { formatReplyMarker, readReplyMarker } from '../src/agent/rerun-state.js'
 import { type GitHubApi, GitHubApiError } from '../src/action/host.js'
 import { createGitHubApi } from '../src/action/octokit.js'
 import { describeGitHubError } from '../src/agent/github-calls.js'

@@ -19,7 +19,7 @@ import { JobRecords, type RecordedJob } from './job-record.js'
 import type { Entrance } from '../gate/comment-gate.js'
 import { OurComments } from './our-comments.js'
 import { ProgressComment } from './progress-comment.js'
-import type { Asked, ReplyState } from './reply-marker.js'
+import { type Asked, type ReplyState, type Resumed, carryOn } from './rerun-state.js'
 import {
   type Subject,
   type TriggeringComment,
@@ -45,11 +45,7 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | {
-      kind: 'read'
-      job: JobToReach
-      resumed?: { asked: Asked; at: number | undefined; seen: boolean; answered: boolean }
-    }
+  | { kind: 'read'; job: JobToReach; resumed?: Resumed }
   | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -97,7 +93,7 @@ export async function runAgent(
     // message twice or start a second job.
     const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
     const request =
-      carryOn(earlier, settings) ??
+      resumedFrom(earlier, settings) ??
       (await plan(
         settings,
         { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) },
@@ -174,33 +170,13 @@ export async function runAgent(
 }
 
 /**
- * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
- * service answered with, or the job a message with no clear answer went to; refuse to ask again
- * when a create or a message may have been processed and its job cannot be followed from here
- * (no clear answer, an id the marker cannot hold, another project); undefined to ask the service
- * as if new (nothing was asked, the service surely refused, or only a read was asked).
+ * What a rerun asks after the earlier attempt `earlier` (see carryOn): a read of the job it
+ * follows, an ActionError when it may not ask again, undefined to plan as if new.
  */
-function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
-  if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused') return undefined
-  const { job, asked, at, outcome, seen } = earlier
-  const followable = job !== undefined && job.projectId === settings.projectId
-  if (followable && (outcome === 'answered' || asked === 'message'))
-    return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } }
-  if (asked === 'read') return undefined
-  const elsewhere =
-    job !== undefined && !followable
-      ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
-      : ''
-  if (asked === 'create') {
-    throw new ActionError(
-      outcome === 'pending'
-        ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
-        : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
-    )
-  }
-  throw new ActionError(
-    `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
-  )
+function resumedFrom(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
+  const decision = carryOn(earlier, settings.projectId)
+  if (decision.kind === 'refuse') throw new ActionError(decision.message)
+  return decision.kind === 'follow' ? { kind: 'read', job: decision.job, resumed: decision.resumed } : undefined
 }
 
 /**

@@ -10,7 +10,7 @@ import { AGENT_TERMINAL, type AgentJob } from '../service/agent-api.js'
 import { ServiceError } from '../service/client.js'
 import { type JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import type { ProgressComment } from './progress-comment.js'
-import type { Asked } from './reply-marker.js'
+import type { Asked } from './rerun-state.js'
 import { type ProgressFacts, progressText } from './reply.js'
 import { serverUrlOf } from './trigger.js'
 
@@ -85,8 +85,8 @@ export class Conversation {
   async asking(asked: 'message' | 'create', job: RecordedJob | undefined, at: number): Promise<void> {
     this.asked = asked
     this.askedJobId = job?.jobId
-    this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined })
-    await this.progress?.record(this.text('asking', undefined, undefined))
+    if (this.progress?.advance({ kind: 'asking', asked, job, at }) === 'before-asking')
+      await this.progress.record(this.text('asking', undefined, undefined))
   }
 
   /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
@@ -100,14 +100,14 @@ export class Conversation {
         answer instanceof ServiceError
           ? !answer.mayHaveBeenProcessed
           : error instanceof CancelledError && error.beforeSending
-      if (notTaken) this.progress?.note({ outcome: 'refused' })
+      if (notTaken) this.progress?.advance({ kind: 'refused' })
       throw error
     }
   }
 
   /** The job has shown that it took up the message: a rerun need not wait for that again. */
   tookUp(): void {
-    this.progress?.note({ seen: true })
+    this.progress?.advance({ kind: 'took-up' })
   }
 
   /** The service answered: the job is known. */
@@ -118,12 +118,12 @@ export class Conversation {
     // A message's answer may still show the job as it was before the message: its outcome
     // fields count only once the job took the message up, or when nothing more will be read.
     const takenUp = tookUpAlready(reached)
-    this.progress?.note({
-      outcome: 'answered',
+    this.progress?.advance({
+      kind: 'answered',
       asked: reached.request,
       at: reached.askedAt,
       job: { projectId: job.projectId, jobId: job.jobId },
-      seen: (reached.request === 'message' && takenUp) || undefined
+      seen: reached.request === 'message' && takenUp
     })
     const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)

@@ -3,7 +3,7 @@
  * once, then one reply, posted as the request goes to the service and edited in place as the
  * job moves on. A run never posts a second reply, even when the first may have failed half-way.
  *
- * The reply starts with a hidden marker (reply-marker.ts) that names the workflow run and command
+ * The reply starts with a hidden marker (rerun-state.ts) that names the workflow run and command
  * it answers and what was asked of the service: a rerun of the workflow run (the same command
  * again) finds it, edits it instead of posting another, and carries on from it (see resume()).
  * So the marker that says a request is on its way is written before the request is sent, or the
@@ -23,14 +23,22 @@ import {
   writeGitHub
 } from './github-calls.js'
 import type { OurComments } from './our-comments.js'
-import { REPLY_MARKER, type ReplyState, formatReplyMarker, readReplyMarker } from './reply-marker.js'
+import {
+  REPLY_MARKER,
+  type MarkerWrite,
+  type ReplyState,
+  type RerunEvent,
+  advance,
+  formatReplyMarker,
+  readReplyMarker
+} from './rerun-state.js'
 import type { TriggeringComment } from './trigger.js'
 
 export class ProgressComment {
   private tried = false
   private posted: PostedComment | undefined
   private shown: string | undefined
-  /** What the reply's marker says (see reply-marker.ts). */
+  /** What the reply's marker says (see rerun-state.ts). */
   private state: ReplyState
 
   private constructor(
@@ -128,9 +136,15 @@ export class ProgressComment {
     return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1)
   }
 
-  /** What the marker says from now on (what was asked, how far it got). */
-  note(state: Omit<ReplyState, 'run' | 'comment'>): void {
-    this.state = { ...this.state, ...state }
+  /**
+   * What the marker says from now on, after `event`; returns when GitHub must have it (see
+   * rerun-state.ts): `before-asking`, through record() before the request goes out; else the
+   * next edit carries it.
+   */
+  advance(event: RerunEvent): MarkerWrite {
+    const next = advance(this.state, event)
+    this.state = next.state
+    return next.write
   }
 
   async acknowledge(): Promise<void> {
@@ -156,7 +170,7 @@ export class ProgressComment {
 
   /**
    * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
-   * For what the marker must say before a request goes to the service (see Conversation.asking):
+   * For what the marker must say before a request goes to the service (see advance):
    * a rerun that did not find it would ask the service again. Retried as a read is; throws an
    * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
    */
