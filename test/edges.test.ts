@@ -424,3 +424,31 @@ describe("a link's secrets are masked in every spelling, before anything is logg
     expect(log.text()).not.toContain(token)
   })
 })
+
+describe('best-effort GitHub calls never cost the job its wait', () => {
+  test('an edit of the reply that hangs right after the job is created: the job is read and followed meanwhile, and the reply still ends saying how', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-comment-edit', hang: true })
+    const { failure, outputs, log } = await onComment(sim, issueCommentEvent('/docs-agent Fix the install page'))
+    expect(failure).toBeUndefined()
+    expect(outputs.get('status')).toBe('completed')
+    const hung = sim.requests.find((r) => r.route === 'github-comment-edit')
+    const firstRead = sim.requests.find((r) => r.route === 'agent-get')
+    // The first status read went out while the edit still hung (it is given 5 s of its own).
+    expect(firstRead?.at).toBeLessThan((hung?.at ?? 0) + 5000)
+    expect(log.lines).toContainEqual(
+      expect.stringMatching(/^warning: Could not update the reply \d+: no answer within 5s/)
+    )
+    expect(written(sim, 7)[0]?.body).toContain('✅')
+  })
+
+  test('a reaction that hangs: the service is asked without waiting for it', async () => {
+    const sim = await startSim()
+    sim.addFault({ route: 'github-reaction', hang: true })
+    const { failure } = await onComment(sim, issueCommentEvent('/docs-agent Fix the install page'))
+    expect(failure).toBeUndefined()
+    const reaction = sim.requests.find((r) => r.route === 'github-reaction')
+    const create = sim.requests.find((r) => r.route === 'agent-create')
+    expect(create?.at).toBeLessThan((reaction?.at ?? 0) + 5000)
+  })
+})

@@ -79,7 +79,7 @@ export async function runAgent(
     comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
       ? ProgressComment.open(github, comment, context, ours)
       : undefined
-  await progress?.acknowledge()
+  progress?.acknowledge()
   const records =
     github === undefined || ours === undefined
       ? undefined
@@ -107,7 +107,7 @@ export async function runAgent(
     // 2. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
     const reached = await reach(request, api, deadline, context, conversation)
-    await conversation.reached(reached)
+    conversation.reached(reached)
 
     // 3. Follow it to its end, unless asked not to.
     let final: AgentJob = reached.job.answer
@@ -136,7 +136,7 @@ export async function runAgent(
               conversation.tookUp()
             }
             // An end that may be from before the message is not the job's outcome (yet).
-            return conversation.seen(job, takenUp)
+            conversation.seen(job, takenUp)
           },
           stale: { is: () => !takenUp, until: pickupUntil, what: 'the message' },
           // A read answer is the first check; a message's answer may still describe the job as
@@ -166,6 +166,9 @@ export async function runAgent(
     if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
     else await conversation.failed(errorMessage(error))
     throw error
+  } finally {
+    // What GitHub was told without waiting (a record while the job ran) is done before the step ends.
+    await conversation.settled()
   }
 }
 

@@ -110,8 +110,8 @@ export class Conversation {
     this.progress?.advance({ kind: 'took-up' })
   }
 
-  /** The service answered: the job is known. */
-  async reached(reached: Reached): Promise<void> {
+  /** The service answered: the job is known. What GitHub is told of it is not waited for. */
+  reached(reached: Reached): void {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
@@ -127,18 +127,23 @@ export class Conversation {
     })
     const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)
-    // A job read without waiting is shown once, as it ended up.
+    // Not waited for: the job is followed meanwhile (see ProgressComment.showSoon).
     if (this.settings.wait || reached.request !== 'read')
-      await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
-    await this.noteRecord(job.answer)
+      this.progress?.showSoon(
+        this.text(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer, undefined)
+      )
+    this.noteRecordSoon(job.answer)
   }
 
-  /** A status answer while following the job; `settled` false: an end that may be from before the message. */
-  async seen(job: AgentJob & { status: string }, settled: boolean): Promise<void> {
+  /**
+   * A status answer while following the job; `settled` false: an end that may be from before the
+   * message. What GitHub is told of it is not waited for.
+   */
+  seen(job: AgentJob & { status: string }, settled: boolean): void {
     const changed = job.status !== this.last?.status
     this.publish(job, settled)
-    if (changed && !AGENT_TERMINAL.has(job.status)) await this.show('working', job)
-    await this.noteRecord(job)
+    if (changed && !AGENT_TERMINAL.has(job.status)) this.progress?.showSoon(this.text('working', job, undefined))
+    this.noteRecordSoon(job)
   }
 
   /** The job's final state (or, without wait, as read): `failed` fails the step. */
@@ -172,6 +177,11 @@ export class Conversation {
     if (note === undefined) return
     host.log.info(note)
     report.notes.push(note)
+  }
+
+  /** Waits for what GitHub is being told (the reply's edits and the records not waited for). */
+  async settled(): Promise<void> {
+    await Promise.all([this.progress?.settled(), this.records?.settled()])
   }
 
   /** The run was cancelled: a reply still saying "working" says so instead. */
@@ -226,10 +236,23 @@ export class Conversation {
 
   /** A pull request link on this GitHub server records the job there. */
   private async noteRecord(answer: AgentJob): Promise<void> {
+    const record = this.recordOf(answer)
+    if (record !== undefined) await this.records?.note(record.job, record.pull)
+  }
+
+  /** As noteRecord, not waited for. */
+  private noteRecordSoon(answer: AgentJob): void {
+    const record = this.recordOf(answer)
+    if (record !== undefined) this.records?.noteSoon(record.job, record.pull)
+  }
+
+  /** The job and the pull request on this GitHub server that `answer` links to, if it does. */
+  private recordOf(answer: AgentJob): { job: RecordedJob; pull: PullRequestRef } | undefined {
     const pull = this.pullRequestOf(answer)
     const job = this.reachedJob?.job
-    if (pull !== undefined && job !== undefined && this.records !== undefined)
-      await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull)
+    return pull === undefined || job === undefined
+      ? undefined
+      : { job: { projectId: job.projectId, jobId: job.jobId }, pull }
   }
 
   private pullRequestOf(job: AgentJob): PullRequestRef | undefined {

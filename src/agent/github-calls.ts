@@ -1,7 +1,9 @@
 /**
  * How the agent flow calls GitHub: reads it depends on, and the write of the reply's marker before
  * the service is asked, are retried like the service's GETs and fail when GitHub cannot answer;
- * everything else is best-effort, one bounded try whose failure is a warning, never a failed step.
+ * everything else is best-effort, one short bounded try whose failure is a warning, never a failed
+ * step, and while the job is followed not waited for (see Serial): a slow GitHub never costs the
+ * job its wait.
  */
 import type { FlowContext } from '../action/context.js'
 import { GitHubAnswerError, GitHubApiError } from '../action/host.js'
@@ -11,16 +13,17 @@ import { CancelledError, errorMessage } from '../common/errors.js'
 import { type AttemptFailure, classify } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 
-/** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
+/** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000
+/**
+ * Bound of a best-effort request of its own, whatever is left of `timeout`: the reply's edit, the
+ * record, the reaction. Also what it may take past the step's `timeout`: the reply that says how
+ * the run ended comes after the last status check, which may have used the deadline's whole
+ * grace, and a reply left saying "working" misleads everyone who reads it.
+ */
+const BEST_EFFORT_MS = 5_000
 /** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
 export const LISTING_TIMEOUT_MS = 120_000
-/**
- * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
- * reply that says how the run ended comes after the last status check, which may have used the
- * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
- */
-const LAST_WORD_MS = 5_000
 /** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
 const CANCELLED_WORD_MS = 1500
 const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
@@ -111,23 +114,50 @@ async function attempt<T>(
   }
 }
 
-/** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
+/**
+ * One best-effort try: at most `timeoutMs` (BEST_EFFORT_MS for one request), within what is left
+ * of `timeout` but never less than BEST_EFFORT_MS, past it too. A failure is a warning (with
+ * `hint` for a refusal) and gives undefined.
+ */
 export async function tryGitHub<T>(
   context: FlowContext,
   what: string,
   call: (signal: AbortSignal) => Promise<T>,
   hint = WRITE_PERMISSION_HINT,
-  timeoutMs = GITHUB_TIMEOUT_MS
+  timeoutMs = BEST_EFFORT_MS
 ): Promise<T | undefined> {
   const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await bounded(context, call, LAST_WORD_MS, timeoutMs)
+    const result = await bounded(context, call, BEST_EFFORT_MS, timeoutMs)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
     host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`)
     return undefined
+  }
+}
+
+/**
+ * Best-effort writes to one comment or conversation, one after the other, so that a later one is
+ * never overtaken by an earlier: `soon` queues one and does not wait for it (the job is followed
+ * meanwhile), `now` queues one and waits for it and all before it, `settled` waits for all.
+ */
+export class Serial {
+  private last: Promise<unknown> = Promise.resolve()
+
+  soon(write: () => Promise<unknown>): void {
+    this.last = this.last.then(write).catch(() => undefined)
+  }
+
+  async now<T>(write: () => Promise<T>): Promise<T> {
+    const done = this.last.then(write)
+    this.last = done.catch(() => undefined)
+    return done
+  }
+
+  async settled(): Promise<void> {
+    await this.last
   }
 }
 
@@ -158,7 +188,7 @@ export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT
 
 /**
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
- * the grace), and never less than `atLeastMs`.
+ * the grace), and never less than `atLeastMs` (nor more than its own bound).
  */
 function bounded<T>(
   context: FlowContext,
@@ -166,12 +196,8 @@ function bounded<T>(
   atLeastMs: number,
   timeoutMs: number
 ): Promise<T> {
-  return withTimeout(
-    context.clock,
-    Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms),
-    context.signal,
-    call
-  )
+  const ms = Math.min(timeoutMs, Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms))
+  return withTimeout(context.clock, ms, context.signal, call)
 }
 
 function failureOf(error: unknown): AttemptFailure {

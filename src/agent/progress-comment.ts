@@ -15,6 +15,7 @@ import { ActionError } from '../common/errors.js'
 import {
   LISTING_TIMEOUT_MS,
   READ_PERMISSION_HINT,
+  Serial,
   WRITE_PERMISSION_HINT,
   describeGitHubError,
   readGitHub,
@@ -35,6 +36,11 @@ import {
 import type { TriggeringComment } from './trigger.js'
 
 export class ProgressComment {
+  /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
+  private readonly writes = new Serial()
+  private readonly aside = new Serial()
+  /** The body the latest write asked for: a queued edit of an older one is not made. */
+  private wanted: string | undefined
   private tried = false
   private posted: PostedComment | undefined
   private shown: string | undefined
@@ -147,13 +153,21 @@ export class ProgressComment {
     return next.write
   }
 
-  async acknowledge(): Promise<void> {
+  /** 👀 on the command, not waited for (see settled). */
+  acknowledge(): void {
     const { repository, id, event } = this.comment
-    await tryGitHub(this.context, `react to comment ${id}`, (signal) =>
-      event === 'issue_comment'
-        ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
-        : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+    this.aside.soon(() =>
+      tryGitHub(this.context, `react to comment ${id}`, (signal) =>
+        event === 'issue_comment'
+          ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
+          : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+      )
     )
+  }
+
+  /** Waits for every write queued so far (the reaction, edits not waited for). */
+  async settled(): Promise<void> {
+    await Promise.all([this.writes.settled(), this.aside.settled()])
   }
 
   /**
@@ -161,6 +175,10 @@ export class ProgressComment {
    * does not say "working" for good. No reply is posted just for this.
    */
   async cancelled(text: string): Promise<void> {
+    await this.writes.now(() => this.cancelledNow(text))
+  }
+
+  private async cancelledNow(text: string): Promise<void> {
     const posted = this.posted
     const body = this.marked(text)
     if (posted === undefined || body === this.shown) return
@@ -176,6 +194,11 @@ export class ProgressComment {
    */
   async record(text: string): Promise<void> {
     const body = this.marked(text)
+    this.wanted = body
+    await this.writes.now(() => this.recordNow(body))
+  }
+
+  private async recordNow(body: string): Promise<void> {
     const posted = this.posted
     this.tried = true
     try {
@@ -195,9 +218,27 @@ export class ProgressComment {
     this.shown = body
   }
 
-  /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
+  /**
+   * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
+   * writes queued before it are done.
+   */
   async show(text: string): Promise<void> {
     const body = this.marked(text)
+    this.wanted = body
+    await this.writes.now(() => this.write(body))
+  }
+
+  /**
+   * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
+   * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
+   */
+  showSoon(text: string): void {
+    const body = this.marked(text)
+    this.wanted = body
+    this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined))
+  }
+
+  private async write(body: string): Promise<void> {
     if (body === this.shown) return
     this.shown = body
     const { id } = this.comment
