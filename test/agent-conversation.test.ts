@@ -1393,6 +1393,8 @@ describe('the pull request remembers its job', () => {
       type: 'Bot'
     })
     sim.addFault({ route: 'agent-message', status: 409, body: { error: 'the job is busy with another message' } })
+    // The seeded job has completed: here it is still at work.
+    sim.addFault({ route: 'agent-get', patch: { status: 'active' } })
     const jobsBefore = sim.agentJobs.size
     const { failure, log } = await onEvent(
       sim,

@@ -452,3 +452,46 @@ describe('best-effort GitHub calls never cost the job its wait', () => {
     expect(create?.at).toBeLessThan((reaction?.at ?? 0) + 5000)
   })
 })
+
+describe('a successor for a job that has ended', () => {
+  /** A command on the agent's own pull request (#42, opened by job_abc, which has completed). */
+  const onItsPullRequest = (sim: Simulator): Promise<RunResult> =>
+    onComment(sim, issueCommentEvent('/docs-agent Also fix the changelog', { number: 42, pullRequest: true }), {
+      'job-id': 'job_abc'
+    })
+
+  test.each([
+    [409, 'completed', undefined],
+    [410, 'archived', { status: 'archived' }],
+    [409, 'failed', { status: 'failed' }]
+  ] as const)(
+    'a message refused with %i by a job that is %s: a new job gets the instruction and the link, and the reply says so',
+    async (status, ended, patch) => {
+      const sim = await startSim()
+      sim.addFault({ route: 'agent-message', status, body: { error: `the job is ${ended}` } })
+      if (patch !== undefined) sim.addFault({ route: 'agent-get', patch })
+      const { failure, outputs, log } = await onItsPullRequest(sim)
+      expect(failure).toBeUndefined()
+      const created = outputs.get('job-id') as string
+      expect(created).not.toBe('job_abc')
+      expect(sim.agentJobs.get(`proj_123/${created}`)?.prompts[0]).toBe(
+        'Also fix the changelog\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/42, opened by docs agent job job_abc, which no longer takes messages.'
+      )
+      const note = `Agent job \`job_abc\` no longer takes messages (it is ${ended}: the job is ${ended}), so a new job got this instruction.`
+      expect(log.lines).toContain(`warning: ${note}`)
+      expect(written(sim, 42).at(-1)?.body).toContain('no longer takes messages')
+    }
+  )
+
+  test.each([400, 413, 422])(
+    "a message refused with %i: the step fails with the service's reason, and nothing is created",
+    async (status) => {
+      const sim = await startSim()
+      sim.addFault({ route: 'agent-message', status, body: { error: 'the message is not acceptable' } })
+      const { failure } = await onItsPullRequest(sim)
+      expect(failure).toContain(`HTTP ${status}: the message is not acceptable`)
+      expect(sim.count('agent-create')).toBe(0)
+      expect(sim.count('agent-get')).toBe(0)
+    }
+  )
+})

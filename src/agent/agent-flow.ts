@@ -354,12 +354,12 @@ async function reach(
         }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw notFoundOnRecord(error, request.job)
-        // The spec leaves the message's refusals open: the refusal may be about the message (too
-        // long, the job busy). Only a job that has ended for good gets a successor; a new job is
-        // work that cannot be taken back.
-        // Read as it is: a job that does not say its status has not said it ended.
+        // Refused as the job takes no more messages (409, 410): a job that has ended for good gets
+        // a successor with the instruction; one still going fails with the service's reason. A new
+        // job is work that cannot be taken back. Read as it is: a job that does not say its status
+        // has not said it ended.
         const now = await api.read(projectId, jobId, deadline)
-        if (now.status !== 'archived' && now.status !== 'failed') throw error
+        if (now.status === undefined || !AGENT_TERMINAL.has(now.status)) throw error
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
