@@ -2,6 +2,7 @@
 // a run whose answers cannot be understood fails instead of guessing; no part of a secret leaves;
 // the comment gate stands in front of every operation. Each item against the simulator, over HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type TestClock } from './support/clock.js'
@@ -494,4 +495,46 @@ describe('a successor for a job that has ended', () => {
       expect(sim.count('agent-get')).toBe(0)
     }
   )
+})
+
+describe('`helm-values-file` is judged like `path`, before any request', () => {
+  /** An export in a workspace of its own, with a git checkout and an earlier site. */
+  async function exportWith(helmValuesFile: string): Promise<{ result: RunResult; sim: Simulator; ws: string }> {
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    const ws = path.join(temp.dir, `ws-${Math.random().toString(36).slice(2)}`)
+    await mkdir(path.join(ws, '.git'), { recursive: true })
+    await writeFile(path.join(ws, '.git', 'config'), '[core]\n')
+    await mkdir(path.join(ws, 'site'), { recursive: true })
+    await writeFile(path.join(ws, 'site', 'index.html'), 'the earlier site')
+    await mkdir(path.join(ws, 'deploy'), { recursive: true })
+    await symlink(path.join(ws, '.git'), path.join(ws, 'meta'))
+    const result = await (fixture as SimulatorFixture).run(
+      exportInputs(sim, { path: 'site', 'helm-values-file': helmValuesFile }),
+      { env: { GITHUB_WORKSPACE: ws } }
+    )
+    return { result, sim, ws }
+  }
+
+  test.each([
+    ['.', 'names a folder, not a file'],
+    ['deploy/', 'names a folder, not a file'],
+    ['.git/config', 'is in a `.git` folder'],
+    ['site/values.yaml', 'is in `path`, which each export replaces whole'],
+    ['deploy', 'is a folder'],
+    ['meta/config', 'is in a `.git` folder']
+  ])('`%s`: an input error, nothing sent, nothing written or replaced', async (file, why) => {
+    const { result, sim, ws } = await exportWith(file)
+    expect(result.failureKind).toBe('input')
+    expect(result.failure).toContain('`helm-values-file` must be a file of its own')
+    expect(result.failure).toContain(why)
+    expect(sim.requests).toEqual([])
+    expect(await readFile(path.join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n')
+    expect(await readFile(path.join(ws, 'site', 'index.html'), 'utf8')).toBe('the earlier site')
+  })
+
+  test('a file of its own in the workspace is written', async () => {
+    const { result, ws } = await exportWith('deploy/values.yaml')
+    expect(result.failure).toBeUndefined()
+    expect(await readFile(path.join(ws, 'deploy', 'values.yaml'), 'utf8')).toContain('staticExport:')
+  })
 })

@@ -108,7 +108,9 @@ export const INPUTS = {
   },
   'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
   'helm-values-file': {
-    description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).',
+    description:
+      'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before any request.',
+    cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
     for: ['export']
   },
   'helm-bundle-url': {

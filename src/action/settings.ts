@@ -8,7 +8,7 @@ import { isPlainSegment } from '../common/path-segment.js'
 import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
-import { folderProblem } from './path-guard.js'
+import { type GuardedFolder, fileProblem, folderProblem } from './path-guard.js'
 
 /** What every operation is handed for the comment gate (see gate/comment-gate.ts). */
 export interface GateSettings {
@@ -221,16 +221,24 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     const jobId = segment('job-id')
     const domainText = value('domain')
     const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn)
+    const sitePath = checkFolder('path', value('path') ?? '', context.workspace, problems)
+    const download = flag('download')
     const exportCommon: ExportCommon = {
       ...common,
       operation,
-      path: checkFolder('path', value('path') ?? '', context.workspace, problems),
-      download: flag('download'),
+      path: sitePath,
+      download,
       extract: flag('extract'),
       maxSiteBytes: size('max-site-size'),
       verify: verifyMode(value('verify') ?? 'true', problems),
       exportVersion: value('export-version'),
-      helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
+      helmValuesFile: checkFile(
+        'helm-values-file',
+        value('helm-values-file'),
+        context.workspace,
+        problems,
+        download ? [{ path: sitePath, name: '`path`, which each export replaces whole' }] : []
+      ),
       helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
     }
     // Inputs that would change nothing are said to, rather than dropped without a word.
@@ -439,8 +447,25 @@ function splitLines(text: string | undefined): string[] | undefined {
   return lines.length > 0 ? lines : undefined
 }
 
-function optionalPath(text: string | undefined, workspace: string): string | undefined {
-  return text === undefined ? undefined : path.resolve(workspace, text)
+/**
+ * A file the export writes (the Helm values), judged as written before any request: a file's
+ * name, not a folder's (`.`, a trailing `/`), nor a path in `.git` or in `guarded` (the export's
+ * pre-flight judges the real path, and what is on the disk there).
+ */
+function checkFile(
+  name: InputName,
+  text: string | undefined,
+  workspace: string,
+  problems: string[],
+  guarded: GuardedFolder[]
+): string | undefined {
+  if (text === undefined) return undefined
+  const file = path.resolve(workspace, text)
+  const last = text.split(/[\\/]/).at(-1) ?? ''
+  const problem =
+    last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : fileProblem(file, guarded)
+  if (problem !== undefined) problems.push(`\`${name}\` must be a file of its own, not \`${text}\`, which ${problem}.`)
+  return file
 }
 
 /**

@@ -16,15 +16,17 @@ import { maskLinkSecrets } from '../common/link-secrets.js'
 import { describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
-import { archiveFolderOf, archiveOutlivesRun, checkExportPath } from './path-check.js'
+import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
 import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
-  // Before any request: a `path` that may not be replaced fails the run while nothing is started.
+  // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
+  // written, fails the run while nothing is started.
   await checkExportPath(settings, host)
+  await checkHelmValuesFile(settings, host)
 
   const jobId = await log.group('Start the export', async () => {
     if (settings.jobId !== undefined) {
