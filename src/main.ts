@@ -23,7 +23,15 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   for (const name of SECRET_INPUTS) secrets.add(host.getInput(name).trim())
   const { log } = host
   const signal = host.cancelled
-  const outputs = new Outputs((name, value) => host.setOutput(name, value))
+  const outputs = new Outputs((name, value) => {
+    try {
+      host.setOutput(name, value)
+    } catch (error) {
+      // The runner's output file could not be written: said as such, and (see namingTheJob) with
+      // the job already started, which a rerun would otherwise start again.
+      throw new ActionError(`Could not set the output \`${name}\`: ${errorMessage(error)}`)
+    }
+  })
   let settings: Settings | undefined
   // Made first, so that a run whose inputs are refused still leaves its summary.
   const report: Report = newReport('Docs admin')

@@ -17,6 +17,7 @@ import {
   exportInputs,
   simulatorFixture
 } from './support/harness.js'
+import { asShown, liveMarkdown } from './support/markdown.js'
 import { tempFolder } from './support/temp.js'
 
 const GITHUB_TOKEN = 'ghs_edgestoken0123456789abcdef'
@@ -536,5 +537,51 @@ describe('`helm-values-file` is judged like `path`, before any request', () => {
     const { result, ws } = await exportWith('deploy/values.yaml')
     expect(result.failure).toBeUndefined()
     expect(await readFile(path.join(ws, 'deploy', 'values.yaml'), 'utf8')).toContain('staticExport:')
+  })
+})
+
+describe('the low ones', () => {
+  test('`Retry-After: 0` again and again on status reads: a floor of a second between the requests', async () => {
+    const sim = await startSim({ exportJob: { durationMs: 60_000 } })
+    sim.addFault({ route: 'export-status', status: 503, retryAfter: '0', times: 12 })
+    const { failure } = await (fixture as SimulatorFixture).run(
+      exportInputs(sim, { path: 'site', download: 'false', 'poll-interval': '250ms' }),
+      { env: { GITHUB_WORKSPACE: temp.dir } }
+    )
+    expect(failure).toBeUndefined()
+    // A retry waits a second at least; the next status check comes after a wait of its own: never
+    // three requests within 900 ms.
+    const reads = sim.requests.filter((r) => r.route === 'export-status').map((r) => r.at)
+    const bursts = reads.slice(2).filter((at, i) => at - (reads[i] ?? 0) < 900)
+    expect(reads.length).toBeGreaterThan(12)
+    expect(bursts).toEqual([])
+  })
+
+  test('in a reply, `GH-1` and a commit-like hex id from the service are no links; they read the same', async () => {
+    const sim = await startSim()
+    const sha = '9fceb02d0ae598e95dc970b74767f19372d61af8'
+    sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: `regressed by ${sha}, see GH-1 and gh-22` } })
+    await onComment(sim, issueCommentEvent('/docs-agent Write a page'))
+    const line = (written(sim, 7)[0]?.body ?? '').split('\n').find((text) => text.includes('regressed by')) ?? ''
+    const said = line.slice(line.indexOf('regressed by'))
+    expect(asShown(said)).toContain(`regressed by ${sha}, see GH-1 and gh-22`)
+    expect(said).not.toMatch(/[0-9a-f]{7}/)
+    expect(said).not.toMatch(/\bgh-\d/i)
+    expect(liveMarkdown(said)).toEqual([])
+  })
+
+  test('an output the runner cannot take (GITHUB_OUTPUT unwritable): the error names the output and the job already started', async () => {
+    const sim = await startSim({ exportJob: { durationMs: 0 } })
+    const { failure } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
+      env: { GITHUB_WORKSPACE: temp.dir },
+      onHost: (host) => {
+        host.outputFailure = new Error('EACCES: permission denied, open the output file')
+      }
+    })
+    const [jobId] = [...sim.exportJobs.keys()]
+    expect(failure).toBe(
+      `Export job ${jobId}: Could not set the output \`job-id\`: EACCES: permission denied, open the output file`
+    )
+    expect(sim.count('export-start')).toBe(1)
   })
 })

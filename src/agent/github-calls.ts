@@ -26,7 +26,7 @@ const BEST_EFFORT_MS = 5_000
 export const LISTING_TIMEOUT_MS = 120_000
 /** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
 const CANCELLED_WORD_MS = 1500
-const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
+const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4, floorMs: 1000 }
 
 /** Hint for a refused write on the workflow's own repository. */
 export const WRITE_PERMISSION_HINT =

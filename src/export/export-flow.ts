@@ -38,6 +38,8 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       deadline
     )
     log.info(`Started export job ${started.jobId} for ${settings.domain}.`)
+    // The job first: an output that cannot be written then fails a step that names it.
+    outputs.set('job-id', started.jobId)
     outputs.set('status', started.status ?? 'queued')
     return started.jobId
   })

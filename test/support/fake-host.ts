@@ -76,7 +76,11 @@ export class FakeHost implements Host {
     return this.inputs[name] ?? ''
   }
 
+  /** Set, every output fails with it, as @actions/core's does when the runner's GITHUB_OUTPUT file cannot be written. */
+  outputFailure: Error | undefined
+
   setOutput(name: OutputName, value: string): void {
+    if (this.outputFailure !== undefined) throw this.outputFailure
     this.outputs.set(name, value)
   }
 
