@@ -83,7 +83,8 @@ function unreadable(data: unknown, status: number, what: string, expected: strin
   )
 }
 
-function kindOf(data: unknown): string {
+/** What a body that is not the JSON a call returns is, by its kind. */
+export function kindOf(data: unknown): string {
   if (typeof data === 'string') {
     const text = data.trim()
     if (text === '') return 'an empty body'

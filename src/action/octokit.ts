@@ -4,7 +4,8 @@
  */
 import { getOctokit } from '@actions/github'
 import { errorMessage } from '../common/errors.js'
-import { type AnswerReader, commentPage, login, permission, postedComment } from './github-answers.js'
+import { serviceText } from '../common/text.js'
+import { type AnswerReader, commentPage, kindOf, login, permission, postedComment } from './github-answers.js'
 import { type GitHubApi, GitHubAnswerError, GitHubApiError, type IssueComment, type RepoRef } from './host.js'
 
 /** A conversation is read to at most this many pages of COMMENTS_PER_PAGE comments. */
@@ -171,7 +172,18 @@ function failed(error: unknown, signal: AbortSignal | undefined): GitHubApiError
     headers['retry-after'] ??
     (exhausted && Number.isFinite(reset) ? String(Math.max(0, Math.ceil(reset - Date.now() / 1000))) : undefined)
   const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || exhausted))
-  return new GitHubApiError(status, errorMessage(error), rateLimited, retryAfter)
+  return new GitHubApiError(status, saidBy(error), rateLimited, retryAfter)
+}
+
+/**
+ * What GitHub said in a refusal, made safe for a log line: its JSON's message (Octokit's words
+ * for it) on one line that can start no workflow command; a body that is not JSON (an HTML error
+ * page, text), which Octokit would repeat whole, by its kind only.
+ */
+function saidBy(error: unknown): string {
+  const data = (error as { response?: { data?: unknown } })?.response?.data
+  if (typeof data === 'string' || data instanceof ArrayBuffer) return `GitHub answered with ${kindOf(data)}`
+  return serviceText(errorMessage(error))
 }
 
 /** Whether an Octokit error came with an HTTP answer: one without (a network failure) has a status (500) but no `response`. */

@@ -10,7 +10,7 @@ import { GitHubAnswerError, GitHubApiError } from '../action/host.js'
 import { withTimeout } from '../common/cancellation.js'
 import { budget } from '../common/deadline.js'
 import { CancelledError, errorMessage } from '../common/errors.js'
-import { type AttemptFailure, classify } from '../service/failure.js'
+import type { AttemptFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 
 /** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
@@ -49,26 +49,22 @@ export async function readGitHub<T>(
 
 /**
  * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
- * is. A post is not made twice: after a failure that may have made it all the same (a 5xx other
- * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
- * and what it finds is the result. An edit, which writes the same again, needs no `find`.
+ * is. A post is not made twice: after any failed try, `find` looks for what it wrote before the
+ * next one, and what it finds is the result. Also after a failure that says nothing was written
+ * (a 429, a 503): a thread read costs little, a second reply stays. An edit, which writes the same
+ * again, needs no `find`.
  */
 export async function writeGitHub<T>(
   context: FlowContext,
   call: (signal: AbortSignal) => Promise<T>,
   find?: () => Promise<T | undefined>
 ): Promise<T> {
-  let mayHaveWritten = false
+  let tried = false
   return retried(context, async () => {
-    const found = mayHaveWritten && find !== undefined ? await find() : undefined
+    const found = tried && find !== undefined ? await find() : undefined
     if (found !== undefined) return found
-    try {
-      return await attempt(context, call, GITHUB_TIMEOUT_MS)
-    } catch (error) {
-      // Once a try may have written, every later one looks first, whatever its own failure was.
-      if (error instanceof AttemptError) mayHaveWritten ||= classify('once', error.failure).mayHaveBeenProcessed
-      throw error
-    }
+    tried = true
+    return attempt(context, call, GITHUB_TIMEOUT_MS)
   })
 }
 
