@@ -1,8 +1,9 @@
 /**
  * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
  * until it is `completed`, `archived` or `failed`. On a comment (which passed the gate, see
- * gate/comment-gate.ts) the run is a conversation: the command gets 👀 and one reply that follows the job, and a pull request the agent opens records its job so that the next
- * comment there reaches the same job.
+ * gate/comment-gate.ts) the run is a conversation: the command gets 👀 and one reply that follows
+ * the job, and a pull request the agent opens records its job so that the next comment there
+ * reaches the same job.
  */
 import type { FlowContext } from '../action/context.js'
 import { GitHubApiError } from '../action/host.js'

@@ -111,9 +111,9 @@ const COMMIT_LIKE = /\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi
  * Someone else's text as paragraphs of a GitHub comment, shown as the plain text it is: every
  * Markdown mark is escaped, so it makes no link, image, heading, quote, emphasis, code span, table
  * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`, an
- * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds no HTML, no comment, and so no marker
- * the action reads back (see job-record.ts). It reads the same. Cut secrets out before (see
- * redact): an escape changes how a secret is spelled.
+ * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds
+ * no HTML, no comment, and so no marker the action reads back (see job-record.ts). It reads the
+ * same. Cut secrets out before (see redact): an escape changes how a secret is spelled.
  */
 export function commentText(text: string): string {
   return (

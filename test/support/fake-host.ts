@@ -76,7 +76,7 @@ export class FakeHost implements Host {
     return this.inputs[name] ?? ''
   }
 
-  /** Set, every output fails with it, as @actions/core's does when the runner's GITHUB_OUTPUT file cannot be written. */
+  /** When set, every output fails with it, as @actions/core's do when GITHUB_OUTPUT cannot be written. */
   outputFailure: Error | undefined
 
   setOutput(name: OutputName, value: string): void {
