@@ -37,6 +37,15 @@ export interface Fault {
   trailingBytes?: number
   /** Announce this Content-Length instead of the body's own; the body is sent as it is. */
   contentLength?: number
+  /**
+   * The normal answer (the operation done, its status kept) with its body replaced: `cut` (the
+   * first `cutAt` bytes of its JSON, half by default, sent as a whole response), `empty`, or `html`
+   * (an error page, as a proxy or a host's outage page sends it with a 200).
+   */
+  answer?: 'cut' | 'empty' | 'html'
+  cutAt?: number
+  /** The normal JSON answer written with `/` as `\/` and `&`, `<`, `>` as `\u00XX`, as PHP and Go write JSON. */
+  escapedJson?: boolean
   /** Fields merged into the normal JSON answer (wrong types, absurd values, missing ones as `undefined`). */
   patch?: Record<string, unknown>
   /** With status/drop: still perform the operation first ("processed, but the answer was lost"). */

@@ -109,6 +109,11 @@ export class GitHubFake {
     return comment
   }
 
+  /** Adds `count` comments by octocat: a conversation longer than a page, or than a listing reads. */
+  addComments(repo: string, number: number, count: number): void {
+    for (let i = 1; i <= count; i++) this.addComment(repo, number, `Comment ${i} of a long conversation.`)
+  }
+
   private get tokenUser(): { login: string; type: string } {
     return this.options.tokenUser ?? TOKEN_USER
   }

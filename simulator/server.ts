@@ -214,7 +214,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (fault?.patch !== undefined && reply.json !== null && typeof reply.json === 'object') {
       reply.json = { ...(reply.json as Record<string, unknown>), ...fault.patch }
     }
-    return respond(reply, fault)
+    return respond(fault === undefined ? reply : reshaped(reply, fault), fault)
   }
 
   const sockets = new Set<Socket>()
@@ -316,6 +316,33 @@ function faultReply(fault: Fault): Reply {
   if (typeof fault.body === 'string')
     return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, raw: fault.body }
   return { status, headers, json: fault.body ?? { error: `simulated ${status}` } }
+}
+
+/** The normal answer with its body written otherwise (see Fault.answer and Fault.escapedJson). */
+function reshaped(reply: Reply, fault: Fault): Reply {
+  if (fault.answer === undefined && fault.escapedJson !== true) return reply
+  const json = { 'content-type': 'application/json; charset=utf-8' }
+  let text = reply.json === undefined ? String(reply.raw ?? '') : JSON.stringify(reply.json)
+  if (fault.escapedJson === true)
+    text = text.replace(/\//g, '\\/').replace(/[&<>]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)
+  switch (fault.answer) {
+    case 'cut':
+      return {
+        status: reply.status,
+        headers: { ...reply.headers, ...json },
+        raw: text.slice(0, fault.cutAt ?? Math.floor(text.length / 2))
+      }
+    case 'empty':
+      return { status: reply.status, headers: { ...reply.headers, ...json }, raw: '' }
+    case 'html':
+      return {
+        status: reply.status,
+        headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' },
+        raw: '<!DOCTYPE html><html><head><title>Unicorn!</title></head><body>No server is currently available.</body></html>'
+      }
+    default:
+      return { status: reply.status, headers: { ...reply.headers, ...json }, raw: text }
+  }
 }
 
 function storageNotFound(): Reply {

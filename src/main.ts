@@ -13,15 +13,25 @@ import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, InputError, errorMessage } from './common/errors.js'
+import { Secrets } from './common/secrets.js'
+import { enter } from './gate/comment-gate.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
-  const secrets = SECRET_INPUTS.map((name) => host.getInput(name).trim()).filter((secret) => secret !== '')
-  for (const secret of secrets) host.setSecret(secret)
+  const secrets = new Secrets((secret) => host.setSecret(secret))
+  for (const name of SECRET_INPUTS) secrets.add(host.getInput(name).trim())
   const { log } = host
   const signal = host.cancelled
-  const outputs = new Outputs((name, value) => host.setOutput(name, value))
+  const outputs = new Outputs((name, value) => {
+    try {
+      host.setOutput(name, value)
+    } catch (error) {
+      // The runner's output file could not be written: said as such, and (see namingTheJob) with
+      // the job already started, which a rerun would otherwise start again.
+      throw new ActionError(`Could not set the output \`${name}\`: ${errorMessage(error)}`)
+    }
+  })
   let settings: Settings | undefined
   // Made first, so that a run whose inputs are refused still leaves its summary.
   const report: Report = newReport('Docs admin')
@@ -34,7 +44,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
       warn: (m) => log.warning(m)
     })
     report.title = titleOf(settings)
-    client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal })
+    client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, secrets, signal })
     const startedAt = clock.now()
     await runOperation(settings, client, {
       host,
@@ -42,6 +52,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
       signal,
       outputs,
       report,
+      secrets,
       startedAt,
       deadline: startedAt + settings.timeoutMs
     })
@@ -56,7 +67,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     client?.dispose()
   }
   await host
-    .appendSummary(renderSummary(report, outputs, failure, secrets))
+    .appendSummary(renderSummary(report, outputs, failure, secrets.values()))
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 
@@ -85,8 +96,14 @@ function cancelledMessage(settings: Settings | undefined): string {
     : 'The run was cancelled.'
 }
 
-/** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
+/**
+ * Every operation enters through the comment gate: on a comment event nothing reaches the service
+ * unless the comment's author may (see gate/comment-gate.ts). Then only the flow the operation
+ * needs is loaded: the agent flow brings the GitHub client along.
+ */
 async function runOperation(settings: Settings, client: ServiceClient, context: FlowContext): Promise<void> {
+  const entrance = await enter(settings, context)
+  if (entrance === undefined) return
   if (settings.operation === 'export') {
     const { runExport } = await import('./export/export-flow.js')
     return runExport(settings, client, context)
@@ -96,5 +113,5 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
     return runDeploy(settings, client, context)
   }
   const { runAgent } = await import('./agent/agent-flow.js')
-  return runAgent(settings, client, context)
+  return runAgent(settings, client, context, entrance)
 }

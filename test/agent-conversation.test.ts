@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
-import { levelOf, meets } from '../src/agent/permission.js'
-import { formatReplyMarker, readReplyMarker } from '../src/agent/reply-marker.js'
+import { levelOf, meets } from '../src/gate/permission.js'
+import { formatReplyMarker, readReplyMarker } from '../src/agent/rerun-state.js'
 import { type GitHubApi, GitHubApiError } from '../src/action/host.js'
 import { createGitHubApi } from '../src/action/octokit.js'
 import { describeGitHubError } from '../src/agent/github-calls.js'
@@ -1393,6 +1393,8 @@ describe('the pull request remembers its job', () => {
       type: 'Bot'
     })
     sim.addFault({ route: 'agent-message', status: 409, body: { error: 'the job is busy with another message' } })
+    // The seeded job has completed: here it is still at work.
+    sim.addFault({ route: 'agent-get', patch: { status: 'active' } })
     const jobsBefore = sim.agentJobs.size
     const { failure, log } = await onEvent(
       sim,

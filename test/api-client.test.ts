@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from '@jest/globals'
 import { ActionError } from '../src/common/errors.js'
+import { Secrets } from '../src/common/secrets.js'
 import { isPlainSegment, segment } from '../src/common/path-segment.js'
 import { AgentApi } from '../src/service/agent-api.js'
 import { ServiceClient, ServiceError } from '../src/service/client.js'
@@ -21,8 +22,10 @@ afterEach(async () => {
 function clientFor(baseUrl: string, apiKey = 'dsk_test_simulator', speed?: number) {
   const clock = acceleratedClock({ speed })
   const log = recordingLogger()
-  const client = new ServiceClient({ baseUrl, apiKey, clock, log })
-  return { client, clock, log }
+  const secrets = new Secrets()
+  secrets.add(apiKey)
+  const client = new ServiceClient({ baseUrl, apiKey, clock, log, secrets })
+  return { client, clock, log, secrets }
 }
 
 const start = {

@@ -140,7 +140,8 @@ describe('the command line', () => {
       'timeout',
       'poll-interval',
       'max-poll-interval',
-      'project-id'
+      'project-id',
+      'github-token'
     ])
   })
 

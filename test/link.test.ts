@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns'
 import { describe, expect, test } from '@jest/globals'
-import { type LinkPolicy, guardedLookup, linkPolicy, maskLinkSecrets, refuseLink } from '../src/transfer/link.js'
+import { maskLinkSecrets } from '../src/common/link-secrets.js'
+import { type LinkPolicy, guardedLookup, linkPolicy, refuseLink } from '../src/transfer/link.js'
 
 const masked = (url: string): string[] => {
   const secrets: string[] = []
@@ -13,8 +14,8 @@ describe('the secrets of a presigned link', () => {
     const secrets = masked(
       'https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D'
     )
-    expect(secrets.sort()).toEqual(
-      [
+    expect(secrets).toEqual(
+      expect.arrayContaining([
         // The whole query, as it stands and decoded.
         'sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D',
         'sv=2020-01-01&sp=r&se=2026-01-01T00:00:00Z&sig=AbC+d/Ef+Gh+IjKl=',
@@ -22,8 +23,12 @@ describe('the secrets of a presigned link', () => {
         'AbC+d/Ef+Gh+IjKl=', // decoded
         'AbC%2Bd%2FEf%2BGh%2BIjKl%3D', // encoded again
         'AbC%2bd/Ef%2bGh+IjKl%3d', // as it stands, escapes in lower case
-        'AbC%2bd%2fEf%2bGh%2bIjKl%3d' // encoded, escapes in lower case
-      ].sort()
+        'AbC%2bd%2fEf%2bGh%2bIjKl%3d', // encoded, escapes in lower case
+        'AbC+d\\/Ef+Gh+IjKl=', // decoded, in JSON that escapes `/`
+        'AbC+d\\/Ef+Gh+IjKl\\u003d', // and `=` too
+        'sv\\u003d2020-01-01\\u0026sp\\u003dr\\u0026se\\u003d2026-01-01T00:00:00Z\\u0026sig\\u003dAbC+d\\/Ef+Gh+IjKl\\u003d', // the query, in Go's JSON
+        encodeURIComponent('AbC%2Bd/Ef%2bGh+IjKl%3D') // as it stands, inside another link's query
+      ])
     )
   })
 
@@ -46,9 +51,10 @@ describe('the secrets of a presigned link', () => {
   })
 
   test('short values and non-secret parameters are never masked on their own (they would blank out words everywhere)', () => {
-    expect(masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')).toEqual([
-      'sv=2020-01-01&sp=r&se=2026&sig=abc&token='
-    ])
+    const secrets = masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')
+    expect(secrets).toContain('sv=2020-01-01&sp=r&se=2026&sig=abc&token=')
+    for (const short of ['abc', '2026', 'r', '2020-01-01']) expect(secrets).not.toContain(short)
+    expect(secrets.every((secret) => secret.length >= 8)).toBe(true)
   })
 
   test("other stores' signatures, a password in the address, and any signature inside the whole query are masked", () => {
@@ -62,17 +68,14 @@ describe('the secrets of a presigned link', () => {
     )
     expect(masked('https://deploy:s3cr3t-passw0rd@storage.example.com/site.zip')).toContain('s3cr3t-passw0rd')
     const query = 'v=1&opaque=0123456789abcdefXYZ'
-    expect(masked(`https://cdn.example.com/site.zip?${query}`)).toEqual([query])
+    expect(masked(`https://cdn.example.com/site.zip?${query}`)).toContain(query)
   })
 
   test('an unreadable link masks nothing and does not throw', () => {
     expect(masked('not a url')).toEqual([])
-    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual([
-      'sig=%E0%A4%A',
-      '%E0%A4%A',
-      '%25E0%25A4%25A',
-      '%e0%a4%A'
-    ])
+    expect(masked('https://s.example.com/x?sig=%E0%A4%A')).toEqual(
+      expect.arrayContaining(['sig=%E0%A4%A', '%E0%A4%A', '%25E0%25A4%25A', '%e0%a4%A'])
+    )
   })
 })
 

@@ -134,7 +134,7 @@ export interface GitHubApi {
  * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
  */
 export class GitHubApiError extends Error {
-  override readonly name = 'GitHubApiError'
+  override readonly name: string = 'GitHubApiError'
   constructor(
     readonly status: number,
     message: string,
@@ -147,5 +147,21 @@ export class GitHubApiError extends Error {
   /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
   get refused(): boolean {
     return this.status === 401 || this.status === 403 || this.status === 404
+  }
+}
+
+/**
+ * GitHub answered, but not with what the call returns (see github-answers.ts): `incomplete` when
+ * the answer cannot be whole (a conversation longer than the action reads), which no retry
+ * changes; else the answer could not be read, which another try may.
+ */
+export class GitHubAnswerError extends GitHubApiError {
+  override readonly name = 'GitHubAnswerError'
+  constructor(
+    status: number,
+    message: string,
+    readonly incomplete = false
+  ) {
+    super(status, message)
   }
 }

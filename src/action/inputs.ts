@@ -108,7 +108,9 @@ export const INPUTS = {
   },
   'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
   'helm-values-file': {
-    description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).',
+    description:
+      'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before any request.',
+    cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
     for: ['export']
   },
   'helm-bundle-url': {
@@ -130,20 +132,20 @@ export const INPUTS = {
   },
   'comment-command': {
     description:
-      'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+      'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+    for: 'all'
   },
   'comment-permission': {
     description:
-      "On a comment event: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+      "On a comment event, whatever the operation: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+    for: 'all',
     default: 'write'
   },
   'github-token': {
     description:
-      "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+      "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the agent operations the reaction and progress comment, and the record of the job on the pull request it opens.",
     cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+    for: 'all',
     default: '${{ github.token }}'
   },
   'comment-reply': {

@@ -8,9 +8,18 @@ import { isPlainSegment } from '../common/path-segment.js'
 import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
 import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
-import { folderProblem } from './path-guard.js'
+import { type GuardedFolder, fileProblem, folderProblem } from './path-guard.js'
 
-interface CommonSettings {
+/** What every operation is handed for the comment gate (see gate/comment-gate.ts). */
+export interface GateSettings {
+  /** On a comment event: only comments starting with it run anything. */
+  commentCommand: string | undefined
+  /** On a comment event: the least permission on the repository its author needs. */
+  commentPermission: PermissionLevel
+  githubToken: string | undefined
+}
+
+interface CommonSettings extends GateSettings {
   apiKey: string
   /** Base address without a trailing slash; may carry a path prefix (a gateway). */
   baseUrl: string
@@ -69,11 +78,6 @@ export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
 
 interface AgentCommon extends CommonSettings {
   projectId: string
-  /** On a comment event: only comments starting with it run anything. */
-  commentCommand: string | undefined
-  /** On a comment event: the least permission on the repository its author needs. */
-  commentPermission: PermissionLevel
-  githubToken: string | undefined
   commentReply: boolean
 }
 
@@ -201,6 +205,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     problems.push(`\`operation\` must be one of ${codeList(OPERATIONS)}, not \`${operationText}\`.`)
   }
   const apiKey = required('api-key')
+  checkHeaderValue('api-key', apiKey, problems)
   const baseUrl = checkBaseUrl(required('base-url'), problems)
   const wait = flag('wait')
   const timeoutMs = duration('timeout', LONGEST_TIMEOUT)
@@ -214,23 +219,43 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
         `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
     )
   }
-  const common: CommonSettings = { apiKey, baseUrl, wait, timeoutMs, pollIntervalMs, maxPollIntervalMs }
+  const commentCommand = value('comment-command')
+  const common: CommonSettings = {
+    apiKey,
+    baseUrl,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    maxPollIntervalMs,
+    commentCommand,
+    commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
+    githubToken: value('github-token')
+  }
+  checkHeaderValue('github-token', common.githubToken, problems)
 
   let settings: Settings | undefined
   if (operation === 'export') {
     const jobId = segment('job-id')
     const domainText = value('domain')
     const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn)
+    const sitePath = checkFolder('path', value('path') ?? '', context.workspace, problems)
+    const download = flag('download')
     const exportCommon: ExportCommon = {
       ...common,
       operation,
-      path: checkFolder('path', value('path') ?? '', context.workspace, problems),
-      download: flag('download'),
+      path: sitePath,
+      download,
       extract: flag('extract'),
       maxSiteBytes: size('max-site-size'),
       verify: verifyMode(value('verify') ?? 'true', problems),
       exportVersion: value('export-version'),
-      helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
+      helmValuesFile: checkFile(
+        'helm-values-file',
+        value('helm-values-file'),
+        context.workspace,
+        problems,
+        download ? [{ path: sitePath, name: '`path`, which each export replaces whole' }] : []
+      ),
       helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
     }
     // Inputs that would change nothing are said to, rather than dropped without a word.
@@ -264,13 +289,9 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     else if (value('project-id') === undefined && value('job-id') === undefined)
       problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
   } else if (operation !== undefined) {
-    const commentCommand = value('comment-command')
     const agentCommon: AgentCommon = {
       ...common,
       projectId: segment('project-id') ?? '',
-      commentCommand,
-      commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-      githubToken: value('github-token'),
       commentReply: flag('comment-reply')
     }
     if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
@@ -415,6 +436,19 @@ function permissionLevel(text: string, problems: string[]): PermissionLevel {
   return 'admin'
 }
 
+/**
+ * A secret that travels in an HTTP header. Node refuses a line break, another control character
+ * or a character outside Latin-1 there only as it builds the request, and a request that failed
+ * that late cannot tell whether it was sent: refused here, before any request. Its value is not
+ * repeated: it is a secret.
+ */
+function checkHeaderValue(name: InputName, text: string | undefined, problems: string[]): void {
+  if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
+    problems.push(
+      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry: check the secret's value.`
+    )
+}
+
 /** An identifier that becomes one path segment of an API address. */
 function checkSegment(name: InputName, text: string | undefined, problems: string[]): string | undefined {
   if (text === undefined) return undefined
@@ -438,8 +472,25 @@ function splitLines(text: string | undefined): string[] | undefined {
   return lines.length > 0 ? lines : undefined
 }
 
-function optionalPath(text: string | undefined, workspace: string): string | undefined {
-  return text === undefined ? undefined : path.resolve(workspace, text)
+/**
+ * A file the export writes (the Helm values), judged as written before any request: a file's
+ * name, not a folder's (`.`, a trailing `/`), nor a path in `.git` or in `guarded` (the export's
+ * pre-flight judges the real path, and what is on the disk there).
+ */
+function checkFile(
+  name: InputName,
+  text: string | undefined,
+  workspace: string,
+  problems: string[],
+  guarded: GuardedFolder[]
+): string | undefined {
+  if (text === undefined) return undefined
+  const file = path.resolve(workspace, text)
+  const last = text.split(/[\\/]/).at(-1) ?? ''
+  const problem =
+    last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : fileProblem(file, guarded)
+  if (problem !== undefined) problems.push(`\`${name}\` must be a file of its own, not \`${text}\`, which ${problem}.`)
+  return file
 }
 
 /**

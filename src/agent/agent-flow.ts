@@ -1,12 +1,12 @@
 /**
  * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
- * until it is `completed`, `archived` or `failed`. On a comment the run is a conversation: the
- * comment's author must have `comment-permission` on the repository, the command gets 👀 and one
- * reply that follows the job, and a pull request the agent opens records its job so that the next
- * comment there reaches the same job.
+ * until it is `completed`, `archived` or `failed`. On a comment (which passed the gate, see
+ * gate/comment-gate.ts) the run is a conversation: the command gets 👀 and one reply that follows
+ * the job, and a pull request the agent opens records its job so that the next comment there
+ * reaches the same job.
  */
 import type { FlowContext } from '../action/context.js'
-import { type GitHubApi, GitHubApiError } from '../action/host.js'
+import { GitHubApiError } from '../action/host.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
@@ -17,19 +17,16 @@ import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
 import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
-import { meets, readPermission } from './permission.js'
+import type { Entrance } from '../gate/comment-gate.js'
 import { OurComments } from './our-comments.js'
 import { ProgressComment } from './progress-comment.js'
-import type { Asked, ReplyState } from './reply-marker.js'
+import { type Asked, type ReplyState, type Resumed, carryOn } from './rerun-state.js'
 import {
-  type SkipReason,
   type Subject,
   type TriggeringComment,
   promptWithContext,
-  readTriggeringComment,
   repositoryOf,
   resolvePrompt,
-  skipReason,
   subjectOf
 } from './trigger.js'
 
@@ -49,11 +46,7 @@ type Request =
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
    * ProgressComment.resume); this attempt carries on with it instead of asking again.
    */
-  | {
-      kind: 'read'
-      job: JobToReach
-      resumed?: { asked: Asked; at: number | undefined; seen: boolean; answered: boolean }
-    }
+  | { kind: 'read'; job: JobToReach; resumed?: Resumed }
   | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
   | { kind: 'create'; projectId: string; instruction: string; prompt: string }
 
@@ -67,27 +60,27 @@ interface Trigger {
   subject: Subject | undefined
 }
 
-export async function runAgent(settings: AgentSettings, client: ServiceClient, context: FlowContext): Promise<void> {
+export async function runAgent(
+  settings: AgentSettings,
+  client: ServiceClient,
+  context: FlowContext,
+  entrance: Entrance
+): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
-  const event = await host.event()
-  const comment = readTriggeringComment(event, (name) => host.env(name))
+  // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
+  const { event, comment } = entrance
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
-  const github = settings.githubToken === undefined ? undefined : await host.github(settings.githubToken)
-
-  // 1. A comment runs the agent only when it is new, holds the command, and its author may.
-  if (comment !== undefined) {
-    describeComment(comment, context)
-    const skip = await gate(comment, settings, github, context)
-    if (skip !== undefined) return skipped(skip, context)
+  const github = await entrance.github()
+  if (comment === undefined) {
+    outputs.set('skipped', false)
+    outputs.set('skip-reason', '')
   }
-  outputs.set('skipped', false)
-  outputs.set('skip-reason', '')
   const ours = github === undefined ? undefined : new OurComments(github, context)
   const progress =
     comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
       ? ProgressComment.open(github, comment, context, ours)
       : undefined
-  await progress?.acknowledge()
+  progress?.acknowledge()
   const records =
     github === undefined || ours === undefined
       ? undefined
@@ -96,12 +89,12 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
   const conversation = new Conversation(settings, context, progress, records, comment?.runUrl)
 
   try {
-    // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
+    // 1. Which job, and what to ask of it: settled before any request to the service. A rerun of
     // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
     const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
     const request =
-      carryOn(earlier, settings) ??
+      resumedFrom(earlier, settings) ??
       (await plan(
         settings,
         { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) },
@@ -112,12 +105,12 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       report.rows.push(['Prompt', cutShort(instruction, PROMPT_PREVIEW)])
     }
 
-    // 3. Reach the job.
+    // 2. Reach the job.
     if (request.kind !== 'create') outputs.set('job-id', request.job.jobId)
     const reached = await reach(request, api, deadline, context, conversation)
-    await conversation.reached(reached)
+    conversation.reached(reached)
 
-    // 4. Follow it to its end, unless asked not to.
+    // 3. Follow it to its end, unless asked not to.
     let final: AgentJob = reached.job.answer
     if (settings.wait) {
       const { jobId, projectId } = reached.job
@@ -144,7 +137,7 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
               conversation.tookUp()
             }
             // An end that may be from before the message is not the job's outcome (yet).
-            return conversation.seen(job, takenUp)
+            conversation.seen(job, takenUp)
           },
           stale: { is: () => !takenUp, until: pickupUntil, what: 'the message' },
           // A read answer is the first check; a message's answer may still describe the job as
@@ -168,81 +161,26 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
       report.notes.push('Not waiting for the job (`wait: false`).')
     }
 
-    // 5. Act on its end.
+    // 4. Act on its end.
     await conversation.ended(final, settings.wait || reached.request === 'read')
   } catch (error) {
     if (context.signal.aborted || isAbortError(error)) await conversation.cancelled()
     else await conversation.failed(errorMessage(error))
     throw error
+  } finally {
+    // What GitHub was told without waiting (a record while the job ran) is done before the step ends.
+    await conversation.settled()
   }
 }
 
 /**
- * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
- * service answered with, or the job a message with no clear answer went to; refuse to ask again
- * when a create or a message may have been processed and its job cannot be followed from here
- * (no clear answer, an id the marker cannot hold, another project); undefined to ask the service
- * as if new (nothing was asked, the service surely refused, or only a read was asked).
+ * What a rerun asks after the earlier attempt `earlier` (see carryOn): a read of the job it
+ * follows, an ActionError when it may not ask again, undefined to plan as if new.
  */
-function carryOn(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
-  if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused') return undefined
-  const { job, asked, at, outcome, seen } = earlier
-  const followable = job !== undefined && job.projectId === settings.projectId
-  if (followable && (outcome === 'answered' || asked === 'message'))
-    return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } }
-  if (asked === 'read') return undefined
-  const elsewhere =
-    job !== undefined && !followable
-      ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
-      : ''
-  if (asked === 'create') {
-    throw new ActionError(
-      outcome === 'pending'
-        ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
-        : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
-    )
-  }
-  throw new ActionError(
-    `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
-  )
-}
-
-/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
-async function gate(
-  comment: TriggeringComment,
-  settings: AgentSettings,
-  github: GitHubApi | undefined,
-  context: FlowContext
-): Promise<{ reason: SkipReason; message: string } | undefined> {
-  const skip = skipReason(comment, settings.commentCommand)
-  if (skip !== undefined) return skip
-  const { author, repository } = comment
-  if (github === undefined || author === undefined || repository === undefined) {
-    const missing =
-      github === undefined
-        ? 'there is no `github-token`'
-        : "the event payload does not name the comment's author and repository"
-    throw new ActionError(
-      `Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`
-    )
-  }
-  const level = await readPermission(github, repository, author, context)
-  context.report.rows.push(['Permission', level])
-  if (meets(level, settings.commentPermission)) return undefined
-  return {
-    reason: 'permission',
-    message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
-  }
-}
-
-function skipped(skip: { reason: SkipReason; message: string }, context: FlowContext): void {
-  const { host, outputs, report } = context
-  // A refused author deserves a mark on the run's page; the other reasons are routine.
-  if (skip.reason === 'permission') host.log.notice(`${skip.message} Nothing was sent to the docs service.`)
-  else host.log.info(`${skip.message} Nothing to do.`)
-  outputs.set('skipped', true)
-  outputs.set('skip-reason', skip.reason)
-  report.notes.push(`Skipped: ${skip.message}`)
+function resumedFrom(earlier: ReplyState | undefined, settings: AgentSettings): Request | undefined {
+  const decision = carryOn(earlier, settings.projectId)
+  if (decision.kind === 'refuse') throw new ActionError(decision.message)
+  return decision.kind === 'follow' ? { kind: 'read', job: decision.job, resumed: decision.resumed } : undefined
 }
 
 /**
@@ -417,12 +355,12 @@ async function reach(
         }
       } catch (error) {
         if (request.ifRefused === undefined || !refusesMessages(error)) throw notFoundOnRecord(error, request.job)
-        // The spec leaves the message's refusals open: the refusal may be about the message (too
-        // long, the job busy). Only a job that has ended for good gets a successor; a new job is
-        // work that cannot be taken back.
-        // Read as it is: a job that does not say its status has not said it ended.
+        // Refused as the job takes no more messages (409, 410): a job that has ended for good gets
+        // a successor with the instruction; one still going fails with the service's reason. A new
+        // job is work that cannot be taken back. Read as it is: a job that does not say its status
+        // has not said it ended.
         const now = await api.read(projectId, jobId, deadline)
-        if (now.status !== 'archived' && now.status !== 'failed') throw error
+        if (now.status === undefined || !AGENT_TERMINAL.has(now.status)) throw error
         const why = error.serviceError ?? `HTTP ${error.status}`
         const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
         log.warning(note)
@@ -454,11 +392,4 @@ async function create(
     log.info(`Created agent job ${created.id} in project ${projectId}.`)
     return { projectId, jobId: created.id, answer: created }
   })
-}
-
-function describeComment(comment: TriggeringComment, context: FlowContext): void {
-  const { host, report } = context
-  const who = comment.author ?? 'an unknown author'
-  host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`)
-  report.rows.push(['Comment by', who])
 }

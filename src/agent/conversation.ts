@@ -10,7 +10,7 @@ import { AGENT_TERMINAL, type AgentJob } from '../service/agent-api.js'
 import { ServiceError } from '../service/client.js'
 import { type JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
 import type { ProgressComment } from './progress-comment.js'
-import type { Asked } from './reply-marker.js'
+import type { Asked } from './rerun-state.js'
 import { type ProgressFacts, progressText } from './reply.js'
 import { serverUrlOf } from './trigger.js'
 
@@ -85,8 +85,8 @@ export class Conversation {
   async asking(asked: 'message' | 'create', job: RecordedJob | undefined, at: number): Promise<void> {
     this.asked = asked
     this.askedJobId = job?.jobId
-    this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined })
-    await this.progress?.record(this.text('asking', undefined, undefined))
+    if (this.progress?.advance({ kind: 'asking', asked, job, at }) === 'before-asking')
+      await this.progress.record(this.text('asking', undefined, undefined))
   }
 
   /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
@@ -100,45 +100,50 @@ export class Conversation {
         answer instanceof ServiceError
           ? !answer.mayHaveBeenProcessed
           : error instanceof CancelledError && error.beforeSending
-      if (notTaken) this.progress?.note({ outcome: 'refused' })
+      if (notTaken) this.progress?.advance({ kind: 'refused' })
       throw error
     }
   }
 
   /** The job has shown that it took up the message: a rerun need not wait for that again. */
   tookUp(): void {
-    this.progress?.note({ seen: true })
+    this.progress?.advance({ kind: 'took-up' })
   }
 
-  /** The service answered: the job is known. */
-  async reached(reached: Reached): Promise<void> {
+  /** The service answered: the job is known. What GitHub is told of it is not waited for. */
+  reached(reached: Reached): void {
     const { job } = reached
     this.reachedJob = reached
     this.outputs.set('job-id', job.jobId)
     // A message's answer may still show the job as it was before the message: its outcome
     // fields count only once the job took the message up, or when nothing more will be read.
     const takenUp = tookUpAlready(reached)
-    this.progress?.note({
-      outcome: 'answered',
+    this.progress?.advance({
+      kind: 'answered',
       asked: reached.request,
       at: reached.askedAt,
       job: { projectId: job.projectId, jobId: job.jobId },
-      seen: (reached.request === 'message' && takenUp) || undefined
+      seen: reached.request === 'message' && takenUp
     })
     const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)
-    // A job read without waiting is shown once, as it ended up.
+    // Not waited for: the job is followed meanwhile (see ProgressComment.showSoon).
     if (this.settings.wait || reached.request !== 'read')
-      await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer)
-    await this.noteRecord(job.answer)
+      this.progress?.showSoon(
+        this.text(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer, undefined)
+      )
+    this.noteRecordSoon(job.answer)
   }
 
-  /** A status answer while following the job; `settled` false: an end that may be from before the message. */
-  async seen(job: AgentJob & { status: string }, settled: boolean): Promise<void> {
+  /**
+   * A status answer while following the job; `settled` false: an end that may be from before the
+   * message. What GitHub is told of it is not waited for.
+   */
+  seen(job: AgentJob & { status: string }, settled: boolean): void {
     const changed = job.status !== this.last?.status
     this.publish(job, settled)
-    if (changed && !AGENT_TERMINAL.has(job.status)) await this.show('working', job)
-    await this.noteRecord(job)
+    if (changed && !AGENT_TERMINAL.has(job.status)) this.progress?.showSoon(this.text('working', job, undefined))
+    this.noteRecordSoon(job)
   }
 
   /** The job's final state (or, without wait, as read): `failed` fails the step. */
@@ -174,6 +179,11 @@ export class Conversation {
     report.notes.push(note)
   }
 
+  /** Waits for what GitHub is being told (the reply's edits and the records not waited for). */
+  async settled(): Promise<void> {
+    await Promise.all([this.progress?.settled(), this.records?.settled()])
+  }
+
   /** The run was cancelled: a reply still saying "working" says so instead. */
   async cancelled(): Promise<void> {
     if (this.endShown) return
@@ -205,7 +215,7 @@ export class Conversation {
         elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
         runUrl: this.runUrl
       },
-      [this.settings.apiKey, this.settings.githubToken]
+      this.context.secrets.values()
     )
   }
 
@@ -226,10 +236,23 @@ export class Conversation {
 
   /** A pull request link on this GitHub server records the job there. */
   private async noteRecord(answer: AgentJob): Promise<void> {
+    const record = this.recordOf(answer)
+    if (record !== undefined) await this.records?.note(record.job, record.pull)
+  }
+
+  /** As noteRecord, not waited for. */
+  private noteRecordSoon(answer: AgentJob): void {
+    const record = this.recordOf(answer)
+    if (record !== undefined) this.records?.noteSoon(record.job, record.pull)
+  }
+
+  /** The job and the pull request on this GitHub server that `answer` links to, if it does. */
+  private recordOf(answer: AgentJob): { job: RecordedJob; pull: PullRequestRef } | undefined {
     const pull = this.pullRequestOf(answer)
     const job = this.reachedJob?.job
-    if (pull !== undefined && job !== undefined && this.records !== undefined)
-      await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull)
+    return pull === undefined || job === undefined
+      ? undefined
+      : { job: { projectId: job.projectId, jobId: job.jobId }, pull }
   }
 
   private pullRequestOf(job: AgentJob): PullRequestRef | undefined {

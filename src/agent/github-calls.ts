@@ -1,29 +1,32 @@
 /**
  * How the agent flow calls GitHub: reads it depends on, and the write of the reply's marker before
  * the service is asked, are retried like the service's GETs and fail when GitHub cannot answer;
- * everything else is best-effort, one bounded try whose failure is a warning, never a failed step.
+ * everything else is best-effort, one short bounded try whose failure is a warning, never a failed
+ * step, and while the job is followed not waited for (see Serial): a slow GitHub never costs the
+ * job its wait.
  */
 import type { FlowContext } from '../action/context.js'
-import { GitHubApiError } from '../action/host.js'
+import { GitHubAnswerError, GitHubApiError } from '../action/host.js'
 import { withTimeout } from '../common/cancellation.js'
 import { budget } from '../common/deadline.js'
 import { CancelledError, errorMessage } from '../common/errors.js'
-import { type AttemptFailure, classify } from '../service/failure.js'
+import type { AttemptFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
 
-/** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
+/** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
 const GITHUB_TIMEOUT_MS = 15_000
+/**
+ * Bound of a best-effort request of its own, whatever is left of `timeout`: the reply's edit, the
+ * record, the reaction. Also what it may take past the step's `timeout`: the reply that says how
+ * the run ended comes after the last status check, which may have used the deadline's whole
+ * grace, and a reply left saying "working" misleads everyone who reads it.
+ */
+const BEST_EFFORT_MS = 5_000
 /** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
 export const LISTING_TIMEOUT_MS = 120_000
-/**
- * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
- * reply that says how the run ended comes after the last status check, which may have used the
- * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
- */
-const LAST_WORD_MS = 5_000
 /** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
 const CANCELLED_WORD_MS = 1500
-const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 }
+const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4, floorMs: 1000 }
 
 /** Hint for a refused write on the workflow's own repository. */
 export const WRITE_PERMISSION_HINT =
@@ -46,41 +49,48 @@ export async function readGitHub<T>(
 
 /**
  * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
- * is. A post is not made twice: after a failure that may have made it all the same (a 5xx other
- * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
- * and what it finds is the result. An edit, which writes the same again, needs no `find`.
+ * is. A post is not made twice: after any failed try, `find` looks for what it wrote before the
+ * next one, and what it finds is the result. Also after a failure that says nothing was written
+ * (a 429, a 503): a thread read costs little, a second reply stays. An edit, which writes the same
+ * again, needs no `find`.
  */
 export async function writeGitHub<T>(
   context: FlowContext,
   call: (signal: AbortSignal) => Promise<T>,
   find?: () => Promise<T | undefined>
 ): Promise<T> {
-  let mayHaveWritten = false
+  let tried = false
   return retried(context, async () => {
-    const found = mayHaveWritten && find !== undefined ? await find() : undefined
+    const found = tried && find !== undefined ? await find() : undefined
     if (found !== undefined) return found
-    try {
-      return await attempt(context, call, GITHUB_TIMEOUT_MS)
-    } catch (error) {
-      // Once a try may have written, every later one looks first, whatever its own failure was.
-      if (error instanceof AttemptError) mayHaveWritten ||= classify('once', error.failure).mayHaveBeenProcessed
-      throw error
-    }
+    tried = true
+    return attempt(context, call, GITHUB_TIMEOUT_MS)
   })
 }
 
-/** `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that says how often it was tried. */
+/**
+ * `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that
+ * says how often it was tried, with GitHub's own status (a rate limit's 403 stays a 403).
+ */
 async function retried<T>(context: FlowContext, tries: () => Promise<T>): Promise<T> {
   const { clock, signal, deadline } = context
   try {
     return await withRetries(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline })
   } catch (error) {
     if (!(error instanceof AttemptError)) throw error
-    const status = error.failure.kind === 'status' ? error.failure.status : 0
-    throw new GitHubApiError(
-      status,
-      `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`
-    )
+    const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''
+    const last = error instanceof GitHubAttemptError ? error.original : undefined
+    if (last instanceof GitHubAnswerError) throw new GitHubAnswerError(last.status, `${last.message}${tried}`)
+    if (last instanceof GitHubApiError)
+      throw new GitHubApiError(last.status, `${last.message}${tried}`, last.rateLimited, last.retryAfter)
+    throw new GitHubApiError(0, `${error.message}${tried}`)
+  }
+}
+
+/** A failed try of a GitHub call, as the retry policy judges it, with GitHub's own error for the message. */
+class GitHubAttemptError extends AttemptError {
+  constructor(readonly original: unknown) {
+    super(failureOf(original), errorMessage(original))
   }
 }
 
@@ -94,27 +104,56 @@ async function attempt<T>(
     return await bounded(context, call, 0, timeoutMs)
   } catch (error) {
     if (context.signal.aborted) throw new CancelledError()
-    throw new AttemptError(failureOf(error), errorMessage(error))
+    // An answer that cannot be whole is so on every try.
+    if (error instanceof GitHubAnswerError && error.incomplete) throw error
+    throw new GitHubAttemptError(error)
   }
 }
 
-/** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
+/**
+ * One best-effort try: at most `timeoutMs` (BEST_EFFORT_MS for one request), within what is left
+ * of `timeout` but never less than BEST_EFFORT_MS, past it too. A failure is a warning (with
+ * `hint` for a refusal) and gives undefined.
+ */
 export async function tryGitHub<T>(
   context: FlowContext,
   what: string,
   call: (signal: AbortSignal) => Promise<T>,
   hint = WRITE_PERMISSION_HINT,
-  timeoutMs = GITHUB_TIMEOUT_MS
+  timeoutMs = BEST_EFFORT_MS
 ): Promise<T | undefined> {
   const { signal, host } = context
   if (signal.aborted) return undefined
   try {
-    const result = await bounded(context, call, LAST_WORD_MS, timeoutMs)
+    const result = await bounded(context, call, BEST_EFFORT_MS, timeoutMs)
     host.log.debug(`Did ${what}.`)
     return result
   } catch (error) {
     host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`)
     return undefined
+  }
+}
+
+/**
+ * Best-effort writes to one comment or conversation, one after the other, so that a later one is
+ * never overtaken by an earlier: `soon` queues one and does not wait for it (the job is followed
+ * meanwhile), `now` queues one and waits for it and all before it, `settled` waits for all.
+ */
+export class Serial {
+  private last: Promise<unknown> = Promise.resolve()
+
+  soon(write: () => Promise<unknown>): void {
+    this.last = this.last.then(write).catch(() => undefined)
+  }
+
+  async now<T>(write: () => Promise<T>): Promise<T> {
+    const done = this.last.then(write)
+    this.last = done.catch(() => undefined)
+    return done
+  }
+
+  async settled(): Promise<void> {
+    await this.last
   }
 }
 
@@ -138,13 +177,14 @@ export async function tryGitHubWhenCancelled(
 
 export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT): string {
   const message = errorMessage(error)
-  if (!(error instanceof GitHubApiError) || error.status === 0) return message
-  return `HTTP ${error.status}: ${message}.${error.refused ? ` ${hint}` : ''}`
+  if (!(error instanceof GitHubApiError) || error.status === 0 || error instanceof GitHubAnswerError) return message
+  const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : ''
+  return `HTTP ${error.status}${limit}: ${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`
 }
 
 /**
  * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
- * the grace), and never less than `atLeastMs`.
+ * the grace), and never less than `atLeastMs` (nor more than its own bound).
  */
 function bounded<T>(
   context: FlowContext,
@@ -152,15 +192,13 @@ function bounded<T>(
   atLeastMs: number,
   timeoutMs: number
 ): Promise<T> {
-  return withTimeout(
-    context.clock,
-    Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms),
-    context.signal,
-    call
-  )
+  const ms = Math.min(timeoutMs, Math.max(atLeastMs, budget(context.clock, context.deadline, timeoutMs).ms))
+  return withTimeout(context.clock, ms, context.signal, call)
 }
 
 function failureOf(error: unknown): AttemptFailure {
+  // An answer that could not be read: another try may read one (a read), or find what a post made.
+  if (error instanceof GitHubAnswerError) return { kind: 'answer', status: error.status, problem: error.message }
   // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
   // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
   // read retries as it does a 5xx.

@@ -11,7 +11,7 @@ import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
 import { isPlainSegment } from '../common/path-segment.js'
-import { LISTING_TIMEOUT_MS, readGitHub, tryGitHub } from './github-calls.js'
+import { LISTING_TIMEOUT_MS, Serial, readGitHub, tryGitHub } from './github-calls.js'
 import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
 
 export interface RecordedJob {
@@ -95,6 +95,8 @@ function pathName(segment: string): string | undefined {
 export class JobRecords {
   /** `job@pull request` keys handled by this run: each is looked at once. */
   private readonly noted = new Set<string>()
+  /** The records' writes, one after the other (see Serial). */
+  private readonly writes = new Serial()
 
   constructor(
     private readonly github: GitHubApi,
@@ -130,6 +132,20 @@ export class JobRecords {
 
   /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
   async note(job: RecordedJob, pull: PullRequestRef): Promise<void> {
+    await this.writes.now(() => this.noteNow(job, pull))
+  }
+
+  /** As note(), without waiting for it (while the job is followed: GitHub must not cost it its wait). */
+  noteSoon(job: RecordedJob, pull: PullRequestRef): void {
+    this.writes.soon(() => this.noteNow(job, pull))
+  }
+
+  /** Waits for the records queued so far. */
+  async settled(): Promise<void> {
+    await this.writes.settled()
+  }
+
+  private async noteNow(job: RecordedJob, pull: PullRequestRef): Promise<void> {
     const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`
     const key = `${job.projectId}/${job.jobId}@${where}`
     if (this.noted.has(key)) return

@@ -3,7 +3,7 @@
  * once, then one reply, posted as the request goes to the service and edited in place as the
  * job moves on. A run never posts a second reply, even when the first may have failed half-way.
  *
- * The reply starts with a hidden marker (reply-marker.ts) that names the workflow run and command
+ * The reply starts with a hidden marker (rerun-state.ts) that names the workflow run and command
  * it answers and what was asked of the service: a rerun of the workflow run (the same command
  * again) finds it, edits it instead of posting another, and carries on from it (see resume()).
  * So the marker that says a request is on its way is written before the request is sent, or the
@@ -14,6 +14,8 @@ import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment, 
 import { ActionError } from '../common/errors.js'
 import {
   LISTING_TIMEOUT_MS,
+  READ_PERMISSION_HINT,
+  Serial,
   WRITE_PERMISSION_HINT,
   describeGitHubError,
   readGitHub,
@@ -22,14 +24,27 @@ import {
   writeGitHub
 } from './github-calls.js'
 import type { OurComments } from './our-comments.js'
-import { REPLY_MARKER, type ReplyState, formatReplyMarker, readReplyMarker } from './reply-marker.js'
+import {
+  REPLY_MARKER,
+  type MarkerWrite,
+  type ReplyState,
+  type RerunEvent,
+  advance,
+  formatReplyMarker,
+  readReplyMarker
+} from './rerun-state.js'
 import type { TriggeringComment } from './trigger.js'
 
 export class ProgressComment {
+  /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
+  private readonly writes = new Serial()
+  private readonly aside = new Serial()
+  /** The body the latest write asked for: a queued edit of an older one is not made. */
+  private wanted: string | undefined
   private tried = false
   private posted: PostedComment | undefined
   private shown: string | undefined
-  /** What the reply's marker says (see reply-marker.ts). */
+  /** What the reply's marker says (see rerun-state.ts). */
   private state: ReplyState
 
   private constructor(
@@ -69,7 +84,15 @@ export class ProgressComment {
   async resume(): Promise<ReplyState | undefined> {
     // Until the earlier reply is known not to exist, this attempt posts none of its own.
     this.tried = true
-    const earlier = await this.findReply()
+    let earlier: Awaited<ReturnType<ProgressComment['findReply']>>
+    try {
+      earlier = await this.findReply('needed')
+    } catch (error) {
+      if (!(error instanceof GitHubApiError)) throw error
+      throw new ActionError(
+        `Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow run posted (${describeGitHubError(error, READ_PERMISSION_HINT)}), so this rerun asks nothing of the docs service: not knowing what the earlier attempt asked, it could send the message twice or create a second job. Rerun the workflow once GitHub answers, or comment the command again.`
+      )
+    }
     if (earlier === undefined) {
       this.tried = false
       return undefined
@@ -81,19 +104,29 @@ export class ProgressComment {
 
   /**
    * This workflow run's reply to this command in the thread (the last, were there more), and what
-   * its marker says; undefined when there is none. Throws when the conversation cannot be read.
+   * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
+   * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
    */
-  private async findReply(): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
+  private async findReply(
+    how: 'needed' | 'best-effort'
+  ): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
     const { repository, event, threadId } = this.comment
-    const comments = await readGitHub(
-      this.context,
-      (signal) =>
-        event === 'issue_comment'
-          ? this.github.listIssueComments(repository, this.number, signal)
-          : this.github.listReviewComments(repository, this.number, signal),
-      LISTING_TIMEOUT_MS
-    )
-    const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed')
+    const list = (signal: AbortSignal): Promise<IssueComment[]> =>
+      event === 'issue_comment'
+        ? this.github.listIssueComments(repository, this.number, signal)
+        : this.github.listReviewComments(repository, this.number, signal)
+    const comments =
+      how === 'needed'
+        ? await readGitHub(this.context, list, LISTING_TIMEOUT_MS)
+        : await tryGitHub(
+            this.context,
+            `look for the reply to comment ${this.comment.id}`,
+            list,
+            READ_PERMISSION_HINT,
+            LISTING_TIMEOUT_MS
+          )
+    if (comments === undefined) return undefined
+    const ours = await this.ours.authors(comments, REPLY_MARKER, how)
     // The same command of the same workflow run: another workflow answering it keeps its own reply.
     const answers = (comment: IssueComment): ReplyState | undefined => {
       if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId)) return undefined
@@ -109,18 +142,32 @@ export class ProgressComment {
     return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1)
   }
 
-  /** What the marker says from now on (what was asked, how far it got). */
-  note(state: Omit<ReplyState, 'run' | 'comment'>): void {
-    this.state = { ...this.state, ...state }
+  /**
+   * What the marker says from now on, after `event`; returns when GitHub must have it (see
+   * rerun-state.ts): `before-asking`, through record() before the request goes out; else the
+   * next edit carries it.
+   */
+  advance(event: RerunEvent): MarkerWrite {
+    const next = advance(this.state, event)
+    this.state = next.state
+    return next.write
   }
 
-  async acknowledge(): Promise<void> {
+  /** 👀 on the command, not waited for (see settled). */
+  acknowledge(): void {
     const { repository, id, event } = this.comment
-    await tryGitHub(this.context, `react to comment ${id}`, (signal) =>
-      event === 'issue_comment'
-        ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
-        : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+    this.aside.soon(() =>
+      tryGitHub(this.context, `react to comment ${id}`, (signal) =>
+        event === 'issue_comment'
+          ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
+          : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+      )
     )
+  }
+
+  /** Waits for every write queued so far (the reaction, edits not waited for). */
+  async settled(): Promise<void> {
+    await Promise.all([this.writes.settled(), this.aside.settled()])
   }
 
   /**
@@ -128,6 +175,10 @@ export class ProgressComment {
    * does not say "working" for good. No reply is posted just for this.
    */
   async cancelled(text: string): Promise<void> {
+    await this.writes.now(() => this.cancelledNow(text))
+  }
+
+  private async cancelledNow(text: string): Promise<void> {
     const posted = this.posted
     const body = this.marked(text)
     if (posted === undefined || body === this.shown) return
@@ -137,18 +188,26 @@ export class ProgressComment {
 
   /**
    * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
-   * For what the marker must say before a request goes to the service (see Conversation.asking):
+   * For what the marker must say before a request goes to the service (see advance):
    * a rerun that did not find it would ask the service again. Retried as a read is; throws an
    * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
    */
   async record(text: string): Promise<void> {
     const body = this.marked(text)
+    this.wanted = body
+    await this.writes.now(() => this.recordNow(body))
+  }
+
+  private async recordNow(body: string): Promise<void> {
     const posted = this.posted
     this.tried = true
     try {
       if (posted !== undefined) await writeGitHub(this.context, this.update(posted, body))
       // A post that failed half-way is looked for before the next try: never a second reply.
-      else this.adopt(await writeGitHub(this.context, this.post(body), async () => (await this.findReply())?.posted))
+      else
+        this.adopt(
+          await writeGitHub(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted)
+        )
     } catch (error) {
       if (!(error instanceof GitHubApiError)) throw error
       const what = posted === undefined ? 'post the reply to' : 'update the reply to'
@@ -159,15 +218,37 @@ export class ProgressComment {
     this.shown = body
   }
 
-  /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
+  /**
+   * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
+   * writes queued before it are done.
+   */
   async show(text: string): Promise<void> {
     const body = this.marked(text)
+    this.wanted = body
+    await this.writes.now(() => this.write(body))
+  }
+
+  /**
+   * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
+   * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
+   */
+  showSoon(text: string): void {
+    const body = this.marked(text)
+    this.wanted = body
+    this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined))
+  }
+
+  private async write(body: string): Promise<void> {
     if (body === this.shown) return
     this.shown = body
     const { id } = this.comment
     if (!this.tried) {
       this.tried = true
-      const posted = await tryGitHub(this.context, `reply to comment ${id}`, this.post(body))
+      // A post that failed may have been made all the same (its answer lost or unreadable): it
+      // carries the marker, so it is found, and edited from then on, never posted twice.
+      const posted =
+        (await tryGitHub(this.context, `reply to comment ${id}`, this.post(body))) ??
+        (await this.findReply('best-effort'))?.posted
       if (posted !== undefined) this.adopt(posted)
       return
     }

@@ -10,7 +10,7 @@ import { ActionError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
 import { RECORD_MARKER } from './job-record.js'
-import { REPLY_MARKER } from './reply-marker.js'
+import { REPLY_MARKER } from './rerun-state.js'
 
 /** The issue or pull request a run is about. */
 export interface Subject {

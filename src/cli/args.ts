@@ -98,10 +98,17 @@ export function parseCommandLine(
   return { kind: 'run', operation, inputs, json: values.json === true, warnings }
 }
 
-/** The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. */
+/**
+ * The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. No
+ * comment starts a CLI run, so the token only records an agent job on its pull request there.
+ */
 export function flagsOf(operation: Operation): InputName[] {
   return (Object.keys(INPUTS) as InputName[]).filter(
-    (name) => name !== 'operation' && !COMMENT_ONLY.includes(name) && readBy(name, operation)
+    (name) =>
+      name !== 'operation' &&
+      !COMMENT_ONLY.includes(name) &&
+      readBy(name, operation) &&
+      (name !== 'github-token' || operation !== 'export')
   )
 }
 

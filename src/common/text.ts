@@ -25,15 +25,16 @@ const LINE_BREAK = /\r\n|\r|\n/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /**
- * `text` with every secret of at least 4 characters (a shorter one would blank ordinary words)
- * replaced by `***`: for what leaves the action by another way than the runner's log, which the
- * runner masks itself (a comment, the job summary, the CLI's log).
+ * `text` with every secret replaced by `***`, the longest first (a short one may be part of a
+ * longer one): for what leaves the action by another way than the runner's log, which the runner
+ * masks itself (a comment, the job summary, the CLI's log), and for what is about to be cut. Any
+ * length counts: a secret the user gave is one, however short; the runner masks it too.
  */
 export function redact(text: string, secrets: Iterable<string | undefined>): string {
+  const longestFirst = [...secrets].filter((s): s is string => s !== undefined && s !== '')
+  longestFirst.sort((a, b) => b.length - a.length)
   let out = text
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('***')
-  }
+  for (const secret of longestFirst) if (out.includes(secret)) out = out.split(secret).join('***')
   return out
 }
 
@@ -98,19 +99,28 @@ const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g
 const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm
 /** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
 const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi
+/** An issue reference GitHub links by itself, `GH-12`: broken between `GH` and `-`. */
+const GH_REFERENCE = /\b(gh)(?=-\d)/gi
+/**
+ * A run of 7 or more hex digits with a digit among them, which GitHub links as a commit when one
+ * starts so: broken every 6 characters, shorter than any it links.
+ */
+const COMMIT_LIKE = /\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi
 
 /**
  * Someone else's text as paragraphs of a GitHub comment, shown as the plain text it is: every
  * Markdown mark is escaped, so it makes no link, image, heading, quote, emphasis, code span, table
- * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`) and
- * every mention; `<` is written as an entity, so it holds no HTML, no comment, and so no marker
- * the action reads back (see job-record.ts). It reads the same. Cut secrets out before (see
- * redact): an escape changes how a secret is spelled.
+ * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`, an
+ * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds
+ * no HTML, no comment, and so no marker the action reads back (see job-record.ts). It reads the
+ * same. Cut secrets out before (see redact): an escape changes how a secret is spelled.
  */
 export function commentText(text: string): string {
   return (
     withoutMentions(text)
       .replace(AUTOLINK, `$&${ZERO_WIDTH_JOINER}`)
+      .replace(GH_REFERENCE, `$1${ZERO_WIDTH_JOINER}`)
+      .replace(COMMIT_LIKE, (hex) => hex.replace(/.{6}(?=.)/g, `$&${ZERO_WIDTH_JOINER}`))
       .replace(MARKDOWN_MARK, (mark) => (mark === '<' ? '&lt;' : `\\${mark}`))
       // After the marks: the backslash this adds must not be escaped in turn.
       .replace(

@@ -12,18 +12,21 @@ import type { Logger } from '../common/log.js'
 import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
-import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
+import { maskLinkSecrets } from '../common/link-secrets.js'
+import { describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
-import { archiveFolderOf, archiveOutlivesRun, checkExportPath } from './path-check.js'
+import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
 import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
-  // Before any request: a `path` that may not be replaced fails the run while nothing is started.
+  // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
+  // written, fails the run while nothing is started.
   await checkExportPath(settings, host)
+  await checkHelmValuesFile(settings, host)
 
   const jobId = await log.group('Start the export', async () => {
     if (settings.jobId !== undefined) {
@@ -35,6 +38,8 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       deadline
     )
     log.info(`Started export job ${started.jobId} for ${settings.domain}.`)
+    // The job first: an output that cannot be written then fails a step that names it.
+    outputs.set('job-id', started.jobId)
     outputs.set('status', started.status ?? 'queued')
     return started.jobId
   })
@@ -83,7 +88,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
   const generateLink = async (): Promise<BundleLink> => {
     const link = await api.bundle(jobId, deadline)
-    maskLinkSecrets(link.url, (secret) => context.host.setSecret(secret))
+    maskLinkSecrets(link.url, (secret) => context.secrets.add(secret))
     const refused = refuseLink(new URL(link.url), policy)
     if (refused !== undefined) throw new ActionError(`${refused}.`)
     publishLink(link, settings, context)
@@ -145,6 +150,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
             refreshLink: generateLink,
             deadline,
             policy,
+            maskLinkSecrets: (url) => maskLinkSecrets(url, (secret) => context.secrets.add(secret)),
             clock
           })
           // The link that served the bundle: a fresh one if the first had expired.

@@ -9,7 +9,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowHost } from '../action/context.js'
 import type { RunnerVariable } from '../action/host.js'
-import { type GuardedFolder, folderProblem } from '../action/path-guard.js'
+import { type GuardedFolder, fileProblem, folderProblem } from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
@@ -63,14 +63,14 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
         `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`
     )
 
-  const real = await realPathOf(settings.path)
-  const temp = await realPathOf(runnerTemp(host))
+  const real = await realPathOf(settings.path, 'path')
+  const temp = await realPathOf(runnerTemp(host), 'path')
   const tempName =
     host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)"
   const guarded: GuardedFolder[] = [{ path: temp, name: tempName }]
   for (const [variable, name] of RUNNER_FOLDERS) {
     const value = host.env(variable)
-    if (value !== undefined && path.isAbsolute(value)) guarded.push({ path: await realPathOf(value), name })
+    if (value !== undefined && path.isAbsolute(value)) guarded.push({ path: await realPathOf(value, 'path'), name })
   }
   const problem = folderProblem(real, guarded)
   if (problem !== undefined) throw refuse(problem, real)
@@ -90,11 +90,44 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
   }
 }
 
+/** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
+const RUNNER_OWN_FOLDERS: Array<[RunnerVariable, string]> = [
+  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
+]
+
+/**
+ * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
+ * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
+ * (replaced whole by the export) or in the runner's own folders. Writing replaces the file itself
+ * (a symlink there is replaced, not followed).
+ */
+export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
+  const file = settings.helmValuesFile
+  if (file === undefined) return
+  const refuse = (why: string, real?: string): InputError =>
+    new InputError(
+      `\`helm-values-file\` must be a file of its own, not ${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`
+    )
+  const real = await realPathOf(file, 'helm-values-file')
+  const guarded: GuardedFolder[] = []
+  if (settings.download)
+    guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' })
+  for (const [variable, name] of RUNNER_OWN_FOLDERS) {
+    const value = host.env(variable)
+    if (value !== undefined && path.isAbsolute(value))
+      guarded.push({ path: await realPathOf(value, 'helm-values-file'), name })
+  }
+  const problem = fileProblem(real, guarded)
+  if (problem !== undefined) throw refuse(problem, real)
+  if ((await lstat(file).catch(() => undefined))?.isDirectory() === true) throw refuse('is a folder')
+}
+
 /**
  * The real path of `target`: that of its nearest existing ancestor (symlinks resolved) with the
- * missing rest appended as written.
+ * missing rest appended as written. `input`: the input it stands for, for the message.
  */
-async function realPathOf(target: string): Promise<string> {
+async function realPathOf(target: string, input: 'path' | 'helm-values-file'): Promise<string> {
   const missing: string[] = []
   for (let at = path.resolve(target); ; at = path.dirname(at)) {
     try {
@@ -102,7 +135,7 @@ async function realPathOf(target: string): Promise<string> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(at) === at) {
-        throw new ActionError(`Could not check \`path\` (${target}): ${errorMessage(error)}`, { cause: error })
+        throw new ActionError(`Could not check \`${input}\` (${target}): ${errorMessage(error)}`, { cause: error })
       }
       missing.push(path.basename(at))
     }

@@ -182,11 +182,12 @@ function time(value: unknown): string | undefined {
 }
 
 /**
- * Whether a failed message may have been refused because the job takes no more messages: a 4xx
- * the spec leaves open, other than a bad key (401, 403), an unknown job (404), a timeout (408) and
- * the rate limit (429). The job's own status says whether it did (see agent-flow.ts).
+ * Whether a failed message was refused because the job takes no more messages: a 409 (the job's
+ * state conflicts with it) or a 410 (the job is gone for messages). Other refusals (400, 413,
+ * 422, ...) are about the message itself. The job's own status says whether it ended (see
+ * agent-flow.ts).
  */
 export function refusesMessages(error: unknown): error is ServiceError {
   const status = error instanceof ServiceError ? error.status : undefined
-  return status !== undefined && status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status)
+  return status === 409 || status === 410
 }

@@ -4,7 +4,9 @@ import { withTimeout } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
 import { type Budget, budget } from '../common/deadline.js'
 import { ActionError, CancelledError, errorMessage, isAbortError, throwIfCancelled } from '../common/errors.js'
+import { maskLinksIn, withoutLinkSecrets } from '../common/link-secrets.js'
 import type { Logger } from '../common/log.js'
+import type { Secrets } from '../common/secrets.js'
 import { formatBytes, formatDuration, formatSeconds } from '../common/units.js'
 import { serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
@@ -30,6 +32,11 @@ export interface ServiceClientOptions {
   apiKey: string
   clock: Clock
   log: Logger
+  /**
+   * The run's secrets: every answer's links have theirs registered before anything reads the
+   * answer, and every text of it is redacted before it is cut (see readAnswer).
+   */
+  secrets: Secrets
   signal?: AbortSignal | undefined
 }
 
@@ -177,9 +184,11 @@ export class ServiceClient {
           problem: stop.aborted ? outOfTime(bound) : errorMessage(error)
         })
       }
-      if (!ok) throw new AttemptError(failure, `HTTP ${status}`, serviceErrorText(raw))
-      const body = parseJson(raw)
-      if (body === undefined) throw new AttemptError({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` })
+      const answer = readAnswer(raw, this.options.secrets)
+      if (!ok) throw new AttemptError(failure, `HTTP ${status}`, serviceErrorText(answer))
+      if (answer.json === undefined)
+        throw new AttemptError({ kind: 'answer', status, problem: `not JSON: ${preview(answer)}` })
+      const body = answer.json
       return body
     })
   }
@@ -257,39 +266,59 @@ function outOfTime(bound: Budget): string {
     : `no complete answer within ${formatDuration(bound.ms)}`
 }
 
-/** JSON, or undefined for an empty or unreadable body. A byte order mark before it is no fault. */
-function parseJson(raw: Buffer): unknown {
+/** An answer's body as the action reads it: its text with the secrets out, and its JSON when it is JSON. */
+interface Answer {
+  /** The body's text, every secret replaced by `***`. */
+  text: string
+  bytes: number
+  /** The parsed body, every string in it redacted but links (see LINK_VALUE); undefined when empty or not JSON. */
+  json: unknown
+}
+
+/** A string that is one link as a whole: kept as it is (a signed link must stay byte for byte). */
+const LINK_VALUE = /^[a-z][a-z0-9+.-]{0,31}:\S*$/i
+
+/**
+ * Reads an answer's body. Before anything else, the secrets of every link in it are registered,
+ * however it spells them (see maskLinksIn): a cut or escaped link in a broken answer included.
+ * Then every secret is taken out of its text and of each string of its JSON, before any of it is
+ * cut (a preview, a long `error`): a cut through a secret would leave a part that no masking knows.
+ * A link's own string stays whole: it is what the action follows, and its secrets are masked.
+ */
+function readAnswer(raw: Buffer, secrets: Secrets): Answer {
   const text = raw.toString('utf8').replace(/^\ufeff/, '')
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
+  maskLinksIn(text, (secret) => secrets.add(secret))
+  let json: unknown
+  if (text.trim() !== '') {
+    try {
+      json = JSON.parse(text, (_, value: unknown) =>
+        typeof value === 'string' && !LINK_VALUE.test(value) ? secrets.redact(value) : value
+      )
+    } catch {
+      json = undefined
+    }
   }
+  return { text: secrets.redact(text), bytes: raw.length, json }
 }
 
 /** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
-function serviceErrorText(raw: Buffer): string | undefined {
-  const body = parseJson(raw)
-  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
-    return preview(Buffer.from((body as { error: string }).error), 300)
+function serviceErrorText(answer: Answer): string | undefined {
+  const { json } = answer
+  if (json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string') {
+    const error = (json as { error: string }).error
+    return preview({ text: error, bytes: Buffer.byteLength(error), json: undefined }, 300)
   }
-  return raw.toString('utf8').trim() === '' ? undefined : preview(raw)
+  return answer.text.trim() === '' ? undefined : preview(answer)
 }
 
-/** An http(s) address's query (up to white space or a quote): `$1` is the address before it. */
-const ADDRESS_QUERY = /(https?:\/\/[^\s?#"'<>]*)\?[^\s"'<>]*/gi
-
 /**
- * The start of a body, on one line and unable to start a workflow command, with the query of any
- * address in it cut off: a broken answer may be a bundle link's, and its query is the signature.
+ * The start of a body (redacted already), on one line and unable to start a workflow command,
+ * with the query and credentials of any link in it cut off: a broken answer may be a bundle
+ * link's, cut through its signature.
  */
-function preview(raw: Buffer, length = 120): string {
-  if (raw.length === 0) return '(empty)'
-  const text = serviceText(raw.subarray(0, length * 4).toString('utf8'))
-    .replace(ADDRESS_QUERY, '$1?…')
-    .replace(/\s+/g, ' ')
-    .trim()
-  if (text === '') return `${formatBytes(raw.length)} of blank or unprintable text`
-  return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text
+function preview(answer: Answer, length = 120): string {
+  if (answer.bytes === 0) return '(empty)'
+  const text = serviceText(withoutLinkSecrets(answer.text)).replace(/\s+/g, ' ').trim()
+  if (text === '') return `${formatBytes(answer.bytes)} of blank or unprintable text`
+  return text.length > length ? `${text.slice(0, length)}…` : text
 }

@@ -13,9 +13,14 @@ export interface BackoffPolicy {
   maxMs: number
   /** Attempts in all, the first one included. */
   maxAttempts: number
+  /**
+   * The shortest wait before a retry, whatever `Retry-After` asks: a server answering
+   * `Retry-After: 0` again and again must not be asked again and again at once.
+   */
+  floorMs?: number | undefined
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 }
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5, floorMs: 1000 }
 
 /**
  * Wait before retry number `retry` (1 for the first retry): exponential growth with "equal
@@ -64,7 +69,7 @@ export function describeWaitEnd(waitMs: number, nowMs: number): { at: string; af
 
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
- * else the jittered backoff.
+ * but not less than the policy's floor; else the jittered backoff.
  */
 export function retryDelay(
   retry: number,
@@ -74,7 +79,7 @@ export function retryDelay(
   random: () => number
 ): number {
   const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined
-  return asked ?? backoffDelay(retry, policy, random)
+  return asked === undefined ? backoffDelay(retry, policy, random) : Math.max(asked, policy.floorMs ?? 0)
 }
 
 /** Thrown by an attempt to say how it failed, so that the policy can judge it. */

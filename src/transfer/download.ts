@@ -44,6 +44,11 @@ export interface DownloadOptions {
   sizeBound?: { maxBytes: number; exceeded: (detail: string) => ActionError } | undefined
   /** Where the link and its redirects may lead. */
   policy: LinkPolicy
+  /**
+   * Masks the secrets of a link a redirect leads to, before anything may print it: a new
+   * signature, which the storage's error body may echo.
+   */
+  maskLinkSecrets?: ((url: string) => void) | undefined
   /** Absolute clock ms: the step's deadline; the attempt ends by then (plus the grace), bytes still coming or not. */
   deadline: number
 }
@@ -173,6 +178,7 @@ async function get(
       // connection (through a proxy, one no dispose() closes) and keep the process alive.
       message.destroy()
       target = new URL(location, target)
+      options.maskLinkSecrets?.(target.href)
       continue
     }
     throw new AttemptError(

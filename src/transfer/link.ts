@@ -5,67 +5,35 @@ import { serviceText } from '../common/text.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /**
- * Query parameters whose values let anyone holding them download the bundle: by name (S3, GCS,
- * Azure SAS, CloudFront, OSS, COS `q-signature`, B2 `Authorization`, the simulator) and by what
- * the name says (any `…signature`, `…token`, `…credential`, `…secret`). The others (version,
- * expiry, permissions such as `sp=r`, key ids) are no secret, and masking a short value would
- * cut it out of every log line. The whole query is masked as well (see maskLinkSecrets).
+ * The link without its query, credentials, and path segments that look like a token (see
+ * TOKEN_SEGMENT): safe to print in any log line. A link with no host (`file:`) is shown with its
+ * scheme, not as the `null` origin the URL API gives it.
  */
-const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i
-
-/** Shorter values are no signature, and masked they would blank out common words everywhere. */
-const MIN_SECRET_LENGTH = 8
+export function describeLink(url: string): string {
+  try {
+    const parsed = new URL(url)
+    const path = parsed.pathname
+      .split('/')
+      .map((segment) => (TOKEN_SEGMENT.test(decodeOrNot(segment)) ? '…' : segment))
+      .join('/')
+    return serviceText(`${parsed.protocol}//${parsed.host}${path}`)
+  } catch {
+    return '(unreadable link)'
+  }
+}
 
 /**
- * Registers the link's secret values so that the runner masks them wherever they would appear,
- * in every spelling the log, the outputs and the Helm values may show: as the value stands in the
- * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
+ * A path segment that may be a credential (a share token, a signed path): 24 or more characters
+ * of letters, digits and the marks of base64 and of hex ids, with a digit and a letter among
+ * them, and no dot (a file name has one, `site.tar.gz`).
  */
-export function maskLinkSecrets(url: string, setSecret: (value: string) => void): void {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return
-  }
-  const spellings = new Set<string>()
-  // The whole query too: a signature under a name not listed above is still inside it.
-  const query = parsed.search.replace(/^\?/, '')
-  if (query !== '') for (const spelling of [query, decodeOrNot(query)]) spellings.add(spelling)
-  // A password in the address (`https://user:password@host/`).
-  if (parsed.password !== '')
-    for (const spelling of [parsed.password, decodeOrNot(parsed.password)]) spellings.add(spelling)
-  for (const pair of query.split('&')) {
-    const at = pair.indexOf('=')
-    if (at <= 0) continue
-    if (!SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at)))) continue
-    const raw = pair.slice(at + 1)
-    const decoded = decodeOrNot(raw)
-    const encoded = encodeURIComponent(decoded)
-    for (const spelling of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)]) spellings.add(spelling)
-  }
-  for (const spelling of spellings) if (spelling.length >= MIN_SECRET_LENGTH) setSecret(spelling)
-}
+const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i
 
 function decodeOrNot(text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
     return text
-  }
-}
-
-function lowerEscapes(text: string): string {
-  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
-}
-
-/** The link without its query: safe to print in any log line. */
-export function describeLink(url: string): string {
-  try {
-    const parsed = new URL(url)
-    return serviceText(`${parsed.origin}${parsed.pathname}`)
-  } catch {
-    return '(unreadable link)'
   }
 }
 

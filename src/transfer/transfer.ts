@@ -48,6 +48,8 @@ export interface TransferOptions {
   deadline: number
   /** Where the link and the download's redirects may lead. */
   policy: LinkPolicy
+  /** Masks the secrets of a link the download is sent to (a redirect's new signature). */
+  maskLinkSecrets?: ((url: string) => void) | undefined
   signal?: AbortSignal | undefined
   log: Logger
   clock: Clock
@@ -245,6 +247,7 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
         expectedSize: state.link.sizeBytes,
         sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
         policy: options.policy,
+        maskLinkSecrets: options.maskLinkSecrets,
         deadline: options.deadline,
         onResponse: ({ contentLength }) => progress.setTotal(contentLength),
         onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))

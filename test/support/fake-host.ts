@@ -76,7 +76,11 @@ export class FakeHost implements Host {
     return this.inputs[name] ?? ''
   }
 
+  /** When set, every output fails with it, as @actions/core's do when GITHUB_OUTPUT cannot be written. */
+  outputFailure: Error | undefined
+
   setOutput(name: OutputName, value: string): void {
+    if (this.outputFailure !== undefined) throw this.outputFailure
     this.outputs.set(name, value)
   }
 

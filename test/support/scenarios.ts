@@ -1,8 +1,9 @@
 /**
  * Hostile runs, shared by the fuzz tests (in-process, on the accelerated clock) and the soak
- * (dist/index.js, in real time): random fault schedules for every route of the service and the
- * storage, random inputs, and the promises every run must keep whatever happens. One list of
- * invariants, so the two can never check different things.
+ * (dist/index.js, in real time): random fault schedules for every route of the service, the
+ * storage and GitHub, random inputs, and the promises every run must keep whatever happens. One
+ * list of invariants, so the two can never check different things. A comment conversation
+ * (`agent`) is run twice, as a workflow run and its rerun, with the faults shared between them.
  */
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
@@ -10,10 +11,14 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { fixtureSiteEntries } from '../../simulator/archives.js'
 import type { Fault, RouteName, Simulator, SimulatorOptions } from '../../simulator/server.js'
+import { REPLY_MARKER, readReplyMarker } from '../../src/agent/rerun-state.js'
+import { redact } from '../../src/common/text.js'
+import { REPO, issueCommentEvent } from './events.js'
 import { readSummary } from './github-summary.js'
 import { OWN_COMMANDS, runnerCommand, runnerLines } from './runner.js'
 
-export type Operation = 'export' | 'agent-message' | 'deploy'
+/** `agent`: the comment conversation, run as a workflow run and then its rerun. */
+export type Operation = 'export' | 'agent-message' | 'agent' | 'deploy'
 
 export interface Scenario {
   operation: Operation
@@ -36,19 +41,41 @@ export interface Pace {
 
 const EXPORT_ROUTES: RouteName[] = ['export-start', 'export-status', 'export-bundle', 'download']
 const AGENT_ROUTES: RouteName[] = ['agent-message', 'agent-get']
+const CONVERSATION_ROUTES: RouteName[] = [
+  'agent-create',
+  'agent-get',
+  'github-permission',
+  'github-comments',
+  'github-comment',
+  'github-comment-edit',
+  'github-reaction'
+]
 const DEPLOY_ROUTES: RouteName[] = ['deploy-trigger', 'deploy-status']
-/** The routes of each operation, and the one of them that creates something (sent again only when surely not taken). */
-const ROUTES: Record<Operation, { all: RouteName[]; once: RouteName }> = {
-  export: { all: EXPORT_ROUTES, once: 'export-start' },
-  'agent-message': { all: AGENT_ROUTES, once: 'agent-message' },
-  deploy: { all: DEPLOY_ROUTES, once: 'deploy-trigger' }
+const ROUTES: Record<Operation, RouteName[]> = {
+  export: EXPORT_ROUTES,
+  'agent-message': AGENT_ROUTES,
+  agent: CONVERSATION_ROUTES,
+  deploy: DEPLOY_ROUTES
 }
 /** The statuses each operation succeeds with. */
 const SUCCESS: Record<Operation, string[]> = {
   export: ['completed'],
   'agent-message': ['completed', 'archived'],
+  agent: ['completed', 'archived'],
   deploy: ['success']
 }
+
+/** The key every scenario's simulator takes: long and distinct, so that any 8 characters of it in a text are a leak. */
+export const SCENARIO_API_KEY = 'dsk_live_Q7w9ZkX2vB4nM8pL3rT6yH1jD5fG0sAe'
+export const SCENARIO_GITHUB_TOKEN = 'ghs_9Zq4Xv7Lk2Pw8Rt5Yn3Bm6Hd1Jf0ScU'
+/** The workflow run of a conversation, and the comment that starts it. */
+const RUN_ID = '4242'
+const COMMAND = '/docs-agent Fix the typo on the install page'
+/**
+ * What the best-effort GitHub calls that let the reply say how the run ended may take past
+ * `timeout` in all (SECURITY.md): the allowance of a conversation on top of a run's own slack.
+ */
+export const LAST_WORDS_MS = 25_000
 
 /** Text a hostile or broken service might send where a word is expected. */
 const hostileText = fc.constantFrom(
@@ -63,6 +90,11 @@ const hostileText = fc.constantFrom(
   'x'.repeat(10_000),
   ''
 )
+
+/** The key quoted where a cut of someone else's text falls (120 and 300 characters, 4,000 in a reply, 64 Ki). */
+const keyEcho = fc
+  .constantFrom(100, 115, 118, 280, 295, 298, 3990, 65_520)
+  .map((at) => `${'x'.repeat(at)}${SCENARIO_API_KEY} and after it ${'y'.repeat(200)}`)
 
 const oddValue = fc.oneof(
   hostileText,
@@ -91,7 +123,9 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
         body: fc.option(
           fc.oneof(
             hostileText,
-            hostileText.map((error) => ({ error }))
+            hostileText.map((error) => ({ error })),
+            keyEcho,
+            keyEcho.map((error) => ({ error }))
           ),
           { nil: undefined }
         )
@@ -102,6 +136,8 @@ function faultArbitrary(routes: RouteName[], pace: Pace): fc.Arbitrary<Fault> {
     { weight: 1, arbitrary: fc.record({ stallAt: fc.integer({ min: 0, max: 300 }) }) },
     { weight: 1, arbitrary: fc.record({ hang: fc.constant(true), process: processed }) },
     { weight: 1, arbitrary: fc.record({ trickleMs: fc.integer({ min: pace.trickleMs[0], max: pace.trickleMs[1] }) }) },
+    // The answer of the request made (its status kept), its body cut short, empty or an HTML page.
+    { weight: 2, arbitrary: fc.record({ answer: fc.constantFrom('cut' as const, 'empty' as const, 'html' as const) }) },
     {
       weight: 2,
       arbitrary: fc.record({
@@ -204,7 +240,7 @@ export function scenarioArbitrary(pace: Pace, operations: Operation[] = ['export
     fc
       .record({
         operation: fc.constant(operation),
-        faults: fc.array(faultArbitrary(ROUTES[operation].all, pace), { maxLength: 4 }),
+        faults: fc.array(faultArbitrary(ROUTES[operation], pace), { maxLength: operation === 'agent' ? 6 : 4 }),
         format: fc.constantFrom('tar.gz' as const, 'zip' as const, 'tar' as const),
         earlierSite: fc.boolean(),
         inputs: fc.record({
@@ -228,9 +264,11 @@ export function scenarioArbitrary(pace: Pace, operations: Operation[] = ['export
 /** The simulator for a scenario: jobs that take `pace.jobMs`, the bundle in the scenario's format. */
 export function simulatorOptions(scenario: Scenario, pace: Pace): SimulatorOptions {
   return {
+    apiKey: SCENARIO_API_KEY,
+    github: { permissions: { octocat: 'write' } },
     exportJob: { durationMs: pace.jobMs, queuedMs: 0 },
-    agent: { durationMs: pace.jobMs },
     deployment: { durationMs: pace.jobMs, queuedMs: 0 },
+    agent: { durationMs: pace.jobMs },
     bundle: { format: scenario.format }
   }
 }
@@ -238,14 +276,55 @@ export function simulatorOptions(scenario: Scenario, pace: Pace): SimulatorOptio
 /** The inputs of a run against `sim`: the scenario's, plus what points it at the simulator. */
 export function scenarioInputs(scenario: Scenario, sim: Simulator): Record<string, string> {
   const common = { 'api-key': sim.apiKey, 'base-url': sim.apiUrl, path: 'site', ...scenario.inputs }
-  if (scenario.operation === 'export') return { operation: 'export', domain: 'docs.acme.com', ...common }
-  if (scenario.operation === 'deploy') return { operation: 'deploy', 'project-id': 'proj_123', ...common }
+  switch (scenario.operation) {
+    case 'export':
+      return { operation: 'export', domain: 'docs.acme.com', ...common }
+    case 'agent-message':
+      return {
+        operation: 'agent-message',
+        'project-id': 'proj_123',
+        'job-id': 'job_abc',
+        prompt: 'Fix the typo',
+        ...common
+      }
+    case 'agent':
+      return {
+        operation: 'agent',
+        'project-id': 'proj_123',
+        'comment-command': '/docs-agent',
+        'github-token': SCENARIO_GITHUB_TOKEN,
+        ...common
+      }
+    case 'deploy':
+      return { operation: 'deploy', 'project-id': 'proj_123', ...common }
+  }
+}
+
+/** How many times a scenario runs: a conversation as a workflow run and then its rerun. */
+export function attemptsOf(scenario: Scenario): number {
+  return scenario.operation === 'agent' ? 2 : 1
+}
+
+/**
+ * The event and runner variables of attempt `attempt` (1, 2) of a run against `sim`: for a
+ * conversation, the comment on issue #7 and the GitHub fake (`eventFile` says where the payload
+ * is written, outside the workspace); for the others, none.
+ */
+export function scenarioEvent(
+  scenario: Scenario,
+  sim: Simulator,
+  attempt: number
+): { event: { name: string; payload: unknown } | undefined; env: Record<string, string> } {
+  if (scenario.operation !== 'agent') return { event: undefined, env: {} }
   return {
-    operation: 'agent-message',
-    'project-id': 'proj_123',
-    'job-id': 'job_abc',
-    prompt: 'Fix the typo',
-    ...common
+    event: { name: 'issue_comment', payload: issueCommentEvent(COMMAND) },
+    env: {
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_API_URL: sim.githubApiUrl,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: RUN_ID,
+      GITHUB_RUN_ATTEMPT: String(attempt)
+    }
   }
 }
 
@@ -305,6 +384,8 @@ export interface Observation {
   abnormalExit?: string | undefined
   /** Everything the step printed except its mask registrations. */
   log: string
+  /** The values the step registered to be masked: the runner masks them in the log (and only there). */
+  masked: readonly string[]
   summary: string
   outputs: Record<string, string>
   /** How long the run took, on the clock `timeout` counts on. */
@@ -351,15 +432,16 @@ export async function violations(o: Observation): Promise<string[]> {
   if (pages !== undefined && pages !== '' && !/^\d+$/.test(pages)) broken.push(`page-count output ${pages}`)
 
   // A once-only POST is sent again only after an answer that says it was not processed.
-  const { once } = ROUTES[o.scenario.operation]
+  // (A rerun may send it again after a refusal: a 3xx or 4xx other than 408 says the service did not take it.)
+  const once = ONCE_ROUTE[o.scenario.operation]
   const sent = o.sim.requests.filter((request) => request.route === once)
   for (let i = 1; i < sent.length; i++) {
     const previous = sent[i - 1]?.status ?? 0
-    if (previous !== 429 && previous !== 503) broken.push(`${once} sent again after an answer ${previous || '(none)'}`)
+    if (!surelyNotTaken(previous)) broken.push(`${once} sent again after an answer ${previous || '(none)'}`)
   }
 
-  // No secret nor signature where it does not belong.
-  const secrets = [o.sim.apiKey]
+  // No secret nor signature where it does not belong: not even a part of one (8 characters).
+  const secrets = [o.sim.apiKey, SCENARIO_GITHUB_TOKEN]
   for (const link of o.sim.issuedLinks) {
     const query = new URL(link).searchParams
     for (const name of ['X-Amz-Signature', 'X-Amz-Credential']) {
@@ -367,15 +449,25 @@ export async function violations(o: Observation): Promise<string[]> {
       if (value) secrets.push(value, encodeURIComponent(value))
     }
   }
+  const comments = [...o.sim.github.threads.values()].flatMap((thread) =>
+    thread.comments.flatMap((comment) =>
+      comment.history.map((body): [string, string] => [`comment ${comment.id}`, body])
+    )
+  )
+  // The runner masks what the step registered in its log, errors included; nothing else.
   const places: Array<[string, string]> = [
-    ['the log', o.log],
+    ['the log', redact(o.log, o.masked)],
+    ...o.errors.map((error): [string, string] => ['the error', redact(error, o.masked)]),
     ['the summary', o.summary],
+    ...comments,
     ...Object.entries(o.outputs)
       .filter(([name]) => name !== 'bundle-url' && name !== 'helm-values')
       .map(([name, value]): [string, string] => [`output ${name}`, value])
   ]
-  for (const [where, text] of places)
-    if (secrets.some((secret) => text.includes(secret))) broken.push(`a secret in ${where}`)
+  const parts = secrets.flatMap((secret) =>
+    secret.length < 8 ? [secret] : Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8))
+  )
+  for (const [where, text] of places) if (parts.some((part) => text.includes(part))) broken.push(`a secret in ${where}`)
 
   // `path` holds the new site, or exactly what it held before; nothing else is left anywhere.
   const site = await snapshot(path.join(o.workspace, 'site'))
@@ -391,7 +483,7 @@ export async function violations(o: Observation): Promise<string[]> {
       broken.push(`\`path\` holds more or less than the archive: ${[...site.keys()]}`)
   }
   if (!failed && o.scenario.operation === 'export') broken.push(...(await successOutputs(o)))
-  if (!failed && !SUCCESS[o.scenario.operation].includes(o.outputs.status ?? '')) {
+  if (!failed && o.scenario.operation !== 'export' && !SUCCESS[o.scenario.operation].includes(o.outputs.status ?? '')) {
     broken.push(`succeeded with status ${o.outputs.status}`)
   }
   const allowedTop = new Set([
@@ -413,6 +505,7 @@ export async function violations(o: Observation): Promise<string[]> {
 /** A successful export: its outputs describe what is on disk. */
 async function successOutputs(o: Observation): Promise<string[]> {
   const broken: string[] = []
+  if (o.outputs.status !== 'completed') broken.push(`succeeded with status ${o.outputs.status}`)
   if (!o.sim.exportJobs.has(o.outputs['job-id'] ?? '')) broken.push(`job-id ${o.outputs['job-id']} is no job`)
   const archive = o.outputs['bundle-path'] ?? ''
   const bytes = await readFile(archive).catch(() => undefined)
@@ -428,6 +521,42 @@ async function successOutputs(o: Observation): Promise<string[]> {
       broken.push('the Helm values are not the link’s')
   }
   if ((await stat(path.join(o.workspace, 'site')).catch(() => undefined)) === undefined) broken.push('no `path` folder')
+  return broken
+}
+
+/** The request that creates something, which is never sent twice unless the service surely did not take it. */
+const ONCE_ROUTE: Record<Operation, RouteName> = {
+  export: 'export-start',
+  'agent-message': 'agent-message',
+  agent: 'agent-create',
+  deploy: 'deploy-trigger'
+}
+
+/**
+ * An answer that says the service did not take the request: busy (429, 503), a refusal (a 4xx
+ * but 408), or a redirect it did not act on (a 3xx, which the action does not follow).
+ */
+function surelyNotTaken(status: number): boolean {
+  return status === 503 || (status >= 300 && status < 500 && status !== 408)
+}
+
+/**
+ * The promises a conversation keeps across its workflow run and the rerun (the requests of the
+ * rerun start at `rerunFrom` in `sim.requests`): one reply at most, and no request to the service
+ * in an attempt before GitHub answered its permission read.
+ */
+export function conversationViolations(sim: Simulator, rerunFrom: number): string[] {
+  const broken: string[] = []
+  const replies = (sim.github.threads.get(`${REPO}#7`)?.comments ?? []).filter(
+    (comment) => REPLY_MARKER.test(comment.body) && readReplyMarker(comment.body)?.run === RUN_ID
+  )
+  if (replies.length > 1) broken.push(`${replies.length} replies to one command`)
+  for (const [attempt, requests] of [sim.requests.slice(0, rerunFrom), sim.requests.slice(rerunFrom)].entries()) {
+    const service = requests.findIndex((request) => request.origin === 'api')
+    const permitted = requests.findIndex((request) => request.route === 'github-permission' && request.status === 200)
+    if (service >= 0 && (permitted < 0 || permitted > service))
+      broken.push(`attempt ${attempt + 1} asked the service before GitHub told the commenter's permission`)
+  }
   return broken
 }
 
