@@ -25,7 +25,7 @@ export default defineConfig(
   {
     // The fuzz tests check invariants per generated case: which ones hold depends on whether the
     // case was refused or unpacked, so their assertions are conditional by design.
-    files: ['test/fuzz*.test.ts', 'test/support/scenarios.ts'],
+    files: ['test/e2e/fuzz*.test.ts', 'test/support/scenarios.ts'],
     rules: { 'jest/no-conditional-expect': 'off' }
   }
 )

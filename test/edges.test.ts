@@ -17,9 +17,7 @@ import {
   exportInputs,
   simulatorFixture
 } from './support/harness.js'
-import { redact } from '../src/common/text.js'
 import { asShown, liveMarkdown } from './support/markdown.js'
-import { runCli, runDist, runnerLines } from './support/runner.js'
 import { tempFolder } from './support/temp.js'
 
 const GITHUB_TOKEN = 'ghs_edgestoken0123456789abcdef'
@@ -585,38 +583,5 @@ describe('the low ones', () => {
       `Export job ${jobId}: Could not set the output \`job-id\`: EACCES: permission denied, open the output file`
     )
     expect(sim.count('export-start')).toBe(1)
-  })
-})
-
-describe('the built action and CLI, as they are run: no part of the key where a cut falls', () => {
-  test("the runner's `::error::` line and the summary, with the runner's masking applied", async () => {
-    const sim = await startSim()
-    sim.addFault({ route: 'agent-message', status: 400, body: { error: `${'x'.repeat(290)} ${API_KEY} was refused` } })
-    const run = await runDist({
-      inputs: agentInputs(sim, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Fix it' }) as Record<
-        string,
-        string
-      >,
-      env: { GITHUB_WORKSPACE: temp.dir }
-    })
-    const lines = runnerLines(run.stdout)
-    const masked = lines.filter((line) => line.startsWith('::add-mask::')).map((line) => line.slice(12))
-    const shown = redact(lines.filter((line) => !line.startsWith('::add-mask::')).join('\n'), masked)
-    expect(shown).toMatch(/^::error::.*x{200} \*\*\* was r…/m)
-    expect(leaked(shown, API_KEY)).toEqual([])
-    expect(leaked(run.summary, API_KEY)).toEqual([])
-  })
-
-  test("the CLI's stderr", async () => {
-    const sim = await startSim()
-    sim.addFault({ route: 'export-start', status: 400, body: `${'y'.repeat(110)} ${API_KEY} denied` })
-    const run = await runCli({
-      args: ['export', '--domain', 'docs.acme.com', '--base-url', sim.apiUrl, '--path', path.join(temp.dir, 'site')],
-      env: { DOCS_ADMIN_API_KEY: API_KEY },
-      cwd: temp.dir
-    })
-    expect(run.exitCode).toBe(1)
-    expect(run.stderr).toMatch(/^error: .*y{100}/m)
-    expect(leaked(run.stderr, API_KEY)).toEqual([])
   })
 })

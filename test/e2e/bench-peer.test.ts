@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { runnerEnv } from '../bench/action-env.js'
-import { PEER_ACTION_YML } from '../bench/peer-build.js'
-import { ZipWriter } from '../bench/zip-writer.js'
-import { parseOutputFile } from './support/runner.js'
+import { runnerEnv } from '../../bench/action-env.js'
+import { PEER_ACTION_YML } from '../../bench/peer-build.js'
+import { ZipWriter } from '../../bench/zip-writer.js'
+import { parseOutputFile } from '../support/runner.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PEER_SOURCE = join(ROOT, 'bench', 'peer', 'index.ts')
 const SITE: Record<string, string> = {
   'index.html': '<a href="guides/start.html">Start</a>',

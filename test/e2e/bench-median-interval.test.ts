@@ -1,7 +1,7 @@
 // The benchmark's verdicts rest on medians of noisy rounds; the interval it prints beside each
 // must be the exact distribution-free one, or a "met" would look surer than it is.
 import { describe, expect, it } from '@jest/globals'
-import { medianInterval } from '../bench/measure.js'
+import { medianInterval } from '../../bench/measure.js'
 
 /** P(Binomial(n, 1/2) <= j), exactly enough for small n. */
 function binomialTail(n: number, j: number): number {

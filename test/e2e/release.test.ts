@@ -15,9 +15,9 @@ import {
   parseVersion,
   planCommands,
   releaseProblems
-} from '../scripts/release.mjs'
+} from '../../scripts/release.mjs'
 
-const SCRIPT = fileURLToPath(new URL('../scripts/release.mjs', import.meta.url))
+const SCRIPT = fileURLToPath(new URL('../../scripts/release.mjs', import.meta.url))
 
 const CHANGELOG = `# Changelog
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 type Mapping = Record<string, unknown>
 interface Step {

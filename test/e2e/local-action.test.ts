@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@jest/globals'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 test('npm run local-action loads @github/local-action with every module it imports', () => {
   // `--help` makes it parse its command line, after loading the command that runs an action and its stubs.

@@ -5,7 +5,7 @@
 // folder and readable, or the unpacking fails with an ActionError and leaves everything as it
 // was; nothing is ever written outside.
 //
-// `npm test` runs a fixed seed a bounded number of times; `npm run fuzz:archives` runs more with a
+// `npm run test:e2e` runs a fixed seed a bounded number of times; `npm run fuzz:archives` runs more with a
 // random seed. FUZZ_RUNS and FUZZ_SEED (a number, or `random`) set either; a random seed is
 // printed, so that a failure can be replayed with FUZZ_SEED.
 import { existsSync } from 'node:fs'
@@ -14,14 +14,14 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, beforeAll, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { type ArchiveEntry, buildTar, buildZip } from '../simulator/archives.js'
-import type { ArchiveFormat } from '../src/archive/format.js'
-import { TestUnpacking } from './support/unpacking.js'
-import type { SiteLimits } from '../src/site/ledger.js'
-import { swapIntoPlace } from '../src/site/staging.js'
-import { ActionError } from '../src/common/errors.js'
-import { recordingLogger } from './support/fake-host.js'
-import { tempFolder } from './support/temp.js'
+import { type ArchiveEntry, buildTar, buildZip } from '../../simulator/archives.js'
+import type { ArchiveFormat } from '../../src/archive/format.js'
+import { TestUnpacking } from '../support/unpacking.js'
+import type { SiteLimits } from '../../src/site/ledger.js'
+import { swapIntoPlace } from '../../src/site/staging.js'
+import { ActionError } from '../../src/common/errors.js'
+import { recordingLogger } from '../support/fake-host.js'
+import { tempFolder } from '../support/temp.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
 const SEED =

@@ -3,10 +3,10 @@
 // `=`; start tags, end tags, `<!`, `<?`, `&lt;` and a `>` before them; quotes that close or not,
 // `=` inside values, values at a page's very edges, fragments, root and relative paths, overlong
 // values, multi-byte text), the scanner and the collector agree with a plain, slow reading of the
-// same rules. `npm test` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
+// same rules. `npm run test:e2e` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../../src/verify/links.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED =

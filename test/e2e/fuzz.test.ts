@@ -3,14 +3,14 @@
 // hung headers, trickling bodies, cut, empty, HTML, malformed, oversized and wrongly typed
 // answers, links that lead where they may not) and random inputs; every run must keep every
 // promise of test/support/scenarios.ts, and a comment conversation its promises across a rerun.
-// `npm test` runs a few cases with a fixed seed; `npm run fuzz` runs many with a random one
+// `npm run test:e2e` runs a few cases with a fixed seed; `npm run fuzz` runs many with a random one
 // (FUZZ_RUNS, FUZZ_SEED).
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { startSimulator } from '../simulator/server.js'
-import { parseDuration } from '../src/common/units.js'
-import { TEST_SPEED, acceleratedClock } from './support/clock.js'
-import { eventFile, runAction } from './support/harness.js'
+import { startSimulator } from '../../simulator/server.js'
+import { parseDuration } from '../../src/common/units.js'
+import { TEST_SPEED, acceleratedClock } from '../support/clock.js'
+import { eventFile, runAction } from '../support/harness.js'
 import {
   LAST_WORDS_MS,
   type Operation,
@@ -24,8 +24,8 @@ import {
   scenarioInputs,
   simulatorOptions,
   violations
-} from './support/scenarios.js'
-import { tempFolder } from './support/temp.js'
+} from '../support/scenarios.js'
+import { tempFolder } from '../support/temp.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 24)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)

@@ -2,9 +2,9 @@
 // is judged only between the two named bundles of one format, and a run that did not fetch the link
 // exactly once (or, for the action, skipped or repeated an export call) is refused, not timed.
 import { describe, expect, test } from '@jest/globals'
-import { type Bundle, SITE_1G, SITE_3000, SITE_30K_SMALL, type BundleSpec, type Format } from '../bench/bundles.js'
-import type { Route } from '../bench/service.js'
-import { type Run, type UnpackRow, checkRequests, ratioToPeer, rssGrowth } from '../bench/unpack.js'
+import { type Bundle, SITE_1G, SITE_3000, SITE_30K_SMALL, type BundleSpec, type Format } from '../../bench/bundles.js'
+import type { Route } from '../../bench/service.js'
+import { type Run, type UnpackRow, checkRequests, ratioToPeer, rssGrowth } from '../../bench/unpack.js'
 
 const run = (wallMs: number): Run => ({
   startedAt: 0,

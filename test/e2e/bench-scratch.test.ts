@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from '@jest/globals'
-import { Scratch, type ScratchMachine } from '../bench/scratch.js'
+import { Scratch, type ScratchMachine } from '../../bench/scratch.js'
 
 const GiB = 1024 ** 3
 const roots: string[] = []

@@ -5,18 +5,18 @@ import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
+import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../../simulator/archives.js'
 import {
   DEFAULT_DEPLOYED_COMMIT,
   type Fault,
   type Simulator,
   type SimulatorOptions,
   startSimulator
-} from '../simulator/server.js'
-import { REPO, issueCommentEvent } from './support/events.js'
-import { readSummary } from './support/github-summary.js'
-import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from './support/runner.js'
-import { tempFolder } from './support/temp.js'
+} from '../../simulator/server.js'
+import { REPO, issueCommentEvent } from '../support/events.js'
+import { readSummary } from '../support/github-summary.js'
+import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from '../support/runner.js'
+import { tempFolder } from '../support/temp.js'
 
 let sim: Simulator | undefined
 let workspace: { dir: string; remove: () => Promise<void> }
