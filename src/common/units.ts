@@ -59,3 +59,8 @@ export function formatBytes(bytes: number): string {
   }
   return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`
 }
+
+/** `1 page`, `3 pages`; `plural` where adding an s is wrong (`entries`). */
+export function countOf(count: number, one: string, plural = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : plural}`
+}

@@ -1,10 +1,11 @@
 /**
- * Downloads a bundle and, when asked, unpacks it into the site folder: retries through the one
- * retry loop, a fresh link when the old one is refused or expired, one more download for a
- * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's folder:
- * it writes the archive as `.part` into a staging folder beside it, gives it the extension of its
- * format once the bytes tell, and swaps that folder in whole, as it does the site (whatever an
- * earlier run left there, an archive of another format or a site unpacked there, is replaced).
+ * Downloads a bundle and, when asked, unpacks it into the site folder, all or nothing. Retries go
+ * through the one retry loop, with a fresh link when the old one is refused or has expired. The
+ * transfer owns both staging folders: the archive's (its `.part` file, named by its format once the
+ * bytes tell) and the site's. Each is swapped in whole, replacing whatever an earlier run left.
+ *
+ * In call order: transferBundle (or unpackLocalBundle) -> withArchiveStaging -> downloadInto ->
+ * attempt -> receive -> finish.
  */
 import { createReadStream } from 'node:fs'
 import { rename } from 'node:fs/promises'
@@ -19,7 +20,7 @@ import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweep
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { formatBytes, formatSeconds } from '../common/units.js'
+import { countOf, formatBytes, formatSeconds } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
@@ -44,7 +45,10 @@ export interface TransferOptions {
    * a site check that fails still leaves the archive there, and its facts can be handed on.
    */
   onArchive?: ((archive: KeptArchive) => void) | undefined
-  /** Absolute clock ms: no wait is started that would end after it, and a download under way ends by then (plus a short grace). */
+  /**
+   * Absolute clock ms: no wait is started that would end after it, and a download under way ends
+   * by then (plus a short grace).
+   */
   deadline: number
   /** Where the link and the download's redirects may lead. */
   policy: LinkPolicy
@@ -81,35 +85,7 @@ const EXTENSIONS: Record<ArchiveFormat, string> = { zip: 'zip', 'tar.gz': 'tar.g
 const LOCAL_CHUNK_BYTES = 1024 * 1024
 
 export function transferBundle(options: TransferOptions): Promise<TransferResult> {
-  return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options))
-}
-
-/** The download attempts, each writing the archive into `archiveStaging`, and the swap of what the last one received. */
-async function transferInto(archiveStaging: string, options: TransferOptions): Promise<TransferResult> {
-  const { log, clock, signal } = options
-  const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
-  log.info(
-    `Downloading the bundle from ${describeLink(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${formatBytes(state.link.sizeBytes)})` : ''}`
-  )
-  let received: ReceivedArchive
-  try {
-    received = await withRetries(() => attempt(options, state), {
-      kind: 'idempotent',
-      policy: TRANSFER_RETRY,
-      clock,
-      signal,
-      deadline: options.deadline,
-      // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-      alsoRetry: isLinkRefused,
-      onRetry: ({ retry, delayMs, error }) =>
-        log.warning(
-          `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : ''}`
-        )
-    })
-  } catch (error) {
-    throw finalError(error, state)
-  }
-  return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts }
+  return withArchiveStaging(options, (archiveStaging) => downloadInto(archiveStaging, options))
 }
 
 /** What unpacking an archive already on disk needs: a transfer's options, less the link and the network. */
@@ -139,57 +115,6 @@ export function unpackLocalBundle(
 }
 
 /**
- * One archive received whole, from the network or from disk: a fresh `.part`, hash and site
- * staging folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
- * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
- * throws, whatever way the stop surfaced; everything it wrote is removed first.
- */
-async function receive(
-  options: LocalOptions,
-  archiveStaging: string,
-  fill: (receiver: ArchiveReceiver, stop: AbortSignal) => Promise<void>
-): Promise<ReceivedArchive> {
-  const { signal } = options
-  throwIfCancelled(signal)
-  const stop = new AbortController()
-  const onCancel = (): void => stop.abort(new CancelledError())
-  signal?.addEventListener('abort', onCancel, { once: true })
-  let receiver: ArchiveReceiver | undefined
-  let siteStaging: string | undefined
-  try {
-    if (options.siteDir !== undefined) {
-      siteStaging = await createStagingFolder(options.siteDir).catch((error: unknown) => {
-        throw writeFailure(error, `a staging folder beside ${options.siteDir}`)
-      })
-    }
-    receiver = await ArchiveReceiver.open({
-      partFile: partFileIn(archiveStaging),
-      into: siteStaging,
-      log: options.log,
-      onFatal: (error) => stop.abort(error),
-      signal: stop.signal,
-      limits: options.limits
-    })
-    await fill(receiver, stop.signal)
-    const received = await receiver.complete()
-    throwIfCancelled(signal)
-    return received
-  } catch (error) {
-    const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
-    if (!stop.signal.aborted) stop.abort(cause)
-    // The receiver first: it stops GNU tar, which could otherwise write into the folder removed.
-    await receiver?.discard()
-    if (siteStaging !== undefined) {
-      const how = { cancelled: signal?.aborted === true, entries: receiver?.entries ?? 0 }
-      await discardFolder(siteStaging, options.siteDir as string, how)
-    }
-    throw cause
-  } finally {
-    signal?.removeEventListener('abort', onCancel)
-  }
-}
-
-/**
  * Sweeps what an earlier run left beside the archive's folder and the site, then runs `body` with
  * a fresh staging folder for the archive, which finish() swaps in; whatever else happens, it is
  * removed after.
@@ -207,6 +132,34 @@ async function withArchiveStaging<T>(options: LocalOptions, body: (archiveStagin
     // Gone already when swapped in.
     await removeQuietly(archiveStaging)
   }
+}
+
+/** The download attempts, each writing the archive into `archiveStaging`; then the swap of what the last received. */
+async function downloadInto(archiveStaging: string, options: TransferOptions): Promise<TransferResult> {
+  const { log, clock, signal } = options
+  const state: TransferState = { link: options.link, linkRefused: false, attempts: 0, archiveStaging }
+  const size = state.link.sizeBytes === undefined ? '' : ` (${formatBytes(state.link.sizeBytes)})`
+  log.info(`Downloading the bundle from ${describeLink(state.link.url)}${size}`)
+  let received: ReceivedArchive
+  try {
+    received = await withRetries(() => attempt(options, state), {
+      kind: 'idempotent',
+      policy: TRANSFER_RETRY,
+      clock,
+      signal,
+      deadline: options.deadline,
+      // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+      alsoRetry: isLinkRefused,
+      onRetry: ({ retry, delayMs, error }) =>
+        log.warning(
+          `Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again` +
+            (delayMs > 0 ? ` in ${formatSeconds(delayMs)}` : '')
+        )
+    })
+  } catch (error) {
+    throw finalError(error, state)
+  }
+  return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts }
 }
 
 interface TransferState {
@@ -267,6 +220,57 @@ async function attempt(options: TransferOptions, state: TransferState): Promise<
 }
 
 /**
+ * One archive received whole, from the network or from disk: a fresh `.part`, hash and site
+ * staging folder, filled by `fill` and completed. It stops on the user's cancellation or on a failure the
+ * receiver reports (an unsafe entry, a full disk), and then the reason it stopped for is what it
+ * throws, whatever way the stop surfaced; everything it wrote is removed first.
+ */
+async function receive(
+  options: LocalOptions,
+  archiveStaging: string,
+  fill: (receiver: ArchiveReceiver, stop: AbortSignal) => Promise<void>
+): Promise<ReceivedArchive> {
+  const { signal } = options
+  throwIfCancelled(signal)
+  const stop = new AbortController()
+  const onCancel = (): void => stop.abort(new CancelledError())
+  signal?.addEventListener('abort', onCancel, { once: true })
+  let receiver: ArchiveReceiver | undefined
+  let siteStaging: string | undefined
+  try {
+    if (options.siteDir !== undefined) {
+      siteStaging = await createStagingFolder(options.siteDir).catch((error: unknown) => {
+        throw writeFailure(error, `a staging folder beside ${options.siteDir}`)
+      })
+    }
+    receiver = await ArchiveReceiver.open({
+      partFile: partFileIn(archiveStaging),
+      into: siteStaging,
+      log: options.log,
+      onFatal: (error) => stop.abort(error),
+      signal: stop.signal,
+      limits: options.limits
+    })
+    await fill(receiver, stop.signal)
+    const received = await receiver.complete()
+    throwIfCancelled(signal)
+    return received
+  } catch (error) {
+    const cause: unknown = stop.signal.aborted ? stop.signal.reason : error
+    if (!stop.signal.aborted) stop.abort(cause)
+    // The receiver first: it stops GNU tar, which could otherwise write into the folder removed.
+    await receiver?.discard()
+    if (siteStaging !== undefined) {
+      const how = { cancelled: signal?.aborted === true, entries: receiver?.entries ?? 0 }
+      await discardFolder(siteStaging, options.siteDir as string, how)
+    }
+    throw cause
+  } finally {
+    signal?.removeEventListener('abort', onCancel)
+  }
+}
+
+/**
  * Names the whole archive by its format and swaps its folder in, then has the staged site reviewed
  * and swaps it in.
  */
@@ -301,23 +305,25 @@ async function finish(
     throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`)
   }
   if (siteDir !== undefined && counts !== undefined) {
-    const extras = [
-      counts.symlinks ? `${counts.symlinks} symlinks` : '',
-      counts.hardlinks ? `${counts.hardlinks} hardlinks` : '',
-      counts.skipped ? `${counts.skipped} entries skipped` : ''
-    ].filter(Boolean)
-    log.info(
-      `Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`
-    )
+    const parts = [
+      countOf(counts.files, 'file'),
+      countOf(counts.directories, 'folder'),
+      counts.symlinks ? countOf(counts.symlinks, 'symlink') : '',
+      counts.hardlinks ? countOf(counts.hardlinks, 'hardlink') : '',
+      counts.skipped ? `${countOf(counts.skipped, 'entry', 'entries')} skipped` : ''
+    ]
+    log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${parts.filter(Boolean).join(', ')}`)
   }
   return { ...kept, siteDir }
 }
 
-/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
+/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: a link serves the same bytes. */
 function archiveTooLarge(limits: SiteLimits, detail: string): SiteLimitError {
   return new SiteLimitError(
-    `The bundle archive is larger than ${formatBytes(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${formatBytes(limits.maxBytes)}) allows: ` +
-      `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${formatBytes(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
+    `The bundle archive is larger than ${formatBytes(archiveBound(limits))} (${detail}), the most ` +
+      `\`max-site-size\` (${formatBytes(limits.maxBytes)}) allows: twice the site, 1 KiB for each of the ` +
+      `${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ` +
+      `${formatBytes(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
       'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
   )
 }
