@@ -14,22 +14,17 @@ const SEPARATORS = /[\\/]/
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/
 /** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
 const MAX_LINK_HOPS = 40
-/**
- * Characters of paths looked up while resolving all of an archive's symlinks: ~0.1 s of work. A
- * site's few short links take thousands; an archive past this is built to stall the step.
- */
+/** Characters of paths looked up while resolving all symlinks: a site's take thousands; more is built to stall. */
 const MAX_SYMLINK_WORK = 20_000_000
 /** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
 const MAX_SEGMENT_BYTES = 255
 /** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
 const MAX_PATH_BYTES = 4096
-/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
+/** A symlink's target is a path: no longer than PATH_MAX (a zip stores it as content). */
 export const MAX_LINK_TARGET_BYTES = 4096
 /**
- * What all of an archive's symlink targets may add up to. Each is held until the symlinks are
- * checked against the final tree (they are created last), and a zip deflates a 4 KiB target to a
- * few dozen bytes: without this bound, a 110 MiB zip of a million such links would hold 4 GiB
- * before the end. A site's links name a few dozen bytes each: this is hundreds of thousands.
+ * What all symlink targets may add up to: each is held until the whole tree is known, and a zip
+ * deflates a 4 KiB target to a few dozen bytes. A site's links name a few dozen bytes each.
  */
 const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024
 /**
@@ -38,10 +33,9 @@ const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024
  */
 export const MAX_SITE_ENTRIES = 1_000_000
 /**
- * What the paths the index holds may add up to, in characters. Each is held here (and a folder's
- * in its writer thread) until the end: 4,000-character paths (each name under 255) took ~8 KiB
- * of heap an entry, so a tar.gz of 27 MiB could exhaust the heap within the entry bound. A site
- * of 100,000 pages holds ~8 Mi.
+ * What the paths the index holds may add up to, in characters: each is held until the end, and
+ * long paths in a small tar.gz could otherwise fill the heap within the entry bound. A site of
+ * 100,000 pages holds about 8 Mi.
  */
 const MAX_PATH_CHARACTERS = 64 * 1024 * 1024
 /**
@@ -51,10 +45,9 @@ const MAX_PATH_CHARACTERS = 64 * 1024 * 1024
 const DOTS_AND_SPACES = /^[. ]+$/
 const NON_ASCII = /[\u0080-\uffff]/
 /**
- * A name of plain segments, one `/` between them: letters, digits, `_`, `-` and dots, no segment
- * starting with a dot, none over NAME_MAX. No refusal can apply to it but the path's length, and
- * it is its own path: the entries of a generated site mostly are such, and skip the checks of
- * each segment (30,000 of them took ~45 ms of the reader's time).
+ * A name of plain segments (letters, digits, `_`, `-` and dots, none starting with a dot or over
+ * NAME_MAX): no refusal applies to it but its length, so most of a generated site's names skip the
+ * checks of each segment.
  */
 const PLAIN_NAME = /^[\w-][\w.-]{0,254}(?:\/[\w-][\w.-]{0,254})*$/
 
