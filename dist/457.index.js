@@ -331,9 +331,9 @@ function readQuoted(line, at) {
 ;// CONCATENATED MODULE: ./src/archive/gnu-tar.ts
 /**
  * GNU tar, the reference every tar is judged against, unpacks tar archives here: it is fed the
- * plain tar bytes as they arrive (the download overlaps the unpacking) and tells what it is about
- * to write, member by member (see tar-listing.ts), so the action's checks see every member before
- * its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
+ * archive as it arrives (the download overlaps the unpacking; a tar.gz is gunzipped by GNU tar's
+ * own gzip, beside it) and tells what it is about to write, member by member (see tar-listing.ts),
+ * so the action's checks see every member before its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
  * leading `/`, skips `..` members, and makes a symlink whose target is absolute or climbs only at
  * the very end, so nothing is ever written through one.
  */
@@ -405,7 +405,7 @@ class GnuTarExtraction {
     specials = new Set();
     constructor(options) {
         this.options = options;
-        this.child = (0,external_node_child_process_.spawn)(options.tar, ARGUMENTS, {
+        this.child = (0,external_node_child_process_.spawn)(options.tar, options.gzip ? [...ARGUMENTS, '-z'] : ARGUMENTS, {
             cwd: options.into,
             // English messages, and every byte outside printable ASCII quoted as octal.
             env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
@@ -519,6 +519,11 @@ class GnuTarExtraction {
             }
             if (/Unexpected EOF/.test(message))
                 return new errors/* CorruptArchiveError */.sC(`the tar data ends early${this.inside()}`);
+            if (/does not look like a tar archive/.test(message))
+                return new NoTarInside();
+            const gzip = /^gzip: (?:stdin: )?(.*)$/.exec(message);
+            if (gzip !== null)
+                return new errors/* CorruptArchiveError */.sC(`its gzip data cannot be read (${gzip[1]})`);
             return new errors/* CorruptArchiveError */.sC(`GNU tar could not read it: ${plainMessage(message)}`);
         }
         // Only skipped members failed.
@@ -533,6 +538,12 @@ class GnuTarExtraction {
         return `, inside the entry ${JSON.stringify((0,site_paths/* decodeSitePath */.xZ)(member.name))} (${(0,units/* formatBytes */.z3)(member.size)} declared)`;
     }
 }
+/** GNU tar found no tar in what it was fed (the caller says what it found instead). */
+class NoTarInside extends Error {
+    constructor() {
+        super('This does not look like a tar archive');
+    }
+}
 /** `tar: "name": text`: the member a message is about. */
 function memberOf(message) {
     const prefix = /^[^:]*tar(?:\.exe)?: /.exec(message);
@@ -544,7 +555,16 @@ function memberOf(message) {
     return { name: name.bytes, text: message.slice(name.end + 2) };
 }
 /** What GNU tar says besides a failure: its summary, and warnings about what it read anyway. */
-const NOT_A_FAILURE = /Exiting with failure status|Removing leading|implausibly old time stamp|in the future|A lone zero block|Ignoring unknown extended header keyword/;
+const NOT_A_FAILURE = new RegExp([
+    'Exiting with failure status',
+    'Child returned status',
+    'Error is not recoverable',
+    'Removing leading',
+    'implausibly old time stamp',
+    'in the future',
+    'A lone zero block',
+    'Ignoring unknown extended header keyword'
+].join('|'));
 /** The C library's words for the errors a write meets, as GNU tar prints them (LC_ALL=C). */
 const ERRNO_TEXTS = [
     [/No space left on device/, 'ENOSPC'],
@@ -586,22 +606,17 @@ const SEPARATORS = /[\\/]/;
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
 /** Symlinks resolved through other symlinks at most this many times (Linux's SYMLOOP_MAX is 40). */
 const MAX_LINK_HOPS = 40;
-/**
- * Characters of paths looked up while resolving all of an archive's symlinks: ~0.1 s of work. A
- * site's few short links take thousands; an archive past this is built to stall the step.
- */
+/** Characters of paths looked up while resolving all symlinks: a site's take thousands; more is built to stall. */
 const MAX_SYMLINK_WORK = 20_000_000;
 /** NAME_MAX of Linux, macOS and Windows file systems: longer names cannot be created anywhere. */
 const MAX_SEGMENT_BYTES = 255;
 /** PATH_MAX of Linux: a longer entry path cannot be created below any folder. */
 const MAX_PATH_BYTES = 4096;
-/** A symlink's target is a path: no longer than PATH_MAX. Zip stores it as content, read only up to this. */
+/** A symlink's target is a path: no longer than PATH_MAX (a zip stores it as content). */
 const MAX_LINK_TARGET_BYTES = 4096;
 /**
- * What all of an archive's symlink targets may add up to. Each is held until the symlinks are
- * checked against the final tree (they are created last), and a zip deflates a 4 KiB target to a
- * few dozen bytes: without this bound, a 110 MiB zip of a million such links would hold 4 GiB
- * before the end. A site's links name a few dozen bytes each: this is hundreds of thousands.
+ * What all symlink targets may add up to: each is held until the whole tree is known, and a zip
+ * deflates a 4 KiB target to a few dozen bytes. A site's links name a few dozen bytes each.
  */
 const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024;
 /**
@@ -610,10 +625,9 @@ const MAX_LINK_TARGETS_BYTES = 16 * 1024 * 1024;
  */
 const MAX_SITE_ENTRIES = 1_000_000;
 /**
- * What the paths the index holds may add up to, in characters. Each is held here (and a folder's
- * in its writer thread) until the end: 4,000-character paths (each name under 255) took ~8 KiB
- * of heap an entry, so a tar.gz of 27 MiB could exhaust the heap within the entry bound. A site
- * of 100,000 pages holds ~8 Mi.
+ * What the paths the index holds may add up to, in characters: each is held until the end, and
+ * long paths in a small tar.gz could otherwise fill the heap within the entry bound. A site of
+ * 100,000 pages holds about 8 Mi.
  */
 const MAX_PATH_CHARACTERS = 64 * 1024 * 1024;
 /**
@@ -623,10 +637,9 @@ const MAX_PATH_CHARACTERS = 64 * 1024 * 1024;
 const DOTS_AND_SPACES = /^[. ]+$/;
 const NON_ASCII = /[\u0080-\uffff]/;
 /**
- * A name of plain segments, one `/` between them: letters, digits, `_`, `-` and dots, no segment
- * starting with a dot, none over NAME_MAX. No refusal can apply to it but the path's length, and
- * it is its own path: the entries of a generated site mostly are such, and skip the checks of
- * each segment (30,000 of them took ~45 ms of the reader's time).
+ * A name of plain segments (letters, digits, `_`, `-` and dots, none starting with a dot or over
+ * NAME_MAX): no refusal applies to it but its length, so most of a generated site's names skip the
+ * checks of each segment.
  */
 const PLAIN_NAME = /^[\w-][\w.-]{0,254}(?:\/[\w-][\w.-]{0,254})*$/;
 /**
@@ -1057,10 +1070,9 @@ function readUmask() {
 
 ;// CONCATENATED MODULE: ./src/archive/tar-unpacker.ts
 /**
- * Unpacks a tar or tar.gz into the staging folder as its bytes arrive: gunzip here (so that what
- * GNU tar is fed can be bounded), GNU tar writing, and the ledger judging every member GNU tar
- * announces before it writes it. Modes a site cannot live with (a page its owner cannot read) are
- * mended once GNU tar is done.
+ * Unpacks a tar or tar.gz into the staging folder as its bytes arrive: GNU tar (and its gzip)
+ * writing, and the ledger judging every member GNU tar announces before it writes it. Modes a
+ * site cannot live with (a page its owner cannot read) are mended once GNU tar is done.
  */
 
 
@@ -1069,136 +1081,94 @@ function readUmask() {
 
 
 
-
-
-
 const SPECIAL_KINDS = { b: 'block device', c: 'character device', p: 'fifo', s: 'socket' };
+/**
+ * The archive's first bytes, judged once they are in: GNU tar takes anything shorter than a block
+ * (an error page, gzipped) for an empty archive, so the action tells a tar by its first block.
+ */
+const HEAD_BYTES = 4096;
 class TarUnpacker {
     options;
     extraction;
-    gunzip;
-    head = new HeadSniffer((head, complete) => head.length >= TAR_BLOCK_BYTES || complete ? looksLikeTar(head) : undefined);
-    tarBytes = 0;
-    /** Corrupt gzip data: told at the end, once the whole archive's size and sha256 are known. */
-    corrupt;
     fatal;
-    /** Settles once the unpacking stops for a failure: no wait for gunzip's room outlives that. */
-    halted;
-    halt = () => { };
+    head = [];
+    headBytes = 0;
+    headJudged = false;
     /** Members GNU tar writes with modes their owner cannot read or write through. */
     modesToMend = [];
     constructor(options) {
         this.options = options;
-        this.halted = new Promise((resolve) => (this.halt = resolve));
         this.extraction = new GnuTarExtraction({
             tar: options.tar,
+            gzip: options.gzip,
             into: options.staging,
             onMember: (member) => this.member(member),
             onFailure: (error) => this.failFatally(error)
         });
-        if (options.gzip) {
-            const gunzip = external_node_zlib_default().createGunzip();
-            gunzip.on('data', (plain) => {
-                const wait = this.plain(plain);
-                if (wait !== undefined) {
-                    gunzip.pause();
-                    void wait.then(() => gunzip.resume());
-                }
-            });
-            gunzip.on('error', (error) => {
-                this.corrupt ??= new errors/* CorruptArchiveError */.sC(`its gzip data cannot be read (${error.message})`, { cause: error });
-            });
-            this.gunzip = gunzip;
-        }
     }
     /** Bytes of the archive as downloaded; a returned promise asks the download to wait. */
     write(chunk) {
         if (this.fatal !== undefined)
             throw this.fatal;
-        const gunzip = this.gunzip;
-        if (gunzip === undefined)
-            return this.plain(chunk);
-        if (this.corrupt !== undefined || !this.extraction.reading)
-            return undefined;
-        if (gunzip.write(chunk))
-            return undefined;
-        return Promise.race([(0,external_node_events_.once)(gunzip, 'drain').then(tar_unpacker_noop, tar_unpacker_noop), this.halted]);
+        if (!this.headJudged) {
+            this.head.push(chunk);
+            this.headBytes += chunk.length;
+            if (this.headBytes >= HEAD_BYTES)
+                this.judgeHead();
+        }
+        return this.extraction.write(chunk);
     }
-    /** The whole archive is in: waits for GNU tar, mends modes, and judges the symlinks of the whole tree. */
+    /** The whole archive is in: waits for GNU tar, judges the symlinks of the whole tree, mends modes. */
     async end() {
-        if (this.gunzip !== undefined && this.corrupt === undefined && this.extraction.reading) {
-            this.gunzip.end();
-            await Promise.race([(0,external_node_events_.once)(this.gunzip, 'end').then(tar_unpacker_noop, tar_unpacker_noop), this.halted]);
-        }
-        if (this.fatal !== undefined)
-            throw this.fatal;
-        if (this.head.pending) {
-            const judged = this.head.end();
-            if (judged.head.length > 0)
-                this.judgeHead(judged.verdict, judged.head);
-            else if (this.corrupt === undefined)
-                throw this.notATar(judged.head);
-            await this.extraction.write(judged.head);
-        }
-        if (this.corrupt !== undefined) {
+        if (!this.headJudged)
+            this.judgeHead();
+        if (this.fatal !== undefined) {
             await this.extraction.stop();
-            throw this.corrupt;
+            throw this.fatal;
         }
-        await this.extraction.end();
+        try {
+            await this.extraction.end();
+        }
+        catch (error) {
+            if (!(error instanceof NoTarInside))
+                throw error;
+            // A damaged tar whose first block still reads as one: corrupt, not something else.
+            throw new errors/* CorruptArchiveError */.sC(`GNU tar could not read it: ${error.message}`);
+        }
         this.options.ledger.finish();
+        const prefix = Buffer.from(`${this.options.staging}/`);
         for (const { name, mode } of this.modesToMend) {
             // Only what GNU tar left there as a file or folder: a later member may have put a symlink in its place.
-            const path = Buffer.concat([this.prefix, name]);
+            const path = Buffer.concat([prefix, name]);
             const stats = await (0,promises_.lstat)(path);
             if (stats.isFile() || stats.isDirectory())
                 await (0,promises_.chmod)(path, mode);
         }
     }
-    /** Stops GNU tar and gunzip at once; nothing is written after this resolves. */
-    async stop() {
-        this.halt();
-        this.gunzip?.destroy();
-        await this.extraction.stop();
+    /** Stops GNU tar at once; nothing is written after this resolves. */
+    stop() {
+        return this.extraction.stop();
     }
-    get prefix() {
-        return Buffer.from(`${this.options.staging}/`);
-    }
-    /** Plain tar bytes: counted, the first of them judged, then fed to GNU tar. */
-    plain(plain) {
-        if (this.fatal !== undefined)
-            return undefined;
-        this.tarBytes += plain.length;
-        if (this.tarBytes > this.options.maxTarBytes) {
-            this.failFatally(new SiteLimitError(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(this.options.maxTarBytes)}, the most \`max-site-size\` ` +
-                'allows an archive to hold. Nothing was unpacked into the site folder, and the previous site was left ' +
-                'as it was; raise `max-site-size` if the site really is this large.'));
-            return undefined;
-        }
-        if (this.head.pending) {
-            const judged = this.head.push(plain);
-            if (judged === undefined)
-                return undefined;
-            this.judgeHead(judged.verdict, judged.head);
-            plain = judged.head;
-        }
-        try {
-            return this.extraction.write(plain)?.catch((error) => this.failFatally(error));
-        }
-        catch (error) {
-            this.failFatally(error);
-            return undefined;
-        }
-    }
-    judgeHead(isTar, head) {
-        if (isTar)
+    /** A gzip's first plain bytes must read as a tar (a plain tar was told so by its first bytes already). */
+    judgeHead() {
+        this.headJudged = true;
+        if (!this.options.gzip)
             return;
-        const error = this.notATar(head);
+        let content;
+        try {
+            content = external_node_zlib_default().gunzipSync(Buffer.concat(this.head), { finishFlush: (external_node_zlib_default()).constants.Z_SYNC_FLUSH });
+        }
+        catch {
+            // Broken gzip data: GNU tar's gzip says so.
+            return;
+        }
+        if (looksLikeTar(content) || (content.length < TAR_BLOCK_BYTES && content.every((byte) => byte === 0)))
+            return;
+        this.head.length = 0;
+        const what = `The bundle is a gzip file, but its content is not a tar archive: it looks like ${describeBytes(content)}`;
+        const error = new errors/* NotAnArchiveError */.DD(what);
         this.failFatally(error);
-        throw error;
-    }
-    notATar(head) {
-        const what = this.options.gzip ? 'The bundle is a gzip file, but' : 'The bundle';
-        return new errors/* NotAnArchiveError */.DD(`${what} its content is not a tar archive: it looks like ${describeBytes(head)}`);
+        void this.extraction.stop();
     }
     /** One member GNU tar is about to write: judged and counted (a throw stops GNU tar). */
     member(member) {
@@ -1206,11 +1176,7 @@ class TarUnpacker {
             return;
         const name = (0,site_paths/* decodeSitePath */.xZ)(member.name);
         const target = member.target === undefined ? undefined : (0,site_paths/* decodeSitePath */.xZ)(member.target);
-        this.options.ledger.entry(member.kind, name, {
-            size: member.size,
-            target,
-            special: SPECIAL_KINDS[member.type]
-        });
+        this.options.ledger.entry(member.kind, name, { size: member.size, target, special: SPECIAL_KINDS[member.type] });
         const ownerBits = member.kind === 'directory' ? 0o700 : 0o600;
         if ((member.kind === 'file' || member.kind === 'directory') && (member.mode & ownerBits) !== ownerBits) {
             this.modesToMend.push({ name: member.name, mode: (member.mode & ~UMASK) | ownerBits });
@@ -1220,13 +1186,9 @@ class TarUnpacker {
         if (this.fatal !== undefined)
             return;
         this.fatal = error;
-        this.halt();
-        this.gunzip?.destroy();
-        void this.extraction.stop();
         this.options.onFatal(error);
     }
 }
-function tar_unpacker_noop() { }
 
 ;// CONCATENATED MODULE: ./src/site/tree-check.ts
 /**
@@ -1922,7 +1884,6 @@ class ArchiveReceiver {
                 gzip: verdict.format === 'tar.gz',
                 staging,
                 ledger: this.ledger,
-                maxTarBytes: archiveBound(this.options.limits),
                 onFatal: this.options.onFatal
             });
             return this.tarStarted;
@@ -2258,6 +2219,7 @@ async function get(url, options, clients, signal) {
             // connection (through a proxy, one no dispose() closes) and keep the process alive.
             message.destroy();
             target = new URL(location, target);
+            options.maskLinkSecrets?.(target.href);
             continue;
         }
         throw new retry/* AttemptError */.cb({ kind: 'status', status, retryAfter: (0,exchange/* header */.wx)(message.headers['retry-after']) }, `HTTP ${status}`, await storageErrorDetail(message, signal));
@@ -2499,12 +2461,13 @@ class DownloadProgress {
 
 ;// CONCATENATED MODULE: ./src/transfer/transfer.ts
 /**
- * Downloads a bundle and, when asked, unpacks it into the site folder: retries through the one
- * retry loop, a fresh link when the old one is refused or expired, one more download for a
- * corrupt archive, and an all-or-nothing result on disk. The transfer owns the archive's folder:
- * it writes the archive as `.part` into a staging folder beside it, gives it the extension of its
- * format once the bytes tell, and swaps that folder in whole, as it does the site (whatever an
- * earlier run left there, an archive of another format or a site unpacked there, is replaced).
+ * Downloads a bundle and, when asked, unpacks it into the site folder, all or nothing. Retries go
+ * through the one retry loop, with a fresh link when the old one is refused or has expired. The
+ * transfer owns both staging folders: the archive's (its `.part` file, named by its format once the
+ * bytes tell) and the site's. Each is swapped in whole, replacing whatever an earlier run left.
+ *
+ * In call order: transferBundle (or unpackLocalBundle) -> withArchiveStaging -> downloadInto ->
+ * attempt -> receive -> finish.
  */
 
 
@@ -2531,30 +2494,7 @@ const EXTENSIONS = { zip: 'zip', 'tar.gz': 'tar.gz', tar: 'tar' };
 /** Reads of an archive on disk. */
 const LOCAL_CHUNK_BYTES = 1024 * 1024;
 function transferBundle(options) {
-    return withArchiveStaging(options, (archiveStaging) => transferInto(archiveStaging, options));
-}
-/** The download attempts, each writing the archive into `archiveStaging`, and the swap of what the last one received. */
-async function transferInto(archiveStaging, options) {
-    const { log, clock, signal } = options;
-    const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
-    log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${state.link.sizeBytes !== undefined ? ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})` : ''}`);
-    let received;
-    try {
-        received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state), {
-            kind: 'idempotent',
-            policy: TRANSFER_RETRY,
-            clock,
-            signal,
-            deadline: options.deadline,
-            // A refused link (403) is worth another try: the next attempt asks for a fresh one.
-            alsoRetry: isLinkRefused,
-            onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again${delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''}`)
-        });
-    }
-    catch (error) {
-        throw finalError(error, state);
-    }
-    return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts };
+    return withArchiveStaging(options, (archiveStaging) => downloadInto(archiveStaging, options));
 }
 /**
  * Unpacks an archive already on disk (a bundle kept in the tool cache) as a download would be:
@@ -2571,6 +2511,98 @@ function unpackLocalBundle(file, options) {
         options.log.info(`Read the bundle from ${file}: ${(0,units/* formatBytes */.z3)(received.sizeBytes)}, sha256 ${received.sha256}`);
         return await finish(options, archiveStaging, received);
     });
+}
+/**
+ * Sweeps what an earlier run left beside the archive's folder and the site, then runs `body` with
+ * a fresh staging folder for the archive, which finish() swaps in; whatever else happens, it is
+ * removed after.
+ */
+async function withArchiveStaging(options, body) {
+    (0,common_errors/* throwIfCancelled */.dZ)(options.signal);
+    await sweepStaleFolders(options.archiveFolder, options.log, options.signal);
+    if (options.siteDir !== undefined)
+        await sweepStaleFolders(options.siteDir, options.log, options.signal);
+    const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error) => {
+        throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
+    });
+    try {
+        return await body(archiveStaging);
+    }
+    finally {
+        // Gone already when swapped in.
+        await removeQuietly(archiveStaging);
+    }
+}
+/** The download attempts, each writing the archive into `archiveStaging`; then the swap of what the last received. */
+async function downloadInto(archiveStaging, options) {
+    const { log, clock, signal } = options;
+    const state = { link: options.link, linkRefused: false, attempts: 0, archiveStaging };
+    const size = state.link.sizeBytes === undefined ? '' : ` (${(0,units/* formatBytes */.z3)(state.link.sizeBytes)})`;
+    log.info(`Downloading the bundle from ${(0,transfer_link/* describeLink */.Ex)(state.link.url)}${size}`);
+    let received;
+    try {
+        received = await (0,retry/* withRetries */.LH)(() => transfer_attempt(options, state), {
+            kind: 'idempotent',
+            policy: TRANSFER_RETRY,
+            clock,
+            signal,
+            deadline: options.deadline,
+            // A refused link (403) is worth another try: the next attempt asks for a fresh one.
+            alsoRetry: isLinkRefused,
+            onRetry: ({ retry, delayMs, error }) => log.warning(`Bundle download attempt ${retry} failed (${describeAttemptError(error)}); trying again` +
+                (delayMs > 0 ? ` in ${(0,units/* formatSeconds */.Xo)(delayMs)}` : ''))
+        });
+    }
+    catch (error) {
+        throw finalError(error, state);
+    }
+    return { ...(await finish(options, archiveStaging, received)), link: state.link, attempts: state.attempts };
+}
+/** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
+async function transfer_attempt(options, state) {
+    const { log, clock, signal } = options;
+    state.attempts++;
+    (0,common_errors/* throwIfCancelled */.dZ)(signal);
+    if (state.linkRefused || (0,transfer_link/* isExpired */._d)(state.link, clock.now())) {
+        log.info(state.linkRefused
+            ? 'The bundle link was refused (HTTP 403); asking for a fresh one'
+            : 'The bundle link has expired; asking for a fresh one');
+        state.link = await freshLink(options);
+        state.linkRefused = false;
+    }
+    const bound = archiveBound(options.limits);
+    if (state.link.sizeBytes !== undefined && state.link.sizeBytes > bound) {
+        throw archiveTooLarge(options.limits, `the bundle operation says it has ${(0,units/* formatBytes */.z3)(state.link.sizeBytes)}`);
+    }
+    const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
+    try {
+        const received = await receive(options, state.archiveStaging, async (receiver, stop) => {
+            await download({
+                url: state.link.url,
+                clock,
+                signal: stop,
+                stallTimeoutMs: STALL_TIMEOUT_MS,
+                expectedSize: state.link.sizeBytes,
+                sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
+                policy: options.policy,
+                maskLinkSecrets: options.maskLinkSecrets,
+                deadline: options.deadline,
+                onResponse: ({ contentLength }) => progress.setTotal(contentLength),
+                onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
+            });
+            progress.end();
+        });
+        log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`);
+        return received;
+    }
+    catch (error) {
+        if (error instanceof retry/* AttemptError */.cb && isLinkRefused(error.failure)) {
+            state.linkRefused = true;
+            // Retry-After 0: no backoff is needed before asking for a fresh link.
+            throw new retry/* AttemptError */.cb({ kind: 'status', status: 403, retryAfter: '0' }, error.message, error.detail);
+        }
+        throw error;
+    }
 }
 /**
  * One archive received whole, from the network or from disk: a fresh `.part`, hash and site
@@ -2622,72 +2654,6 @@ async function receive(options, archiveStaging, fill) {
     }
 }
 /**
- * Sweeps what an earlier run left beside the archive's folder and the site, then runs `body` with
- * a fresh staging folder for the archive, which finish() swaps in; whatever else happens, it is
- * removed after.
- */
-async function withArchiveStaging(options, body) {
-    (0,common_errors/* throwIfCancelled */.dZ)(options.signal);
-    await sweepStaleFolders(options.archiveFolder, options.log, options.signal);
-    if (options.siteDir !== undefined)
-        await sweepStaleFolders(options.siteDir, options.log, options.signal);
-    const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error) => {
-        throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
-    });
-    try {
-        return await body(archiveStaging);
-    }
-    finally {
-        // Gone already when swapped in.
-        await removeQuietly(archiveStaging);
-    }
-}
-/** One attempt: a fresh `.part`, hash and staging folder (see receive); a refused link is asked anew next time. */
-async function transfer_attempt(options, state) {
-    const { log, clock, signal } = options;
-    state.attempts++;
-    (0,common_errors/* throwIfCancelled */.dZ)(signal);
-    if (state.linkRefused || (0,transfer_link/* isExpired */._d)(state.link, clock.now())) {
-        log.info(state.linkRefused
-            ? 'The bundle link was refused (HTTP 403); asking for a fresh one'
-            : 'The bundle link has expired; asking for a fresh one');
-        state.link = await freshLink(options);
-        state.linkRefused = false;
-    }
-    const bound = archiveBound(options.limits);
-    if (state.link.sizeBytes !== undefined && state.link.sizeBytes > bound) {
-        throw archiveTooLarge(options.limits, `the bundle operation says it has ${(0,units/* formatBytes */.z3)(state.link.sizeBytes)}`);
-    }
-    const progress = new DownloadProgress(log, clock, state.link.sizeBytes);
-    try {
-        const received = await receive(options, state.archiveStaging, async (receiver, stop) => {
-            await download({
-                url: state.link.url,
-                clock,
-                signal: stop,
-                stallTimeoutMs: STALL_TIMEOUT_MS,
-                expectedSize: state.link.sizeBytes,
-                sizeBound: { maxBytes: bound, exceeded: (detail) => archiveTooLarge(options.limits, detail) },
-                policy: options.policy,
-                deadline: options.deadline,
-                onResponse: ({ contentLength }) => progress.setTotal(contentLength),
-                onChunk: (chunk) => progress.add(chunk.length, receiver.write(chunk))
-            });
-            progress.end();
-        });
-        log.info(`Downloaded ${progress.summary()}, sha256 ${received.sha256}`);
-        return received;
-    }
-    catch (error) {
-        if (error instanceof retry/* AttemptError */.cb && isLinkRefused(error.failure)) {
-            state.linkRefused = true;
-            // Retry-After 0: no backoff is needed before asking for a fresh link.
-            throw new retry/* AttemptError */.cb({ kind: 'status', status: 403, retryAfter: '0' }, error.message, error.detail);
-        }
-        throw error;
-    }
-}
-/**
  * Names the whole archive by its format and swaps its folder in, then has the staged site reviewed
  * and swaps it in.
  */
@@ -2720,19 +2686,23 @@ async function finish(options, archiveStaging, received) {
         throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
-        const extras = [
-            counts.symlinks ? `${counts.symlinks} symlinks` : '',
-            counts.hardlinks ? `${counts.hardlinks} hardlinks` : '',
-            counts.skipped ? `${counts.skipped} entries skipped` : ''
-        ].filter(Boolean);
-        log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${[`${counts.files} files`, `${counts.directories} folders`, ...extras].join(', ')}`);
+        const parts = [
+            (0,units/* countOf */.pq)(counts.files, 'file'),
+            (0,units/* countOf */.pq)(counts.directories, 'folder'),
+            counts.symlinks ? (0,units/* countOf */.pq)(counts.symlinks, 'symlink') : '',
+            counts.hardlinks ? (0,units/* countOf */.pq)(counts.hardlinks, 'hardlink') : '',
+            counts.skipped ? `${(0,units/* countOf */.pq)(counts.skipped, 'entry', 'entries')} skipped` : ''
+        ];
+        log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${parts.filter(Boolean).join(', ')}`);
     }
     return { ...kept, siteDir };
 }
-/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: the same link serves the same bytes. */
+/** The archive is larger than archiveBound allows (`detail`: how it showed). Final: a link serves the same bytes. */
 function archiveTooLarge(limits, detail) {
-    return new SiteLimitError(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most \`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: ` +
-        `twice the site, 1 KiB for each of the ${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
+    return new SiteLimitError(`The bundle archive is larger than ${(0,units/* formatBytes */.z3)(archiveBound(limits))} (${detail}), the most ` +
+        `\`max-site-size\` (${(0,units/* formatBytes */.z3)(limits.maxBytes)}) allows: twice the site, 1 KiB for each of the ` +
+        `${(limits.maxEntries ?? MAX_SITE_ENTRIES).toLocaleString('en-US')} entries it may hold, and ` +
+        `${(0,units/* formatBytes */.z3)(ARCHIVE_OVERHEAD)} for an archive's headers and padding. ` +
         'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.');
 }
 async function freshLink(options) {

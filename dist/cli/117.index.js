@@ -279,6 +279,8 @@ class ExportApi {
     }
 }
 
+// EXTERNAL MODULE: ./src/common/link-secrets.ts
+var link_secrets = __webpack_require__(641);
 // EXTERNAL MODULE: ./src/transfer/link.ts
 var transfer_link = __webpack_require__(3907);
 // EXTERNAL MODULE: external "node:crypto"
@@ -398,14 +400,14 @@ async function checkExportPath(settings, host) {
         return; // nothing is written
     const refuse = (why, real) => new common_errors/* InputError */.dz(`\`path\` must be a folder of its own (it is replaced whole by each export), not ${settings.path}` +
         `${real !== undefined && real !== settings.path ? ` (really ${real})` : ''}, which ${why}.`);
-    const real = await realPathOf(settings.path);
-    const temp = await realPathOf(runnerTemp(host));
+    const real = await realPathOf(settings.path, 'path');
+    const temp = await realPathOf(runnerTemp(host), 'path');
     const tempName = host.env('RUNNER_TEMP') === undefined ? `the temp folder (${temp})` : "the runner's temp folder (RUNNER_TEMP)";
     const guarded = [{ path: temp, name: tempName }];
     for (const [variable, name] of RUNNER_FOLDERS) {
         const value = host.env(variable);
         if (value !== undefined && external_node_path_.isAbsolute(value))
-            guarded.push({ path: await realPathOf(value), name });
+            guarded.push({ path: await realPathOf(value, 'path'), name });
     }
     const problem = (0,path_guard/* folderProblem */.I)(real, guarded);
     if (problem !== undefined)
@@ -423,11 +425,42 @@ async function checkExportPath(settings, host) {
         throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`);
     }
 }
+/** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
+const RUNNER_OWN_FOLDERS = [
+    ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+    ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
+];
+/**
+ * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
+ * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
+ * (replaced whole by the export) or in the runner's own folders. Writing replaces the file itself
+ * (a symlink there is replaced, not followed).
+ */
+async function checkHelmValuesFile(settings, host) {
+    const file = settings.helmValuesFile;
+    if (file === undefined)
+        return;
+    const refuse = (why, real) => new common_errors/* InputError */.dz(`\`helm-values-file\` must be a file of its own, not ${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`);
+    const real = await realPathOf(file, 'helm-values-file');
+    const guarded = [];
+    if (settings.download)
+        guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' });
+    for (const [variable, name] of RUNNER_OWN_FOLDERS) {
+        const value = host.env(variable);
+        if (value !== undefined && external_node_path_.isAbsolute(value))
+            guarded.push({ path: await realPathOf(value, 'helm-values-file'), name });
+    }
+    const problem = (0,path_guard/* fileProblem */.W)(real, guarded);
+    if (problem !== undefined)
+        throw refuse(problem, real);
+    if ((await (0,promises_.lstat)(file).catch(() => undefined))?.isDirectory() === true)
+        throw refuse('is a folder');
+}
 /**
  * The real path of `target`: that of its nearest existing ancestor (symlinks resolved) with the
- * missing rest appended as written.
+ * missing rest appended as written. `input`: the input it stands for, for the message.
  */
-async function realPathOf(target) {
+async function realPathOf(target, input) {
     const missing = [];
     for (let at = external_node_path_.resolve(target);; at = external_node_path_.dirname(at)) {
         try {
@@ -436,7 +469,7 @@ async function realPathOf(target) {
         catch (error) {
             const code = error.code;
             if ((code !== 'ENOENT' && code !== 'ENOTDIR') || external_node_path_.dirname(at) === at) {
-                throw new common_errors/* ActionError */.lZ(`Could not check \`path\` (${target}): ${(0,common_errors/* errorMessage */.gJ)(error)}`, { cause: error });
+                throw new common_errors/* ActionError */.lZ(`Could not check \`${input}\` (${target}): ${(0,common_errors/* errorMessage */.gJ)(error)}`, { cause: error });
             }
             missing.push(external_node_path_.basename(at));
         }
@@ -1322,12 +1355,15 @@ function judge(check, settings, context) {
 
 
 
+
 async function runExport(settings, client, context) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
     const api = new ExportApi(client);
-    // Before any request: a `path` that may not be replaced fails the run while nothing is started.
+    // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
+    // written, fails the run while nothing is started.
     await checkExportPath(settings, host);
+    await checkHelmValuesFile(settings, host);
     const jobId = await log.group('Start the export', async () => {
         if (settings.jobId !== undefined) {
             log.info(`Reusing export job ${settings.jobId}.`);
@@ -1335,6 +1371,8 @@ async function runExport(settings, client, context) {
         }
         const started = await api.start({ domain: settings.domain, version: settings.docsVersion, paths: settings.paths }, deadline);
         log.info(`Started export job ${started.jobId} for ${settings.domain}.`);
+        // The job first: an output that cannot be written then fails a step that names it.
+        outputs.set('job-id', started.jobId);
         outputs.set('status', started.status ?? 'queued');
         return started.jobId;
     });
@@ -1376,7 +1414,7 @@ async function runExport(settings, client, context) {
     /** Generates a link and hands it on; the first one is logged, a fresh one replaces it silently. */
     const generateLink = async () => {
         const link = await api.bundle(jobId, deadline);
-        (0,transfer_link/* maskLinkSecrets */.oY)(link.url, (secret) => context.host.setSecret(secret));
+        (0,link_secrets/* maskLinkSecrets */.oY)(link.url, (secret) => context.secrets.add(secret));
         const refused = (0,transfer_link/* refuseLink */.VQ)(new URL(link.url), policy);
         if (refused !== undefined)
             throw new common_errors/* ActionError */.lZ(`${refused}.`);
@@ -1438,6 +1476,7 @@ async function runExport(settings, client, context) {
                         refreshLink: generateLink,
                         deadline,
                         policy,
+                        maskLinkSecrets: (url) => (0,link_secrets/* maskLinkSecrets */.oY)(url, (secret) => context.secrets.add(secret)),
                         clock
                     });
                     // The link that served the bundle: a fresh one if the first had expired.
@@ -1803,7 +1842,6 @@ async function followJob(options) {
 /* harmony export */   _d: () => (/* binding */ isExpired),
 /* harmony export */   bT: () => (/* binding */ RefusedAddressError),
 /* harmony export */   ln: () => (/* binding */ linkPolicy),
-/* harmony export */   oY: () => (/* binding */ maskLinkSecrets),
 /* harmony export */   rN: () => (/* binding */ guardedLookup)
 /* harmony export */ });
 /* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(610);
@@ -1816,73 +1854,35 @@ async function followJob(options) {
 
 
 /**
- * Query parameters whose values let anyone holding them download the bundle: by name (S3, GCS,
- * Azure SAS, CloudFront, OSS, COS `q-signature`, B2 `Authorization`, the simulator) and by what
- * the name says (any `…signature`, `…token`, `…credential`, `…secret`). The others (version,
- * expiry, permissions such as `sp=r`, key ids) are no secret, and masking a short value would
- * cut it out of every log line. The whole query is masked as well (see maskLinkSecrets).
+ * The link without its query, credentials, and path segments that look like a token (see
+ * TOKEN_SEGMENT): safe to print in any log line. A link with no host (`file:`) is shown with its
+ * scheme, not as the `null` origin the URL API gives it.
  */
-const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i;
-/** Shorter values are no signature, and masked they would blank out common words everywhere. */
-const MIN_SECRET_LENGTH = 8;
-/**
- * Registers the link's secret values so that the runner masks them wherever they would appear,
- * in every spelling the log, the outputs and the Helm values may show: as the value stands in the
- * URL (a raw `+` included), decoded, encoded again, and with lower-case percent escapes.
- */
-function maskLinkSecrets(url, setSecret) {
-    let parsed;
+function describeLink(url) {
     try {
-        parsed = new URL(url);
+        const parsed = new URL(url);
+        const path = parsed.pathname
+            .split('/')
+            .map((segment) => (TOKEN_SEGMENT.test(decodeOrNot(segment)) ? '…' : segment))
+            .join('/');
+        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceText */ .Lo)(`${parsed.protocol}//${parsed.host}${path}`);
     }
     catch {
-        return;
+        return '(unreadable link)';
     }
-    const spellings = new Set();
-    // The whole query too: a signature under a name not listed above is still inside it.
-    const query = parsed.search.replace(/^\?/, '');
-    if (query !== '')
-        for (const spelling of [query, decodeOrNot(query)])
-            spellings.add(spelling);
-    // A password in the address (`https://user:password@host/`).
-    if (parsed.password !== '')
-        for (const spelling of [parsed.password, decodeOrNot(parsed.password)])
-            spellings.add(spelling);
-    for (const pair of query.split('&')) {
-        const at = pair.indexOf('=');
-        if (at <= 0)
-            continue;
-        if (!SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at))))
-            continue;
-        const raw = pair.slice(at + 1);
-        const decoded = decodeOrNot(raw);
-        const encoded = encodeURIComponent(decoded);
-        for (const spelling of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)])
-            spellings.add(spelling);
-    }
-    for (const spelling of spellings)
-        if (spelling.length >= MIN_SECRET_LENGTH)
-            setSecret(spelling);
 }
+/**
+ * A path segment that may be a credential (a share token, a signed path): 24 or more characters
+ * of letters, digits and the marks of base64 and of hex ids, with a digit and a letter among
+ * them, and no dot (a file name has one, `site.tar.gz`).
+ */
+const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i;
 function decodeOrNot(text) {
     try {
         return decodeURIComponent(text);
     }
     catch {
         return text;
-    }
-}
-function lowerEscapes(text) {
-    return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-}
-/** The link without its query: safe to print in any log line. */
-function describeLink(url) {
-    try {
-        const parsed = new URL(url);
-        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceText */ .Lo)(`${parsed.origin}${parsed.pathname}`);
-    }
-    catch {
-        return '(unreadable link)';
     }
 }
 /** True when the link's expiry has passed. */

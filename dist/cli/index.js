@@ -28422,6 +28422,50 @@ async function readRunnerEvent(env) {
 
 /***/ }),
 
+/***/ 8350:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ GitHubApiError),
+/* harmony export */   c: () => (/* binding */ GitHubAnswerError)
+/* harmony export */ });
+/**
+ * A GitHub API call that failed; `status` 0 when no answer came. `rateLimited`: GitHub asked to
+ * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
+ */
+class GitHubApiError extends Error {
+    status;
+    rateLimited;
+    retryAfter;
+    name = 'GitHubApiError';
+    constructor(status, message, rateLimited = status === 429, retryAfter) {
+        super(message);
+        this.status = status;
+        this.rateLimited = rateLimited;
+        this.retryAfter = retryAfter;
+    }
+    /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
+    get refused() {
+        return this.status === 401 || this.status === 403 || this.status === 404;
+    }
+}
+/**
+ * GitHub answered, but not with what the call returns (see github-answers.ts): `incomplete` when
+ * the answer cannot be whole (a conversation longer than the action reads), which no retry
+ * changes; else the answer could not be read, which another try may.
+ */
+class GitHubAnswerError extends GitHubApiError {
+    incomplete;
+    name = 'GitHubAnswerError';
+    constructor(status, message, incomplete = false) {
+        super(status, message);
+        this.incomplete = incomplete;
+    }
+}
+
+
+/***/ }),
+
 /***/ 1729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28523,7 +28567,8 @@ const INPUTS = {
     },
     'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
     'helm-values-file': {
-        description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten).',
+        description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before any request.',
+        cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
         for: ['export']
     },
     'helm-bundle-url': {
@@ -28541,18 +28586,18 @@ const INPUTS = {
         for: ['agent', 'agent-message', 'agent-create']
     },
     'comment-command': {
-        description: 'E.g. `/docs-agent`. On a comment event only a comment starting with it runs, and the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create']
+        description: 'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+        for: 'all'
     },
     'comment-permission': {
-        description: "On a comment event: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        description: "On a comment event, whatever the operation: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+        for: 'all',
         default: 'write'
     },
     'github-token': {
-        description: "Token for the GitHub API: the comment author's permission, the reaction and progress comment, and the record of the job on the pull request it opens.",
+        description: "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the agent operations the reaction and progress comment, and the record of the job on the pull request it opens.",
         cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        for: 'all',
         default: '${{ github.token }}'
     },
     'comment-reply': {
@@ -28580,7 +28625,8 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ folderProblem)
+/* harmony export */   I: () => (/* binding */ folderProblem),
+/* harmony export */   W: () => (/* binding */ fileProblem)
 /* harmony export */ });
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
@@ -28588,7 +28634,9 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 /**
  * Which folders `path` may not be. An export replaces `path` whole, so it must not be, or hold,
  * anything the job still needs: the repository's `.git`, the workspace, the runner's own folders.
- * Pure: settings judge the paths as written, the export's pre-flight judges the real ones.
+ * And where a file the export writes (the Helm values) may not be: in `.git`, or in a folder that
+ * is replaced whole or is the runner's. Pure: settings judge the paths as written, the export's
+ * pre-flight judges the real ones.
  */
 
 
@@ -28614,344 +28662,727 @@ function folderProblem(folder, guarded) {
     }
     return undefined;
 }
+/**
+ * Why the file `file` (absolute) may not be written, as the end of a sentence starting with its
+ * name; undefined when it may: not a folder's name, not in `.git`, not in (or one of) `folders`.
+ */
+function fileProblem(file, folders) {
+    if (file === node_path__WEBPACK_IMPORTED_MODULE_0__.parse(file).root)
+        return 'is the root of the file system';
+    if (file.split(/[\\/]/).some(_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .isGitFolderName */ .a))
+        return "is in a `.git` folder (the repository's own files, which a write there would change)";
+    const key = (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(file);
+    for (const { path: folder, name } of folders) {
+        const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative((0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder), key);
+        if (relative === '')
+            return `is ${name}`;
+        if (relative !== '..' && !relative.startsWith(`..${node_path__WEBPACK_IMPORTED_MODULE_0__.sep}`) && !node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute(relative))
+            return `is in ${name}`;
+    }
+    return undefined;
+}
 
 
 /***/ }),
 
-/***/ 9297:
+/***/ 4714:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   e: () => (/* binding */ PERMISSION_LEVELS),
-/* harmony export */   s: () => (/* binding */ readSettings)
+/* harmony export */   C_: () => (/* binding */ tryGitHubWhenCancelled),
+/* harmony export */   H0: () => (/* binding */ writeGitHub),
+/* harmony export */   JJ: () => (/* binding */ READ_PERMISSION_HINT),
+/* harmony export */   Wu: () => (/* binding */ LISTING_TIMEOUT_MS),
+/* harmony export */   d2: () => (/* binding */ tryGitHub),
+/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
+/* harmony export */   kQ: () => (/* binding */ readGitHub),
+/* harmony export */   l: () => (/* binding */ Serial),
+/* harmony export */   yH: () => (/* binding */ WRITE_PERMISSION_HINT)
 /* harmony export */ });
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
-/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2650);
-/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3566);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1729);
-/* harmony import */ var _path_guard_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8747);
+/* harmony import */ var _action_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8350);
+/* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(673);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
+/* harmony import */ var _service_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5585);
+
+
+
+
+
+/** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
+const GITHUB_TIMEOUT_MS = 15_000;
 /**
- * The one validation pass: every input read and checked at once, into one type per operation, so
- * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ * Bound of a best-effort request of its own, whatever is left of `timeout`: the reply's edit, the
+ * record, the reaction. Also what it may take past the step's `timeout`: the reply that says how
+ * the run ended comes after the last status check, which may have used the deadline's whole
+ * grace, and a reply left saying "working" misleads everyone who reads it.
  */
-
-
-
-
-
-
-
-/** Repository permissions, weakest first (GitHub's roles). */
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
-const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' };
-/** A day between two status checks is as long as waiting makes sense. */
-const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' };
-const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
-const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const BEST_EFFORT_MS = 5_000;
+/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
+const LISTING_TIMEOUT_MS = 120_000;
+/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
+const CANCELLED_WORD_MS = 1500;
+const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4, floorMs: 1000 };
+/** Hint for a refused write on the workflow's own repository. */
+const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
+/** For a refused read: reading the comments of a pull request needs no more than read access. */
+const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).';
 /**
- * Reads and checks every input, and throws one ActionError that lists every problem found, so a
- * user fixes a workflow in one round rather than one error per run.
+ * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
+ * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
  */
-function readSettings(read, context) {
-    const problems = [];
-    const value = (name) => {
-        const raw = read(name).trim();
-        if (raw !== '')
-            return raw;
-        return (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .defaultOf */ .HA)(name);
-    };
-    const required = (name, why = 'is required') => {
-        const found = value(name);
-        if (found === undefined)
-            problems.push(`\`${name}\` ${why}.`);
-        return found ?? '';
-    };
-    const flag = (name) => {
-        const raw = value(name) ?? 'false';
-        if (TRUE_WORDS.has(raw))
-            return true;
-        if (!FALSE_WORDS.has(raw))
-            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
-        return false;
-    };
-    const duration = (name, most) => {
-        const raw = value(name) ?? '';
-        const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseDuration */ .E9)(raw);
-        if (ms === undefined || ms <= 0) {
-            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
-            return 1;
-        }
-        if (ms > most.ms) {
-            problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`);
-            return most.ms;
-        }
-        return ms;
-    };
-    const size = (name) => {
-        const raw = value(name) ?? '';
-        const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseSize */ .DB)(raw);
-        if (bytes === undefined && (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseSize */ .DB)(raw.replace(/\d+/, '1')) !== undefined) {
-            // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
-            problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`);
-            return 1;
-        }
-        if (bytes === undefined || bytes <= 0) {
-            problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
-            return 1;
-        }
-        return bytes;
-    };
-    const segment = (name) => checkSegment(name, value(name), problems);
-    const operationText = required('operation');
-    const operation = _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb.find((known) => known === operationText);
-    if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${codeList(_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .OPERATIONS */ .xb)}, not \`${operationText}\`.`);
-    }
-    const apiKey = required('api-key');
-    const baseUrl = checkBaseUrl(required('base-url'), problems);
-    const wait = flag('wait');
-    const timeoutMs = duration('timeout', LONGEST_TIMEOUT);
-    const problemsBeforeIntervals = problems.length;
-    const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL);
-    const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL);
-    // Compared only when both are durations: a bad one has its own problem already.
-    if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
-            `raise \`max-poll-interval\` too (its default is \`${(0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .defaultOf */ .HA)('max-poll-interval')}\`).`);
-    }
-    const common = { apiKey, baseUrl, wait, timeoutMs, pollIntervalMs, maxPollIntervalMs };
-    let settings;
-    if (operation === 'export') {
-        const jobId = segment('job-id');
-        const domainText = value('domain');
-        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
-        const exportCommon = {
-            ...common,
-            operation,
-            path: checkFolder('path', value('path') ?? '', context.workspace, problems),
-            download: flag('download'),
-            extract: flag('extract'),
-            maxSiteBytes: size('max-site-size'),
-            verify: verifyMode(value('verify') ?? 'true', problems),
-            exportVersion: value('export-version'),
-            helmValuesFile: optionalPath(value('helm-values-file'), context.workspace),
-            helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
-        };
-        // Inputs that would change nothing are said to, rather than dropped without a word.
-        if (jobId !== undefined) {
-            const ignored = ['docs-version', 'paths'].filter((name) => value(name) !== undefined);
-            if (ignored.length > 0)
-                context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
-        }
-        if (exportCommon.verify === 'strict' && !exportCommon.extract)
-            context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
-        const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
-        if (!exportCommon.wait && helmInputs.length > 0) {
-            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
-        }
-        if (jobId !== undefined)
-            settings = { ...exportCommon, jobId, domain };
-        else if (domain !== undefined)
-            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
-        // A `job-id` given but refused has its own problem already: `domain` was not asked for.
-        else if (domainText === undefined && value('job-id') === undefined)
-            problems.push('`domain` is required unless `job-id` names an existing export job.');
-    }
-    else if (operation === 'deploy') {
-        const projectId = segment('project-id');
-        const jobId = segment('job-id');
-        if (jobId !== undefined)
-            settings = { ...common, operation, jobId, projectId };
-        else if (projectId !== undefined)
-            settings = { ...common, operation, projectId };
-        // One given but refused has its own problem already.
-        else if (value('project-id') === undefined && value('job-id') === undefined)
-            problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
-    }
-    else if (operation !== undefined) {
-        const commentCommand = value('comment-command');
-        const agentCommon = {
-            ...common,
-            projectId: segment('project-id') ?? '',
-            commentCommand,
-            commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-            githubToken: value('github-token'),
-            commentReply: flag('comment-reply')
-        };
-        if (value('project-id') === undefined)
-            problems.push(`\`project-id\` is required for \`${operation}\`.`);
-        const jobIdText = segment('job-id');
-        // On a comment the job may be the one recorded on the pull request; only the run can tell.
-        const jobId = jobIdText !== undefined
-            ? { from: 'input', id: jobIdText }
-            : (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName)
-                ? { from: 'pull-request' }
-                : undefined;
-        if (jobId === undefined &&
-            (operation === 'agent-message' || operation === 'agent-status') &&
-            value('job-id') === undefined) {
-            // (Comments exist only in a workflow: the CLI has no event.)
-            const fromComment = context.eventName === undefined
-                ? ''
-                : ' (on a pull-request comment it may come from the job recorded on the pull request)';
-            problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
-        }
-        const promptText = read('prompt').trim();
-        const prompt = promptText !== ''
-            ? { from: 'input', text: promptText }
-            : commentCommand !== undefined
-                ? { from: 'comment', command: commentCommand }
-                : undefined;
-        if (operation !== 'agent-status' && prompt === undefined) {
-            const fromComment = (0,_event_js__WEBPACK_IMPORTED_MODULE_4__/* .isCommentEvent */ .K)(context.eventName)
-                ? ', unless `comment-command` takes it from the comment'
-                : '';
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
-        }
-        if (operation === 'agent' && prompt !== undefined)
-            settings = { ...agentCommon, operation, jobId: jobIdText, prompt };
-        else if (operation === 'agent-create' && prompt !== undefined)
-            settings = { ...agentCommon, operation, prompt };
-        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
-            settings = { ...agentCommon, operation, jobId, prompt };
-        else if (operation === 'agent-status' && jobId !== undefined)
-            settings = { ...agentCommon, operation, jobId };
-    }
-    if (problems.length > 0 || settings === undefined) {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .dz(problems.length === 1
-            ? `Invalid input: ${problems[0]}`
-            : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    }
-    return settings;
+async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
+    return retried(context, () => attempt(context, call, timeoutMs));
 }
 /**
- * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
- * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
- * milliseconds to compile at every start.)
+ * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
+ * is. A post is not made twice: after any failed try, `find` looks for what it wrote before the
+ * next one, and what it finds is the result. Also after a failure that says nothing was written
+ * (a 429, a 503): a thread read costs little, a second reply stays. An edit, which writes the same
+ * again, needs no `find`.
  */
-function isHostname(host) {
-    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+async function writeGitHub(context, call, find) {
+    let tried = false;
+    return retried(context, async () => {
+        const found = tried && find !== undefined ? await find() : undefined;
+        if (found !== undefined)
+            return found;
+        tried = true;
+        return attempt(context, call, GITHUB_TIMEOUT_MS);
+    });
 }
-function checkBaseUrl(text, problems) {
-    if (text === '')
-        return '';
-    let url;
+/**
+ * `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that
+ * says how often it was tried, with GitHub's own status (a rate limit's 403 stays a 403).
+ */
+async function retried(context, tries) {
+    const { clock, signal, deadline } = context;
     try {
-        url = new URL(text);
+        return await (0,_service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .withRetries */ .LH)(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
     }
-    catch {
-        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
-        return '';
+    catch (error) {
+        if (!(error instanceof _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb))
+            throw error;
+        const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
+        const last = error instanceof GitHubAttemptError ? error.original : undefined;
+        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c(last.status, `${last.message}${tried}`);
+        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O)
+            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(last.status, `${last.message}${tried}`, last.rateLimited, last.retryAfter);
+        throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(0, `${error.message}${tried}`);
     }
-    const loopback = LOOPBACK_HOSTS.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
-    }
-    if (url.username || url.password)
-        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
-    if (url.search || url.hash)
-        problems.push('`base-url` must not carry a query or fragment.');
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
-/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
-function checkDomain(text, problems, warn) {
-    let host = text.toLowerCase();
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        let url;
+/** A failed try of a GitHub call, as the retry policy judges it, with GitHub's own error for the message. */
+class GitHubAttemptError extends _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb {
+    original;
+    constructor(original) {
+        super(failureOf(original), (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(original));
+        this.original = original;
+    }
+}
+/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
+async function attempt(context, call, timeoutMs) {
+    try {
+        return await bounded(context, call, 0, timeoutMs);
+    }
+    catch (error) {
+        if (context.signal.aborted)
+            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
+        // An answer that cannot be whole is so on every try.
+        if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c && error.incomplete)
+            throw error;
+        throw new GitHubAttemptError(error);
+    }
+}
+/**
+ * One best-effort try: at most `timeoutMs` (BEST_EFFORT_MS for one request), within what is left
+ * of `timeout` but never less than BEST_EFFORT_MS, past it too. A failure is a warning (with
+ * `hint` for a refusal) and gives undefined.
+ */
+async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT, timeoutMs = BEST_EFFORT_MS) {
+    const { signal, host } = context;
+    if (signal.aborted)
+        return undefined;
+    try {
+        const result = await bounded(context, call, BEST_EFFORT_MS, timeoutMs);
+        host.log.debug(`Did ${what}.`);
+        return result;
+    }
+    catch (error) {
+        host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
+        return undefined;
+    }
+}
+/**
+ * Best-effort writes to one comment or conversation, one after the other, so that a later one is
+ * never overtaken by an earlier: `soon` queues one and does not wait for it (the job is followed
+ * meanwhile), `now` queues one and waits for it and all before it, `settled` waits for all.
+ */
+class Serial {
+    last = Promise.resolve();
+    soon(write) {
+        this.last = this.last.then(write).catch(() => undefined);
+    }
+    async now(write) {
+        const done = this.last.then(write);
+        this.last = done.catch(() => undefined);
+        return done;
+    }
+    async settled() {
+        await this.last;
+    }
+}
+/**
+ * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
+ * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
+ * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
+ */
+async function tryGitHubWhenCancelled(context, what, call) {
+    try {
+        // Real time, not the run's clock: what it must beat is the real timer that ends the process.
+        await call(AbortSignal.timeout(CANCELLED_WORD_MS));
+    }
+    catch (error) {
+        context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
+    }
+}
+function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
+    const message = (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error);
+    if (!(error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O) || error.status === 0 || error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+        return message;
+    const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : '';
+    return `HTTP ${error.status}${limit}: ${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`;
+}
+/**
+ * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
+ * the grace), and never less than `atLeastMs` (nor more than its own bound).
+ */
+function bounded(context, call, atLeastMs, timeoutMs) {
+    const ms = Math.min(timeoutMs, Math.max(atLeastMs, (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_4__/* .budget */ .g)(context.clock, context.deadline, timeoutMs).ms));
+    return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(context.clock, ms, context.signal, call);
+}
+function failureOf(error) {
+    // An answer that could not be read: another try may read one (a read), or find what a post made.
+    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+        return { kind: 'answer', status: error.status, problem: error.message };
+    // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
+    // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
+    // read retries as it does a 5xx.
+    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O && error.status > 0)
+        return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
+    return { kind: 'network', code: error?.code, message: (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) };
+}
+
+
+/***/ }),
+
+/***/ 4398:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   bW: () => (/* binding */ RECORD_MARKER),
+/* harmony export */   k: () => (/* binding */ JobRecords),
+/* harmony export */   m0: () => (/* binding */ parsePullRequestLink)
+/* harmony export */ });
+/* unused harmony exports recordBody, recordedJobs */
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2450);
+/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2650);
+/* harmony import */ var _github_calls_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4714);
+/* harmony import */ var _our_comments_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1949);
+
+
+
+
+/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
+const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
+function recordBody(job, command) {
+    return [
+        `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
+        `🤖 Docs agent job ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentCode */ .ph)(job.jobId)} opened this pull request.`,
+        '',
+        `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
+    ].join('\n');
+}
+/**
+ * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
+ * (by default bots), with ids that can be path segments as they are.
+ */
+function recordedJobs(comments, trusted = _our_comments_js__WEBPACK_IMPORTED_MODULE_3__/* .BY_A_BOT */ .I) {
+    const jobs = [];
+    for (const comment of comments) {
+        if (!trusted(comment.author))
+            continue;
+        const match = RECORD_MARKER.exec(comment.body);
+        if (match === null)
+            continue;
         try {
-            url = new URL(text);
+            jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') });
         }
         catch {
-            url = undefined;
+            // A malformed marker is no record.
         }
-        if (!url ||
-            !/^https?:$/.test(url.protocol) ||
-            url.port ||
-            url.username ||
-            url.password ||
-            url.search ||
-            url.hash ||
-            url.pathname !== '/') {
-            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-            return undefined;
-        }
-        host = url.hostname;
-        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
     }
-    if (!isHostname(host)) {
-        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+    return jobs.filter((job) => (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(job.projectId) && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(job.jobId));
+}
+/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
+function parsePullRequestLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
         return undefined;
     }
-    return host;
-}
-function verifyMode(text, problems) {
-    if (TRUE_WORDS.has(text))
-        return 'warn';
-    if (FALSE_WORDS.has(text))
-        return 'off';
-    if (text === 'strict')
-        return 'strict';
-    problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`);
-    return 'warn';
-}
-/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
-function absoluteUrl(name, text, problems) {
-    if (text === undefined)
+    const base = server.pathname.replace(/\/+$/, '');
+    if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`))
         return undefined;
-    if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
-        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`);
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
+    if (match === null)
         return undefined;
-    }
-    return text;
-}
-function permissionLevel(text, problems) {
-    const level = PERMISSION_LEVELS.find((known) => known === text);
-    if (level !== undefined)
-        return level;
-    problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`);
-    return 'admin';
-}
-/** An identifier that becomes one path segment of an API address. */
-function checkSegment(name, text, problems) {
-    if (text === undefined)
-        return undefined;
-    if (!(0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_2__/* .isPlainSegment */ .k)(text)) {
-        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
-        return undefined;
-    }
-    return text;
-}
-/** Names as the code spans of a message: `` `a`, `b` ``. */
-function codeList(names, separator = ', ') {
-    return names.map((name) => `\`${name}\``).join(separator);
-}
-function splitLines(text) {
-    const lines = (text ?? '')
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    return lines.length > 0 ? lines : undefined;
-}
-function optionalPath(text, workspace) {
-    return text === undefined ? undefined : node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
+    const owner = pathName(match[1] ?? '');
+    const repo = pathName(match[2] ?? '');
+    return owner === undefined || repo === undefined
+        ? undefined
+        : { repository: { owner, repo }, number: Number(match[3]) };
 }
 /**
- * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
- * real path against the runner's folders too.)
+ * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
+ * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
  */
-function checkFolder(name, text, workspace, problems) {
-    const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, text);
-    const problem = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_6__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
-    if (problem !== undefined)
-        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`);
-    return folder;
+function pathName(segment) {
+    try {
+        const name = decodeURIComponent(segment);
+        return (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(name) ? name : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+class JobRecords {
+    github;
+    context;
+    command;
+    home;
+    projectId;
+    ours;
+    /** `job@pull request` keys handled by this run: each is looked at once. */
+    noted = new Set();
+    /** The records' writes, one after the other (see Serial). */
+    writes = new _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .Serial */ .l();
+    constructor(github, context, 
+    /** The comment command the record tells people to use. */
+    command, 
+    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
+    home, 
+    /** `project-id`: records of other projects are not this workflow's to steer. */
+    projectId, ours) {
+        this.github = github;
+        this.context = context;
+        this.command = command;
+        this.home = home;
+        this.projectId = projectId;
+        this.ours = ours;
+    }
+    /**
+     * The job of the pull request's most recent record of this project; undefined when it has none.
+     * Throws when its comments cannot be read.
+     */
+    async latest(pull) {
+        const comments = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .readGitHub */ .kQ)(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu);
+        const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'));
+        const latest = recorded.at(-1);
+        if (latest !== undefined && latest.projectId !== this.projectId) {
+            this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
+        }
+        return recorded.filter((job) => job.projectId === this.projectId).at(-1);
+    }
+    /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
+    async note(job, pull) {
+        await this.writes.now(() => this.noteNow(job, pull));
+    }
+    /** As note(), without waiting for it (while the job is followed: GitHub must not cost it its wait). */
+    noteSoon(job, pull) {
+        this.writes.soon(() => this.noteNow(job, pull));
+    }
+    /** Waits for the records queued so far. */
+    async settled() {
+        await this.writes.settled();
+    }
+    async noteNow(job, pull) {
+        const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`;
+        const key = `${job.projectId}/${job.jobId}@${where}`;
+        if (this.noted.has(key))
+            return;
+        this.noted.add(key);
+        const hint = this.writeHint(pull.repository);
+        const comments = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu);
+        if (comments === undefined)
+            return;
+        if (recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+            return;
+        const posted = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
+        if (posted !== undefined)
+            this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
+    }
+    writeHint(repository) {
+        const where = `${repository.owner}/${repository.repo}`;
+        if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
+            return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).';
+        }
+        return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 1949:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ BY_A_BOT),
+/* harmony export */   x: () => (/* binding */ OurComments)
+/* harmony export */ });
+/* harmony import */ var _github_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4714);
+
+/** Ours when nothing more is known: a bot's. */
+const BY_A_BOT = (author) => author.type === 'Bot';
+class OurComments {
+    github;
+    context;
+    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
+    token;
+    constructor(github, context) {
+        this.github = github;
+        this.context = context;
+    }
+    /**
+     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
+     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
+     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
+     */
+    async authors(comments, marker, how) {
+        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
+            return BY_A_BOT;
+        if (this.token === undefined) {
+            const ask = async (signal) => ({
+                login: await this.github.tokenLogin(signal)
+            });
+            // A best-effort ask that failed is not kept: the next ask may get the answer.
+            const token = how === 'needed'
+                ? await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .readGitHub */ .kQ)(this.context, ask)
+                : await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .tryGitHub */ .d2)(this.context, 'read whom the token writes as', ask);
+            if (token === undefined)
+                return BY_A_BOT;
+            this.token = token;
+        }
+        const { login } = this.token;
+        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
+    }
+}
+
+
+/***/ }),
+
+/***/ 8371:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CO: () => (/* binding */ formatReplyMarker),
+/* harmony export */   Qs: () => (/* binding */ REPLY_MARKER),
+/* harmony export */   R: () => (/* binding */ carryOn),
+/* harmony export */   np: () => (/* binding */ advance),
+/* harmony export */   v3: () => (/* binding */ readReplyMarker)
+/* harmony export */ });
+/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2650);
+
+const PREFIX = '<!-- docs-admin-action:reply ';
+/** A reply marker at the very start of a comment (also what OurComments looks for). */
+const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
+const ASKED = new Set(['message', 'create', 'read']);
+function formatReplyMarker(state) {
+    const fields = [
+        ['run', state.run === '' ? undefined : state.run],
+        ['comment', state.comment],
+        ['asked', state.asked],
+        ['outcome', state.outcome],
+        ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['seen', state.seen === true ? 1 : undefined],
+        ['project', state.job?.projectId],
+        ['job', state.job?.jobId]
+    ];
+    const text = fields
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
+        .join('');
+    return `${PREFIX}${text}-->\n`;
+}
+/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
+function readReplyMarker(body) {
+    const match = REPLY_MARKER.exec(body);
+    if (match === null)
+        return undefined;
+    const fields = new Map();
+    try {
+        for (const pair of (match[1] ?? '').trim().split(' ')) {
+            const at = pair.indexOf('=');
+            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+        }
+    }
+    catch {
+        return undefined;
+    }
+    const comment = Number(fields.get('comment'));
+    if (!Number.isSafeInteger(comment))
+        return undefined;
+    const asked = fields.get('asked');
+    const outcome = fields.get('outcome');
+    const at = Number(fields.get('at'));
+    const projectId = fields.get('project');
+    const jobId = fields.get('job');
+    const job = projectId !== undefined && jobId !== undefined && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(projectId) && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(jobId)
+        ? { projectId, jobId }
+        : undefined;
+    return {
+        run: fields.get('run') ?? '',
+        comment,
+        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
+        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
+        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
+        job,
+        seen: fields.get('seen') === '1' ? true : undefined
+    };
+}
+/** The state after `event`, and when its marker must be written. */
+function advance(state, event) {
+    switch (event.kind) {
+        case 'asking':
+            return {
+                state: { ...state, asked: event.asked, at: event.at, job: event.job, outcome: 'pending', seen: undefined },
+                write: 'before-asking'
+            };
+        case 'refused':
+            return { state: { ...state, outcome: 'refused' }, write: 'with-the-next-edit' };
+        case 'answered':
+            return {
+                state: {
+                    ...state,
+                    outcome: 'answered',
+                    asked: event.asked,
+                    at: event.at,
+                    job: event.job,
+                    seen: event.seen || undefined
+                },
+                write: 'with-the-next-edit'
+            };
+        case 'took-up':
+            return { state: { ...state, seen: true }, write: 'with-the-next-edit' };
+    }
+}
+function carryOn(earlier, projectId) {
+    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
+        return { kind: 'ask' };
+    const { job, asked, at, outcome, seen } = earlier;
+    if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
+        return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
+    if (asked === 'read')
+        return { kind: 'ask' };
+    const elsewhere = job !== undefined && job.projectId !== projectId
+        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
+        : '';
+    if (asked === 'create') {
+        return {
+            kind: 'refuse',
+            message: outcome === 'pending'
+                ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
+                : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
+        };
+    }
+    return {
+        kind: 'refuse',
+        message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
+    };
+}
+
+
+/***/ }),
+
+/***/ 7701:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gh: () => (/* binding */ serverUrlOf),
+/* harmony export */   Jq: () => (/* binding */ resolvePrompt),
+/* harmony export */   Q4: () => (/* binding */ readTriggeringComment),
+/* harmony export */   YG: () => (/* binding */ skipReason),
+/* harmony export */   _M: () => (/* binding */ repositoryOf),
+/* harmony export */   et: () => (/* binding */ subjectOf),
+/* harmony export */   gC: () => (/* binding */ promptWithContext)
+/* harmony export */ });
+/* unused harmony exports CONTEXT_BODY_CHARS, matchCommand */
+/* harmony import */ var _action_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3566);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
+/* harmony import */ var _service_answer_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(885);
+/* harmony import */ var _job_record_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4398);
+/* harmony import */ var _rerun_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8371);
+/**
+ * What started the run, read from the event payload: the comment (issue_comment,
+ * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
+ * for: nothing (skipped, and why) or an instruction. Pure.
+ */
+
+
+
+
+
+
+/** How much of an issue's or pull request's body goes into a new job's prompt. */
+const CONTEXT_BODY_CHARS = 4000;
+/** The comment of a comment event; undefined for any other event. */
+function readTriggeringComment(event, env) {
+    if (!(0,_action_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isCommentEvent */ .K)(event.name))
+        return undefined;
+    const { payload } = event;
+    const comment = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.comment);
+    const id = comment.id;
+    if (typeof id !== 'number' || typeof comment.body !== 'string') {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
+    }
+    const user = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(comment.user);
+    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.repository));
+    const serverUrl = serverUrlOf(env);
+    const runId = env('GITHUB_RUN_ID');
+    return {
+        event: event.name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        id,
+        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
+        body: comment.body,
+        author: typeof user.login === 'string' ? user.login : undefined,
+        authorType: typeof user.type === 'string' ? user.type : undefined,
+        repository,
+        subject: subjectOf(event, repository),
+        runUrl: repository && runId && /^\d+$/.test(runId)
+            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
+            : undefined
+    };
+}
+/**
+ * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
+ * before the change for the diff's left side; the file alone for a comment on the whole file).
+ * An outdated comment has no `line` any more, only the line it had.
+ */
+function reviewLocation(comment) {
+    if (typeof comment.path !== 'string' || comment.path === '')
+        return undefined;
+    const lineOf = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
+    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
+    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
+    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
+    return `${comment.path}${lines}${side}`;
+}
+/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
+function serverUrlOf(env) {
+    return env('GITHUB_SERVER_URL') ?? 'https://github.com';
+}
+/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+function subjectOf(event, repository) {
+    const { payload } = event;
+    const issue = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.issue);
+    const pull = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.pull_request);
+    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
+    if (found === undefined || repository === undefined)
+        return undefined;
+    return {
+        repository,
+        number: found.number,
+        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+        isPullRequest: found === pull || 'pull_request' in issue,
+        title: typeof found.title === 'string' ? found.title : '',
+        body: typeof found.body === 'string' ? found.body : '',
+        url: typeof found.html_url === 'string' ? found.html_url : undefined
+    };
+}
+/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
+function repositoryOf(variable, payloadRepository) {
+    const [owner, repo, ...rest] = (variable ?? '').split('/');
+    if (owner && repo && rest.length === 0)
+        return { owner, repo };
+    const login = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payloadRepository.owner).login;
+    return typeof login === 'string' && typeof payloadRepository.name === 'string'
+        ? { owner: login, repo: payloadRepository.name }
+        : undefined;
+}
+/**
+ * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
+ * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
+ */
+function matchCommand(body, command) {
+    const text = body.trimStart();
+    if (command === '' || !text.startsWith(command))
+        return { matched: false, rest: '' };
+    const after = text.slice(command.length);
+    if (after !== '' && !/^\s/.test(after))
+        return { matched: false, rest: '' };
+    return { matched: true, rest: after.trim() };
+}
+/**
+ * Whether the action wrote `body`: its replies and records start with their markers. With a
+ * personal access token they are written as a person, whom the check of bots does not see.
+ */
+function writtenByTheAction(body) {
+    return _rerun_state_js__WEBPACK_IMPORTED_MODULE_5__/* .REPLY_MARKER */ .Qs.test(body) || _job_record_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_MARKER */ .bW.test(body);
+}
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
+ * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
+ * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
+ * subject to its author's permission.
+ */
+function skipReason(comment, command) {
+    if (comment.authorType === 'Bot')
+        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
+    if (writtenByTheAction(comment.body)) {
+        return {
+            reason: 'bot',
+            message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
+        };
+    }
+    if (comment.action !== undefined && comment.action !== 'created')
+        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
+    if (command !== undefined && !matchCommand(comment.body, command).matched) {
+        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
+    }
+    return undefined;
+}
+/**
+ * The instruction for the agent: the `prompt` input, else the comment's text after the command,
+ * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
+ */
+function resolvePrompt(source, comment, eventName) {
+    if (source.from === 'input')
+        return source.text;
+    if (comment === undefined) {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
+    }
+    const { rest } = matchCommand(comment.body, source.command);
+    if (rest !== '')
+        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
+    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
+}
+/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
+function promptWithContext(instruction, subject) {
+    if (subject === undefined)
+        return instruction;
+    const kind = subject.isPullRequest ? 'pull request' : 'issue';
+    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
+    const body = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cutShort */ .VV)(subject.body, CONTEXT_BODY_CHARS);
+    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
 }
 
 
@@ -29056,9 +29487,15 @@ function parseCommandLine(argv, env) {
     }
     return { kind: 'run', operation, inputs, json: values.json === true, warnings };
 }
-/** The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. */
+/**
+ * The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. No
+ * comment starts a CLI run, so the token only records an agent job on its pull request there.
+ */
 function flagsOf(operation) {
-    return Object.keys(_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .INPUTS */ .mc).filter((name) => name !== 'operation' && !COMMENT_ONLY.includes(name) && (0,_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readBy */ .as)(name, operation));
+    return Object.keys(_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .INPUTS */ .mc).filter((name) => name !== 'operation' &&
+        !COMMENT_ONLY.includes(name) &&
+        (0,_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readBy */ .as)(name, operation) &&
+        (name !== 'github-token' || operation !== 'export'));
 }
 function generalHelp() {
     const width = Math.max(..._action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.map((o) => o.length));
@@ -29252,7 +29689,7 @@ class CliHost {
         return { name: undefined, payload: {} };
     }
     async github(token) {
-        const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(191)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9191));
+        const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
         return createGitHubApi(token, this.terminal.env.GITHUB_API_URL || undefined);
     }
     /** Prints the outputs (all of them, also after a failure) and says how to exit. */
@@ -29297,7 +29734,7 @@ class CliHost {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4731);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9225);
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
 /* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9790);
 // The entry point of `docs-admin`, the CLI for every CI system: the action's own run() against a
@@ -29544,6 +29981,143 @@ function isGitFolderName(name) {
 
 /***/ }),
 
+/***/ 641:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _S: () => (/* binding */ withoutLinkSecrets),
+/* harmony export */   oY: () => (/* binding */ maskLinkSecrets),
+/* harmony export */   r1: () => (/* binding */ maskLinksIn)
+/* harmony export */ });
+/**
+ * The secrets a link carries (a presigned bundle link's signature, token, credential; its whole
+ * query; a password in the address), found by parsing the link, wherever it appears and however
+ * it is spelled: as it stands, JSON-escaped (`http:\/\/…`, `\u0026`), percent-encoded (a link
+ * inside another link), with any scheme (`s3://`, `gs://`). Each is registered in every spelling
+ * the log, a summary or an answer may show it in, so that it is masked before anything prints it.
+ * Pure, but for the registering.
+ */
+/**
+ * Query parameters whose values let anyone holding them download the bundle: by name (S3, GCS,
+ * Azure SAS, CloudFront, OSS, COS `q-signature`, B2 `Authorization`, the simulator) and by what
+ * the name says (any `…signature`, `…token`, `…credential`, `…secret`). The others (version,
+ * expiry, permissions such as `sp=r`, key ids) are no secret, and masking a short value would
+ * cut it out of every log line. The whole query is masked as well.
+ */
+const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i;
+/** Shorter values are no signature, and masked they would blank out common words everywhere. */
+const MIN_SECRET_LENGTH = 8;
+/**
+ * A link with a scheme, up to what ends it in text (white space, quotes, brackets, a backslash). The
+ * scheme's length is bounded, so that a long run of letters costs linear time, not quadratic.
+ */
+const LINK = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>`\\]+/gi;
+/**
+ * Registers the secrets of `url` (see the module's comment) with `add`, in every spelling: as
+ * the value stands in the URL (a raw `+` included), decoded, encoded again, with lower-case
+ * percent escapes, and each of those JSON-escaped and percent-encoded once more.
+ */
+function maskLinkSecrets(url, add) {
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return;
+    }
+    const values = new Set();
+    // The whole query (and a fragment's, where some links carry tokens): a signature under a name
+    // not listed above is still inside it.
+    for (const part of [parsed.search, parsed.hash]) {
+        const query = part.replace(/^[?#]/, '');
+        if (query === '')
+            continue;
+        values.add(query);
+        values.add(decodeOrNot(query));
+        for (const pair of query.split('&')) {
+            const at = pair.indexOf('=');
+            if (at <= 0 || !SECRET_PARAMS.test(decodeOrNot(pair.slice(0, at))))
+                continue;
+            const raw = pair.slice(at + 1);
+            const decoded = decodeOrNot(raw);
+            const encoded = encodeURIComponent(decoded);
+            for (const value of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)])
+                values.add(value);
+        }
+    }
+    // A password in the address (`https://user:password@host/`).
+    if (parsed.password !== '')
+        for (const value of [parsed.password, decodeOrNot(parsed.password)])
+            values.add(value);
+    const spellings = new Set();
+    for (const value of values)
+        for (const spelling of spellingsOf(value))
+            spellings.add(spelling);
+    for (const spelling of spellings)
+        if (spelling.length >= MIN_SECRET_LENGTH)
+            add(spelling);
+}
+/**
+ * Registers the secrets of every link in `text` (an answer's body, whole or cut, JSON or not),
+ * however the link is spelled there: as it stands, JSON-escaped, percent-encoded.
+ */
+function maskLinksIn(text, add) {
+    if (!/(?::|%3a)(?:\/|\\\/|%2f)/i.test(text))
+        return;
+    const unescaped = jsonUnescaped(text);
+    for (const variant of new Set([text, unescaped, percentDecoded(text), percentDecoded(unescaped)])) {
+        for (const [link] of variant.matchAll(LINK))
+            maskLinkSecrets(link, add);
+    }
+}
+/**
+ * `text` with the query, fragment and credentials of every link cut off, in any of the spellings
+ * above: for a preview of someone else's text, where a link may be cut short (a secret of it only
+ * partly there, which no masking knows).
+ */
+function withoutLinkSecrets(text) {
+    return text.replace(LINK_IN_ANY_SPELLING, (link, start, authority, path) => {
+        const host = authority.replace(/^.*(?:@|%40)/i, '');
+        const rest = link.length > start.length + authority.length + path.length;
+        return `${start}${host}${path}${rest ? '?…' : ''}`;
+    });
+}
+/**
+ * A link in any spelling: its scheme and `//` (`$1`, also `\/\/` and `%2F%2F`), its authority
+ * (`$2`, credentials included), its path (`$3`, with escaped slashes), then anything up to where
+ * text ends it: the query, the fragment, or what a cut left.
+ */
+const LINK_IN_ANY_SPELLING = /([a-z][a-z0-9+.-]{0,31}(?::|%3a)(?:\/\/|\\\/\\\/|%2f%2f))([^\s"'<>`\\/?#%]*(?:%40[^\s"'<>`\\/?#%]*)?)((?:(?:\/|\\\/|%2f)[^\s"'<>`\\/?#&%]*)*)[^\s"'<>`]*/gi;
+/** A value as it may appear: itself, JSON-escaped (`/` as `\/` too, `&<>=` as `\u00xx`), percent-encoded. */
+function spellingsOf(value) {
+    const json = JSON.stringify(value).slice(1, -1);
+    const escapedSlashes = json.replace(/\//g, '\\/');
+    const unicode = escapedSlashes.replace(/[&<>=]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return [value, json, escapedSlashes, unicode, encodeURIComponent(value), lowerEscapes(encodeURIComponent(value))];
+}
+/** JSON's escapes undone where they stand (`\/`, `\uXXXX`, `\\`), in text that need not be whole JSON. */
+function jsonUnescaped(text) {
+    return text.replace(/\\(?:u([0-9a-fA-F]{4})|([\\/"]))/g, (_, hex, plain) => hex === undefined ? (plain ?? '') : String.fromCharCode(parseInt(hex, 16)));
+}
+/** Every run of percent escapes decoded where it stands (a run that does not decode stays). */
+function percentDecoded(text) {
+    return text.replace(/(?:%[0-9a-fA-F]{2})+/g, decodeOrNot);
+}
+function decodeOrNot(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+function lowerEscapes(text) {
+    return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+}
+
+
+/***/ }),
+
 /***/ 2650:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29617,16 +30191,18 @@ const LINE_BREAK = /\r\n|\r|\n/;
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /**
- * `text` with every secret of at least 4 characters (a shorter one would blank ordinary words)
- * replaced by `***`: for what leaves the action by another way than the runner's log, which the
- * runner masks itself (a comment, the job summary, the CLI's log).
+ * `text` with every secret replaced by `***`, the longest first (a short one may be part of a
+ * longer one): for what leaves the action by another way than the runner's log, which the runner
+ * masks itself (a comment, the job summary, the CLI's log), and for what is about to be cut. Any
+ * length counts: a secret the user gave is one, however short; the runner masks it too.
  */
 function redact(text, secrets) {
+    const longestFirst = [...secrets].filter((s) => s !== undefined && s !== '');
+    longestFirst.sort((a, b) => b.length - a.length);
     let out = text;
-    for (const secret of secrets) {
-        if (secret !== undefined && secret.length >= 4)
+    for (const secret of longestFirst)
+        if (out.includes(secret))
             out = out.split(secret).join('***');
-    }
     return out;
 }
 /**
@@ -29685,17 +30261,26 @@ const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g;
 const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm;
 /** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
 const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi;
+/** An issue reference GitHub links by itself, `GH-12`: broken between `GH` and `-`. */
+const GH_REFERENCE = /\b(gh)(?=-\d)/gi;
+/**
+ * A run of 7 or more hex digits with a digit among them, which GitHub links as a commit when one
+ * starts so: broken every 6 characters, shorter than any it links.
+ */
+const COMMIT_LIKE = /\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi;
 /**
  * Someone else's text as paragraphs of a GitHub comment, shown as the plain text it is: every
  * Markdown mark is escaped, so it makes no link, image, heading, quote, emphasis, code span, table
- * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`) and
- * every mention; `<` is written as an entity, so it holds no HTML, no comment, and so no marker
- * the action reads back (see job-record.ts). It reads the same. Cut secrets out before (see
- * redact): an escape changes how a secret is spelled.
+ * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`, an
+ * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds
+ * no HTML, no comment, and so no marker the action reads back (see job-record.ts). It reads the
+ * same. Cut secrets out before (see redact): an escape changes how a secret is spelled.
  */
 function commentText(text) {
     return (withoutMentions(text)
         .replace(AUTOLINK, `$&${ZERO_WIDTH_JOINER}`)
+        .replace(GH_REFERENCE, `$1${ZERO_WIDTH_JOINER}`)
+        .replace(COMMIT_LIKE, (hex) => hex.replace(/.{6}(?=.)/g, `$&${ZERO_WIDTH_JOINER}`))
         .replace(MARKDOWN_MARK, (mark) => (mark === '<' ? '&lt;' : `\\${mark}`))
         // After the marks: the backslash this adds must not be escaped in turn.
         .replace(LINE_START_MARK, (_, space, mark) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`));
@@ -29733,6 +30318,7 @@ function defuseLine(line) {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   Xo: () => (/* binding */ formatSeconds),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   pq: () => (/* binding */ countOf),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
 /** Durations and byte counts: read from inputs, written for people. */
@@ -29794,11 +30380,15 @@ function formatBytes(bytes) {
     }
     return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
+/** `1 page`, `3 pages`; `plural` where adding an s is wrong (`entries`). */
+function countOf(count, one, plural = `${one}s`) {
+    return `${count.toLocaleString('en-US')} ${count === 1 ? one : plural}`;
+}
 
 
 /***/ }),
 
-/***/ 4731:
+/***/ 9225:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29853,7 +30443,7 @@ function actionsHost() {
         env: (name) => process.env[name] || undefined,
         event: () => (0,action_event/* readRunnerEvent */.N)((name) => process.env[name]),
         github: async (token) => {
-            const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(191)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9191));
+            const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
             return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
         },
         cancelled: (0,cancellation/* cancelOnSignals */.dJ)(() => {
@@ -29959,10 +30549,369 @@ class Outputs {
     }
 }
 
-// EXTERNAL MODULE: ./src/action/settings.ts
-var action_settings = __nccwpck_require__(9297);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __nccwpck_require__(1922);
+// EXTERNAL MODULE: ./src/common/path-segment.ts
+var path_segment = __nccwpck_require__(2650);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __nccwpck_require__(8570);
+// EXTERNAL MODULE: ./src/action/path-guard.ts
+var path_guard = __nccwpck_require__(8747);
+;// CONCATENATED MODULE: ./src/action/settings.ts
+/**
+ * The one validation pass: every input read and checked at once, into one type per operation, so
+ * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ */
+
+
+
+
+
+
+
+/** Repository permissions, weakest first (GitHub's roles). */
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
+const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' };
+/** A day between two status checks is as long as waiting makes sense. */
+const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' };
+const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
+const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/**
+ * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * user fixes a workflow in one round rather than one error per run.
+ */
+function readSettings(read, context) {
+    const problems = [];
+    const value = (name) => {
+        const raw = read(name).trim();
+        if (raw !== '')
+            return raw;
+        return (0,inputs/* defaultOf */.HA)(name);
+    };
+    const required = (name, why = 'is required') => {
+        const found = value(name);
+        if (found === undefined)
+            problems.push(`\`${name}\` ${why}.`);
+        return found ?? '';
+    };
+    const flag = (name) => {
+        const raw = value(name) ?? 'false';
+        if (TRUE_WORDS.has(raw))
+            return true;
+        if (!FALSE_WORDS.has(raw))
+            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
+        return false;
+    };
+    const duration = (name, most) => {
+        const raw = value(name) ?? '';
+        const ms = (0,units/* parseDuration */.E9)(raw);
+        if (ms === undefined || ms <= 0) {
+            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
+            return 1;
+        }
+        if (ms > most.ms) {
+            problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`);
+            return most.ms;
+        }
+        return ms;
+    };
+    const size = (name) => {
+        const raw = value(name) ?? '';
+        const bytes = (0,units/* parseSize */.DB)(raw);
+        if (bytes === undefined && (0,units/* parseSize */.DB)(raw.replace(/\d+/, '1')) !== undefined) {
+            // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
+            problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`);
+            return 1;
+        }
+        if (bytes === undefined || bytes <= 0) {
+            problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
+            return 1;
+        }
+        return bytes;
+    };
+    const segment = (name) => checkSegment(name, value(name), problems);
+    const operationText = required('operation');
+    const operation = inputs/* OPERATIONS */.xb.find((known) => known === operationText);
+    if (operationText !== '' && !operation) {
+        problems.push(`\`operation\` must be one of ${codeList(inputs/* OPERATIONS */.xb)}, not \`${operationText}\`.`);
+    }
+    const apiKey = required('api-key');
+    checkHeaderValue('api-key', apiKey, problems);
+    const baseUrl = checkBaseUrl(required('base-url'), problems);
+    const wait = flag('wait');
+    const timeoutMs = duration('timeout', LONGEST_TIMEOUT);
+    const problemsBeforeIntervals = problems.length;
+    const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL);
+    const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL);
+    // Compared only when both are durations: a bad one has its own problem already.
+    if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
+        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
+            `raise \`max-poll-interval\` too (its default is \`${(0,inputs/* defaultOf */.HA)('max-poll-interval')}\`).`);
+    }
+    const commentCommand = value('comment-command');
+    const common = {
+        apiKey,
+        baseUrl,
+        wait,
+        timeoutMs,
+        pollIntervalMs,
+        maxPollIntervalMs,
+        commentCommand,
+        commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
+        githubToken: value('github-token')
+    };
+    checkHeaderValue('github-token', common.githubToken, problems);
+    let settings;
+    if (operation === 'export') {
+        const jobId = segment('job-id');
+        const domainText = value('domain');
+        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
+        const sitePath = checkFolder('path', value('path') ?? '', context.workspace, problems);
+        const download = flag('download');
+        const exportCommon = {
+            ...common,
+            operation,
+            path: sitePath,
+            download,
+            extract: flag('extract'),
+            maxSiteBytes: size('max-site-size'),
+            verify: verifyMode(value('verify') ?? 'true', problems),
+            exportVersion: value('export-version'),
+            helmValuesFile: checkFile('helm-values-file', value('helm-values-file'), context.workspace, problems, download ? [{ path: sitePath, name: '`path`, which each export replaces whole' }] : []),
+            helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
+        };
+        // Inputs that would change nothing are said to, rather than dropped without a word.
+        if (jobId !== undefined) {
+            const ignored = ['docs-version', 'paths'].filter((name) => value(name) !== undefined);
+            if (ignored.length > 0)
+                context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
+        }
+        if (exportCommon.verify === 'strict' && !exportCommon.extract)
+            context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
+        const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
+        if (!exportCommon.wait && helmInputs.length > 0) {
+            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
+        }
+        if (jobId !== undefined)
+            settings = { ...exportCommon, jobId, domain };
+        else if (domain !== undefined)
+            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
+        // A `job-id` given but refused has its own problem already: `domain` was not asked for.
+        else if (domainText === undefined && value('job-id') === undefined)
+            problems.push('`domain` is required unless `job-id` names an existing export job.');
+    }
+    else if (operation === 'deploy') {
+        const projectId = segment('project-id');
+        const jobId = segment('job-id');
+        if (jobId !== undefined)
+            settings = { ...common, operation, jobId, projectId };
+        else if (projectId !== undefined)
+            settings = { ...common, operation, projectId };
+        // One given but refused has its own problem already.
+        else if (value('project-id') === undefined && value('job-id') === undefined)
+            problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
+    }
+    else if (operation !== undefined) {
+        const agentCommon = {
+            ...common,
+            projectId: segment('project-id') ?? '',
+            commentReply: flag('comment-reply')
+        };
+        if (value('project-id') === undefined)
+            problems.push(`\`project-id\` is required for \`${operation}\`.`);
+        const jobIdText = segment('job-id');
+        // On a comment the job may be the one recorded on the pull request; only the run can tell.
+        const jobId = jobIdText !== undefined
+            ? { from: 'input', id: jobIdText }
+            : (0,action_event/* isCommentEvent */.K)(context.eventName)
+                ? { from: 'pull-request' }
+                : undefined;
+        if (jobId === undefined &&
+            (operation === 'agent-message' || operation === 'agent-status') &&
+            value('job-id') === undefined) {
+            // (Comments exist only in a workflow: the CLI has no event.)
+            const fromComment = context.eventName === undefined
+                ? ''
+                : ' (on a pull-request comment it may come from the job recorded on the pull request)';
+            problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
+        }
+        const promptText = read('prompt').trim();
+        const prompt = promptText !== ''
+            ? { from: 'input', text: promptText }
+            : commentCommand !== undefined
+                ? { from: 'comment', command: commentCommand }
+                : undefined;
+        if (operation !== 'agent-status' && prompt === undefined) {
+            const fromComment = (0,action_event/* isCommentEvent */.K)(context.eventName)
+                ? ', unless `comment-command` takes it from the comment'
+                : '';
+            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
+        }
+        if (operation === 'agent' && prompt !== undefined)
+            settings = { ...agentCommon, operation, jobId: jobIdText, prompt };
+        else if (operation === 'agent-create' && prompt !== undefined)
+            settings = { ...agentCommon, operation, prompt };
+        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
+            settings = { ...agentCommon, operation, jobId, prompt };
+        else if (operation === 'agent-status' && jobId !== undefined)
+            settings = { ...agentCommon, operation, jobId };
+    }
+    if (problems.length > 0 || settings === undefined) {
+        throw new errors/* InputError */.dz(problems.length === 1
+            ? `Invalid input: ${problems[0]}`
+            : `Invalid inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    }
+    return settings;
+}
+/**
+ * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
+ * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
+ * milliseconds to compile at every start.)
+ */
+function isHostname(host) {
+    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+}
+function checkBaseUrl(text, problems) {
+    if (text === '')
+        return '';
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
+        return '';
+    }
+    const loopback = LOOPBACK_HOSTS.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
+    }
+    if (url.username || url.password)
+        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
+    if (url.search || url.hash)
+        problems.push('`base-url` must not carry a query or fragment.');
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
+function checkDomain(text, problems, warn) {
+    let host = text.toLowerCase();
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+        let url;
+        try {
+            url = new URL(text);
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url ||
+            !/^https?:$/.test(url.protocol) ||
+            url.port ||
+            url.username ||
+            url.password ||
+            url.search ||
+            url.hash ||
+            url.pathname !== '/') {
+            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+            return undefined;
+        }
+        host = url.hostname;
+        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
+    }
+    if (!isHostname(host)) {
+        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+        return undefined;
+    }
+    return host;
+}
+function verifyMode(text, problems) {
+    if (TRUE_WORDS.has(text))
+        return 'warn';
+    if (FALSE_WORDS.has(text))
+        return 'off';
+    if (text === 'strict')
+        return 'strict';
+    problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`);
+    return 'warn';
+}
+/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
+function absoluteUrl(name, text, problems) {
+    if (text === undefined)
+        return undefined;
+    if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
+        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`);
+        return undefined;
+    }
+    return text;
+}
+function permissionLevel(text, problems) {
+    const level = PERMISSION_LEVELS.find((known) => known === text);
+    if (level !== undefined)
+        return level;
+    problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`);
+    return 'admin';
+}
+/**
+ * A secret that travels in an HTTP header. Node refuses a line break, another control character
+ * or a character outside Latin-1 there only as it builds the request, and a request that failed
+ * that late cannot tell whether it was sent: refused here, before any request. Its value is not
+ * repeated: it is a secret.
+ */
+function checkHeaderValue(name, text, problems) {
+    if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
+        problems.push(`\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry: check the secret's value.`);
+}
+/** An identifier that becomes one path segment of an API address. */
+function checkSegment(name, text, problems) {
+    if (text === undefined)
+        return undefined;
+    if (!(0,path_segment/* isPlainSegment */.k)(text)) {
+        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
+        return undefined;
+    }
+    return text;
+}
+/** Names as the code spans of a message: `` `a`, `b` ``. */
+function codeList(names, separator = ', ') {
+    return names.map((name) => `\`${name}\``).join(separator);
+}
+function splitLines(text) {
+    const lines = (text ?? '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    return lines.length > 0 ? lines : undefined;
+}
+/**
+ * A file the export writes (the Helm values), judged as written before any request: a file's
+ * name, not a folder's (`.`, a trailing `/`), nor a path in `.git` or in `guarded` (the export's
+ * pre-flight judges the real path, and what is on the disk there).
+ */
+function checkFile(name, text, workspace, problems, guarded) {
+    if (text === undefined)
+        return undefined;
+    const file = external_node_path_.resolve(workspace, text);
+    const last = text.split(/[\\/]/).at(-1) ?? '';
+    const problem = last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : (0,path_guard/* fileProblem */.W)(file, guarded);
+    if (problem !== undefined)
+        problems.push(`\`${name}\` must be a file of its own, not \`${text}\`, which ${problem}.`);
+    return file;
+}
+/**
+ * The site folder is replaced whole on success, so it must never be the workspace, one of its
+ * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
+ * real path against the runner's folders too.)
+ */
+function checkFolder(name, text, workspace, problems) {
+    const folder = external_node_path_.resolve(workspace, text);
+    const problem = (0,path_guard/* folderProblem */.I)(folder, [{ path: external_node_path_.resolve(workspace), name: 'the workspace' }]);
+    if (problem !== undefined)
+        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`);
+    return folder;
+}
+
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * The job summary: what the run did, as HTML for the runner's summary page. Pure rendering.
@@ -30116,8 +31065,6 @@ function code(value) {
     return `<code>${escapeHtml((0,common_text/* printableLines */.fk)(value).join(' '))}</code>`;
 }
 
-// EXTERNAL MODULE: ./src/common/errors.ts
-var errors = __nccwpck_require__(1922);
 ;// CONCATENATED MODULE: ./src/common/clock.ts
 
 /**
@@ -30154,6 +31101,148 @@ function timer(ms, signal) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/common/secrets.ts
+/**
+ * Every secret of a run, known in one place: the inputs' (the API key, the GitHub token) from the
+ * start, a bundle link's signatures as they are seen. Each is handed to the runner, which masks it
+ * in its log from then on, and `redact` takes all of them out of any text before it is cut (a cut
+ * through a secret leaves a part of it that nobody masks) and before it leaves by another way than
+ * the runner's log (the job summary, a comment, the CLI's log).
+ */
+
+class Secrets {
+    register;
+    known = new Set();
+    /** `register`: the runner's masking (Host.setSecret). */
+    constructor(register = () => undefined) {
+        this.register = register;
+    }
+    /** Registers `secret`; the empty string is none. */
+    add(secret) {
+        if (secret === '' || this.known.has(secret))
+            return;
+        this.known.add(secret);
+        this.register(secret);
+    }
+    /** Every secret registered so far. */
+    values() {
+        return [...this.known];
+    }
+    /** `text` with every secret replaced by `***`. */
+    redact(text) {
+        return (0,common_text/* redact */.E$)(text, this.known);
+    }
+    /** `text` redacted, then cut to `max` characters (see cutShort): never a part of a secret. */
+    cut(text, max, note) {
+        return (0,common_text/* cutShort */.VV)(this.redact(text), max, note);
+    }
+}
+
+// EXTERNAL MODULE: ./src/agent/trigger.ts
+var trigger = __nccwpck_require__(7701);
+// EXTERNAL MODULE: ./src/action/host.ts
+var host = __nccwpck_require__(8350);
+// EXTERNAL MODULE: ./src/agent/github-calls.ts
+var github_calls = __nccwpck_require__(4714);
+;// CONCATENATED MODULE: ./src/gate/permission.ts
+
+
+
+
+/** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
+function levelOf(answer) {
+    const known = (name) => PERMISSION_LEVELS.find((level) => level === name);
+    return known(answer.roleName) ?? known(answer.permission) ?? 'none';
+}
+function meets(level, required) {
+    return PERMISSION_LEVELS.indexOf(level) >= PERMISSION_LEVELS.indexOf(required);
+}
+/** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
+async function readPermission(github, repository, author, context) {
+    const where = `${repository.owner}/${repository.repo}`;
+    try {
+        return levelOf(await (0,github_calls/* readGitHub */.kQ)(context, (signal) => github.getPermission(repository, author, signal)));
+    }
+    catch (error) {
+        if (!(error instanceof host/* GitHubApiError */.O))
+            throw error;
+        const why = error instanceof host/* GitHubAnswerError */.c
+            ? "GitHub's answer could not be read; rerun the workflow"
+            : error.rateLimited
+                ? "GitHub's rate limit for the token was reached; rerun the workflow later"
+                : error.refused
+                    ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
+                    : 'GitHub did not answer; rerun the workflow';
+        throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} (${(0,github_calls/* describeGitHubError */.dZ)(error, '').replace(/\.$/, '')}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gate/comment-gate.ts
+
+
+
+/**
+ * Reads the event and, on a comment, judges it: the Entrance when the operation may go on,
+ * undefined when the comment runs nothing (`skipped` and `skip-reason` say why). Throws when the
+ * comment's author or their permission cannot be known.
+ */
+async function enter(settings, context) {
+    const { host, outputs } = context;
+    const event = await host.event();
+    const comment = (0,trigger/* readTriggeringComment */.Q4)(event, (name) => host.env(name));
+    let made;
+    const github = () => (made ??= settings.githubToken === undefined ? Promise.resolve(undefined) : host.github(settings.githubToken));
+    if (comment !== undefined) {
+        describeComment(comment, context);
+        const skip = await gate(comment, settings, await github(), context);
+        if (skip !== undefined) {
+            skipped(skip, context);
+            return undefined;
+        }
+        outputs.set('skipped', false);
+        outputs.set('skip-reason', '');
+    }
+    return { event, comment, github };
+}
+/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
+async function gate(comment, settings, github, context) {
+    const skip = (0,trigger/* skipReason */.YG)(comment, settings.commentCommand);
+    if (skip !== undefined)
+        return skip;
+    const { author, repository } = comment;
+    if (github === undefined || author === undefined || repository === undefined) {
+        const missing = github === undefined
+            ? 'there is no `github-token`'
+            : "the event payload does not name the comment's author and repository";
+        throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
+    }
+    const level = await readPermission(github, repository, author, context);
+    context.report.rows.push(['Permission', level]);
+    if (meets(level, settings.commentPermission))
+        return undefined;
+    return {
+        reason: 'permission',
+        message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
+    };
+}
+function skipped(skip, context) {
+    const { host, outputs, report } = context;
+    // A refused author deserves a mark on the run's page; the other reasons are routine.
+    if (skip.reason === 'permission')
+        host.log.notice(`${skip.message} Nothing was sent to the docs service.`);
+    else
+        host.log.info(`${skip.message} Nothing to do.`);
+    outputs.set('skipped', true);
+    outputs.set('skip-reason', skip.reason);
+    report.notes.push(`Skipped: ${skip.message}`);
+}
+function describeComment(comment, context) {
+    const { host, report } = context;
+    const who = comment.author ?? 'an unknown author';
+    host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`);
+    report.rows.push(['Comment by', who]);
+}
+
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __nccwpck_require__(9224);
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -30171,27 +31260,38 @@ var service_client = __nccwpck_require__(9224);
 
 
 
+
+
 async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
-    const secrets = inputs/* SECRET_INPUTS */.pH.map((name) => host.getInput(name).trim()).filter((secret) => secret !== '');
-    for (const secret of secrets)
-        host.setSecret(secret);
+    const secrets = new Secrets((secret) => host.setSecret(secret));
+    for (const name of inputs/* SECRET_INPUTS */.pH)
+        secrets.add(host.getInput(name).trim());
     const { log } = host;
     const signal = host.cancelled;
-    const outputs = new Outputs((name, value) => host.setOutput(name, value));
+    const outputs = new Outputs((name, value) => {
+        try {
+            host.setOutput(name, value);
+        }
+        catch (error) {
+            // The runner's output file could not be written: said as such, and (see namingTheJob) with
+            // the job already started, which a rerun would otherwise start again.
+            throw new errors/* ActionError */.lZ(`Could not set the output \`${name}\`: ${(0,errors/* errorMessage */.gJ)(error)}`);
+        }
+    });
     let settings;
     // Made first, so that a run whose inputs are refused still leaves its summary.
     const report = newReport('Docs admin');
     let client;
     let failure;
     try {
-        settings = (0,action_settings/* readSettings */.s)((name) => host.getInput(name), {
+        settings = readSettings((name) => host.getInput(name), {
             workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(),
             eventName: host.env('GITHUB_EVENT_NAME'),
             warn: (m) => log.warning(m)
         });
         report.title = titleOf(settings);
-        client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, signal });
+        client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, secrets, signal });
         const startedAt = clock.now();
         await runOperation(settings, client, {
             host,
@@ -30199,6 +31299,7 @@ async function run(host = actionsHost(), clock = systemClock) {
             signal,
             outputs,
             report,
+            secrets,
             startedAt,
             deadline: startedAt + settings.timeoutMs
         });
@@ -30216,7 +31317,7 @@ async function run(host = actionsHost(), clock = systemClock) {
         client?.dispose();
     }
     await host
-        .appendSummary(renderSummary(report, outputs, failure, secrets))
+        .appendSummary(renderSummary(report, outputs, failure, secrets.values()))
         .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
 function titleOf(settings) {
@@ -30242,8 +31343,15 @@ function cancelledMessage(settings) {
         ? 'The run was cancelled; partial files were removed.'
         : 'The run was cancelled.';
 }
-/** Loads only the flow the operation needs: the agent flow brings the GitHub client along. */
+/**
+ * Every operation enters through the comment gate: on a comment event nothing reaches the service
+ * unless the comment's author may (see gate/comment-gate.ts). Then only the flow the operation
+ * needs is loaded: the agent flow brings the GitHub client along.
+ */
 async function runOperation(settings, client, context) {
+    const entrance = await enter(settings, context);
+    if (entrance === undefined)
+        return;
     if (settings.operation === 'export') {
         const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
         return runExport(settings, client, context);
@@ -30252,8 +31360,8 @@ async function runOperation(settings, client, context) {
         const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
         return runDeploy(settings, client, context);
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 366).then(__nccwpck_require__.bind(__nccwpck_require__, 1366));
-    return runAgent(settings, client, context);
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 423).then(__nccwpck_require__.bind(__nccwpck_require__, 7423));
+    return runAgent(settings, client, context, entrance);
 }
 
 
@@ -30434,12 +31542,14 @@ function validDate(date) {
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
 /* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(673);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
+/* harmony import */ var _common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(641);
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2450);
 /* harmony import */ var _answer_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(885);
 /* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4944);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8817);
 /* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5585);
+
 
 
 
@@ -30583,11 +31693,12 @@ class ServiceClient {
                     problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error)
                 });
             }
+            const answer = readAnswer(raw, this.options.secrets);
             if (!ok)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(raw));
-            const body = parseJson(raw);
-            if (body === undefined)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(raw)}` });
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(answer));
+            if (answer.json === undefined)
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(answer)}` });
+            const body = answer.json;
             return body;
         });
     }
@@ -30659,42 +31770,50 @@ function outOfTime(bound) {
         ? 'no complete answer before `timeout` ran out'
         : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
 }
-/** JSON, or undefined for an empty or unreadable body. A byte order mark before it is no fault. */
-function parseJson(raw) {
+/** A string that is one link as a whole: kept as it is (a signed link must stay byte for byte). */
+const LINK_VALUE = /^[a-z][a-z0-9+.-]{0,31}:\S*$/i;
+/**
+ * Reads an answer's body. Before anything else, the secrets of every link in it are registered,
+ * however it spells them (see maskLinksIn): a cut or escaped link in a broken answer included.
+ * Then every secret is taken out of its text and of each string of its JSON, before any of it is
+ * cut (a preview, a long `error`): a cut through a secret would leave a part that no masking knows.
+ * A link's own string stays whole: it is what the action follows, and its secrets are masked.
+ */
+function readAnswer(raw, secrets) {
     const text = raw.toString('utf8').replace(/^\ufeff/, '');
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
+    (0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__/* .maskLinksIn */ .r1)(text, (secret) => secrets.add(secret));
+    let json;
+    if (text.trim() !== '') {
+        try {
+            json = JSON.parse(text, (_, value) => typeof value === 'string' && !LINK_VALUE.test(value) ? secrets.redact(value) : value);
+        }
+        catch {
+            json = undefined;
+        }
     }
-    catch {
-        return undefined;
-    }
+    return { text: secrets.redact(text), bytes: raw.length, json };
 }
 /** The service's `error` text, or a short preview of a body that is not the documented Error shape. */
-function serviceErrorText(raw) {
-    const body = parseJson(raw);
-    if (body && typeof body === 'object' && typeof body.error === 'string') {
-        return preview(Buffer.from(body.error), 300);
+function serviceErrorText(answer) {
+    const { json } = answer;
+    if (json && typeof json === 'object' && typeof json.error === 'string') {
+        const error = json.error;
+        return preview({ text: error, bytes: Buffer.byteLength(error), json: undefined }, 300);
     }
-    return raw.toString('utf8').trim() === '' ? undefined : preview(raw);
+    return answer.text.trim() === '' ? undefined : preview(answer);
 }
-/** An http(s) address's query (up to white space or a quote): `$1` is the address before it. */
-const ADDRESS_QUERY = /(https?:\/\/[^\s?#"'<>]*)\?[^\s"'<>]*/gi;
 /**
- * The start of a body, on one line and unable to start a workflow command, with the query of any
- * address in it cut off: a broken answer may be a bundle link's, and its query is the signature.
+ * The start of a body (redacted already), on one line and unable to start a workflow command,
+ * with the query and credentials of any link in it cut off: a broken answer may be a bundle
+ * link's, cut through its signature.
  */
-function preview(raw, length = 120) {
-    if (raw.length === 0)
+function preview(answer, length = 120) {
+    if (answer.bytes === 0)
         return '(empty)';
-    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)(raw.subarray(0, length * 4).toString('utf8'))
-        .replace(ADDRESS_QUERY, '$1?…')
-        .replace(/\s+/g, ' ')
-        .trim();
+    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__/* .withoutLinkSecrets */ ._S)(answer.text)).replace(/\s+/g, ' ').trim();
     if (text === '')
-        return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(raw.length)} of blank or unprintable text`;
-    return text.length > length || raw.length > length * 4 ? `${text.slice(0, length)}…` : text;
+        return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(answer.bytes)} of blank or unprintable text`;
+    return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
 
@@ -30953,7 +32072,7 @@ function describeAmbiguity(failure) {
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8817);
 
 
-const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5 };
+const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 5, floorMs: 1000 };
 /**
  * Wait before retry number `retry` (1 for the first retry): exponential growth with "equal
  * jitter" (half fixed, half random), so that many runners failing together do not retry in step
@@ -31001,11 +32120,11 @@ function describeWaitEnd(waitMs, nowMs) {
 }
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
- * else the jittered backoff.
+ * but not less than the policy's floor; else the jittered backoff.
  */
 function retryDelay(retry, failure, policy, nowMs, random) {
     const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
-    return asked ?? backoffDelay(retry, policy, random);
+    return asked === undefined ? backoffDelay(retry, policy, random) : Math.max(asked, policy.floorMs ?? 0);
 }
 /** Thrown by an attempt to say how it failed, so that the policy can judge it. */
 class AttemptError extends Error {

@@ -1,8 +1,8 @@
 /**
  * GNU tar, the reference every tar is judged against, unpacks tar archives here: it is fed the
- * plain tar bytes as they arrive (the download overlaps the unpacking) and tells what it is about
- * to write, member by member (see tar-listing.ts), so the action's checks see every member before
- * its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
+ * archive as it arrives (the download overlaps the unpacking; a tar.gz is gunzipped by GNU tar's
+ * own gzip, beside it) and tells what it is about to write, member by member (see tar-listing.ts),
+ * so the action's checks see every member before its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
  * leading `/`, skips `..` members, and makes a symlink whose target is absolute or climbs only at
  * the very end, so nothing is ever written through one.
  */
@@ -66,6 +66,8 @@ export function findGnuTar(): Promise<string> {
 
 export interface GnuTarOptions {
   tar: string
+  /** The archive is a tar.gz: GNU tar gunzips it (`-z`). */
+  gzip: boolean
   /** The folder it unpacks into (the staging folder). */
   into: string
   /** Sees each member before GNU tar writes it; a throw stops GNU tar at once and is the unpacking's failure. */
@@ -90,7 +92,7 @@ export class GnuTarExtraction {
   private readonly specials = new Set<string>()
 
   constructor(private readonly options: GnuTarOptions) {
-    this.child = spawn(options.tar, ARGUMENTS, {
+    this.child = spawn(options.tar, options.gzip ? [...ARGUMENTS, '-z'] : ARGUMENTS, {
       cwd: options.into,
       // English messages, and every byte outside printable ASCII quoted as octal.
       env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
@@ -196,6 +198,9 @@ export class GnuTarExtraction {
         }
       }
       if (/Unexpected EOF/.test(message)) return new CorruptArchiveError(`the tar data ends early${this.inside()}`)
+      if (/does not look like a tar archive/.test(message)) return new NoTarInside()
+      const gzip = /^gzip: (?:stdin: )?(.*)$/.exec(message)
+      if (gzip !== null) return new CorruptArchiveError(`its gzip data cannot be read (${gzip[1]})`)
       return new CorruptArchiveError(`GNU tar could not read it: ${plainMessage(message)}`)
     }
     // Only skipped members failed.
@@ -212,6 +217,13 @@ export class GnuTarExtraction {
   }
 }
 
+/** GNU tar found no tar in what it was fed (the caller says what it found instead). */
+export class NoTarInside extends Error {
+  constructor() {
+    super('This does not look like a tar archive')
+  }
+}
+
 /** `tar: "name": text`: the member a message is about. */
 function memberOf(message: string): { name: Buffer; text: string } | undefined {
   const prefix = /^[^:]*tar(?:\.exe)?: /.exec(message)
@@ -222,8 +234,18 @@ function memberOf(message: string): { name: Buffer; text: string } | undefined {
 }
 
 /** What GNU tar says besides a failure: its summary, and warnings about what it read anyway. */
-const NOT_A_FAILURE =
-  /Exiting with failure status|Removing leading|implausibly old time stamp|in the future|A lone zero block|Ignoring unknown extended header keyword/
+const NOT_A_FAILURE = new RegExp(
+  [
+    'Exiting with failure status',
+    'Child returned status',
+    'Error is not recoverable',
+    'Removing leading',
+    'implausibly old time stamp',
+    'in the future',
+    'A lone zero block',
+    'Ignoring unknown extended header keyword'
+  ].join('|')
+)
 
 /** The C library's words for the errors a write meets, as GNU tar prints them (LC_ALL=C). */
 const ERRNO_TEXTS: Array<[RegExp, string]> = [

@@ -1,38 +1,8 @@
-export const id = 366;
-export const ids = [366];
+export const id = 423;
+export const ids = [423];
 export const modules = {
 
-/***/ 8350:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   O: () => (/* binding */ GitHubApiError)
-/* harmony export */ });
-/**
- * A GitHub API call that failed; `status` 0 when no answer came. `rateLimited`: GitHub asked to
- * slow down (a 429, or a 403 of its secondary rate limits), `retryAfter` saying when to try again.
- */
-class GitHubApiError extends Error {
-    status;
-    rateLimited;
-    retryAfter;
-    name = 'GitHubApiError';
-    constructor(status, message, rateLimited = status === 429, retryAfter) {
-        super(message);
-        this.status = status;
-        this.rateLimited = rateLimited;
-        this.retryAfter = retryAfter;
-    }
-    /** GitHub answers 404 as well as 403 (and 401) when a token may not see or do something. */
-    get refused() {
-        return this.status === 401 || this.status === 403 || this.status === 404;
-    }
-}
-
-
-/***/ }),
-
-/***/ 1366:
+/***/ 7423:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -193,322 +163,18 @@ function time(value) {
     return (0,service_answer/* text */.Qq)(value);
 }
 /**
- * Whether a failed message may have been refused because the job takes no more messages: a 4xx
- * the spec leaves open, other than a bad key (401, 403), an unknown job (404), a timeout (408) and
- * the rate limit (429). The job's own status says whether it did (see agent-flow.ts).
+ * Whether a failed message was refused because the job takes no more messages: a 409 (the job's
+ * state conflicts with it) or a 410 (the job is gone for messages). Other refusals (400, 413,
+ * 422, ...) are about the message itself. The job's own status says whether it ended (see
+ * agent-flow.ts).
  */
 function refusesMessages(error) {
     const status = error instanceof service_client/* ServiceError */._7 ? error.status : undefined;
-    return status !== undefined && status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status);
+    return status === 409 || status === 410;
 }
 
-// EXTERNAL MODULE: ./src/common/cancellation.ts
-var cancellation = __webpack_require__(3598);
-// EXTERNAL MODULE: ./src/common/deadline.ts
-var deadline = __webpack_require__(673);
-// EXTERNAL MODULE: ./src/service/failure.ts
-var failure = __webpack_require__(8817);
-;// CONCATENATED MODULE: ./src/agent/github-calls.ts
-
-
-
-
-
-
-/** Bound on one GitHub request: a slow GitHub API must not hold up the step. */
-const GITHUB_TIMEOUT_MS = 15_000;
-/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
-const LISTING_TIMEOUT_MS = 120_000;
-/**
- * What a best-effort write (the reply, the record) may take even past the step's `timeout`: the
- * reply that says how the run ended comes after the last status check, which may have used the
- * deadline's whole grace, and a reply left saying "working" misleads everyone who reads it.
- */
-const LAST_WORD_MS = 5_000;
-/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
-const CANCELLED_WORD_MS = 1500;
-const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4 };
-/** Hint for a refused write on the workflow's own repository. */
-const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
-/** For a refused read: reading the comments of a pull request needs no more than read access. */
-const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).';
-/**
- * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
- * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
- */
-async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
-    return retried(context, () => attempt(context, call, timeoutMs));
-}
-/**
- * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
- * is. A post is not made twice: after a failure that may have made it all the same (a 5xx other
- * than 503, a connection lost after sending), `find` looks for what it wrote before the next try,
- * and what it finds is the result. An edit, which writes the same again, needs no `find`.
- */
-async function writeGitHub(context, call, find) {
-    let mayHaveWritten = false;
-    return retried(context, async () => {
-        const found = mayHaveWritten && find !== undefined ? await find() : undefined;
-        if (found !== undefined)
-            return found;
-        try {
-            return await attempt(context, call, GITHUB_TIMEOUT_MS);
-        }
-        catch (error) {
-            // Once a try may have written, every later one looks first, whatever its own failure was.
-            if (error instanceof retry/* AttemptError */.cb)
-                mayHaveWritten ||= (0,failure/* classify */.L8)('once', error.failure).mayHaveBeenProcessed;
-            throw error;
-        }
-    });
-}
-/** `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that says how often it was tried. */
-async function retried(context, tries) {
-    const { clock, signal, deadline } = context;
-    try {
-        return await (0,retry/* withRetries */.LH)(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
-    }
-    catch (error) {
-        if (!(error instanceof retry/* AttemptError */.cb))
-            throw error;
-        const status = error.failure.kind === 'status' ? error.failure.status : 0;
-        throw new host/* GitHubApiError */.O(status, `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`);
-    }
-}
-/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
-async function attempt(context, call, timeoutMs) {
-    try {
-        return await bounded(context, call, 0, timeoutMs);
-    }
-    catch (error) {
-        if (context.signal.aborted)
-            throw new errors/* CancelledError */.cc();
-        throw new retry/* AttemptError */.cb(failureOf(error), (0,errors/* errorMessage */.gJ)(error));
-    }
-}
-/** One bounded try (at least LAST_WORD_MS, past the deadline too); a failure is a warning (with `hint` for a refusal) and gives undefined. */
-async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT, timeoutMs = GITHUB_TIMEOUT_MS) {
-    const { signal, host } = context;
-    if (signal.aborted)
-        return undefined;
-    try {
-        const result = await bounded(context, call, LAST_WORD_MS, timeoutMs);
-        host.log.debug(`Did ${what}.`);
-        return result;
-    }
-    catch (error) {
-        host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
-        return undefined;
-    }
-}
-/**
- * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
- * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
- * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
- */
-async function tryGitHubWhenCancelled(context, what, call) {
-    try {
-        // Real time, not the run's clock: what it must beat is the real timer that ends the process.
-        await call(AbortSignal.timeout(CANCELLED_WORD_MS));
-    }
-    catch (error) {
-        context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
-    }
-}
-function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
-    const message = (0,errors/* errorMessage */.gJ)(error);
-    if (!(error instanceof host/* GitHubApiError */.O) || error.status === 0)
-        return message;
-    return `HTTP ${error.status}: ${message}.${error.refused ? ` ${hint}` : ''}`;
-}
-/**
- * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
- * the grace), and never less than `atLeastMs`.
- */
-function bounded(context, call, atLeastMs, timeoutMs) {
-    return (0,cancellation/* withTimeout */.wj)(context.clock, Math.max(atLeastMs, (0,deadline/* budget */.g)(context.clock, context.deadline, timeoutMs).ms), context.signal, call);
-}
-function failureOf(error) {
-    // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
-    // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
-    // read retries as it does a 5xx.
-    if (error instanceof host/* GitHubApiError */.O && error.status > 0)
-        return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
-    return { kind: 'network', code: error?.code, message: (0,errors/* errorMessage */.gJ)(error) };
-}
-
-;// CONCATENATED MODULE: ./src/agent/our-comments.ts
-
-/** Ours when nothing more is known: a bot's. */
-const BY_A_BOT = (author) => author.type === 'Bot';
-class OurComments {
-    github;
-    context;
-    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
-    token;
-    constructor(github, context) {
-        this.github = github;
-        this.context = context;
-    }
-    /**
-     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
-     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
-     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
-     */
-    async authors(comments, marker, how) {
-        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
-            return BY_A_BOT;
-        if (this.token === undefined) {
-            const ask = async (signal) => ({
-                login: await this.github.tokenLogin(signal)
-            });
-            // A best-effort ask that failed is not kept: the next ask may get the answer.
-            const token = how === 'needed'
-                ? await readGitHub(this.context, ask)
-                : await tryGitHub(this.context, 'read whom the token writes as', ask);
-            if (token === undefined)
-                return BY_A_BOT;
-            this.token = token;
-        }
-        const { login } = this.token;
-        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/agent/job-record.ts
-
-
-
-
-/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
-const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
-function recordBody(job, command) {
-    return [
-        `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
-        `🤖 Docs agent job ${(0,common_text/* commentCode */.ph)(job.jobId)} opened this pull request.`,
-        '',
-        `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
-    ].join('\n');
-}
-/**
- * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
- * (by default bots), with ids that can be path segments as they are.
- */
-function recordedJobs(comments, trusted = BY_A_BOT) {
-    const jobs = [];
-    for (const comment of comments) {
-        if (!trusted(comment.author))
-            continue;
-        const match = RECORD_MARKER.exec(comment.body);
-        if (match === null)
-            continue;
-        try {
-            jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') });
-        }
-        catch {
-            // A malformed marker is no record.
-        }
-    }
-    return jobs.filter((job) => (0,path_segment/* isPlainSegment */.k)(job.projectId) && (0,path_segment/* isPlainSegment */.k)(job.jobId));
-}
-/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
-function parsePullRequestLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    const base = server.pathname.replace(/\/+$/, '');
-    if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`))
-        return undefined;
-    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
-    if (match === null)
-        return undefined;
-    const owner = pathName(match[1] ?? '');
-    const repo = pathName(match[2] ?? '');
-    return owner === undefined || repo === undefined
-        ? undefined
-        : { repository: { owner, repo }, number: Number(match[3]) };
-}
-/**
- * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
- * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
- */
-function pathName(segment) {
-    try {
-        const name = decodeURIComponent(segment);
-        return (0,path_segment/* isPlainSegment */.k)(name) ? name : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-class JobRecords {
-    github;
-    context;
-    command;
-    home;
-    projectId;
-    ours;
-    /** `job@pull request` keys handled by this run: each is looked at once. */
-    noted = new Set();
-    constructor(github, context, 
-    /** The comment command the record tells people to use. */
-    command, 
-    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    home, 
-    /** `project-id`: records of other projects are not this workflow's to steer. */
-    projectId, ours) {
-        this.github = github;
-        this.context = context;
-        this.command = command;
-        this.home = home;
-        this.projectId = projectId;
-        this.ours = ours;
-    }
-    /**
-     * The job of the pull request's most recent record of this project; undefined when it has none.
-     * Throws when its comments cannot be read.
-     */
-    async latest(pull) {
-        const comments = await readGitHub(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), LISTING_TIMEOUT_MS);
-        const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'));
-        const latest = recorded.at(-1);
-        if (latest !== undefined && latest.projectId !== this.projectId) {
-            this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
-        }
-        return recorded.filter((job) => job.projectId === this.projectId).at(-1);
-    }
-    /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
-    async note(job, pull) {
-        const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`;
-        const key = `${job.projectId}/${job.jobId}@${where}`;
-        if (this.noted.has(key))
-            return;
-        this.noted.add(key);
-        const hint = this.writeHint(pull.repository);
-        const comments = await tryGitHub(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, LISTING_TIMEOUT_MS);
-        if (comments === undefined)
-            return;
-        if (recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
-            return;
-        const posted = await tryGitHub(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
-        if (posted !== undefined)
-            this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
-    }
-    writeHint(repository) {
-        const where = `${repository.owner}/${repository.repo}`;
-        if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
-            return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).';
-        }
-        return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`;
-    }
-}
-
+// EXTERNAL MODULE: ./src/agent/job-record.ts
+var job_record = __webpack_require__(4398);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
@@ -606,226 +272,8 @@ function endLine(job, facts, status, prLink, after) {
     }
 }
 
-// EXTERNAL MODULE: ./src/action/event.ts
-var action_event = __webpack_require__(3566);
-;// CONCATENATED MODULE: ./src/agent/reply-marker.ts
-
-const PREFIX = '<!-- docs-admin-action:reply ';
-/** A reply marker at the very start of a comment (also what OurComments looks for). */
-const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
-const ASKED = new Set(['message', 'create', 'read']);
-function formatReplyMarker(state) {
-    const fields = [
-        ['run', state.run === '' ? undefined : state.run],
-        ['comment', state.comment],
-        ['asked', state.asked],
-        ['outcome', state.outcome],
-        ['at', state.at === undefined ? undefined : Math.round(state.at)],
-        ['seen', state.seen === true ? 1 : undefined],
-        ['project', state.job?.projectId],
-        ['job', state.job?.jobId]
-    ];
-    const text = fields
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
-        .join('');
-    return `${PREFIX}${text}-->\n`;
-}
-/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
-function readReplyMarker(body) {
-    const match = REPLY_MARKER.exec(body);
-    if (match === null)
-        return undefined;
-    const fields = new Map();
-    try {
-        for (const pair of (match[1] ?? '').trim().split(' ')) {
-            const at = pair.indexOf('=');
-            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-        }
-    }
-    catch {
-        return undefined;
-    }
-    const comment = Number(fields.get('comment'));
-    if (!Number.isSafeInteger(comment))
-        return undefined;
-    const asked = fields.get('asked');
-    const outcome = fields.get('outcome');
-    const at = Number(fields.get('at'));
-    const projectId = fields.get('project');
-    const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId)
-        ? { projectId, jobId }
-        : undefined;
-    return {
-        run: fields.get('run') ?? '',
-        comment,
-        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
-        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
-        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-        job,
-        seen: fields.get('seen') === '1' ? true : undefined
-    };
-}
-
-;// CONCATENATED MODULE: ./src/agent/trigger.ts
-/**
- * What started the run, read from the event payload: the comment (issue_comment,
- * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
- * for: nothing (skipped, and why) or an instruction. Pure.
- */
-
-
-
-
-
-
-/** How much of an issue's or pull request's body goes into a new job's prompt. */
-const CONTEXT_BODY_CHARS = 4000;
-/** The comment of a comment event; undefined for any other event. */
-function readTriggeringComment(event, env) {
-    if (!(0,action_event/* isCommentEvent */.K)(event.name))
-        return undefined;
-    const { payload } = event;
-    const comment = (0,service_answer/* asObject */.eB)(payload.comment);
-    const id = comment.id;
-    if (typeof id !== 'number' || typeof comment.body !== 'string') {
-        throw new errors/* ActionError */.lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
-    }
-    const user = (0,service_answer/* asObject */.eB)(comment.user);
-    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,service_answer/* asObject */.eB)(payload.repository));
-    const serverUrl = serverUrlOf(env);
-    const runId = env('GITHUB_RUN_ID');
-    return {
-        event: event.name,
-        action: typeof payload.action === 'string' ? payload.action : undefined,
-        id,
-        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
-        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
-        body: comment.body,
-        author: typeof user.login === 'string' ? user.login : undefined,
-        authorType: typeof user.type === 'string' ? user.type : undefined,
-        repository,
-        subject: subjectOf(event, repository),
-        runUrl: repository && runId && /^\d+$/.test(runId)
-            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
-            : undefined
-    };
-}
-/**
- * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
- * before the change for the diff's left side; the file alone for a comment on the whole file).
- * An outdated comment has no `line` any more, only the line it had.
- */
-function reviewLocation(comment) {
-    if (typeof comment.path !== 'string' || comment.path === '')
-        return undefined;
-    const lineOf = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
-    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
-    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
-    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
-    return `${comment.path}${lines}${side}`;
-}
-/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
-function serverUrlOf(env) {
-    return env('GITHUB_SERVER_URL') ?? 'https://github.com';
-}
-/** The issue or pull request of the event (comments, issues and pull_request events alike). */
-function subjectOf(event, repository) {
-    const { payload } = event;
-    const issue = (0,service_answer/* asObject */.eB)(payload.issue);
-    const pull = (0,service_answer/* asObject */.eB)(payload.pull_request);
-    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
-    if (found === undefined || repository === undefined)
-        return undefined;
-    return {
-        repository,
-        number: found.number,
-        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
-        isPullRequest: found === pull || 'pull_request' in issue,
-        title: typeof found.title === 'string' ? found.title : '',
-        body: typeof found.body === 'string' ? found.body : '',
-        url: typeof found.html_url === 'string' ? found.html_url : undefined
-    };
-}
-/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
-function repositoryOf(variable, payloadRepository) {
-    const [owner, repo, ...rest] = (variable ?? '').split('/');
-    if (owner && repo && rest.length === 0)
-        return { owner, repo };
-    const login = (0,service_answer/* asObject */.eB)(payloadRepository.owner).login;
-    return typeof login === 'string' && typeof payloadRepository.name === 'string'
-        ? { owner: login, repo: payloadRepository.name }
-        : undefined;
-}
-/**
- * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
- * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
- */
-function matchCommand(body, command) {
-    const text = body.trimStart();
-    if (command === '' || !text.startsWith(command))
-        return { matched: false, rest: '' };
-    const after = text.slice(command.length);
-    if (after !== '' && !/^\s/.test(after))
-        return { matched: false, rest: '' };
-    return { matched: true, rest: after.trim() };
-}
-/**
- * Whether the action wrote `body`: its replies and records start with their markers. With a
- * personal access token they are written as a person, whom the check of bots does not see.
- */
-function writtenByTheAction(body) {
-    return REPLY_MARKER.test(body) || RECORD_MARKER.test(body);
-}
-/**
- * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
- * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
- * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
- * subject to its author's permission.
- */
-function skipReason(comment, command) {
-    if (comment.authorType === 'Bot')
-        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
-    if (writtenByTheAction(comment.body)) {
-        return {
-            reason: 'bot',
-            message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
-        };
-    }
-    if (comment.action !== undefined && comment.action !== 'created')
-        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
-    if (command !== undefined && !matchCommand(comment.body, command).matched) {
-        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
-    }
-    return undefined;
-}
-/**
- * The instruction for the agent: the `prompt` input, else the comment's text after the command,
- * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
- */
-function resolvePrompt(source, comment, eventName) {
-    if (source.from === 'input')
-        return source.text;
-    if (comment === undefined) {
-        throw new errors/* ActionError */.lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
-    }
-    const { rest } = matchCommand(comment.body, source.command);
-    if (rest !== '')
-        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
-    throw new errors/* ActionError */.lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
-}
-/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
-function promptWithContext(instruction, subject) {
-    if (subject === undefined)
-        return instruction;
-    const kind = subject.isPullRequest ? 'pull request' : 'issue';
-    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
-    const body = (0,common_text/* cutShort */.VV)(subject.body, CONTEXT_BODY_CHARS);
-    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
-}
-
+// EXTERNAL MODULE: ./src/agent/trigger.ts
+var agent_trigger = __webpack_require__(7701);
 ;// CONCATENATED MODULE: ./src/agent/conversation.ts
 
 
@@ -874,7 +322,7 @@ class Conversation {
         this.records = records;
         this.runUrl = runUrl;
         this.outputs = context.outputs;
-        this.serverUrl = serverUrlOf((name) => context.host.env(name));
+        this.serverUrl = (0,agent_trigger/* serverUrlOf */.Gh)((name) => context.host.env(name));
     }
     /**
      * A request that creates something is about to go to the service: the reply says so, and its
@@ -885,8 +333,8 @@ class Conversation {
     async asking(asked, job, at) {
         this.asked = asked;
         this.askedJobId = job?.jobId;
-        this.progress?.note({ asked, at, job, outcome: 'pending', seen: undefined });
-        await this.progress?.record(this.text('asking', undefined, undefined));
+        if (this.progress?.advance({ kind: 'asking', asked, job, at }) === 'before-asking')
+            await this.progress.record(this.text('asking', undefined, undefined));
     }
     /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
     async refusedIfSo(request) {
@@ -900,43 +348,46 @@ class Conversation {
                 ? !answer.mayHaveBeenProcessed
                 : error instanceof errors/* CancelledError */.cc && error.beforeSending;
             if (notTaken)
-                this.progress?.note({ outcome: 'refused' });
+                this.progress?.advance({ kind: 'refused' });
             throw error;
         }
     }
     /** The job has shown that it took up the message: a rerun need not wait for that again. */
     tookUp() {
-        this.progress?.note({ seen: true });
+        this.progress?.advance({ kind: 'took-up' });
     }
-    /** The service answered: the job is known. */
-    async reached(reached) {
+    /** The service answered: the job is known. What GitHub is told of it is not waited for. */
+    reached(reached) {
         const { job } = reached;
         this.reachedJob = reached;
         this.outputs.set('job-id', job.jobId);
         // A message's answer may still show the job as it was before the message: its outcome
         // fields count only once the job took the message up, or when nothing more will be read.
         const takenUp = tookUpAlready(reached);
-        this.progress?.note({
-            outcome: 'answered',
+        this.progress?.advance({
+            kind: 'answered',
             asked: reached.request,
             at: reached.askedAt,
             job: { projectId: job.projectId, jobId: job.jobId },
-            seen: (reached.request === 'message' && takenUp) || undefined
+            seen: reached.request === 'message' && takenUp
         });
         const settled = !this.settings.wait || takenUp;
         this.publish(job.answer, settled);
-        // A job read without waiting is shown once, as it ended up.
+        // Not waited for: the job is followed meanwhile (see ProgressComment.showSoon).
         if (this.settings.wait || reached.request !== 'read')
-            await this.show(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer);
-        await this.noteRecord(job.answer);
+            this.progress?.showSoon(this.text(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer, undefined));
+        this.noteRecordSoon(job.answer);
     }
-    /** A status answer while following the job; `settled` false: an end that may be from before the message. */
-    async seen(job, settled) {
+    /**
+     * A status answer while following the job; `settled` false: an end that may be from before the
+     * message. What GitHub is told of it is not waited for.
+     */
+    seen(job, settled) {
         const changed = job.status !== this.last?.status;
         this.publish(job, settled);
         if (changed && !AGENT_TERMINAL.has(job.status))
-            await this.show('working', job);
-        await this.noteRecord(job);
+            this.progress?.showSoon(this.text('working', job, undefined));
+        this.noteRecordSoon(job);
     }
     /** The job's final state (or, without wait, as read): `failed` fails the step. */
     async ended(job, judged) {
@@ -968,6 +419,10 @@ class Conversation {
         host.log.info(note);
         report.notes.push(note);
     }
+    /** Waits for what GitHub is being told (the reply's edits and the records not waited for). */
+    async settled() {
+        await Promise.all([this.progress?.settled(), this.records?.settled()]);
+    }
     /** The run was cancelled: a reply still saying "working" says so instead. */
     async cancelled() {
         if (this.endShown)
@@ -996,7 +451,7 @@ class Conversation {
             note: this.reachedJob?.note,
             elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
             runUrl: this.runUrl
-        }, [this.settings.apiKey, this.settings.githubToken]);
+        }, this.context.secrets.values());
     }
     /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
     publish(job, settled) {
@@ -1021,47 +476,35 @@ class Conversation {
     }
     /** A pull request link on this GitHub server records the job there. */
     async noteRecord(answer) {
+        const record = this.recordOf(answer);
+        if (record !== undefined)
+            await this.records?.note(record.job, record.pull);
+    }
+    /** As noteRecord, not waited for. */
+    noteRecordSoon(answer) {
+        const record = this.recordOf(answer);
+        if (record !== undefined)
+            this.records?.noteSoon(record.job, record.pull);
+    }
+    /** The job and the pull request on this GitHub server that `answer` links to, if it does. */
+    recordOf(answer) {
         const pull = this.pullRequestOf(answer);
         const job = this.reachedJob?.job;
-        if (pull !== undefined && job !== undefined && this.records !== undefined)
-            await this.records.note({ projectId: job.projectId, jobId: job.jobId }, pull);
+        return pull === undefined || job === undefined
+            ? undefined
+            : { job: { projectId: job.projectId, jobId: job.jobId }, pull };
     }
     pullRequestOf(job) {
-        return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl);
+        return job.prLink === undefined ? undefined : (0,job_record/* parsePullRequestLink */.m0)(job.prLink, this.serverUrl);
     }
 }
 
-// EXTERNAL MODULE: ./src/action/settings.ts
-var settings = __webpack_require__(9297);
-;// CONCATENATED MODULE: ./src/agent/permission.ts
-
-
-
-
-/** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
-function levelOf(answer) {
-    const known = (name) => settings/* PERMISSION_LEVELS */.e.find((level) => level === name);
-    return known(answer.roleName) ?? known(answer.permission) ?? 'none';
-}
-function meets(level, required) {
-    return settings/* PERMISSION_LEVELS */.e.indexOf(level) >= settings/* PERMISSION_LEVELS */.e.indexOf(required);
-}
-/** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
-async function readPermission(github, repository, author, context) {
-    const where = `${repository.owner}/${repository.repo}`;
-    try {
-        return levelOf(await readGitHub(context, (signal) => github.getPermission(repository, author, signal)));
-    }
-    catch (error) {
-        if (!(error instanceof host/* GitHubApiError */.O))
-            throw error;
-        const why = error.refused
-            ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
-            : 'GitHub did not answer; rerun the workflow';
-        throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} (${error.status > 0 ? `HTTP ${error.status}: ` : ''}${(0,errors/* errorMessage */.gJ)(error)}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`);
-    }
-}
-
+// EXTERNAL MODULE: ./src/agent/github-calls.ts
+var github_calls = __webpack_require__(4714);
+// EXTERNAL MODULE: ./src/agent/our-comments.ts
+var our_comments = __webpack_require__(1949);
+// EXTERNAL MODULE: ./src/agent/rerun-state.ts
+var rerun_state = __webpack_require__(8371);
 ;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
 
 
@@ -1073,10 +516,15 @@ class ProgressComment {
     number;
     context;
     ours;
+    /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
+    writes = new github_calls/* Serial */.l();
+    aside = new github_calls/* Serial */.l();
+    /** The body the latest write asked for: a queued edit of an older one is not made. */
+    wanted;
     tried = false;
     posted;
     shown;
-    /** What the reply's marker says (see reply-marker.ts). */
+    /** What the reply's marker says (see rerun-state.ts). */
     state;
     constructor(github, comment, 
     /** Where replies go: the issue or pull request. */
@@ -1106,7 +554,15 @@ class ProgressComment {
     async resume() {
         // Until the earlier reply is known not to exist, this attempt posts none of its own.
         this.tried = true;
-        const earlier = await this.findReply();
+        let earlier;
+        try {
+            earlier = await this.findReply('needed');
+        }
+        catch (error) {
+            if (!(error instanceof host/* GitHubApiError */.O))
+                throw error;
+            throw new errors/* ActionError */.lZ(`Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow run posted (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* READ_PERMISSION_HINT */.JJ)}), so this rerun asks nothing of the docs service: not knowing what the earlier attempt asked, it could send the message twice or create a second job. Rerun the workflow once GitHub answers, or comment the command again.`);
+        }
         if (earlier === undefined) {
             this.tried = false;
             return undefined;
@@ -1117,19 +573,25 @@ class ProgressComment {
     }
     /**
      * This workflow run's reply to this command in the thread (the last, were there more), and what
-     * its marker says; undefined when there is none. Throws when the conversation cannot be read.
+     * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
+     * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
      */
-    async findReply() {
+    async findReply(how) {
         const { repository, event, threadId } = this.comment;
-        const comments = await readGitHub(this.context, (signal) => event === 'issue_comment'
+        const list = (signal) => event === 'issue_comment'
             ? this.github.listIssueComments(repository, this.number, signal)
-            : this.github.listReviewComments(repository, this.number, signal), LISTING_TIMEOUT_MS);
-        const ours = await this.ours.authors(comments, REPLY_MARKER, 'needed');
+            : this.github.listReviewComments(repository, this.number, signal);
+        const comments = how === 'needed'
+            ? await (0,github_calls/* readGitHub */.kQ)(this.context, list, github_calls/* LISTING_TIMEOUT_MS */.Wu)
+            : await (0,github_calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, github_calls/* READ_PERMISSION_HINT */.JJ, github_calls/* LISTING_TIMEOUT_MS */.Wu);
+        if (comments === undefined)
+            return undefined;
+        const ours = await this.ours.authors(comments, rerun_state/* REPLY_MARKER */.Qs, how);
         // The same command of the same workflow run: another workflow answering it keeps its own reply.
         const answers = (comment) => {
             if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId))
                 return undefined;
-            const state = readReplyMarker(comment.body);
+            const state = (0,rerun_state/* readReplyMarker */.v3)(comment.body);
             return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
         };
         const replies = comments.flatMap((comment) => {
@@ -1140,63 +602,100 @@ class ProgressComment {
         // still says it is asking; the other says how that ended, and is the one to go on from.
         return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1);
     }
-    /** What the marker says from now on (what was asked, how far it got). */
-    note(state) {
-        this.state = { ...this.state, ...state };
+    /**
+     * What the marker says from now on, after `event`; returns when GitHub must have it (see
+     * rerun-state.ts): `before-asking`, through record() before the request goes out; else the
+     * next edit carries it.
+     */
+    advance(event) {
+        const next = (0,rerun_state/* advance */.np)(this.state, event);
+        this.state = next.state;
+        return next.write;
     }
-    async acknowledge() {
+    /** 👀 on the command, not waited for (see settled). */
+    acknowledge() {
         const { repository, id, event } = this.comment;
-        await tryGitHub(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
+        this.aside.soon(() => (0,github_calls/* tryGitHub */.d2)(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
             ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
-            : this.github.reactToReviewComment(repository, id, 'eyes', signal));
+            : this.github.reactToReviewComment(repository, id, 'eyes', signal)));
+    }
+    /** Waits for every write queued so far (the reaction, edits not waited for). */
+    async settled() {
+        await Promise.all([this.writes.settled(), this.aside.settled()]);
     }
     /**
      * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
      * does not say "working" for good. No reply is posted just for this.
      */
     async cancelled(text) {
+        await this.writes.now(() => this.cancelledNow(text));
+    }
+    async cancelledNow(text) {
         const posted = this.posted;
         const body = this.marked(text);
         if (posted === undefined || body === this.shown)
             return;
         this.shown = body;
-        await tryGitHubWhenCancelled(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+        await (0,github_calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
     /**
      * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
-     * For what the marker must say before a request goes to the service (see Conversation.asking):
+     * For what the marker must say before a request goes to the service (see advance):
      * a rerun that did not find it would ask the service again. Retried as a read is; throws an
      * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
      */
     async record(text) {
         const body = this.marked(text);
+        this.wanted = body;
+        await this.writes.now(() => this.recordNow(body));
+    }
+    async recordNow(body) {
         const posted = this.posted;
         this.tried = true;
         try {
             if (posted !== undefined)
-                await writeGitHub(this.context, this.update(posted, body));
+                await (0,github_calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
             // A post that failed half-way is looked for before the next try: never a second reply.
             else
-                this.adopt(await writeGitHub(this.context, this.post(body), async () => (await this.findReply())?.posted));
+                this.adopt(await (0,github_calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
         }
         catch (error) {
             if (!(error instanceof host/* GitHubApiError */.O))
                 throw error;
             const what = posted === undefined ? 'post the reply to' : 'update the reply to';
-            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`);
+            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* WRITE_PERMISSION_HINT */.yH)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`);
         }
         this.shown = body;
     }
-    /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
+    /**
+     * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
+     * writes queued before it are done.
+     */
     async show(text) {
         const body = this.marked(text);
+        this.wanted = body;
+        await this.writes.now(() => this.write(body));
+    }
+    /**
+     * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
+     * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
+     */
+    showSoon(text) {
+        const body = this.marked(text);
+        this.wanted = body;
+        this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined));
+    }
+    async write(body) {
         if (body === this.shown)
             return;
         this.shown = body;
         const { id } = this.comment;
         if (!this.tried) {
             this.tried = true;
-            const posted = await tryGitHub(this.context, `reply to comment ${id}`, this.post(body));
+            // A post that failed may have been made all the same (its answer lost or unreadable): it
+            // carries the marker, so it is found, and edited from then on, never posted twice.
+            const posted = (await (0,github_calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
+                (await this.findReply('best-effort'))?.posted;
             if (posted !== undefined)
                 this.adopt(posted);
             return;
@@ -1204,7 +703,7 @@ class ProgressComment {
         const posted = this.posted;
         if (posted === undefined)
             return;
-        await tryGitHub(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+        await (0,github_calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
     /** `posted` is this run's reply from now on. */
     adopt(posted) {
@@ -1227,7 +726,7 @@ class ProgressComment {
             : this.github.updateReviewComment(repository, posted.id, body, signal);
     }
     marked(text) {
-        return `${formatReplyMarker(this.state)}${text}`;
+        return `${(0,rerun_state/* formatReplyMarker */.CO)(this.state)}${text}`;
     }
 }
 
@@ -1255,48 +754,43 @@ const PROMPT_PREVIEW = 200;
 const MESSAGE_PICKUP_MS = 60_000;
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent';
-async function runAgent(settings, client, context) {
+async function runAgent(settings, client, context, entrance) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
-    const event = await host.event();
-    const comment = readTriggeringComment(event, (name) => host.env(name));
-    const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {});
-    const github = settings.githubToken === undefined ? undefined : await host.github(settings.githubToken);
-    // 1. A comment runs the agent only when it is new, holds the command, and its author may.
-    if (comment !== undefined) {
-        describeComment(comment, context);
-        const skip = await gate(comment, settings, github, context);
-        if (skip !== undefined)
-            return skipped(skip, context);
+    // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
+    const { event, comment } = entrance;
+    const home = comment?.repository ?? (0,agent_trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), {});
+    const github = await entrance.github();
+    if (comment === undefined) {
+        outputs.set('skipped', false);
+        outputs.set('skip-reason', '');
     }
-    outputs.set('skipped', false);
-    outputs.set('skip-reason', '');
-    const ours = github === undefined ? undefined : new OurComments(github, context);
+    const ours = github === undefined ? undefined : new our_comments/* OurComments */.x(github, context);
     const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
         ? ProgressComment.open(github, comment, context, ours)
         : undefined;
-    await progress?.acknowledge();
+    progress?.acknowledge();
     const records = github === undefined || ours === undefined
         ? undefined
-        : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
+        : new job_record/* JobRecords */.k(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {
-        // 2. Which job, and what to ask of it: settled before any request to the service. A rerun of
+        // 1. Which job, and what to ask of it: settled before any request to the service. A rerun of
         // the workflow run carries on from what an earlier attempt asked: asking again would send the
         // message twice or start a second job.
         const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
-        const request = carryOn(earlier, settings) ??
-            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) }, records));
+        const request = resumedFrom(earlier, settings) ??
+            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? (0,agent_trigger/* subjectOf */.et)(event, home) }, records));
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', (0,common_text/* cutShort */.VV)(instruction, PROMPT_PREVIEW)]);
         }
-        // 3. Reach the job.
+        // 2. Reach the job.
         if (request.kind !== 'create')
             outputs.set('job-id', request.job.jobId);
         const reached = await reach(request, api, deadline, context, conversation);
-        await conversation.reached(reached);
-        // 4. Follow it to its end, unless asked not to.
+        conversation.reached(reached);
+        // 3. Follow it to its end, unless asked not to.
         let final = reached.job.answer;
         if (settings.wait) {
             const { jobId, projectId } = reached.job;
@@ -1321,7 +815,7 @@ async function runAgent(settings, client, context) {
                         conversation.tookUp();
                     }
                     // An end that may be from before the message is not the job's outcome (yet).
-                    return conversation.seen(job, takenUp);
+                    conversation.seen(job, takenUp);
                 },
                 stale: { is: () => !takenUp, until: pickupUntil, what: 'the message' },
                 // A read answer is the first check; a message's answer may still describe the job as
@@ -1344,7 +838,7 @@ async function runAgent(settings, client, context) {
                 host.log.info(`Agent job ${reached.job.jobId}: ${reached.job.answer.status}.`);
             report.notes.push('Not waiting for the job (`wait: false`).');
         }
-        // 5. Act on its end.
+        // 4. Act on its end.
         await conversation.ended(final, settings.wait || reached.request === 'read');
     }
     catch (error) {
@@ -1354,64 +848,20 @@ async function runAgent(settings, client, context) {
             await conversation.failed((0,errors/* errorMessage */.gJ)(error));
         throw error;
     }
+    finally {
+        // What GitHub was told without waiting (a record while the job ran) is done before the step ends.
+        await conversation.settled();
+    }
 }
 /**
- * What a rerun does after the earlier attempt `earlier` (its reply's marker): follow the job the
- * service answered with, or the job a message with no clear answer went to; refuse to ask again
- * when a create or a message may have been processed and its job cannot be followed from here
- * (no clear answer, an id the marker cannot hold, another project); undefined to ask the service
- * as if new (nothing was asked, the service surely refused, or only a read was asked).
+ * What a rerun asks after the earlier attempt `earlier` (see carryOn): a read of the job it
+ * follows, an ActionError when it may not ask again, undefined to plan as if new.
  */
-function carryOn(earlier, settings) {
-    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
-        return undefined;
-    const { job, asked, at, outcome, seen } = earlier;
-    const followable = job !== undefined && job.projectId === settings.projectId;
-    if (followable && (outcome === 'answered' || asked === 'message'))
-        return { kind: 'read', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
-    if (asked === 'read')
-        return undefined;
-    const elsewhere = job !== undefined && !followable
-        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
-        : '';
-    if (asked === 'create') {
-        throw new errors/* ActionError */.lZ(outcome === 'pending'
-            ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
-            : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`);
-    }
-    throw new errors/* ActionError */.lZ(`An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`);
-}
-/** The reason the comment runs nothing, after the cheap checks and then its author's permission. */
-async function gate(comment, settings, github, context) {
-    const skip = skipReason(comment, settings.commentCommand);
-    if (skip !== undefined)
-        return skip;
-    const { author, repository } = comment;
-    if (github === undefined || author === undefined || repository === undefined) {
-        const missing = github === undefined
-            ? 'there is no `github-token`'
-            : "the event payload does not name the comment's author and repository";
-        throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
-    }
-    const level = await readPermission(github, repository, author, context);
-    context.report.rows.push(['Permission', level]);
-    if (meets(level, settings.commentPermission))
-        return undefined;
-    return {
-        reason: 'permission',
-        message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
-    };
-}
-function skipped(skip, context) {
-    const { host, outputs, report } = context;
-    // A refused author deserves a mark on the run's page; the other reasons are routine.
-    if (skip.reason === 'permission')
-        host.log.notice(`${skip.message} Nothing was sent to the docs service.`);
-    else
-        host.log.info(`${skip.message} Nothing to do.`);
-    outputs.set('skipped', true);
-    outputs.set('skip-reason', skip.reason);
-    report.notes.push(`Skipped: ${skip.message}`);
+function resumedFrom(earlier, settings) {
+    const decision = (0,rerun_state/* carryOn */.R)(earlier, settings.projectId);
+    if (decision.kind === 'refuse')
+        throw new errors/* ActionError */.lZ(decision.message);
+    return decision.kind === 'follow' ? { kind: 'read', job: decision.job, resumed: decision.resumed } : undefined;
 }
 /**
  * What to ask of which job. `agent` sends the instruction to the job recorded on the pull request
@@ -1424,7 +874,7 @@ async function plan(settings, trigger, records) {
         case 'agent-status':
             return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
         case 'agent-message': {
-            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             return {
                 kind: 'message',
                 job: await jobOf(settings.jobId, settings, subject, records),
@@ -1433,11 +883,11 @@ async function plan(settings, trigger, records) {
             };
         }
         case 'agent-create': {
-            const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction };
         }
         case 'agent': {
-            const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName);
+            const text = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             const recorded = settings.jobId !== undefined
                 ? { projectId: settings.projectId, jobId: settings.jobId }
                 : subject?.isPullRequest && records !== undefined
@@ -1448,7 +898,7 @@ async function plan(settings, trigger, records) {
                     kind: 'create',
                     projectId: settings.projectId,
                     instruction: text,
-                    prompt: promptWithContext(text, subject)
+                    prompt: (0,agent_trigger/* promptWithContext */.gC)(text, subject)
                 };
             const earlier = subject?.isPullRequest
                 ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
@@ -1482,7 +932,7 @@ async function recordedOn(subject, records) {
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
             throw error;
-        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error, READ_PERMISSION_HINT)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
+        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* READ_PERMISSION_HINT */.JJ)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
     }
 }
 /**
@@ -1564,12 +1014,12 @@ async function reach(request, api, deadline, context, conversation) {
             catch (error) {
                 if (request.ifRefused === undefined || !refusesMessages(error))
                     throw notFoundOnRecord(error, request.job);
-                // The spec leaves the message's refusals open: the refusal may be about the message (too
-                // long, the job busy). Only a job that has ended for good gets a successor; a new job is
-                // work that cannot be taken back.
-                // Read as it is: a job that does not say its status has not said it ended.
+                // Refused as the job takes no more messages (409, 410): a job that has ended for good gets
+                // a successor with the instruction; one still going fails with the service's reason. A new
+                // job is work that cannot be taken back. Read as it is: a job that does not say its status
+                // has not said it ended.
                 const now = await api.read(projectId, jobId, deadline);
-                if (now.status !== 'archived' && now.status !== 'failed')
+                if (now.status === undefined || !AGENT_TERMINAL.has(now.status))
                     throw error;
                 const why = error.serviceError ?? `HTTP ${error.status}`;
                 const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
@@ -1594,12 +1044,6 @@ async function create(projectId, prompt, api, deadline, context, conversation) {
         log.info(`Created agent job ${created.id} in project ${projectId}.`);
         return { projectId, jobId: created.id, answer: created };
     });
-}
-function describeComment(comment, context) {
-    const { host, report } = context;
-    const who = comment.author ?? 'an unknown author';
-    host.log.info(`Triggered by ${comment.event} ${comment.id} from ${who}.`);
-    report.rows.push(['Comment by', who]);
 }
 
 
