@@ -9,7 +9,7 @@
  */
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { sep } from 'node:path'
 
 const ESCAPE_BASE = 0xdc00
 
@@ -51,7 +51,8 @@ export function encodeSitePath(path: string): Buffer {
 
 /** The path to open for a site path of the site in `root`: a string, or its bytes when the name is not UTF-8. */
 export function fileSystemPath(root: string, path: string): string | Buffer {
-  return hasEscapes(path) ? Buffer.concat([Buffer.from(root + sep), encodeSitePath(path)]) : join(root, path)
+  // A site path needs no normalising (path.join's cost, once a page, showed in a site check's profile).
+  return hasEscapes(path) ? Buffer.concat([Buffer.from(root + sep), encodeSitePath(path)]) : `${root}${sep}${path}`
 }
 
 /** One entry of a tree: its site path, its path on disk (bytes: the name need not be UTF-8), and what it is. */
