@@ -79,9 +79,10 @@ export async function runAgent(settings: AgentSettings, client: ServiceClient, c
     describeComment(comment, context)
     const skip = await gate(comment, settings, github, context)
     if (skip !== undefined) return skipped(skip, context)
+    // Only a comment can be skipped: without one these outputs mean nothing and are not set.
+    outputs.set('skipped', false)
+    outputs.set('skip-reason', '')
   }
-  outputs.set('skipped', false)
-  outputs.set('skip-reason', '')
   const ours = github === undefined ? undefined : new OurComments(github, context)
   const progress =
     comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
