@@ -5,10 +5,14 @@ export interface AuditedPackage {
   nodes?: string[]
 }
 export function importedPackages(source: string): Set<string>
-export function packageClosure(
-  lock: { packages?: Record<string, { dependencies?: Record<string, string> }> },
-  roots: Iterable<string>
-): Set<string>
+/** One entry of package-lock.json's `packages`, as far as the closure reads it. */
+export interface LockedPackage {
+  dependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+}
+export function packageClosure(lock: { packages?: Record<string, LockedPackage> }, roots: Iterable<string>): Set<string>
 export function shippedVulnerabilities<T extends AuditedPackage>(
   report: { vulnerabilities?: Record<string, T> },
   paths: ReadonlySet<string>

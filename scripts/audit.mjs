@@ -10,8 +10,15 @@ import { builtinModules } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g
+/** `import x from 'a'` and `export ... from 'a'`, `import('a')`, `import 'a'`: one group each. */
+const SPECIFIER = new RegExp(
+  [
+    String.raw`(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]`,
+    String.raw`\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)`,
+    String.raw`(?:^|\n)\s*import\s*['"]([^'"]+)['"]`
+  ].join('|'),
+  'g'
+)
 
 /** The npm packages a source imports: bare specifiers cut to their package name, no node built-ins. */
 export function importedPackages(source) {
@@ -85,11 +92,11 @@ function main() {
     return 0
   }
   const found = shippedVulnerabilities(report, shipped)
-  const count = (severity) => found.filter((vulnerability) => vulnerability.severity === severity).length
-  console.log(
-    `npm audit of the ${shipped.size} packages bundled into dist/ (${[...roots].sort().join(', ')} and what they ` +
-      `depend on): ${count('critical')} critical, ${count('high')} high, ${count('moderate')} moderate, ${count('low')} low`
+  const counts = ['critical', 'high', 'moderate', 'low'].map(
+    (severity) => `${found.filter((vulnerability) => vulnerability.severity === severity).length} ${severity}`
   )
+  const bundled = `${shipped.size} packages bundled into dist/ (${[...roots].sort().join(', ')} and their dependencies)`
+  console.log(`npm audit of the ${bundled}: ${counts.join(', ')}`)
   const serious = found.filter((vulnerability) => ['high', 'critical'].includes(vulnerability.severity))
   for (const vulnerability of serious) {
     const advisories = vulnerability.via

@@ -6,7 +6,6 @@
  */
 import { actionsHost } from './action/actions-host.js'
 import type { FlowContext } from './action/context.js'
-import { failureKind } from './action/failure-kind.js'
 import type { Host } from './action/host.js'
 import { SECRET_INPUTS } from './action/inputs.js'
 import { Outputs } from './action/outputs.js'
@@ -15,6 +14,7 @@ import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, errorMessage } from './common/errors.js'
+import { failureKind } from './failure-kind.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {

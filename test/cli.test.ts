@@ -250,13 +250,15 @@ describe('the CLI host', () => {
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')
   })
 
-  test('exit codes: 0, 2 for input, 130 for a cancellation', () => {
+  test('the exit code says how the run ended: one code for each kind of failure', () => {
     expect(host(false).host.finish(true)).toBe(0)
-    const input = host(false).host
-    input.setFailed('Invalid input', 'input')
-    expect(input.finish(true)).toBe(2)
-    const cancelled = host(false).host
-    cancelled.setFailed('The run was cancelled.', 'cancelled')
-    expect(cancelled.finish(true)).toBe(130)
+    const codes = Object.fromEntries(
+      (['failed', 'input', 'refused', 'unavailable', 'timeout', 'cancelled'] as const).map((kind) => {
+        const ended = host(false).host
+        ended.setFailed('It failed.', kind)
+        return [kind, ended.finish(true)]
+      })
+    )
+    expect(codes).toEqual({ failed: 1, input: 2, refused: 3, unavailable: 4, timeout: 5, cancelled: 130 })
   })
 })

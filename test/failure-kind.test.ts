@@ -2,7 +2,7 @@
 // exit code, see test/cli-install.test.ts and test/dist-e2e.test.ts), and a cancelled run says how to
 // pick its job up.
 import { afterEach, describe, expect, test } from '@jest/globals'
-import { failureKind } from '../src/action/failure-kind.js'
+import { failureKind } from '../src/failure-kind.js'
 import { ActionError, CancelledError, InputError, TimeoutError } from '../src/common/errors.js'
 import { AttemptError } from '../src/service/retry.js'
 import type { Simulator } from '../simulator/server.js'
@@ -120,9 +120,10 @@ describe('each cause of a failed run has its kind', () => {
         operation === 'deploy'
           ? `follow it with \`operation: deploy\` and \`job-id: ${jobId}\``
           : `check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`)`
+      const job = `${operation === 'deploy' ? 'Deployment' : 'Agent job'} ${jobId}`
       expect([result.failureKind, result.failure]).toEqual([
         'cancelled',
-        `The run was cancelled. ${operation === 'deploy' ? 'Deployment' : 'Agent job'} ${jobId} was not cancelled with the run: ${resume}.`
+        `The run was cancelled. ${job} was not cancelled with the run: ${resume}.`
       ])
     }
   )

@@ -63,7 +63,7 @@ export interface ToolCache {
 }
 
 /**
- * Why a run failed (see failure-kind.ts): bad inputs (nothing was asked of anyone), a request
+ * Why a run failed (see src/failure-kind.ts): bad inputs (nothing was asked of anyone), a request
  * refused (HTTP 4xx), the service or the storage unreachable or failing, `timeout` ran out, a
  * cancellation, or the work itself (a failed job, a refused archive, anything else).
  */

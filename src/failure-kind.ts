@@ -1,13 +1,13 @@
 /**
- * How a run failed, read from the error it failed with; the CLI exits by it (cli-host.ts), the
+ * How a run failed, read from the error it failed with; the CLI exits by it (cli/exit-codes.ts), the
  * action only fails the step. The error and then its causes are read from the outside in, and
  * the first that tells decides: a timeout's message may carry the failed read that preceded it.
  */
-import { CancelledError, InputError, TimeoutError } from '../common/errors.js'
-import { ServiceError } from '../service/client.js'
-import { isRefusal } from '../service/failure.js'
-import { AttemptError } from '../service/retry.js'
-import type { FailureKind } from './host.js'
+import type { FailureKind } from './action/host.js'
+import { CancelledError, InputError, TimeoutError } from './common/errors.js'
+import { ServiceError } from './service/client.js'
+import { isRefusal } from './service/failure.js'
+import { AttemptError } from './service/retry.js'
 
 /** How deep a chain of causes is read: a loop of causes must not hang the end of a run. */
 const MAX_CAUSES = 10
