@@ -596,7 +596,7 @@ function nextPollDelay(history, settings, now, random, startedAt) {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. A check that
+ * TimeoutError that names the job, its last status and how to pick it up again. A check that
  * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
  * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
  * failure of `check`.
@@ -617,7 +617,7 @@ async function followJob(options) {
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
         const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
             `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
     };
     (0,errors/* throwIfCancelled */.dZ)(signal);

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The docs-admin CLI: `npx docs-admin-action --help`, or `node dist/cli.js --help`.
+// The docs-admin CLI: `docs-admin --help` once installed, or `node dist/cli.js --help`.
 import './cli/index.js'

@@ -29333,6 +29333,7 @@ function budget(clock, deadline, capMs) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
 /* harmony export */   cc: () => (/* binding */ CancelledError),
 /* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
 /* harmony export */   dz: () => (/* binding */ InputError),
@@ -29350,6 +29351,10 @@ class ActionError extends Error {
 /** The inputs are not usable: nothing was asked of anyone. */
 class InputError extends ActionError {
     name = 'InputError';
+}
+/** The step's `timeout` ran out before the job ended: the job may still finish. */
+class TimeoutError extends ActionError {
+    name = 'TimeoutError';
 }
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 class CancelledError extends Error {
@@ -29857,7 +29862,7 @@ function countOf(count, one, plural = `${one}s`) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9336);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8278);
 // The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29867,7 +29872,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9336:
+/***/ 8278:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30167,6 +30172,25 @@ class Outputs {
     get(name) {
         return this.values.get(name);
     }
+}
+
+;// CONCATENATED MODULE: ./src/action/resume.ts
+/** `Export job`, `Deployment` or `Agent job`: the job of an operation, for a message. */
+function jobNoun(operation) {
+    return operation === 'export' ? 'Export job' : operation === 'deploy' ? 'Deployment' : 'Agent job';
+}
+/**
+ * The job goes on without the run: the operation and `job-id` that pick it up again. An export
+ * with `job-id` downloads the job's bundle, a deploy follows the deployment, and any agent job is
+ * read (and waited for) by `agent-status`, which needs its project too.
+ */
+function resumeHint(operation, jobId) {
+    const job = `${jobNoun(operation)} ${jobId} was not cancelled with the run`;
+    if (operation === 'export')
+        return `${job}: pick it up with \`operation: export\` and \`job-id: ${jobId}\`.`;
+    if (operation === 'deploy')
+        return `${job}: follow it with \`operation: deploy\` and \`job-id: ${jobId}\`.`;
+    return `${job}: check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`).`;
 }
 
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -30758,6 +30782,38 @@ class Secrets {
     }
 }
 
+// EXTERNAL MODULE: ./src/service/client.ts
+var service_client = __nccwpck_require__(9224);
+// EXTERNAL MODULE: ./src/service/failure.ts
+var failure = __nccwpck_require__(8817);
+// EXTERNAL MODULE: ./src/service/retry.ts
+var retry = __nccwpck_require__(5585);
+;// CONCATENATED MODULE: ./src/failure-kind.ts
+
+
+
+
+/** How deep a chain of causes is read: a loop of causes must not hang the end of a run. */
+const MAX_CAUSES = 10;
+function failureKind(error, cancelled) {
+    if (cancelled || error instanceof errors/* CancelledError */.cc)
+        return 'cancelled';
+    let cause = error;
+    for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
+        if (cause instanceof errors/* InputError */.dz)
+            return 'input';
+        if (cause instanceof errors/* TimeoutError */.MU)
+            return 'timeout';
+        // A request to the service (ServiceError) or a download from the storage (AttemptError).
+        if (cause instanceof service_client/* ServiceError */._7 || cause instanceof retry/* AttemptError */.cb) {
+            if (cause.stoppedByDeadline)
+                return 'timeout';
+            return (0,failure/* isRefusal */.vu)(cause.failure) ? 'refused' : 'unavailable';
+        }
+    }
+    return 'failed';
+}
+
 // EXTERNAL MODULE: ./src/agent/trigger.ts
 var trigger = __nccwpck_require__(7701);
 // EXTERNAL MODULE: ./src/action/host.ts
@@ -30863,8 +30919,6 @@ function describeComment(comment, context) {
     report.rows.push(['Comment by', who]);
 }
 
-// EXTERNAL MODULE: ./src/service/client.ts
-var service_client = __nccwpck_require__(9224);
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action: read the settings, run the chosen operation, and turn any error into one clean
@@ -30872,6 +30926,8 @@ var service_client = __nccwpck_require__(9224);
  * a test or another front end passes its own); outputs already set stay set, and the job summary
  * is written in every case.
  */
+
+
 
 
 
@@ -30929,9 +30985,9 @@ async function run(host = actionsHost(), clock = systemClock) {
         if (!cancelled && !(error instanceof errors/* ActionError */.lZ))
             log.debug(String(error?.stack ?? error));
         failure = cancelled
-            ? cancelledMessage(settings)
+            ? cancelledMessage(settings, outputs.get('job-id'))
             : namingTheJob((0,errors/* errorMessage */.gJ)(error), settings, outputs.get('job-id'));
-        host.setFailed(failure, cancelled ? 'cancelled' : error instanceof errors/* InputError */.dz ? 'input' : 'failed');
+        host.setFailed(failure, failureKind(error, cancelled));
     }
     finally {
         client?.dispose();
@@ -30954,14 +31010,15 @@ function titleOf(settings) {
 function namingTheJob(message, settings, jobId) {
     if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId))
         return message;
-    const job = settings.operation === 'export' ? 'Export job' : settings.operation === 'deploy' ? 'Deployment' : 'Agent job';
-    return `${job} ${jobId}: ${message}`;
+    return `${jobNoun(settings.operation)} ${jobId}: ${message}`;
 }
-function cancelledMessage(settings) {
+/** Once a job exists, a cancellation says how to pick it up: the job goes on without the run. */
+function cancelledMessage(settings, jobId) {
     // Only an export writes files that a cancellation would leave half done.
-    return settings?.operation === 'export'
-        ? 'The run was cancelled; partial files were removed.'
-        : 'The run was cancelled.';
+    const ended = settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.';
+    if (settings === undefined || jobId === undefined || jobId === '')
+        return ended;
+    return `${ended} ${resumeHint(settings.operation, jobId)}`;
 }
 /**
  * Every operation enters through the comment gate: on a comment event nothing reaches the service
@@ -31572,7 +31629,8 @@ function readBody(message, options) {
 /* harmony export */   FY: () => (/* binding */ NOT_SENT),
 /* harmony export */   Ic: () => (/* binding */ describeFailure),
 /* harmony export */   L8: () => (/* binding */ classify),
-/* harmony export */   b9: () => (/* binding */ describeAmbiguity)
+/* harmony export */   b9: () => (/* binding */ describeAmbiguity),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
 /**
  * What a failed attempt means: worth another try? may the service have acted on it anyway? One
@@ -31651,6 +31709,14 @@ function classify(kind, failure) {
     const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408;
     const transient = status === 408 || status === 429 || (status >= 500 && status <= 599);
     return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
+}
+/**
+ * Whether the other side answered and said no (any status below 500 but 408, a 429 included): the
+ * same request gets the same answer until something changes on our side or in time. Every other
+ * failure (no answer, a 408 or 5xx, an unusable answer) is the network or the service failing.
+ */
+function isRefusal(failure) {
+    return failure.kind === 'status' && failure.status < 500 && failure.status !== 408;
 }
 function describeFailure(failure) {
     if (failure.kind === 'network') {

@@ -20,7 +20,13 @@ export function releaseProblems(state: {
   tags: readonly string[]
   changelog: string | undefined
   status: string
+  packageVersion: string | undefined
 }): string[]
+export function githubRepository(packageJson: { repository?: string | { url?: string } }): string | undefined
+export function cliTarball(
+  packageJson: { name: string; repository?: string | { url?: string } },
+  version: string
+): { file: string; url: string }
 export function planCommands(versionText: string): string[][]
 export function formatCommand(command: readonly string[]): string
 export function parseArguments(argv: readonly string[]): ReleaseOptions

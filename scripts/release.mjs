@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Tags a release: vX.Y.Z on HEAD, and moves the major tag vX (what `uses: owner/docs-admin-action@vX` resolves to).
+// Tags a release: vX.Y.Z on HEAD, and moves the major tag vX (what `uses: owner/docs-admin-action@vX` resolves to);
+// packs the CLI (`npm pack`) into the tarball the GitHub release carries.
 //
 //   npm run release -- 1.2.3          dry run: runs the checks, prints the commands it would run, changes nothing
-//   npm run release -- 1.2.3 --push   runs the checks, creates both tags and pushes them to origin
+//   npm run release -- 1.2.3 --push   runs the checks, packs the CLI, creates both tags and pushes them to origin
 //
 // Checks, all before anything is tagged: the working tree is clean; the version is X.Y.Z and greater than the
-// latest vX.Y.Z tag; CHANGELOG.md has a `## [X.Y.Z]` section; dist/ is what `npm run bundle` builds.
+// latest vX.Y.Z tag; package.json has that version; CHANGELOG.md has a `## [X.Y.Z]` section; dist/ is what
+// `npm run bundle` builds.
 // `--skip-dist-check` skips the last one; it exists for the script's own tests and is not for releases.
 // See RELEASING.md.
 import { execFileSync } from 'node:child_process'
@@ -50,8 +52,29 @@ export function changelogSection(changelog, version) {
     .trim()
 }
 
+/**
+ * `owner/name` of the GitHub repository package.json's `repository` names (the one place it is written down):
+ * `git+https://github.com/owner/name.git`, `github:owner/name` or `owner/name`; undefined for anything else.
+ */
+export function githubRepository(packageJson) {
+  const { repository } = packageJson
+  const text = typeof repository === 'string' ? repository : repository?.url
+  const match =
+    /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com\/([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(text ?? '') ??
+    /^(?:github:)?([\w.-]+)\/([\w.-]+)$/.exec(text ?? '')
+  return match ? `${match[1]}/${match[2]}` : undefined
+}
+
+/** The CLI's tarball as `npm pack` names it, and where the GitHub release of `version` serves it. */
+export function cliTarball(packageJson, version) {
+  const repository = githubRepository(packageJson)
+  if (repository === undefined) throw new Error("package.json's `repository` names no GitHub repository")
+  const file = `${packageJson.name}-${version}.tgz`
+  return { file, url: `https://github.com/${repository}/releases/download/v${version}/${file}` }
+}
+
 /** What stands in the way of releasing `versionText`; an empty list when nothing does. */
-export function releaseProblems({ versionText, tags, changelog, status }) {
+export function releaseProblems({ versionText, tags, changelog, status, packageVersion }) {
   const problems = []
   if (status.trim() !== '') problems.push(`the working tree is not clean; commit or stash first:\n${status.trimEnd()}`)
   const version = parseVersion(versionText ?? '')
@@ -62,19 +85,22 @@ export function releaseProblems({ versionText, tags, changelog, status }) {
   const latest = latestVersionTag(tags)
   if (latest && compareVersions(version, latest) <= 0)
     problems.push(`${version.text} is not greater than the latest release tag v${latest.text}`)
+  if (packageVersion !== version.text)
+    problems.push(`package.json's version is ${packageVersion}, not ${version.text} (the CLI's tarball takes its name)`)
   if (changelog === undefined) problems.push('there is no CHANGELOG.md')
   else if (!changelogSection(changelog, version.text))
     problems.push(`CHANGELOG.md has no "## [${version.text}]" section with content`)
   return problems
 }
 
-/** The commands that tag and push a release, in order. */
+/** The commands that pack the CLI, then tag and push a release, in order. */
 export function planCommands(versionText) {
   const version = parseVersion(versionText)
   if (!version) throw new Error(`not a version: ${versionText}`)
   const tag = `v${version.text}`
   const major = `v${version.major}`
   return [
+    ['npm', 'pack', '--silent'],
     ['git', 'tag', '-a', tag, '-m', tag],
     ['git', 'tag', '-fa', major, '-m', `${major} -> ${tag}`],
     ['git', 'push', 'origin', tag],
@@ -106,9 +132,9 @@ function git(...args) {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
-function readChangelog() {
+function readText(file) {
   try {
-    return readFileSync('CHANGELOG.md', 'utf8')
+    return readFileSync(file, 'utf8')
   } catch {
     return undefined
   }
@@ -135,11 +161,13 @@ function main(argv) {
   }
   process.chdir(git('rev-parse', '--show-toplevel').trim())
 
+  const packageJson = JSON.parse(readText('package.json') ?? '{}')
   const problems = releaseProblems({
     versionText: options.version,
     tags: git('tag', '--list', 'v*').split('\n').filter(Boolean),
-    changelog: readChangelog(),
-    status: git('status', '--porcelain')
+    changelog: readText('CHANGELOG.md'),
+    status: git('status', '--porcelain'),
+    packageVersion: packageJson.version
   })
   if (problems.length === 0 && !options.skipDistCheck) {
     const drift = distDrift()
@@ -163,7 +191,12 @@ function main(argv) {
     console.log(`$ ${formatCommand(command)}`)
     execFileSync(command[0], command.slice(1), { stdio: 'inherit' })
   }
-  console.log(`Released ${commands[0][3]}. Next: draft the GitHub release from that tag (see RELEASING.md).`)
+  const version = parseVersion(options.version).text
+  const tarball = cliTarball(packageJson, version)
+  console.log(
+    `Released v${version}. Next: publish the GitHub release from that tag with ${tarball.file} attached ` +
+      `(see RELEASING.md), so that the CLI installs with\n  npm install -g ${tarball.url}`
+  )
   return 0
 }
 

@@ -11,7 +11,7 @@ const env = Object.fromEntries(
 )
 const checks = [
   { entry: 'dist/index.js', args: [], status: 1, expect: '::error::Invalid input' },
-  { entry: 'dist/cli.js', args: ['export'], status: 2, expect: 'docs-admin: no API key' },
+  { entry: 'dist/cli.js', args: ['export'], status: 2, expect: 'error: no API key' },
   { entry: 'dist/cli.js', args: ['export', '--help'], status: 0, expect: 'Usage: docs-admin export' }
 ]
 for (const check of checks) {

@@ -9,11 +9,13 @@ import type { FlowContext } from './action/context.js'
 import type { Host } from './action/host.js'
 import { SECRET_INPUTS } from './action/inputs.js'
 import { Outputs } from './action/outputs.js'
+import { jobNoun, resumeHint } from './action/resume.js'
 import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
 import { type Clock, systemClock } from './common/clock.js'
-import { ActionError, CancelledError, InputError, errorMessage } from './common/errors.js'
+import { ActionError, CancelledError, errorMessage } from './common/errors.js'
 import { Secrets } from './common/secrets.js'
+import { failureKind } from './failure-kind.js'
 import { enter } from './gate/comment-gate.js'
 import { ServiceClient } from './service/client.js'
 
@@ -60,9 +62,9 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     const cancelled = signal.aborted || error instanceof CancelledError
     if (!cancelled && !(error instanceof ActionError)) log.debug(String((error as Error)?.stack ?? error))
     failure = cancelled
-      ? cancelledMessage(settings)
+      ? cancelledMessage(settings, outputs.get('job-id'))
       : namingTheJob(errorMessage(error), settings, outputs.get('job-id'))
-    host.setFailed(failure, cancelled ? 'cancelled' : error instanceof InputError ? 'input' : 'failed')
+    host.setFailed(failure, failureKind(error, cancelled))
   } finally {
     client?.dispose()
   }
@@ -84,16 +86,16 @@ function titleOf(settings: Settings): string {
 /** A failure once a job exists says which job: the user picks it up from there. */
 function namingTheJob(message: string, settings: Settings | undefined, jobId: string | undefined): string {
   if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId)) return message
-  const job =
-    settings.operation === 'export' ? 'Export job' : settings.operation === 'deploy' ? 'Deployment' : 'Agent job'
-  return `${job} ${jobId}: ${message}`
+  return `${jobNoun(settings.operation)} ${jobId}: ${message}`
 }
 
-function cancelledMessage(settings: Settings | undefined): string {
+/** Once a job exists, a cancellation says how to pick it up: the job goes on without the run. */
+function cancelledMessage(settings: Settings | undefined, jobId: string | undefined): string {
   // Only an export writes files that a cancellation would leave half done.
-  return settings?.operation === 'export'
-    ? 'The run was cancelled; partial files were removed.'
-    : 'The run was cancelled.'
+  const ended =
+    settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.'
+  if (settings === undefined || jobId === undefined || jobId === '') return ended
+  return `${ended} ${resumeHint(settings.operation, jobId)}`
 }
 
 /**

@@ -59,10 +59,11 @@ describe('agent-message', () => {
         'source-repository': 'https://github.com/acme/docs',
         'source-ref': 'main',
         'created-at': '2024-01-01T00:00:00.000Z',
-        'archived-at': '',
-        skipped: 'false'
+        'archived-at': ''
       })
     )
+    // Without a comment nothing can be skipped: no output says it was not.
+    expect([outputs.has('skipped'), outputs.has('skip-reason')]).toEqual([false, false])
     // Each change of status is logged once, not every identical poll.
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: completed after'))).toHaveLength(1)

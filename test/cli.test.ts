@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import { describe, expect, test } from '@jest/globals'
 import { INPUTS, type InputName, OPERATIONS } from '../src/action/inputs.js'
+import { resumeHint } from '../src/action/resume.js'
 import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
@@ -247,17 +248,28 @@ describe('the CLI host', () => {
     ).toBe(
       '`--path` must be a folder of its own (it is replaced by each export), not `.`, which is the current folder.'
     )
+    // A cancelled run's hint for each operation is a command line to run.
+    const agentHint = 'check it with `docs-admin agent-status --job-id j_1` (and the same `--project-id`)'
+    expect(OPERATIONS.map((operation) => inTerminalTerms(resumeHint(operation, 'j_1')))).toEqual([
+      'Export job j_1 was not cancelled with the run: pick it up with `docs-admin export --job-id j_1`.',
+      ...['agent', 'agent-message', 'agent-status', 'agent-create'].map(
+        () => `Agent job j_1 was not cancelled with the run: ${agentHint}.`
+      ),
+      'Deployment j_1 was not cancelled with the run: follow it with `docs-admin deploy --job-id j_1`.'
+    ])
     // Backticked words that are no input stay.
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')
   })
 
-  test('exit codes: 0, 2 for input, 130 for a cancellation', () => {
+  test('the exit code says how the run ended: one code for each kind of failure', () => {
     expect(host(false).host.finish(true)).toBe(0)
-    const input = host(false).host
-    input.setFailed('Invalid input', 'input')
-    expect(input.finish(true)).toBe(2)
-    const cancelled = host(false).host
-    cancelled.setFailed('The run was cancelled.', 'cancelled')
-    expect(cancelled.finish(true)).toBe(130)
+    const codes = Object.fromEntries(
+      (['failed', 'input', 'refused', 'unavailable', 'timeout', 'cancelled'] as const).map((kind) => {
+        const ended = host(false).host
+        ended.setFailed('It failed.', kind)
+        return [kind, ended.finish(true)]
+      })
+    )
+    expect(codes).toEqual({ failed: 1, input: 2, refused: 3, unavailable: 4, timeout: 5, cancelled: 130 })
   })
 })

@@ -218,7 +218,7 @@ describe('deploy against the simulator', () => {
     await simulator()
     sim.addFault({ route: 'deploy-trigger', status: 403, body: { error: 'read-only key' } })
     const { failure, failureKind } = await runDeploy()
-    expect(failureKind).toBe('failed')
+    expect(failureKind).toBe('refused')
     expect(failure).toContain('the service refused the request (HTTP 403: read-only key). Check `api-key`')
     expect(failure).toContain('A key limited to reading cannot trigger a deployment')
     expect(routes()).toEqual(['deploy-trigger'])

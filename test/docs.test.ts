@@ -3,6 +3,7 @@ import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
 import { INPUTS } from '../src/action/inputs.js'
 import { OUTPUT_NAMES } from '../src/action/outputs.js'
+import { EXIT_CODES } from '../src/cli/exit-codes.js'
 
 interface ActionYml {
   runs: { using: string; main: string }
@@ -76,6 +77,12 @@ describe('action.yml, README and the code say the same', () => {
     expect(tableUnder('Outputs').map(([name, meaning]) => [unquote(name), meaning])).toEqual(
       Object.entries(action.outputs).map(([name, output]) => [name, output.description])
     )
+  })
+
+  test("README's CLI section has a row for each exit code of the CLI, and no other", () => {
+    const cli = readme.split(/^## /m).find((part) => part.startsWith('Outside GitHub: the `docs-admin` CLI\n')) ?? ''
+    const rows = [...cli.matchAll(/^\s*\| `(\d+)` +\| \S/gm)].map(([, code]) => Number(code))
+    expect(rows).toEqual(Object.values(EXIT_CODES).sort((a, b) => a - b))
   })
 
   test('README gives the two set-up commands of a fresh clone', () => {

@@ -759,11 +759,8 @@ async function runAgent(settings, client, context, entrance) {
     // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
     const { event, comment } = entrance;
     const home = comment?.repository ?? (0,agent_trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), {});
+    // Only a comment can be skipped (see gate/): without one, `skipped` and `skip-reason` are not set.
     const github = await entrance.github();
-    if (comment === undefined) {
-        outputs.set('skipped', false);
-        outputs.set('skip-reason', '');
-    }
     const ours = github === undefined ? undefined : new our_comments/* OurComments */.x(github, context);
     const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
         ? ProgressComment.open(github, comment, context, ours)
@@ -1232,7 +1229,7 @@ function nextPollDelay(history, settings, now, random, startedAt) {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. A check that
+ * TimeoutError that names the job, its last status and how to pick it up again. A check that
  * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
  * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
  * failure of `check`.
@@ -1253,7 +1250,7 @@ async function followJob(options) {
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
         const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* ActionError */.lZ(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
             `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
     };
     (0,errors/* throwIfCancelled */.dZ)(signal);

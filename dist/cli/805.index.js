@@ -1547,7 +1547,7 @@ module.exports = rsort
 
 /***/ }),
 
-/***/ 8011:
+/***/ 392:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -1684,7 +1684,7 @@ const coerce = __webpack_require__(5385)
 const truncate = __webpack_require__(6114)
 const Comparator = __webpack_require__(9379)
 const Range = __webpack_require__(6782)
-const satisfies = __webpack_require__(8011)
+const satisfies = __webpack_require__(392)
 const toComparators = __webpack_require__(4750)
 const maxSatisfying = __webpack_require__(5574)
 const minSatisfying = __webpack_require__(8595)
@@ -2812,7 +2812,7 @@ const SemVer = __webpack_require__(7163)
 const Comparator = __webpack_require__(9379)
 const { ANY } = Comparator
 const Range = __webpack_require__(6782)
-const satisfies = __webpack_require__(8011)
+const satisfies = __webpack_require__(392)
 const gt = __webpack_require__(6599)
 const lt = __webpack_require__(3872)
 const lte = __webpack_require__(6717)
@@ -2900,7 +2900,7 @@ module.exports = outside
 // given a set of versions and a range, create a "simplified" range
 // that includes the same versions that the original range does
 // If the original range is shorter than the simplified one, return that.
-const satisfies = __webpack_require__(8011)
+const satisfies = __webpack_require__(392)
 const compare = __webpack_require__(8469)
 module.exports = (versions, range, options) => {
   const set = []
@@ -2956,7 +2956,7 @@ module.exports = (versions, range, options) => {
 const Range = __webpack_require__(6782)
 const Comparator = __webpack_require__(9379)
 const { ANY } = Comparator
-const satisfies = __webpack_require__(8011)
+const satisfies = __webpack_require__(392)
 const compare = __webpack_require__(8469)
 
 // Complex range `r1 || r2 || ...` is a subset of `R1 || R2 || ...` iff:

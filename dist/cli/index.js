@@ -28685,6 +28685,34 @@ function fileProblem(file, folders) {
 
 /***/ }),
 
+/***/ 8011:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ resumeHint),
+/* harmony export */   y: () => (/* binding */ jobNoun)
+/* harmony export */ });
+/** `Export job`, `Deployment` or `Agent job`: the job of an operation, for a message. */
+function jobNoun(operation) {
+    return operation === 'export' ? 'Export job' : operation === 'deploy' ? 'Deployment' : 'Agent job';
+}
+/**
+ * The job goes on without the run: the operation and `job-id` that pick it up again. An export
+ * with `job-id` downloads the job's bundle, a deploy follows the deployment, and any agent job is
+ * read (and waited for) by `agent-status`, which needs its project too.
+ */
+function resumeHint(operation, jobId) {
+    const job = `${jobNoun(operation)} ${jobId} was not cancelled with the run`;
+    if (operation === 'export')
+        return `${job}: pick it up with \`operation: export\` and \`job-id: ${jobId}\`.`;
+    if (operation === 'deploy')
+        return `${job}: follow it with \`operation: deploy\` and \`job-id: ${jobId}\`.`;
+    return `${job}: check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`).`;
+}
+
+
+/***/ }),
+
 /***/ 4714:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29393,18 +29421,19 @@ function promptWithContext(instruction, subject) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Du: () => (/* binding */ parseCommandLine),
-/* harmony export */   M0: () => (/* binding */ ENVIRONMENT),
-/* harmony export */   Wr: () => (/* binding */ COMMAND)
+/* harmony export */   M0: () => (/* binding */ ENVIRONMENT)
 /* harmony export */ });
-/* unused harmony export flagsOf */
+/* unused harmony exports COMMAND, flagsOf */
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1729);
+/* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8551);
 /**
  * The command line of `docs-admin`: the operation as a subcommand and the action's inputs as
  * flags (`--base-url`, `--poll-interval`, ...), read from the one input table so the CLI and the
  * action take the same things. Pure: argv and the environment in, inputs or a help text out.
  */
+
 
 
 const COMMAND = 'docs-admin';
@@ -29554,7 +29583,8 @@ function footer() {
         'Outputs go to stdout as name=value lines (newlines as \\n, backslashes doubled), or as JSON with --json;',
         'the log goes to stderr. Relative paths are relative to the current folder.',
         '',
-        'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
+        'Exit codes:',
+        ...Object.keys(_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a).map((end) => `  ${String(_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a[end]).padEnd(3)}  ${_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODE_MEANINGS */ .E[end]}`)
     ];
 }
 /** The input descriptions are written for workflow files: backticks are noise on a terminal. */
@@ -29587,15 +29617,19 @@ function wrap(text, width) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   F: () => (/* binding */ CliHost),
-  a: () => (/* binding */ EXIT_CODES)
+  o: () => (/* binding */ ERROR_PREFIX)
 });
 
+// EXTERNAL MODULE: ./src/action/inputs.ts
+var inputs = __nccwpck_require__(1729);
+// EXTERNAL MODULE: ./src/action/resume.ts
+var resume = __nccwpck_require__(8011);
 // EXTERNAL MODULE: ./src/common/cancellation.ts
 var common_cancellation = __nccwpck_require__(3598);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __nccwpck_require__(2450);
-// EXTERNAL MODULE: ./src/action/inputs.ts
-var inputs = __nccwpck_require__(1729);
+// EXTERNAL MODULE: ./src/cli/exit-codes.ts
+var exit_codes = __nccwpck_require__(8551);
 // EXTERNAL MODULE: ./src/cli/args.ts
 var args = __nccwpck_require__(7593);
 ;// CONCATENATED MODULE: ./src/cli/terms.ts
@@ -29629,8 +29663,11 @@ function inTerminalTerms(message) {
 
 
 
-/** Exit codes by how the run ended. */
-const EXIT_CODES = { ok: 0, failed: 1, input: 2, cancelled: 130 };
+
+
+
+/** How every error the CLI prints starts, a bad command line's too. */
+const ERROR_PREFIX = 'error: ';
 class CliHost {
     inputs;
     terminal;
@@ -29644,8 +29681,8 @@ class CliHost {
     /** A progress line is standing on the terminal and the next line must clear it first. */
     progressShown = false;
     constructor(inputs, terminal, cancellation = (0,common_cancellation/* cancelOnSignals */.dJ)(() => {
-        this.write('error: the run was cancelled and did not stop in time.');
-        process.exit(EXIT_CODES.cancelled);
+        this.write(`${ERROR_PREFIX}${inTerminalTerms(this.stoppedLate())}`);
+        process.exit(exit_codes/* EXIT_CODES */.a.cancelled);
     })) {
         this.inputs = inputs;
         this.terminal = terminal;
@@ -29674,7 +29711,7 @@ class CliHost {
     }
     setFailed(message, kind) {
         this.failure = { message, kind };
-        this.write(`error: ${inTerminalTerms(message)}`);
+        this.write(`${ERROR_PREFIX}${inTerminalTerms(message)}`);
     }
     /** A CLI has no job summary page: what it would show is in the log and the outputs. */
     async appendSummary() { }
@@ -29702,7 +29739,14 @@ class CliHost {
                 .map(([name, value]) => `${name}=${value.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n')}\n`)
                 .join('');
         this.terminal.stdout.write(text);
-        return EXIT_CODES[this.failure?.kind ?? 'ok'];
+        return exit_codes/* EXIT_CODES */.a[this.failure?.kind ?? 'ok'];
+    }
+    /** A cancelled run that hangs is ended without its own message: this one still says how to go on. */
+    stoppedLate() {
+        const stopped = 'The run was cancelled and did not stop in time.';
+        const operation = inputs/* OPERATIONS */.xb.find((known) => known === this.inputs.operation);
+        const jobId = this.outputs.get('job-id');
+        return operation === undefined || !jobId ? stopped : `${stopped} ${(0,resume/* resumeHint */.t)(operation, jobId)}`;
     }
     /**
      * One line of the log, secrets redacted; a standing progress line is cleared first. No line can
@@ -29730,15 +29774,46 @@ class CliHost {
 
 /***/ }),
 
+/***/ 8551:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ EXIT_CODE_MEANINGS),
+/* harmony export */   a: () => (/* binding */ EXIT_CODES)
+/* harmony export */ });
+const EXIT_CODES = {
+    ok: 0,
+    failed: 1,
+    input: 2,
+    refused: 3,
+    unavailable: 4,
+    timeout: 5,
+    cancelled: 130
+};
+const EXIT_CODE_MEANINGS = {
+    ok: 'success',
+    failed: 'the job failed, or what it made was refused (a bad archive, --verify strict)',
+    input: 'bad input or command line; nothing was sent',
+    refused: 'the service or the storage refused a request: HTTP 4xx (401/403: the key, 404: no such job, 429: rate limit)',
+    unavailable: 'the service or the storage could not be reached or failed: a network error, HTTP 5xx',
+    timeout: '--timeout ran out; the job goes on: resume it with --job-id',
+    cancelled: 'cancelled (SIGINT, SIGTERM); the job goes on: resume it with --job-id'
+};
+
+
+/***/ }),
+
 /***/ 2957:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9225);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8947);
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
 /* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9790);
+/* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8551);
 // The entry point of `docs-admin`, the CLI for every CI system: the action's own run() against a
 // Host made of the command line, stdout and stderr.
+
 
 
 
@@ -29747,13 +29822,13 @@ if (commandLine.kind === 'help') {
     process.stdout.write(`${commandLine.text}\n`);
 }
 else if (commandLine.kind === 'error') {
-    process.stderr.write(`${_args_js__WEBPACK_IMPORTED_MODULE_1__/* .COMMAND */ .Wr}: ${commandLine.message}\n`);
+    process.stderr.write(`${_cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .ERROR_PREFIX */ .o}${commandLine.message}\n`);
     if (commandLine.help !== undefined)
         process.stderr.write(`\n${commandLine.help}\n`);
     // `--json` promises JSON on stdout, also when there is nothing to say.
     if (process.argv.includes('--json'))
         process.stdout.write('{}\n');
-    process.exitCode = _cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a.input;
+    process.exitCode = _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__/* .EXIT_CODES */ .a.input;
 }
 else {
     const host = new _cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .CliHost */ .F(commandLine.inputs, { stdout: process.stdout, stderr: process.stderr, env: process.env });
@@ -29868,6 +29943,7 @@ function budget(clock, deadline, capMs) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
 /* harmony export */   cc: () => (/* binding */ CancelledError),
 /* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
 /* harmony export */   dz: () => (/* binding */ InputError),
@@ -29885,6 +29961,10 @@ class ActionError extends Error {
 /** The inputs are not usable: nothing was asked of anyone. */
 class InputError extends ActionError {
     name = 'InputError';
+}
+/** The step's `timeout` ran out before the job ended: the job may still finish. */
+class TimeoutError extends ActionError {
+    name = 'TimeoutError';
 }
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 class CancelledError extends Error {
@@ -30388,7 +30468,7 @@ function countOf(count, one, plural = `${one}s`) {
 
 /***/ }),
 
-/***/ 9225:
+/***/ 8947:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30549,6 +30629,8 @@ class Outputs {
     }
 }
 
+// EXTERNAL MODULE: ./src/action/resume.ts
+var resume = __nccwpck_require__(8011);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __nccwpck_require__(1922);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
@@ -31138,6 +31220,38 @@ class Secrets {
     }
 }
 
+// EXTERNAL MODULE: ./src/service/client.ts
+var service_client = __nccwpck_require__(9224);
+// EXTERNAL MODULE: ./src/service/failure.ts
+var failure = __nccwpck_require__(8817);
+// EXTERNAL MODULE: ./src/service/retry.ts
+var retry = __nccwpck_require__(5585);
+;// CONCATENATED MODULE: ./src/failure-kind.ts
+
+
+
+
+/** How deep a chain of causes is read: a loop of causes must not hang the end of a run. */
+const MAX_CAUSES = 10;
+function failureKind(error, cancelled) {
+    if (cancelled || error instanceof errors/* CancelledError */.cc)
+        return 'cancelled';
+    let cause = error;
+    for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
+        if (cause instanceof errors/* InputError */.dz)
+            return 'input';
+        if (cause instanceof errors/* TimeoutError */.MU)
+            return 'timeout';
+        // A request to the service (ServiceError) or a download from the storage (AttemptError).
+        if (cause instanceof service_client/* ServiceError */._7 || cause instanceof retry/* AttemptError */.cb) {
+            if (cause.stoppedByDeadline)
+                return 'timeout';
+            return (0,failure/* isRefusal */.vu)(cause.failure) ? 'refused' : 'unavailable';
+        }
+    }
+    return 'failed';
+}
+
 // EXTERNAL MODULE: ./src/agent/trigger.ts
 var trigger = __nccwpck_require__(7701);
 // EXTERNAL MODULE: ./src/action/host.ts
@@ -31243,8 +31357,6 @@ function describeComment(comment, context) {
     report.rows.push(['Comment by', who]);
 }
 
-// EXTERNAL MODULE: ./src/service/client.ts
-var service_client = __nccwpck_require__(9224);
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action: read the settings, run the chosen operation, and turn any error into one clean
@@ -31252,6 +31364,8 @@ var service_client = __nccwpck_require__(9224);
  * a test or another front end passes its own); outputs already set stay set, and the job summary
  * is written in every case.
  */
+
+
 
 
 
@@ -31309,9 +31423,9 @@ async function run(host = actionsHost(), clock = systemClock) {
         if (!cancelled && !(error instanceof errors/* ActionError */.lZ))
             log.debug(String(error?.stack ?? error));
         failure = cancelled
-            ? cancelledMessage(settings)
+            ? cancelledMessage(settings, outputs.get('job-id'))
             : namingTheJob((0,errors/* errorMessage */.gJ)(error), settings, outputs.get('job-id'));
-        host.setFailed(failure, cancelled ? 'cancelled' : error instanceof errors/* InputError */.dz ? 'input' : 'failed');
+        host.setFailed(failure, failureKind(error, cancelled));
     }
     finally {
         client?.dispose();
@@ -31334,14 +31448,15 @@ function titleOf(settings) {
 function namingTheJob(message, settings, jobId) {
     if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId))
         return message;
-    const job = settings.operation === 'export' ? 'Export job' : settings.operation === 'deploy' ? 'Deployment' : 'Agent job';
-    return `${job} ${jobId}: ${message}`;
+    return `${(0,resume/* jobNoun */.y)(settings.operation)} ${jobId}: ${message}`;
 }
-function cancelledMessage(settings) {
+/** Once a job exists, a cancellation says how to pick it up: the job goes on without the run. */
+function cancelledMessage(settings, jobId) {
     // Only an export writes files that a cancellation would leave half done.
-    return settings?.operation === 'export'
-        ? 'The run was cancelled; partial files were removed.'
-        : 'The run was cancelled.';
+    const ended = settings?.operation === 'export' ? 'The run was cancelled; partial files were removed.' : 'The run was cancelled.';
+    if (settings === undefined || jobId === undefined || jobId === '')
+        return ended;
+    return `${ended} ${(0,resume/* resumeHint */.t)(settings.operation, jobId)}`;
 }
 /**
  * Every operation enters through the comment gate: on a comment event nothing reaches the service
@@ -31952,7 +32067,8 @@ function readBody(message, options) {
 /* harmony export */   FY: () => (/* binding */ NOT_SENT),
 /* harmony export */   Ic: () => (/* binding */ describeFailure),
 /* harmony export */   L8: () => (/* binding */ classify),
-/* harmony export */   b9: () => (/* binding */ describeAmbiguity)
+/* harmony export */   b9: () => (/* binding */ describeAmbiguity),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
 /**
  * What a failed attempt means: worth another try? may the service have acted on it anyway? One
@@ -32031,6 +32147,14 @@ function classify(kind, failure) {
     const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408;
     const transient = status === 408 || status === 429 || (status >= 500 && status <= 599);
     return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
+}
+/**
+ * Whether the other side answered and said no (any status below 500 but 408, a 429 included): the
+ * same request gets the same answer until something changes on our side or in time. Every other
+ * failure (no answer, a 408 or 5xx, an unusable answer) is the network or the service failing.
+ */
+function isRefusal(failure) {
+    return failure.kind === 'status' && failure.status < 500 && failure.status !== 408;
 }
 function describeFailure(failure) {
     if (failure.kind === 'network') {

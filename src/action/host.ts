@@ -62,8 +62,12 @@ export interface ToolCache {
   remove(tool: string, version: string): Promise<void>
 }
 
-/** Why a run failed: bad inputs (nothing was asked of anyone), the work itself, or a cancellation. */
-export type FailureKind = 'input' | 'failed' | 'cancelled'
+/**
+ * Why a run failed (see src/failure-kind.ts): bad inputs (nothing was asked of anyone), a request
+ * refused (HTTP 4xx), the service or the storage unreachable or failing, `timeout` ran out, a
+ * cancellation, or the work itself (a failed job, a refused archive, anything else).
+ */
+export type FailureKind = 'input' | 'failed' | 'refused' | 'unavailable' | 'timeout' | 'cancelled'
 
 export interface RunnerEvent {
   /** `push`, `issue_comment`, ...; undefined outside a workflow run. */

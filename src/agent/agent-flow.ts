@@ -70,11 +70,8 @@ export async function runAgent(
   // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
   const { event, comment } = entrance
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
+  // Only a comment can be skipped (see gate/): without one, `skipped` and `skip-reason` are not set.
   const github = await entrance.github()
-  if (comment === undefined) {
-    outputs.set('skipped', false)
-    outputs.set('skip-reason', '')
-  }
   const ours = github === undefined ? undefined : new OurComments(github, context)
   const progress =
     comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util'
 import { INPUTS, type InputName, OPERATIONS, type Operation, defaultOf, readBy } from '../action/inputs.js'
+import { EXIT_CODES, EXIT_CODE_MEANINGS, type Ending } from './exit-codes.js'
 
 export const COMMAND = 'docs-admin'
 
@@ -172,7 +173,10 @@ function footer(): string[] {
     'Outputs go to stdout as name=value lines (newlines as \\n, backslashes doubled), or as JSON with --json;',
     'the log goes to stderr. Relative paths are relative to the current folder.',
     '',
-    'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
+    'Exit codes:',
+    ...(Object.keys(EXIT_CODES) as Ending[]).map(
+      (end) => `  ${String(EXIT_CODES[end]).padEnd(3)}  ${EXIT_CODE_MEANINGS[end]}`
+    )
   ]
 }
 

@@ -5,11 +5,13 @@
  */
 import type { Writable } from 'node:stream'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable } from '../action/host.js'
-import type { InputName } from '../action/inputs.js'
+import { type InputName, OPERATIONS } from '../action/inputs.js'
 import type { OutputName } from '../action/outputs.js'
+import { resumeHint } from '../action/resume.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
 import { plainLogLines, redact } from '../common/text.js'
+import { EXIT_CODES } from './exit-codes.js'
 import { inTerminalTerms } from './terms.js'
 
 export interface Terminal {
@@ -18,8 +20,8 @@ export interface Terminal {
   env: Readonly<Record<string, string | undefined>>
 }
 
-/** Exit codes by how the run ended. */
-export const EXIT_CODES: Record<FailureKind | 'ok', number> = { ok: 0, failed: 1, input: 2, cancelled: 130 }
+/** How every error the CLI prints starts, a bad command line's too. */
+export const ERROR_PREFIX = 'error: '
 
 export class CliHost implements Host {
   readonly log: Logger
@@ -36,7 +38,7 @@ export class CliHost implements Host {
     private readonly inputs: Partial<Record<InputName, string>>,
     private readonly terminal: Terminal,
     cancellation: AbortSignal = cancelOnSignals(() => {
-      this.write('error: the run was cancelled and did not stop in time.')
+      this.write(`${ERROR_PREFIX}${inTerminalTerms(this.stoppedLate())}`)
       process.exit(EXIT_CODES.cancelled)
     })
   ) {
@@ -69,7 +71,7 @@ export class CliHost implements Host {
 
   setFailed(message: string, kind: FailureKind): void {
     this.failure = { message, kind }
-    this.write(`error: ${inTerminalTerms(message)}`)
+    this.write(`${ERROR_PREFIX}${inTerminalTerms(message)}`)
   }
 
   /** A CLI has no job summary page: what it would show is in the log and the outputs. */
@@ -102,6 +104,14 @@ export class CliHost implements Host {
           .join('')
     this.terminal.stdout.write(text)
     return EXIT_CODES[this.failure?.kind ?? 'ok']
+  }
+
+  /** A cancelled run that hangs is ended without its own message: this one still says how to go on. */
+  private stoppedLate(): string {
+    const stopped = 'The run was cancelled and did not stop in time.'
+    const operation = OPERATIONS.find((known) => known === this.inputs.operation)
+    const jobId = this.outputs.get('job-id')
+    return operation === undefined || !jobId ? stopped : `${stopped} ${resumeHint(operation, jobId)}`
   }
 
   /**

@@ -11,6 +11,11 @@ export class InputError extends ActionError {
   override readonly name: string = 'InputError'
 }
 
+/** The step's `timeout` ran out before the job ended: the job may still finish. */
+export class TimeoutError extends ActionError {
+  override readonly name: string = 'TimeoutError'
+}
+
 /** The run was cancelled (SIGINT/SIGTERM from the runner). */
 export class CancelledError extends Error {
   override readonly name: string = 'CancelledError'

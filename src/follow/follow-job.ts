@@ -5,7 +5,7 @@
  */
 import { untilCancelled } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
-import { ActionError, errorMessage, throwIfCancelled } from '../common/errors.js'
+import { TimeoutError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
 import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
@@ -79,7 +79,7 @@ export interface FollowResult<T> {
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
  * change and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
- * ActionError that names the job, its last status and how to pick it up again. A check that
+ * TimeoutError that names the job, its last status and how to pick it up again. A check that
  * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
  * as long as time is left. Rejects with CancelledError as soon as `signal` fires, and with any other
  * failure of `check`.
@@ -98,10 +98,10 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const sleepAtMost = (ms: number): Promise<void> =>
     clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
   /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
-  const timedOut = (failedRead?: unknown): ActionError => {
+  const timedOut = (failedRead?: unknown): TimeoutError => {
     const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
     const read = failedRead === undefined ? '' : `; the last status request failed (${errorMessage(failedRead)})`
-    return new ActionError(
+    return new TimeoutError(
       `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
         `The job may still finish: ${options.resumeHint}.`,
       failedRead === undefined ? undefined : { cause: failedRead }

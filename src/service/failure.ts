@@ -109,6 +109,15 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
   return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed }
 }
 
+/**
+ * Whether the other side answered and said no (any status below 500 but 408, a 429 included): the
+ * same request gets the same answer until something changes on our side or in time. Every other
+ * failure (no answer, a 408 or 5xx, an unusable answer) is the network or the service failing.
+ */
+export function isRefusal(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' && failure.status < 500 && failure.status !== 408
+}
+
 export function describeFailure(failure: AttemptFailure): string {
   if (failure.kind === 'network') {
     if (failure.code === NOT_SENT) return failure.message

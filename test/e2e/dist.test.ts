@@ -50,12 +50,15 @@ interface FrontEnd {
   name: string
   /** Exit code of a cancelled run. */
   cancelled: number
+  /** Exit code of a run whose request the service refused (HTTP 4xx). */
+  refused: number
   run(operation: string, inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ended>
 }
 
 const action: FrontEnd = {
   name: 'the action (dist/index.js)',
   cancelled: 1,
+  refused: 1,
   async run(operation, inputs, onSpawn) {
     const run = await runDist({
       inputs: { operation, 'api-key': (sim as Simulator).apiKey, ...inputs },
@@ -70,6 +73,7 @@ const action: FrontEnd = {
 const cli: FrontEnd = {
   name: 'the CLI (dist/cli.js)',
   cancelled: 130,
+  refused: 3,
   async run(operation, inputs, onSpawn) {
     const args = [operation, ...Object.entries(inputs).flatMap(([name, value]) => [`--${name}`, value]), '--json']
     const run = await runCli({
@@ -231,8 +235,13 @@ describe.each([action, cli])('$name', (frontEnd) => {
     )
     expect(performance.now() - sent.at).toBeLessThan(3000)
     expect(run.exitCode).toBe(frontEnd.cancelled)
-    expect(run.outputs['job-id']).toBeTruthy()
+    const jobId = run.outputs['job-id'] as string
+    expect(jobId).toBeTruthy()
     expect(s.count('export-status')).toBeLessThanOrEqual(pollsAtSignal + 1)
+    // The job goes on: the message says how to pick it up, in the front end's terms.
+    const resume =
+      frontEnd === cli ? `\`docs-admin export --job-id ${jobId}\`` : `\`operation: export\` and \`job-id: ${jobId}\``
+    expect(run.error).toContain(`Export job ${jobId} was not cancelled with the run: pick it up with ${resume}.`)
   })
 
   test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
@@ -298,7 +307,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(created.exitCode).toBe(0)
     expect(s.agentJobs.get(`proj_123/${created.outputs['job-id']}`)?.prompts).toEqual(['Write a quickstart'])
     const unknown = await frontEnd.run('agent-status', { ...common, 'job-id': 'job_gone' })
-    expect(unknown.exitCode).toBe(1)
+    expect(unknown.exitCode).toBe(frontEnd.refused)
     expect(unknown.error).toContain('Agent job job_gone in project proj_123 was not found')
   })
 })
@@ -629,7 +638,7 @@ describe('the CLI only', () => {
     })
     expect(noKey.exitCode).toBe(2)
     expect(noKey.stderr).toBe(
-      'docs-admin: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n'
+      'error: no API key: set DOCS_ADMIN_API_KEY (the admin API key of the documentation service)\n'
     )
     // `--json` promises JSON on stdout, also then.
     const noKeyJson = await runCli({
@@ -678,6 +687,34 @@ describe('the CLI only', () => {
     expect(JSON.parse(flagged.stdout)).toMatchObject({ status: 'completed' })
   })
 
+  test('each way a run ends has the exit code --help gives it: refused 3, unreachable 4, timeout 5', async () => {
+    const s = await simulator({ exportJob: { durationMs: 3_600_000 } })
+    s.addFault({ route: 'deploy-trigger', drop: true })
+    const cli = (args: string[], key = s.apiKey) =>
+      runCli({ args, env: { DOCS_ADMIN_API_KEY: key, DOCS_ADMIN_BASE_URL: s.apiUrl }, cwd: workspace.dir })
+    const [refused, lost, timedOut] = await Promise.all([
+      // Another route than the fault's: a wrong key and a dropped connection in parallel.
+      cli(['deploy', '--job-id', 'dpl_1'], 'dsk_wrong'),
+      cli(['deploy', '--project-id', 'proj_123']),
+      cli(['export', '--domain', 'docs.acme.com', '--timeout', '1s', '--poll-interval', '100ms'])
+    ])
+    expect([refused.exitCode, refused.stderr]).toEqual([3, expect.stringContaining('refused the request (HTTP 401')])
+    expect([lost.exitCode, lost.stderr]).toEqual([
+      4,
+      expect.stringContaining('the connection failed after the request')
+    ])
+    const jobId = /^job-id=(.*)$/m.exec(timedOut.stdout)?.[1]
+    expect([timedOut.exitCode, timedOut.stderr]).toEqual([
+      5,
+      expect.stringContaining(`did not finish within \`--timeout\` (1s)`)
+    ])
+    expect(timedOut.stderr).toContain(`rerun with \`--job-id ${jobId}\` to pick it up`)
+    // Every error line starts alike, and --help names each code.
+    for (const run of [refused, lost, timedOut]) expect(run.stderr).toMatch(/^error: /m)
+    const help = (await runCli({ args: ['--help'] })).stdout
+    for (const code of [3, 4, 5]) expect(help).toMatch(new RegExp(`^  ${code} `, 'm'))
+  })
+
   test('--help for the CLI and for each operation', async () => {
     const general = await runCli({ args: ['--help'] })
     expect(general.exitCode).toBe(0)
@@ -686,14 +723,10 @@ describe('the CLI only', () => {
     const word = await runCli({ args: ['help'] })
     expect([word.exitCode, word.stdout, word.stderr]).toEqual([0, general.stdout, ''])
     const none = await runCli({ args: [] })
-    expect([none.exitCode, none.stdout, none.stderr]).toEqual([
-      2,
-      '',
-      `docs-admin: no operation given\n\n${general.stdout}`
-    ])
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([2, '', `error: no operation given\n\n${general.stdout}`])
     expect(general.stdout).toContain('Usage: docs-admin <operation> [flags]')
-    expect(general.stdout).toContain(
-      'Exit codes: 0 success, 1 the job failed or timed out, 2 bad input, 130 cancelled.'
+    expect(general.stdout).toMatch(
+      /^Exit codes:\n {2}0 {4}success\n {2}1 {4}the job failed[\s\S]*\n {2}130 {2}cancelled/m
     )
     // Every variable the CLI reads is named, with what it does.
     expect(general.stdout).toContain(

@@ -1,15 +1,17 @@
 // scripts/release.mjs: the checks and the plan as pure functions, then the script itself in dry-run mode
 // in a throwaway git repository.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import {
   changelogSection,
+  cliTarball,
   compareVersions,
   formatCommand,
+  githubRepository,
   latestVersionTag,
   parseArguments,
   parseVersion,
@@ -72,7 +74,13 @@ describe('changelogSection', () => {
 })
 
 describe('releaseProblems', () => {
-  const ready = { versionText: '1.1.0', tags: ['v1', 'v1.0.0'], changelog: CHANGELOG, status: '' }
+  const ready = {
+    versionText: '1.1.0',
+    tags: ['v1', 'v1.0.0'],
+    changelog: CHANGELOG,
+    status: '',
+    packageVersion: '1.1.0'
+  }
 
   test('none when the tree is clean, the version new and in the changelog', () => {
     expect(releaseProblems(ready)).toEqual([])
@@ -82,14 +90,17 @@ describe('releaseProblems', () => {
     expect(releaseProblems({ ...ready, status: ' M src/main.ts\n' })).toEqual([
       expect.stringContaining('working tree is not clean')
     ])
-    expect(releaseProblems({ ...ready, versionText: '1.0.0' })).toEqual([
+    expect(releaseProblems({ ...ready, versionText: '1.0.0', packageVersion: '1.0.0' })).toEqual([
       '1.0.0 is not greater than the latest release tag v1.0.0'
     ])
     expect(releaseProblems({ ...ready, tags: ['v1.1.0'] })).toEqual([
       '1.1.0 is not greater than the latest release tag v1.1.0'
     ])
-    expect(releaseProblems({ ...ready, versionText: '1.2.0', tags: [] })).toEqual([
+    expect(releaseProblems({ ...ready, versionText: '1.2.0', tags: [], packageVersion: '1.2.0' })).toEqual([
       'CHANGELOG.md has no "## [1.2.0]" section with content'
+    ])
+    expect(releaseProblems({ ...ready, packageVersion: '1.0.0' })).toEqual([
+      "package.json's version is 1.0.0, not 1.1.0 (the CLI's tarball takes its name)"
     ])
     expect(releaseProblems({ ...ready, changelog: undefined })).toEqual(['there is no CHANGELOG.md'])
     expect(releaseProblems({ ...ready, versionText: 'one' })).toEqual(['"one" is not a version of the form X.Y.Z'])
@@ -103,13 +114,34 @@ describe('releaseProblems', () => {
 })
 
 describe('the plan', () => {
-  test('tags vX.Y.Z, moves vX, and pushes both', () => {
+  test('packs the CLI, tags vX.Y.Z, moves vX, and pushes both', () => {
     expect(planCommands('v2.3.4').map(formatCommand)).toEqual([
+      'npm pack --silent',
       'git tag -a v2.3.4 -m v2.3.4',
       "git tag -fa v2 -m 'v2 -> v2.3.4'",
       'git push origin v2.3.4',
       'git push --force origin v2'
     ])
+  })
+
+  test("the CLI's tarball: the name npm pack gives it, on the release of package.json's repository", () => {
+    const packageJson = {
+      name: 'docs-admin-action',
+      repository: { url: 'git+https://github.com/acme/docs-admin-action.git' }
+    }
+    expect(cliTarball(packageJson, '1.2.3')).toEqual({
+      file: 'docs-admin-action-1.2.3.tgz',
+      url: 'https://github.com/acme/docs-admin-action/releases/download/v1.2.3/docs-admin-action-1.2.3.tgz'
+    })
+    for (const repository of [
+      'github:acme/docs-admin-action',
+      'acme/docs-admin-action',
+      'https://github.com/acme/docs-admin-action'
+    ])
+      expect([repository, githubRepository({ repository })]).toEqual([repository, 'acme/docs-admin-action'])
+    for (const repository of [undefined, 'https://gitlab.com/acme/docs-admin-action.git', 'not a repository'])
+      expect([repository, githubRepository({ repository })]).toEqual([repository, undefined])
+    expect(() => cliTarball({ name: 'x' }, '1.0.0')).toThrow('names no GitHub repository')
   })
 
   test('formatCommand quotes what the shell would split or expand', () => {
@@ -156,9 +188,14 @@ describe('the script in a throwaway repository', () => {
   beforeAll(() => {
     repo = mkdtempSync(path.join(tmpdir(), 'release-test-'))
     writeFileSync(path.join(repo, 'CHANGELOG.md'), CHANGELOG)
+    writeFileSync(
+      path.join(repo, 'package.json'),
+      JSON.stringify({ name: 'release-test', version: '1.1.0', repository: 'github:acme/release-test', files: [] })
+    )
+    writeFileSync(path.join(repo, '.gitignore'), '/*.tgz\n')
     for (const args of [
       ['init', '-q'],
-      ['add', 'CHANGELOG.md'],
+      ['add', 'CHANGELOG.md', 'package.json', '.gitignore'],
       ['commit', '-q', '-m', 'First'],
       ['tag', 'v1.0.0'],
       ['tag', 'v1']
@@ -179,6 +216,7 @@ describe('the script in a throwaway repository', () => {
     expect(stdout).toBe(
       [
         `Dry run. Checks passed; to release 1.1.0 from ${head} these commands would run:`,
+        '  npm pack --silent',
         '  git tag -a v1.1.0 -m v1.1.0',
         "  git tag -fa v1 -m 'v1 -> v1.1.0'",
         '  git push origin v1.1.0',
@@ -229,6 +267,11 @@ describe('the script in a throwaway repository', () => {
     const { status, stdout } = release('1.1.0', '--skip-dist-check', '--push')
     expect(status).toBe(0)
     expect(stdout).toContain('$ git push --force origin v1')
+    // The tarball the GitHub release carries, and the command that installs it from there.
+    expect(existsSync(path.join(repo, 'release-test-1.1.0.tgz'))).toBe(true)
+    expect(stdout).toContain(
+      'npm install -g https://github.com/acme/release-test/releases/download/v1.1.0/release-test-1.1.0.tgz'
+    )
     const head = git('rev-parse', 'HEAD').stdout.trim()
     expect(git('cat-file', '-t', 'v1.1.0').stdout.trim()).toBe('tag')
     const remoteTags = git('ls-remote', '--tags', 'origin').stdout

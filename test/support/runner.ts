@@ -84,15 +84,26 @@ function cleanEnvironment(): NodeJS.ProcessEnv {
   )
 }
 
-async function spawnEntry(
+function spawnEntry(
   entry: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd: string | undefined,
   options: SpawnOptions
 ): Promise<ProcessRun> {
+  return spawnCommand(process.execPath, [entry, ...args], env, cwd, options)
+}
+
+/** Runs `command` (an installed executable, say) and collects what it printed, without blocking this process. */
+export async function spawnCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  options: SpawnOptions = {}
+): Promise<ProcessRun> {
   const started = performance.now()
-  const child = spawn(process.execPath, [entry, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   options.onSpawn?.(child)
   let stdout = ''
   let stderr = ''
