@@ -10,7 +10,7 @@ import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { describeLink, linkPolicy, maskLinkSecrets, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
@@ -55,6 +55,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       check: () => api.status(jobId, deadline),
       isPassing: isPassingOutage,
       isOutOfTime,
+      askedWait,
       read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,
