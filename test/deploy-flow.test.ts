@@ -125,7 +125,7 @@ describe('deploy against the simulator', () => {
     expect(readSummary(summary).markdownBlocks).toEqual([])
   })
 
-  test('a long wait keeps talking: a line at least every minute, with the status, the time waited and the next check', async () => {
+  test('a long wait keeps talking: a line a minute, with the status, the time waited, the next check', async () => {
     // Three minutes in progress (1.8 s of real time), with the defaults: 5 s, growing to 60 s.
     await simulator({ deployment: { durationMs: 180_000, queuedMs: 500 } })
     const { failed, log, outputs } = await runDeploy({ 'poll-interval': '5s', 'max-poll-interval': '60s' })
