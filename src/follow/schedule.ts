@@ -4,14 +4,16 @@
  *
  * Two regimes:
  * - Blind (nothing usable to go on: no progress, a stall, progress going backwards): the job may
- *   end at any moment, so the wait is at most 15% of the time followed so far, never shorter than
- *   initialIntervalMs, never longer than maxIntervalMs. An end is then noticed within
- *   max(initialIntervalMs, 15% of the time the job had run), with at most one request per
- *   initialIntervalMs. Jitter only shortens a wait, and never below initialIntervalMs.
- * - ETA (progress advancing): fit a constant rate to the recent observations, taking the integer
- *   quantisation of `progress` into account, which gives an interval [early, late] in which the
- *   job should end. Poll at the latest moment that still notices an end at `early` within a small
- *   lag budget; when that poll finds the job still running, its observation narrows the interval.
+ *   end at any moment, so the wait is 15% of the time followed so far, at least initialIntervalMs,
+ *   growing no further than maxIntervalMs; +-10% jitter, never below initialIntervalMs nor past
+ *   the 15%. An end is then noticed within max(initialIntervalMs, 15% of the time the job had
+ *   run), with at most one request per initialIntervalMs.
+ * - ETA (progress advancing): until a pace is known the wait may grow as the time followed does
+ *   (a job at work is not about to end unannounced). Then fit a constant rate to the recent
+ *   observations, taking the integer quantisation of `progress` into account, which gives an
+ *   interval [early, late] in which the job should end. Poll at the latest moment that still
+ *   notices an end at `early` within a small lag budget; when that poll finds the job still
+ *   running, its observation narrows the interval.
  */
 
 export interface PollObservation {
@@ -173,7 +175,7 @@ export function nextPollDelay(
   if (fit === undefined || fit.rHi <= 0) {
     // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
     // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
-    // upper bound of the remaining time: it may shorten the blind wait, never lengthen it.
+    // upper bound of the remaining time: it may shorten the paced wait, never lengthen it.
     if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
       const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP
       return Math.max(floor, Math.min(jittered(pacedDelay(followed, settings)), last.at + remainingUpper - now))
