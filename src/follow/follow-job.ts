@@ -166,7 +166,7 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
     }
     const terminal = options.terminal.has(reading.status)
-    // Drawn before the change line, which says when the next check comes (unless it may be the end).
+    // Decided before the change line, which says when the next check comes (unless it may be the end).
     const delay = nextDelay(now)
     if (reading.summary !== lastSummary) {
       const next =
