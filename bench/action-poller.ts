@@ -23,16 +23,17 @@ export interface PollOutcome {
   requests: number
   /** Virtual ms from start to the poll that saw the job done; undefined when the loop gave up. */
   doneAtMs: number | undefined
+  /** Virtual ms of every visible line the follower printed (info, warning, notice, progress). */
+  lineAtMs: number[]
 }
 
 const TERMINAL = new Set(['completed', 'failed'])
-const quiet: Logger = {
-  debug: () => {},
-  info: () => {},
-  warning: () => {},
-  notice: () => {},
-  progress: () => {},
-  group: (_title, fn) => fn()
+const KNOWN = new Set([...TERMINAL, 'queued', 'running', 'active'])
+
+/** A logger that keeps only when each visible line was printed. */
+function timingLogger(now: () => number, lineAtMs: number[]): Logger {
+  const line = (): void => void lineAtMs.push(now())
+  return { debug: () => {}, info: line, warning: line, notice: line, progress: line, group: (_title, fn) => fn() }
 }
 
 /** Polls `job` (status as a function of virtual time since its start) as the action would, having started it at 0. */
@@ -43,13 +44,14 @@ export async function pollLikeTheAction(
 ): Promise<PollOutcome> {
   const clock = virtualClock({ seed })
   let requests = 0
+  const lineAtMs: number[] = []
   try {
     await followJob({
       name: 'Export job bench',
       check: async () => (requests++, job(clock.now())),
       read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
       terminal: TERMINAL,
-      known: TERMINAL,
+      known: KNOWN,
       checkFirst: false,
       initialIntervalMs: settings.initialIntervalMs,
       maxIntervalMs: settings.maxIntervalMs,
@@ -58,11 +60,11 @@ export async function pollLikeTheAction(
       jobStartedAt: 0,
       resumeHint: '',
       clock,
-      log: quiet
+      log: timingLogger(() => clock.now(), lineAtMs)
     })
-    return { requests, doneAtMs: clock.now() }
+    return { requests, doneAtMs: clock.now(), lineAtMs }
   } catch (error) {
-    if (error instanceof ActionError) return { requests, doneAtMs: undefined }
+    if (error instanceof ActionError) return { requests, doneAtMs: undefined, lineAtMs }
     throw error
   }
 }

@@ -1,8 +1,17 @@
 /**
- * Polling: the action's poller against the service's template loop (a status GET every 10 s,
- * giving up after 60 polls) on simulated export jobs, on a virtual clock (runs in a second).
+ * Polling, on a virtual clock (runs in a second):
+ * - agent-like jobs (no progress) of 40 s, 100 s, 10 and 45 min: the worst silence in the log,
+ *   the lag to notice the end and the seconds per status request, of the action's follower and
+ *   of the one it had before (bench/polling-before.ts), against the targets (a line at least
+ *   every 60 s; an end noticed within max(5 s, 15% of the job's length); at most one request per
+ *   5 s on average);
+ * - the action's poller against the service's template loop (a status GET every 10 s, giving up
+ *   after 60 polls) on simulated export jobs.
  *
  *   npx tsx bench/polling.ts
+ *
+ * An agent-like job is 'active' until its length, then 'completed'; each seed takes 0-10 s off
+ * the length (so an end falls anywhere between two checks) and draws the follower's jitter.
  *
  * A job is 'queued' for 2 s, then 'running' until its length, then 'completed'. Progress
  * (integers) is linear, has a stall (0->40 over the first quarter of the run, stuck at 40 for the
@@ -19,8 +28,9 @@
  */
 import { pathToFileURL } from 'node:url'
 import { seededRandom } from '../simulator/random.js'
-import { type JobStatus, type PollSettings, pollLikeTheAction } from './action-poller.js'
+import { type JobStatus, type PollOutcome, type PollSettings, pollLikeTheAction } from './action-poller.js'
 import { median } from './measure.js'
+import { pollAsBefore } from './polling-before.js'
 import { mark, table } from './report.js'
 
 type Mode = 'linear' | 'stalls' | 'absent'
@@ -33,13 +43,19 @@ const MODES: readonly Mode[] = ['linear', 'stalls', 'absent']
 const SEEDS = 25
 
 const DEFAULTS: PollSettings = { initialIntervalMs: 5 * SECOND, maxIntervalMs: 60 * SECOND, timeoutMs: 30 * MINUTE }
+const AGENT_LENGTHS = [40 * SECOND, 100 * SECOND, 10 * MINUTE, 45 * MINUTE] as const
+/** The targets for jobs without progress: the longest silence, the lag's share and floor, the request rate. */
+const SILENCE_TARGET_MS = 60 * SECOND
+const LAG_SHARE_TARGET = 0.15
+const LAG_FLOOR_TARGET_MS = 5 * SECOND
+const SECONDS_PER_REQUEST_TARGET = 5
 const BASELINE_INTERVAL_MS = 10 * SECOND
 const BASELINE_MAX_POLLS = 60
 const GRID_OFFSET_MS = 10 * SECOND
 
 /**
  * The action's median status requests per on-grid job, 25 seeds, as the benchmark measured them
- * before this version (docs/benchmarks.md of 2026-11-22): the issue asks to keep them.
+ * before the lag bound (docs/benchmarks.md of 2026-11-22), for comparison.
  */
 const TODAY: Record<string, number> = {
   'linear 30 s': 3,
@@ -68,10 +84,137 @@ export function simulatedJob(lengthMs: number, mode: Mode): (t: number) => JobSt
   }
 }
 
+/** An agent-like job: 'active' from its start until its length, then 'completed'; no progress. */
+function agentLikeJob(lengthMs: number): (t: number) => JobStatus {
+  return (t) => ({ status: t >= lengthMs ? 'completed' : 'active' })
+}
+
+/** What a follow of a job without progress was like for someone reading its log. */
+interface Waited {
+  /** The longest time between two lines, from the start (the flow's own line) to the end's. */
+  silenceMs: number
+  /** From the job's end to the check that saw it; undefined when the follower gave up. */
+  lagMs: number | undefined
+  /** The lag it was allowed: max(5 s, 15% of the job's length). */
+  boundMs: number
+  /** Time followed per status request. */
+  msPerRequest: number
+}
+
+function waited(outcome: PollOutcome, lengthMs: number): Waited {
+  const lines = [0, ...outcome.lineAtMs].sort((a, b) => a - b)
+  const silenceMs = Math.max(...lines.slice(1).map((at, i) => at - (lines[i] ?? 0)))
+  const followedMs = outcome.doneAtMs ?? lines.at(-1) ?? 0
+  return {
+    silenceMs,
+    lagMs: outcome.doneAtMs === undefined ? undefined : outcome.doneAtMs - lengthMs,
+    boundMs: Math.max(LAG_FLOOR_TARGET_MS, LAG_SHARE_TARGET * lengthMs),
+    msPerRequest: followedMs / outcome.requests
+  }
+}
+
+interface AgentRow {
+  name: string
+  before: Waited[]
+  now: Waited[]
+}
+
+/** How each follower met the three targets, over every job and seed. */
+function verdicts(all: Waited[]): { silence: boolean; lag: boolean; rate: boolean } {
+  return {
+    silence: all.every((w) => w.silenceMs <= SILENCE_TARGET_MS),
+    lag: all.every((w) => w.lagMs !== undefined && w.lagMs <= w.boundMs),
+    rate: all.every((w) => w.msPerRequest >= SECONDS_PER_REQUEST_TARGET * SECOND)
+  }
+}
+
+async function runAgentLike(): Promise<AgentRow[]> {
+  const rows: AgentRow[] = []
+  for (const nominal of AGENT_LENGTHS) {
+    const settings = nominal > DEFAULTS.timeoutMs ? { ...DEFAULTS, timeoutMs: 60 * MINUTE } : DEFAULTS
+    const row: AgentRow = { name: `agent-like ${formatLength(nominal)}`, before: [], now: [] }
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const length = nominal - Math.ceil(seededRandom(20_000 + seed)() * (GRID_OFFSET_MS - 1))
+      const job = agentLikeJob(length)
+      row.before.push(waited(pollAsBefore(job, settings, seed), length))
+      row.now.push(waited(await pollLikeTheAction(job, settings, seed), length))
+    }
+    rows.push(row)
+  }
+  return rows
+}
+
+function renderAgentLike(rows: AgentRow[]): { markdown: string; met: boolean } {
+  const seconds = (ms: number): string => `${(ms / SECOND).toFixed(1)} s`
+  const worst = (all: Waited[]): string => seconds(Math.max(...all.map((w) => w.silenceMs)))
+  const lag = (all: Waited[]): string => {
+    const lags = all.flatMap((w) => (w.lagMs === undefined ? [] : [w.lagMs]))
+    const gaveUp = all.length - lags.length
+    if (lags.length === 0) return `gave up (${gaveUp}/${all.length})`
+    const within = all.filter((w) => w.lagMs !== undefined && w.lagMs <= w.boundMs).length
+    return `${seconds(median(lags))}, ${seconds(Math.max(...lags))} (${within}/${all.length} within)`
+  }
+  const rate = (all: Waited[]): string => {
+    const each = all.map((w) => w.msPerRequest)
+    return `${seconds(median(each))}, ${seconds(Math.min(...each))}`
+  }
+  const bound = (all: Waited[]): string =>
+    `${seconds(Math.min(...all.map((w) => w.boundMs)))}-${seconds(Math.max(...all.map((w) => w.boundMs)))}`
+  const body = table(
+    [
+      'job (-0-10 s)',
+      'worst silence, before',
+      'worst silence, now',
+      'allowed lag',
+      'lag (median, max), before',
+      'lag (median, max), now',
+      's per request (median, min), before',
+      's per request (median, min), now'
+    ],
+    rows.map((r) => [
+      r.name,
+      worst(r.before),
+      worst(r.now),
+      bound(r.now),
+      lag(r.before),
+      lag(r.now),
+      rate(r.before),
+      rate(r.now)
+    ])
+  )
+  const before = verdicts(rows.flatMap((r) => r.before))
+  const now = verdicts(rows.flatMap((r) => r.now))
+  const was = (ok: boolean): string => `(before: ${ok ? 'met' : 'not met'})`
+  return {
+    markdown: [
+      [
+        `Jobs that report no progress (agent jobs, deployments), ${SEEDS} seeds: each takes 0-10 s off the length,`,
+        "so an end falls anywhere between two checks, and draws the jitter. The action's follower with its defaults",
+        '(first wait 5 s, at most 60 s; timeout 30 min, 60 min for the 45-min job), and as it was before (a wait',
+        'doubling from 5 s to 60 s, a line only when the status changed). Silence = the longest time between two',
+        "lines of the log, from the start to the end's line; lag = from the job's end to the check that saw it;",
+        'seconds per request = time followed / status requests.'
+      ].join(' '),
+      '',
+      body,
+      '',
+      `- Target: a line at least every ${SILENCE_TARGET_MS / SECOND} s of the wait: ` +
+        `${mark(now.silence)} ${was(before.silence)}`,
+      `- Target: the end noticed within max(${LAG_FLOOR_TARGET_MS / SECOND} s, ${100 * LAG_SHARE_TARGET}% ` +
+        `of the job's length), every job and seed: ${mark(now.lag)} ${was(before.lag)}`,
+      `- Target: on average at most one status request per ${SECONDS_PER_REQUEST_TARGET} s, every job and seed: ` +
+        `${mark(now.rate)} ${was(before.rate)}`
+    ].join('\n'),
+    met: now.silence && now.lag && now.rate
+  }
+}
+
 interface Outcome {
   requests: number
   /** undefined when the loop gave up. */
   lagMs: number | undefined
+  /** The longest time between two lines of the log (the action's only). */
+  silenceMs?: number
 }
 
 /** The service's template loop: sleep 10 s, GET, up to 60 times. */
@@ -90,13 +233,13 @@ async function pollLikeAction(
   seed: number
 ): Promise<Outcome> {
   const outcome = await pollLikeTheAction(job, settings, seed)
-  return { requests: outcome.requests, lagMs: outcome.doneAtMs === undefined ? undefined : outcome.doneAtMs - lengthMs }
+  return { ...waited(outcome, lengthMs), requests: outcome.requests }
 }
 
 interface Row {
   name: string
   lengthMs: number
-  grid: { baseline: number; action: number[]; today: number; kept: boolean }
+  grid: { baseline: number; action: number[]; today: number }
   offGrid: { baseline: Outcome[]; action: Outcome[] }
 }
 
@@ -106,6 +249,7 @@ export interface PollingResult {
 }
 
 export async function runPollingBench(): Promise<PollingResult> {
+  const agent = renderAgentLike(await runAgentLike())
   const rows: Row[] = []
   for (const lengthMs of LENGTHS) {
     const settings = lengthMs > DEFAULTS.timeoutMs ? { ...DEFAULTS, timeoutMs: 60 * MINUTE } : DEFAULTS
@@ -126,17 +270,12 @@ export async function runPollingBench(): Promise<PollingResult> {
       rows.push({
         name,
         lengthMs,
-        grid: {
-          baseline: pollLikeTheBaseline(onGrid, lengthMs).requests,
-          action: gridAction,
-          today,
-          kept: median(gridAction) <= today
-        },
+        grid: { baseline: pollLikeTheBaseline(onGrid, lengthMs).requests, action: gridAction, today },
         offGrid
       })
     }
   }
-  return { markdown: render(rows), targetsMet: rows.every((r) => r.grid.kept) }
+  return { markdown: `${agent.markdown}\n\n${render(rows)}`, targetsMet: agent.met }
 }
 
 function render(rows: Row[]): string {
@@ -149,14 +288,8 @@ function render(rows: Row[]): string {
     return `${seconds(median(done))}, ${seconds(Math.max(...done))}${gaveUp > 0 ? `; gave up ${gaveUp}/${outcomes.length}` : ''}`
   }
   const requests = table(
-    ['job', 'baseline requests', 'action requests, median [range]', 'action requests before (median)', 'kept'],
-    rows.map((r) => [
-      r.name,
-      String(r.grid.baseline),
-      spread(r.grid.action),
-      String(r.grid.today),
-      r.grid.kept ? 'yes' : '**no**'
-    ])
+    ['job', 'baseline requests', 'action requests before (median)', 'action requests now, median [range]'],
+    rows.map((r) => [r.name, String(r.grid.baseline), String(r.grid.today), spread(r.grid.action)])
   )
   const lag = table(
     [
@@ -165,7 +298,8 @@ function render(rows: Row[]): string {
       'action requests',
       'baseline lag (median, max)',
       'action lag (median, max)',
-      'action lag, % of length (median)'
+      'action lag, % of length (median)',
+      'action worst silence'
     ],
     rows.map((r) => {
       const done = r.offGrid.action.flatMap((o) => (o.lagMs === undefined ? [] : [o.lagMs / r.lengthMs]))
@@ -175,19 +309,22 @@ function render(rows: Row[]): string {
         spread(r.offGrid.action.map((o) => o.requests)),
         lags(r.offGrid.baseline),
         lags(r.offGrid.action),
-        done.length === 0 ? '-' : `${(100 * median(done)).toFixed(1)}%`
+        done.length === 0 ? '-' : `${(100 * median(done)).toFixed(1)}%`,
+        seconds(Math.max(...r.offGrid.action.map((o) => o.silenceMs ?? 0)))
       ]
     })
   )
-  const kept = rows.every((r) => r.grid.kept)
   return [
-    `The action's poller (its defaults: first wait 5 s, growing to at most 60 s, following the job's progress; timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every 10 s, giving up after 60), on simulated jobs, ${SEEDS} seeds (the action's jitter; off the grid also the job's length). A job is queued for 2 s, then running; its progress is linear, stalls at 40% for the middle half, or is absent.`,
+    `Export jobs. The action's poller (its defaults: first wait 5 s, growing to at most 60 s, following the job's progress; timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every 10 s, giving up after 60), on simulated jobs, ${SEEDS} seeds (the action's jitter; off the grid also the job's length). A job is queued for 2 s, then running; its progress is linear, stalls at 40% for the middle half, or is absent.`,
     '',
-    'Request counts, on job lengths of exactly 30 s, 3, 10 and 45 min (as the earlier benchmark measured them, for comparison):',
+    [
+      'Request counts, on job lengths of exactly 30 s, 3, 10 and 45 min (as the earlier benchmark measured them,',
+      'for comparison). While progress is absent, stands still (a stall, or a slow job at 0% in its first seconds)',
+      'or goes back, the action checks as often as noticing an end within 15% of the time waited takes (above), so',
+      'those counts rose; while progress advances, the action aims at the end its pace predicts:'
+    ].join(' '),
     '',
     requests,
-    '',
-    `- Target: keep today's request counts (action median <= the count before, every job): ${mark(kept)}`,
     '',
     "Lag, on job lengths that do not end on the baseline's 10 s grid (each seed takes 0-10 s off the length; on the grid the baseline's lag was 0 by construction). Lag = from the job's end to the poll that sees it; the baseline gives up on the 45-min jobs (60 polls = 10 min):",
     '',
@@ -196,7 +333,7 @@ function render(rows: Row[]): string {
 }
 
 function formatLength(ms: number): string {
-  return ms >= MINUTE ? `${ms / MINUTE} min` : `${ms / SECOND} s`
+  return ms >= MINUTE && ms % MINUTE === 0 ? `${ms / MINUTE} min` : `${ms / SECOND} s`
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href

@@ -31210,6 +31210,7 @@ function validDate(date) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Nl: () => (/* binding */ ServiceClient),
+/* harmony export */   Uy: () => (/* binding */ askedWait),
 /* harmony export */   _7: () => (/* binding */ ServiceError),
 /* harmony export */   bK: () => (/* binding */ isOutOfTime),
 /* harmony export */   vy: () => (/* binding */ isPassingOutage)
@@ -31400,6 +31401,12 @@ function isPassingOutage(error, earlier = []) {
 /** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
 function isOutOfTime(error) {
     return error instanceof ServiceError && error.stoppedByDeadline;
+}
+/** How long a request that failed was asked to wait before the next (its `Retry-After`), in ms from `now`. */
+function askedWait(error, now) {
+    if (!(error instanceof ServiceError) || error.failure.kind !== 'status')
+        return undefined;
+    return (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .parseRetryAfter */ .mu)(error.failure.retryAfter, now);
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error, now) {

@@ -138,6 +138,20 @@ describe('agent-message', () => {
   })
 })
 
+describe('a long wait', () => {
+  test('keeps talking: a line at least every minute, with the status, the time waited and the next check', async () => {
+    // Three minutes of `active` (1.8 s of real time), with the defaults: 5 s, growing to 60 s.
+    const s = await simulator({ durationMs: 180_000 })
+    const { failure, log } = await runAction(
+      inputsFor(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Rewrite the guide' })
+    )
+    expect(failure).toBeUndefined()
+    const heartbeats = log.lines.filter((line) => line.startsWith('progress: Agent job job_abc: '))
+    expect(heartbeats.length).toBeGreaterThanOrEqual(2)
+    for (const line of heartbeats) expect(line).toMatch(/: still active after \dm \d\ds; next check in \d+m?s\.$/)
+  })
+})
+
 describe('agent-status and agent-create', () => {
   test('agent-status with wait: false reads the job once', async () => {
     const s = await simulator()

@@ -125,6 +125,17 @@ describe('deploy against the simulator', () => {
     expect(readSummary(summary).markdownBlocks).toEqual([])
   })
 
+  test('a long wait keeps talking: a line a minute, with the status, the time waited, the next check', async () => {
+    // Three minutes in progress (1.8 s of real time), with the defaults: 5 s, growing to 60 s.
+    await simulator({ deployment: { durationMs: 180_000, queuedMs: 500 } })
+    const { failed, log, outputs } = await runDeploy({ 'poll-interval': '5s', 'max-poll-interval': '60s' })
+    expect(failed).toBe(false)
+    const heartbeats = log.lines.filter((line) => line.startsWith(`progress: Deployment ${outputs['job-id'] ?? ''}: `))
+    expect(heartbeats.length).toBeGreaterThanOrEqual(2)
+    for (const line of heartbeats)
+      expect(line).toMatch(/: still in_progress.* after \dm \d\ds; next check in \d+m?s\.$/)
+  })
+
   test('an unknown status is followed as still running, with one warning', async () => {
     await simulator({ deployment: { durationMs: 30_000, queuedMs: 0, extraStatus: 'verifying' } })
     const { outputs, failed, log } = await runDeploy({ 'max-poll-interval': '1s' })

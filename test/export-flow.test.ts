@@ -207,6 +207,36 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBeGreaterThan(12)
   })
 
+  test('a long wait keeps talking: a line a minute, with the status, the time waited, the next check', async () => {
+    // Three minutes with nothing new to say (no progress, no pages): 1.8 s of real time.
+    await simulator({ exportJob: { durationMs: 180_000, queuedMs: 0, progress: 'absent', pageCount: 0 } })
+    const { failed, log, outputs } = await runExport({
+      'poll-interval': '5s',
+      'max-poll-interval': '60s',
+      download: 'false'
+    })
+    expect(failed).toBe(false)
+    const name = `Export job ${outputs['job-id'] ?? ''}`
+    expect(log.text()).toMatch(new RegExp(`^info: ${name}: running, 0 pages after \\d+s; next check in 5s\\.$`, 'm'))
+    const heartbeats = log.lines.filter((line) => line.startsWith(`progress: ${name}: `))
+    expect(heartbeats.length).toBeGreaterThanOrEqual(2)
+    for (const line of heartbeats)
+      expect(line).toMatch(/: still running, 0 pages after \dm \d\ds; next check in \d+m?s\.$/)
+  })
+
+  test('Retry-After: a status read the service kept refusing is made again no sooner than it asked', async () => {
+    await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
+    // One status request's five attempts, each answered 429 asking for 20 s: a passing outage.
+    sim.addFault({ route: 'export-status', status: 429, retryAfter: '20', times: 5 })
+    const { failed, log } = await runExport({ download: 'false', timeout: '10m' })
+    expect(failed).toBe(false)
+    expect(log.text()).toMatch(/could not read its status \(.*HTTP 429.*\); still waiting, checking again in 20s\./)
+    // The client's retries 20 s apart, then the follower's next check, where `poll-interval` would say 1 s.
+    // (Less 1 ms of real time: a timer may fire that much early, 100 ms of the test clock.)
+    const reads = sim.requests.filter((r) => r.route === 'export-status').map((r) => r.at)
+    for (let i = 1; i <= 5; i++) expect((reads[i] ?? 0) - (reads[i - 1] ?? 0)).toBeGreaterThanOrEqual(19_900)
+  })
+
   test('a refusal of a status request ends the wait at once', async () => {
     await simulator({ exportJob: { durationMs: 60_000, queuedMs: 0 } })
     sim.addFault({ route: 'export-status', status: 404, times: 100 })

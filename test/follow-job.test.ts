@@ -3,6 +3,7 @@ import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type FollowOptions, followJob } from '../src/follow/follow-job.js'
 import { acceleratedClock, virtualClock } from './support/clock.js'
 import { recordingLogger } from './support/fake-host.js'
+import { seededRandom } from '../simulator/random.js'
 
 const S = 1000
 
@@ -15,11 +16,17 @@ interface Status {
 const TERMINAL = new Set(['completed', 'failed'])
 const KNOWN = new Set(['queued', 'running', 'completed', 'failed'])
 
-/** A job as a function of virtual time, followed on a virtual clock; records every check. */
+/** A job as a function of virtual time, followed on a virtual clock; records every check and when each line came. */
 function harness(job: (t: number) => Status, overrides: Partial<FollowOptions<Status>> = {}) {
   // No jitter unless a test asks for it: every check time is exact.
   const clock = Object.assign(virtualClock(), { random: () => 0.5 })
   const log = recordingLogger()
+  /** Clock time of every visible line. */
+  const lineAt: number[] = []
+  const timed = (print: (message: string) => void) => (message: string) => {
+    print(message)
+    lineAt.push(clock.now())
+  }
   const checks: number[] = []
   const seen: Status[] = []
   const options: FollowOptions<Status> = {
@@ -43,10 +50,18 @@ function harness(job: (t: number) => Status, overrides: Partial<FollowOptions<St
     timeoutMs: 30 * 60 * S,
     resumeHint: 'rerun with `job-id: j1` to pick it up',
     clock,
-    log,
+    log: {
+      ...log,
+      info: timed(log.info),
+      warning: timed(log.warning),
+      notice: timed(log.notice),
+      progress: timed(log.progress)
+    },
     ...overrides
   }
-  return { clock, log, checks, seen, run: () => followJob(options) }
+  /** The longest time between two lines, from the start of the follow to its last line. */
+  const longestSilence = (): number => Math.max(...lineAt.map((at, i) => at - (lineAt[i - 1] ?? 0)))
+  return { clock, log, checks, seen, lineAt, longestSilence, run: () => followJob(options) }
 }
 
 describe('followJob on a virtual clock', () => {
@@ -64,11 +79,11 @@ describe('followJob on a virtual clock', () => {
   test('a value read already counts as the first check', async () => {
     const h = harness((t) => ({ status: t >= 5 * S ? 'completed' : 'running' }), { first: { status: 'running' } })
     const result = await h.run()
-    // After one reading the blind backoff has doubled once.
-    expect(h.checks).toEqual([10 * S])
+    // After one reading without progress: the blind wait, at its floor so early.
+    expect(h.checks).toEqual([5 * S])
     // The read that gave the first value was a status request too: the log's count has it.
     expect(result.polls).toBe(2)
-    expect(h.log.lines).toContain('info: Export job j1 ended `completed` after 10s and 2 status requests.')
+    expect(h.log.lines).toContain('info: Export job j1 ended `completed` after 5s and 2 status requests.')
     expect(h.seen.map((s) => s.status)).toEqual(['running', 'completed'])
   })
 
@@ -110,12 +125,18 @@ describe('followJob on a virtual clock', () => {
     const h = harness(() => ({ status: 'running', progress: 40, n: ++n }), { timeoutMs: 100 * S })
     const error = await h.run().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
-    // Blind backoff (the progress is stuck) 5, 10, 20, 40 -> checks at 5, 15, 35, 75; 75 + 80 would pass 100: check at 100.
-    expect(h.checks).toEqual([5 * S, 15 * S, 35 * S, 75 * S, 100 * S])
+    // Blind (the progress is stuck): every 5 s, then 15% of the time followed once that is more
+    // (35 s: 5.25 s). The wait after the last check before 100 s would pass it: check at 100 s.
+    expect(h.checks.slice(0, 7)).toEqual([5 * S, 10 * S, 15 * S, 20 * S, 25 * S, 30 * S, 35 * S])
+    for (let i = 7; i < h.checks.length - 1; i++) {
+      expect((h.checks[i] ?? 0) - (h.checks[i - 1] ?? 0)).toBeCloseTo(0.15 * (h.checks[i - 1] ?? 0))
+    }
+    expect((h.checks.at(-2) ?? 0) * 1.15).toBeGreaterThan(100 * S)
+    expect(h.checks.at(-1)).toBe(100 * S)
     expect((error as Error).message).toBe(
       'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%, after waiting 1m 40s. The job may still finish: rerun with `job-id: j1` to pick it up.'
     )
-    expect(h.seen.at(-1)?.n).toBe(5)
+    expect(h.seen.at(-1)?.n).toBe(h.checks.length)
     expect(h.clock.now()).toBe(100 * S)
   })
 
@@ -185,8 +206,9 @@ describe('followJob on a virtual clock', () => {
 
   test('a job that completes right at the deadline is still seen (never gives up early)', async () => {
     const h = harness((t) => ({ status: t >= 100 * S ? 'completed' : 'running' }), { timeoutMs: 100 * S })
-    await expect(h.run()).resolves.toMatchObject({ polls: 5 })
+    await expect(h.run()).resolves.toMatchObject({ value: { status: 'completed' } })
     expect(h.clock.now()).toBe(100 * S)
+    expect(h.checks.at(-2)).toBeLessThan(100 * S)
   })
 
   test('follows progress: a 3-min linear job is seen within a few seconds, in about 5 checks', async () => {
@@ -199,7 +221,7 @@ describe('followJob on a virtual clock', () => {
       )
       Object.assign(h.clock, { random: virtualClock({ seed }).random })
       const result = await h.run()
-      // The blind backoff alone would check at 5, 15, 35, 75, 135, 195 s: 6 checks, 15 s late.
+      // The old doubling alone would check at 5, 15, 35, 75, 135, 195 s: 6 checks, 15 s late.
       expect(h.clock.now() - end).toBeLessThanOrEqual(6 * S)
       expect(result.polls).toBeLessThanOrEqual(6)
       polls.push(result.polls)
@@ -207,16 +229,23 @@ describe('followJob on a virtual clock', () => {
     expect(polls.filter((n) => n <= 5).length).toBeGreaterThanOrEqual(3)
   })
 
-  test('jobStartedAt: a fast first reading brings the second check forward', async () => {
+  test('jobStartedAt: progress since the start lets the second wait grow, up to the end it bounds', async () => {
+    const job =
+      (end: number) =>
+      (t: number): Status =>
+        t >= end ? { status: 'completed' } : { status: 'running', progress: Math.floor((100 * t) / end) }
     // 10 %/s since it was started at 0: at most 5 s to go at the first check (5 s, 50 %).
-    const job = (t: number): Status =>
-      t >= 10 * S ? { status: 'completed' } : { status: 'running', progress: t / 100 }
-    const known = harness(job, { jobStartedAt: 0 })
-    await known.run()
-    expect(known.checks).toEqual([5 * S, 10 * S])
-    const unknown = harness(job)
+    const fast = harness(job(10 * S), { jobStartedAt: 0 })
+    await fast.run()
+    expect(fast.checks).toEqual([5 * S, 10 * S])
+    // 2 %/s: at work, but far from its end: the paced wait (the time followed plus one interval).
+    const slow = harness(job(50 * S), { jobStartedAt: 0 })
+    await slow.run()
+    expect(slow.checks.slice(0, 2)).toEqual([5 * S, 15 * S])
+    // Start unknown: one reading shows no pace: blind.
+    const unknown = harness(job(50 * S))
     await unknown.run()
-    expect(unknown.checks).toEqual([5 * S, 15 * S]) // blind backoff
+    expect(unknown.checks.slice(0, 2)).toEqual([5 * S, 10 * S])
   })
 
   test('errors of check() and read() propagate, nothing is retried here', async () => {
@@ -234,6 +263,186 @@ describe('followJob on a virtual clock', () => {
     })
     await expect(r.run()).rejects.toBe(bad)
     expect(r.checks).toHaveLength(1)
+  })
+})
+
+/** Jobs as each flow follows them, minus the service: their names, statuses and ends. */
+const KINDS = {
+  export: {
+    name: 'Export job exp_1',
+    terminal: TERMINAL,
+    known: KNOWN,
+    // Queued, then stuck at 40 % for most of its 40 minutes: nothing changes for the log to say.
+    job: (t: number): Status =>
+      t >= 40 * 60 * S
+        ? { status: 'completed' }
+        : t < 2 * S
+          ? { status: 'queued' }
+          : { status: 'running', progress: 40 }
+  },
+  agent: {
+    name: 'Agent job job_abc',
+    terminal: new Set(['completed', 'failed', 'archived']),
+    known: new Set(['active', 'completed', 'failed', 'archived']),
+    job: (t: number): Status => ({ status: t >= 45 * 60 * S ? 'completed' : 'active' })
+  },
+  deploy: {
+    name: 'Deployment dep_1',
+    terminal: new Set(['success', 'failure']),
+    known: new Set(['queued', 'in_progress', 'success', 'failure']),
+    job: (t: number): Status => ({ status: t >= 20 * 60 * S ? 'success' : t < 10 * S ? 'queued' : 'in_progress' })
+  }
+} as const
+
+describe('a wait that keeps talking', () => {
+  test.each(Object.entries(KINDS))(
+    '%s: a line at least every minute of a long wait, saying the status, the time waited and the next check',
+    async (_kind, { name, terminal, known, job }) => {
+      const h = harness(job, { name, terminal, known, timeoutMs: 60 * 60 * S })
+      await h.run()
+      expect(h.longestSilence()).toBeLessThanOrEqual(60 * S)
+      const heartbeats = h.log.lines.filter((line) => line.startsWith('progress:'))
+      // Minutes of waiting without a change: about one line a minute.
+      expect(heartbeats.length).toBeGreaterThanOrEqual(Math.floor(h.clock.now() / (60 * S)) - 1)
+      for (const line of heartbeats) {
+        expect(line).toMatch(
+          new RegExp(`^progress: ${name}: still [a-z_]+(, 40%)? after \\d+m \\d\\ds; next check in \\d+s\\.$`)
+        )
+      }
+      // Each change of status says when the next check comes, too.
+      expect(h.log.lines.find((line) => line.startsWith(`info: ${name}: `))).toMatch(/ after 5s; next check in 5s\.$/)
+    }
+  )
+
+  test('the first heartbeat: 55 s after the last line, with the last status seen and the next check', async () => {
+    const h = harness(KINDS.agent.job, { ...KINDS.agent, timeoutMs: 60 * 60 * S })
+    await h.run()
+    expect(h.log.lines.slice(0, 2)).toEqual([
+      'info: Agent job job_abc: active after 5s; next check in 5s.',
+      'progress: Agent job job_abc: still active after 1m 00s; next check in 1s.'
+    ])
+  })
+
+  test('a wait longer than a minute (a long max-poll-interval, a long first wait) is split by lines', async () => {
+    const h = harness(KINDS.agent.job, {
+      ...KINDS.agent,
+      timeoutMs: 60 * 60 * S,
+      initialIntervalMs: 3 * 60 * S,
+      maxIntervalMs: 10 * 60 * S
+    })
+    await h.run()
+    expect(h.longestSilence()).toBeLessThanOrEqual(60 * S)
+    expect(h.log.lines[0]).toBe('progress: Agent job job_abc: not checked yet after 55s; next check in 2m 05s.')
+    // Waits of up to 10 minutes, still a line every minute.
+    expect(Math.max(...h.clock.sleeps)).toBeLessThanOrEqual(55 * S)
+    expect(h.checks.length).toBeLessThan(20)
+  })
+
+  test("a long first check (the client's own retries) is followed by a line at once when one is due", async () => {
+    let slow = true
+    const h = harness(KINDS.agent.job, {
+      ...KINDS.agent,
+      timeoutMs: 60 * 60 * S,
+      check: async () => {
+        // The first status request takes 80 s: the service busy, the client retrying.
+        if (slow) h.clock.advance(80 * S)
+        slow = false
+        return KINDS.agent.job(h.clock.now())
+      }
+    })
+    await h.run()
+    // The change line comes right after it, then lines at most 55 s apart again.
+    expect(h.lineAt[0]).toBe(85 * S)
+    expect(Math.max(...h.lineAt.slice(1).map((at, i) => at - (h.lineAt[i] ?? 0)))).toBeLessThanOrEqual(55 * S)
+  })
+})
+
+describe('jobs without progress: the end noticed in time, the service asked little', () => {
+  test('seconds to hours long: seen within max(5 s, 15% of its run time), one request per 5 s at most', async () => {
+    const lengths = [3 * S, 12 * S, 40 * S, 100 * S, 10 * 60 * S, 45 * 60 * S, 2 * 3600 * S]
+    for (const length of lengths) {
+      for (let seed = 1; seed <= 10; seed++) {
+        // Each seed its own jitter, and its own end between two checks.
+        const end = length - seededRandom(1000 + seed)() * Math.min(10 * S, length / 4)
+        const h = harness(KINDS.agent.job, {
+          ...KINDS.agent,
+          check: async () => (h.checks.push(h.clock.now()), { status: h.clock.now() >= end ? 'completed' : 'active' }),
+          timeoutMs: 3 * 3600 * S
+        })
+        Object.assign(h.clock, { random: seededRandom(seed) })
+        const { polls } = await h.run()
+        expect(h.clock.now() - end).toBeLessThanOrEqual(Math.max(5 * S, 0.15 * end))
+        expect(h.clock.now() / polls).toBeGreaterThanOrEqual(5 * S)
+      }
+    }
+  })
+
+  test('a stalled export is checked as a job without progress; advancing progress again, by its pace', async () => {
+    // 0 -> 40 % in 60 s, stuck at 40 % until 10 min, then 40 -> 100 % in 60 s.
+    const job = (t: number): Status => {
+      if (t >= 11 * 60 * S) return { status: 'completed' }
+      const p = t < 60 * S ? (40 * t) / (60 * S) : t < 10 * 60 * S ? 40 : 40 + (60 * (t - 10 * 60 * S)) / (60 * S)
+      return { status: 'running', progress: Math.floor(p) }
+    }
+    const h = harness(job, { jobStartedAt: 0 })
+    await h.run()
+    // Once a check has seen the stall (40 % twice), the next comes within 15% of the time followed.
+    const waitsInStall = h.checks.flatMap((at, i) =>
+      h.seen[i - 1]?.progress === 40 && h.seen[i]?.progress === 40 ? [[at, (h.checks[i + 1] ?? 0) - at]] : []
+    )
+    expect(waitsInStall.length).toBeGreaterThan(5)
+    for (const [at = 0, wait = 0] of waitsInStall) expect(wait).toBeLessThanOrEqual(Math.max(5 * S, 0.15 * at) + 1)
+    // Moving again, the pace takes over: the end is aimed at, and seen within a few seconds.
+    expect(h.clock.now() - 11 * 60 * S).toBeLessThanOrEqual(10 * S)
+  })
+})
+
+describe("the service's word and the step's bound", () => {
+  /** A passing outage whose answer asked to wait `retryAfterMs`. */
+  const busy = (retryAfterMs: number): Error => Object.assign(new Error('HTTP 429'), { retryAfterMs })
+  const askedWait = (error: unknown): number | undefined => (error as { retryAfterMs?: number }).retryAfterMs
+
+  test('Retry-After: a passing outage is checked again no sooner than the service asked', async () => {
+    const h = harness(
+      (t) => {
+        if (t === 10 * S) throw busy(30 * S)
+        return { status: t >= 60 * S ? 'completed' : 'running' }
+      },
+      { isPassing: () => true, askedWait }
+    )
+    await h.run()
+    expect(h.checks.slice(0, 3)).toEqual([5 * S, 10 * S, 40 * S])
+    expect(h.log.lines).toContain(
+      'warning: Export job j1: could not read its status (HTTP 429); still waiting, checking again in 30s.'
+    )
+  })
+
+  test('Retry-After past the deadline ends the wait at once, as the timeout, with the failed read', async () => {
+    const h = harness(
+      (t) => {
+        if (t === 10 * S) throw busy(10 * 60 * S)
+        return { status: 'running' }
+      },
+      { isPassing: () => true, askedWait, timeoutMs: 120 * S }
+    )
+    await expect(h.run()).rejects.toThrow(
+      'Export job j1 did not finish within `timeout` (2m 00s): last seen running; the last status request failed ' +
+        '(HTTP 429), after waiting 10s. The job may still finish: rerun with `job-id: j1` to pick it up.'
+    )
+    expect(h.checks).toEqual([5 * S, 10 * S])
+  })
+
+  test('timeout: no wait and no line passes the deadline; the last check is at it', async () => {
+    const h = harness(KINDS.agent.job, { ...KINDS.agent, timeoutMs: 10 * 60 * S })
+    await expect(h.run()).rejects.toThrow(/did not finish within `timeout` \(10m 00s\): last seen active/)
+    expect(h.checks.at(-1)).toBe(10 * 60 * S)
+    expect(Math.max(...h.lineAt)).toBeLessThanOrEqual(10 * 60 * S)
+    const next = h.log.lines.flatMap((line) => {
+      const match = / after (\d+)m (\d\d)s; next check in (\d+)s\.$/.exec(line)
+      return match ? [Number(match[1]) * 60 + Number(match[2]) + Number(match[3])] : []
+    })
+    expect(next.length).toBeGreaterThan(5)
+    expect(Math.max(...next)).toBeLessThanOrEqual(10 * 60)
   })
 })
 

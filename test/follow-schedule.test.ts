@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
+import { seededRandom } from '../simulator/random.js'
 import { type PollObservation, type PollSettings, fitRate, nextPollDelay } from '../src/follow/schedule.js'
 
 const S = 1000
@@ -10,52 +11,82 @@ const noJitter = (): number => 0.5
 function obs(points: [seconds: number, progress: unknown][]): PollObservation[] {
   return points.map(([s, p]) => ({ at: s * S, status: 'running', progress: p as number | undefined }))
 }
-const delayAfter = (history: PollObservation[], startedAt?: number, random = noJitter): number =>
-  nextPollDelay(history, settings, history.at(-1)?.at ?? 0, random, startedAt)
+/** The wait after the last observation, the follow having begun at `followedFrom` (0 unless said). */
+const delayAfter = (history: PollObservation[], startedAt?: number, random = noJitter, followedFrom = 0): number =>
+  nextPollDelay(history, settings, { now: history.at(-1)?.at ?? 0, followedFrom, jobStartedAt: startedAt }, random)
+/** A job without progress checked at the given seconds. */
+const blindAt = (...seconds: number[]): PollObservation[] => obs(seconds.map((s) => [s, undefined]))
+/** The lag allowed for an end `followedMs` into the follow: max(5 s, 15%). */
+const lagBound = (followedMs: number): number => Math.max(5 * S, 0.15 * followedMs)
 
-describe('blind backoff (no usable progress)', () => {
-  test('doubles from initialIntervalMs per poll and stops at maxIntervalMs', () => {
-    const delays = [0, 1, 2, 3, 4, 5, 20].map((n) =>
-      delayAfter(obs(Array.from({ length: n }, (_, i) => [i * 10, undefined] as [number, unknown])))
-    )
-    expect(delays).toEqual([5 * S, 10 * S, 20 * S, 40 * S, 60 * S, 60 * S, 60 * S])
+describe('blind waits (no usable progress)', () => {
+  test('15% of the time followed, at least initialIntervalMs, at most maxIntervalMs', () => {
+    const delays = [5, 20, 100, 200, 400, 1000, 10_000].map((s) => delayAfter(blindAt(s)))
+    expect(delays).toEqual([5 * S, 5 * S, 15 * S, 30 * S, 60 * S, 60 * S, 60 * S])
+    // Counted from when the follow began, not from the first check or the step's start: a job
+    // picked up at 900 s has been followed 100 s at 1000 s.
+    expect(delayAfter(blindAt(1000), undefined, noJitter, 900 * S)).toBe(15 * S)
   })
 
-  test('jitter stays within +-10% and does spread the waits', () => {
-    const history = obs([
-      [0, undefined],
-      [5, undefined]
-    ]) // base 20 s
-    const seen = new Set<number>()
+  test('jitter spreads the waits, yet never past the lag bound nor below initialIntervalMs', () => {
+    // Early on both bounds are 5 s: no room for jitter.
+    for (const r of [0, 0.25, 0.75, 0.999999]) expect(delayAfter(blindAt(20), undefined, () => r)).toBe(5 * S)
+    // Growing (200 s: 30 s allowed): only shorter, by at most 10%.
+    const growing = new Set<number>()
     for (let i = 0; i <= 100; i++) {
-      const d = delayAfter(history, undefined, () => Math.min(i / 100, 0.999999))
-      expect(d).toBeGreaterThanOrEqual(18 * S)
-      expect(d).toBeLessThanOrEqual(22 * S)
-      seen.add(Math.round(d))
+      const d = delayAfter(blindAt(200), undefined, () => Math.min(i / 100, 0.999999))
+      expect(d).toBeGreaterThanOrEqual(27 * S)
+      expect(d).toBeLessThanOrEqual(30 * S)
+      growing.add(Math.round(d))
     }
-    expect(delayAfter(history, undefined, () => 0)).toBeCloseTo(18 * S)
-    expect(seen.size).toBeGreaterThan(50)
-    // Jitter never lifts the blind wait over the cap by more than 10% either.
-    const capped = obs(Array.from({ length: 10 }, (_, i) => [i * 60, undefined] as [number, unknown]))
-    expect(delayAfter(capped, undefined, () => 0.999999)).toBeLessThanOrEqual(66 * S)
+    expect(growing.size).toBeGreaterThan(30)
+    // At the cap (1000 s: 150 s allowed): +-10% around maxIntervalMs, as before.
+    const capped = new Set<number>()
+    for (let i = 0; i <= 100; i++) {
+      const d = delayAfter(blindAt(1000), undefined, () => Math.min(i / 100, 0.999999))
+      expect(d).toBeGreaterThanOrEqual(54 * S)
+      expect(d).toBeLessThanOrEqual(66 * S)
+      capped.add(Math.round(d))
+    }
+    expect(capped.size).toBeGreaterThan(50)
+    // Where the cap meets the bound (400 s: 60 s allowed), jitter may not lift the wait over it.
+    expect(delayAfter(blindAt(400), undefined, () => 0.999999)).toBe(60 * S)
+  })
+
+  test('for any length, an end is noticed within max(5 s, 15%) of the time followed, checks at least 5 s apart', () => {
+    // The checks a follow without progress makes, jittered, from 5 s to 3 h: the end of a job that
+    // ends just after one check is seen at the next, so each wait is the worst lag at that point.
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = seededRandom(seed)
+      const history: PollObservation[] = blindAt(5)
+      let worst = 0
+      while ((history.at(-1)?.at ?? 0) < 3 * 3600 * S) {
+        const at = history.at(-1)?.at ?? 0
+        const wait = nextPollDelay(history, settings, { now: at, followedFrom: 0 }, random)
+        expect(wait).toBeGreaterThanOrEqual(5 * S)
+        worst = Math.max(worst, wait / lagBound(at))
+        history.push({ at: at + wait, status: 'running' })
+      }
+      expect(worst).toBeLessThanOrEqual(1)
+    }
   })
 
   test('garbage progress (NaN, Infinity, out of range, strings) is treated as absent', () => {
     const absent = delayAfter(
       obs([
-        [5, 10],
-        [15, 20],
-        [25, undefined]
+        [100, 10],
+        [150, 20],
+        [200, undefined]
       ])
     )
-    expect(absent).toBe(40 * S) // blind, 3 polls made
+    expect(absent).toBe(30 * S) // blind: 15% of 200 s
     for (const garbage of [NaN, Infinity, -Infinity, -3, 150, '90', null]) {
       expect(
         delayAfter(
           obs([
-            [5, 10],
-            [15, 20],
-            [25, garbage]
+            [100, 10],
+            [150, 20],
+            [200, garbage]
           ])
         )
       ).toBe(absent)
@@ -100,8 +131,8 @@ describe('ETA from progress', () => {
     // and by little.
     expect(delayAfter(history, 0, () => 0)).toBeGreaterThanOrEqual(10.1 * S)
     expect(delayAfter(history, 0, () => 0.999)).toBeLessThanOrEqual(11 * S)
-    // The same polls without progress: the blind cap.
-    expect(delayAfter(obs(history.map((o) => [o.at / S, undefined])))).toBe(60 * S)
+    // The same polls without progress: blind, 15% of the 90 s followed.
+    expect(delayAfter(obs(history.map((o) => [o.at / S, undefined])))).toBe(13.5 * S)
   })
 
   test('an imprecise ETA aims at its early end (plus the lag budget), not its late end', () => {
@@ -132,15 +163,18 @@ describe('ETA from progress', () => {
     expect(d).toBeLessThanOrEqual(4 * S)
   })
 
-  test('a single observation with a known start only ever shortens the blind wait', () => {
+  test('a single observation with a known start: progress made since, a paced wait that the rate only shortens', () => {
     // Started at 0, 50 % at 5 s: rate >= 10 %/s (queue time only makes it look slower), so the
-    // job ends within 5 s; blind would be 10 s.
+    // job ends within 5 s; the paced wait would be 10 s.
     expect(delayAfter(obs([[5, 50]]), 0)).toBeCloseTo(5 * S)
-    expect(delayAfter(obs([[5, 50]]))).toBe(10 * S) // start unknown: blind
-    expect(delayAfter(obs([[5, 1]]), 0)).toBe(10 * S) // slow: blind, not the 8-min "ETA"
+    // Slow: the paced wait (the time followed plus one interval), not the 8-min "ETA".
+    expect(delayAfter(obs([[5, 1]]), 0)).toBe(10 * S)
+    // Start unknown: one reading says nothing of a pace: blind.
+    expect(delayAfter(obs([[5, 50]]))).toBe(5 * S)
+    expect(delayAfter(obs([[40, 50]]))).toBe(6 * S)
   })
 
-  test('a two-point rate does not stretch the wait beyond the blind backoff', () => {
+  test('a two-point rate does not stretch the wait beyond the paced wait (the time followed plus one interval)', () => {
     // 1 -> 7 in 10 s suggests ~2.5 min more, but two coarse points are no evidence of a pace.
     expect(
       delayAfter(
@@ -193,7 +227,7 @@ describe('ETA from progress', () => {
     expect(erratic).toBeLessThanOrEqual(60 * S)
   })
 
-  test('a stall falls back to the blind backoff, even after a trusted pace', () => {
+  test('a stall falls back to the blind wait, even after a trusted pace', () => {
     const steady: [number, unknown][] = [
       [100, 2],
       [200, 4],
@@ -203,7 +237,7 @@ describe('ETA from progress', () => {
     ]
     expect(delayAfter(obs([...steady, [600, 12]]), 0)).toBeGreaterThan(60 * S)
     expect(delayAfter(obs([...steady, [600, 10]]), 0)).toBe(60 * S)
-    // A fast job that stops: blind (60 s at 4 polls), not the 10 s its old pace would suggest.
+    // A fast job that stops: blind (15% of the 40 s followed), not the 10 s its old pace suggests.
     expect(
       delayAfter(
         obs([
@@ -225,10 +259,10 @@ describe('ETA from progress', () => {
         ]),
         0
       )
-    ).toBe(60 * S)
+    ).toBe(6 * S)
   })
 
-  test('progress going backwards falls back to the blind backoff and restarts the fit', () => {
+  test('progress going backwards falls back to the blind wait and restarts the fit', () => {
     const history = obs([
       [100, 2],
       [200, 4],

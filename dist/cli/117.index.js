@@ -202,8 +202,8 @@ var promises_ = __webpack_require__(1455);
 var errors = __webpack_require__(511);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var common_errors = __webpack_require__(1922);
-// EXTERNAL MODULE: ./src/follow/follow-job.ts + 1 modules
-var follow_job = __webpack_require__(4256);
+// EXTERNAL MODULE: ./src/follow/follow-job.ts + 2 modules
+var follow_job = __webpack_require__(7954);
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/answer.ts
@@ -1391,6 +1391,7 @@ async function runExport(settings, client, context) {
         check: () => api.status(jobId, deadline),
         isPassing: service_client/* isPassingOutage */.vy,
         isOutOfTime: service_client/* isOutOfTime */.bK,
+        askedWait: service_client/* askedWait */.Uy,
         read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
@@ -1560,7 +1561,7 @@ function loadDownloadCode() {
 
 /***/ }),
 
-/***/ 4256:
+/***/ 7954:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1581,17 +1582,27 @@ var units = __webpack_require__(8570);
  * the current time and a random source in; a wait in milliseconds out.
  *
  * Two regimes:
- * - Blind backoff (nothing usable to go on: no progress, a stall, progress going backwards):
- *   initialIntervalMs doubling per poll, capped at maxIntervalMs, +-10% jitter.
- * - ETA (progress advancing): fit a constant rate to the recent observations, taking the integer
- *   quantisation of `progress` into account, which gives an interval [early, late] in which the
- *   job should end. Poll at the latest moment that still notices an end at `early` within a small
- *   lag budget; when that poll finds the job still running, its observation narrows the interval.
+ * - Blind (nothing usable to go on: no progress, a stall, progress going backwards): the job may
+ *   end at any moment, so the wait is 15% of the time followed so far, at least initialIntervalMs,
+ *   growing no further than maxIntervalMs; +-10% jitter, never below initialIntervalMs nor past
+ *   the 15%. An end is then noticed within max(initialIntervalMs, 15% of the time the job had
+ *   run), with at most one request per initialIntervalMs.
+ * - ETA (progress advancing): until a pace is known the wait may grow as the time followed does
+ *   (a job at work is not about to end unannounced). Then fit a constant rate to the recent
+ *   observations, taking the integer quantisation of `progress` into account, which gives an
+ *   interval [early, late] in which the job should end. Poll at the latest moment that still
+ *   notices an end at `early` within a small lag budget; when that poll finds the job still
+ *   running, its observation narrows the interval.
  */
-/** Blind backoff: the wait doubles with every poll. */
-const GROWTH = 2;
-/** Blind waits are spread by +-10% so that many runners do not poll in step. */
+/** A blind wait is at most this share of the time followed: the bound on noticing an end late. */
+const LAG_SHARE = 0.15;
+/**
+ * Unaimed waits are spread by +-10% so that runners started together do not poll in step; a blind
+ * wait is then kept within the lag bound, and no wait below initialIntervalMs.
+ */
 const BLIND_JITTER = 0.1;
+/** Aimed waits are lengthened by up to 10% at random (see nextPollDelay), within the lag budget. */
+const AIM_JITTER = 0.1;
 /** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
 const QUANTUM = 1;
 /** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
@@ -1608,10 +1619,22 @@ const MAX_SEGMENT = 32;
 function minimumDelay(settings) {
     return Math.max(1, settings.initialIntervalMs / 5);
 }
-/** The blind backoff before jitter, after `polls` status requests. */
-function blindDelay(polls, settings) {
+/** The longest blind wait after following for `followedMs`: an end during it is noticed in time. */
+function lagBound(followedMs, settings) {
+    return Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs);
+}
+/** The blind wait before jitter. */
+function blindDelay(followedMs, settings) {
+    return Math.min(settings.maxIntervalMs, lagBound(followedMs, settings));
+}
+/**
+ * The wait before jitter while progress advances but its pace is not known yet: a job at work
+ * is not about to end unannounced, so the wait may double as the follow goes on (the time
+ * followed plus one interval), up to maxIntervalMs, until the rate takes over.
+ */
+function pacedDelay(followedMs, settings) {
     const { initialIntervalMs: initial, maxIntervalMs: max } = settings;
-    return Math.min(max, initial * GROWTH ** Math.min(polls, 64));
+    return Math.min(max, initial + Math.max(0, followedMs));
 }
 /** A usable progress value: finite and within 0..100; anything else is treated as absent. */
 function usableProgress(value) {
@@ -1663,17 +1686,22 @@ function fitRate(history) {
     const first = segment[0];
     return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi };
 }
-function nextPollDelay(history, settings, now, random, startedAt) {
+function nextPollDelay(history, settings, times, random) {
+    const { now, jobStartedAt: startedAt } = times;
     const floor = minimumDelay(settings);
-    const blindBase = blindDelay(history.length, settings);
-    const blind = Math.max(floor, blindBase * (1 + BLIND_JITTER * (2 * random() - 1)));
+    const followed = now - times.followedFrom;
+    const blindBase = blindDelay(followed, settings);
+    const jittered = (base) => Math.max(settings.initialIntervalMs, base * (1 + BLIND_JITTER * (2 * random() - 1)));
+    // Early on both bounds meet at initialIntervalMs (a shorter wait is more requests, a longer one
+    // a later notice): no jitter is left there; at maxIntervalMs the lag bound leaves room for it.
+    const blind = Math.min(lagBound(followed, settings), jittered(blindBase));
     const last = history.at(-1);
     const lastP = usableProgress(last?.progress);
     // Progress absent (or garbage) now: nothing to estimate with.
     if (last === undefined || lastP === undefined)
         return blind;
     // Stalled (no change since the previous report) or going backwards: the end could come at any
-    // moment (a stalled job may jump) or never; only the blind backoff is safe.
+    // moment (a stalled job may jump) or never; only the blind wait is safe.
     const previous = history.at(-2);
     const previousP = usableProgress(previous?.progress);
     if (previousP !== undefined && lastP <= previousP)
@@ -1682,13 +1710,14 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     if (fit === undefined || fit.rHi <= 0) {
         // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
         // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
-        // upper bound of the remaining time: it may shorten the blind wait, never lengthen it.
+        // upper bound of the remaining time: it may shorten the paced wait, never lengthen it.
         if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
             const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP;
-            return Math.max(floor, Math.min(blind, last.at + remainingUpper - now));
+            return Math.max(floor, Math.min(jittered(pacedDelay(followed, settings)), last.at + remainingUpper - now));
         }
         return blind;
     }
+    const paced = jittered(pacedDelay(followed, settings));
     // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
     // coarse integer steps is wide; the interval narrows as points accumulate.
     const early = last.at + Math.max(0, 100 - lastP - QUANTUM) / fit.rHi;
@@ -1703,7 +1732,7 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     let wait;
     if (target <= now) {
         // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
-        // the expected end: wait about as long as it is overdue, bounded by the blind backoff.
+        // the expected end: wait about as long as it is overdue, bounded by the blind wait.
         wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)));
     }
     else {
@@ -1712,10 +1741,10 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
     // only later (a poll just before the estimated end is a wasted request) and well within the
     // lag budget.
-    wait += Math.min(BLIND_JITTER * wait, tolerance / 4) * random();
+    wait += Math.min(AIM_JITTER * wait, tolerance / 4) * random();
     // How far the estimate may stretch the wait:
     // - two points: a rate with no consistency check (and coarse while progress steps are few):
-    //   it may only shorten the blind backoff;
+    //   it may only shorten the paced wait;
     // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
     // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
     //   but no further ahead than the span the rate was measured over, so that a job that speeds
@@ -1724,24 +1753,72 @@ function nextPollDelay(history, settings, now, random, startedAt) {
     const limit = trusted
         ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
         : fit.points >= TRUST_MIN_POINTS
-            ? Math.max(blind, settings.maxIntervalMs)
-            : blind;
+            ? Math.max(paced, settings.maxIntervalMs)
+            : paced;
     return Math.max(floor, Math.min(wait, limit));
+}
+
+;// CONCATENATED MODULE: ./src/follow/wait-log.ts
+/**
+ * The longest the follower's own waits leave the log without a line. The promise is a line at
+ * least every 60 s; the rest is for a status request under way when a line falls due (the line
+ * then comes once it has answered; a request that is retried logs its retries itself).
+ */
+const QUIET_MS = 55_000;
+class WaitLog {
+    log;
+    clock;
+    signal;
+    lastLineAt;
+    constructor(log, clock, signal) {
+        this.log = log;
+        this.clock = clock;
+        this.signal = signal;
+        this.lastLineAt = clock.now();
+    }
+    info(line) {
+        this.log.info(line);
+        this.lastLineAt = this.clock.now();
+    }
+    warning(line) {
+        this.log.warning(line);
+        this.lastLineAt = this.clock.now();
+    }
+    /**
+     * Sleeps `ms`. Whenever the log has been quiet for QUIET_MS (also right away, after a long status
+     * request), prints `where(msToNextCheck)` first: a line that the next such line supersedes.
+     */
+    async sleep(ms, where) {
+        const until = this.clock.now() + Math.max(0, ms);
+        for (;;) {
+            const now = this.clock.now();
+            if (now >= until)
+                return;
+            if (now >= this.lastLineAt + QUIET_MS) {
+                this.log.progress(where(until - now));
+                this.lastLineAt = now;
+            }
+            await this.clock.sleep(Math.min(until, this.lastLineAt + QUIET_MS) - now, this.signal);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/follow/follow-job.ts
 /**
- * Following a job until it ends, for export and agent jobs alike: check, read, report, sleep. The
- * status request, the clock and the cancellation signal are handed in, so tests and the benchmark
- * run it on a virtual clock; when to check next is schedule.ts's pure decision.
+ * Following a job until it ends, for export and agent jobs and deployments alike: check, read,
+ * report, sleep. The status request, the clock and the cancellation signal are handed in, so tests
+ * and the benchmark run it on a virtual clock; when to check next is schedule.ts's pure decision,
+ * and wait-log.ts keeps the log from going quiet during the sleeps.
  */
+
 
 
 
 
 /**
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
- * change and warns once per unknown status. It never gives up early: a wait that would pass the
+ * change (with when the next check comes), a line whenever the log would otherwise stay quiet for a
+ * minute, and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
  * TimeoutError that names the job, its last status and how to pick it up again. A check that
  * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
@@ -1749,17 +1826,23 @@ function nextPollDelay(history, settings, now, random, startedAt) {
  * failure of `check`.
  */
 async function followJob(options) {
-    const { clock, log, signal, name, startedAt } = options;
+    const { clock, signal, name, startedAt } = options;
     const deadline = startedAt + options.timeoutMs;
     const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs };
     const history = [];
+    const followedFrom = clock.now();
+    const nextDelay = (now) => nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random());
+    const log = new WaitLog(options.log, clock, signal);
     const warned = new Set();
     let lastSummary;
     let polls = 0;
     /** Checks failed since the last answer (see isPassing). */
     let failed = [...(options.failed ?? [])];
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
-    const sleepAtMost = (ms) => clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal);
+    /** Where the wait stands, for a line in a long sleep. */
+    const standing = (nextCheckInMs) => `${name}: ${lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`} after ${elapsed()}; ` +
+        `next check in ${(0,units/* formatDuration */.a3)(nextCheckInMs)}.`;
+    const sleepAtMost = (ms) => log.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), standing);
     /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
@@ -1794,9 +1877,14 @@ async function followJob(options) {
                     throw timedOut(error);
                 if (!passing)
                     throw error;
-                // The job goes on without us: a long wait should not end on a short outage.
-                const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt);
-                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${(0,units/* formatDuration */.a3)(delay)}.`);
+                // The job goes on without us: a long wait should not end on a short outage, but the
+                // service's own word on when to ask again is kept, also when `timeout` does not leave it.
+                const asked = options.askedWait?.(error, clock.now());
+                if (asked !== undefined && clock.now() + asked > deadline)
+                    throw timedOut(error);
+                const delay = Math.max(asked ?? 0, nextDelay(clock.now()));
+                const next = (0,units/* formatDuration */.a3)(Math.min(delay, deadline - clock.now()));
+                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${next}.`);
                 await sleepAtMost(delay);
                 continue;
             }
@@ -1808,13 +1896,17 @@ async function followJob(options) {
             warned.add(reading.status);
             log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
         }
+        const terminal = options.terminal.has(reading.status);
+        // Decided before the change line, which says when the next check comes (unless it may be the end).
+        const delay = nextDelay(now);
         if (reading.summary !== lastSummary) {
-            log.info(`${name}: ${reading.summary} after ${elapsed()}.`);
+            const next = terminal || now >= deadline ? '' : `; next check in ${(0,units/* formatDuration */.a3)(Math.min(delay, deadline - now))}`;
+            log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`);
             lastSummary = reading.summary;
         }
         await options.onValue?.(value);
-        const stale = options.terminal.has(reading.status) && options.stale?.is(value) === true;
-        if (options.terminal.has(reading.status) && (!stale || now >= staleUntil)) {
+        const stale = terminal && options.stale?.is(value) === true;
+        if (terminal && (!stale || now >= staleUntil)) {
             if (stale) {
                 log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
             }
@@ -1823,7 +1915,6 @@ async function followJob(options) {
         }
         if (now >= deadline)
             throw timedOut();
-        const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt);
         // A stale end is checked again no later than when it would be taken.
         await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;

@@ -12,7 +12,7 @@ import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
-import { type ServiceClient, ServiceError, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, ServiceError, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
 import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
@@ -120,6 +120,7 @@ export async function runAgent(
           check: () => api.get(projectId, jobId, deadline),
           isPassing: isPassingOutage,
           isOutOfTime,
+          askedWait,
           // A first read without a status is the first of the few read past.
           failed:
             request.kind === 'read' && reached.read === undefined

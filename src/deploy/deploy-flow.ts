@@ -10,7 +10,7 @@ import { ActionError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { DEPLOY_KNOWN, DEPLOY_TERMINAL, DeployApi, type Deployment } from '../service/deploy-api.js'
 import { DeploymentReport, isAnotherCommit } from './deploy-report.js'
 
@@ -66,6 +66,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
         check: () => api.status(statusId, deadline),
         isPassing: isPassingOutage,
         isOutOfTime,
+        askedWait,
         read: (deployment) => ({ status: deployment.status, summary: describe.describe(deployment) }),
         terminal: DEPLOY_TERMINAL,
         known: DEPLOY_KNOWN,

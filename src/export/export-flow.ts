@@ -10,7 +10,7 @@ import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { maskLinkSecrets } from '../common/link-secrets.js'
 import { describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
@@ -60,6 +60,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       check: () => api.status(jobId, deadline),
       isPassing: isPassingOutage,
       isOutOfTime,
+      askedWait,
       read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,

@@ -1,7 +1,8 @@
 /**
- * Following a job until it ends, for export and agent jobs alike: check, read, report, sleep. The
- * status request, the clock and the cancellation signal are handed in, so tests and the benchmark
- * run it on a virtual clock; when to check next is schedule.ts's pure decision.
+ * Following a job until it ends, for export and agent jobs and deployments alike: check, read,
+ * report, sleep. The status request, the clock and the cancellation signal are handed in, so tests
+ * and the benchmark run it on a virtual clock; when to check next is schedule.ts's pure decision,
+ * and wait-log.ts keeps the log from going quiet during the sleeps.
  */
 import { untilCancelled } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
@@ -9,6 +10,7 @@ import { TimeoutError, errorMessage, throwIfCancelled } from '../common/errors.j
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
 import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
+import { WaitLog } from './wait-log.js'
 
 /** What one status answer says, as the follower needs it. */
 export interface JobReading {
@@ -35,6 +37,11 @@ export interface FollowOptions<T> {
    * another try. The step's timeout, said as such (with what was last seen and how to go on).
    */
   isOutOfTime?: ((error: unknown) => boolean) | undefined
+  /**
+   * How long the service asked to wait (its `Retry-After`) in a failed check, in ms from `now`:
+   * a passing outage is checked again no sooner. A wait past the deadline ends the follow at once.
+   */
+  askedWait?: ((error: unknown, now: number) => number | undefined) | undefined
   /** Checks that failed before the follow began (a first read that gave no status), for isPassing. */
   failed?: readonly unknown[] | undefined
   read: (value: T) => JobReading
@@ -77,7 +84,8 @@ export interface FollowResult<T> {
 
 /**
  * Checks until the job reaches a terminal status, and resolves with that answer. Logs one line per
- * change and warns once per unknown status. It never gives up early: a wait that would pass the
+ * change (with when the next check comes), a line whenever the log would otherwise stay quiet for a
+ * minute, and warns once per unknown status. It never gives up early: a wait that would pass the
  * deadline is cut short to check once more at the deadline; after that, it fails with an
  * TimeoutError that names the job, its last status and how to pick it up again. A check that
  * fails with a passing outage (see isPassing) is warned about and made again at the next interval,
@@ -85,18 +93,26 @@ export interface FollowResult<T> {
  * failure of `check`.
  */
 export async function followJob<T>(options: FollowOptions<T>): Promise<FollowResult<T>> {
-  const { clock, log, signal, name, startedAt } = options
+  const { clock, signal, name, startedAt } = options
   const deadline = startedAt + options.timeoutMs
   const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs }
   const history: PollObservation[] = []
+  const followedFrom = clock.now()
+  const nextDelay = (now: number): number =>
+    nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random())
+  const log = new WaitLog(options.log, clock, signal)
   const warned = new Set<string>()
   let lastSummary: string | undefined
   let polls = 0
   /** Checks failed since the last answer (see isPassing). */
   let failed: unknown[] = [...(options.failed ?? [])]
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
+  /** Where the wait stands, for a line in a long sleep. */
+  const standing = (nextCheckInMs: number): string =>
+    `${name}: ${lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`} after ${elapsed()}; ` +
+    `next check in ${formatDuration(nextCheckInMs)}.`
   const sleepAtMost = (ms: number): Promise<void> =>
-    clock.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), signal)
+    log.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), standing)
   /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
   const timedOut = (failedRead?: unknown): TimeoutError => {
     const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
@@ -129,10 +145,14 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
         // what was last seen and how to go on. Any other failure is its own.
         if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline)) throw timedOut(error)
         if (!passing) throw error
-        // The job goes on without us: a long wait should not end on a short outage.
-        const delay = nextPollDelay(history, schedule, clock.now(), () => clock.random(), options.jobStartedAt)
+        // The job goes on without us: a long wait should not end on a short outage, but the
+        // service's own word on when to ask again is kept, also when `timeout` does not leave it.
+        const asked = options.askedWait?.(error, clock.now())
+        if (asked !== undefined && clock.now() + asked > deadline) throw timedOut(error)
+        const delay = Math.max(asked ?? 0, nextDelay(clock.now()))
+        const next = formatDuration(Math.min(delay, deadline - clock.now()))
         log.warning(
-          `${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${formatDuration(delay)}.`
+          `${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${next}.`
         )
         await sleepAtMost(delay)
         continue
@@ -145,13 +165,18 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       warned.add(reading.status)
       log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
     }
+    const terminal = options.terminal.has(reading.status)
+    // Decided before the change line, which says when the next check comes (unless it may be the end).
+    const delay = nextDelay(now)
     if (reading.summary !== lastSummary) {
-      log.info(`${name}: ${reading.summary} after ${elapsed()}.`)
+      const next =
+        terminal || now >= deadline ? '' : `; next check in ${formatDuration(Math.min(delay, deadline - now))}`
+      log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`)
       lastSummary = reading.summary
     }
     await options.onValue?.(value)
-    const stale = options.terminal.has(reading.status) && options.stale?.is(value) === true
-    if (options.terminal.has(reading.status) && (!stale || now >= staleUntil)) {
+    const stale = terminal && options.stale?.is(value) === true
+    if (terminal && (!stale || now >= staleUntil)) {
       if (stale) {
         log.warning(
           `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`
@@ -161,7 +186,6 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       return { value, polls }
     }
     if (now >= deadline) throw timedOut()
-    const delay = nextPollDelay(history, schedule, now, () => clock.random(), options.jobStartedAt)
     // A stale end is checked again no later than when it would be taken.
     await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay)
     value = undefined

@@ -3,12 +3,17 @@
  * the current time and a random source in; a wait in milliseconds out.
  *
  * Two regimes:
- * - Blind backoff (nothing usable to go on: no progress, a stall, progress going backwards):
- *   initialIntervalMs doubling per poll, capped at maxIntervalMs, +-10% jitter.
- * - ETA (progress advancing): fit a constant rate to the recent observations, taking the integer
- *   quantisation of `progress` into account, which gives an interval [early, late] in which the
- *   job should end. Poll at the latest moment that still notices an end at `early` within a small
- *   lag budget; when that poll finds the job still running, its observation narrows the interval.
+ * - Blind (nothing usable to go on: no progress, a stall, progress going backwards): the job may
+ *   end at any moment, so the wait is 15% of the time followed so far, at least initialIntervalMs,
+ *   growing no further than maxIntervalMs; +-10% jitter, never below initialIntervalMs nor past
+ *   the 15%. An end is then noticed within max(initialIntervalMs, 15% of the time the job had
+ *   run), with at most one request per initialIntervalMs.
+ * - ETA (progress advancing): until a pace is known the wait may grow as the time followed does
+ *   (a job at work is not about to end unannounced). Then fit a constant rate to the recent
+ *   observations, taking the integer quantisation of `progress` into account, which gives an
+ *   interval [early, late] in which the job should end. Poll at the latest moment that still
+ *   notices an end at `early` within a small lag budget; when that poll finds the job still
+ *   running, its observation narrows the interval.
  */
 
 export interface PollObservation {
@@ -22,10 +27,27 @@ export interface PollSettings {
   maxIntervalMs: number
 }
 
-/** Blind backoff: the wait doubles with every poll. */
-const GROWTH = 2
-/** Blind waits are spread by +-10% so that many runners do not poll in step. */
+/** The moments a wait is reckoned from. */
+export interface PollTimes {
+  now: number
+  /**
+   * When the follow began. A blind wait is a share of the time since: never before the job
+   * started, so that share is also within the same share of the job's own run time.
+   */
+  followedFrom: number
+  /** When this run started the job, when it did: its progress rate is then bounded. */
+  jobStartedAt?: number | undefined
+}
+
+/** A blind wait is at most this share of the time followed: the bound on noticing an end late. */
+const LAG_SHARE = 0.15
+/**
+ * Unaimed waits are spread by +-10% so that runners started together do not poll in step; a blind
+ * wait is then kept within the lag bound, and no wait below initialIntervalMs.
+ */
 const BLIND_JITTER = 0.1
+/** Aimed waits are lengthened by up to 10% at random (see nextPollDelay), within the lag budget. */
+const AIM_JITTER = 0.1
 /** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
 const QUANTUM = 1
 /** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
@@ -44,10 +66,24 @@ function minimumDelay(settings: PollSettings): number {
   return Math.max(1, settings.initialIntervalMs / 5)
 }
 
-/** The blind backoff before jitter, after `polls` status requests. */
-function blindDelay(polls: number, settings: PollSettings): number {
+/** The longest blind wait after following for `followedMs`: an end during it is noticed in time. */
+function lagBound(followedMs: number, settings: PollSettings): number {
+  return Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs)
+}
+
+/** The blind wait before jitter. */
+function blindDelay(followedMs: number, settings: PollSettings): number {
+  return Math.min(settings.maxIntervalMs, lagBound(followedMs, settings))
+}
+
+/**
+ * The wait before jitter while progress advances but its pace is not known yet: a job at work
+ * is not about to end unannounced, so the wait may double as the follow goes on (the time
+ * followed plus one interval), up to maxIntervalMs, until the rate takes over.
+ */
+function pacedDelay(followedMs: number, settings: PollSettings): number {
   const { initialIntervalMs: initial, maxIntervalMs: max } = settings
-  return Math.min(max, initial * GROWTH ** Math.min(polls, 64))
+  return Math.min(max, initial + Math.max(0, followedMs))
 }
 
 /** A usable progress value: finite and within 0..100; anything else is treated as absent. */
@@ -111,13 +147,18 @@ export function fitRate(history: readonly PollObservation[]): RateFit | undefine
 export function nextPollDelay(
   history: readonly PollObservation[],
   settings: PollSettings,
-  now: number,
-  random: () => number,
-  startedAt?: number
+  times: PollTimes,
+  random: () => number
 ): number {
+  const { now, jobStartedAt: startedAt } = times
   const floor = minimumDelay(settings)
-  const blindBase = blindDelay(history.length, settings)
-  const blind = Math.max(floor, blindBase * (1 + BLIND_JITTER * (2 * random() - 1)))
+  const followed = now - times.followedFrom
+  const blindBase = blindDelay(followed, settings)
+  const jittered = (base: number): number =>
+    Math.max(settings.initialIntervalMs, base * (1 + BLIND_JITTER * (2 * random() - 1)))
+  // Early on both bounds meet at initialIntervalMs (a shorter wait is more requests, a longer one
+  // a later notice): no jitter is left there; at maxIntervalMs the lag bound leaves room for it.
+  const blind = Math.min(lagBound(followed, settings), jittered(blindBase))
 
   const last = history.at(-1)
   const lastP = usableProgress(last?.progress)
@@ -125,7 +166,7 @@ export function nextPollDelay(
   if (last === undefined || lastP === undefined) return blind
 
   // Stalled (no change since the previous report) or going backwards: the end could come at any
-  // moment (a stalled job may jump) or never; only the blind backoff is safe.
+  // moment (a stalled job may jump) or never; only the blind wait is safe.
   const previous = history.at(-2)
   const previousP = usableProgress(previous?.progress)
   if (previousP !== undefined && lastP <= previousP) return blind
@@ -134,13 +175,14 @@ export function nextPollDelay(
   if (fit === undefined || fit.rHi <= 0) {
     // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
     // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
-    // upper bound of the remaining time: it may shorten the blind wait, never lengthen it.
+    // upper bound of the remaining time: it may shorten the paced wait, never lengthen it.
     if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
       const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP
-      return Math.max(floor, Math.min(blind, last.at + remainingUpper - now))
+      return Math.max(floor, Math.min(jittered(pacedDelay(followed, settings)), last.at + remainingUpper - now))
     }
     return blind
   }
+  const paced = jittered(pacedDelay(followed, settings))
 
   // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
   // coarse integer steps is wide; the interval narrows as points accumulate.
@@ -157,7 +199,7 @@ export function nextPollDelay(
   let wait: number
   if (target <= now) {
     // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
-    // the expected end: wait about as long as it is overdue, bounded by the blind backoff.
+    // the expected end: wait about as long as it is overdue, bounded by the blind wait.
     wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)))
   } else {
     wait = target - now
@@ -165,11 +207,11 @@ export function nextPollDelay(
   // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
   // only later (a poll just before the estimated end is a wasted request) and well within the
   // lag budget.
-  wait += Math.min(BLIND_JITTER * wait, tolerance / 4) * random()
+  wait += Math.min(AIM_JITTER * wait, tolerance / 4) * random()
 
   // How far the estimate may stretch the wait:
   // - two points: a rate with no consistency check (and coarse while progress steps are few):
-  //   it may only shorten the blind backoff;
+  //   it may only shorten the paced wait;
   // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
   // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
   //   but no further ahead than the span the rate was measured over, so that a job that speeds
@@ -178,7 +220,7 @@ export function nextPollDelay(
   const limit = trusted
     ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
     : fit.points >= TRUST_MIN_POINTS
-      ? Math.max(blind, settings.maxIntervalMs)
-      : blind
+      ? Math.max(paced, settings.maxIntervalMs)
+      : paced
   return Math.max(floor, Math.min(wait, limit))
 }

@@ -220,6 +220,12 @@ export function isOutOfTime(error: unknown): boolean {
   return error instanceof ServiceError && error.stoppedByDeadline
 }
 
+/** How long a request that failed was asked to wait before the next (its `Retry-After`), in ms from `now`. */
+export function askedWait(error: unknown, now: number): number | undefined {
+  if (!(error instanceof ServiceError) || error.failure.kind !== 'status') return undefined
+  return parseRetryAfter(error.failure.retryAfter, now)
+}
+
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request: ServiceRequest, error: AttemptError, now: number): ServiceError {
   const { failure } = error
