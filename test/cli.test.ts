@@ -105,7 +105,7 @@ describe('the command line', () => {
       '--path <value> (default static-export) Folder for the unpacked site (or for the archive when --extract is false), relative to the current folder or absolute.'
     )
     expect(exportHelp).toContain(
-      '--api-key <value> Admin API key of the documentation service; redacted in the log. Prefer DOCS_ADMIN_API_KEY'
+      '--api-key <value> Mintlify admin API key (mint_...), from the API keys page of the dashboard; redacted in the log. Prefer DOCS_ADMIN_API_KEY'
     )
     expect(help('agent-status').replace(/\s+/g, ' ')).toContain(
       '--github-token <value> Token for the GitHub API, to record the job on the pull request the agent opens'

@@ -120,6 +120,10 @@ describe('export inputs', () => {
     expect('jobId' in settings).toBe(false)
   })
 
+  test("base-url is Mintlify's admin API unless a self-hosted deployment gives its own", () => {
+    expect(read({ ...exportInputs, 'base-url': '' }).baseUrl).toBe('https://api.mintlify.com')
+  })
+
   test('base-url keeps a path prefix and drops a trailing slash', () => {
     expect(read({ ...exportInputs, 'base-url': 'https://gw.acme.com/docs-api/' }).baseUrl).toBe(
       'https://gw.acme.com/docs-api'
