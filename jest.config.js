@@ -8,5 +8,7 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testTimeout: 20000
+  testTimeout: 20000,
+  // The tests mostly wait on sockets, child processes and timers: a worker per core, not one less.
+  maxWorkers: '100%'
 }
