@@ -62,7 +62,8 @@ describe('the built action and CLI, as they are run: no part of the key where a 
       env: { DOCS_ADMIN_API_KEY: API_KEY },
       cwd: temp.dir
     })
-    expect(run.exitCode).toBe(1)
+    // A refusal (HTTP 400): exit code 3.
+    expect(run.exitCode).toBe(3)
     expect(run.stderr).toMatch(/^error: .*y{100}/m)
     expect(leaked(run.stderr, API_KEY)).toEqual([])
   })
