@@ -129,7 +129,6 @@ describe('what the examples promise', () => {
   const deployStep = {
     operation: 'deploy',
     'api-key': '${{ secrets.DOCS_ADMIN_API_KEY }}',
-    'base-url': '${{ vars.DOCS_API_BASE_URL }}',
     'project-id': '${{ vars.DOCS_PROJECT_ID }}'
   }
 
@@ -171,7 +170,7 @@ describe('what the examples promise', () => {
     ).toMatch(/helm upgrade --install [\s\S]*-f "\$VALUES_FILE"/)
   })
 
-  test('agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key, base URL and project id', () => {
+  test('agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key and the project id (base-url: Mintlify\'s own)', () => {
     const workflow = load('examples/agent-comments.yml')
     expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
     const [job] = Object.values(workflow.jobs)
@@ -183,7 +182,6 @@ describe('what the examples promise', () => {
     expect(actionStep(workflow)?.with).toEqual({
       operation: 'agent',
       'api-key': '${{ secrets.DOCS_ADMIN_API_KEY }}',
-      'base-url': '${{ vars.DOCS_API_BASE_URL }}',
       'project-id': '${{ vars.DOCS_PROJECT_ID }}',
       'comment-command': '/docs-agent',
       timeout: '45m'
