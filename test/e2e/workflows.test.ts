@@ -170,7 +170,7 @@ describe('what the examples promise', () => {
     ).toMatch(/helm upgrade --install [\s\S]*-f "\$VALUES_FILE"/)
   })
 
-  test('agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key and the project id (base-url: Mintlify\'s own)', () => {
+  test("agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key and the project id (base-url: Mintlify's own)", () => {
     const workflow = load('examples/agent-comments.yml')
     expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
     const [job] = Object.values(workflow.jobs)
