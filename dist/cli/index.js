@@ -28493,13 +28493,14 @@ const INPUTS = {
         for: 'all'
     },
     'api-key': {
-        description: 'Admin API key of the documentation service. Masked in the log at once.',
-        cli: 'Admin API key of the documentation service; redacted in the log.',
+        description: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). Keep it in a secret. Masked in the log at once.',
+        cli: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard; redacted in the log.',
         for: 'all'
     },
     'base-url': {
-        description: 'Base address of the service API, e.g. `https://api.example.com`; may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
-        for: 'all'
+        description: "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.",
+        for: 'all',
+        default: 'https://api.mintlify.com'
     },
     domain: {
         description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.',
@@ -29576,7 +29577,7 @@ function footer() {
     return [
         'Environment:',
         `  ${ENVIRONMENT.apiKey}   the admin API key (required; never needed on the command line)`,
-        `  ${ENVIRONMENT.baseUrl}  the base address of the service API, unless --base-url gives it`,
+        `  ${ENVIRONMENT.baseUrl}  the base address of Mintlify's admin API (default https://api.mintlify.com), unless --base-url gives it`,
         `  ${ENVIRONMENT.githubToken}         agent operations only: a token to record the job on the pull request`,
         '                       the agent opens, as the action does (unset: nothing is written to GitHub)',
         '',
