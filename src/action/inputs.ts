@@ -25,18 +25,21 @@ const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)'
 export const INPUTS = {
   operation: {
     description:
-      'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+      'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
+      '`agent-message`, `agent-status` or `agent-create`.',
     for: 'all'
   },
   'api-key': {
     description:
-      'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). Keep it in a secret. Masked in the log at once.',
+      'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). ' +
+      'Keep it in a secret. Masked in the log at once.',
     cli: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard; redacted in the log.',
     for: 'all'
   },
   'base-url': {
     description:
-      "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.",
+      "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
+      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
     for: 'all',
     default: 'https://api.mintlify.com'
   },
@@ -47,14 +50,21 @@ export const INPUTS = {
   },
   'job-id': {
     description:
-      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
-    cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
+      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
+      'instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the ' +
+      'job recorded on the pull request.',
+    cli:
+      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
+      'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
+      'send the instruction to; without it, a new job is created.',
     for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
   },
   'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
   paths: {
     description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.',
-    cli: 'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export start request when set.',
+    cli:
+      'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export ' +
+      'start request when set.',
     for: ['export']
   },
   wait: {
@@ -81,8 +91,15 @@ export const INPUTS = {
   },
   path: {
     description:
-      'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
-    cli: 'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. Judged on the real path, before any request.',
+      'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or ' +
+      'absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent ' +
+      'of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git ' +
+      'checkout. Judged on the real path, before any request.',
+    cli:
+      'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder ' +
+      'or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a ' +
+      'parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. ' +
+      'Judged on the real path, before any request.',
     for: ['export'],
     default: 'static-export'
   },
@@ -97,62 +114,87 @@ export const INPUTS = {
     default: 'true'
   },
   'max-site-size': {
-    description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as it was.`,
-    cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
+    description:
+      `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may ` +
+      `take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as ` +
+      `it was.`,
+    cli:
+      `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) ` +
+      `may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is ` +
+      `left as it was.`,
     for: ['export'],
     default: '5g'
   },
   verify: {
     description:
-      'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
+      'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
+      'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
+      'skip.',
     for: ['export'],
     default: 'true'
   },
   'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
   'helm-values-file': {
     description:
-      'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before any request.',
-    cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+      'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
+      'its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before ' +
+      'any request.',
+    cli:
+      'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
+      'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
     for: ['export']
   },
   'helm-bundle-url': {
     description:
-      'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
-    cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+      'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
+      'copy of the bundle that the workflow puts in place (see Deploying the site).',
+    cli:
+      'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
+      'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
     for: ['export']
   },
   'project-id': {
     description:
-      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for `deploy` unless `job-id` is given.',
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
+      '`deploy` unless `job-id` is given.',
     for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
   },
   prompt: {
     description:
-      'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
+      'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
+      'at least one non-blank character.',
     cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
     for: ['agent', 'agent-message', 'agent-create']
   },
   'comment-command': {
     description:
-      'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+      'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for ' +
+      'the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: ' +
+      '`skipped=true`, success.',
     for: 'all'
   },
   'comment-permission': {
     description:
-      "On a comment event, whatever the operation: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+      "On a comment event, whatever the operation: the least permission on the repository the comment's author " +
+      'needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.',
     for: 'all',
     default: 'write'
   },
   'github-token': {
     description:
-      "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the agent operations the reaction and progress comment, and the record of the job on the pull request it opens.",
-    cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
+      "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the " +
+      'agent operations the reaction and progress comment, and the record of the job on the pull request it ' +
+      'opens.',
+    cli:
+      "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's " +
+      'user), as the action does; none: nothing is written to GitHub.',
     for: 'all',
     default: '${{ github.token }}'
   },
   'comment-reply': {
     description:
-      "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
+      "On a comment event: react to the command at once, and keep one reply up to date with the job's status, " +
+      'pull request link or error.',
     for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
     default: 'true'
   }

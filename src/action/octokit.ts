@@ -186,7 +186,7 @@ function saidBy(error: unknown): string {
   return serviceText(errorMessage(error))
 }
 
-/** Whether an Octokit error came with an HTTP answer: one without (a network failure) has a status (500) but no `response`. */
+/** Whether an Octokit error came with an HTTP answer: one without (a network failure) has no `response`. */
 function answered(error: unknown): boolean {
   return (error as { response?: unknown })?.response !== undefined
 }
@@ -232,7 +232,8 @@ async function allComments(what: string, page: (number: number) => Promise<Issue
     if (number > MAX_COMMENT_PAGES && found.length > 0) {
       throw new GitHubAnswerError(
         200,
-        `${what} run past ${MAX_COMMENT_PAGES * COMMENTS_PER_PAGE}, more than the action reads, so a comment of its own among the rest could be missed`,
+        `${what} run past ${MAX_COMMENT_PAGES * COMMENTS_PER_PAGE}, more than the action reads, so a comment of ` +
+          `its own among the rest could be missed`,
         true
       )
     }

@@ -173,7 +173,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     const ms = parseDuration(raw)
     if (ms === undefined || ms <= 0) {
       problems.push(
-        `\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`
+        `\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
+          `not \`${raw}\`.`
       )
       return 1
     }
@@ -215,7 +216,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   // Compared only when both are durations: a bad one has its own problem already.
   if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
     problems.push(
-      `\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
+      `\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
+        `(${value('poll-interval')}): ` +
         `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
     )
   }
@@ -271,7 +273,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     )
     if (!exportCommon.wait && helmInputs.length > 0) {
       context.warn(
-        `${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`
+        `${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
+          `false\` the run stops before that.`
       )
     }
     if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
@@ -367,7 +370,8 @@ function checkBaseUrl(text: string, problems: string[]): string {
   const loopback = LOOPBACK_HOSTS.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     problems.push(
-      '`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.'
+      '`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key ' +
+        'must not travel in clear text.'
     )
   }
   if (url.username || url.password)
@@ -422,7 +426,8 @@ function absoluteUrl(name: InputName, text: string | undefined, problems: string
   if (text === undefined) return undefined
   if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
     problems.push(
-      `\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`
+      `\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not ` +
+        `\`${text}\`.`
     )
     return undefined
   }
@@ -445,7 +450,8 @@ function permissionLevel(text: string, problems: string[]): PermissionLevel {
 function checkHeaderValue(name: InputName, text: string | undefined, problems: string[]): void {
   if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
     problems.push(
-      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry: check the secret's value.`
+      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header ` +
+        `can carry: check the secret's value.`
     )
 }
 

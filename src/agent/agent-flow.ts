@@ -237,20 +237,24 @@ async function jobOf(
 ): Promise<JobToReach> {
   if (source.from === 'input') return { projectId: settings.projectId, jobId: source.id }
   const fix =
-    'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.'
+    'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it ' +
+    'on the pull request it opens.'
   if (subject === undefined || !subject.isPullRequest) {
     throw new ActionError(
-      `\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`
+      `\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no ` +
+        `recorded job to use. ${fix}`
     )
   }
   if (records === undefined)
     throw new ActionError(
-      `\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`
+      `\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull ` +
+        `request #${subject.number} cannot be read. ${fix}`
     )
   const recorded = await recordedOn(subject, records)
   if (recorded === undefined) {
     throw new ActionError(
-      `No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`
+      `No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to ` +
+        `use (it was not opened by an agent job of this action). ${fix}`
     )
   }
   return recorded
@@ -263,7 +267,9 @@ async function recordedOn(subject: Subject, records: JobRecords): Promise<JobToR
   } catch (error) {
     if (!(error instanceof GitHubApiError)) throw error
     throw new ActionError(
-      `Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${describeGitHubError(error, READ_PERMISSION_HINT)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`
+      `Could not read the comments of pull request #${subject.number} to find the agent job recorded there ` +
+        `(${describeGitHubError(error, READ_PERMISSION_HINT)}); nothing was sent to the docs service. Rerun the ` +
+        `workflow, or set \`job-id\`.`
     )
   }
 }
@@ -277,7 +283,9 @@ function notFoundOnRecord(error: unknown, job: JobToReach): unknown {
   if (job.recordedOn === undefined || !(answer instanceof ServiceError) || answer.status !== 404) return error
   const said = answer.serviceError ? `: the service said "${answer.serviceError}"` : ''
   return new ActionError(
-    `Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or comment the command on an issue to create a new one.`,
+    `Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ` +
+      `${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or ` +
+      `comment the command on an issue to create a new one.`,
     { cause: answer }
   )
 }
@@ -286,10 +294,17 @@ function notFoundOnRecord(error: unknown, job: JobToReach): unknown {
 function resumedNote(resumed: { asked: Asked; answered: boolean }, jobId: string): string {
   if (resumed.asked === 'message' && !resumed.answered) {
     // Its marker was written before the message went out: the attempt may have stopped before it did.
-    return `An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If the job does not act on the instruction, comment the command again.`
+    return (
+      `An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no ` +
+      `clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If ` +
+      `the job does not act on the instruction, comment the command again.`
+    )
   }
   const did = resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to'
-  return `An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of asking the service again.`
+  return (
+    `An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of ` +
+    `asking the service again.`
+  )
 }
 
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
@@ -360,7 +375,9 @@ async function reach(
         const now = await api.read(projectId, jobId, deadline)
         if (now.status === undefined || !AGENT_TERMINAL.has(now.status)) throw error
         const why = error.serviceError ?? `HTTP ${error.status}`
-        const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`
+        const note =
+          `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this ` +
+          `instruction.`
         log.warning(note)
         return {
           job: await create(projectId, request.ifRefused, api, deadline, context, conversation),

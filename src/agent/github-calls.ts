@@ -30,10 +30,12 @@ const GITHUB_RETRY: BackoffPolicy = { initialMs: 1000, maxMs: 10_000, maxAttempt
 
 /** Hint for a refused write on the workflow's own repository. */
 export const WRITE_PERMISSION_HINT =
-  'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).'
+  'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: ' +
+  'write`).'
 /** For a refused read: reading the comments of a pull request needs no more than read access. */
 export const READ_PERMISSION_HINT =
-  'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).'
+  'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: ' +
+  'read`, or their `write`).'
 
 /**
  * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
@@ -179,7 +181,10 @@ export function describeGitHubError(error: unknown, hint = WRITE_PERMISSION_HINT
   const message = errorMessage(error)
   if (!(error instanceof GitHubApiError) || error.status === 0 || error instanceof GitHubAnswerError) return message
   const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : ''
-  return `HTTP ${error.status}${limit}: ${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`
+  return (
+    `HTTP ${error.status}${limit}: ` +
+    `${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`
+  )
 }
 
 /**

@@ -24,15 +24,17 @@ export interface PullRequestRef {
   number: number
 }
 
-/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
+/** At the very start of the record (see recordBody): a marker anywhere else (quoted, echoed) is none. */
 export const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
 
 export function recordBody(job: RecordedJob, command: string): string {
   return [
-    `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
+    `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} ` +
+      `job=${encodeURIComponent(job.jobId)} -->`,
     `🤖 Docs agent job ${commentCode(job.jobId)} opened this pull request.`,
     '',
-    `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
+    `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply ` +
+      `shows its progress.`
   ].join('\n')
 }
 
@@ -124,7 +126,8 @@ export class JobRecords {
     const latest = recorded.at(-1)
     if (latest !== undefined && latest.projectId !== this.projectId) {
       this.context.host.log.warning(
-        `Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`
+        `Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of ` +
+          `\`project-id\` (${this.projectId}): that record is not used.`
       )
     }
     return recorded.filter((job) => job.projectId === this.projectId).at(-1)
@@ -182,6 +185,9 @@ export class JobRecords {
     if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
       return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).'
     }
-    return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`
+    return (
+      `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s ` +
+      `pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`
+    )
   }
 }

@@ -68,7 +68,8 @@ export class ProgressComment {
     const { repository, subject } = comment
     if (repository === undefined || subject === undefined) {
       context.host.log.warning(
-        'The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.'
+        'The event payload does not name the repository and the issue or pull request: the comment gets no ' +
+          'reaction and no reply.'
       )
       return undefined
     }
@@ -90,7 +91,10 @@ export class ProgressComment {
     } catch (error) {
       if (!(error instanceof GitHubApiError)) throw error
       throw new ActionError(
-        `Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow run posted (${describeGitHubError(error, READ_PERMISSION_HINT)}), so this rerun asks nothing of the docs service: not knowing what the earlier attempt asked, it could send the message twice or create a second job. Rerun the workflow once GitHub answers, or comment the command again.`
+        `Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow ` +
+          `run posted (${describeGitHubError(error, READ_PERMISSION_HINT)}), so this rerun asks nothing of the ` +
+          `docs service: not knowing what the earlier attempt asked, it could send the message twice or create a ` +
+          `second job. Rerun the workflow once GitHub answers, or comment the command again.`
       )
     }
     if (earlier === undefined) {
@@ -212,7 +216,11 @@ export class ProgressComment {
       if (!(error instanceof GitHubApiError)) throw error
       const what = posted === undefined ? 'post the reply to' : 'update the reply to'
       throw new ActionError(
-        `Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`
+        `Could not ${what} comment ${this.comment.id} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so ` +
+          `nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow ` +
+          `run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ` +
+          `the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ` +
+          `command again instead).`
       )
     }
     this.shown = body

@@ -65,7 +65,8 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       lines.push(
         shown.jobId === undefined
           ? '⏹️ The docs agent run was cancelled.'
-          : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`
+          : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it ` +
+              `with \`operation: agent-status\` and this job id.`
       )
       break
     case 'asking':
@@ -83,7 +84,8 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
       break
     case 'handed-over':
       lines.push(
-        `⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`
+        `⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run ` +
+          `does not wait for it to finish.`
       )
       break
     case 'ended':

@@ -171,12 +171,19 @@ export function carryOn(earlier: ReplyState | undefined, projectId: string): Rer
       kind: 'refuse',
       message:
         outcome === 'pending'
-          ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
-          : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
+          ? 'An earlier attempt of this workflow run may have asked the service to create an agent job (it got no ' +
+            'clear answer, or stopped before asking), so the job may exist: this rerun does not create another. ' +
+            "Look for it on the service's dashboard, or comment the command again to create a new job."
+          : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot ` +
+            `follow, so it does not create another. Look for it on the service's dashboard, or comment the command ` +
+            `again to create a new job.`
     }
   }
   return {
     kind: 'refuse',
-    message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
+    message:
+      `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot ` +
+      `follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the ` +
+      `command again to send the message anew.`
   }
 }

@@ -193,14 +193,16 @@ export function resolvePrompt(
   if (source.from === 'input') return source.text
   if (comment === undefined) {
     throw new ActionError(
-      `\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`
+      `\`prompt\` is required (at least one non-blank character) and this run was not started by a comment ` +
+        `(event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`
     )
   }
   const { rest } = matchCommand(comment.body, source.command)
   if (rest !== '')
     return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`
   throw new ActionError(
-    `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`
+    `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after ` +
+      `the command, e.g. \`${source.command} fix the broken link on the install page\`.`
   )
 }
 
@@ -208,7 +210,9 @@ export function resolvePrompt(
 export function promptWithContext(instruction: string, subject: Subject | undefined): string {
   if (subject === undefined) return instruction
   const kind = subject.isPullRequest ? 'pull request' : 'issue'
-  const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`
+  const where =
+    `${kind} ` +
+    `#${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`
   const body = cutShort(subject.body, CONTEXT_BODY_CHARS)
   return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`
 }

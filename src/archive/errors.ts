@@ -29,7 +29,8 @@ export class UnsupportedArchiveError extends ActionError {
 /** An entry the action does not unpack, though nothing says it is damaged: `what` it is. */
 export function unsupportedEntry(entryName: string, what: string): UnsupportedArchiveError {
   return new UnsupportedArchiveError(
-    `The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does not unpack.`
+    `The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does ` +
+      `not unpack.`
   )
 }
 

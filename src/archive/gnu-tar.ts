@@ -2,9 +2,9 @@
  * GNU tar, the reference every tar is judged against, unpacks tar archives here: it is fed the
  * archive as it arrives (the download overlaps the unpacking; a tar.gz is gunzipped by GNU tar's
  * own gzip, beside it) and tells what it is about to write, member by member (see tar-listing.ts),
- * so the action's checks see every member before its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
- * leading `/`, skips `..` members, and makes a symlink whose target is absolute or climbs only at
- * the very end, so nothing is ever written through one.
+ * so the action's checks see every member before its content lands. GNU tar keeps its own writing
+ * inside the folder it is given: it strips leading `/`, skips `..` members, and makes a symlink
+ * whose target is absolute or climbs only at the very end, so nothing is ever written through one.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'

@@ -101,8 +101,9 @@ export class TarUnpacker {
     }
     if (looksLikeTar(content) || (content.length < TAR_BLOCK_BYTES && content.every((byte) => byte === 0))) return
     this.head.length = 0
-    const what = `The bundle is a gzip file, but its content is not a tar archive: it looks like ${describeBytes(content)}`
-    const error = new NotAnArchiveError(what)
+    const error = new NotAnArchiveError(
+      `The bundle is a gzip file, but its content is not a tar archive: it looks like ${describeBytes(content)}`
+    )
     this.failFatally(error)
     void this.extraction.stop()
   }

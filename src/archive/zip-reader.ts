@@ -163,7 +163,7 @@ export interface OpenZip {
   close(): void
 }
 
-/** Opens the zip in `file` and reads its central directory whole. Throws CorruptArchiveError, UnsupportedArchiveError. */
+/** Opens the zip in `file` and reads its central directory whole; throws the archive's errors (see errors.ts). */
 export async function openZip(file: string): Promise<OpenZip> {
   const fd = openSync(file, 'r')
   try {

@@ -248,7 +248,7 @@ function parentOf(path: Buffer): Buffer {
   return path.subarray(0, path.lastIndexOf(SLASH))
 }
 
-/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes first. */
+/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes. */
 class FolderMaker {
   private readonly made = new Set<string>()
   /** Entries come folder by folder: most ask for the folder the one before asked for. */

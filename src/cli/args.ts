@@ -71,7 +71,9 @@ export function parseCommandLine(
   } catch (error) {
     return {
       kind: 'error',
-      message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see \`${COMMAND} ${operation} --help\`)`
+      message:
+        `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see ` +
+        `\`${COMMAND} ${operation} --help\`)`
     }
   }
   const { values } = parsed
@@ -166,7 +168,8 @@ function footer(): string[] {
   return [
     'Environment:',
     `  ${ENVIRONMENT.apiKey}   the admin API key (required; never needed on the command line)`,
-    `  ${ENVIRONMENT.baseUrl}  the base address of Mintlify's admin API (default https://api.mintlify.com), unless --base-url gives it`,
+    `  ${ENVIRONMENT.baseUrl}  the base address of Mintlify's admin API (default https://api.mintlify.com), ` +
+      `unless --base-url gives it`,
     `  ${ENVIRONMENT.githubToken}         agent operations only: a token to record the job on the pull request`,
     '                       the agent opens, as the action does (unset: nothing is written to GitHub)',
     '',

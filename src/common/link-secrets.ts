@@ -91,8 +91,15 @@ export function withoutLinkSecrets(text: string): string {
  * (`$2`, credentials included), its path (`$3`, with escaped slashes), then anything up to where
  * text ends it: the query, the fragment, or what a cut left.
  */
-const LINK_IN_ANY_SPELLING =
-  /([a-z][a-z0-9+.-]{0,31}(?::|%3a)(?:\/\/|\\\/\\\/|%2f%2f))([^\s"'<>`\\/?#%]*(?:%40[^\s"'<>`\\/?#%]*)?)((?:(?:\/|\\\/|%2f)[^\s"'<>`\\/?#&%]*)*)[^\s"'<>`]*/gi
+const LINK_IN_ANY_SPELLING = new RegExp(
+  [
+    String.raw`([a-z][a-z0-9+.-]{0,31}(?::|%3a)(?:\/\/|\\\/\\\/|%2f%2f))`,
+    String.raw`([^\s"'<>${'`'}\\/?#%]*(?:%40[^\s"'<>${'`'}\\/?#%]*)?)`,
+    String.raw`((?:(?:\/|\\\/|%2f)[^\s"'<>${'`'}\\/?#&%]*)*)`,
+    String.raw`[^\s"'<>${'`'}]*`
+  ].join(''),
+  'gi'
+)
 
 /** A value as it may appear: itself, JSON-escaped (`/` as `\/` too, `&<>=` as `\u00xx`), percent-encoded. */
 function spellingsOf(value: string): string[] {

@@ -14,13 +14,14 @@ function leadsElsewhere(value: string): boolean {
 export function segment(value: string): string {
   if (leadsElsewhere(value)) {
     throw new ActionError(
-      `The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`
+      `The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. ` +
+        `It came from the service's answer or an input.`
     )
   }
   return encodeURIComponent(value)
 }
 
-/** Whether an identifier can be a path segment as it is: no `/` or `\\`, not one that leads elsewhere, nothing unprintable. */
+/** Whether an identifier can be a path segment as it is: no `/` or `\\`, none leading elsewhere, none unprintable. */
 export function isPlainSegment(value: string): boolean {
   return !leadsElsewhere(value) && !value.includes('/') && !value.includes('\\') && !hasUnprintable(value)
 }

@@ -69,7 +69,7 @@ export function plainLogLines(message: string): string {
     .join('\n')
 }
 
-/** Whether `text` holds a line break, another control character, a mark that reorders text on screen, or half a UTF-16 pair. */
+/** Whether `text` holds a line break, another control character, a mark that reorders text, or half a UTF-16 pair. */
 export function hasUnprintable(text: string): boolean {
   LONE_SURROGATE.lastIndex = 0
   return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text)
@@ -84,7 +84,7 @@ export function printableLines(text: string): string[] {
   return text.split(LINE_BREAK).map((line) => line.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'))
 }
 
-/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
+/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text, not the ping. */
 export function withoutMentions(text: string): string {
   return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`)
 }
@@ -97,7 +97,7 @@ export function withoutMentions(text: string): string {
 const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g
 /** What makes a block of a line when it starts it: a list item, or (under a line) a heading's `=`/`-` underline. */
 const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm
-/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
+/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (after `@`: a mention, see withoutMentions). */
 const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi
 /** An issue reference GitHub links by itself, `GH-12`: broken between `GH` and `-`. */
 const GH_REFERENCE = /\b(gh)(?=-\d)/gi

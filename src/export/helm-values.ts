@@ -38,8 +38,10 @@ export function expiryWarning(link: BundleLink, now: number): string | undefined
   if (link.expiresAt === undefined || link.expiresAt.getTime() - now >= DURABLE_MS) return undefined
   const left = Math.max(0, link.expiresAt.getTime() - now)
   return (
-    `The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ${formatDuration(left)}): ` +
-    'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its address as `helm-bundle-url`.'
+    `The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ` +
+    `${formatDuration(left)}): ` +
+    'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its ' +
+    'address as `helm-bundle-url`.'
   )
 }
 

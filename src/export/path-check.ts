@@ -85,7 +85,8 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
   if ((await lstat(path.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
     const what = settings.extract ? 'the site' : 'the archive'
     throw refuse(
-      `holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`
+      `holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own ` +
+        `inside it`
     )
   }
 }
@@ -107,7 +108,8 @@ export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<F
   if (file === undefined) return
   const refuse = (why: string, real?: string): InputError =>
     new InputError(
-      `\`helm-values-file\` must be a file of its own, not ${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`
+      `\`helm-values-file\` must be a file of its own, not ` +
+        `${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`
     )
   const real = await realPathOf(file, 'helm-values-file')
   const guarded: GuardedFolder[] = []

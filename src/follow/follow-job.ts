@@ -118,7 +118,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
     const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
     const read = failedRead === undefined ? '' : `; the last status request failed (${errorMessage(failedRead)})`
     return new TimeoutError(
-      `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+      `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after ` +
+        `waiting ${elapsed()}. ` +
         `The job may still finish: ${options.resumeHint}.`,
       failedRead === undefined ? undefined : { cause: failedRead }
     )
@@ -179,7 +180,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
     if (terminal && (!stale || now >= staleUntil)) {
       if (stale) {
         log.warning(
-          `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`
+          `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+            `later: taken as its end, though the service may not have taken it up yet.`
         )
       }
       log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)

@@ -62,7 +62,8 @@ async function gate(
         ? 'there is no `github-token`'
         : "the event payload does not name the comment's author and repository"
     throw new ActionError(
-      `Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`
+      `Could not check the comment author's permission on the repository (${missing}), so the comment was not ` +
+        `acted on and nothing was sent to the docs service.`
     )
   }
   const level = await readPermission(github, repository, author, context)
@@ -70,7 +71,9 @@ async function gate(
   if (meets(level, settings.commentPermission)) return undefined
   return {
     reason: 'permission',
-    message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
+    message:
+      `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` ` +
+      `asks for \`${settings.commentPermission}\` or more.`
   }
 }
 

@@ -43,10 +43,14 @@ export async function readPermission(
         : error.rateLimited
           ? "GitHub's rate limit for the token was reached; rerun the workflow later"
           : error.refused
-            ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
+            ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" ` +
+              `on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be ` +
+              `granted it)`
             : 'GitHub did not answer; rerun the workflow'
     throw new ActionError(
-      `Could not read the permission of ${author} on ${where} (${describeGitHubError(error, '').replace(/\.$/, '')}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`
+      `Could not read the permission of ${author} on ${where} ` +
+        `(${describeGitHubError(error, '').replace(/\.$/, '')}), so the comment was not acted on and nothing was ` +
+        `sent to the docs service: ${why}.`
     )
   }
 }

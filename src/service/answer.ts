@@ -29,7 +29,8 @@ export function statusMissing(answer: unknown, what: string): ActionError {
   if (error !== undefined) return new ActionError(`Could not ${what}: the service answered with an error: ${error}`)
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     return new ActionError(
-      `Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`
+      `Could not ${what}: the service's answer is not a job ` +
+        `(${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`
     )
   }
   return new NoStatusError(`Could not ${what}: the service's answer carries no \`status\`.`)

@@ -207,7 +207,8 @@ export class EntryIndex {
     if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
       throw new UnsafeEntryError(
         name,
-        `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`
+        `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far ` +
+          `more than a site's links name`
       )
     }
     if (ABSOLUTE.test(target))
@@ -253,7 +254,8 @@ export class EntryIndex {
       if (verdict === 'too much') {
         throw new UnsafeEntryError(
           entryName,
-          `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`
+          `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ` +
+            `${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`
         )
       }
       if (verdict === 'loop')
@@ -264,7 +266,8 @@ export class EntryIndex {
       if (verdict === undefined) {
         throw new UnsafeEntryError(
           entryName,
-          `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`
+          `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's ` +
+            `symlinks`
         )
       }
     }
@@ -289,7 +292,8 @@ export class EntryIndex {
     if (existing.path === path) return path
     throw new UnsafeEntryError(
       name,
-      `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and Windows, two on Linux`
+      `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and ` +
+        `Windows, two on Linux`
     )
   }
 
@@ -301,12 +305,15 @@ export class EntryIndex {
     const unchanged = 'Nothing was unpacked into the site folder, and the previous site was left as it was.'
     if (this.paths + added > this.bounds.paths) {
       throw new SiteLimitError(
-        `The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`
+        `The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the ` +
+          `action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies ` +
+          `count too). ${unchanged}`
       )
     }
     if (this.pathCharacters + characters > this.bounds.pathCharacters) {
       throw new SiteLimitError(
-        `The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`
+        `The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} ` +
+          `characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`
       )
     }
     this.paths += added

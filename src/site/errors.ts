@@ -12,7 +12,8 @@ export class UnsafeEntryError extends ActionError {
     reason: string
   ) {
     super(
-      `The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`
+      `The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside ` +
+        `the staging folder.`
     )
   }
 }

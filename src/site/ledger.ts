@@ -113,7 +113,8 @@ export class SiteLedger {
       case 'special':
         this.counts.skipped++
         this.log.warning(
-          `Skipped the archive entry ${JSON.stringify(name)}: ${details.special ?? 'special file'} entries are not extracted`
+          `Skipped the archive entry ${JSON.stringify(name)}: ${details.special ?? 'special file'} entries are ` +
+            `not extracted`
         )
         return undefined
     }

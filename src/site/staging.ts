@@ -123,7 +123,8 @@ export async function sweepStaleFolders(siteDir: string, log: Logger, signal: Ab
   const removed = stale.filter((entry) => entry !== previous)
   if (removed.length === 0) return
   log.info(
-    `Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`
+    `Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
+      `${siteDir}: ${removed.join(', ')}`
   )
   await removeDetached(
     removed.map((entry) => join(dirname(siteDir), entry)),

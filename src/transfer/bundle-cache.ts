@@ -72,7 +72,8 @@ export class BundleCache {
       for (const version of older) await this.toolCache.remove(TOOL, version)
       if (older.length > 0)
         this.log.info(
-          `Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recently used).`
+          `Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps ` +
+            `the ${KEPT_BUNDLES} most recently used).`
         )
     } catch (error) {
       this.log.warning(

@@ -358,7 +358,8 @@ function truncated(bytes: number, whole: number, what: string): AttemptError {
 
 function sizeMismatch(bytes: number, expected: number, prefix = ''): ActionError {
   return new ActionError(
-    `The bundle download is ${prefix}${bytes} bytes, but the bundle operation said the archive has ${expected} bytes: the link serves a different file`
+    `The bundle download is ${prefix}${bytes} bytes, but the bundle operation said the archive has ${expected} ` +
+      `bytes: the link serves a different file`
   )
 }
 

@@ -123,7 +123,10 @@ function resolveAll(host: string, lookup: typeof systemLookup): Promise<string[]
 export function refuseLink(url: URL, policy: LinkPolicy): string | undefined {
   const where = describeLink(url.href)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    return `Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when \`base-url\` is plain http on a loopback host)`
+    return (
+      `Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when ` +
+      `\`base-url\` is plain http on a loopback host)`
+    )
   }
   const host = hostOf(url)
   return refuseAddress(host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host, where, policy)

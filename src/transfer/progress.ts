@@ -58,7 +58,7 @@ export class DownloadProgress {
     this.endedAt ??= this.clock.now()
   }
 
-  /** "12.0 MiB in 3.1 s (3.9 MiB/s)", with "; waited 1.2 s more for writing and unpacking" when the receiver held it back. */
+  /** "12.0 MiB in 3.1 s (3.9 MiB/s)", with "; waited 1.2 s more for writing and unpacking" when held back. */
   summary(): string {
     const end = this.endedAt ?? this.clock.now()
     const own = this.downloadMs(end)

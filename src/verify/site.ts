@@ -16,7 +16,7 @@ import { fileSystemPath, listSite } from '../common/site-paths.js'
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
   file: string
-  /** Its line and the link as written; undefined when the page no longer holds it there (it changed during the check). */
+  /** Its line and the link as written; undefined when the page no longer holds it (it changed during the check). */
   line: number | undefined
   link: string | undefined
   /** Places it appears in all. */
