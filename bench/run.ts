@@ -27,7 +27,7 @@
  * peer does not start); a missed target is reported, not fatal.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -131,7 +131,7 @@ const doc = render(parts, seconds)
 process.stdout.write(doc)
 if (write) {
   await mkdir(dirname(DOC), { recursive: true })
-  await writeFile(DOC, doc)
+  await writeFile(DOC, doc + (await keptByHand(DOC)))
   log(`Wrote docs/${docName}`)
 }
 log(
@@ -153,6 +153,15 @@ async function part(title: string, run: () => Promise<Omit<Part, 'title'>>): Pro
   } finally {
     log(`${title}: ${((performance.now() - begun) / 1000).toFixed(1)} s`)
   }
+}
+
+/** What follows this line in the doc is written by hand (measurements behind design choices): a run keeps it. */
+const KEPT_BY_HAND = '<!-- Written by hand below this line: `npm run bench` keeps it. -->'
+
+async function keptByHand(file: string): Promise<string> {
+  const earlier = await readFile(file, 'utf8').catch(() => '')
+  const at = earlier.indexOf(KEPT_BY_HAND)
+  return at < 0 ? '' : `\n${earlier.slice(at)}`
 }
 
 function render(list: Part[], runSeconds: number): string {
