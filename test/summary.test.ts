@@ -14,7 +14,7 @@ function summaryOf(
   report.rows.push(...rows)
   const outputs = new Outputs(() => undefined)
   outputs.set('job-id', 'job_abc')
-  return renderSummary(report, outputs, failure, secrets)
+  return renderSummary(report, outputs, failure, secrets, 0)
 }
 
 describe('the job summary as GitHub shows it', () => {
@@ -106,7 +106,8 @@ describe('the job summary as GitHub shows it', () => {
       newReport('Docs admin'),
       outputs,
       'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.',
-      []
+      [],
+      0
     )
     expect(summary).not.toContain('<img')
     expect(summary).toContain('<tr><td>Branch</td><td><code>&#60;img src=x&#62;</code></td></tr>')
@@ -124,7 +125,7 @@ describe('the job summary as GitHub shows it', () => {
         open: true
       }
     )
-    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [])
+    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [], 0)
     expect(summary).toContain(
       '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li><li>@\u200dteam/page.mdx</li></ul></details>\n'
     )

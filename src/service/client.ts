@@ -15,9 +15,11 @@ import {
   type AttemptFailure,
   NOT_SENT,
   type RequestKind,
+  type Feature,
   classify,
   describeAmbiguity,
-  describeFailure
+  describeFailure,
+  refusalAdvice
 } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, describeWaitEnd, parseRetryAfter, withRetries } from './retry.js'
 
@@ -48,6 +50,8 @@ export interface ServiceRequest {
   kind: RequestKind
   /** What the request does, for messages: "start the export of docs.acme.com". */
   what: string
+  /** A feature of the organization's the request needs: a 403 may mean it is not enabled. */
+  feature?: Feature | undefined
   /**
    * Absolute clock time after which no retry wait is started; each attempt also ends by then
    * (plus the short grace of common/deadline.ts).
@@ -228,13 +232,10 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
   const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : ''
   let message: string
   if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-    // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
-    const plan = request.path.startsWith('/v1/static-export/')
-      ? ", and that the organization's plan includes static export (an enterprise plan)"
-      : ''
+    const refused = failure.status === 401 ? 'did not accept the key' : 'refused the request'
     message =
-      `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` +
-      `Check \`api-key\`, that it belongs to this organization${plan}.`
+      `Could not ${request.what}: the service ${refused} (HTTP ${failure.status}${said}). ` +
+      refusalAdvice(failure.status, request)
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
     const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined

@@ -45,6 +45,8 @@ export class ExportApi {
       body,
       kind: 'once',
       what,
+      // The reference's 403 of a start: static export is not enabled for the organization.
+      feature: 'static export',
       deadline
     })
     const fields = asObject(answer)

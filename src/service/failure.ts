@@ -129,3 +129,38 @@ export function describeAmbiguity(failure: AttemptFailure): string {
     return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
   return `the service answered HTTP ${failure.status}`
 }
+
+/** A feature an organization may not have, which a 403 to a request that needs it can mean. */
+export type Feature = 'static export'
+
+/** What a refusal is about: a read-only key refuses only changes, and a missing feature only the requests that need it. */
+export interface RefusedRequest {
+  method: 'GET' | 'POST'
+  feature?: Feature | undefined
+}
+
+/** The causes the service's reference gives for a 403, each with what to do about it. */
+const READ_ONLY_KEY = 'a key limited to reading, used for a request that changes something (use a key with full access)'
+const IP_ALLOWLIST =
+  "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
+  'use a runner with a fixed address, or lift the allowlist)'
+const FEATURE_OFF: Record<Feature, string> = {
+  'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)'
+}
+
+/**
+ * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that
+ * is wrong or expired; a 403, of its causes, those that can apply to `request`.
+ */
+export function refusalAdvice(status: 401 | 403, request: RefusedRequest): string {
+  if (status === 401) {
+    return "`api-key` is wrong or has expired: check the secret, or make a new admin key on the API keys page of the organization's settings."
+  }
+  const causes = [
+    ...(request.method === 'POST' ? [READ_ONLY_KEY] : []),
+    IP_ALLOWLIST,
+    ...(request.feature === undefined ? [] : [FEATURE_OFF[request.feature]])
+  ]
+  const listed = causes.length === 1 ? causes[0] : `${causes.slice(0, -1).join('; ')}; or ${causes.at(-1)}`
+  return `The service's reference gives ${causes.length === 1 ? 'this cause' : 'these causes'}: ${listed}.`
+}
