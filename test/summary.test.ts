@@ -141,4 +141,28 @@ describe('the job summary as GitHub shows it', () => {
       '<h3>Docs admin</h3>\n<table><tr><th>Item</th><th>Value</th></tr><tr><td>Job</td><td><code>job_abc</code></td></tr><tr><td>Permission</td><td>write</td></tr></table>\n'
     )
   })
+
+  test('moments in UTC and from when the summary is written; cache-hit in words; text that is no time as it is', () => {
+    const outputs = new Outputs(() => undefined)
+    outputs.set('expires-at', '2025-06-01T14:32:05.000Z')
+    outputs.set('created-at', '2025-06-01 13:00:00')
+    outputs.set('archived-at', 'yesterday')
+    outputs.set('cache-hit', true)
+    const summary = renderSummary(
+      newReport('Static export of docs.acme.com'),
+      outputs,
+      undefined,
+      [],
+      Date.parse('2025-06-01T14:18:00Z')
+    )
+    expect(summary).toContain('<tr><td>Link expires</td><td>2025-06-01 14:32:05 UTC (in 14 min)</td></tr>')
+    // A time without a zone is the service's, read as UTC.
+    expect(summary).toContain('<tr><td>Job created</td><td>2025-06-01 13:00:00 UTC (1 h 18 min ago)</td></tr>')
+    expect(summary).toContain('<tr><td>Archived</td><td>yesterday</td></tr>')
+    expect(summary).toContain('<tr><td>Cache hit</td><td>yes: from the runner&#39;s tool cache</td></tr>')
+    outputs.set('cache-hit', false)
+    expect(renderSummary(newReport('x'), outputs, undefined, [], 0)).toContain(
+      '<td>Cache hit</td><td>no: downloaded</td>'
+    )
+  })
 })
