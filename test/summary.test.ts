@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
+import { brokenLinksFold } from '../src/export/site-check.js'
 import { readSummary } from './support/github-summary.js'
 
 function summaryOf(
@@ -164,5 +165,27 @@ describe('the job summary as GitHub shows it', () => {
     expect(renderSummary(newReport('x'), outputs, undefined, [], 0)).toContain(
       '<td>Cache hit</td><td>no: downloaded</td>'
     )
+  })
+
+  test("a broken link's text (the archive's) is made safe, and the run's secrets go before it is cut", () => {
+    const key = 'mint_live_Q7w9ZkX2vB4nM8pL3rT6yH1jD5fG0sAe'
+    // The key straddles the 300th character, where the line is cut.
+    const link = `/docs/${'a'.repeat(280)}${key}\u202e/tail`
+    const fold = brokenLinksFold(
+      {
+        problems: [],
+        htmlPages: 2,
+        links: 3,
+        brokenCount: 3,
+        broken: [{ file: 'guide.html', line: 7, link, count: 2 }],
+        reviewMs: 1
+      },
+      [key]
+    )
+    expect(fold.lines).toHaveLength(2)
+    expect(fold.lines[0]).toMatch(/^guide\.html line 7 → \/docs\/a{280}\*\*\*.*\(and 1 more place\)$/)
+    expect(fold.lines[0]).not.toContain(key.slice(0, 8))
+    expect(fold.lines[0]).not.toContain('\u202e')
+    expect(fold.lines[1]).toBe('… and 1 more place (the first 1 link shown)')
   })
 })

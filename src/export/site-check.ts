@@ -72,7 +72,7 @@ export function brokenLinksFold(check: SiteCheck, secrets: readonly string[]): F
   const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0)
   if (listed < check.brokenCount)
     lines.push(
-      `… and ${counted(check.brokenCount - listed, 'more place')} (the first ${check.broken.length} links shown)`
+      `… and ${counted(check.brokenCount - listed, 'more place')} (the first ${counted(check.broken.length, 'link')} shown)`
     )
   return { title: `${leadNowhere(check.brokenCount)}: page and line → link`, kind: 'list', lines, open: true }
 }
