@@ -232,8 +232,8 @@ describe('export flow against the simulator', () => {
     expect(failed).toBe(true)
     expect(failure).toBe(
       'Could not start the export of docs.acme.com: the service refused the request (HTTP 403: forbidden). ' +
-        "The service's reference gives these causes: a key limited to reading, used for a request that changes " +
-        "something (use a key with full access); an IP allowlist on the key that does not hold this machine's " +
+        "The service's reference gives these causes: a key limited to reading, used for this POST (use a key " +
+        "with full access); an IP allowlist on the key that does not hold this machine's " +
         'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist); ' +
         'or static export not enabled for the organization (a private beta under an enterprise agreement).'
     )
@@ -753,10 +753,10 @@ describe('the site check and the Helm values', () => {
     expect(durable.outputs['helm-values']).toContain('https://downloads.acme.com/docs/bundle.tar.gz')
     expect(durable.log.text()).not.toContain('expires at')
     const presigned = await runExport({ 'helm-values-file': 'values.yaml' })
-    // The link lasts 15 minutes; the warning says when it ends, in UTC and from now.
+    // The warning says when the link ends, in UTC and from now (formatFromNow's own test checks how far).
     const expiresAt = (presigned.outputs['expires-at'] as string).replace(/^(.{10})T(.{8}).*$/, '$1 $2 UTC')
-    const warning = `The Helm values point at the presigned bundle link, which expires at ${expiresAt} (in 1`
-    expect(presigned.log.lines).toContainEqual(expect.stringMatching(/which expires at .* UTC \(in 1\d min\)/))
+    const warning = `The Helm values point at the presigned bundle link, which expires at ${expiresAt} (in `
+    expect(presigned.log.lines).toContainEqual(expect.stringMatching(/which expires at .* UTC \(in \d+ min\): /))
     expect(presigned.log.lines).toContainEqual(expect.stringContaining(`warning: ${warning}`))
     expect(presigned.summary).toContain(warning)
     const refused = await runExport({ 'helm-bundle-url': 'bundle.tar.gz' })

@@ -140,7 +140,7 @@ export interface RefusedRequest {
 }
 
 /** The causes the service's reference gives for a 403, each with what to do about it. */
-const READ_ONLY_KEY = 'a key limited to reading, used for a request that changes something (use a key with full access)'
+const READ_ONLY_KEY = 'a key limited to reading, used for this POST (use a key with full access)'
 const IP_ALLOWLIST =
   "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
   'use a runner with a fixed address, or lift the allowlist)'
