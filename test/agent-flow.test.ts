@@ -271,12 +271,17 @@ describe('faults and limits', () => {
     expect(failure).toMatch(/Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 1h 00m\)\.$/)
   })
 
-  test('a 429 to a create is the limit on creating jobs, 100 uses an hour per project too, and is not sent again', async () => {
+  test('a 429 to a create: the limit on creating jobs, 100 uses an hour per project too; not sent again', async () => {
     const s = await simulator()
     s.addFault({ route: 'agent-create', status: 429, retryAfter: '1800', body: { error: 'too many requests' } })
     const { failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
     expect(failure).toMatch(
-      /^Could not create an agent job in project proj_123: the service's limit on creating agent jobs, 100 uses an hour per project, is reached for project proj_123 \(HTTP 429: the service said "too many requests"\)\. Waiting for it would pass `timeout`, so it was not tried again\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 30m 00s\)\.$/
+      new RegExp(
+        "^Could not create an agent job in project proj_123: the service's limit on creating agent jobs, " +
+          '100 uses an hour per project, is reached for project proj_123 \\(HTTP 429: the service said ' +
+          '"too many requests"\\)\\. Waiting for it would pass `timeout`, so it was not tried again\\. ' +
+          'Try again after \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(in 30m 00s\\)\\.$'
+      )
     )
     expect(s.count('agent-create')).toBe(1)
     expect(s.agentJobs.size).toBe(1)
@@ -329,7 +334,7 @@ describe('faults and limits', () => {
     expect(status.failure).toContain('job not found')
   })
 
-  test('a create refused with 404 points at project-id, with 405 at base-url; neither says the operation is missing', async () => {
+  test('a create refused: 404 points at project-id, 405 at base-url; none says the operation is missing', async () => {
     const s = await simulator()
     s.addFault({ route: 'agent-create', status: 404, body: { error: 'project not found' } })
     const missing = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
@@ -343,7 +348,8 @@ describe('faults and limits', () => {
     expect(elsewhere.failure).toBe(
       'Could not create an agent job in project proj_123 (HTTP 405: the service said "method not allowed"): the ' +
         "address does not take this request, though the service's admin API creates jobs with " +
-        '`POST /v2/agent/{projectId}/job`. Check that `base-url` leads to the admin API, not to a proxy or another service.'
+        '`POST /v2/agent/{projectId}/job`. ' +
+        'Check that `base-url` leads to the admin API, not to a proxy or another service.'
     )
     for (const { failure } of [missing, elsewhere]) expect(failure).not.toMatch(/not in the|does not offer/)
   })

@@ -214,13 +214,14 @@ describe('deploy against the simulator', () => {
     expect(routes()).toEqual(['deploy-trigger'])
   })
 
-  test("a refused trigger (403) gives the reference's causes for a request that changes something, not static export", async () => {
+  test("a refused trigger (403) gives the reference's causes for a POST, not static export", async () => {
     await simulator()
     sim.addFault({ route: 'deploy-trigger', status: 403, body: { error: 'read-only key' } })
     const { failure, failureKind } = await runDeploy()
     expect(failureKind).toBe('failed')
     expect(failure).toBe(
-      'Could not trigger a deployment of project proj_123: the service refused the request (HTTP 403: read-only key). ' +
+      'Could not trigger a deployment of project proj_123: ' +
+        'the service refused the request (HTTP 403: read-only key). ' +
         "The service's reference gives these causes: a key limited to reading, used for this POST (use a key " +
         "with full access); or an IP allowlist on the key that does not hold this machine's " +
         'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist).'

@@ -225,7 +225,7 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBe(0)
   })
 
-  test("a refused start (403) gives the reference's causes that apply to it: a read-only key, the IP allowlist, static export not enabled", async () => {
+  test('a refused start (403): the causes that apply, a read-only key, an IP allowlist, no static export', async () => {
     await simulator({})
     sim.addFault({ route: 'export-start', status: 403, body: { error: 'forbidden' } })
     const { failed, failure } = await runExport({})
@@ -240,7 +240,7 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-start')).toBe(1)
   })
 
-  test('a status read refused (403) names only the IP allowlist: it changes nothing and needs no more than the start did', async () => {
+  test('a status read refused (403) names only the IP allowlist: a GET, of a feature the start had', async () => {
     await simulator({})
     sim.addFault({ route: 'export-status', status: 403 })
     const { failure } = await runExport({ 'job-id': 'exp_1' })
@@ -670,7 +670,8 @@ describe('the site check and the Helm values', () => {
     const { failed, failure, outputs } = await runExport({ verify: 'strict' })
     expect(failed).toBe(true)
     expect(failure).toContain(
-      'The site check failed (`verify: strict`): 1 internal link leads to no file of the site. The previous site was left as it was.'
+      'The site check failed (`verify: strict`): 1 internal link leads to no file of the site. ' +
+        'The previous site was left as it was.'
     )
     expect(outputs['broken-links']).toBe('1')
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')

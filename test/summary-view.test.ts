@@ -64,7 +64,7 @@ const ONE_WITH_PLURAL = /\b1 (?:[a-z]+ )?(?:pages|links|places|lines|files|attem
 const MOMENT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \((?:now|in \d+ (?:s|min)|\d+ (?:s|min) ago)\)$/
 
 describe('the job summary as a reader sees it', () => {
-  test('an export with broken links: titled by its domain, the first 20 listed by page and line, cache-hit, the expiry in UTC and from now', async () => {
+  test('an export: titled by its domain, the first 20 broken links by page and line, cache-hit, expiry', async () => {
     // One page with 23 distinct links to no file, the first of them three times; the fixture's index has one more.
     const missing = Array.from({ length: 23 }, (_, i) => `<a href="/gone/page-${i + 1}">${i + 1}</a>`)
     const page = `<!doctype html>\n<p>${missing[0]}</p>\n<p>${missing.join('\n')}</p>\n<p>${missing[0]}</p>\n`
@@ -79,7 +79,7 @@ describe('the job summary as a reader sees it', () => {
     expect(view.rows.get('Status')).toBe('completed')
     expect(view.rows.get('Broken links')).toBe('26')
     expect(view.rows.get('Cache hit')).toBe('no: downloaded')
-    // In UTC and from when the summary was written (how far it is, summary.test.ts checks on a clock that stands still).
+    // In UTC and from when the summary was written (how far: summary.test.ts, on a clock that stands still).
     expect(view.rows.get('Link expires')).toMatch(MOMENT)
     expect(view.rows.get('Link expires')?.slice(0, 19)).toBe(
       first.outputs.get('expires-at')?.slice(0, 19).replace('T', ' ')
@@ -117,7 +117,8 @@ describe('the job summary as a reader sees it', () => {
     ])
     expect(view.folds[0]?.lines).toEqual([expect.stringMatching(/^index\.html line \d+ → \/guides\/removed-page$/)])
     expect(view.paragraphs).toEqual([
-      `❌ Export job ${result.outputs.get('job-id')}: The site check failed (verify: strict): 1 internal link leads to no file of the site. The previous site was left as it was.`
+      `❌ Export job ${result.outputs.get('job-id')}: The site check failed (verify: strict): ` +
+        '1 internal link leads to no file of the site. The previous site was left as it was.'
     ])
     expect(result.summary).not.toMatch(ONE_WITH_PLURAL)
   })
@@ -167,7 +168,7 @@ describe('the job summary as a reader sees it', () => {
     for (const summary of [deployed.summary, failed.summary]) expect(summary).not.toMatch(ONE_WITH_PLURAL)
   })
 
-  test('a conversation on a pull request: titled by its number, the job, its pull request and when it was created', async () => {
+  test('a conversation on a pull request: titled by its number; the job, its pull request, its creation', async () => {
     const { sim } = await start({ agent: { durationMs: 3000 }, github: { permissions: { octocat: 'write' } } })
     const env = {
       ...(await eventFile(

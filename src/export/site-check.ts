@@ -32,17 +32,19 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   const { log } = context.host
   const { outputs, report } = context
   outputs.set('broken-links', check.brokenCount)
-  log.info(
-    `Checked the site: ${counted(check.htmlPages, 'page')}, ${counted(check.links, 'internal link')}, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`
-  )
+  const links = counted(check.links, 'internal link')
+  const after = `${Math.round(check.reviewMs)} ms after unpacking`
+  log.info(`Checked the site: ${counted(check.htmlPages, 'page')}, ${links}, ${check.brokenCount} broken (${after}).`)
   report.rows.push(['Broken links', String(check.brokenCount)])
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
+    const page = serviceText(broken.file)
+    const nowhere = `leads to no file of the site${morePlaces(broken)}`
     log.warning(
       broken.link === undefined
-        ? `Broken link in ${serviceText(broken.file)}, a page that changed while the site was checked: it leads to no file of the site${morePlaces(broken)}.`
+        ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
         : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-          `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} leads to no file of the site${morePlaces(broken)}.`
+          `Broken link in ${page} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} ${nowhere}.`
     )
   }
   if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets.values()))
@@ -70,10 +72,10 @@ export function brokenLinksFold(check: SiteCheck, secrets: readonly string[]): F
       : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
   )
   const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0)
-  if (listed < check.brokenCount)
-    lines.push(
-      `… and ${counted(check.brokenCount - listed, 'more place')} (the first ${counted(check.broken.length, 'link')} shown)`
-    )
+  if (listed < check.brokenCount) {
+    const shownLinks = counted(check.broken.length, 'link')
+    lines.push(`… and ${counted(check.brokenCount - listed, 'more place')} (the first ${shownLinks} shown)`)
+  }
   return { title: `${leadNowhere(check.brokenCount)}: page and line → link`, kind: 'list', lines, open: true }
 }
 

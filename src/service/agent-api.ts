@@ -32,7 +32,10 @@ const USES_PER_HOUR = 100
 
 /** What a 429 of each limited operation says: which limit of the reference's is reached. */
 function rateLimit(operation: string, projectId: string): string {
-  return `the service's limit on ${operation}, ${USES_PER_HOUR} uses an hour per project, is reached for project ${projectId}`
+  return (
+    `the service's limit on ${operation}, ${USES_PER_HOUR} uses an hour per project, ` +
+    `is reached for project ${projectId}`
+  )
 }
 
 /**
@@ -45,7 +48,8 @@ const CREATE_REFUSED = {
     "it), and that `base-url` leads to the service's admin API.",
   405:
     "the address does not take this request, though the service's admin API creates jobs with " +
-    '`POST /v2/agent/{projectId}/job`. Check that `base-url` leads to the admin API, not to a proxy or another service.'
+    '`POST /v2/agent/{projectId}/job`. ' +
+    'Check that `base-url` leads to the admin API, not to a proxy or another service.'
 } as const
 
 /** The agent operations (get, message and create) with their failures explained for a user. */

@@ -133,7 +133,7 @@ export function describeAmbiguity(failure: AttemptFailure): string {
 /** A feature an organization may not have, which a 403 to a request that needs it can mean. */
 export type Feature = 'static export'
 
-/** What a refusal is about: a read-only key refuses only changes, and a missing feature only the requests that need it. */
+/** What a refusal is about: a read-only key refuses only POSTs, a missing feature only the requests that need it. */
 export interface RefusedRequest {
   method: 'GET' | 'POST'
   feature?: Feature | undefined
@@ -154,7 +154,10 @@ const FEATURE_OFF: Record<Feature, string> = {
  */
 export function refusalAdvice(status: 401 | 403, request: RefusedRequest): string {
   if (status === 401) {
-    return "`api-key` is wrong or has expired: check the secret, or make a new admin key on the API keys page of the organization's settings."
+    return (
+      '`api-key` is wrong or has expired: check the secret, ' +
+      "or make a new admin key on the API keys page of the organization's settings."
+    )
   }
   const causes = [
     ...(request.method === 'POST' ? [READ_ONLY_KEY] : []),
