@@ -12,11 +12,14 @@ import { Outputs } from './action/outputs.js'
 import { jobNoun, resumeHint } from './action/resume.js'
 import { type Settings, readSettings } from './action/settings.js'
 import { type Report, newReport, renderSummary } from './action/summary.js'
+import { titleOf } from './action/title.js'
+import { repositoryOf, subjectOf } from './agent/trigger.js'
 import { type Clock, systemClock } from './common/clock.js'
 import { ActionError, CancelledError, errorMessage } from './common/errors.js'
 import { Secrets } from './common/secrets.js'
 import { failureKind } from './failure-kind.js'
 import { enter } from './gate/comment-gate.js'
+import { asObject } from './service/answer.js'
 import { ServiceClient } from './service/client.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
@@ -69,18 +72,8 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     client?.dispose()
   }
   await host
-    .appendSummary(renderSummary(report, outputs, failure, secrets.values()))
+    .appendSummary(renderSummary(report, outputs, failure, secrets.values(), clock.now()))
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
-}
-
-function titleOf(settings: Settings): string {
-  if (settings.operation === 'deploy') {
-    return settings.projectId === undefined
-      ? `Deployment ${settings.jobId}`
-      : `Deployment of project ${settings.projectId}`
-  }
-  if (settings.operation !== 'export') return `Agent job: ${settings.operation}`
-  return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`
 }
 
 /** A failure once a job exists says which job: the user picks it up from there. */
@@ -104,7 +97,12 @@ function cancelledMessage(settings: Settings | undefined, jobId: string | undefi
  * needs is loaded: the agent flow brings the GitHub client along.
  */
 async function runOperation(settings: Settings, client: ServiceClient, context: FlowContext): Promise<void> {
-  const entrance = await enter(settings, context)
+  const { host, report } = context
+  const event = await host.event()
+  // The issue or pull request the event is about names a conversation ("Agent conversation on #42").
+  const home = repositoryOf(host.env('GITHUB_REPOSITORY'), asObject(event.payload.repository))
+  report.title = titleOf(settings, subjectOf(event, home)?.number)
+  const entrance = await enter(settings, context, event)
   if (entrance === undefined) return
   if (settings.operation === 'export') {
     const { runExport } = await import('./export/export-flow.js')

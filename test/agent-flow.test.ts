@@ -67,7 +67,7 @@ describe('agent-message', () => {
     // Each change of status is logged once, not every identical poll.
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: active after'))).toHaveLength(1)
     expect(log.lines.filter((l) => l.startsWith('info: Agent job job_abc: completed after'))).toHaveLength(1)
-    expect(summary).toContain('Agent job: agent-message')
+    expect(summary).toContain('<h3>Message to agent job job_abc</h3>')
     expect(summary).toContain('<code>job_abc</code>')
     expect(summary).toContain('<strong>completed</strong>')
     expect(summary).toContain('https://github.com/acme/docs/pull/42')
@@ -279,9 +279,44 @@ describe('faults and limits', () => {
     )
     expect(s.count('agent-message')).toBe(1)
     expect(elapsedMs).toBeLessThan(10_000)
-    expect(failure).toContain("the project's limit of 100 messages an hour is reached")
-    expect(failure).toMatch(/Try again after \d{4}-\d\d-\d\dT[\d:.]+Z \(in 1h 00m\)/)
-    expect(failure).toContain('rate limit exceeded')
+    expect(failure).toContain(
+      "Could not send the message to agent job job_abc: the service's limit on sending messages, 100 uses an hour " +
+        'per project, is reached for project proj_123 (HTTP 429: the service said "rate limit exceeded'
+    )
+    expect(failure).toMatch(/Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 1h 00m\)\.$/)
+  })
+
+  test('a 429 to a create: the limit on creating jobs, 100 uses an hour per project too; not sent again', async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-create', status: 429, retryAfter: '1800', body: { error: 'too many requests' } })
+    const { failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
+    expect(failure).toMatch(
+      new RegExp(
+        "^Could not create an agent job in project proj_123: the service's limit on creating agent jobs, " +
+          '100 uses an hour per project, is reached for project proj_123 \\(HTTP 429: the service said ' +
+          '"too many requests"\\)\\. Waiting for it would pass `timeout`, so it was not tried again\\. ' +
+          'Try again after \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(in 30m 00s\\)\\.$'
+      )
+    )
+    expect(s.count('agent-create')).toBe(1)
+    expect(s.agentJobs.size).toBe(1)
+  })
+
+  test("a message refused (403, 401) gives the reference's causes for a request that changes something", async () => {
+    const s = await simulator()
+    s.addFault({ route: 'agent-message', status: 403 })
+    const refused = await runAction(agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Hi' }))
+    expect(refused.failure).toContain(
+      'Could not send the message to agent job job_abc: the service refused the request (HTTP 403: simulated 403). ' +
+        "The service's reference gives these causes: a key limited to reading"
+    )
+    expect(refused.failure).toContain('or an IP allowlist on the key')
+    expect(refused.failure).not.toContain('static export')
+    const wrongKey = await runAction(
+      agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', 'api-key': 'mint_revoked' })
+    )
+    expect(wrongKey.failure).toContain('the service did not accept the key (HTTP 401')
+    expect(wrongKey.failure).toContain('`api-key` is wrong or has expired')
   })
 
   test('an outage of the service while waiting for an agent job does not end the wait', async () => {
@@ -314,15 +349,24 @@ describe('faults and limits', () => {
     expect(status.failure).toContain('job not found')
   })
 
-  test('creating a job where the service offers none (404, 405) says so as well as naming project-id', async () => {
+  test('a create refused: 404 points at project-id, 405 at base-url; none says the operation is missing', async () => {
     const s = await simulator()
-    for (const status of [404, 405]) {
-      s.addFault({ route: 'agent-create', status, body: { error: 'no such route' } })
-      const { failure } = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
-      expect(failure).toBe(
-        `Could not create an agent job in project proj_123 (HTTP ${status}: the service said "no such route"): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`
-      )
-    }
+    s.addFault({ route: 'agent-create', status: 404, body: { error: 'project not found' } })
+    const missing = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
+    expect(missing.failure).toBe(
+      'Could not create an agent job in project proj_123 (HTTP 404: the service said "project not found"): the ' +
+        "service knows no such project. Check `project-id` (the API keys page of the organization's settings shows " +
+        "it), and that `base-url` leads to the service's admin API."
+    )
+    s.addFault({ route: 'agent-create', status: 405, body: { error: 'method not allowed' } })
+    const elsewhere = await runAction(agentInputs(s, { operation: 'agent-create', prompt: 'Hello' }))
+    expect(elsewhere.failure).toBe(
+      'Could not create an agent job in project proj_123 (HTTP 405: the service said "method not allowed"): the ' +
+        "address does not take this request, though the service's admin API creates jobs with " +
+        '`POST /v2/agent/{projectId}/job`. ' +
+        'Check that `base-url` leads to the admin API, not to a proxy or another service.'
+    )
+    for (const { failure } of [missing, elsewhere]) expect(failure).not.toMatch(/not in the|does not offer/)
   })
 
   test('a blank prompt and path-like ids are refused before any request', async () => {

@@ -83,7 +83,7 @@ describe('deploy against the simulator', () => {
 
     const reading = readSummary(summary)
     expect(reading.markdownBlocks).toEqual([])
-    expect(summary).toContain('<h3>Deployment of project proj_123</h3>')
+    expect(summary).toContain('<h3>Deployment of proj_123</h3>')
     expect(summary).toContain(`<td>Deployed commit</td><td><code>${DEFAULT_DEPLOYED_COMMIT.sha}</code></td>`)
     expect(summary).toContain('<td>Ref</td><td>main</td>')
     expect(summary).toContain(
@@ -225,13 +225,18 @@ describe('deploy against the simulator', () => {
     expect(routes()).toEqual(['deploy-trigger'])
   })
 
-  test('a refused trigger names the key and what else the reference says refuses one', async () => {
+  test("a refused trigger (403) gives the reference's causes for a POST, not static export", async () => {
     await simulator()
     sim.addFault({ route: 'deploy-trigger', status: 403, body: { error: 'read-only key' } })
     const { failure, failureKind } = await runDeploy()
     expect(failureKind).toBe('refused')
-    expect(failure).toContain('the service refused the request (HTTP 403: read-only key). Check `api-key`')
-    expect(failure).toContain('A key limited to reading cannot trigger a deployment')
+    expect(failure).toBe(
+      'Could not trigger a deployment of project proj_123: ' +
+        'the service refused the request (HTTP 403: read-only key). ' +
+        "The service's reference gives these causes: a key limited to reading, used for this POST (use a key " +
+        "with full access); or an IP allowlist on the key that does not hold this machine's " +
+        'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist).'
+    )
     expect(routes()).toEqual(['deploy-trigger'])
   })
 

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, readdir } from 'node:fs/promises'
 import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
 import { INPUTS } from '../src/action/inputs.js'
@@ -94,5 +94,20 @@ describe('action.yml, README and the code say the same', () => {
     const unreleased = changelog.split(/^## /m).find((part) => part.startsWith('[Unreleased]')) ?? ''
     const said = [...unreleased.matchAll(/`engines\.node` is `([^`]+)`/g)].map(([, range]) => range)
     expect(said).toEqual([packageJson.engines.node])
+  })
+
+  test('no line of src/ is over 120 characters, what a side-by-side review shows whole', async () => {
+    const files = (await readdir(new URL('../src/', import.meta.url), { recursive: true })).filter((name) =>
+      name.endsWith('.ts')
+    )
+    const long: string[] = []
+    for (const name of files) {
+      const text = await readFile(new URL(`../src/${name}`, import.meta.url), 'utf8')
+      text.split('\n').forEach((line, i) => {
+        if (line.length > 120) long.push(`src/${name}:${i + 1}`)
+      })
+    }
+    expect(files.length).toBeGreaterThan(50)
+    expect(long).toEqual([])
   })
 })

@@ -255,13 +255,39 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-status')).toBe(0)
   })
 
-  test('a refused export names the key and the plan, either of which may be the cause', async () => {
+  test('a refused start (403): the causes that apply, a read-only key, an IP allowlist, no static export', async () => {
     await simulator({})
-    sim.addFault({ route: 'export-start', status: 403, body: { error: 'static export requires an enterprise plan' } })
+    sim.addFault({ route: 'export-start', status: 403, body: { error: 'forbidden' } })
     const { failed, failure } = await runExport({})
     expect(failed).toBe(true)
-    expect(failure).toMatch(
-      /refused the request \(HTTP 403: static export requires an enterprise plan\)\. Check `api-key`.*enterprise plan/
+    expect(failure).toBe(
+      'Could not start the export of docs.acme.com: the service refused the request (HTTP 403: forbidden). ' +
+        "The service's reference gives these causes: a key limited to reading, used for this POST (use a key " +
+        "with full access); an IP allowlist on the key that does not hold this machine's " +
+        'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist); ' +
+        'or static export not enabled for the organization (a private beta under an enterprise agreement).'
+    )
+    expect(sim.count('export-start')).toBe(1)
+  })
+
+  test('a status read refused (403) names only the IP allowlist: a GET, of a feature the start had', async () => {
+    await simulator({})
+    sim.addFault({ route: 'export-status', status: 403 })
+    const { failure } = await runExport({ 'job-id': 'exp_1' })
+    expect(failure).toContain(
+      'Could not read the status of export job exp_1: the service refused the request (HTTP 403'
+    )
+    expect(failure).toContain("this cause: an IP allowlist on the key that does not hold this machine's address")
+    expect(failure).not.toMatch(/limited to reading|static export not enabled/)
+  })
+
+  test('a key refused (401) is wrong or expired, whatever the request', async () => {
+    await simulator({})
+    const { failure } = await runExport({ 'api-key': 'mint_expired' })
+    expect(failure).toBe(
+      'Could not start the export of docs.acme.com: the service did not accept the key (HTTP 401: invalid API key). ' +
+        '`api-key` is wrong or has expired: check the secret, or make a new admin key on the API keys page of the ' +
+        "organization's settings."
     )
   })
 
@@ -674,7 +700,8 @@ describe('the site check and the Helm values', () => {
     const { failed, failure, outputs } = await runExport({ verify: 'strict' })
     expect(failed).toBe(true)
     expect(failure).toContain(
-      'The site check failed (`verify: strict`): 1 internal links lead to no file of the site. The previous site was left as it was.'
+      'The site check failed (`verify: strict`): 1 internal link leads to no file of the site. ' +
+        'The previous site was left as it was.'
     )
     expect(outputs['broken-links']).toBe('1')
     expect(await readFile(path.join(site, 'index.html'), 'utf8')).toBe('the old site')
@@ -757,9 +784,11 @@ describe('the site check and the Helm values', () => {
     expect(durable.outputs['helm-values']).toContain('https://downloads.acme.com/docs/bundle.tar.gz')
     expect(durable.log.text()).not.toContain('expires at')
     const presigned = await runExport({ 'helm-values-file': 'values.yaml' })
-    const expiresAt = presigned.outputs['expires-at'] as string
-    const warning = `The Helm values point at the presigned bundle link, which expires at ${expiresAt}`
-    expect(presigned.log.lines).toContainEqual(expect.stringContaining(`warning: ${warning} (in 1`))
+    // The warning says when the link ends, in UTC and from now (formatFromNow's own test checks how far).
+    const expiresAt = (presigned.outputs['expires-at'] as string).replace(/^(.{10})T(.{8}).*$/, '$1 $2 UTC')
+    const warning = `The Helm values point at the presigned bundle link, which expires at ${expiresAt} (in `
+    expect(presigned.log.lines).toContainEqual(expect.stringMatching(/which expires at .* UTC \(in \d+ min\): /))
+    expect(presigned.log.lines).toContainEqual(expect.stringContaining(`warning: ${warning}`))
     expect(presigned.summary).toContain(warning)
     const refused = await runExport({ 'helm-bundle-url': 'bundle.tar.gz' })
     expect(refused.failure).toContain('`helm-bundle-url` must be an absolute address')

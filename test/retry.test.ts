@@ -129,9 +129,9 @@ describe('a Retry-After longer than any step', () => {
   })
 
   test('is said to end a week from now "or later", a time a Date can hold', () => {
-    expect(describeWaitEnd(120_000, now)).toEqual({ at: '2026-01-01T00:02:00.000Z', after: '2m 00s' })
+    expect(describeWaitEnd(120_000, now)).toEqual({ at: '2026-01-01 00:02:00 UTC', after: '2m 00s' })
     expect(describeWaitEnd(parseRetryAfter('99999999999999', now)!, now)).toEqual({
-      at: '2026-01-08T00:00:00.000Z or later',
+      at: '2026-01-08 00:00:00 UTC or later',
       after: '168h 00m or more'
     })
   })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
+import { brokenLinksFold } from '../src/export/site-check.js'
 import { readSummary } from './support/github-summary.js'
 
 function summaryOf(
@@ -14,7 +15,7 @@ function summaryOf(
   report.rows.push(...rows)
   const outputs = new Outputs(() => undefined)
   outputs.set('job-id', 'job_abc')
-  return renderSummary(report, outputs, failure, secrets)
+  return renderSummary(report, outputs, failure, secrets, 0)
 }
 
 describe('the job summary as GitHub shows it', () => {
@@ -106,7 +107,8 @@ describe('the job summary as GitHub shows it', () => {
       newReport('Docs admin'),
       outputs,
       'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.',
-      []
+      [],
+      0
     )
     expect(summary).not.toContain('<img')
     expect(summary).toContain('<tr><td>Branch</td><td><code>&#60;img src=x&#62;</code></td></tr>')
@@ -124,7 +126,7 @@ describe('the job summary as GitHub shows it', () => {
         open: true
       }
     )
-    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [])
+    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [], 0)
     expect(summary).toContain(
       '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li><li>@\u200dteam/page.mdx</li></ul></details>\n'
     )
@@ -139,5 +141,51 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary).toBe(
       '<h3>Docs admin</h3>\n<table><tr><th>Item</th><th>Value</th></tr><tr><td>Job</td><td><code>job_abc</code></td></tr><tr><td>Permission</td><td>write</td></tr></table>\n'
     )
+  })
+
+  test('moments in UTC and from when the summary is written; cache-hit in words; text that is no time as it is', () => {
+    const outputs = new Outputs(() => undefined)
+    outputs.set('expires-at', '2025-06-01T14:32:05.000Z')
+    outputs.set('created-at', '2025-06-01 13:00:00')
+    outputs.set('archived-at', 'yesterday')
+    outputs.set('cache-hit', true)
+    const summary = renderSummary(
+      newReport('Static export of docs.acme.com'),
+      outputs,
+      undefined,
+      [],
+      Date.parse('2025-06-01T14:18:00Z')
+    )
+    expect(summary).toContain('<tr><td>Link expires</td><td>2025-06-01 14:32:05 UTC (in 14 min)</td></tr>')
+    // A time without a zone is the service's, read as UTC.
+    expect(summary).toContain('<tr><td>Job created</td><td>2025-06-01 13:00:00 UTC (1 h 18 min ago)</td></tr>')
+    expect(summary).toContain('<tr><td>Archived</td><td>yesterday</td></tr>')
+    expect(summary).toContain('<tr><td>Cache hit</td><td>yes: from the runner&#39;s tool cache</td></tr>')
+    outputs.set('cache-hit', false)
+    expect(renderSummary(newReport('x'), outputs, undefined, [], 0)).toContain(
+      '<td>Cache hit</td><td>no: downloaded</td>'
+    )
+  })
+
+  test("a broken link's text (the archive's) is made safe, and the run's secrets go before it is cut", () => {
+    const key = 'mint_live_Q7w9ZkX2vB4nM8pL3rT6yH1jD5fG0sAe'
+    // The key straddles the 300th character, where the line is cut.
+    const link = `/docs/${'a'.repeat(280)}${key}\u202e/tail`
+    const fold = brokenLinksFold(
+      {
+        problems: [],
+        htmlPages: 2,
+        links: 3,
+        brokenCount: 3,
+        broken: [{ file: 'guide.html', line: 7, link, count: 2 }],
+        reviewMs: 1
+      },
+      [key]
+    )
+    expect(fold.lines).toHaveLength(2)
+    expect(fold.lines[0]).toMatch(/^guide\.html line 7 → \/docs\/a{280}\*\*\*.*\(and 1 more place\)$/)
+    expect(fold.lines[0]).not.toContain(key.slice(0, 8))
+    expect(fold.lines[0]).not.toContain('\u202e')
+    expect(fold.lines[1]).toBe('… and 1 more place (the first 1 link shown)')
   })
 })

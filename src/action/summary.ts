@@ -9,7 +9,8 @@
  * its @mentions ping nobody.
  */
 import { printableLines, redact, withoutMentions } from '../common/text.js'
-import { formatBytes } from '../common/units.js'
+import { formatBytes, formatMoment } from '../common/units.js'
+import { timestamp } from '../service/answer.js'
 import type { OutputName, Outputs } from './outputs.js'
 
 /** What a flow adds to the job summary beyond its outputs: rows of its own, notes and folds. */
@@ -36,29 +37,35 @@ export function newReport(title: string): Report {
   return { title, rows: [], notes: [], folds: [] }
 }
 
+/** How an output's value is shown: `now` (clock ms) for the moments, said from when the summary is written. */
+type Show = (value: string, now: number) => string
+
 /** The outputs a reader of the summary wants, in reading order, with how to show each. */
-const SUMMARY_OUTPUTS: Array<[OutputName, string, (value: string) => string]> = [
+const SUMMARY_OUTPUTS: Array<[OutputName, string, Show]> = [
   ['job-id', 'Job', code],
   ['status', 'Status', (v) => `<strong>${text(v)}</strong>`],
   ['page-count', 'Pages', text],
   ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
   ['bundle-size', 'Bundle size', (v) => text(formatBytes(Number(v)))],
   ['bundle-sha256', 'Bundle sha256', code],
+  ['cache-hit', 'Cache hit', (v) => text(v === 'true' ? "yes: from the runner's tool cache" : 'no: downloaded')],
   ['site-path', 'Site', code],
   ['deployed-commit', 'Deployed commit', code],
   ['bundle-path', 'Archive', code],
-  ['expires-at', 'Link expires', text],
+  ['expires-at', 'Link expires', moment],
   ['model', 'Model', text],
   ['source-repository', 'Repository', text],
-  ['source-ref', 'Branch', code]
+  ['source-ref', 'Branch', code],
+  ['created-at', 'Job created', moment],
+  ['archived-at', 'Archived', moment]
 ]
 
 /** Rows for the summary: the known outputs first, then the flow's own rows. */
-function summaryRows(outputs: Outputs, report: Report): Array<[string, string]> {
+function summaryRows(outputs: Outputs, report: Report, now: number): Array<[string, string]> {
   const rows: Array<[string, string]> = []
   for (const [name, label, show] of SUMMARY_OUTPUTS) {
     const value = outputs.get(name)
-    if (value) rows.push([label, show(value)])
+    if (value) rows.push([label, show(value, now)])
   }
   return [...rows, ...report.rows.map(([label, value]): [string, string] => [label, text(value)])]
 }
@@ -66,16 +73,18 @@ function summaryRows(outputs: Outputs, report: Report): Array<[string, string]> 
 /**
  * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
  * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
- * masks the log, and a service's error may quote the key it was sent.
+ * masks the log, and a service's error may quote the key it was sent. Moments are said in UTC and
+ * from `now` (clock ms), when the summary is written.
  */
 export function renderSummary(
   report: Report,
   outputs: Outputs,
   failure: string | undefined,
-  secrets: readonly string[]
+  secrets: readonly string[],
+  now: number
 ): string {
   const parts = [`<h3>${text(report.title)}</h3>`]
-  const rows = summaryRows(outputs, report)
+  const rows = summaryRows(outputs, report, now)
   if (rows.length > 0) {
     const body = rows.map(([label, value]) => `<tr><td>${text(label)}</td><td>${value}</td></tr>`).join('')
     parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`)
@@ -171,6 +180,12 @@ function text(value: string): string {
   return printableLines(value)
     .map((line) => escapeHtml(withoutMentions(line)))
     .join('<br>')
+}
+
+/** A moment (an ISO 8601 time, or as the service gave it) in UTC and from now; text it cannot read, as it is. */
+function moment(value: string, now: number): string {
+  const at = timestamp(value)
+  return text(at === undefined ? value : formatMoment(at, now))
 }
 
 /** A value to copy as it is (an id, a path): one line, escaped, nothing added. */

@@ -6,6 +6,8 @@ import type { FlowContext } from '../action/context.js'
 import type { Outputs } from '../action/outputs.js'
 import type { AgentSettings } from '../action/settings.js'
 import { ActionError, CancelledError } from '../common/errors.js'
+import { formatMoment } from '../common/units.js'
+import { timestamp } from '../service/answer.js'
 import { AGENT_TERMINAL, type AgentJob } from '../service/agent-api.js'
 import { ServiceError } from '../service/client.js'
 import { type JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
@@ -172,11 +174,17 @@ export class Conversation {
       job.status === 'completed'
         ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
         : job.status === 'archived'
-          ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
+          ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${this.moment(job.archivedAt)})` : ''}.`
           : undefined
     if (note === undefined) return
     host.log.info(note)
     report.notes.push(note)
+  }
+
+  /** A time of the service's in UTC and from now (`2025-06-01 14:32:05 UTC (3 min ago)`), or as it gave it. */
+  private moment(value: string): string {
+    const at = timestamp(value)
+    return at === undefined ? value : formatMoment(at, this.context.clock.now())
   }
 
   /** Waits for what GitHub is being told (the reply's edits and the records not waited for). */

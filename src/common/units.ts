@@ -1,4 +1,4 @@
-/** Durations and byte counts: read from inputs, written for people. */
+/** Durations, byte counts, counts and moments: read from inputs, written for people. */
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
@@ -60,7 +60,41 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`
 }
 
-/** `1 page`, `3 pages`; `plural` where adding an s is wrong (`entries`). */
-export function countOf(count: number, one: string, plural = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : plural}`
+/** A count with its noun, singular for one: `1 page`, `2 pages`, `0 pages`; `plural` for a noun without an s. */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`
+}
+
+/**
+ * A moment in UTC to the second, as people read it: `2025-06-01 14:32:05 UTC`. A runner's and a
+ * reader's zones differ, so the zone is said rather than assumed.
+ */
+export function formatUtc(at: Date): string {
+  return at.toISOString().replace(/T(\d\d:\d\d:\d\d)(?:\.\d+)?Z$/, ' $1 UTC')
+}
+
+/**
+ * How far a moment is from `now`, as people say it: `in 14 min`, `3 h 5 min ago`, `in 2 days`,
+ * `now`. Rounded down: a link said to expire "in 14 min" still works for 14 minutes.
+ */
+export function formatFromNow(at: Date, now: number): string {
+  const ms = at.getTime() - now
+  const span = Math.abs(ms)
+  if (span < 1000) return 'now'
+  const minutes = Math.floor(span / 60_000)
+  const hours = Math.floor(minutes / 60)
+  const words =
+    minutes < 1
+      ? `${Math.floor(span / 1000)} s`
+      : hours < 1
+        ? `${minutes} min`
+        : hours < 48
+          ? `${hours} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`
+          : counted(Math.floor(hours / 24), 'day')
+  return ms > 0 ? `in ${words}` : `${words} ago`
+}
+
+/** A moment in UTC and from now: `2025-06-01 14:32:05 UTC (in 14 min)`. */
+export function formatMoment(at: Date, now: number): string {
+  return `${formatUtc(at)} (${formatFromNow(at, now)})`
 }

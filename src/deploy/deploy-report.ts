@@ -7,7 +7,7 @@
  */
 import type { Fold } from '../action/summary.js'
 import { cutShort, redact } from '../common/text.js'
-import { formatDuration } from '../common/units.js'
+import { counted, formatDuration } from '../common/units.js'
 import type { ChangedFiles, Deployment } from '../service/deploy-api.js'
 import { SERVICE_TEXT_CHARS } from '../service/answer.js'
 
@@ -134,7 +134,7 @@ export class DeploymentReport {
 /** `The deployment's log: its last 20 lines (of 312)`. */
 export function logTitle(shown: number, all: number): string {
   return shown === all
-    ? `The deployment's log (${all} line${all === 1 ? '' : 's'})`
+    ? `The deployment's log (${counted(all, 'line')})`
     : `The deployment's log: its last ${shown} lines (of ${all})`
 }
 

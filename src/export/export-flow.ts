@@ -9,6 +9,7 @@ import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
+import { counted, formatFromNow, formatUtc } from '../common/units.js'
 import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
@@ -97,9 +98,10 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
   let link = await log.group('Generate the bundle link', async () => {
     const first = await generateLink()
-    log.info(
-      `Bundle link: ${describeLink(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`
-    )
+    const at = first.expiresAt
+    const expires =
+      at === undefined ? 'at a time the service did not say' : `${formatUtc(at)}, ${formatFromNow(at, clock.now())}`
+    log.info(`Bundle link: ${describeLink(first.url)} (expires ${expires}).`)
     return first
   })
 
@@ -172,9 +174,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       settings.helmValuesFile,
       helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion)
     )
-    log.info(
-      `Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`
-    )
+    const address =
+      settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`
+    log.info(`Wrote the Helm values to ${settings.helmValuesFile}${address}.`)
     report.rows.push(['Helm values', settings.helmValuesFile])
     const expiring = settings.helmBundleUrl === undefined ? expiryWarning(link, clock.now()) : undefined
     if (expiring !== undefined) {
@@ -196,7 +198,7 @@ function publishStatus(value: ExportStatus, context: FlowContext): void {
 function describeStatus(value: ExportStatus): string {
   const parts = [value.status]
   if (value.progress !== undefined) parts.push(`${value.progress}%`)
-  if (value.pageCount !== undefined) parts.push(`${value.pageCount} pages`)
+  if (value.pageCount !== undefined) parts.push(counted(value.pageCount, 'page'))
   if (value.error !== undefined) parts.push(`error: ${value.error}`)
   return parts.join(', ')
 }

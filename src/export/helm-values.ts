@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
-import { formatDuration } from '../common/units.js'
+import { formatMoment } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /** A link that expires sooner than this is no address for a deployment that may restart any time. */
@@ -36,10 +36,8 @@ function yamlString(text: string): string {
  */
 export function expiryWarning(link: BundleLink, now: number): string | undefined {
   if (link.expiresAt === undefined || link.expiresAt.getTime() - now >= DURABLE_MS) return undefined
-  const left = Math.max(0, link.expiresAt.getTime() - now)
   return (
-    `The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ` +
-    `${formatDuration(left)}): ` +
+    `The Helm values point at the presigned bundle link, which expires at ${formatMoment(link.expiresAt, now)}: ` +
     'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its ' +
     'address as `helm-bundle-url`.'
   )

@@ -1,13 +1,16 @@
 /**
  * The site check before a deployment (`verify`), as the export flow reports it: the figures in
- * the log and the summary, the first broken links as warnings with their page and line, the
- * `broken-links` output, and with `verify: strict` a failure that keeps the previous site.
+ * the log and the summary, the first broken links with their page and line (as warnings, and as
+ * a list in the summary), the `broken-links` output, and with `verify: strict` a failure that
+ * keeps the previous site.
  */
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
-import { serviceText } from '../common/text.js'
-import { type SiteCheck, checkSite } from '../verify/site.js'
+import type { Fold } from '../action/summary.js'
+import { cutShort, redact, serviceText } from '../common/text.js'
+import { counted } from '../common/units.js'
+import { type BrokenLink, type SiteCheck, checkSite } from '../verify/site.js'
 
 /**
  * The review of one unpacking's staged site before the swap, or undefined when the site is not
@@ -29,31 +32,59 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   const { log } = context.host
   const { outputs, report } = context
   outputs.set('broken-links', check.brokenCount)
-  log.info(
-    `Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`
-  )
+  const links = counted(check.links, 'internal link')
+  const after = `${Math.round(check.reviewMs)} ms after unpacking`
+  log.info(`Checked the site: ${counted(check.htmlPages, 'page')}, ${links}, ${check.brokenCount} broken (${after}).`)
   report.rows.push(['Broken links', String(check.brokenCount)])
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
-    const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : ''
+    const page = serviceText(broken.file)
+    const nowhere = `leads to no file of the site${morePlaces(broken)}`
     log.warning(
       broken.link === undefined
-        ? `Broken link in ${serviceText(broken.file)}, a page that changed while the site was checked: it leads to no file of the site${more}.`
+        ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
         : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-          `Broken link in ${serviceText(broken.file)} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} leads to no file of the site${more}.`
+          `Broken link in ${page} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} ${nowhere}.`
     )
   }
-  const distinct = check.broken.length
-  if (check.brokenCount > 0 && distinct < check.brokenCount)
-    report.notes.push(
-      `${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`
-    )
+  if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets.values()))
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
-  const what = [
-    ...check.problems,
-    ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])
-  ]
+  const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])]
   throw new ActionError(
     `The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`
   )
+}
+
+/** The longest page name or link a summary's line shows: a site's text, of no bound of its own. */
+const SHOWN_CHARS = 300
+
+/**
+ * The broken links for the job summary, shown open: one line each, `page line N -> link`, of the
+ * first distinct ones (what the site check reports), then how many places the others are in.
+ * The archive's text: made safe, the run's secrets taken out before it is cut.
+ */
+export function brokenLinksFold(check: SiteCheck, secrets: readonly string[]): Fold {
+  const shown = (value: string): string =>
+    cutShort(redact(serviceText(value), secrets), SHOWN_CHARS, `(cut short: ${value.length} characters)`)
+  const lines = check.broken.map((broken) =>
+    broken.link === undefined
+      ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
+      : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
+  )
+  const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0)
+  if (listed < check.brokenCount) {
+    const shownLinks = counted(check.broken.length, 'link')
+    lines.push(`… and ${counted(check.brokenCount - listed, 'more place')} (the first ${shownLinks} shown)`)
+  }
+  return { title: `${leadNowhere(check.brokenCount)}: page and line → link`, kind: 'list', lines, open: true }
+}
+
+/** `3 internal links lead to no file of the site`, `1 internal link leads ...`. */
+function leadNowhere(count: number): string {
+  return `${counted(count, 'internal link')} ${count === 1 ? 'leads' : 'lead'} to no file of the site`
+}
+
+/** ` (and 2 more places)`: where else a broken link appears; empty when it appears once. */
+function morePlaces(broken: BrokenLink): string {
+  return broken.count > 1 ? ` (and ${counted(broken.count - 1, 'more place')})` : ''
 }

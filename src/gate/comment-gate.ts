@@ -22,13 +22,16 @@ export interface Entrance {
 }
 
 /**
- * Reads the event and, on a comment, judges it: the Entrance when the operation may go on,
- * undefined when the comment runs nothing (`skipped` and `skip-reason` say why). Throws when the
- * comment's author or their permission cannot be known.
+ * On a comment `event` (the one that started the run), judges the comment: the Entrance when the
+ * operation may go on, undefined when the comment runs nothing (`skipped` and `skip-reason` say
+ * why). Throws when the comment's author or their permission cannot be known.
  */
-export async function enter(settings: GateSettings, context: FlowContext): Promise<Entrance | undefined> {
+export async function enter(
+  settings: GateSettings,
+  context: FlowContext,
+  event: RunnerEvent
+): Promise<Entrance | undefined> {
   const { host, outputs } = context
-  const event = await host.event()
   const comment = readTriggeringComment(event, (name) => host.env(name))
   let made: Promise<GitHubApi | undefined> | undefined
   const github = (): Promise<GitHubApi | undefined> =>

@@ -27,10 +27,32 @@ export interface AgentJob {
 export const AGENT_TERMINAL: ReadonlySet<string> = new Set(['completed', 'archived', 'failed'])
 export const AGENT_KNOWN: ReadonlySet<string> = new Set(['active', 'completed', 'archived', 'failed'])
 
-/** Spec section 8: follow-up messages per project and hour. */
-const MESSAGES_PER_HOUR = 100
+/** The reference's limit on creating jobs, and apart from it on sending messages: uses per project and hour. */
+const USES_PER_HOUR = 100
 
-/** The agent operations (spec 4.1, 4.2, plus create) with their failures explained for a user. */
+/** What a 429 of each limited operation says: which limit of the reference's is reached. */
+function rateLimit(operation: string, projectId: string): string {
+  return (
+    `the service's limit on ${operation}, ${USES_PER_HOUR} uses an hour per project, ` +
+    `is reached for project ${projectId}`
+  )
+}
+
+/**
+ * What a 404 or 405 to a create means: the reference has the operation, so the project is unknown
+ * or the request went to something other than the admin API.
+ */
+const CREATE_REFUSED = {
+  404:
+    "the service knows no such project. Check `project-id` (the API keys page of the organization's settings shows " +
+    "it), and that `base-url` leads to the service's admin API.",
+  405:
+    "the address does not take this request, though the service's admin API creates jobs with " +
+    '`POST /v2/agent/{projectId}/job`. ' +
+    'Check that `base-url` leads to the admin API, not to a proxy or another service.'
+} as const
+
+/** The agent operations (get, message and create) with their failures explained for a user. */
 export class AgentApi {
   constructor(
     private readonly client: ServiceClient,
@@ -69,26 +91,27 @@ export class AgentApi {
         what: `send the message to agent job ${jobId}`,
         deadline
       },
-      { projectId, jobId, rateLimit: `the project's limit of ${MESSAGES_PER_HOUR} messages an hour is reached` }
+      { projectId, jobId, rateLimit: rateLimit('sending messages', projectId) }
     )
     return readAgentJob(body)
   }
 
   /**
-   * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, as the issues name it; not in
-   * the service's API reference, so its answer is read as loosely as the others and its absence
-   * (404, 405) is said plainly.
+   * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, 201 with the job (the
+   * reference's "Create agent job"); its answer is read as loosely as the others.
    */
   async create(projectId: string, prompt: string, deadline?: number): Promise<AgentJob & { id: string }> {
     const what = `create an agent job in project ${projectId}`
     const body = await this.call(
       { method: 'POST', path: `/v2/agent/${segment(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline },
-      { projectId, rateLimit: "the service's rate limit for this project is reached" }
+      { projectId, rateLimit: rateLimit('creating agent jobs', projectId) }
     )
     const job = readAgentJob(body)
     if (job.id === undefined) {
       throw new ActionError(
-        `The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, or with control characters or a workflow command mark), so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`
+        `The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, ` +
+          `or with control characters or a workflow command mark), so the job cannot be followed. Look the job up ` +
+          `on the dashboard; do not rerun blindly (it would create a second job).`
       )
     }
     return { ...job, id: job.id }
@@ -105,24 +128,24 @@ export class AgentApi {
       const said = error.serviceError ? `: the service said "${error.serviceError}"` : ''
       if (error.status === 404 && about.jobId !== undefined) {
         throw new ActionError(
-          `Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`,
+          `Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check ` +
+            `\`job-id\` and \`project-id\`.`,
+          { cause: error }
+        )
+      }
+      if ((error.status === 404 || error.status === 405) && about.jobId === undefined)
+        throw new ActionError(
+          `Could not ${request.what} (HTTP ${error.status}${said}): ${CREATE_REFUSED[error.status]}`,
           {
             cause: error
           }
         )
-      }
-      if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
-        // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
-        throw new ActionError(
-          `Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`,
-          { cause: error }
-        )
-      }
       if (error.status === 429 && about.rateLimit !== undefined)
         throw this.rateLimited(request.what, about.rateLimit, error, said)
       if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
         throw error.withMessage(
-          `${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`
+          `${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending ` +
+            `the message again.`
         )
       }
       throw error
@@ -138,7 +161,7 @@ export class AgentApi {
       end === undefined
         ? 'The service did not say when to try again; try again later.'
         : `Try again after ${end.at} (in ${end.after}).`
-    const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : ''
+    const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so it was not tried again.' : ''
     return new ActionError(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error })
   }
 }

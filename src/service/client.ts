@@ -15,9 +15,11 @@ import {
   type AttemptFailure,
   NOT_SENT,
   type RequestKind,
+  type Feature,
   classify,
   describeAmbiguity,
-  describeFailure
+  describeFailure,
+  refusalAdvice
 } from './failure.js'
 import { AttemptError, DEFAULT_BACKOFF, describeWaitEnd, parseRetryAfter, withRetries } from './retry.js'
 
@@ -48,6 +50,8 @@ export interface ServiceRequest {
   kind: RequestKind
   /** What the request does, for messages: "start the export of docs.acme.com". */
   what: string
+  /** A feature of the organization's the request needs: a 403 may mean it is not enabled. */
+  feature?: Feature | undefined
   /**
    * Absolute clock time after which no retry wait is started; each attempt also ends by then
    * (plus the short grace of common/deadline.ts).
@@ -215,7 +219,7 @@ export function isPassingOutage(error: unknown, earlier: readonly unknown[] = []
   )
 }
 
-/** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
+/** Whether the step's `timeout` left no time for a request, or for another try of it (before the deadline). */
 export function isOutOfTime(error: unknown): boolean {
   return error instanceof ServiceError && error.stoppedByDeadline
 }
@@ -234,22 +238,22 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
   const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : ''
   let message: string
   if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-    // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
-    const plan = request.path.startsWith('/v1/static-export/')
-      ? ", and that the organization's plan includes static export (an enterprise plan)"
-      : ''
+    const refused = failure.status === 401 ? 'did not accept the key' : 'refused the request'
     message =
-      `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` +
-      `Check \`api-key\`, that it belongs to this organization${plan}.`
+      `Could not ${request.what}: the service ${refused} (HTTP ${failure.status}${said}). ` +
+      refusalAdvice(failure.status, request)
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
     const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined
     const end = asked === undefined ? undefined : describeWaitEnd(asked, now)
     const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`
-    message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`
+    message =
+      `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}; no time is left within \`timeout\` ` +
+      `for another try.${until}`
   } else if (request.kind === 'once' && mayHaveBeenProcessed) {
     message =
-      `Could not ${request.what}: ${describeAmbiguity(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+      `Could not ${request.what}: ${describeAmbiguity(failure)}${said}. The service may have processed the ` +
+      `request, so it was not sent again ` +
       '(a second one could duplicate the work). Check the service before running again.'
   } else {
     message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}.`

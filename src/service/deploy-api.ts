@@ -43,10 +43,6 @@ export const DEPLOY_KNOWN: ReadonlySet<string> = new Set(['queued', 'in_progress
 const FOLLOW_UP =
   "If it was, a deployment of the project's deployment branch is under way: find its status id on the dashboard " +
   'and follow it with `operation: deploy` and `job-id: <its status id>` rather than triggering another.'
-/** The reference's causes of a 403 besides a wrong key. */
-const REFUSED_TRIGGER =
-  'A key limited to reading cannot trigger a deployment, and a key with an IP allowlist refuses addresses not on it ' +
-  '(those of GitHub-hosted runners change).'
 
 export class DeployApi {
   constructor(private readonly client: ServiceClient) {}
@@ -69,7 +65,6 @@ export class DeployApi {
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       if (error.mayHaveBeenProcessed) throw error.withMessage(`${error.message} ${FOLLOW_UP}`)
-      if (error.status === 403) throw error.withMessage(`${error.message} ${REFUSED_TRIGGER}`)
       throw error
     }
     const fields = asObject(answer)

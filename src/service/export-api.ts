@@ -45,6 +45,8 @@ export class ExportApi {
       body,
       kind: 'once',
       what,
+      // The reference's 403 of a start: static export is not enabled for the organization.
+      feature: 'static export',
       deadline
     })
     const fields = asObject(answer)
@@ -55,7 +57,8 @@ export class ExportApi {
           ? 'no `jobId`'
           : 'a `jobId` the action cannot use (blank, or with control characters or a workflow command mark)'
       throw new ActionError(
-        `Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on the dashboard before starting another.`
+        `Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on ` +
+          `the dashboard before starting another.`
       )
     }
     return { jobId, status: text(fields.status) }

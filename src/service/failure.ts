@@ -83,8 +83,24 @@ const CERTIFICATE_REFUSALS = new Set([
  * Not sent, and the same again on another try. Other `ERR_SSL_…` codes (a bad record, a decryption
  * failure) may come after the request went out, in the answer: they stay "may have been processed".
  */
-const HANDSHAKE_FAILURE =
-  /^ERR_SSL_(?:.*HANDSHAKE.*|.*PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER|.*UNKNOWN_CA|.*BAD_CERTIFICATE|.*CERTIFICATE_REQUIRED|.*UNRECOGNIZED_NAME|.*INSUFFICIENT_SECURITY|.*KEY_TOO_SMALL|CA_MD_TOO_WEAK|NO_SHARED_CIPHER|UNSAFE_LEGACY_RENEGOTIATION_DISABLED)$/
+const HANDSHAKE_FAILURE = new RegExp(
+  `^ERR_SSL_(?:${[
+    '.*HANDSHAKE.*',
+    '.*PROTOCOL_VERSION',
+    'UNSUPPORTED_PROTOCOL',
+    'NO_PROTOCOLS_AVAILABLE',
+    'WRONG_VERSION_NUMBER',
+    '.*UNKNOWN_CA',
+    '.*BAD_CERTIFICATE',
+    '.*CERTIFICATE_REQUIRED',
+    '.*UNRECOGNIZED_NAME',
+    '.*INSUFFICIENT_SECURITY',
+    '.*KEY_TOO_SMALL',
+    'CA_MD_TOO_WEAK',
+    'NO_SHARED_CIPHER',
+    'UNSAFE_LEGACY_RENEGOTIATION_DISABLED'
+  ].join('|')})$`
+)
 
 /** Whether the TLS handshake failed: the request was not sent, and another try would fail alike. */
 function isTlsRefusal(code: string): boolean {
@@ -132,9 +148,50 @@ export function describeFailure(failure: AttemptFailure): string {
 /** How a failure that may have been processed happened, for the "not sent again" message. */
 export function describeAmbiguity(failure: AttemptFailure): string {
   if (failure.kind === 'network') {
-    return `the connection failed after the request was sent (${failure.code ? `${failure.code}: ` : ''}${failure.message})`
+    return (
+      `the connection failed after the request was sent ` +
+      `(${failure.code ? `${failure.code}: ` : ''}${failure.message})`
+    )
   }
   if (failure.kind === 'answer')
     return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
   return `the service answered HTTP ${failure.status}`
+}
+
+/** A feature an organization may not have, which a 403 to a request that needs it can mean. */
+export type Feature = 'static export'
+
+/** What a refusal is about: a read-only key refuses only POSTs, a missing feature only the requests that need it. */
+export interface RefusedRequest {
+  method: 'GET' | 'POST'
+  feature?: Feature | undefined
+}
+
+/** The causes the service's reference gives for a 403, each with what to do about it. */
+const READ_ONLY_KEY = 'a key limited to reading, used for this POST (use a key with full access)'
+const IP_ALLOWLIST =
+  "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
+  'use a runner with a fixed address, or lift the allowlist)'
+const FEATURE_OFF: Record<Feature, string> = {
+  'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)'
+}
+
+/**
+ * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that
+ * is wrong or expired; a 403, of its causes, those that can apply to `request`.
+ */
+export function refusalAdvice(status: 401 | 403, request: RefusedRequest): string {
+  if (status === 401) {
+    return (
+      '`api-key` is wrong or has expired: check the secret, ' +
+      "or make a new admin key on the API keys page of the organization's settings."
+    )
+  }
+  const causes = [
+    ...(request.method === 'POST' ? [READ_ONLY_KEY] : []),
+    IP_ALLOWLIST,
+    ...(request.feature === undefined ? [] : [FEATURE_OFF[request.feature]])
+  ]
+  const listed = causes.length === 1 ? causes[0] : `${causes.slice(0, -1).join('; ')}; or ${causes.at(-1)}`
+  return `The service's reference gives ${causes.length === 1 ? 'this cause' : 'these causes'}: ${listed}.`
 }

@@ -3,7 +3,7 @@
  * the next attempt, and when to give up. The verdict on each failure comes from failure.ts.
  */
 import type { Clock } from '../common/clock.js'
-import { formatDuration } from '../common/units.js'
+import { formatDuration, formatUtc } from '../common/units.js'
 import { type AttemptFailure, type RequestKind, classify, describeFailure } from './failure.js'
 
 export interface BackoffPolicy {
@@ -57,12 +57,13 @@ export function parseRetryAfter(value: string | undefined | null, nowMs: number)
 
 /**
  * When a wait the service asked for (from parseRetryAfter) ends, for a message: the time, and how
- * long from now. A wait cut to LONGEST_RETRY_AFTER_MS is said to end then "or later".
+ * long from now, the time in UTC (a reader's zone is not the runner's). A wait cut to
+ * LONGEST_RETRY_AFTER_MS is said to end then "or later".
  */
 export function describeWaitEnd(waitMs: number, nowMs: number): { at: string; after: string } {
   const cut = waitMs >= LONGEST_RETRY_AFTER_MS
   return {
-    at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`,
+    at: `${formatUtc(new Date(nowMs + waitMs))}${cut ? ' or later' : ''}`,
     after: `${formatDuration(waitMs)}${cut ? ' or more' : ''}`
   }
 }

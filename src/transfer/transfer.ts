@@ -20,7 +20,7 @@ import { createStagingFolder, discardFolder, removeQuietly, swapIntoPlace, sweep
 import type { Clock } from '../common/clock.js'
 import { ActionError, CancelledError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
-import { countOf, formatBytes, formatSeconds } from '../common/units.js'
+import { counted, formatBytes, formatSeconds } from '../common/units.js'
 import type { BundleLink } from '../service/export-api.js'
 import { type AttemptFailure, describeFailure } from '../service/failure.js'
 import { AttemptError, type BackoffPolicy, withRetries } from '../service/retry.js'
@@ -306,11 +306,11 @@ async function finish(
   }
   if (siteDir !== undefined && counts !== undefined) {
     const parts = [
-      countOf(counts.files, 'file'),
-      countOf(counts.directories, 'folder'),
-      counts.symlinks ? countOf(counts.symlinks, 'symlink') : '',
-      counts.hardlinks ? countOf(counts.hardlinks, 'hardlink') : '',
-      counts.skipped ? `${countOf(counts.skipped, 'entry', 'entries')} skipped` : ''
+      counted(counts.files, 'file'),
+      counted(counts.directories, 'folder'),
+      counts.symlinks ? counted(counts.symlinks, 'symlink') : '',
+      counts.hardlinks ? counted(counts.hardlinks, 'hardlink') : '',
+      counts.skipped ? `${counted(counts.skipped, 'entry', 'entries')} skipped` : ''
     ]
     log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${parts.filter(Boolean).join(', ')}`)
   }

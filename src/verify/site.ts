@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { setImmediate as setImmediatePromise } from 'node:timers/promises'
 import { type FoundLink, isPage, lineAt, linkAt, linkCollector } from './links.js'
 import { fileSystemPath, listSite } from '../common/site-paths.js'
+import { counted } from '../common/units.js'
 
 export interface BrokenLink {
   /** The page, as a site path, where the link first appears. */
@@ -68,7 +69,9 @@ export async function checkSite(root: string, options: SiteCheckOptions = {}): P
   const problems: string[] = []
   if (!files.includes('index.html')) problems.push('The site has no index.html at its root.')
   if (expectedPages !== undefined && pages.length < expectedPages) {
-    problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`)
+    problems.push(
+      `The site has ${counted(pages.length, 'HTML page')}, fewer than the ${expectedPages} the export job reported.`
+    )
   }
   const { links, brokenCount, broken } = collector.summary(files, BROKEN_LINKS_SHOWN)
   return {

@@ -421,7 +421,7 @@ describe('the action only', () => {
     expect(run.stdout).toMatch(/^::warning::Deployment .* not f{40}, the commit this workflow runs on/m)
     const { markdownBlocks, lists } = readSummary(run.summary)
     expect(markdownBlocks).toEqual([])
-    expect(run.summary).toContain('<h3>Deployment of project proj_123</h3>')
+    expect(run.summary).toContain('<h3>Deployment of proj_123</h3>')
     expect(run.summary).toContain(`<code>${DEFAULT_DEPLOYED_COMMIT.sha}</code>`)
     expect(lists).toEqual([['docs/guides/deploy.mdx'], ['docs/index.mdx', 'docs.json'], ['docs/old/deploy.mdx']])
     expect(run.summary).toMatch(

@@ -34,3 +34,47 @@ export function readSummary(summary: string): SummaryReading {
   )
   return { markdownBlocks, shownText, lists }
 }
+
+/** A summary as a reader sees it on the run's page: each part's text, tags gone, entities read. */
+export interface SummaryView {
+  heading: string
+  /** The table: each row's label and value as shown. */
+  rows: Map<string, string>
+  /** Notes and the failure, one entry a paragraph. */
+  paragraphs: string[]
+  /** Each fold: its title, whether it shows unfolded, its list items or log lines. */
+  folds: Array<{ title: string; open: boolean; lines: string[] }>
+}
+
+/** What a reader sees of `summary` (the action's HTML, which GitHub shows as HTML: see readSummary). */
+export function viewSummary(summary: string): SummaryView {
+  const all = (pattern: RegExp): RegExpExecArray[] => Array.from(summary.matchAll(pattern))
+  return {
+    heading: shown(/<h3>(.*?)<\/h3>/.exec(summary)?.[1] ?? ''),
+    rows: new Map(
+      all(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g).map(([, label = '', value = '']) => [shown(label), shown(value)])
+    ),
+    paragraphs: all(/<p>(.*?)<\/p>/g).map(([, text = '']) => shown(text)),
+    folds: all(/<details( open)?><summary>(.*?)<\/summary>(.*?)<\/details>/g).map(
+      ([, open, title = '', body = '']) => ({
+        title: shown(title),
+        open: open !== undefined,
+        lines: body.startsWith('<ul>')
+          ? Array.from(body.matchAll(/<li>(.*?)<\/li>/g), ([, item = '']) => shown(item))
+          : shown(body.replace(/^<pre>|<\/pre>$/g, '')).split('\n')
+      })
+    )
+  }
+}
+
+/** HTML as text: a `<br>` a line break, other tags gone, character references read. */
+function shown(html: string): string {
+  return html
+    .replace(/<br>/g, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#(\d+);|&(amp|lt|gt|quot);/g, (_, code: string | undefined, name: string | undefined) =>
+      code !== undefined
+        ? String.fromCodePoint(Number(code))
+        : ({ amp: '&', lt: '<', gt: '>', quot: '"' } as const)[name as 'amp']
+    )
+}
