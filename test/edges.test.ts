@@ -148,10 +148,12 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
   })
 
   test('a conversation of exactly 5,000 comments before the reply is read whole: the rerun follows the job', async () => {
-    const sim = await startSim()
+    // A job that outlasts the first attempt's `timeout` but not the rerun's, and a first timeout long
+    // enough for the 5,000 comments to be read before it on a slow machine (the clock runs 100 times faster).
+    const sim = await startSim({ agent: { durationMs: 240_000 } })
     sim.github.addComments(REPO, 7, 4999)
     const event = issueCommentEvent('/docs-agent Fix the install page')
-    expect((await onComment(sim, event, { timeout: '2s' })).failure).toContain('did not finish within `timeout`')
+    expect((await onComment(sim, event, { timeout: '1m' })).failure).toContain('did not finish within `timeout`')
     const rerun = await onComment(sim, event, {}, RERUN)
     expect(rerun.failure).toBeUndefined()
     expect(sim.count('agent-create')).toBe(1)

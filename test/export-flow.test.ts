@@ -478,9 +478,10 @@ describe('export flow against the simulator', () => {
   })
 
   test('outputs carry only sane figures: progress 0..100, a whole non-negative page count', async () => {
-    await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
+    // Jobs that outlast `timeout`; a `timeout` that leaves room for a status read however slow the machine.
+    await simulator({ exportJob: { durationMs: 6_000_000, queuedMs: 0 } })
     sim.addFault({ route: 'export-status', patch: { progress: 1e308, pageCount: -3 }, times: 100 })
-    const { outputs, failed, log } = await runExport({ timeout: '5s' })
+    const { outputs, failed, log } = await runExport({ timeout: '60s' })
     expect(failed).toBe(true)
     expect(outputs.status).toBe('running')
     expect(outputs.progress).toBeUndefined()
@@ -488,7 +489,7 @@ describe('export flow against the simulator', () => {
     expect(log.text()).not.toContain('1e+308')
     sim.clearFaults()
     sim.addFault({ route: 'export-status', patch: { progress: '42', pageCount: 12.5 }, times: 100 })
-    const second = await runExport({ timeout: '5s' })
+    const second = await runExport({ timeout: '60s' })
     expect(second.outputs.progress).toBe('42')
     expect(second.outputs['page-count']).toBeUndefined()
   })
