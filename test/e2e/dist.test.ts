@@ -551,8 +551,9 @@ describe('the action only', () => {
     for (const run of runs) {
       expect(run.exitCode).toBe(1)
       expect(errors(run)).toEqual([expect.stringContaining('`timeout` ran out')])
-      // 1 s, the grace of a request under way (2 s), and the start of node.
-      expect(run.wallMs).toBeLessThan(1000 + 2000 + 2500)
+      // 1 s, the grace of a request under way (2 s), and node's start however loaded the machine: far
+      // below the minutes the faults would take without the bound (SECURITY.md gives the exact bound).
+      expect(run.wallMs).toBeLessThan(1000 + 2000 + 12_000)
     }
   })
 
