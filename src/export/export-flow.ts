@@ -14,7 +14,7 @@ import { followJob } from '../follow/follow-job.js'
 import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { maskLinkSecrets } from '../common/link-secrets.js'
-import { describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
+import { type LinkPolicy, describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
@@ -53,7 +53,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   }
 
   // The download's code loads while the job runs (the poller mostly waits), not after it.
-  const downloadCode = settings.download ? loadDownloadCode() : undefined
+  const transferModules = settings.download ? loadTransferModules() : undefined
 
   const { value: final } = await log.group(`Wait for export job ${jobId}`, () =>
     followJob<ExportStatus>({
@@ -105,68 +105,10 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
     return first
   })
 
-  if (downloadCode !== undefined) {
-    link = await log.group('Download the bundle', async () => {
-      const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode
-      // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
-      // it is the product and goes into `path`.
-      const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path
-      // Outside a runner the by-product goes with the run, so it is never handed on as `bundle-path`.
-      const archiveGoes = settings.extract && !archiveOutlivesRun(host)
-      const where = {
-        archiveFolder,
-        siteDir: settings.extract ? settings.path : undefined,
-        limits: { maxBytes: settings.maxSiteBytes },
-        review: siteVerifier(settings, context),
-        signal: context.signal,
-        log
-      }
-      // The bundle's facts are handed on once the whole archive is kept, also when the site
-      // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
-      const inHand = (cacheHit: boolean) => (archive: KeptArchive) => {
-        outputs.set('cache-hit', cacheHit)
-        if (!archiveGoes) outputs.set('bundle-path', archive.archiveFile)
-        outputs.set('bundle-sha256', archive.sha256)
-        outputs.set('bundle-size', archive.sizeBytes)
-      }
-      try {
-        // A self-hosted runner may have kept this job's bundle from an earlier run.
-        const cache =
-          host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
-        const cached = await cache?.find()
-        let result: Awaited<ReturnType<typeof unpackLocalBundle>> | undefined
-        if (cached !== undefined) {
-          try {
-            result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) })
-          } catch (error) {
-            // A kept copy that does not read as the bundle was damaged: the service still has it.
-            if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
-            log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
-          }
-        }
-        let served = link
-        if (result === undefined) {
-          const downloaded = await transferBundle({
-            ...where,
-            onArchive: inHand(false),
-            link,
-            refreshLink: generateLink,
-            deadline,
-            policy,
-            maskLinkSecrets: (url) => maskLinkSecrets(url, (secret) => context.secrets.add(secret)),
-            clock
-          })
-          // The link that served the bundle: a fresh one if the first had expired.
-          served = downloaded.link
-          result = downloaded
-          await cache?.keep(downloaded.archiveFile)
-        }
-        outputs.set('site-path', result.siteDir ?? '')
-        return served
-      } finally {
-        if (archiveGoes) await removeArchiveFolder(archiveFolder, log)
-      }
-    })
+  if (transferModules !== undefined) {
+    link = await log.group('Download the bundle', () =>
+      downloadBundle({ settings, context, jobId, link, generateLink, policy, transferModules })
+    )
   }
 
   if (settings.helmValuesFile !== undefined) {
@@ -183,6 +125,94 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       log.warning(expiring)
       report.notes.push(expiring)
     }
+  }
+}
+
+/**
+ * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
+ * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ */
+function loadTransferModules(): Promise<TransferModules> {
+  const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
+  loading.catch(() => undefined)
+  return loading
+}
+
+type TransferModules = [typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]
+
+interface DownloadStep {
+  settings: ExportSettings
+  context: FlowContext
+  jobId: string
+  /** The link generated for this run; `generateLink` makes a fresh one when it has expired. */
+  link: BundleLink
+  generateLink: () => Promise<BundleLink>
+  policy: LinkPolicy
+  transferModules: Promise<TransferModules>
+}
+
+/**
+ * Puts the bundle in place: from the runner's tool cache when it kept this job's bundle, else
+ * downloaded. Returns the link that served it (a fresh one when the first had expired).
+ */
+async function downloadBundle(step: DownloadStep): Promise<BundleLink> {
+  const { settings, context, jobId, link } = step
+  const { host, outputs, clock, deadline } = context
+  const { log } = host
+  const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await step.transferModules
+  // Unpacked, the archive is a by-product kept in the runner's temp folder; kept as it is, it is
+  // the product and goes into `path`. Outside a runner the by-product goes with the run, so it is
+  // never handed on as `bundle-path`.
+  const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path
+  const archiveGoes = settings.extract && !archiveOutlivesRun(host)
+  const destination = {
+    archiveFolder,
+    siteDir: settings.extract ? settings.path : undefined,
+    limits: { maxBytes: settings.maxSiteBytes },
+    review: siteVerifier(settings, context),
+    signal: context.signal,
+    log
+  }
+  // The archive's facts are handed on once it is kept whole, also when the site check then fails
+  // (the archive stays for the workflow to look at).
+  const publishArchive =
+    (cacheHit: boolean) =>
+    (archive: KeptArchive): void => {
+      outputs.set('cache-hit', cacheHit)
+      if (!archiveGoes) outputs.set('bundle-path', archive.archiveFile)
+      outputs.set('bundle-sha256', archive.sha256)
+      outputs.set('bundle-size', archive.sizeBytes)
+    }
+  try {
+    const cache =
+      host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log)
+    const cached = await cache?.find()
+    if (cached !== undefined) {
+      try {
+        const unpacked = await unpackLocalBundle(cached, { ...destination, onArchive: publishArchive(true) })
+        outputs.set('site-path', unpacked.siteDir ?? '')
+        return link
+      } catch (error) {
+        // A kept copy that does not read as the bundle was damaged: the service still has it.
+        if (!(error instanceof CorruptArchiveError || error instanceof NotAnArchiveError)) throw error
+        log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`)
+      }
+    }
+    const downloaded = await transferBundle({
+      ...destination,
+      onArchive: publishArchive(false),
+      link,
+      refreshLink: step.generateLink,
+      deadline,
+      policy: step.policy,
+      maskLinkSecrets: (url) => maskLinkSecrets(url, (secret) => context.secrets.add(secret)),
+      clock
+    })
+    await cache?.keep(downloaded.archiveFile)
+    outputs.set('site-path', downloaded.siteDir ?? '')
+    return downloaded.link
+  } finally {
+    if (archiveGoes) await removeArchiveFolder(archiveFolder, log)
   }
 }
 
@@ -224,16 +254,4 @@ async function removeArchiveFolder(folder: string, log: Logger): Promise<void> {
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)
-}
-
-/**
- * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
- * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
- */
-function loadDownloadCode(): Promise<
-  [typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]
-> {
-  const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
-  loading.catch(() => undefined)
-  return loading
 }
