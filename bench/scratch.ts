@@ -21,7 +21,7 @@
  * yardstick is the fastest such probe of the run, the first made before any case. It is only as
  * good as the disk at the start, so the report prints it: a run started right after a large
  * delete shows a slow one (2,000 files took 543 ms a minute after one, 53 ms on a quiet disk).
- * The probe makes the calls a writer thread of the action makes, blocking, one after another.
+ * The probe makes the calls that unpacking a file makes, blocking, one after another.
  * Within a case, every run is followed (untimed) by `sync`, so its writeback does not land in the
  * next run.
  */

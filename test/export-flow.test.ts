@@ -620,7 +620,7 @@ describe('max-site-size', () => {
 })
 
 describe('the site check and the Helm values', () => {
-  // A tar's pages are scanned beside the reader, a zip's too once the writer threads that inflate them send them back.
+  // The pages are read back from the staged site once it is unpacked, whichever reader unpacked it.
   test.each(['tar.gz', 'zip'] as const)(
     'the site check (%s): a link to no file is a warning with its page and line, counted in broken-links',
     async (format) => {
