@@ -5,6 +5,7 @@
  * the job, and a pull request the agent opens records its job so that the next comment there
  * reaches the same job.
  */
+import { serviceJobBasics } from '../follow/service-job.js'
 import type { FlowContext } from '../action/context.js'
 import { GitHubApiError } from '../action/host.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
@@ -12,7 +13,7 @@ import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { followJob } from '../follow/follow-job.js'
 import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages } from '../service/agent-api.js'
-import { type ServiceClient, ServiceError, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
+import { type ServiceClient, ServiceError } from '../service/client.js'
 import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
 import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
@@ -66,7 +67,7 @@ export async function runAgent(
   context: FlowContext,
   entrance: Entrance
 ): Promise<void> {
-  const { clock, host, outputs, report, startedAt, deadline } = context
+  const { clock, host, outputs, report, deadline } = context
   // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
   const { event, comment } = entrance
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
@@ -116,11 +117,9 @@ export async function runAgent(
       const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS
       const followed = await host.log.group(`Wait for agent job ${jobId}`, () =>
         followJob({
+          ...serviceJobBasics(settings, context),
           name: `Agent job ${jobId}`,
           check: () => api.get(projectId, jobId, deadline),
-          isPassing: isPassingOutage,
-          isOutOfTime,
-          askedWait,
           // A first read without a status is the first of the few read past.
           failed:
             request.kind === 'read' && reached.read === undefined
@@ -142,14 +141,7 @@ export async function runAgent(
           // it was before the message, so only a status read counts.
           first: reached.read,
           checkFirst: false,
-          initialIntervalMs: settings.pollIntervalMs,
-          maxIntervalMs: settings.maxPollIntervalMs,
-          startedAt,
-          timeoutMs: settings.timeoutMs,
-          resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``,
-          clock,
-          log: host.log,
-          signal: context.signal
+          resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``
         })
       )
       final = followed.value

@@ -4,13 +4,14 @@
  * set as each fact becomes known, and the job summary is filled from the last status seen, also
  * when the step fails.
  */
+import { serviceJobBasics } from '../follow/service-job.js'
 import type { FlowContext } from '../action/context.js'
 import type { DeploySettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
+import type { ServiceClient } from '../service/client.js'
 import { DEPLOY_KNOWN, DEPLOY_TERMINAL, DeployApi, type Deployment } from '../service/deploy-api.js'
 import { DeploymentReport, isAnotherCommit } from './deploy-report.js'
 
@@ -62,11 +63,9 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
     }
     const { value: final } = await log.group(`Wait for deployment ${statusId}`, () =>
       followJob<Deployment>({
+        ...serviceJobBasics(settings, context),
         name: `Deployment ${statusId}`,
         check: () => api.status(statusId, deadline),
-        isPassing: isPassingOutage,
-        isOutOfTime,
-        askedWait,
         read: (deployment) => ({ status: deployment.status, summary: describe.describe(deployment) }),
         terminal: DEPLOY_TERMINAL,
         known: DEPLOY_KNOWN,
@@ -74,14 +73,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
         // A deployment of an earlier run may be over already; one this run triggered is not.
         checkFirst: settings.jobId !== undefined,
         jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
-        initialIntervalMs: settings.pollIntervalMs,
-        maxIntervalMs: settings.maxPollIntervalMs,
-        startedAt,
-        timeoutMs: settings.timeoutMs,
-        resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`,
-        clock,
-        log,
-        signal: context.signal
+        resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
       })
     )
     await logOutcome(statusId, final, describe, log)

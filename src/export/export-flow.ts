@@ -3,6 +3,7 @@
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+import { serviceJobBasics } from '../follow/service-job.js'
 import { lstat, rm } from 'node:fs/promises'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
@@ -11,7 +12,7 @@ import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { counted, formatFromNow, formatUtc } from '../common/units.js'
 import { followJob } from '../follow/follow-job.js'
-import { type ServiceClient, askedWait, isOutOfTime, isPassingOutage } from '../service/client.js'
+import type { ServiceClient } from '../service/client.js'
 import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportStatus } from '../service/export-api.js'
 import { maskLinkSecrets } from '../common/link-secrets.js'
 import { type LinkPolicy, describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
@@ -57,11 +58,9 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
 
   const { value: final } = await log.group(`Wait for export job ${jobId}`, () =>
     followJob<ExportStatus>({
+      ...serviceJobBasics(settings, context),
       name: `Export job ${jobId}`,
       check: () => api.status(jobId, deadline),
-      isPassing: isPassingOutage,
-      isOutOfTime,
-      askedWait,
       read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,
@@ -69,14 +68,7 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       // A job of an earlier run may be done already; one this run started is not.
       checkFirst: settings.jobId !== undefined,
       jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
-      initialIntervalMs: settings.pollIntervalMs,
-      maxIntervalMs: settings.maxPollIntervalMs,
-      startedAt,
-      timeoutMs: settings.timeoutMs,
-      resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`,
-      clock,
-      log,
-      signal: context.signal
+      resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     })
   )
   if (final.status === 'failed') {
