@@ -5,11 +5,11 @@ import { levelOf, meets } from '../src/gate/permission.js'
 import { formatReplyMarker, readReplyMarker } from '../src/agent/rerun-state.js'
 import { type GitHubApi, GitHubApiError } from '../src/action/host.js'
 import { createGitHubApi } from '../src/action/octokit.js'
-import { describeGitHubError } from '../src/agent/github-calls.js'
+import { describeGitHubError } from '../src/github/calls.js'
 import { progressText } from '../src/agent/reply.js'
 import { commentCode, withoutMentions } from '../src/common/text.js'
 import { normalisedHttpLink } from '../src/service/answer.js'
-import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/agent/trigger.js'
+import { CONTEXT_BODY_CHARS, matchCommand, promptWithContext } from '../src/gate/trigger.js'
 import type { GitHubThread, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import {
   type Inputs,

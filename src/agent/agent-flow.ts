@@ -16,7 +16,7 @@ import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages }
 import { type ServiceClient, ServiceError } from '../service/client.js'
 import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
-import { READ_PERMISSION_HINT, describeGitHubError } from './github-calls.js'
+import { READ_PERMISSION_HINT, describeGitHubError } from '../github/calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
 import type { Entrance } from '../gate/comment-gate.js'
 import { OurComments } from './our-comments.js'
@@ -29,7 +29,7 @@ import {
   repositoryOf,
   resolvePrompt,
   subjectOf
-} from './trigger.js'
+} from '../gate/trigger.js'
 
 /** How much of the prompt the job summary shows. */
 const PROMPT_PREVIEW = 200

@@ -14,7 +14,7 @@ import { type JobRecords, type PullRequestRef, type RecordedJob, parsePullReques
 import type { ProgressComment } from './progress-comment.js'
 import type { Asked } from './rerun-state.js'
 import { type ProgressFacts, progressText } from './reply.js'
-import { serverUrlOf } from './trigger.js'
+import { serverUrlOf } from '../gate/trigger.js'
 
 /** A job and what the service last said of it. */
 export interface JobInHand extends RecordedJob {

@@ -7,11 +7,12 @@
  * and only records of the workflow's own `project-id`, with ids that are plain path segments, so
  * that a record another bot was made to post can at most name another job of that project.
  */
+import { RECORD_MARKER } from '../github/markers.js'
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
 import { isPlainSegment } from '../common/path-segment.js'
-import { LISTING_TIMEOUT_MS, Serial, readGitHub, tryGitHub } from './github-calls.js'
+import { LISTING_TIMEOUT_MS, Serial, readGitHub, tryGitHub } from '../github/calls.js'
 import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
 
 export interface RecordedJob {
@@ -23,9 +24,6 @@ export interface PullRequestRef {
   repository: RepoRef
   number: number
 }
-
-/** At the very start of the record (see recordBody): a marker anywhere else (quoted, echoed) is none. */
-export const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/
 
 export function recordBody(job: RecordedJob, command: string): string {
   return [

@@ -7,7 +7,7 @@
  */
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, IssueComment } from '../action/host.js'
-import { readGitHub, tryGitHub } from './github-calls.js'
+import { readGitHub, tryGitHub } from '../github/calls.js'
 
 export type Author = IssueComment['author']
 

@@ -22,10 +22,10 @@ import {
   tryGitHub,
   tryGitHubWhenCancelled,
   writeGitHub
-} from './github-calls.js'
+} from '../github/calls.js'
 import type { OurComments } from './our-comments.js'
+import { REPLY_MARKER } from '../github/markers.js'
 import {
-  REPLY_MARKER,
   type MarkerWrite,
   type ReplyState,
   type RerunEvent,
@@ -33,7 +33,7 @@ import {
   formatReplyMarker,
   readReplyMarker
 } from './rerun-state.js'
-import type { TriggeringComment } from './trigger.js'
+import type { TriggeringComment } from '../gate/trigger.js'
 
 export class ProgressComment {
   /** The reply's writes, one after the other; the reaction's beside them (see Serial). */

@@ -6,6 +6,7 @@
  * what a rerun does with what an earlier attempt left (carryOn). ProgressComment writes and finds
  * the reply; runAgent asks carryOn. Pure.
  */
+import { REPLY_MARKER } from '../github/markers.js'
 import type { RecordedJob } from './job-record.js'
 import { isPlainSegment } from '../common/path-segment.js'
 
@@ -32,8 +33,6 @@ export interface ReplyState {
 }
 
 const PREFIX = '<!-- docs-admin-action:reply '
-/** A reply marker at the very start of a comment (also what OurComments looks for). */
-export const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/
 const ASKED: ReadonlySet<string> = new Set(['message', 'create', 'read'])
 
 export function formatReplyMarker(state: ReplyState): string {

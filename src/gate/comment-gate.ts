@@ -9,7 +9,7 @@ import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, RunnerEvent } from '../action/host.js'
 import type { GateSettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
-import { type SkipReason, type TriggeringComment, readTriggeringComment, skipReason } from '../agent/trigger.js'
+import { type SkipReason, type TriggeringComment, readTriggeringComment, skipReason } from './trigger.js'
 import { meets, readPermission } from './permission.js'
 
 /** What the run learnt at the entrance, for the operation to go on with. */

@@ -12,7 +12,7 @@ import {
 } from '../action/host.js'
 import { PERMISSION_LEVELS, type PermissionLevel } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
-import { describeGitHubError, readGitHub } from '../agent/github-calls.js'
+import { describeGitHubError, readGitHub } from '../github/calls.js'
 
 /** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
 export function levelOf(answer: RepositoryPermission): PermissionLevel {

@@ -9,8 +9,7 @@ import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
-import { RECORD_MARKER } from './job-record.js'
-import { REPLY_MARKER } from './rerun-state.js'
+import { RECORD_MARKER, REPLY_MARKER } from '../github/markers.js'
 
 /** The issue or pull request a run is about. */
 export interface Subject {
