@@ -121,7 +121,7 @@ export class GnuTarExtraction {
     return this.exitCode === undefined && this.failure === undefined && !this.child.stdin.destroyed
   }
 
-  /** Feeds plain tar bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
+  /** Feeds the archive's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
   write(plain: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure
     if (this.exitCode !== undefined || this.child.stdin.destroyed) return undefined

@@ -32,7 +32,7 @@ const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024
 const SMALL_ENTRY_BYTES = 1024
 
 /**
- * The most bytes an archive (and a tar.gz's plain tar) may have: the largest site it may hold
+ * The most bytes an archive may have: the largest site it may hold
  * (`max-site-size`) and its format's overhead. A tar gives each entry a 512-byte header and pads
  * its content to 512 bytes, so a file of 1 KiB or more takes at most twice its size, and any
  * entry at least 1 KiB; the fixed part holds long names and end blocks. Storage that sends no
