@@ -12,7 +12,8 @@
  *
  * So nothing is deleted while the benchmark runs: every case's folders are kept to the end and
  * deleted in bulk after the last timed run (`rm -rf` in a child process). Only when free space
- * runs low (below MIN_FREE_BYTES after a case) are a case's folders deleted at once, and then
+ * runs low (below MIN_FREE_BYTES after a case, or too little for the next case's estimated
+ * output) are a case's folders deleted at once, and then
  * the next case waits PAUSE_AFTER_DELETE_MS after the delete and a `sync`, and then until
  * creating files is back to its speed (the report says how long). A minute was not always
  * enough: after deleting tens of GB of output, creating 3,000 small files took 0.3-0.8 s instead
@@ -73,6 +74,8 @@ export class Scratch {
   /** A delete was started since the last settle(): the next case must wait for it, and then some. */
   private deletedSinceSettle = false
   private caseDir: string | undefined
+  /** The folders of finished cases still on disk. */
+  private readonly keptCases: string[] = []
   /** Cases whose folders were deleted early for lack of space, and how long the next case then waited. */
   readonly deletedEarly: Array<{ label: string; waitedMs?: number }> = []
   /** The fastest probe of file creation so far (ms), the yardstick of the waits after a delete. */
@@ -94,8 +97,16 @@ export class Scratch {
     )
   }
 
-  /** Opens a new case: its folders live until the end, or retireCase() if space runs low. */
-  async openCase(name: string): Promise<void> {
+  /**
+   * Opens a new case that will write up to `needBytes`: its folders live until the end, or retireCase()
+   * if space runs low. When the disk cannot hold it with MIN_FREE_BYTES to spare, the finished cases'
+   * folders are deleted first (the next settle() waits for it).
+   */
+  async openCase(name: string, needBytes = 0): Promise<void> {
+    if (this.keptCases.length > 0 && (await this.machine.freeBytes(this.root)) < needBytes + MIN_FREE_BYTES) {
+      this.deletedEarly.push({ label: `the cases before ${name}` })
+      this.deleteInBackground(Promise.resolve(this.keptCases.splice(0)))
+    }
     this.caseDir = join(this.root, `${++this.cases}-${name.replace(/[^\w.-]+/g, '_')}-${process.pid}`)
     await mkdir(this.caseDir, { recursive: true })
   }
@@ -113,7 +124,10 @@ export class Scratch {
     const dir = this.caseDir
     this.caseDir = undefined
     if (dir === undefined) return
-    if ((await this.machine.freeBytes(this.root)) >= MIN_FREE_BYTES) return
+    if ((await this.machine.freeBytes(this.root)) >= MIN_FREE_BYTES) {
+      this.keptCases.push(dir)
+      return
+    }
     this.deletedEarly.push({ label })
     this.deleteInBackground(Promise.resolve([dir]))
   }

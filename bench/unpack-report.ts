@@ -99,7 +99,7 @@ export function renderUnpack(
     )
     lines.push(
       paragraph(
-        `- Free space ran low: the output of ${cases.join('; ')} was deleted right after the case; the next case`,
+        `- Free space ran low: the output of ${cases.join('; ')} was deleted early; the next case`,
         `waited ${formatMs(PAUSE_AFTER_DELETE_MS)} after the delete, then until ${PROBE} took at most`,
         `${RECOVERED_FACTOR}x its fastest time in this run.`
       )

@@ -129,7 +129,9 @@ async function runCase(c: UnpackCase, peerEntry: string, options: UnpackOptions)
   const name = `${c.spec.label}, ${c.format}`
   const context: RunContext = { service, bundle, format: c.format, node, peerEntry }
   try {
-    await scratch.openCase(`${c.spec.name}.${c.format}`)
+    // Every round, each of the four unpacking tools writes the site and a copy of the archive.
+    const needBytes = c.rounds * 4 * (bundle.unpackedBytes + archive.sizeBytes)
+    await scratch.openCase(name, needBytes)
     // Untimed: reads the archive into the page cache and checks the link before any timed run.
     await runTool('download', '', context)
     const waited = await scratch.settle()
