@@ -39,7 +39,8 @@ class UnsupportedArchiveError extends _common_errors_js__WEBPACK_IMPORTED_MODULE
 }
 /** An entry the action does not unpack, though nothing says it is damaged: `what` it is. */
 function unsupportedEntry(entryName, what) {
-    return new UnsupportedArchiveError(`The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does not unpack.`);
+    return new UnsupportedArchiveError(`The bundle archive cannot be unpacked: entry ${JSON.stringify(entryName)} ${what}, which the action does ` +
+        `not unpack.`);
 }
 /** Wraps what a decoder library threw, so the caller can tell corrupt data from our own failures. */
 function corrupt(error) {
@@ -196,16 +197,18 @@ __webpack_require__.d(__webpack_exports__, {
   runExport: () => (/* binding */ runExport)
 });
 
+// EXTERNAL MODULE: ./src/follow/service-job.ts
+var service_job = __webpack_require__(1652);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var common_errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 2 modules
 var follow_job = __webpack_require__(7954);
-// EXTERNAL MODULE: ./src/service/client.ts
-var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
@@ -236,6 +239,8 @@ class ExportApi {
             body,
             kind: 'once',
             what,
+            // The reference's 403 of a start: static export is not enabled for the organization.
+            feature: 'static export',
             deadline
         });
         const fields = (0,service_answer/* asObject */.eB)(answer);
@@ -244,7 +249,8 @@ class ExportApi {
             const which = fields.jobId === undefined || fields.jobId === null
                 ? 'no `jobId`'
                 : 'a `jobId` the action cannot use (blank, or with control characters or a workflow command mark)';
-            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on the dashboard before starting another.`);
+            throw new common_errors/* ActionError */.lZ(`Could not ${what}: the service's answer carries ${which}, so the job cannot be followed. Look it up on ` +
+                `the dashboard before starting another.`);
         }
         return { jobId, status: (0,service_answer/* text */.Qq)(fields.status) };
     }
@@ -288,8 +294,6 @@ var transfer_link = __webpack_require__(3907);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/export/helm-values.ts
 
 
@@ -323,9 +327,9 @@ function yamlString(text) {
 function expiryWarning(link, now) {
     if (link.expiresAt === undefined || link.expiresAt.getTime() - now >= DURABLE_MS)
         return undefined;
-    const left = Math.max(0, link.expiresAt.getTime() - now);
-    return (`The Helm values point at the presigned bundle link, which expires at ${link.expiresAt.toISOString()} (in ${(0,units/* formatDuration */.a3)(left)}): ` +
-        'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its address as `helm-bundle-url`.');
+    return (`The Helm values point at the presigned bundle link, which expires at ${(0,units/* formatMoment */.K9)(link.expiresAt, now)}: ` +
+        'a pod that starts after that cannot fetch the bundle. Copy the bundle somewhere durable and give its ' +
+        'address as `helm-bundle-url`.');
 }
 /** Writes `content` whole or not at all: a reader never sees half a values file. */
 async function writeFileAtomically(file, content) {
@@ -423,7 +427,8 @@ async function checkExportPath(settings, host) {
         throw refuse('is a file');
     if ((await (0,promises_.lstat)(external_node_path_.join(settings.path, '.git')).catch(() => undefined)) !== undefined) {
         const what = settings.extract ? 'the site' : 'the archive';
-        throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own inside it`);
+        throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own ` +
+            `inside it`);
     }
 }
 /** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
@@ -441,7 +446,8 @@ async function checkHelmValuesFile(settings, host) {
     const file = settings.helmValuesFile;
     if (file === undefined)
         return;
-    const refuse = (why, real) => new common_errors/* InputError */.dz(`\`helm-values-file\` must be a file of its own, not ${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`);
+    const refuse = (why, real) => new common_errors/* InputError */.dz(`\`helm-values-file\` must be a file of its own, not ` +
+        `${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`);
     const real = await realPathOf(file, 'helm-values-file');
     const guarded = [];
     if (settings.download)
@@ -1169,6 +1175,7 @@ function plainRootPathEnd(content, start, end) {
 
 
 
+
 /** Broken links reported one by one; the rest are counted. */
 const BROKEN_LINKS_SHOWN = 20;
 /** The buffer pages are read into to begin with; one grown past RETAINED_BYTES for a large page is let go after it. */
@@ -1188,7 +1195,7 @@ async function checkSite(root, options = {}) {
     if (!files.includes('index.html'))
         problems.push('The site has no index.html at its root.');
     if (expectedPages !== undefined && pages.length < expectedPages) {
-        problems.push(`The site has ${pages.length} HTML pages, fewer than the ${expectedPages} the export job reported.`);
+        problems.push(`The site has ${(0,units/* counted */.hS)(pages.length, 'HTML page')}, fewer than the ${expectedPages} the export job reported.`);
     }
     const { links, brokenCount, broken } = collector.summary(files, BROKEN_LINKS_SHOWN);
     return {
@@ -1301,6 +1308,7 @@ async function readBack(root, shown) {
 
 
 
+
 /**
  * The review of one unpacking's staged site before the swap, or undefined when the site is not
  * checked: it checks the site (`files`: its files as site paths, from the unpacking's walk of the
@@ -1317,27 +1325,53 @@ function judge(check, settings, context) {
     const { log } = context.host;
     const { outputs, report } = context;
     outputs.set('broken-links', check.brokenCount);
-    log.info(`Checked the site: ${check.htmlPages} pages, ${check.links} internal links, ${check.brokenCount} broken (${Math.round(check.reviewMs)} ms after unpacking).`);
+    const links = (0,units/* counted */.hS)(check.links, 'internal link');
+    const after = `${Math.round(check.reviewMs)} ms after unpacking`;
+    log.info(`Checked the site: ${(0,units/* counted */.hS)(check.htmlPages, 'page')}, ${links}, ${check.brokenCount} broken (${after}).`);
     report.rows.push(['Broken links', String(check.brokenCount)]);
     for (const problem of check.problems)
         log.warning(problem);
     for (const broken of check.broken) {
-        const more = broken.count > 1 ? ` (and ${broken.count - 1} more ${broken.count === 2 ? 'place' : 'places'})` : '';
+        const page = (0,common_text/* serviceText */.Lo)(broken.file);
+        const nowhere = `leads to no file of the site${morePlaces(broken)}`;
         log.warning(broken.link === undefined
-            ? `Broken link in ${(0,common_text/* serviceText */.Lo)(broken.file)}, a page that changed while the site was checked: it leads to no file of the site${more}.`
+            ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
             : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-                `Broken link in ${(0,common_text/* serviceText */.Lo)(broken.file)} line ${broken.line}: ${JSON.stringify((0,common_text/* serviceText */.Lo)(broken.link))} leads to no file of the site${more}.`);
+                `Broken link in ${page} line ${broken.line}: ${JSON.stringify((0,common_text/* serviceText */.Lo)(broken.link))} ${nowhere}.`);
     }
-    const distinct = check.broken.length;
-    if (check.brokenCount > 0 && distinct < check.brokenCount)
-        report.notes.push(`${check.brokenCount} internal links lead to no file of the site; the log shows where the first ${distinct} distinct ones are.`);
+    if (check.broken.length > 0)
+        report.folds.push(brokenLinksFold(check, context.secrets.values()));
     if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
         return;
-    const what = [
-        ...check.problems,
-        ...(check.brokenCount > 0 ? [`${check.brokenCount} internal links lead to no file of the site.`] : [])
-    ];
+    const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])];
     throw new common_errors/* ActionError */.lZ(`The site check failed (\`verify: strict\`): ${what.join(' ')} The previous site was left as it was.`);
+}
+/** The longest page name or link a summary's line shows: a site's text, of no bound of its own. */
+const SHOWN_CHARS = 300;
+/**
+ * The broken links for the job summary, shown open: one line each, `page line N -> link`, of the
+ * first distinct ones (what the site check reports), then how many places the others are in.
+ * The archive's text: made safe, the run's secrets taken out before it is cut.
+ */
+function brokenLinksFold(check, secrets) {
+    const shown = (value) => (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)((0,common_text/* serviceText */.Lo)(value), secrets), SHOWN_CHARS, `(cut short: ${value.length} characters)`);
+    const lines = check.broken.map((broken) => broken.link === undefined
+        ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
+        : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`);
+    const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0);
+    if (listed < check.brokenCount) {
+        const shownLinks = (0,units/* counted */.hS)(check.broken.length, 'link');
+        lines.push(`… and ${(0,units/* counted */.hS)(check.brokenCount - listed, 'more place')} (the first ${shownLinks} shown)`);
+    }
+    return { title: `${leadNowhere(check.brokenCount)}: page and line → link`, kind: 'list', lines, open: true };
+}
+/** `3 internal links lead to no file of the site`, `1 internal link leads ...`. */
+function leadNowhere(count) {
+    return `${(0,units/* counted */.hS)(count, 'internal link')} ${count === 1 ? 'leads' : 'lead'} to no file of the site`;
+}
+/** ` (and 2 more places)`: where else a broken link appears; empty when it appears once. */
+function morePlaces(broken) {
+    return broken.count > 1 ? ` (and ${(0,units/* counted */.hS)(broken.count - 1, 'more place')})` : '';
 }
 
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
@@ -1346,6 +1380,7 @@ function judge(check, settings, context) {
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+
 
 
 
@@ -1385,13 +1420,11 @@ async function runExport(settings, client, context) {
         return;
     }
     // The download's code loads while the job runs (the poller mostly waits), not after it.
-    const downloadCode = settings.download ? loadDownloadCode() : undefined;
+    const transferModules = settings.download ? loadTransferModules() : undefined;
     const { value: final } = await log.group(`Wait for export job ${jobId}`, () => (0,follow_job/* followJob */.B)({
+        ...(0,service_job/* serviceJobBasics */.S)(settings, context),
         name: `Export job ${jobId}`,
         check: () => api.status(jobId, deadline),
-        isPassing: service_client/* isPassingOutage */.vy,
-        isOutOfTime: service_client/* isOutOfTime */.bK,
-        askedWait: service_client/* askedWait */.Uy,
         read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
@@ -1399,14 +1432,7 @@ async function runExport(settings, client, context) {
         // A job of an earlier run may be done already; one this run started is not.
         checkFirst: settings.jobId !== undefined,
         jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
-        initialIntervalMs: settings.pollIntervalMs,
-        maxIntervalMs: settings.maxPollIntervalMs,
-        startedAt,
-        timeoutMs: settings.timeoutMs,
-        resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`,
-        clock,
-        log,
-        signal: context.signal
+        resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     }));
     if (final.status === 'failed') {
         throw new common_errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
@@ -1425,85 +1451,99 @@ async function runExport(settings, client, context) {
     };
     let link = await log.group('Generate the bundle link', async () => {
         const first = await generateLink();
-        log.info(`Bundle link: ${(0,transfer_link/* describeLink */.Ex)(first.url)} (expires ${first.expiresAt?.toISOString() ?? 'at a time the service did not say'}).`);
+        const at = first.expiresAt;
+        const expires = at === undefined ? 'at a time the service did not say' : `${(0,units/* formatUtc */.ay)(at)}, ${(0,units/* formatFromNow */.uT)(at, clock.now())}`;
+        log.info(`Bundle link: ${(0,transfer_link/* describeLink */.Ex)(first.url)} (expires ${expires}).`);
         return first;
     });
-    if (downloadCode !== undefined) {
-        link = await log.group('Download the bundle', async () => {
-            const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await downloadCode;
-            // Unpacked, the archive is a by-product kept in the runner's temp folder; not unpacked,
-            // it is the product and goes into `path`.
-            const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path;
-            // Outside a runner the by-product goes with the run, so it is never handed on as `bundle-path`.
-            const archiveGoes = settings.extract && !archiveOutlivesRun(host);
-            const where = {
-                archiveFolder,
-                siteDir: settings.extract ? settings.path : undefined,
-                limits: { maxBytes: settings.maxSiteBytes },
-                review: siteVerifier(settings, context),
-                signal: context.signal,
-                log
-            };
-            // The bundle's facts are handed on once the whole archive is kept, also when the site
-            // check then fails (the archive stays for the workflow to look at); the site's once it is in place.
-            const inHand = (cacheHit) => (archive) => {
-                outputs.set('cache-hit', cacheHit);
-                if (!archiveGoes)
-                    outputs.set('bundle-path', archive.archiveFile);
-                outputs.set('bundle-sha256', archive.sha256);
-                outputs.set('bundle-size', archive.sizeBytes);
-            };
-            try {
-                // A self-hosted runner may have kept this job's bundle from an earlier run.
-                const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
-                const cached = await cache?.find();
-                let result;
-                if (cached !== undefined) {
-                    try {
-                        result = await unpackLocalBundle(cached, { ...where, onArchive: inHand(true) });
-                    }
-                    catch (error) {
-                        // A kept copy that does not read as the bundle was damaged: the service still has it.
-                        if (!(error instanceof errors/* CorruptArchiveError */.sC || error instanceof errors/* NotAnArchiveError */.DD))
-                            throw error;
-                        log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
-                    }
-                }
-                let served = link;
-                if (result === undefined) {
-                    const downloaded = await transferBundle({
-                        ...where,
-                        onArchive: inHand(false),
-                        link,
-                        refreshLink: generateLink,
-                        deadline,
-                        policy,
-                        maskLinkSecrets: (url) => (0,link_secrets/* maskLinkSecrets */.oY)(url, (secret) => context.secrets.add(secret)),
-                        clock
-                    });
-                    // The link that served the bundle: a fresh one if the first had expired.
-                    served = downloaded.link;
-                    result = downloaded;
-                    await cache?.keep(downloaded.archiveFile);
-                }
-                outputs.set('site-path', result.siteDir ?? '');
-                return served;
-            }
-            finally {
-                if (archiveGoes)
-                    await removeArchiveFolder(archiveFolder, log);
-            }
-        });
+    if (transferModules !== undefined) {
+        link = await log.group('Download the bundle', () => downloadBundle({ settings, context, jobId, link, generateLink, policy, transferModules }));
     }
     if (settings.helmValuesFile !== undefined) {
         await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion));
-        log.info(`Wrote the Helm values to ${settings.helmValuesFile}${settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`}.`);
+        const address = settings.helmBundleUrl === undefined ? '' : `, with ${settings.helmBundleUrl} as the bundle's address`;
+        log.info(`Wrote the Helm values to ${settings.helmValuesFile}${address}.`);
         report.rows.push(['Helm values', settings.helmValuesFile]);
         const expiring = settings.helmBundleUrl === undefined ? expiryWarning(link, clock.now()) : undefined;
         if (expiring !== undefined) {
             log.warning(expiring);
             report.notes.push(expiring);
         }
+    }
+}
+/**
+ * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
+ * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ */
+function loadTransferModules() {
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(457)]).then(__webpack_require__.bind(__webpack_require__, 1457)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    loading.catch(() => undefined);
+    return loading;
+}
+/**
+ * Puts the bundle in place: from the runner's tool cache when it kept this job's bundle, else
+ * downloaded. Returns the link that served it (a fresh one when the first had expired).
+ */
+async function downloadBundle(step) {
+    const { settings, context, jobId, link } = step;
+    const { host, outputs, clock, deadline } = context;
+    const { log } = host;
+    const [{ transferBundle, unpackLocalBundle }, { BundleCache }] = await step.transferModules;
+    // Unpacked, the archive is a by-product kept in the runner's temp folder; kept as it is, it is
+    // the product and goes into `path`. Outside a runner the by-product goes with the run, so it is
+    // never handed on as `bundle-path`.
+    const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path;
+    const archiveGoes = settings.extract && !archiveOutlivesRun(host);
+    const destination = {
+        archiveFolder,
+        siteDir: settings.extract ? settings.path : undefined,
+        limits: { maxBytes: settings.maxSiteBytes },
+        review: siteVerifier(settings, context),
+        signal: context.signal,
+        log
+    };
+    // The archive's facts are handed on once it is kept whole, also when the site check then fails
+    // (the archive stays for the workflow to look at).
+    const publishArchive = (cacheHit) => (archive) => {
+        outputs.set('cache-hit', cacheHit);
+        if (!archiveGoes)
+            outputs.set('bundle-path', archive.archiveFile);
+        outputs.set('bundle-sha256', archive.sha256);
+        outputs.set('bundle-size', archive.sizeBytes);
+    };
+    try {
+        const cache = host.toolCache === undefined ? undefined : new BundleCache(host.toolCache, settings.baseUrl, jobId, log);
+        const cached = await cache?.find();
+        if (cached !== undefined) {
+            try {
+                const unpacked = await unpackLocalBundle(cached, { ...destination, onArchive: publishArchive(true) });
+                outputs.set('site-path', unpacked.siteDir ?? '');
+                return link;
+            }
+            catch (error) {
+                // A kept copy that does not read as the bundle was damaged: the service still has it.
+                if (!(error instanceof errors/* CorruptArchiveError */.sC || error instanceof errors/* NotAnArchiveError */.DD))
+                    throw error;
+                log.warning(`The bundle kept in the tool cache cannot be used (${error.message}); downloading it again.`);
+            }
+        }
+        const downloaded = await transferBundle({
+            ...destination,
+            onArchive: publishArchive(false),
+            link,
+            refreshLink: step.generateLink,
+            deadline,
+            policy: step.policy,
+            maskLinkSecrets: (url) => (0,link_secrets/* maskLinkSecrets */.oY)(url, (secret) => context.secrets.add(secret)),
+            clock
+        });
+        await cache?.keep(downloaded.archiveFile);
+        outputs.set('site-path', downloaded.siteDir ?? '');
+        return downloaded.link;
+    }
+    finally {
+        if (archiveGoes)
+            await removeArchiveFolder(archiveFolder, log);
     }
 }
 /** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
@@ -1521,7 +1561,7 @@ function describeStatus(value) {
     if (value.progress !== undefined)
         parts.push(`${value.progress}%`);
     if (value.pageCount !== undefined)
-        parts.push(`${value.pageCount} pages`);
+        parts.push((0,units/* counted */.hS)(value.pageCount, 'page'));
     if (value.error !== undefined)
         parts.push(`error: ${value.error}`);
     return parts.join(', ');
@@ -1547,15 +1587,6 @@ async function removeArchiveFolder(folder, log) {
 /** A job id as part of a file name: service ids are opaque, so keep only harmless characters. */
 function safeName(id) {
     return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
-}
-/**
- * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
- * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
- */
-function loadDownloadCode() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(457)]).then(__webpack_require__.bind(__webpack_require__, 1457)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
-    loading.catch(() => undefined);
-    return loading;
 }
 
 
@@ -1847,7 +1878,8 @@ async function followJob(options) {
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
         const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
+            `waiting ${elapsed()}. ` +
             `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
     };
     (0,errors/* throwIfCancelled */.dZ)(signal);
@@ -1908,7 +1940,8 @@ async function followJob(options) {
         const stale = terminal && options.stale?.is(value) === true;
         if (terminal && (!stale || now >= staleUntil)) {
             if (stale) {
-                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
+                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+                    `later: taken as its end, though the service may not have taken it up yet.`);
             }
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
@@ -1919,6 +1952,32 @@ async function followJob(options) {
         await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
+}
+
+
+/***/ }),
+
+/***/ 1652:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ serviceJobBasics)
+/* harmony export */ });
+/* harmony import */ var _service_client_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9224);
+
+function serviceJobBasics(settings, context) {
+    return {
+        isPassing: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isPassingOutage */ .vy,
+        isOutOfTime: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isOutOfTime */ .bK,
+        askedWait: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .askedWait */ .Uy,
+        initialIntervalMs: settings.pollIntervalMs,
+        maxIntervalMs: settings.maxPollIntervalMs,
+        startedAt: context.startedAt,
+        timeoutMs: settings.timeoutMs,
+        clock: context.clock,
+        log: context.host.log,
+        signal: context.signal
+    };
 }
 
 
@@ -2039,7 +2098,8 @@ function resolveAll(host, lookup) {
 function refuseLink(url, policy) {
     const where = describeLink(url.href);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-        return `Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when \`base-url\` is plain http on a loopback host)`;
+        return (`Refusing to fetch the bundle from ${where}: it does not use https:// (plain http is allowed only when ` +
+            `\`base-url\` is plain http on a loopback host)`);
     }
     const host = hostOf(url);
     return refuseAddress(host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host, where, policy);

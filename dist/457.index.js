@@ -196,7 +196,8 @@ class UnsafeEntryError extends common_errors/* ActionError */.lZ {
     constructor(
     /** The entry's name as the archive spells it. */
     entryName, reason) {
-        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside the staging folder.`);
+        super(`The bundle archive was refused: entry ${JSON.stringify(entryName)} ${reason}. Nothing was written outside ` +
+            `the staging folder.`);
         this.entryName = entryName;
     }
 }
@@ -333,9 +334,9 @@ function readQuoted(line, at) {
  * GNU tar, the reference every tar is judged against, unpacks tar archives here: it is fed the
  * archive as it arrives (the download overlaps the unpacking; a tar.gz is gunzipped by GNU tar's
  * own gzip, beside it) and tells what it is about to write, member by member (see tar-listing.ts),
- * so the action's checks see every member before its content lands. GNU tar keeps its own writing inside the folder it is given: it strips
- * leading `/`, skips `..` members, and makes a symlink whose target is absolute or climbs only at
- * the very end, so nothing is ever written through one.
+ * so the action's checks see every member before its content lands. GNU tar keeps its own writing
+ * inside the folder it is given: it strips leading `/`, skips `..` members, and makes a symlink
+ * whose target is absolute or climbs only at the very end, so nothing is ever written through one.
  */
 
 
@@ -431,7 +432,7 @@ class GnuTarExtraction {
     get reading() {
         return this.exitCode === undefined && this.failure === undefined && !this.child.stdin.destroyed;
     }
-    /** Feeds plain tar bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
+    /** Feeds the archive's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
     write(plain) {
         if (this.failure !== undefined)
             throw this.failure;
@@ -781,7 +782,8 @@ class EntryIndex {
             throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes`);
         this.linkTargetBytes += targetBytes;
         if (this.linkTargetBytes > MAX_LINK_TARGETS_BYTES) {
-            throw new UnsafeEntryError(name, `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far more than a site's links name`);
+            throw new UnsafeEntryError(name, `is a symlink past ${MAX_LINK_TARGETS_BYTES / 1024 / 1024} MiB of symlink targets in the archive, far ` +
+                `more than a site's links name`);
         }
         if (ABSOLUTE.test(target))
             throw new UnsafeEntryError(name, `is a symlink to the absolute path ${JSON.stringify(target)}`);
@@ -818,12 +820,14 @@ class EntryIndex {
             budget.hops = MAX_LINK_HOPS;
             const verdict = walk(parentOf(path), target, linkAt, budget);
             if (verdict === 'too much') {
-                throw new UnsafeEntryError(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
+                throw new UnsafeEntryError(entryName, `is a symlink, and the archive's symlinks lead through each other more than a site's would (over ` +
+                    `${MAX_SYMLINK_WORK / 1_000_000} million characters of paths looked up)`);
             }
             if (verdict === 'loop')
                 throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)} that loops through other symlinks`);
             if (verdict === undefined) {
-                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's symlinks`);
+                throw new UnsafeEntryError(entryName, `is a symlink to ${JSON.stringify(target)}, which leads outside the site folder through the archive's ` +
+                    `symlinks`);
             }
         }
     }
@@ -848,7 +852,8 @@ class EntryIndex {
     sameSpelling(existing, path, name) {
         if (existing.path === path)
             return path;
-        throw new UnsafeEntryError(name, `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and Windows, two on Linux`);
+        throw new UnsafeEntryError(name, `differs only in case or Unicode form from ${JSON.stringify(existing.path)}: one file on macOS and ` +
+            `Windows, two on Linux`);
     }
     /**
      * Counts `added` new paths of `characters` in all against the index's bounds: a folder that a
@@ -857,10 +862,13 @@ class EntryIndex {
     hold(added, characters, name) {
         const unchanged = 'Nothing was unpacked into the site folder, and the previous site was left as it was.';
         if (this.paths + added > this.bounds.paths) {
-            throw new SiteLimitError(`The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies count too). ${unchanged}`);
+            throw new SiteLimitError(`The bundle makes more than ${this.bounds.paths.toLocaleString('en-US')} files and folders, the most the ` +
+                `action unpacks: the entry ${JSON.stringify(name)} takes it past that (the folders its path implies ` +
+                `count too). ${unchanged}`);
         }
         if (this.pathCharacters + characters > this.bounds.pathCharacters) {
-            throw new SiteLimitError(`The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`);
+            throw new SiteLimitError(`The bundle's paths add up to more than ${this.bounds.pathCharacters.toLocaleString('en-US')} ` +
+                `characters, far more than a site's: the entry ${JSON.stringify(name)} takes them past that. ${unchanged}`);
         }
         this.paths += added;
         this.pathCharacters += characters;
@@ -944,7 +952,7 @@ const ARCHIVE_OVERHEAD_BYTES = 64 * 1024 * 1024;
 /** A tar entry of under 512 bytes still takes a 512-byte header and a 512-byte block of content. */
 const SMALL_ENTRY_BYTES = 1024;
 /**
- * The most bytes an archive (and a tar.gz's plain tar) may have: the largest site it may hold
+ * The most bytes an archive may have: the largest site it may hold
  * (`max-site-size`) and its format's overhead. A tar gives each entry a 512-byte header and pads
  * its content to 512 bytes, so a file of 1 KiB or more takes at most twice its size, and any
  * entry at least 1 KiB; the fixed part holds long names and end blocks. Storage that sends no
@@ -1015,7 +1023,8 @@ class SiteLedger {
                 return this.index.addHardlink(name, details.target ?? '');
             case 'special':
                 this.counts.skipped++;
-                this.log.warning(`Skipped the archive entry ${JSON.stringify(name)}: ${details.special ?? 'special file'} entries are not extracted`);
+                this.log.warning(`Skipped the archive entry ${JSON.stringify(name)}: ${details.special ?? 'special file'} entries are ` +
+                    `not extracted`);
                 return undefined;
         }
     }
@@ -1165,8 +1174,7 @@ class TarUnpacker {
         if (looksLikeTar(content) || (content.length < TAR_BLOCK_BYTES && content.every((byte) => byte === 0)))
             return;
         this.head.length = 0;
-        const what = `The bundle is a gzip file, but its content is not a tar archive: it looks like ${describeBytes(content)}`;
-        const error = new errors/* NotAnArchiveError */.DD(what);
+        const error = new errors/* NotAnArchiveError */.DD(`The bundle is a gzip file, but its content is not a tar archive: it looks like ${describeBytes(content)}`);
         this.failFatally(error);
         void this.extraction.stop();
     }
@@ -1358,7 +1366,7 @@ function zipWindow(fd, end) {
 }
 /** The last bytes of a file: where a zip's end record is. */
 const ZIP_TAIL_BYTES = END_RECORD_BYTES + MAX_COMMENT_BYTES + ZIP64_LOCATOR_BYTES;
-/** Opens the zip in `file` and reads its central directory whole. Throws CorruptArchiveError, UnsupportedArchiveError. */
+/** Opens the zip in `file` and reads its central directory whole; throws the archive's errors (see errors.ts). */
 async function openZip(file) {
     const fd = (0,external_node_fs_.openSync)(file, 'r');
     try {
@@ -1702,7 +1710,7 @@ function relativePath(name) {
 function zip_unpacker_parentOf(path) {
     return path.subarray(0, path.lastIndexOf(SLASH));
 }
-/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes first. */
+/** Makes folders and their parents, each once; a file an earlier entry left where one goes (since replaced) goes. */
 class FolderMaker {
     made = new Set();
     /** Entries come folder by folder: most ask for the folder the one before asked for. */
@@ -2028,7 +2036,8 @@ async function sweepStaleFolders(siteDir, log, signal) {
     const removed = stale.filter((entry) => entry !== previous);
     if (removed.length === 0)
         return;
-    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ${siteDir}: ${removed.join(', ')}`);
+    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
+        `${siteDir}: ${removed.join(', ')}`);
     await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
 }
 /** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
@@ -2371,7 +2380,8 @@ function truncated(bytes, whole, what) {
     return new retry/* AttemptError */.cb({ kind: 'network', code: 'ETRUNCATED', message: `${what} ${bytes} of ${whole} bytes` });
 }
 function sizeMismatch(bytes, expected, prefix = '') {
-    return new common_errors/* ActionError */.lZ(`The bundle download is ${prefix}${bytes} bytes, but the bundle operation said the archive has ${expected} bytes: the link serves a different file`);
+    return new common_errors/* ActionError */.lZ(`The bundle download is ${prefix}${bytes} bytes, but the bundle operation said the archive has ${expected} ` +
+        `bytes: the link serves a different file`);
 }
 /**
  * The storage's error code and message (S3-style XML), for the final error text. Only those two
@@ -2440,7 +2450,7 @@ class DownloadProgress {
     end() {
         this.endedAt ??= this.clock.now();
     }
-    /** "12.0 MiB in 3.1 s (3.9 MiB/s)", with "; waited 1.2 s more for writing and unpacking" when the receiver held it back. */
+    /** "12.0 MiB in 3.1 s (3.9 MiB/s)", with "; waited 1.2 s more for writing and unpacking" when held back. */
     summary() {
         const end = this.endedAt ?? this.clock.now();
         const own = this.downloadMs(end);
@@ -2687,11 +2697,11 @@ async function finish(options, archiveStaging, received) {
     }
     if (siteDir !== undefined && counts !== undefined) {
         const parts = [
-            (0,units/* countOf */.pq)(counts.files, 'file'),
-            (0,units/* countOf */.pq)(counts.directories, 'folder'),
-            counts.symlinks ? (0,units/* countOf */.pq)(counts.symlinks, 'symlink') : '',
-            counts.hardlinks ? (0,units/* countOf */.pq)(counts.hardlinks, 'hardlink') : '',
-            counts.skipped ? `${(0,units/* countOf */.pq)(counts.skipped, 'entry', 'entries')} skipped` : ''
+            (0,units/* counted */.hS)(counts.files, 'file'),
+            (0,units/* counted */.hS)(counts.directories, 'folder'),
+            counts.symlinks ? (0,units/* counted */.hS)(counts.symlinks, 'symlink') : '',
+            counts.hardlinks ? (0,units/* counted */.hS)(counts.hardlinks, 'hardlink') : '',
+            counts.skipped ? `${(0,units/* counted */.hS)(counts.skipped, 'entry', 'entries')} skipped` : ''
         ];
         log.info(`Unpacked the ${received.format} bundle into ${siteDir}: ${parts.filter(Boolean).join(', ')}`);
     }

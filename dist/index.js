@@ -28530,709 +28530,6 @@ function fileProblem(file, folders) {
 
 /***/ }),
 
-/***/ 4714:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   C_: () => (/* binding */ tryGitHubWhenCancelled),
-/* harmony export */   H0: () => (/* binding */ writeGitHub),
-/* harmony export */   JJ: () => (/* binding */ READ_PERMISSION_HINT),
-/* harmony export */   Wu: () => (/* binding */ LISTING_TIMEOUT_MS),
-/* harmony export */   d2: () => (/* binding */ tryGitHub),
-/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
-/* harmony export */   kQ: () => (/* binding */ readGitHub),
-/* harmony export */   l: () => (/* binding */ Serial),
-/* harmony export */   yH: () => (/* binding */ WRITE_PERMISSION_HINT)
-/* harmony export */ });
-/* harmony import */ var _action_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8350);
-/* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
-/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(673);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
-/* harmony import */ var _service_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5585);
-
-
-
-
-
-/** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
-const GITHUB_TIMEOUT_MS = 15_000;
-/**
- * Bound of a best-effort request of its own, whatever is left of `timeout`: the reply's edit, the
- * record, the reaction. Also what it may take past the step's `timeout`: the reply that says how
- * the run ended comes after the last status check, which may have used the deadline's whole
- * grace, and a reply left saying "working" misleads everyone who reads it.
- */
-const BEST_EFFORT_MS = 5_000;
-/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
-const LISTING_TIMEOUT_MS = 120_000;
-/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
-const CANCELLED_WORD_MS = 1500;
-const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4, floorMs: 1000 };
-/** Hint for a refused write on the workflow's own repository. */
-const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: write`).';
-/** For a refused read: reading the comments of a pull request needs no more than read access. */
-const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: read`, or their `write`).';
-/**
- * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
- * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
- */
-async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
-    return retried(context, () => attempt(context, call, timeoutMs));
-}
-/**
- * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
- * is. A post is not made twice: after any failed try, `find` looks for what it wrote before the
- * next one, and what it finds is the result. Also after a failure that says nothing was written
- * (a 429, a 503): a thread read costs little, a second reply stays. An edit, which writes the same
- * again, needs no `find`.
- */
-async function writeGitHub(context, call, find) {
-    let tried = false;
-    return retried(context, async () => {
-        const found = tried && find !== undefined ? await find() : undefined;
-        if (found !== undefined)
-            return found;
-        tried = true;
-        return attempt(context, call, GITHUB_TIMEOUT_MS);
-    });
-}
-/**
- * `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that
- * says how often it was tried, with GitHub's own status (a rate limit's 403 stays a 403).
- */
-async function retried(context, tries) {
-    const { clock, signal, deadline } = context;
-    try {
-        return await (0,_service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .withRetries */ .LH)(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
-    }
-    catch (error) {
-        if (!(error instanceof _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb))
-            throw error;
-        const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
-        const last = error instanceof GitHubAttemptError ? error.original : undefined;
-        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
-            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c(last.status, `${last.message}${tried}`);
-        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O)
-            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(last.status, `${last.message}${tried}`, last.rateLimited, last.retryAfter);
-        throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(0, `${error.message}${tried}`);
-    }
-}
-/** A failed try of a GitHub call, as the retry policy judges it, with GitHub's own error for the message. */
-class GitHubAttemptError extends _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb {
-    original;
-    constructor(original) {
-        super(failureOf(original), (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(original));
-        this.original = original;
-    }
-}
-/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
-async function attempt(context, call, timeoutMs) {
-    try {
-        return await bounded(context, call, 0, timeoutMs);
-    }
-    catch (error) {
-        if (context.signal.aborted)
-            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
-        // An answer that cannot be whole is so on every try.
-        if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c && error.incomplete)
-            throw error;
-        throw new GitHubAttemptError(error);
-    }
-}
-/**
- * One best-effort try: at most `timeoutMs` (BEST_EFFORT_MS for one request), within what is left
- * of `timeout` but never less than BEST_EFFORT_MS, past it too. A failure is a warning (with
- * `hint` for a refusal) and gives undefined.
- */
-async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT, timeoutMs = BEST_EFFORT_MS) {
-    const { signal, host } = context;
-    if (signal.aborted)
-        return undefined;
-    try {
-        const result = await bounded(context, call, BEST_EFFORT_MS, timeoutMs);
-        host.log.debug(`Did ${what}.`);
-        return result;
-    }
-    catch (error) {
-        host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
-        return undefined;
-    }
-}
-/**
- * Best-effort writes to one comment or conversation, one after the other, so that a later one is
- * never overtaken by an earlier: `soon` queues one and does not wait for it (the job is followed
- * meanwhile), `now` queues one and waits for it and all before it, `settled` waits for all.
- */
-class Serial {
-    last = Promise.resolve();
-    soon(write) {
-        this.last = this.last.then(write).catch(() => undefined);
-    }
-    async now(write) {
-        const done = this.last.then(write);
-        this.last = done.catch(() => undefined);
-        return done;
-    }
-    async settled() {
-        await this.last;
-    }
-}
-/**
- * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
- * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
- * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
- */
-async function tryGitHubWhenCancelled(context, what, call) {
-    try {
-        // Real time, not the run's clock: what it must beat is the real timer that ends the process.
-        await call(AbortSignal.timeout(CANCELLED_WORD_MS));
-    }
-    catch (error) {
-        context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
-    }
-}
-function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
-    const message = (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error);
-    if (!(error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O) || error.status === 0 || error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
-        return message;
-    const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : '';
-    return `HTTP ${error.status}${limit}: ${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`;
-}
-/**
- * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
- * the grace), and never less than `atLeastMs` (nor more than its own bound).
- */
-function bounded(context, call, atLeastMs, timeoutMs) {
-    const ms = Math.min(timeoutMs, Math.max(atLeastMs, (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_4__/* .budget */ .g)(context.clock, context.deadline, timeoutMs).ms));
-    return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(context.clock, ms, context.signal, call);
-}
-function failureOf(error) {
-    // An answer that could not be read: another try may read one (a read), or find what a post made.
-    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
-        return { kind: 'answer', status: error.status, problem: error.message };
-    // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
-    // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
-    // read retries as it does a 5xx.
-    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O && error.status > 0)
-        return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
-    return { kind: 'network', code: error?.code, message: (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) };
-}
-
-
-/***/ }),
-
-/***/ 4398:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   bW: () => (/* binding */ RECORD_MARKER),
-/* harmony export */   k: () => (/* binding */ JobRecords),
-/* harmony export */   m0: () => (/* binding */ parsePullRequestLink)
-/* harmony export */ });
-/* unused harmony exports recordBody, recordedJobs */
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2450);
-/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2650);
-/* harmony import */ var _github_calls_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4714);
-/* harmony import */ var _our_comments_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1949);
-
-
-
-
-/** At the very start of the record (see recordBody): a marker anywhere else, quoted or echoed into a comment, is none. */
-const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
-function recordBody(job, command) {
-    return [
-        `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} job=${encodeURIComponent(job.jobId)} -->`,
-        `🤖 Docs agent job ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentCode */ .ph)(job.jobId)} opened this pull request.`,
-        '',
-        `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply shows its progress.`
-    ].join('\n');
-}
-/**
- * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
- * (by default bots), with ids that can be path segments as they are.
- */
-function recordedJobs(comments, trusted = _our_comments_js__WEBPACK_IMPORTED_MODULE_3__/* .BY_A_BOT */ .I) {
-    const jobs = [];
-    for (const comment of comments) {
-        if (!trusted(comment.author))
-            continue;
-        const match = RECORD_MARKER.exec(comment.body);
-        if (match === null)
-            continue;
-        try {
-            jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') });
-        }
-        catch {
-            // A malformed marker is no record.
-        }
-    }
-    return jobs.filter((job) => (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(job.projectId) && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(job.jobId));
-}
-/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
-function parsePullRequestLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    const base = server.pathname.replace(/\/+$/, '');
-    if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`))
-        return undefined;
-    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
-    if (match === null)
-        return undefined;
-    const owner = pathName(match[1] ?? '');
-    const repo = pathName(match[2] ?? '');
-    return owner === undefined || repo === undefined
-        ? undefined
-        : { repository: { owner, repo }, number: Number(match[3]) };
-}
-/**
- * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
- * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
- */
-function pathName(segment) {
-    try {
-        const name = decodeURIComponent(segment);
-        return (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(name) ? name : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-class JobRecords {
-    github;
-    context;
-    command;
-    home;
-    projectId;
-    ours;
-    /** `job@pull request` keys handled by this run: each is looked at once. */
-    noted = new Set();
-    /** The records' writes, one after the other (see Serial). */
-    writes = new _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .Serial */ .l();
-    constructor(github, context, 
-    /** The comment command the record tells people to use. */
-    command, 
-    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
-    home, 
-    /** `project-id`: records of other projects are not this workflow's to steer. */
-    projectId, ours) {
-        this.github = github;
-        this.context = context;
-        this.command = command;
-        this.home = home;
-        this.projectId = projectId;
-        this.ours = ours;
-    }
-    /**
-     * The job of the pull request's most recent record of this project; undefined when it has none.
-     * Throws when its comments cannot be read.
-     */
-    async latest(pull) {
-        const comments = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .readGitHub */ .kQ)(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu);
-        const recorded = recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'needed'));
-        const latest = recorded.at(-1);
-        if (latest !== undefined && latest.projectId !== this.projectId) {
-            this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of \`project-id\` (${this.projectId}): that record is not used.`);
-        }
-        return recorded.filter((job) => job.projectId === this.projectId).at(-1);
-    }
-    /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
-    async note(job, pull) {
-        await this.writes.now(() => this.noteNow(job, pull));
-    }
-    /** As note(), without waiting for it (while the job is followed: GitHub must not cost it its wait). */
-    noteSoon(job, pull) {
-        this.writes.soon(() => this.noteNow(job, pull));
-    }
-    /** Waits for the records queued so far. */
-    async settled() {
-        await this.writes.settled();
-    }
-    async noteNow(job, pull) {
-        const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`;
-        const key = `${job.projectId}/${job.jobId}@${where}`;
-        if (this.noted.has(key))
-            return;
-        this.noted.add(key);
-        const hint = this.writeHint(pull.repository);
-        const comments = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, _github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu);
-        if (comments === undefined)
-            return;
-        if (recordedJobs(comments, await this.ours.authors(comments, RECORD_MARKER, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
-            return;
-        const posted = await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
-        if (posted !== undefined)
-            this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
-    }
-    writeHint(repository) {
-        const where = `${repository.owner}/${repository.repo}`;
-        if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
-            return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).';
-        }
-        return `The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`;
-    }
-}
-
-
-/***/ }),
-
-/***/ 1949:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ BY_A_BOT),
-/* harmony export */   x: () => (/* binding */ OurComments)
-/* harmony export */ });
-/* harmony import */ var _github_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4714);
-
-/** Ours when nothing more is known: a bot's. */
-const BY_A_BOT = (author) => author.type === 'Bot';
-class OurComments {
-    github;
-    context;
-    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
-    token;
-    constructor(github, context) {
-        this.github = github;
-        this.context = context;
-    }
-    /**
-     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
-     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
-     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
-     */
-    async authors(comments, marker, how) {
-        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
-            return BY_A_BOT;
-        if (this.token === undefined) {
-            const ask = async (signal) => ({
-                login: await this.github.tokenLogin(signal)
-            });
-            // A best-effort ask that failed is not kept: the next ask may get the answer.
-            const token = how === 'needed'
-                ? await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .readGitHub */ .kQ)(this.context, ask)
-                : await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .tryGitHub */ .d2)(this.context, 'read whom the token writes as', ask);
-            if (token === undefined)
-                return BY_A_BOT;
-            this.token = token;
-        }
-        const { login } = this.token;
-        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
-    }
-}
-
-
-/***/ }),
-
-/***/ 8371:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CO: () => (/* binding */ formatReplyMarker),
-/* harmony export */   Qs: () => (/* binding */ REPLY_MARKER),
-/* harmony export */   R: () => (/* binding */ carryOn),
-/* harmony export */   np: () => (/* binding */ advance),
-/* harmony export */   v3: () => (/* binding */ readReplyMarker)
-/* harmony export */ });
-/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2650);
-
-const PREFIX = '<!-- docs-admin-action:reply ';
-/** A reply marker at the very start of a comment (also what OurComments looks for). */
-const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
-const ASKED = new Set(['message', 'create', 'read']);
-function formatReplyMarker(state) {
-    const fields = [
-        ['run', state.run === '' ? undefined : state.run],
-        ['comment', state.comment],
-        ['asked', state.asked],
-        ['outcome', state.outcome],
-        ['at', state.at === undefined ? undefined : Math.round(state.at)],
-        ['seen', state.seen === true ? 1 : undefined],
-        ['project', state.job?.projectId],
-        ['job', state.job?.jobId]
-    ];
-    const text = fields
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
-        .join('');
-    return `${PREFIX}${text}-->\n`;
-}
-/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
-function readReplyMarker(body) {
-    const match = REPLY_MARKER.exec(body);
-    if (match === null)
-        return undefined;
-    const fields = new Map();
-    try {
-        for (const pair of (match[1] ?? '').trim().split(' ')) {
-            const at = pair.indexOf('=');
-            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-        }
-    }
-    catch {
-        return undefined;
-    }
-    const comment = Number(fields.get('comment'));
-    if (!Number.isSafeInteger(comment))
-        return undefined;
-    const asked = fields.get('asked');
-    const outcome = fields.get('outcome');
-    const at = Number(fields.get('at'));
-    const projectId = fields.get('project');
-    const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(projectId) && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(jobId)
-        ? { projectId, jobId }
-        : undefined;
-    return {
-        run: fields.get('run') ?? '',
-        comment,
-        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
-        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
-        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-        job,
-        seen: fields.get('seen') === '1' ? true : undefined
-    };
-}
-/** The state after `event`, and when its marker must be written. */
-function advance(state, event) {
-    switch (event.kind) {
-        case 'asking':
-            return {
-                state: { ...state, asked: event.asked, at: event.at, job: event.job, outcome: 'pending', seen: undefined },
-                write: 'before-asking'
-            };
-        case 'refused':
-            return { state: { ...state, outcome: 'refused' }, write: 'with-the-next-edit' };
-        case 'answered':
-            return {
-                state: {
-                    ...state,
-                    outcome: 'answered',
-                    asked: event.asked,
-                    at: event.at,
-                    job: event.job,
-                    seen: event.seen || undefined
-                },
-                write: 'with-the-next-edit'
-            };
-        case 'took-up':
-            return { state: { ...state, seen: true }, write: 'with-the-next-edit' };
-    }
-}
-function carryOn(earlier, projectId) {
-    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
-        return { kind: 'ask' };
-    const { job, asked, at, outcome, seen } = earlier;
-    if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
-        return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
-    if (asked === 'read')
-        return { kind: 'ask' };
-    const elsewhere = job !== undefined && job.projectId !== projectId
-        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
-        : '';
-    if (asked === 'create') {
-        return {
-            kind: 'refuse',
-            message: outcome === 'pending'
-                ? "An earlier attempt of this workflow run may have asked the service to create an agent job (it got no clear answer, or stopped before asking), so the job may exist: this rerun does not create another. Look for it on the service's dashboard, or comment the command again to create a new job."
-                : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot follow, so it does not create another. Look for it on the service's dashboard, or comment the command again to create a new job.`
-        };
-    }
-    return {
-        kind: 'refuse',
-        message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the command again to send the message anew.`
-    };
-}
-
-
-/***/ }),
-
-/***/ 7701:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gh: () => (/* binding */ serverUrlOf),
-/* harmony export */   Jq: () => (/* binding */ resolvePrompt),
-/* harmony export */   Q4: () => (/* binding */ readTriggeringComment),
-/* harmony export */   YG: () => (/* binding */ skipReason),
-/* harmony export */   _M: () => (/* binding */ repositoryOf),
-/* harmony export */   et: () => (/* binding */ subjectOf),
-/* harmony export */   gC: () => (/* binding */ promptWithContext)
-/* harmony export */ });
-/* unused harmony exports CONTEXT_BODY_CHARS, matchCommand */
-/* harmony import */ var _action_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3566);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
-/* harmony import */ var _service_answer_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(885);
-/* harmony import */ var _job_record_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4398);
-/* harmony import */ var _rerun_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8371);
-/**
- * What started the run, read from the event payload: the comment (issue_comment,
- * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
- * for: nothing (skipped, and why) or an instruction. Pure.
- */
-
-
-
-
-
-
-/** How much of an issue's or pull request's body goes into a new job's prompt. */
-const CONTEXT_BODY_CHARS = 4000;
-/** The comment of a comment event; undefined for any other event. */
-function readTriggeringComment(event, env) {
-    if (!(0,_action_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isCommentEvent */ .K)(event.name))
-        return undefined;
-    const { payload } = event;
-    const comment = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.comment);
-    const id = comment.id;
-    if (typeof id !== 'number' || typeof comment.body !== 'string') {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
-    }
-    const user = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(comment.user);
-    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.repository));
-    const serverUrl = serverUrlOf(env);
-    const runId = env('GITHUB_RUN_ID');
-    return {
-        event: event.name,
-        action: typeof payload.action === 'string' ? payload.action : undefined,
-        id,
-        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
-        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
-        body: comment.body,
-        author: typeof user.login === 'string' ? user.login : undefined,
-        authorType: typeof user.type === 'string' ? user.type : undefined,
-        repository,
-        subject: subjectOf(event, repository),
-        runUrl: repository && runId && /^\d+$/.test(runId)
-            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
-            : undefined
-    };
-}
-/**
- * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
- * before the change for the diff's left side; the file alone for a comment on the whole file).
- * An outdated comment has no `line` any more, only the line it had.
- */
-function reviewLocation(comment) {
-    if (typeof comment.path !== 'string' || comment.path === '')
-        return undefined;
-    const lineOf = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
-    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
-    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
-    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
-    return `${comment.path}${lines}${side}`;
-}
-/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
-function serverUrlOf(env) {
-    return env('GITHUB_SERVER_URL') ?? 'https://github.com';
-}
-/** The issue or pull request of the event (comments, issues and pull_request events alike). */
-function subjectOf(event, repository) {
-    const { payload } = event;
-    const issue = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.issue);
-    const pull = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.pull_request);
-    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
-    if (found === undefined || repository === undefined)
-        return undefined;
-    return {
-        repository,
-        number: found.number,
-        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
-        isPullRequest: found === pull || 'pull_request' in issue,
-        title: typeof found.title === 'string' ? found.title : '',
-        body: typeof found.body === 'string' ? found.body : '',
-        url: typeof found.html_url === 'string' ? found.html_url : undefined
-    };
-}
-/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
-function repositoryOf(variable, payloadRepository) {
-    const [owner, repo, ...rest] = (variable ?? '').split('/');
-    if (owner && repo && rest.length === 0)
-        return { owner, repo };
-    const login = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payloadRepository.owner).login;
-    return typeof login === 'string' && typeof payloadRepository.name === 'string'
-        ? { owner: login, repo: payloadRepository.name }
-        : undefined;
-}
-/**
- * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
- * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
- */
-function matchCommand(body, command) {
-    const text = body.trimStart();
-    if (command === '' || !text.startsWith(command))
-        return { matched: false, rest: '' };
-    const after = text.slice(command.length);
-    if (after !== '' && !/^\s/.test(after))
-        return { matched: false, rest: '' };
-    return { matched: true, rest: after.trim() };
-}
-/**
- * Whether the action wrote `body`: its replies and records start with their markers. With a
- * personal access token they are written as a person, whom the check of bots does not see.
- */
-function writtenByTheAction(body) {
-    return _rerun_state_js__WEBPACK_IMPORTED_MODULE_5__/* .REPLY_MARKER */ .Qs.test(body) || _job_record_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_MARKER */ .bW.test(body);
-}
-/**
- * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
- * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
- * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
- * subject to its author's permission.
- */
-function skipReason(comment, command) {
-    if (comment.authorType === 'Bot')
-        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
-    if (writtenByTheAction(comment.body)) {
-        return {
-            reason: 'bot',
-            message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
-        };
-    }
-    if (comment.action !== undefined && comment.action !== 'created')
-        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
-    if (command !== undefined && !matchCommand(comment.body, command).matched) {
-        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
-    }
-    return undefined;
-}
-/**
- * The instruction for the agent: the `prompt` input, else the comment's text after the command,
- * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
- */
-function resolvePrompt(source, comment, eventName) {
-    if (source.from === 'input')
-        return source.text;
-    if (comment === undefined) {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment (event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
-    }
-    const { rest } = matchCommand(comment.body, source.command);
-    if (rest !== '')
-        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
-    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
-}
-/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
-function promptWithContext(instruction, subject) {
-    if (subject === undefined)
-        return instruction;
-    const kind = subject.isPullRequest ? 'pull request' : 'issue';
-    const where = `${kind} #${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
-    const body = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cutShort */ .VV)(subject.body, CONTEXT_BODY_CHARS);
-    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
-}
-
-
-/***/ }),
-
 /***/ 3598:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29557,7 +28854,12 @@ function withoutLinkSecrets(text) {
  * (`$2`, credentials included), its path (`$3`, with escaped slashes), then anything up to where
  * text ends it: the query, the fragment, or what a cut left.
  */
-const LINK_IN_ANY_SPELLING = /([a-z][a-z0-9+.-]{0,31}(?::|%3a)(?:\/\/|\\\/\\\/|%2f%2f))([^\s"'<>`\\/?#%]*(?:%40[^\s"'<>`\\/?#%]*)?)((?:(?:\/|\\\/|%2f)[^\s"'<>`\\/?#&%]*)*)[^\s"'<>`]*/gi;
+const LINK_IN_ANY_SPELLING = new RegExp([
+    String.raw `([a-z][a-z0-9+.-]{0,31}(?::|%3a)(?:\/\/|\\\/\\\/|%2f%2f))`,
+    String.raw `([^\s"'<>${'`'}\\/?#%]*(?:%40[^\s"'<>${'`'}\\/?#%]*)?)`,
+    String.raw `((?:(?:\/|\\\/|%2f)[^\s"'<>${'`'}\\/?#&%]*)*)`,
+    String.raw `[^\s"'<>${'`'}]*`
+].join(''), 'gi');
 /** A value as it may appear: itself, JSON-escaped (`/` as `\/` too, `&<>=` as `\u00xx`), percent-encoded. */
 function spellingsOf(value) {
     const json = JSON.stringify(value).slice(1, -1);
@@ -29610,11 +28912,12 @@ function leadsElsewhere(value) {
 /** Encodes one identifier (an id the service gave, say) as a single path segment. */
 function segment(value) {
     if (leadsElsewhere(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. It came from the service's answer or an input.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`The id ${JSON.stringify(value)} cannot be sent as part of an address: the address would lead elsewhere. ` +
+            `It came from the service's answer or an input.`);
     }
     return encodeURIComponent(value);
 }
-/** Whether an identifier can be a path segment as it is: no `/` or `\\`, not one that leads elsewhere, nothing unprintable. */
+/** Whether an identifier can be a path segment as it is: no `/` or `\\`, none leading elsewhere, none unprintable. */
 function isPlainSegment(value) {
     return !leadsElsewhere(value) && !value.includes('/') && !value.includes('\\') && !(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .hasUnprintable */ .BR)(value);
 }
@@ -29704,7 +29007,7 @@ function plainLogLines(message) {
         .map((line) => defuseLine(line.replace(UNPRINTABLE_BUT_TAB, ' ')))
         .join('\n');
 }
-/** Whether `text` holds a line break, another control character, a mark that reorders text on screen, or half a UTF-16 pair. */
+/** Whether `text` holds a line break, another control character, a mark that reorders text, or half a UTF-16 pair. */
 function hasUnprintable(text) {
     LONE_SURROGATE.lastIndex = 0;
     return HAS_UNPRINTABLE.test(text) || LONE_SURROGATE.test(text);
@@ -29717,7 +29020,7 @@ function hasUnprintable(text) {
 function printableLines(text) {
     return text.split(LINE_BREAK).map((line) => line.replace(UNPRINTABLE, ' ').replace(LONE_SURROGATE, '\ufffd'));
 }
-/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text and drops the ping. */
+/** `@name` in a comment notifies that user or team: a zero-width joiner after the `@` keeps the text, not the ping. */
 function withoutMentions(text) {
     return text.replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_JOINER}`);
 }
@@ -29729,7 +29032,7 @@ function withoutMentions(text) {
 const MARKDOWN_MARK = /[\\`*_[\]!|~#>&$<]/g;
 /** What makes a block of a line when it starts it: a list item, or (under a line) a heading's `=`/`-` underline. */
 const LINE_START_MARK = /^([ \t]*)([-+=]|\d+(?=[.)]))/gm;
-/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (an address after `@` is a mention's, see withoutMentions). */
+/** What GitHub turns into a link by itself: a scheme's `://` and `www.` (after `@`: a mention, see withoutMentions). */
 const AUTOLINK = /:(?=\/\/)|www(?=\.)/gi;
 /** An issue reference GitHub links by itself, `GH-12`: broken between `GH` and `-`. */
 const GH_REFERENCE = /\b(gh)(?=-\d)/gi;
@@ -29786,12 +29089,15 @@ function defuseLine(line) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   DB: () => (/* binding */ parseSize),
 /* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   K9: () => (/* binding */ formatMoment),
 /* harmony export */   Xo: () => (/* binding */ formatSeconds),
 /* harmony export */   a3: () => (/* binding */ formatDuration),
-/* harmony export */   pq: () => (/* binding */ countOf),
+/* harmony export */   ay: () => (/* binding */ formatUtc),
+/* harmony export */   hS: () => (/* binding */ counted),
+/* harmony export */   uT: () => (/* binding */ formatFromNow),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
-/** Durations and byte counts: read from inputs, written for people. */
+/** Durations, byte counts, counts and moments: read from inputs, written for people. */
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /**
  * Parses a duration such as `250ms`, `90s`, `15m`, `1h`, or plain seconds (`30`, `1.5`).
@@ -29850,10 +29156,435 @@ function formatBytes(bytes) {
     }
     return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
-/** `1 page`, `3 pages`; `plural` where adding an s is wrong (`entries`). */
-function countOf(count, one, plural = `${one}s`) {
-    return `${count.toLocaleString('en-US')} ${count === 1 ? one : plural}`;
+/** A count with its noun, singular for one: `1 page`, `2 pages`, `0 pages`; `plural` for a noun without an s. */
+function counted(count, noun, plural = `${noun}s`) {
+    return `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`;
 }
+/**
+ * A moment in UTC to the second, as people read it: `2025-06-01 14:32:05 UTC`. A runner's and a
+ * reader's zones differ, so the zone is said rather than assumed.
+ */
+function formatUtc(at) {
+    return at.toISOString().replace(/T(\d\d:\d\d:\d\d)(?:\.\d+)?Z$/, ' $1 UTC');
+}
+/**
+ * How far a moment is from `now`, as people say it: `in 14 min`, `3 h 5 min ago`, `in 2 days`,
+ * `now`. Rounded down: a link said to expire "in 14 min" still works for 14 minutes.
+ */
+function formatFromNow(at, now) {
+    const ms = at.getTime() - now;
+    const span = Math.abs(ms);
+    if (span < 1000)
+        return 'now';
+    const minutes = Math.floor(span / 60_000);
+    const hours = Math.floor(minutes / 60);
+    const words = minutes < 1
+        ? `${Math.floor(span / 1000)} s`
+        : hours < 1
+            ? `${minutes} min`
+            : hours < 48
+                ? `${hours} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`
+                : counted(Math.floor(hours / 24), 'day');
+    return ms > 0 ? `in ${words}` : `${words} ago`;
+}
+/** A moment in UTC and from now: `2025-06-01 14:32:05 UTC (in 14 min)`. */
+function formatMoment(at, now) {
+    return `${formatUtc(at)} (${formatFromNow(at, now)})`;
+}
+
+
+/***/ }),
+
+/***/ 6519:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gh: () => (/* binding */ serverUrlOf),
+/* harmony export */   Jq: () => (/* binding */ resolvePrompt),
+/* harmony export */   Q4: () => (/* binding */ readTriggeringComment),
+/* harmony export */   YG: () => (/* binding */ skipReason),
+/* harmony export */   _M: () => (/* binding */ repositoryOf),
+/* harmony export */   et: () => (/* binding */ subjectOf),
+/* harmony export */   gC: () => (/* binding */ promptWithContext)
+/* harmony export */ });
+/* unused harmony exports CONTEXT_BODY_CHARS, matchCommand */
+/* harmony import */ var _action_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3566);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
+/* harmony import */ var _service_answer_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(885);
+/* harmony import */ var _github_markers_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3400);
+/**
+ * What started the run, read from the event payload: the comment (issue_comment,
+ * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
+ * for: nothing (skipped, and why) or an instruction. Pure.
+ */
+
+
+
+
+
+/** How much of an issue's or pull request's body goes into a new job's prompt. */
+const CONTEXT_BODY_CHARS = 4000;
+/** The comment of a comment event; undefined for any other event. */
+function readTriggeringComment(event, env) {
+    if (!(0,_action_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isCommentEvent */ .K)(event.name))
+        return undefined;
+    const { payload } = event;
+    const comment = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.comment);
+    const id = comment.id;
+    if (typeof id !== 'number' || typeof comment.body !== 'string') {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
+    }
+    const user = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(comment.user);
+    const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.repository));
+    const serverUrl = serverUrlOf(env);
+    const runId = env('GITHUB_RUN_ID');
+    return {
+        event: event.name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        id,
+        threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
+        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
+        body: comment.body,
+        author: typeof user.login === 'string' ? user.login : undefined,
+        authorType: typeof user.type === 'string' ? user.type : undefined,
+        repository,
+        subject: subjectOf(event, repository),
+        runUrl: repository && runId && /^\d+$/.test(runId)
+            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
+            : undefined
+    };
+}
+/**
+ * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
+ * before the change for the diff's left side; the file alone for a comment on the whole file).
+ * An outdated comment has no `line` any more, only the line it had.
+ */
+function reviewLocation(comment) {
+    if (typeof comment.path !== 'string' || comment.path === '')
+        return undefined;
+    const lineOf = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+    const line = lineOf(comment.line) ?? lineOf(comment.original_line);
+    const start = lineOf(comment.start_line) ?? lineOf(comment.original_start_line);
+    const lines = line === undefined ? '' : start !== undefined && start < line ? `, lines ${start} to ${line}` : `, line ${line}`;
+    const side = line !== undefined && comment.side === 'LEFT' ? ' of the file before the change' : '';
+    return `${comment.path}${lines}${side}`;
+}
+/** The GitHub server the run is on (GITHUB_SERVER_URL, a GitHub Enterprise Server's own), github.com when unset. */
+function serverUrlOf(env) {
+    return env('GITHUB_SERVER_URL') ?? 'https://github.com';
+}
+/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+function subjectOf(event, repository) {
+    const { payload } = event;
+    const issue = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.issue);
+    const pull = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.pull_request);
+    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
+    if (found === undefined || repository === undefined)
+        return undefined;
+    return {
+        repository,
+        number: found.number,
+        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+        isPullRequest: found === pull || 'pull_request' in issue,
+        title: typeof found.title === 'string' ? found.title : '',
+        body: typeof found.body === 'string' ? found.body : '',
+        url: typeof found.html_url === 'string' ? found.html_url : undefined
+    };
+}
+/** GITHUB_REPOSITORY (`owner/repo`), else the payload's repository. */
+function repositoryOf(variable, payloadRepository) {
+    const [owner, repo, ...rest] = (variable ?? '').split('/');
+    if (owner && repo && rest.length === 0)
+        return { owner, repo };
+    const login = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payloadRepository.owner).login;
+    return typeof login === 'string' && typeof payloadRepository.name === 'string'
+        ? { owner: login, repo: payloadRepository.name }
+        : undefined;
+}
+/**
+ * Whether `body` starts with `command` as a word of its own (`/docs-agent` matches
+ * `/docs-agent fix it` but not `/docs-agents`), and the text after it, trimmed.
+ */
+function matchCommand(body, command) {
+    const text = body.trimStart();
+    if (command === '' || !text.startsWith(command))
+        return { matched: false, rest: '' };
+    const after = text.slice(command.length);
+    if (after !== '' && !/^\s/.test(after))
+        return { matched: false, rest: '' };
+    return { matched: true, rest: after.trim() };
+}
+/**
+ * Whether the action wrote `body`: its replies and records start with their markers. With a
+ * personal access token they are written as a person, whom the check of bots does not see.
+ */
+function writtenByTheAction(body) {
+    return _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .REPLY_MARKER */ .Q.test(body) || _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_MARKER */ .b.test(body);
+}
+/**
+ * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
+ * it (two workflows must never talk to each other in a loop, nor one with itself), it is not new
+ * (an edit must not send an instruction twice), or it holds no command. Undefined when it may run,
+ * subject to its author's permission.
+ */
+function skipReason(comment, command) {
+    if (comment.authorType === 'Bot')
+        return { reason: 'bot', message: `The comment was written by a bot (${comment.author ?? 'unknown'}).` };
+    if (writtenByTheAction(comment.body)) {
+        return {
+            reason: 'bot',
+            message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
+        };
+    }
+    if (comment.action !== undefined && comment.action !== 'created')
+        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
+    if (command !== undefined && !matchCommand(comment.body, command).matched) {
+        return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
+    }
+    return undefined;
+}
+/**
+ * The instruction for the agent: the `prompt` input, else the comment's text after the command,
+ * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
+ */
+function resolvePrompt(source, comment, eventName) {
+    if (source.from === 'input')
+        return source.text;
+    if (comment === undefined) {
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is required (at least one non-blank character) and this run was not started by a comment ` +
+            `(event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
+    }
+    const { rest } = matchCommand(comment.body, source.command);
+    if (rest !== '')
+        return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
+    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after ` +
+        `the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
+}
+/** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
+function promptWithContext(instruction, subject) {
+    if (subject === undefined)
+        return instruction;
+    const kind = subject.isPullRequest ? 'pull request' : 'issue';
+    const where = `${kind} ` +
+        `#${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
+    const body = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cutShort */ .VV)(subject.body, CONTEXT_BODY_CHARS);
+    return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
+}
+
+
+/***/ }),
+
+/***/ 4342:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C_: () => (/* binding */ tryGitHubWhenCancelled),
+/* harmony export */   H0: () => (/* binding */ writeGitHub),
+/* harmony export */   JJ: () => (/* binding */ READ_PERMISSION_HINT),
+/* harmony export */   Wu: () => (/* binding */ LISTING_TIMEOUT_MS),
+/* harmony export */   d2: () => (/* binding */ tryGitHub),
+/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
+/* harmony export */   kQ: () => (/* binding */ readGitHub),
+/* harmony export */   l: () => (/* binding */ Serial),
+/* harmony export */   yH: () => (/* binding */ WRITE_PERMISSION_HINT)
+/* harmony export */ });
+/* harmony import */ var _action_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8350);
+/* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(673);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
+/* harmony import */ var _service_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5585);
+
+
+
+
+
+/** Bound on one GitHub request the run needs: a slow GitHub API must not hold up the step. */
+const GITHUB_TIMEOUT_MS = 15_000;
+/**
+ * Bound of a best-effort request of its own, whatever is left of `timeout`: the reply's edit, the
+ * record, the reaction. Also what it may take past the step's `timeout`: the reply that says how
+ * the run ended comes after the last status check, which may have used the deadline's whole
+ * grace, and a reply left saying "working" misleads everyone who reads it.
+ */
+const BEST_EFFORT_MS = 5_000;
+/** Bound on reading a whole conversation, page after page (up to 50 pages of 100 comments). */
+const LISTING_TIMEOUT_MS = 120_000;
+/** What the reply of a cancelled run may take: the action ends itself 2.5 s after the signal (see cancelOnSignals). */
+const CANCELLED_WORD_MS = 1500;
+const GITHUB_RETRY = { initialMs: 1000, maxMs: 10_000, maxAttempts: 4, floorMs: 1000 };
+/** Hint for a refused write on the workflow's own repository. */
+const WRITE_PERMISSION_HINT = 'Check that `github-token` may write to issues and pull requests (`permissions: issues: write, pull-requests: ' +
+    'write`).';
+/** For a refused read: reading the comments of a pull request needs no more than read access. */
+const READ_PERMISSION_HINT = 'Check that `github-token` may read issues and pull requests (`permissions: issues: read, pull-requests: ' +
+    'read`, or their `write`).';
+/**
+ * A read the run cannot do without: retried on network errors, 408, 429 and 5xx within the
+ * step's deadline; the last failure is thrown as a GitHubApiError that says how often it was tried.
+ */
+async function readGitHub(context, call, timeoutMs = GITHUB_TIMEOUT_MS) {
+    return retried(context, () => attempt(context, call, timeoutMs));
+}
+/**
+ * A write the run cannot go on without (the reply whose marker a rerun reads), retried as a read
+ * is. A post is not made twice: after any failed try, `find` looks for what it wrote before the
+ * next one, and what it finds is the result. Also after a failure that says nothing was written
+ * (a 429, a 503): a thread read costs little, a second reply stays. An edit, which writes the same
+ * again, needs no `find`.
+ */
+async function writeGitHub(context, call, find) {
+    let tried = false;
+    return retried(context, async () => {
+        const found = tried && find !== undefined ? await find() : undefined;
+        if (found !== undefined)
+            return found;
+        tried = true;
+        return attempt(context, call, GITHUB_TIMEOUT_MS);
+    });
+}
+/**
+ * `tries` until one succeeds or the failure is final; the last failure as a GitHubApiError that
+ * says how often it was tried, with GitHub's own status (a rate limit's 403 stays a 403).
+ */
+async function retried(context, tries) {
+    const { clock, signal, deadline } = context;
+    try {
+        return await (0,_service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .withRetries */ .LH)(tries, { kind: 'idempotent', policy: GITHUB_RETRY, clock, signal, deadline });
+    }
+    catch (error) {
+        if (!(error instanceof _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb))
+            throw error;
+        const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
+        const last = error instanceof GitHubAttemptError ? error.original : undefined;
+        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c(last.status, `${last.message}${tried}`);
+        if (last instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O)
+            throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(last.status, `${last.message}${tried}`, last.rateLimited, last.retryAfter);
+        throw new _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O(0, `${error.message}${tried}`);
+    }
+}
+/** A failed try of a GitHub call, as the retry policy judges it, with GitHub's own error for the message. */
+class GitHubAttemptError extends _service_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .AttemptError */ .cb {
+    original;
+    constructor(original) {
+        super(failureOf(original), (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(original));
+        this.original = original;
+    }
+}
+/** One bounded try of `call`, its failure as an AttemptError for the retry policy to judge. */
+async function attempt(context, call, timeoutMs) {
+    try {
+        return await bounded(context, call, 0, timeoutMs);
+    }
+    catch (error) {
+        if (context.signal.aborted)
+            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
+        // An answer that cannot be whole is so on every try.
+        if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c && error.incomplete)
+            throw error;
+        throw new GitHubAttemptError(error);
+    }
+}
+/**
+ * One best-effort try: at most `timeoutMs` (BEST_EFFORT_MS for one request), within what is left
+ * of `timeout` but never less than BEST_EFFORT_MS, past it too. A failure is a warning (with
+ * `hint` for a refusal) and gives undefined.
+ */
+async function tryGitHub(context, what, call, hint = WRITE_PERMISSION_HINT, timeoutMs = BEST_EFFORT_MS) {
+    const { signal, host } = context;
+    if (signal.aborted)
+        return undefined;
+    try {
+        const result = await bounded(context, call, BEST_EFFORT_MS, timeoutMs);
+        host.log.debug(`Did ${what}.`);
+        return result;
+    }
+    catch (error) {
+        host.log.warning(`Could not ${what}: ${describeGitHubError(error, hint)}`);
+        return undefined;
+    }
+}
+/**
+ * Best-effort writes to one comment or conversation, one after the other, so that a later one is
+ * never overtaken by an earlier: `soon` queues one and does not wait for it (the job is followed
+ * meanwhile), `now` queues one and waits for it and all before it, `settled` waits for all.
+ */
+class Serial {
+    last = Promise.resolve();
+    soon(write) {
+        this.last = this.last.then(write).catch(() => undefined);
+    }
+    async now(write) {
+        const done = this.last.then(write);
+        this.last = done.catch(() => undefined);
+        return done;
+    }
+    async settled() {
+        await this.last;
+    }
+}
+/**
+ * The one write a cancelled run still makes (the reply saying it was cancelled): a single try of
+ * at most CANCELLED_WORD_MS, outside the cancellation, well inside the grace a cancelled run has
+ * before it is ended (see cancelOnSignals). A failure is a debug line: the run is ending.
+ */
+async function tryGitHubWhenCancelled(context, what, call) {
+    try {
+        // Real time, not the run's clock: what it must beat is the real timer that ends the process.
+        await call(AbortSignal.timeout(CANCELLED_WORD_MS));
+    }
+    catch (error) {
+        context.host.log.debug(`Could not ${what}: ${describeGitHubError(error)}`);
+    }
+}
+function describeGitHubError(error, hint = WRITE_PERMISSION_HINT) {
+    const message = (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error);
+    if (!(error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O) || error.status === 0 || error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+        return message;
+    const limit = error.rateLimited ? " (GitHub's rate limit for the token)" : '';
+    return (`HTTP ${error.status}${limit}: ` +
+        `${message}.${error.refused && !error.rateLimited && hint !== '' ? ` ${hint}` : ''}`);
+}
+/**
+ * One request, within its own bound and the step's `timeout` (a reply after a timeout still gets
+ * the grace), and never less than `atLeastMs` (nor more than its own bound).
+ */
+function bounded(context, call, atLeastMs, timeoutMs) {
+    const ms = Math.min(timeoutMs, Math.max(atLeastMs, (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_4__/* .budget */ .g)(context.clock, context.deadline, timeoutMs).ms));
+    return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(context.clock, ms, context.signal, call);
+}
+function failureOf(error) {
+    // An answer that could not be read: another try may read one (a read), or find what a post made.
+    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubAnswerError */ .c)
+        return { kind: 'answer', status: error.status, problem: error.message };
+    // Asked to slow down, it is a 429 whatever the status said: retried, after what GitHub asked.
+    // No answer (status 0: refused, reset, no such host, cut short) is a network failure, which a
+    // read retries as it does a 5xx.
+    if (error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O && error.status > 0)
+        return { kind: 'status', status: error.rateLimited ? 429 : error.status, retryAfter: error.retryAfter };
+    return { kind: 'network', code: error?.code, message: (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error) };
+}
+
+
+/***/ }),
+
+/***/ 3400:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ REPLY_MARKER),
+/* harmony export */   b: () => (/* binding */ RECORD_MARKER)
+/* harmony export */ });
+/**
+ * The hidden markers that open the action's own comments: a pull request's record of its agent
+ * job, and the reply that follows a job. The gate knows a comment of the action's by them (it runs
+ * nothing); the agent writes and reads them.
+ */
+/** At the very start of a record: a marker anywhere else (quoted, echoed) is none. */
+const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
+/** At the very start of a reply: what follows names the run, what was asked and the job. */
+const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
 
 
 /***/ }),
@@ -29862,7 +29593,7 @@ function countOf(count, one, plural = `${one}s`) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8278);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6895);
 // The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29872,7 +29603,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8278:
+/***/ 6895:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29995,16 +29726,19 @@ const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allow
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
     operation: {
-        description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+        description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
+            '`agent-message`, `agent-status` or `agent-create`.',
         for: 'all'
     },
     'api-key': {
-        description: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). Keep it in a secret. Masked in the log at once.',
+        description: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). ' +
+            'Keep it in a secret. Masked in the log at once.',
         cli: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard; redacted in the log.',
         for: 'all'
     },
     'base-url': {
-        description: "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix (`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.",
+        description: "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
+            '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
         for: 'all',
         default: 'https://api.mintlify.com'
     },
@@ -30013,14 +29747,19 @@ const INPUTS = {
         for: ['export']
     },
     'job-id': {
-        description: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the job recorded on the pull request.',
-        cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to send the instruction to; without it, a new job is created.',
+        description: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
+            'instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the ' +
+            'job recorded on the pull request.',
+        cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
+            'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
+            'send the instruction to; without it, a new job is created.',
         for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
     },
     'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
     paths: {
         description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.',
-        cli: 'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export start request when set.',
+        cli: 'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export ' +
+            'start request when set.',
         for: ['export']
     },
     wait: {
@@ -30046,8 +29785,14 @@ const INPUTS = {
         default: '60s'
     },
     path: {
-        description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git checkout. Judged on the real path, before any request.',
-        cli: 'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. Judged on the real path, before any request.',
+        description: 'Folder for the unpacked site (or for the archive when `extract` is false), relative to the workspace or ' +
+            'absolute. Replaced whole by each export, so it must be a folder of its own: not the workspace or a parent ' +
+            'of it, not in `.git`, not a runner folder (temp, tool cache, home) or a parent of one, not a git ' +
+            'checkout. Judged on the real path, before any request.',
+        cli: 'Folder for the unpacked site (or for the archive when `--extract` is false), relative to the current folder ' +
+            'or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a ' +
+            'parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. ' +
+            'Judged on the real path, before any request.',
         for: ['export'],
         default: 'static-export'
     },
@@ -30062,53 +29807,73 @@ const INPUTS = {
         default: 'true'
     },
     'max-site-size': {
-        description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as it was.`,
-        cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is left as it was.`,
+        description: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`extract\` is false) may ` +
+            `take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the step fails and \`path\` is left as ` +
+            `it was.`,
+        cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) ` +
+            `may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is ` +
+            `left as it was.`,
         for: ['export'],
         default: '5g'
     },
     verify: {
-        description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: skip.',
+        description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
+            'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
+            'skip.',
         for: ['export'],
         default: 'true'
     },
     'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
     'helm-values-file': {
-        description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before any request.',
-        cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+        description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
+            'its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before ' +
+            'any request.',
+        cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
+            'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
         for: ['export']
     },
     'helm-bundle-url': {
-        description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that the workflow puts in place (see Deploying the site).',
-        cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+        description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
+            'copy of the bundle that the workflow puts in place (see Deploying the site).',
+        cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
+            'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
         for: ['export']
     },
     'project-id': {
-        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for `deploy` unless `job-id` is given.',
+        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
+            '`deploy` unless `job-id` is given.',
         for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
     },
     prompt: {
-        description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); at least one non-blank character.',
+        description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
+            'at least one non-blank character.',
         cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
         for: ['agent', 'agent-message', 'agent-create']
     },
     'comment-command': {
-        description: 'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: `skipped=true`, success.',
+        description: 'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for ' +
+            'the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: ' +
+            '`skipped=true`, success.',
         for: 'all'
     },
     'comment-permission': {
-        description: "On a comment event, whatever the operation: the least permission on the repository the comment's author needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.",
+        description: "On a comment event, whatever the operation: the least permission on the repository the comment's author " +
+            'needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.',
         for: 'all',
         default: 'write'
     },
     'github-token': {
-        description: "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the agent operations the reaction and progress comment, and the record of the job on the pull request it opens.",
-        cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's user), as the action does; none: nothing is written to GitHub.",
+        description: "Token for the GitHub API: on a comment event the comment author's permission (every operation); for the " +
+            'agent operations the reaction and progress comment, and the record of the job on the pull request it ' +
+            'opens.',
+        cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's " +
+            'user), as the action does; none: nothing is written to GitHub.',
         for: 'all',
         default: '${{ github.token }}'
     },
     'comment-reply': {
-        description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, pull request link or error.",
+        description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, " +
+            'pull request link or error.',
         for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
         default: 'true'
     }
@@ -30254,7 +30019,8 @@ function readSettings(read, context) {
         const raw = value(name) ?? '';
         const ms = (0,units/* parseDuration */.E9)(raw);
         if (ms === undefined || ms <= 0) {
-            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, not \`${raw}\`.`);
+            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
+                `not \`${raw}\`.`);
             return 1;
         }
         if (ms > most.ms) {
@@ -30293,7 +30059,8 @@ function readSettings(read, context) {
     const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL);
     // Compared only when both are durations: a bad one has its own problem already.
     if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` (${value('poll-interval')}): ` +
+        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
+            `(${value('poll-interval')}): ` +
             `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`);
     }
     const commentCommand = value('comment-command');
@@ -30338,7 +30105,8 @@ function readSettings(read, context) {
             context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
         const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
         if (!exportCommon.wait && helmInputs.length > 0) {
-            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: false\` the run stops before that.`);
+            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
+                `false\` the run stops before that.`);
         }
         if (jobId !== undefined)
             settings = { ...exportCommon, jobId, domain };
@@ -30432,7 +30200,8 @@ function checkBaseUrl(text, problems) {
     }
     const loopback = LOOPBACK_HOSTS.test(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key must not travel in clear text.');
+        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key ' +
+            'must not travel in clear text.');
     }
     if (url.username || url.password)
         problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
@@ -30486,7 +30255,8 @@ function absoluteUrl(name, text, problems) {
     if (text === undefined)
         return undefined;
     if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
-        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not \`${text}\`.`);
+        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not ` +
+            `\`${text}\`.`);
         return undefined;
     }
     return text;
@@ -30506,7 +30276,8 @@ function permissionLevel(text, problems) {
  */
 function checkHeaderValue(name, text, problems) {
     if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
-        problems.push(`\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry: check the secret's value.`);
+        problems.push(`\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header ` +
+            `can carry: check the secret's value.`);
 }
 /** An identifier that becomes one path segment of an API address. */
 function checkSegment(name, text, problems) {
@@ -30557,6 +30328,8 @@ function checkFolder(name, text, workspace, problems) {
     return folder;
 }
 
+// EXTERNAL MODULE: ./src/service/answer.ts
+var answer = __nccwpck_require__(885);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * The job summary: what the run did, as HTML for the runner's summary page. Pure rendering.
@@ -30570,6 +30343,7 @@ function checkFolder(name, text, workspace, problems) {
  */
 
 
+
 function newReport(title) {
     return { title, rows: [], notes: [], folds: [] };
 }
@@ -30581,32 +30355,36 @@ const SUMMARY_OUTPUTS = [
     ['pr-link', 'Pull request', (v) => `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>`],
     ['bundle-size', 'Bundle size', (v) => summary_text((0,units/* formatBytes */.z3)(Number(v)))],
     ['bundle-sha256', 'Bundle sha256', code],
+    ['cache-hit', 'Cache hit', (v) => summary_text(v === 'true' ? "yes: from the runner's tool cache" : 'no: downloaded')],
     ['site-path', 'Site', code],
     ['deployed-commit', 'Deployed commit', code],
     ['bundle-path', 'Archive', code],
-    ['expires-at', 'Link expires', summary_text],
+    ['expires-at', 'Link expires', moment],
     ['model', 'Model', summary_text],
     ['source-repository', 'Repository', summary_text],
-    ['source-ref', 'Branch', code]
+    ['source-ref', 'Branch', code],
+    ['created-at', 'Job created', moment],
+    ['archived-at', 'Archived', moment]
 ];
 /** Rows for the summary: the known outputs first, then the flow's own rows. */
-function summaryRows(outputs, report) {
+function summaryRows(outputs, report, now) {
     const rows = [];
     for (const [name, label, show] of SUMMARY_OUTPUTS) {
         const value = outputs.get(name);
         if (value)
-            rows.push([label, show(value)]);
+            rows.push([label, show(value, now)]);
     }
     return [...rows, ...report.rows.map(([label, value]) => [label, summary_text(value)])];
 }
 /**
  * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
  * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
- * masks the log, and a service's error may quote the key it was sent.
+ * masks the log, and a service's error may quote the key it was sent. Moments are said in UTC and
+ * from `now` (clock ms), when the summary is written.
  */
-function renderSummary(report, outputs, failure, secrets) {
+function renderSummary(report, outputs, failure, secrets, now) {
     const parts = [`<h3>${summary_text(report.title)}</h3>`];
-    const rows = summaryRows(outputs, report);
+    const rows = summaryRows(outputs, report, now);
     if (rows.length > 0) {
         const body = rows.map(([label, value]) => `<tr><td>${summary_text(label)}</td><td>${value}</td></tr>`).join('');
         parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`);
@@ -30705,11 +30483,47 @@ function summary_text(value) {
         .map((line) => escapeHtml((0,common_text/* withoutMentions */.Cw)(line)))
         .join('<br>');
 }
+/** A moment (an ISO 8601 time, or as the service gave it) in UTC and from now; text it cannot read, as it is. */
+function moment(value, now) {
+    const at = (0,answer/* timestamp */.vE)(value);
+    return summary_text(at === undefined ? value : (0,units/* formatMoment */.K9)(at, now));
+}
 /** A value to copy as it is (an id, a path): one line, escaped, nothing added. */
 function code(value) {
     return `<code>${escapeHtml((0,common_text/* printableLines */.fk)(value).join(' '))}</code>`;
 }
 
+;// CONCATENATED MODULE: ./src/action/title.ts
+/**
+ * The title of a run of `settings`; `subject`: the number of the issue or pull request the event
+ * is about, when there is one (a conversation is on it, and a job may be the one it records).
+ */
+function titleOf(settings, subject) {
+    const on = subject === undefined ? undefined : `#${subject}`;
+    switch (settings.operation) {
+        case 'export':
+            return settings.domain === undefined
+                ? `Static export job ${settings.jobId}`
+                : `Static export of ${settings.domain}`;
+        case 'deploy':
+            return settings.projectId === undefined ? `Deployment ${settings.jobId}` : `Deployment of ${settings.projectId}`;
+        case 'agent':
+            return on === undefined ? `Agent conversation in project ${settings.projectId}` : `Agent conversation on ${on}`;
+        case 'agent-create':
+            return `New agent job in project ${settings.projectId}`;
+        case 'agent-message':
+        case 'agent-status': {
+            const what = settings.operation === 'agent-message' ? 'Message to' : 'Status of';
+            const { jobId } = settings;
+            if (jobId.from === 'input')
+                return `${what} agent job ${jobId.id}`;
+            return `${what} the agent job of ${on ?? 'the pull request'}`;
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./src/gate/trigger.ts
+var trigger = __nccwpck_require__(6519);
 ;// CONCATENATED MODULE: ./src/common/clock.ts
 
 /**
@@ -30815,12 +30629,10 @@ function failureKind(error, cancelled) {
     return 'failed';
 }
 
-// EXTERNAL MODULE: ./src/agent/trigger.ts
-var trigger = __nccwpck_require__(7701);
 // EXTERNAL MODULE: ./src/action/host.ts
 var host = __nccwpck_require__(8350);
-// EXTERNAL MODULE: ./src/agent/github-calls.ts
-var github_calls = __nccwpck_require__(4714);
+// EXTERNAL MODULE: ./src/github/calls.ts
+var calls = __nccwpck_require__(4342);
 ;// CONCATENATED MODULE: ./src/gate/permission.ts
 
 
@@ -30838,7 +30650,7 @@ function meets(level, required) {
 async function readPermission(github, repository, author, context) {
     const where = `${repository.owner}/${repository.repo}`;
     try {
-        return levelOf(await (0,github_calls/* readGitHub */.kQ)(context, (signal) => github.getPermission(repository, author, signal)));
+        return levelOf(await (0,calls/* readGitHub */.kQ)(context, (signal) => github.getPermission(repository, author, signal)));
     }
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
@@ -30848,9 +30660,13 @@ async function readPermission(github, repository, author, context) {
             : error.rateLimited
                 ? "GitHub's rate limit for the token was reached; rerun the workflow later"
                 : error.refused
-                    ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be granted it)`
+                    ? `the token in \`github-token\` may not read it: it needs the repository permission "Metadata: read" ` +
+                        `on ${where} (the workflow's GITHUB_TOKEN has it; a fine-grained token or a GitHub App must be ` +
+                        `granted it)`
                     : 'GitHub did not answer; rerun the workflow';
-        throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} (${(0,github_calls/* describeGitHubError */.dZ)(error, '').replace(/\.$/, '')}), so the comment was not acted on and nothing was sent to the docs service: ${why}.`);
+        throw new errors/* ActionError */.lZ(`Could not read the permission of ${author} on ${where} ` +
+            `(${(0,calls/* describeGitHubError */.dZ)(error, '').replace(/\.$/, '')}), so the comment was not acted on and nothing was ` +
+            `sent to the docs service: ${why}.`);
     }
 }
 
@@ -30859,13 +30675,12 @@ async function readPermission(github, repository, author, context) {
 
 
 /**
- * Reads the event and, on a comment, judges it: the Entrance when the operation may go on,
- * undefined when the comment runs nothing (`skipped` and `skip-reason` say why). Throws when the
- * comment's author or their permission cannot be known.
+ * On a comment `event` (the one that started the run), judges the comment: the Entrance when the
+ * operation may go on, undefined when the comment runs nothing (`skipped` and `skip-reason` say
+ * why). Throws when the comment's author or their permission cannot be known.
  */
-async function enter(settings, context) {
+async function enter(settings, context, event) {
     const { host, outputs } = context;
-    const event = await host.event();
     const comment = (0,trigger/* readTriggeringComment */.Q4)(event, (name) => host.env(name));
     let made;
     const github = () => (made ??= settings.githubToken === undefined ? Promise.resolve(undefined) : host.github(settings.githubToken));
@@ -30891,7 +30706,8 @@ async function gate(comment, settings, github, context) {
         const missing = github === undefined
             ? 'there is no `github-token`'
             : "the event payload does not name the comment's author and repository";
-        throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not acted on and nothing was sent to the docs service.`);
+        throw new errors/* ActionError */.lZ(`Could not check the comment author's permission on the repository (${missing}), so the comment was not ` +
+            `acted on and nothing was sent to the docs service.`);
     }
     const level = await readPermission(github, repository, author, context);
     context.report.rows.push(['Permission', level]);
@@ -30899,7 +30715,8 @@ async function gate(comment, settings, github, context) {
         return undefined;
     return {
         reason: 'permission',
-        message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` asks for \`${settings.commentPermission}\` or more.`
+        message: `${author} has the permission \`${level}\` on ${repository.owner}/${repository.repo}; \`comment-permission\` ` +
+            `asks for \`${settings.commentPermission}\` or more.`
     };
 }
 function skipped(skip, context) {
@@ -30927,6 +30744,9 @@ function describeComment(comment, context) {
  * a test or another front end passes its own); outputs already set stay set, and the job summary
  * is written in every case.
  */
+
+
+
 
 
 
@@ -30994,18 +30814,8 @@ async function run(host = actionsHost(), clock = systemClock) {
         client?.dispose();
     }
     await host
-        .appendSummary(renderSummary(report, outputs, failure, secrets.values()))
+        .appendSummary(renderSummary(report, outputs, failure, secrets.values(), clock.now()))
         .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
-}
-function titleOf(settings) {
-    if (settings.operation === 'deploy') {
-        return settings.projectId === undefined
-            ? `Deployment ${settings.jobId}`
-            : `Deployment of project ${settings.projectId}`;
-    }
-    if (settings.operation !== 'export')
-        return `Agent job: ${settings.operation}`;
-    return `Static export${settings.domain ? ` of ${settings.domain}` : ''}`;
 }
 /** A failure once a job exists says which job: the user picks it up from there. */
 function namingTheJob(message, settings, jobId) {
@@ -31027,7 +30837,12 @@ function cancelledMessage(settings, jobId) {
  * needs is loaded: the agent flow brings the GitHub client along.
  */
 async function runOperation(settings, client, context) {
-    const entrance = await enter(settings, context);
+    const { host, report } = context;
+    const event = await host.event();
+    // The issue or pull request the event is about names a conversation ("Agent conversation on #42").
+    const home = (0,trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), (0,answer/* asObject */.eB)(event.payload.repository));
+    report.title = titleOf(settings, (0,trigger/* subjectOf */.et)(event, home)?.number);
+    const entrance = await enter(settings, context, event);
     if (entrance === undefined)
         return;
     if (settings.operation === 'export') {
@@ -31038,7 +30853,7 @@ async function runOperation(settings, client, context) {
         const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
         return runDeploy(settings, client, context);
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 423).then(__nccwpck_require__.bind(__nccwpck_require__, 7423));
+    const { runAgent } = await __nccwpck_require__.e(/* import() */ 433).then(__nccwpck_require__.bind(__nccwpck_require__, 1433));
     return runAgent(settings, client, context, entrance);
 }
 
@@ -31093,7 +30908,8 @@ function statusMissing(answer, what) {
     if (error !== undefined)
         return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service answered with an error: ${error}`);
     if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-        return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service's answer is not a job (${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`);
+        return new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`Could not ${what}: the service's answer is not a job ` +
+            `(${answer === null ? 'null' : Array.isArray(answer) ? 'a list' : typeof answer}).`);
     }
     return new NoStatusError(`Could not ${what}: the service's answer carries no \`status\`.`);
 }
@@ -31219,15 +31035,15 @@ function validDate(date) {
 /* unused harmony export NO_STATUS_IN_A_ROW */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2779);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
-/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(673);
+/* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(673);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1922);
-/* harmony import */ var _common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(641);
-/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8570);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2450);
-/* harmony import */ var _answer_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(885);
-/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4944);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8817);
-/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5585);
+/* harmony import */ var _common_link_secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(641);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8570);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2450);
+/* harmony import */ var _answer_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(885);
+/* harmony import */ var _exchange_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4944);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8817);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5585);
 
 
 
@@ -31283,7 +31099,7 @@ class ServiceClient {
     constructor(options) {
         this.options = options;
         // Redirects are refused so the key can never follow one to another origin; retries are ours.
-        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .USER_AGENT */ ._O, [], {
+        this.http = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(_exchange_js__WEBPACK_IMPORTED_MODULE_7__/* .USER_AGENT */ ._O, [], {
             allowRedirects: false,
             allowRetries: false,
             keepAlive: true,
@@ -31297,21 +31113,21 @@ class ServiceClient {
         // service surely did not act on. A cancellation says so (a rerun may then send it again).
         const sent = { maybe: false };
         try {
-            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt, sent), {
+            return await (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .withRetries */ .LH)((attempt) => this.attempt(request, attempt, sent), {
                 kind: request.kind,
-                policy: _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .DEFAULT_BACKOFF */ .VU,
+                policy: _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .DEFAULT_BACKOFF */ .VU,
                 clock,
                 signal,
                 deadline: request.deadline,
                 onRetry: ({ failure, delayMs, retry }) => {
-                    if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
+                    if (!(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .classify */ .L8)(request.kind, failure).mayHaveBeenProcessed)
                         sent.maybe = false;
-                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSeconds */ .Xo)(delayMs)}.`);
+                    log.info(`Could not ${request.what} (${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeFailure */ .Ic)(failure)}); retry ${retry} in ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_4__/* .formatSeconds */ .Xo)(delayMs)}.`);
                 }
             });
         }
         catch (error) {
-            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb)
+            if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb)
                 throw explain(request, error, clock.now());
             if ((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .isAbortError */ .zf)(error) && !sent.maybe)
                 throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc(undefined, true);
@@ -31336,37 +31152,37 @@ class ServiceClient {
             payload = JSON.stringify(request.body);
         }
         this.options.log.debug(`${request.method} ${request.path} (attempt ${attempt})`);
-        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_9__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
+        const bound = (0,_common_deadline_js__WEBPACK_IMPORTED_MODULE_10__/* .budget */ .g)(clock, request.deadline, REQUEST_TIMEOUT_MS);
         // Past the deadline's grace: not sent at all, so surely not processed (never "may have been").
         if (bound.ms <= 0)
-            throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_7__/* .NOT_SENT */ .FY, message: 'it was not sent' });
+            throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb({ kind: 'network', code: _failure_js__WEBPACK_IMPORTED_MODULE_8__/* .NOT_SENT */ .FY, message: 'it was not sent' });
         return (0,_common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__/* .withTimeout */ .wj)(clock, bound.ms, signal, async (stop) => {
             let response;
             sent.maybe = true;
             try {
-                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
+                response = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_7__/* .send */ .tN)(this.http, { url, method: request.method, headers, body: payload, signal: stop });
             }
             catch (error) {
                 // Whatever fails once `stop` fired failed because of it: the cancellation or the time bound.
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb(stop.aborted ? { kind: 'network', code: 'ETIMEDOUT', message: outOfTime(bound) } : networkFailure(error));
             }
             const status = response.statusCode ?? 0;
             const ok = status >= 200 && status < 300;
-            const failure = { kind: 'status', status, retryAfter: (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .header */ .wx)(response.headers['retry-after']) };
+            const failure = { kind: 'status', status, retryAfter: (0,_exchange_js__WEBPACK_IMPORTED_MODULE_7__/* .header */ .wx)(response.headers['retry-after']) };
             let raw;
             try {
                 // An error body is only read for its message: its start is enough.
-                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_6__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
+                raw = await (0,_exchange_js__WEBPACK_IMPORTED_MODULE_7__/* .readBody */ .x8)(response, { maxBytes: MAX_ANSWER_BYTES, signal: stop, larger: ok ? 'fail' : 'cut' });
             }
             catch (error) {
                 if (signal?.aborted)
                     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc();
                 // An error status says enough without its body; a yes whose answer was lost is a failure of its own.
                 if (!ok)
-                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({
+                    throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb(failure, `HTTP ${status}`);
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb({
                     kind: 'answer',
                     status,
                     problem: stop.aborted ? outOfTime(bound) : (0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorMessage */ .gJ)(error)
@@ -31374,9 +31190,9 @@ class ServiceClient {
             }
             const answer = readAnswer(raw, this.options.secrets);
             if (!ok)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(answer));
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb(failure, `HTTP ${status}`, serviceErrorText(answer));
             if (answer.json === undefined)
-                throw new _retry_js__WEBPACK_IMPORTED_MODULE_8__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(answer)}` });
+                throw new _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb({ kind: 'answer', status, problem: `not JSON: ${preview(answer)}` });
             const body = answer.json;
             return body;
         });
@@ -31392,14 +31208,14 @@ const NO_STATUS_IN_A_ROW = 3;
  * timeout. A later read may well succeed.
  */
 function isPassingOutage(error, earlier = []) {
-    if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_)
-        return 1 + earlier.filter((failure) => failure instanceof _answer_js__WEBPACK_IMPORTED_MODULE_5__/* .NoStatusError */ .Y_).length <= NO_STATUS_IN_A_ROW;
+    if (error instanceof _answer_js__WEBPACK_IMPORTED_MODULE_6__/* .NoStatusError */ .Y_)
+        return 1 + earlier.filter((failure) => failure instanceof _answer_js__WEBPACK_IMPORTED_MODULE_6__/* .NoStatusError */ .Y_).length <= NO_STATUS_IN_A_ROW;
     return (error instanceof ServiceError &&
         !error.stoppedByDeadline &&
         error.failure.kind !== 'answer' &&
-        (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)('idempotent', error.failure).retry);
+        (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .classify */ .L8)('idempotent', error.failure).retry);
 }
-/** Whether a request failed because the step's `timeout` left no time for it, or for another try (then before the deadline). */
+/** Whether the step's `timeout` left no time for a request, or for another try of it (before the deadline). */
 function isOutOfTime(error) {
     return error instanceof ServiceError && error.stoppedByDeadline;
 }
@@ -31407,38 +31223,38 @@ function isOutOfTime(error) {
 function askedWait(error, now) {
     if (!(error instanceof ServiceError) || error.failure.kind !== 'status')
         return undefined;
-    return (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .parseRetryAfter */ .mu)(error.failure.retryAfter, now);
+    return (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .parseRetryAfter */ .mu)(error.failure.retryAfter, now);
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error, now) {
     const { failure } = error;
-    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .classify */ .L8)(request.kind, failure);
+    const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .classify */ .L8)(request.kind, failure);
     const said = error.detail ? `: ${error.detail}` : '';
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
     if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
-        // The spec leaves these codes open: a wrong key is the usual cause, not the only one.
-        const plan = request.path.startsWith('/v1/static-export/')
-            ? ", and that the organization's plan includes static export (an enterprise plan)"
-            : '';
+        const refused = failure.status === 401 ? 'did not accept the key' : 'refused the request';
         message =
-            `Could not ${request.what}: the service refused the request (HTTP ${failure.status}${said}). ` +
-                `Check \`api-key\`, that it belongs to this organization${plan}.`;
+            `Could not ${request.what}: the service ${refused} (HTTP ${failure.status}${said}). ` +
+                (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .refusalAdvice */ .tT)(failure.status, request);
     }
     else if (error.stoppedByDeadline) {
         // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
-        const asked = failure.kind === 'status' ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .parseRetryAfter */ .mu)(failure.retryAfter, now) : undefined;
-        const end = asked === undefined ? undefined : (0,_retry_js__WEBPACK_IMPORTED_MODULE_8__/* .describeWaitEnd */ .Wx)(asked, now);
+        const asked = failure.kind === 'status' ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .parseRetryAfter */ .mu)(failure.retryAfter, now) : undefined;
+        const end = asked === undefined ? undefined : (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .describeWaitEnd */ .Wx)(asked, now);
         const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`;
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` for another try.${until}`;
+        message =
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeFailure */ .Ic)(failure)}${said}${tries}; no time is left within \`timeout\` ` +
+                `for another try.${until}`;
     }
     else if (request.kind === 'once' && mayHaveBeenProcessed) {
         message =
-            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the request, so it was not sent again ` +
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeAmbiguity */ .b9)(failure)}${said}. The service may have processed the ` +
+                `request, so it was not sent again ` +
                 '(a second one could duplicate the work). Check the service before running again.';
     }
     else {
-        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_7__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
+        message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
     }
     return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
 }
@@ -31453,7 +31269,7 @@ function networkFailure(error) {
 function outOfTime(bound) {
     return bound.byDeadline
         ? 'no complete answer before `timeout` ran out'
-        : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatDuration */ .a3)(bound.ms)}`;
+        : `no complete answer within ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(bound.ms)}`;
 }
 /** A string that is one link as a whole: kept as it is (a signed link must stay byte for byte). */
 const LINK_VALUE = /^[a-z][a-z0-9+.-]{0,31}:\S*$/i;
@@ -31466,7 +31282,7 @@ const LINK_VALUE = /^[a-z][a-z0-9+.-]{0,31}:\S*$/i;
  */
 function readAnswer(raw, secrets) {
     const text = raw.toString('utf8').replace(/^\ufeff/, '');
-    (0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__/* .maskLinksIn */ .r1)(text, (secret) => secrets.add(secret));
+    (0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .maskLinksIn */ .r1)(text, (secret) => secrets.add(secret));
     let json;
     if (text.trim() !== '') {
         try {
@@ -31495,9 +31311,9 @@ function serviceErrorText(answer) {
 function preview(answer, length = 120) {
     if (answer.bytes === 0)
         return '(empty)';
-    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceText */ .Lo)((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_10__/* .withoutLinkSecrets */ ._S)(answer.text)).replace(/\s+/g, ' ').trim();
+    const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .serviceText */ .Lo)((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .withoutLinkSecrets */ ._S)(answer.text)).replace(/\s+/g, ' ').trim();
     if (text === '')
-        return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .formatBytes */ .z3)(answer.bytes)} of blank or unprintable text`;
+        return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_4__/* .formatBytes */ .z3)(answer.bytes)} of blank or unprintable text`;
     return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
@@ -31638,6 +31454,7 @@ function readBody(message, options) {
 /* harmony export */   Ic: () => (/* binding */ describeFailure),
 /* harmony export */   L8: () => (/* binding */ classify),
 /* harmony export */   b9: () => (/* binding */ describeAmbiguity),
+/* harmony export */   tT: () => (/* binding */ refusalAdvice),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
 /**
@@ -31695,7 +31512,22 @@ const CERTIFICATE_REFUSALS = new Set([
  * Not sent, and the same again on another try. Other `ERR_SSL_…` codes (a bad record, a decryption
  * failure) may come after the request went out, in the answer: they stay "may have been processed".
  */
-const HANDSHAKE_FAILURE = /^ERR_SSL_(?:.*HANDSHAKE.*|.*PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER|.*UNKNOWN_CA|.*BAD_CERTIFICATE|.*CERTIFICATE_REQUIRED|.*UNRECOGNIZED_NAME|.*INSUFFICIENT_SECURITY|.*KEY_TOO_SMALL|CA_MD_TOO_WEAK|NO_SHARED_CIPHER|UNSAFE_LEGACY_RENEGOTIATION_DISABLED)$/;
+const HANDSHAKE_FAILURE = new RegExp(`^ERR_SSL_(?:${[
+    '.*HANDSHAKE.*',
+    '.*PROTOCOL_VERSION',
+    'UNSUPPORTED_PROTOCOL',
+    'NO_PROTOCOLS_AVAILABLE',
+    'WRONG_VERSION_NUMBER',
+    '.*UNKNOWN_CA',
+    '.*BAD_CERTIFICATE',
+    '.*CERTIFICATE_REQUIRED',
+    '.*UNRECOGNIZED_NAME',
+    '.*INSUFFICIENT_SECURITY',
+    '.*KEY_TOO_SMALL',
+    'CA_MD_TOO_WEAK',
+    'NO_SHARED_CIPHER',
+    'UNSAFE_LEGACY_RENEGOTIATION_DISABLED'
+].join('|')})$`);
 /** Whether the TLS handshake failed: the request was not sent, and another try would fail alike. */
 function isTlsRefusal(code) {
     return CERTIFICATE_REFUSALS.has(code) || HANDSHAKE_FAILURE.test(code);
@@ -31741,11 +31573,36 @@ function describeFailure(failure) {
 /** How a failure that may have been processed happened, for the "not sent again" message. */
 function describeAmbiguity(failure) {
     if (failure.kind === 'network') {
-        return `the connection failed after the request was sent (${failure.code ? `${failure.code}: ` : ''}${failure.message})`;
+        return (`the connection failed after the request was sent ` +
+            `(${failure.code ? `${failure.code}: ` : ''}${failure.message})`);
     }
     if (failure.kind === 'answer')
         return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`;
     return `the service answered HTTP ${failure.status}`;
+}
+/** The causes the service's reference gives for a 403, each with what to do about it. */
+const READ_ONLY_KEY = 'a key limited to reading, used for this POST (use a key with full access)';
+const IP_ALLOWLIST = "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
+    'use a runner with a fixed address, or lift the allowlist)';
+const FEATURE_OFF = {
+    'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)'
+};
+/**
+ * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that
+ * is wrong or expired; a 403, of its causes, those that can apply to `request`.
+ */
+function refusalAdvice(status, request) {
+    if (status === 401) {
+        return ('`api-key` is wrong or has expired: check the secret, ' +
+            "or make a new admin key on the API keys page of the organization's settings.");
+    }
+    const causes = [
+        ...(request.method === 'POST' ? [READ_ONLY_KEY] : []),
+        IP_ALLOWLIST,
+        ...(request.feature === undefined ? [] : [FEATURE_OFF[request.feature]])
+    ];
+    const listed = causes.length === 1 ? causes[0] : `${causes.slice(0, -1).join('; ')}; or ${causes.at(-1)}`;
+    return `The service's reference gives ${causes.length === 1 ? 'this cause' : 'these causes'}: ${listed}.`;
 }
 
 
@@ -31803,12 +31660,13 @@ function parseRetryAfter(value, nowMs) {
 }
 /**
  * When a wait the service asked for (from parseRetryAfter) ends, for a message: the time, and how
- * long from now. A wait cut to LONGEST_RETRY_AFTER_MS is said to end then "or later".
+ * long from now, the time in UTC (a reader's zone is not the runner's). A wait cut to
+ * LONGEST_RETRY_AFTER_MS is said to end then "or later".
  */
 function describeWaitEnd(waitMs, nowMs) {
     const cut = waitMs >= LONGEST_RETRY_AFTER_MS;
     return {
-        at: `${new Date(nowMs + waitMs).toISOString()}${cut ? ' or later' : ''}`,
+        at: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatUtc */ .ay)(new Date(nowMs + waitMs))}${cut ? ' or later' : ''}`,
         after: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(waitMs)}${cut ? ' or more' : ''}`
     };
 }

@@ -80,7 +80,8 @@ class BundleCache {
             for (const version of older)
                 await this.toolCache.remove(TOOL, version);
             if (older.length > 0)
-                this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps the ${KEPT_BUNDLES} most recently used).`);
+                this.log.info(`Removed ${older.length} older bundle${older.length === 1 ? '' : 's'} from the tool cache (it keeps ` +
+                    `the ${KEPT_BUNDLES} most recently used).`);
         }
         catch (error) {
             this.log.warning(`Could not keep the bundle of export job ${this.jobId} in the tool cache: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errorMessage */ .gJ)(error)}`);

@@ -224,7 +224,7 @@ function saidBy(error) {
         return `GitHub answered with ${kindOf(data)}`;
     return (0,common_text/* serviceText */.Lo)((0,errors/* errorMessage */.gJ)(error));
 }
-/** Whether an Octokit error came with an HTTP answer: one without (a network failure) has a status (500) but no `response`. */
+/** Whether an Octokit error came with an HTTP answer: one without (a network failure) has no `response`. */
 function answered(error) {
     return error?.response !== undefined;
 }
@@ -266,7 +266,8 @@ async function allComments(what, page) {
     for (let number = 1;; number++) {
         const found = await page(number);
         if (number > MAX_COMMENT_PAGES && found.length > 0) {
-            throw new host/* GitHubAnswerError */.c(200, `${what} run past ${MAX_COMMENT_PAGES * COMMENTS_PER_PAGE}, more than the action reads, so a comment of its own among the rest could be missed`, true);
+            throw new host/* GitHubAnswerError */.c(200, `${what} run past ${MAX_COMMENT_PAGES * COMMENTS_PER_PAGE}, more than the action reads, so a comment of ` +
+                `its own among the rest could be missed`, true);
         }
         comments.push(...found);
         if (found.length < COMMENTS_PER_PAGE)

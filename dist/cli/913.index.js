@@ -11,20 +11,22 @@ __webpack_require__.d(__webpack_exports__, {
   runDeploy: () => (/* binding */ runDeploy)
 });
 
+// EXTERNAL MODULE: ./src/follow/service-job.ts
+var service_job = __webpack_require__(1652);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __webpack_require__(1922);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 2 modules
 var follow_job = __webpack_require__(7954);
-// EXTERNAL MODULE: ./src/service/client.ts
-var service_client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
 var path_segment = __webpack_require__(2650);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
+// EXTERNAL MODULE: ./src/service/client.ts
+var client = __webpack_require__(9224);
 ;// CONCATENATED MODULE: ./src/service/deploy-api.ts
 /**
  * Deployments of a project's deployment branch: trigger one, read its status (the reference's
@@ -41,9 +43,6 @@ const DEPLOY_KNOWN = new Set(['queued', 'in_progress', 'success', 'failure']);
 /** What to do after a trigger that may have been processed: follow that deployment rather than start another. */
 const FOLLOW_UP = "If it was, a deployment of the project's deployment branch is under way: find its status id on the dashboard " +
     'and follow it with `operation: deploy` and `job-id: <its status id>` rather than triggering another.';
-/** The reference's causes of a 403 besides a wrong key. */
-const REFUSED_TRIGGER = 'A key limited to reading cannot trigger a deployment, and a key with an IP allowlist refuses addresses not on it ' +
-    '(those of GitHub-hosted runners change).';
 class DeployApi {
     client;
     constructor(client) {
@@ -66,12 +65,10 @@ class DeployApi {
             });
         }
         catch (error) {
-            if (!(error instanceof service_client/* ServiceError */._7))
+            if (!(error instanceof client/* ServiceError */._7))
                 throw error;
             if (error.mayHaveBeenProcessed)
                 throw error.withMessage(`${error.message} ${FOLLOW_UP}`);
-            if (error.status === 403)
-                throw error.withMessage(`${error.message} ${REFUSED_TRIGGER}`);
             throw error;
         }
         const fields = (0,service_answer/* asObject */.eB)(answer);
@@ -278,7 +275,7 @@ class DeploymentReport {
 /** `The deployment's log: its last 20 lines (of 312)`. */
 function logTitle(shown, all) {
     return shown === all
-        ? `The deployment's log (${all} line${all === 1 ? '' : 's'})`
+        ? `The deployment's log (${(0,units/* counted */.hS)(all, 'line')})`
         : `The deployment's log: its last ${shown} lines (of ${all})`;
 }
 /**
@@ -294,6 +291,12 @@ function isAnotherCommit(deployed, expected) {
 }
 
 ;// CONCATENATED MODULE: ./src/deploy/deploy-flow.ts
+/**
+ * A deployment, end to end: trigger one of the project's deployment branch (or take the one
+ * `job-id` names), follow it until `success` or `failure`, and say what was deployed. Outputs are
+ * set as each fact becomes known, and the job summary is filled from the last status seen, also
+ * when the step fails.
+ */
 
 
 
@@ -348,11 +351,9 @@ async function runDeploy(settings, client, context) {
             return;
         }
         const { value: final } = await log.group(`Wait for deployment ${statusId}`, () => (0,follow_job/* followJob */.B)({
+            ...(0,service_job/* serviceJobBasics */.S)(settings, context),
             name: `Deployment ${statusId}`,
             check: () => api.status(statusId, deadline),
-            isPassing: service_client/* isPassingOutage */.vy,
-            isOutOfTime: service_client/* isOutOfTime */.bK,
-            askedWait: service_client/* askedWait */.Uy,
             read: (deployment) => ({ status: deployment.status, summary: describe.describe(deployment) }),
             terminal: DEPLOY_TERMINAL,
             known: DEPLOY_KNOWN,
@@ -360,14 +361,7 @@ async function runDeploy(settings, client, context) {
             // A deployment of an earlier run may be over already; one this run triggered is not.
             checkFirst: settings.jobId !== undefined,
             jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
-            initialIntervalMs: settings.pollIntervalMs,
-            maxIntervalMs: settings.maxPollIntervalMs,
-            startedAt,
-            timeoutMs: settings.timeoutMs,
-            resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`,
-            clock,
-            log,
-            signal: context.signal
+            resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
         }));
         await logOutcome(statusId, final, describe, log);
         // Timed by the service when it says; else, for a deployment this run triggered, by this run.
@@ -700,7 +694,8 @@ async function followJob(options) {
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
         const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
+            `waiting ${elapsed()}. ` +
             `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
     };
     (0,errors/* throwIfCancelled */.dZ)(signal);
@@ -761,7 +756,8 @@ async function followJob(options) {
         const stale = terminal && options.stale?.is(value) === true;
         if (terminal && (!stale || now >= staleUntil)) {
             if (stale) {
-                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
+                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+                    `later: taken as its end, though the service may not have taken it up yet.`);
             }
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
@@ -772,6 +768,32 @@ async function followJob(options) {
         await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
+}
+
+
+/***/ }),
+
+/***/ 1652:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ serviceJobBasics)
+/* harmony export */ });
+/* harmony import */ var _service_client_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9224);
+
+function serviceJobBasics(settings, context) {
+    return {
+        isPassing: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isPassingOutage */ .vy,
+        isOutOfTime: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isOutOfTime */ .bK,
+        askedWait: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .askedWait */ .Uy,
+        initialIntervalMs: settings.pollIntervalMs,
+        maxIntervalMs: settings.maxPollIntervalMs,
+        startedAt: context.startedAt,
+        timeoutMs: settings.timeoutMs,
+        clock: context.clock,
+        log: context.host.log,
+        signal: context.signal
+    };
 }
 
 

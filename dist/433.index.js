@@ -1,8 +1,8 @@
-export const id = 423;
-export const ids = [423];
+export const id = 433;
+export const ids = [433];
 export const modules = {
 
-/***/ 7423:
+/***/ 1433:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,6 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   runAgent: () => (/* binding */ runAgent)
 });
 
+// EXTERNAL MODULE: ./src/follow/service-job.ts
+var service_job = __webpack_require__(1652);
 // EXTERNAL MODULE: ./src/action/host.ts
 var host = __webpack_require__(8350);
 // EXTERNAL MODULE: ./src/common/errors.ts
@@ -24,7 +26,7 @@ var service_answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
 var path_segment = __webpack_require__(2650);
 // EXTERNAL MODULE: ./src/service/client.ts
-var service_client = __webpack_require__(9224);
+var client = __webpack_require__(9224);
 // EXTERNAL MODULE: ./src/service/retry.ts
 var retry = __webpack_require__(5585);
 ;// CONCATENATED MODULE: ./src/service/agent-api.ts
@@ -36,9 +38,25 @@ var retry = __webpack_require__(5585);
 /** The states that end a wait (spec 3.1). */
 const AGENT_TERMINAL = new Set(['completed', 'archived', 'failed']);
 const AGENT_KNOWN = new Set(['active', 'completed', 'archived', 'failed']);
-/** Spec section 8: follow-up messages per project and hour. */
-const MESSAGES_PER_HOUR = 100;
-/** The agent operations (spec 4.1, 4.2, plus create) with their failures explained for a user. */
+/** The reference's limit on creating jobs, and apart from it on sending messages: uses per project and hour. */
+const USES_PER_HOUR = 100;
+/** What a 429 of each limited operation says: which limit of the reference's is reached. */
+function rateLimit(operation, projectId) {
+    return (`the service's limit on ${operation}, ${USES_PER_HOUR} uses an hour per project, ` +
+        `is reached for project ${projectId}`);
+}
+/**
+ * What a 404 or 405 to a create means: the reference has the operation, so the project is unknown
+ * or the request went to something other than the admin API.
+ */
+const CREATE_REFUSED = {
+    404: "the service knows no such project. Check `project-id` (the API keys page of the organization's settings shows " +
+        "it), and that `base-url` leads to the service's admin API.",
+    405: "the address does not take this request, though the service's admin API creates jobs with " +
+        '`POST /v2/agent/{projectId}/job`. ' +
+        'Check that `base-url` leads to the admin API, not to a proxy or another service.'
+};
+/** The agent operations (get, message and create) with their failures explained for a user. */
 class AgentApi {
     client;
     now;
@@ -72,20 +90,21 @@ class AgentApi {
             kind: 'once',
             what: `send the message to agent job ${jobId}`,
             deadline
-        }, { projectId, jobId, rateLimit: `the project's limit of ${MESSAGES_PER_HOUR} messages an hour is reached` });
+        }, { projectId, jobId, rateLimit: rateLimit('sending messages', projectId) });
         return readAgentJob(body);
     }
     /**
-     * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, as the issues name it; not in
-     * the service's API reference, so its answer is read as loosely as the others and its absence
-     * (404, 405) is said plainly.
+     * Creates a job: `POST /v2/agent/{projectId}/job` with `{prompt}`, 201 with the job (the
+     * reference's "Create agent job"); its answer is read as loosely as the others.
      */
     async create(projectId, prompt, deadline) {
         const what = `create an agent job in project ${projectId}`;
-        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,path_segment/* segment */.m)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: "the service's rate limit for this project is reached" });
+        const body = await this.call({ method: 'POST', path: `/v2/agent/${(0,path_segment/* segment */.m)(projectId)}/job`, body: { prompt }, kind: 'once', what, deadline }, { projectId, rateLimit: rateLimit('creating agent jobs', projectId) });
         const job = readAgentJob(body);
         if (job.id === undefined) {
-            throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, or with control characters or a workflow command mark), so the job cannot be followed. Look the job up on the dashboard; do not rerun blindly (it would create a second job).`);
+            throw new errors/* ActionError */.lZ(`The service accepted the request to ${what} but its answer carries no usable job \`id\` (none, blank, ` +
+                `or with control characters or a workflow command mark), so the job cannot be followed. Look the job up ` +
+                `on the dashboard; do not rerun blindly (it would create a second job).`);
         }
         return { ...job, id: job.id };
     }
@@ -94,22 +113,22 @@ class AgentApi {
             return await this.client.request(request);
         }
         catch (error) {
-            if (!(error instanceof service_client/* ServiceError */._7))
+            if (!(error instanceof client/* ServiceError */._7))
                 throw error;
             const said = error.serviceError ? `: the service said "${error.serviceError}"` : '';
             if (error.status === 404 && about.jobId !== undefined) {
-                throw new errors/* ActionError */.lZ(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check \`job-id\` and \`project-id\`.`, {
+                throw new errors/* ActionError */.lZ(`Agent job ${about.jobId} in project ${about.projectId} was not found (HTTP 404${said}). Check ` +
+                    `\`job-id\` and \`project-id\`.`, { cause: error });
+            }
+            if ((error.status === 404 || error.status === 405) && about.jobId === undefined)
+                throw new errors/* ActionError */.lZ(`Could not ${request.what} (HTTP ${error.status}${said}): ${CREATE_REFUSED[error.status]}`, {
                     cause: error
                 });
-            }
-            if ((error.status === 404 || error.status === 405) && about.jobId === undefined) {
-                // Creating a job is not in the service's API reference: its absence is as likely as a wrong project.
-                throw new errors/* ActionError */.lZ(`Could not ${request.what} (HTTP ${error.status}${said}): the project does not exist, or the service does not offer creating agent jobs (it is not in the service's API reference). Check \`project-id\`.`, { cause: error });
-            }
             if (error.status === 429 && about.rateLimit !== undefined)
                 throw this.rateLimited(request.what, about.rateLimit, error, said);
             if (request.kind === 'once' && about.jobId !== undefined && error.mayHaveBeenProcessed) {
-                throw error.withMessage(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending the message again.`);
+                throw error.withMessage(`${error.message} Read the job with \`operation: agent-status\` (job-id ${about.jobId}) before sending ` +
+                    `the message again.`);
             }
             throw error;
         }
@@ -122,7 +141,7 @@ class AgentApi {
         const when = end === undefined
             ? 'The service did not say when to try again; try again later.'
             : `Try again after ${end.at} (in ${end.after}).`;
-        const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so the message was not sent.' : '';
+        const why = error.stoppedByDeadline ? ' Waiting for it would pass `timeout`, so it was not tried again.' : '';
         return new errors/* ActionError */.lZ(`Could not ${what}: ${limit} (HTTP 429${said}).${why} ${when}`, { cause: error });
     }
 }
@@ -169,14 +188,213 @@ function time(value) {
  * agent-flow.ts).
  */
 function refusesMessages(error) {
-    const status = error instanceof service_client/* ServiceError */._7 ? error.status : undefined;
+    const status = error instanceof client/* ServiceError */._7 ? error.status : undefined;
     return status === 409 || status === 410;
 }
 
-// EXTERNAL MODULE: ./src/agent/job-record.ts
-var job_record = __webpack_require__(4398);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
+// EXTERNAL MODULE: ./src/github/markers.ts
+var markers = __webpack_require__(3400);
+// EXTERNAL MODULE: ./src/github/calls.ts
+var calls = __webpack_require__(4342);
+;// CONCATENATED MODULE: ./src/agent/our-comments.ts
+
+/** Ours when nothing more is known: a bot's. */
+const BY_A_BOT = (author) => author.type === 'Bot';
+class OurComments {
+    github;
+    context;
+    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
+    token;
+    constructor(github, context) {
+        this.github = github;
+        this.context = context;
+    }
+    /**
+     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
+     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
+     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
+     */
+    async authors(comments, marker, how) {
+        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
+            return BY_A_BOT;
+        if (this.token === undefined) {
+            const ask = async (signal) => ({
+                login: await this.github.tokenLogin(signal)
+            });
+            // A best-effort ask that failed is not kept: the next ask may get the answer.
+            const token = how === 'needed'
+                ? await (0,calls/* readGitHub */.kQ)(this.context, ask)
+                : await (0,calls/* tryGitHub */.d2)(this.context, 'read whom the token writes as', ask);
+            if (token === undefined)
+                return BY_A_BOT;
+            this.token = token;
+        }
+        const { login } = this.token;
+        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent/job-record.ts
+/**
+ * The memory of a pull request: one comment, written by the action, that says which agent job
+ * opened it and how to steer it, with the job in a hidden marker. A later comment on the pull
+ * request reaches the same job with no state outside GitHub. Only comments written by a bot (or by
+ * the token's own user, for a personal access token) count as records, so nobody can point a
+ * conversation at another job by writing the marker by hand;
+ * and only records of the workflow's own `project-id`, with ids that are plain path segments, so
+ * that a record another bot was made to post can at most name another job of that project.
+ */
+
+
+
+
+
+function recordBody(job, command) {
+    return [
+        `<!-- docs-admin-action:agent-job project=${encodeURIComponent(job.projectId)} ` +
+            `job=${encodeURIComponent(job.jobId)} -->`,
+        `🤖 Docs agent job ${(0,common_text/* commentCode */.ph)(job.jobId)} opened this pull request.`,
+        '',
+        `To steer it, comment \`${command} <instruction>\` here: the instruction goes to the same job, and a reply ` +
+            `shows its progress.`
+    ].join('\n');
+}
+/**
+ * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
+ * (by default bots), with ids that can be path segments as they are.
+ */
+function recordedJobs(comments, trusted = BY_A_BOT) {
+    const jobs = [];
+    for (const comment of comments) {
+        if (!trusted(comment.author))
+            continue;
+        const match = markers/* RECORD_MARKER */.b.exec(comment.body);
+        if (match === null)
+            continue;
+        try {
+            jobs.push({ projectId: decodeURIComponent(match[1] ?? ''), jobId: decodeURIComponent(match[2] ?? '') });
+        }
+        catch {
+            // A malformed marker is no record.
+        }
+    }
+    return jobs.filter((job) => (0,path_segment/* isPlainSegment */.k)(job.projectId) && (0,path_segment/* isPlainSegment */.k)(job.jobId));
+}
+/** `https://github.com/acme/docs/pull/12` on the server `https://github.com`: acme/docs #12. */
+function parsePullRequestLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    const base = server.pathname.replace(/\/+$/, '');
+    if (url.origin !== server.origin || !url.pathname.startsWith(`${base}/`))
+        return undefined;
+    const match = /^\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:\/.*)?$/.exec(url.pathname.slice(base.length));
+    if (match === null)
+        return undefined;
+    const owner = pathName(match[1] ?? '');
+    const repo = pathName(match[2] ?? '');
+    return owner === undefined || repo === undefined
+        ? undefined
+        : { repository: { owner, repo }, number: Number(match[3]) };
+}
+/**
+ * A segment of a link's path as the name it stands for; undefined when it names nothing: a broken
+ * escape (`acme%zz`, which decodeURIComponent throws on) or a name that is no single segment.
+ */
+function pathName(segment) {
+    try {
+        const name = decodeURIComponent(segment);
+        return (0,path_segment/* isPlainSegment */.k)(name) ? name : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+class JobRecords {
+    github;
+    context;
+    command;
+    home;
+    projectId;
+    ours;
+    /** `job@pull request` keys handled by this run: each is looked at once. */
+    noted = new Set();
+    /** The records' writes, one after the other (see Serial). */
+    writes = new calls/* Serial */.l();
+    constructor(github, context, 
+    /** The comment command the record tells people to use. */
+    command, 
+    /** The workflow's own repository, for the hint when a record cannot be written elsewhere. */
+    home, 
+    /** `project-id`: records of other projects are not this workflow's to steer. */
+    projectId, ours) {
+        this.github = github;
+        this.context = context;
+        this.command = command;
+        this.home = home;
+        this.projectId = projectId;
+        this.ours = ours;
+    }
+    /**
+     * The job of the pull request's most recent record of this project; undefined when it has none.
+     * Throws when its comments cannot be read.
+     */
+    async latest(pull) {
+        const comments = await (0,calls/* readGitHub */.kQ)(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), calls/* LISTING_TIMEOUT_MS */.Wu);
+        const recorded = recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.b, 'needed'));
+        const latest = recorded.at(-1);
+        if (latest !== undefined && latest.projectId !== this.projectId) {
+            this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of ` +
+                `\`project-id\` (${this.projectId}): that record is not used.`);
+        }
+        return recorded.filter((job) => job.projectId === this.projectId).at(-1);
+    }
+    /** Records `job` on the pull request it opened, unless it is recorded there already. Best-effort. */
+    async note(job, pull) {
+        await this.writes.now(() => this.noteNow(job, pull));
+    }
+    /** As note(), without waiting for it (while the job is followed: GitHub must not cost it its wait). */
+    noteSoon(job, pull) {
+        this.writes.soon(() => this.noteNow(job, pull));
+    }
+    /** Waits for the records queued so far. */
+    async settled() {
+        await this.writes.settled();
+    }
+    async noteNow(job, pull) {
+        const where = `${pull.repository.owner}/${pull.repository.repo}#${pull.number}`;
+        const key = `${job.projectId}/${job.jobId}@${where}`;
+        if (this.noted.has(key))
+            return;
+        this.noted.add(key);
+        const hint = this.writeHint(pull.repository);
+        const comments = await (0,calls/* tryGitHub */.d2)(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, calls/* LISTING_TIMEOUT_MS */.Wu);
+        if (comments === undefined)
+            return;
+        if (recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.b, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+            return;
+        const posted = await (0,calls/* tryGitHub */.d2)(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
+        if (posted !== undefined)
+            this.context.host.log.info(`Recorded agent job ${job.jobId} on ${where}: a comment \`${this.command} ...\` there reaches it.`);
+    }
+    writeHint(repository) {
+        const where = `${repository.owner}/${repository.repo}`;
+        if (this.home === undefined || (this.home.owner === repository.owner && this.home.repo === repository.repo)) {
+            return 'Check that `github-token` may write to pull requests (`permissions: pull-requests: write`).';
+        }
+        return (`The pull request is in ${where}, not in this workflow's repository: a token that may write to ${where}'s ` +
+            `pull requests (a GitHub App's or a fine-grained token, passed as \`github-token\`) would record it there.`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
@@ -215,7 +433,8 @@ function progressText(facts, secrets) {
         case 'cancelled':
             lines.push(shown.jobId === undefined
                 ? '⏹️ The docs agent run was cancelled.'
-                : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it with \`operation: agent-status\` and this job id.`);
+                : `⏹️ ${job} (status ${status}): the run was cancelled${after}. The job may still be running: check it ` +
+                    `with \`operation: agent-status\` and this job id.`);
             break;
         case 'asking':
             lines.push(shown.request === 'create'
@@ -229,7 +448,8 @@ function progressText(facts, secrets) {
             lines.push(`⏳ ${job} is working on it (status ${status}).`);
             break;
         case 'handed-over':
-            lines.push(`⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run does not wait for it to finish.`);
+            lines.push(`⏳ ${job} ${shown.request === 'create' ? 'was created' : 'has the message'} (status ${status}); this run ` +
+                `does not wait for it to finish.`);
             break;
         case 'ended':
             lines.push(endLine(job, { ...shown, error }, status, prLink, after));
@@ -272,9 +492,11 @@ function endLine(job, facts, status, prLink, after) {
     }
 }
 
-// EXTERNAL MODULE: ./src/agent/trigger.ts
-var agent_trigger = __webpack_require__(7701);
+// EXTERNAL MODULE: ./src/gate/trigger.ts
+var gate_trigger = __webpack_require__(6519);
 ;// CONCATENATED MODULE: ./src/agent/conversation.ts
+
+
 
 
 
@@ -322,7 +544,7 @@ class Conversation {
         this.records = records;
         this.runUrl = runUrl;
         this.outputs = context.outputs;
-        this.serverUrl = (0,agent_trigger/* serverUrlOf */.Gh)((name) => context.host.env(name));
+        this.serverUrl = (0,gate_trigger/* serverUrlOf */.Gh)((name) => context.host.env(name));
     }
     /**
      * A request that creates something is about to go to the service: the reply says so, and its
@@ -343,8 +565,8 @@ class Conversation {
         }
         catch (error) {
             // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
-            const answer = error instanceof service_client/* ServiceError */._7 ? error : error?.cause;
-            const notTaken = answer instanceof service_client/* ServiceError */._7
+            const answer = error instanceof client/* ServiceError */._7 ? error : error?.cause;
+            const notTaken = answer instanceof client/* ServiceError */._7
                 ? !answer.mayHaveBeenProcessed
                 : error instanceof errors/* CancelledError */.cc && error.beforeSending;
             if (notTaken)
@@ -412,12 +634,17 @@ class Conversation {
         const note = job.status === 'completed'
             ? `Agent job ${jobId} completed without a pull request (the agent made no file changes).`
             : job.status === 'archived'
-                ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${job.archivedAt})` : ''}.`
+                ? `Agent job ${jobId} is archived${job.archivedAt ? ` (since ${this.moment(job.archivedAt)})` : ''}.`
                 : undefined;
         if (note === undefined)
             return;
         host.log.info(note);
         report.notes.push(note);
+    }
+    /** A time of the service's in UTC and from now (`2025-06-01 14:32:05 UTC (3 min ago)`), or as it gave it. */
+    moment(value) {
+        const at = (0,service_answer/* timestamp */.vE)(value);
+        return at === undefined ? value : (0,units/* formatMoment */.K9)(at, this.context.clock.now());
     }
     /** Waits for what GitHub is being told (the reply's edits and the records not waited for). */
     async settled() {
@@ -495,17 +722,135 @@ class Conversation {
             : { job: { projectId: job.projectId, jobId: job.jobId }, pull };
     }
     pullRequestOf(job) {
-        return job.prLink === undefined ? undefined : (0,job_record/* parsePullRequestLink */.m0)(job.prLink, this.serverUrl);
+        return job.prLink === undefined ? undefined : parsePullRequestLink(job.prLink, this.serverUrl);
     }
 }
 
-// EXTERNAL MODULE: ./src/agent/github-calls.ts
-var github_calls = __webpack_require__(4714);
-// EXTERNAL MODULE: ./src/agent/our-comments.ts
-var our_comments = __webpack_require__(1949);
-// EXTERNAL MODULE: ./src/agent/rerun-state.ts
-var rerun_state = __webpack_require__(8371);
+;// CONCATENATED MODULE: ./src/agent/rerun-state.ts
+/**
+ * What a rerun of a comment's workflow run must know of an earlier attempt, in one place: the
+ * state a run's reply carries in its hidden marker (which workflow run and command it answers,
+ * what the run asked of the service, how far that got), how each step of the run changes it and
+ * when the change must be on GitHub (a request that creates something waits for its marker), and
+ * what a rerun does with what an earlier attempt left (carryOn). ProgressComment writes and finds
+ * the reply; runAgent asks carryOn. Pure.
+ */
+
+
+const PREFIX = '<!-- docs-admin-action:reply ';
+const ASKED = new Set(['message', 'create', 'read']);
+function formatReplyMarker(state) {
+    const fields = [
+        ['run', state.run === '' ? undefined : state.run],
+        ['comment', state.comment],
+        ['asked', state.asked],
+        ['outcome', state.outcome],
+        ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['seen', state.seen === true ? 1 : undefined],
+        ['project', state.job?.projectId],
+        ['job', state.job?.jobId]
+    ];
+    const text = fields
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
+        .join('');
+    return `${PREFIX}${text}-->\n`;
+}
+/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
+function readReplyMarker(body) {
+    const match = markers/* REPLY_MARKER */.Q.exec(body);
+    if (match === null)
+        return undefined;
+    const fields = new Map();
+    try {
+        for (const pair of (match[1] ?? '').trim().split(' ')) {
+            const at = pair.indexOf('=');
+            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+        }
+    }
+    catch {
+        return undefined;
+    }
+    const comment = Number(fields.get('comment'));
+    if (!Number.isSafeInteger(comment))
+        return undefined;
+    const asked = fields.get('asked');
+    const outcome = fields.get('outcome');
+    const at = Number(fields.get('at'));
+    const projectId = fields.get('project');
+    const jobId = fields.get('job');
+    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId)
+        ? { projectId, jobId }
+        : undefined;
+    return {
+        run: fields.get('run') ?? '',
+        comment,
+        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
+        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
+        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
+        job,
+        seen: fields.get('seen') === '1' ? true : undefined
+    };
+}
+/** The state after `event`, and when its marker must be written. */
+function advance(state, event) {
+    switch (event.kind) {
+        case 'asking':
+            return {
+                state: { ...state, asked: event.asked, at: event.at, job: event.job, outcome: 'pending', seen: undefined },
+                write: 'before-asking'
+            };
+        case 'refused':
+            return { state: { ...state, outcome: 'refused' }, write: 'with-the-next-edit' };
+        case 'answered':
+            return {
+                state: {
+                    ...state,
+                    outcome: 'answered',
+                    asked: event.asked,
+                    at: event.at,
+                    job: event.job,
+                    seen: event.seen || undefined
+                },
+                write: 'with-the-next-edit'
+            };
+        case 'took-up':
+            return { state: { ...state, seen: true }, write: 'with-the-next-edit' };
+    }
+}
+function carryOn(earlier, projectId) {
+    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
+        return { kind: 'ask' };
+    const { job, asked, at, outcome, seen } = earlier;
+    if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
+        return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
+    if (asked === 'read')
+        return { kind: 'ask' };
+    const elsewhere = job !== undefined && job.projectId !== projectId
+        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
+        : '';
+    if (asked === 'create') {
+        return {
+            kind: 'refuse',
+            message: outcome === 'pending'
+                ? 'An earlier attempt of this workflow run may have asked the service to create an agent job (it got no ' +
+                    'clear answer, or stopped before asking), so the job may exist: this rerun does not create another. ' +
+                    "Look for it on the service's dashboard, or comment the command again to create a new job."
+                : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot ` +
+                    `follow, so it does not create another. Look for it on the service's dashboard, or comment the command ` +
+                    `again to create a new job.`
+        };
+    }
+    return {
+        kind: 'refuse',
+        message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot ` +
+            `follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the ` +
+            `command again to send the message anew.`
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
+
 
 
 
@@ -517,8 +862,8 @@ class ProgressComment {
     context;
     ours;
     /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
-    writes = new github_calls/* Serial */.l();
-    aside = new github_calls/* Serial */.l();
+    writes = new calls/* Serial */.l();
+    aside = new calls/* Serial */.l();
     /** The body the latest write asked for: a queued edit of an older one is not made. */
     wanted;
     tried = false;
@@ -540,7 +885,8 @@ class ProgressComment {
     static open(github, comment, context, ours) {
         const { repository, subject } = comment;
         if (repository === undefined || subject === undefined) {
-            context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no reaction and no reply.');
+            context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no ' +
+                'reaction and no reply.');
             return undefined;
         }
         return new ProgressComment(github, { ...comment, repository }, subject.number, context, ours);
@@ -561,7 +907,10 @@ class ProgressComment {
         catch (error) {
             if (!(error instanceof host/* GitHubApiError */.O))
                 throw error;
-            throw new errors/* ActionError */.lZ(`Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow run posted (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* READ_PERMISSION_HINT */.JJ)}), so this rerun asks nothing of the docs service: not knowing what the earlier attempt asked, it could send the message twice or create a second job. Rerun the workflow once GitHub answers, or comment the command again.`);
+            throw new errors/* ActionError */.lZ(`Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow ` +
+                `run posted (${(0,calls/* describeGitHubError */.dZ)(error, calls/* READ_PERMISSION_HINT */.JJ)}), so this rerun asks nothing of the ` +
+                `docs service: not knowing what the earlier attempt asked, it could send the message twice or create a ` +
+                `second job. Rerun the workflow once GitHub answers, or comment the command again.`);
         }
         if (earlier === undefined) {
             this.tried = false;
@@ -582,16 +931,16 @@ class ProgressComment {
             ? this.github.listIssueComments(repository, this.number, signal)
             : this.github.listReviewComments(repository, this.number, signal);
         const comments = how === 'needed'
-            ? await (0,github_calls/* readGitHub */.kQ)(this.context, list, github_calls/* LISTING_TIMEOUT_MS */.Wu)
-            : await (0,github_calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, github_calls/* READ_PERMISSION_HINT */.JJ, github_calls/* LISTING_TIMEOUT_MS */.Wu);
+            ? await (0,calls/* readGitHub */.kQ)(this.context, list, calls/* LISTING_TIMEOUT_MS */.Wu)
+            : await (0,calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, calls/* READ_PERMISSION_HINT */.JJ, calls/* LISTING_TIMEOUT_MS */.Wu);
         if (comments === undefined)
             return undefined;
-        const ours = await this.ours.authors(comments, rerun_state/* REPLY_MARKER */.Qs, how);
+        const ours = await this.ours.authors(comments, markers/* REPLY_MARKER */.Q, how);
         // The same command of the same workflow run: another workflow answering it keeps its own reply.
         const answers = (comment) => {
             if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId))
                 return undefined;
-            const state = (0,rerun_state/* readReplyMarker */.v3)(comment.body);
+            const state = readReplyMarker(comment.body);
             return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
         };
         const replies = comments.flatMap((comment) => {
@@ -608,14 +957,14 @@ class ProgressComment {
      * next edit carries it.
      */
     advance(event) {
-        const next = (0,rerun_state/* advance */.np)(this.state, event);
+        const next = advance(this.state, event);
         this.state = next.state;
         return next.write;
     }
     /** 👀 on the command, not waited for (see settled). */
     acknowledge() {
         const { repository, id, event } = this.comment;
-        this.aside.soon(() => (0,github_calls/* tryGitHub */.d2)(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
+        this.aside.soon(() => (0,calls/* tryGitHub */.d2)(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
             ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
             : this.github.reactToReviewComment(repository, id, 'eyes', signal)));
     }
@@ -636,7 +985,7 @@ class ProgressComment {
         if (posted === undefined || body === this.shown)
             return;
         this.shown = body;
-        await (0,github_calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+        await (0,calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
     /**
      * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
@@ -654,16 +1003,20 @@ class ProgressComment {
         this.tried = true;
         try {
             if (posted !== undefined)
-                await (0,github_calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
+                await (0,calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
             // A post that failed half-way is looked for before the next try: never a second reply.
             else
-                this.adopt(await (0,github_calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
+                this.adopt(await (0,calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
         }
         catch (error) {
             if (!(error instanceof host/* GitHubApiError */.O))
                 throw error;
             const what = posted === undefined ? 'post the reply to' : 'update the reply to';
-            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* WRITE_PERMISSION_HINT */.yH)}), so nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead).`);
+            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,calls/* describeGitHubError */.dZ)(error, calls/* WRITE_PERMISSION_HINT */.yH)}), so ` +
+                `nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow ` +
+                `run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ` +
+                `the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ` +
+                `command again instead).`);
         }
         this.shown = body;
     }
@@ -694,7 +1047,7 @@ class ProgressComment {
             this.tried = true;
             // A post that failed may have been made all the same (its answer lost or unreadable): it
             // carries the marker, so it is found, and edited from then on, never posted twice.
-            const posted = (await (0,github_calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
+            const posted = (await (0,calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
                 (await this.findReply('best-effort'))?.posted;
             if (posted !== undefined)
                 this.adopt(posted);
@@ -703,7 +1056,7 @@ class ProgressComment {
         const posted = this.posted;
         if (posted === undefined)
             return;
-        await (0,github_calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+        await (0,calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
     }
     /** `posted` is this run's reply from now on. */
     adopt(posted) {
@@ -726,11 +1079,19 @@ class ProgressComment {
             : this.github.updateReviewComment(repository, posted.id, body, signal);
     }
     marked(text) {
-        return `${(0,rerun_state/* formatReplyMarker */.CO)(this.state)}${text}`;
+        return `${formatReplyMarker(this.state)}${text}`;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/agent/agent-flow.ts
+/**
+ * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
+ * until it is `completed`, `archived` or `failed`. On a comment (which passed the gate, see
+ * gate/comment-gate.ts) the run is a conversation: the command gets 👀 and one reply that follows
+ * the job, and a pull request the agent opens records its job so that the next comment there
+ * reaches the same job.
+ */
+
 
 
 
@@ -755,20 +1116,20 @@ const MESSAGE_PICKUP_MS = 60_000;
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent';
 async function runAgent(settings, client, context, entrance) {
-    const { clock, host, outputs, report, startedAt, deadline } = context;
+    const { clock, host, outputs, report, deadline } = context;
     // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
     const { event, comment } = entrance;
-    const home = comment?.repository ?? (0,agent_trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), {});
+    const home = comment?.repository ?? (0,gate_trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), {});
     // Only a comment can be skipped (see gate/): without one, `skipped` and `skip-reason` are not set.
     const github = await entrance.github();
-    const ours = github === undefined ? undefined : new our_comments/* OurComments */.x(github, context);
+    const ours = github === undefined ? undefined : new OurComments(github, context);
     const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
         ? ProgressComment.open(github, comment, context, ours)
         : undefined;
     progress?.acknowledge();
     const records = github === undefined || ours === undefined
         ? undefined
-        : new job_record/* JobRecords */.k(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
+        : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
     const api = new AgentApi(client, () => clock.now());
     const conversation = new Conversation(settings, context, progress, records, comment?.runUrl);
     try {
@@ -777,7 +1138,7 @@ async function runAgent(settings, client, context, entrance) {
         // message twice or start a second job.
         const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
         const request = resumedFrom(earlier, settings) ??
-            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? (0,agent_trigger/* subjectOf */.et)(event, home) }, records));
+            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? (0,gate_trigger/* subjectOf */.et)(event, home) }, records));
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', (0,common_text/* cutShort */.VV)(instruction, PROMPT_PREVIEW)]);
@@ -795,11 +1156,9 @@ async function runAgent(settings, client, context, entrance) {
             // The first window counts from when the message was sent, by this attempt or an earlier one.
             const pickupUntil = Math.min(reached.askedAt, clock.now()) + MESSAGE_PICKUP_MS;
             const followed = await host.log.group(`Wait for agent job ${jobId}`, () => (0,follow_job/* followJob */.B)({
+                ...(0,service_job/* serviceJobBasics */.S)(settings, context),
                 name: `Agent job ${jobId}`,
                 check: () => api.get(projectId, jobId, deadline),
-                isPassing: service_client/* isPassingOutage */.vy,
-                isOutOfTime: service_client/* isOutOfTime */.bK,
-                askedWait: service_client/* askedWait */.Uy,
                 // A first read without a status is the first of the few read past.
                 failed: request.kind === 'read' && reached.read === undefined
                     ? [(0,service_answer/* statusMissing */.pS)(reached.job.answer, `read agent job ${jobId}`)]
@@ -820,14 +1179,7 @@ async function runAgent(settings, client, context, entrance) {
                 // it was before the message, so only a status read counts.
                 first: reached.read,
                 checkFirst: false,
-                initialIntervalMs: settings.pollIntervalMs,
-                maxIntervalMs: settings.maxPollIntervalMs,
-                startedAt,
-                timeoutMs: settings.timeoutMs,
-                resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``,
-                clock,
-                log: host.log,
-                signal: context.signal
+                resumeHint: `check it with \`operation: agent-status\` and \`job-id: ${jobId}\``
             }));
             final = followed.value;
         }
@@ -856,7 +1208,7 @@ async function runAgent(settings, client, context, entrance) {
  * follows, an ActionError when it may not ask again, undefined to plan as if new.
  */
 function resumedFrom(earlier, settings) {
-    const decision = (0,rerun_state/* carryOn */.R)(earlier, settings.projectId);
+    const decision = carryOn(earlier, settings.projectId);
     if (decision.kind === 'refuse')
         throw new errors/* ActionError */.lZ(decision.message);
     return decision.kind === 'follow' ? { kind: 'read', job: decision.job, resumed: decision.resumed } : undefined;
@@ -872,7 +1224,7 @@ async function plan(settings, trigger, records) {
         case 'agent-status':
             return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
         case 'agent-message': {
-            const instruction = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             return {
                 kind: 'message',
                 job: await jobOf(settings.jobId, settings, subject, records),
@@ -881,11 +1233,11 @@ async function plan(settings, trigger, records) {
             };
         }
         case 'agent-create': {
-            const instruction = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction };
         }
         case 'agent': {
-            const text = (0,agent_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const text = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
             const recorded = settings.jobId !== undefined
                 ? { projectId: settings.projectId, jobId: settings.jobId }
                 : subject?.isPullRequest && records !== undefined
@@ -896,7 +1248,7 @@ async function plan(settings, trigger, records) {
                     kind: 'create',
                     projectId: settings.projectId,
                     instruction: text,
-                    prompt: (0,agent_trigger/* promptWithContext */.gC)(text, subject)
+                    prompt: (0,gate_trigger/* promptWithContext */.gC)(text, subject)
                 };
             const earlier = subject?.isPullRequest
                 ? `the pull request ${subject.url ?? `#${subject.number}`}, opened by docs agent job ${recorded.jobId}`
@@ -910,15 +1262,19 @@ async function plan(settings, trigger, records) {
 async function jobOf(source, settings, subject, records) {
     if (source.from === 'input')
         return { projectId: settings.projectId, jobId: source.id };
-    const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it on the pull request it opens.';
+    const fix = 'Set `job-id`, or create the job with this action (`operation: agent` or `agent-create`), which records it ' +
+        'on the pull request it opens.';
     if (subject === undefined || !subject.isPullRequest) {
-        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no recorded job to use. ${fix}`);
+        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\` and the comment is not on a pull request, so there is no ` +
+            `recorded job to use. ${fix}`);
     }
     if (records === undefined)
-        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull request #${subject.number} cannot be read. ${fix}`);
+        throw new errors/* ActionError */.lZ(`\`${settings.operation}\` has no \`job-id\`, and without \`github-token\` the job recorded on pull ` +
+            `request #${subject.number} cannot be read. ${fix}`);
     const recorded = await recordedOn(subject, records);
     if (recorded === undefined) {
-        throw new errors/* ActionError */.lZ(`No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to use (it was not opened by an agent job of this action). ${fix}`);
+        throw new errors/* ActionError */.lZ(`No agent job is recorded on pull request #${subject.number}, so \`${settings.operation}\` has no job to ` +
+            `use (it was not opened by an agent job of this action). ${fix}`);
     }
     return recorded;
 }
@@ -930,7 +1286,9 @@ async function recordedOn(subject, records) {
     catch (error) {
         if (!(error instanceof host/* GitHubApiError */.O))
             throw error;
-        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there (${(0,github_calls/* describeGitHubError */.dZ)(error, github_calls/* READ_PERMISSION_HINT */.JJ)}); nothing was sent to the docs service. Rerun the workflow, or set \`job-id\`.`);
+        throw new errors/* ActionError */.lZ(`Could not read the comments of pull request #${subject.number} to find the agent job recorded there ` +
+            `(${(0,calls/* describeGitHubError */.dZ)(error, calls/* READ_PERMISSION_HINT */.JJ)}); nothing was sent to the docs service. Rerun the ` +
+            `workflow, or set \`job-id\`.`);
     }
 }
 /**
@@ -939,19 +1297,24 @@ async function recordedOn(subject, records) {
  */
 function notFoundOnRecord(error, job) {
     const answer = error?.cause;
-    if (job.recordedOn === undefined || !(answer instanceof service_client/* ServiceError */._7) || answer.status !== 404)
+    if (job.recordedOn === undefined || !(answer instanceof client/* ServiceError */._7) || answer.status !== 404)
         return error;
     const said = answer.serviceError ? `: the service said "${answer.serviceError}"` : '';
-    return new errors/* ActionError */.lZ(`Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or comment the command on an issue to create a new one.`, { cause: answer });
+    return new errors/* ActionError */.lZ(`Agent job ${job.jobId}, which pull request #${job.recordedOn} records, was not found in project ` +
+        `${job.projectId} (HTTP 404${said}): the service no longer has it. Set \`job-id\` to use another job, or ` +
+        `comment the command on an issue to create a new one.`, { cause: answer });
 }
 /** What a rerun says of what its earlier attempt asked of job `jobId`, which it follows instead of asking again. */
 function resumedNote(resumed, jobId) {
     if (resumed.asked === 'message' && !resumed.answered) {
         // Its marker was written before the message went out: the attempt may have stopped before it did.
-        return `An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If the job does not act on the instruction, comment the command again.`;
+        return (`An earlier attempt of this workflow run may have sent the instruction to agent job \`${jobId}\` (it got no ` +
+            `clear answer, or stopped before sending it): this attempt follows the job instead of sending it again. If ` +
+            `the job does not act on the instruction, comment the command again.`);
     }
     const did = resumed.asked === 'read' ? 'read' : resumed.asked === 'create' ? 'created' : 'sent the instruction to';
-    return `An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of asking the service again.`;
+    return (`An earlier attempt of this workflow run ${did} agent job \`${jobId}\`: this attempt follows it instead of ` +
+        `asking the service again.`);
 }
 /** Reads the job, sends it the message (a job that takes no more: a new one gets it), or creates it. */
 async function reach(request, api, deadline, context, conversation) {
@@ -1020,7 +1383,8 @@ async function reach(request, api, deadline, context, conversation) {
                 if (now.status === undefined || !AGENT_TERMINAL.has(now.status))
                     throw error;
                 const why = error.serviceError ?? `HTTP ${error.status}`;
-                const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this instruction.`;
+                const note = `Agent job \`${jobId}\` no longer takes messages (it is ${now.status}: ${why}), so a new job got this ` +
+                    `instruction.`;
                 log.warning(note);
                 return {
                     job: await create(projectId, request.ifRefused, api, deadline, context, conversation),
@@ -1333,7 +1697,8 @@ async function followJob(options) {
     const timedOut = (failedRead) => {
         const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
         const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after waiting ${elapsed()}. ` +
+        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
+            `waiting ${elapsed()}. ` +
             `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
     };
     (0,errors/* throwIfCancelled */.dZ)(signal);
@@ -1394,7 +1759,8 @@ async function followJob(options) {
         const stale = terminal && options.stale?.is(value) === true;
         if (terminal && (!stale || now >= staleUntil)) {
             if (stale) {
-                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} later: taken as its end, though the service may not have taken it up yet.`);
+                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+                    `later: taken as its end, though the service may not have taken it up yet.`);
             }
             log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
             return { value, polls };
@@ -1405,6 +1771,32 @@ async function followJob(options) {
         await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
         value = undefined;
     }
+}
+
+
+/***/ }),
+
+/***/ 1652:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ serviceJobBasics)
+/* harmony export */ });
+/* harmony import */ var _service_client_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9224);
+
+function serviceJobBasics(settings, context) {
+    return {
+        isPassing: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isPassingOutage */ .vy,
+        isOutOfTime: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .isOutOfTime */ .bK,
+        askedWait: _service_client_js__WEBPACK_IMPORTED_MODULE_0__/* .askedWait */ .Uy,
+        initialIntervalMs: settings.pollIntervalMs,
+        maxIntervalMs: settings.maxPollIntervalMs,
+        startedAt: context.startedAt,
+        timeoutMs: settings.timeoutMs,
+        clock: context.clock,
+        log: context.host.log,
+        signal: context.signal
+    };
 }
 
 
