@@ -6,6 +6,8 @@
  *   npm run bench -- --short --write   # reduced, and writes the doc anyway
  *   npm run bench -- --site-check      # only the 3,000-page bundle, 21 rounds: a second look at its
  *                                      # ratios (verify: false and true) to the peer; prints only
+ *   npm run bench -- --bundle=site-30k-small  # the download + unpack part on one bundle of the full run
+ *                                      # (site-3000, site-30k-small, site-1g), its usual rounds; prints only
  *   npm run bench -- --node=PATH       # the action run by another node binary, with any of the above; on Node 24 as
  *                                      # GitHub runs it: --node="$(npx -y node@24 -e 'process.stdout.write(process.execPath)')"
  *                                      # (a full run writes docs/benchmarks-node<major>.md then)
@@ -60,15 +62,25 @@ const DOC = join(BENCH_DIR, '..', 'docs', docName)
 const short = args.has('--short')
 /** Only the 3,000-page bundle, with more rounds, for a second look at a verdict within the noise. */
 const siteCheckOnly = args.has('--site-check')
+const FULL_RUN_SITES = [SITE_3000, SITE_30K_SMALL, SITE_1G]
+const bundleName = process.argv.find((a) => a.startsWith('--bundle='))?.slice('--bundle='.length)
+const oneBundle = FULL_RUN_SITES.find((spec) => spec.name === bundleName)
+if (bundleName !== undefined && oneBundle === undefined) {
+  throw new Error(`--bundle: no bundle named ${bundleName} (${FULL_RUN_SITES.map((s) => s.name).join(', ')})`)
+}
+/** Only the download + unpack part: a look at one bundle, or `--site-check`. */
+const unpackOnly = siteCheckOnly || oneBundle !== undefined
 // The doc holds whole runs only.
-const write = !siteCheckOnly && (!short || args.has('--write'))
+const write = !unpackOnly && (!short || args.has('--write'))
 const log = (line: string): void => void process.stderr.write(`${line}\n`)
 
 const sites: BundleSpec[] = short
   ? [SITE_300, SITE_3K_SMALL]
   : siteCheckOnly
     ? [SITE_3000]
-    : [SITE_3000, SITE_30K_SMALL, SITE_1G]
+    : oneBundle !== undefined
+      ? [oneBundle]
+      : FULL_RUN_SITES
 // Each round runs five processes. The small-files bundle runs in seconds and is where the action
 // and the peer are closest (1.00x with verify: false when issue 36 was filed): 15 rounds narrow
 // the median's 95% interval to the 4th-12th of the sorted rounds. 3,000 pages gets 11 (2nd-10th),
@@ -93,14 +105,14 @@ const ticksAtStart = await readCpuTicks()
 await scratch.settle()
 for (let probe = 0; probe < 3; probe++) await scratch.probe()
 // Start-up first, before the download part fills the disk's queue; the doc lists it last.
-const startup = siteCheckOnly
+const startup = unpackOnly
   ? undefined
   : await part('3. Start-up', async () => {
       log('Start-up...')
       const result = await runStartupBench(startupPairs, node)
       return { markdown: result.markdown, targetsMet: result.targetMet }
     })
-const polling = siteCheckOnly
+const polling = unpackOnly
   ? undefined
   : await part('2. Polling', async () => {
       log('Polling...')

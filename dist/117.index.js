@@ -62,10 +62,19 @@ function corrupt(error) {
 /* harmony export */   k_: () => (/* binding */ listSite),
 /* harmony export */   xZ: () => (/* binding */ decodeSitePath)
 /* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * Site paths, and the names on disk they stand for. A site path is a file's path from the site's
+ * root, `/`-separated, as a string (`guides/start.html`).
+ *
+ * A name that is not UTF-8 (`caf\xe9.html` from a Latin-1 tar) keeps its bytes: each byte that is
+ * no part of valid UTF-8 is carried as the lone surrogate U+DC80 + (byte - 0x80), as Python's
+ * `surrogateescape` does. No valid UTF-8 decodes to those, so two such names stay two, and a file
+ * is opened by its own bytes again (fileSystemPath).
+ */
 
 
 const ESCAPE_BASE = 0xdc00;
@@ -117,7 +126,7 @@ async function walkTree(root, visit, signal) {
     const folders = [{ onDisk: Buffer.from(root), path: '' }];
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
         signal?.throwIfAborted();
-        for (const entry of await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(folder.onDisk, { withFileTypes: true, encoding: 'buffer' })) {
+        for (const entry of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(folder.onDisk, { withFileTypes: true, encoding: 'buffer' })) {
             const path = folder.path + decodeSitePath(entry.name);
             const onDisk = Buffer.concat([folder.onDisk, SEPARATOR, entry.name]);
             await visit({ path, onDisk, entry });

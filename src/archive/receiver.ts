@@ -47,6 +47,8 @@ export interface ReceivedArchive {
   entries: number
 }
 
+// The `.part` file takes chunks as they arrive: the default 16 KiB would hold the download up at every chunk.
+const BUFFERED_BYTES = 1024 * 1024
 /** Heads that are no archive at all, whatever follows: an error page from the storage. */
 const NEVER_AN_ARCHIVE = /HTML|XML|JSON|nothing at all/
 
@@ -75,7 +77,7 @@ export class ArchiveReceiver {
 
   static async open(options: ReceiverOptions): Promise<ArchiveReceiver> {
     // 'w' truncates: a retry never appends to what a failed attempt left.
-    const part = createWriteStream(options.partFile, { flags: 'w' })
+    const part = createWriteStream(options.partFile, { flags: 'w', highWaterMark: BUFFERED_BYTES })
     try {
       await once(part, 'open')
     } catch (error) {
@@ -178,6 +180,7 @@ export class ArchiveReceiver {
         tar,
         gzip: verdict.format === 'tar.gz',
         staging,
+        listingFile: `${this.options.partFile}.tar-listing`,
         ledger: this.ledger,
         onFatal: this.options.onFatal
       })

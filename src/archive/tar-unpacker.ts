@@ -1,6 +1,6 @@
 /**
  * Unpacks a tar or tar.gz into the staging folder as its bytes arrive: GNU tar (and its gzip)
- * writing, and the ledger judging every member GNU tar announces before it writes it. Modes a
+ * writing, and the ledger judging every member GNU tar announces as it writes it. Modes a
  * site cannot live with (a page its owner cannot read) are mended once GNU tar is done.
  */
 import { chmod, lstat } from 'node:fs/promises'
@@ -17,6 +17,8 @@ export interface TarUnpackerOptions {
   tar: string
   gzip: boolean
   staging: string
+  /** A file for GNU tar's listing, outside the staging folder (see GnuTarOptions). */
+  listingFile: string
   ledger: SiteLedger
   /** Told at once when the unpacking fails for a reason another download would not cure. */
   onFatal: (error: unknown) => void
@@ -43,6 +45,7 @@ export class TarUnpacker {
       tar: options.tar,
       gzip: options.gzip,
       into: options.staging,
+      listingFile: options.listingFile,
       onMember: (member) => this.member(member),
       onFailure: (error) => this.failFatally(error)
     })

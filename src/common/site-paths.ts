@@ -7,8 +7,7 @@
  * `surrogateescape` does. No valid UTF-8 decodes to those, so two such names stay two, and a file
  * is opened by its own bytes again (fileSystemPath).
  */
-import type { Dirent } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { type Dirent, readdirSync } from 'node:fs'
 import { sep } from 'node:path'
 
 const ESCAPE_BASE = 0xdc00
@@ -72,7 +71,7 @@ export async function walkTree(
   const folders: Array<{ onDisk: Buffer; path: string }> = [{ onDisk: Buffer.from(root), path: '' }]
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
     signal?.throwIfAborted()
-    for (const entry of await readdir(folder.onDisk, { withFileTypes: true, encoding: 'buffer' })) {
+    for (const entry of readdirSync(folder.onDisk, { withFileTypes: true, encoding: 'buffer' })) {
       const path = folder.path + decodeSitePath(entry.name)
       const onDisk = Buffer.concat([folder.onDisk, SEPARATOR, entry.name])
       await visit({ path, onDisk, entry })
