@@ -164,9 +164,8 @@ export async function ensureBundle(
   const named = Object.fromEntries(FORMATS.map((f) => [f, { ...archives[f], file: `${spec.name}.${f}` }]))
   await writeFile(manifestFile, JSON.stringify({ ...bundle, archives: named }, null, 2))
   const sizes = FORMATS.map((f) => `${(archives[f].sizeBytes / MiB).toFixed(0)} MiB ${f}`).join(', ')
-  log(
-    `  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${sizes}, in ${((performance.now() - started) / 1000).toFixed(1)} s`
-  )
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  log(`  ${bundle.files} files, ${(bundle.unpackedBytes / MiB).toFixed(0)} MiB unpacked, ${sizes}, in ${seconds} s`)
   return bundle
 }
 
@@ -466,8 +465,10 @@ function page(
   extra = ''
 ): Buffer {
   const head =
-    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-    `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    `<title>${title} | Docs</title>\n<link rel="stylesheet" href="/assets/css/theme-${n % 8}.css">\n` +
+    `<script defer src="/assets/js/chunk-${n % 12}.js"></script>\n</head>\n<body>\n`
   // The sidebar is the same on every page of a section, as generated docs have it; small pages
   // (fragments, redirects, short reference entries) have none.
   // Links relative to the page's own folder, as generators write a section's sidebar; the last
@@ -477,8 +478,10 @@ function page(
   const nav: string[] = ['<nav class="md-nav md-nav--primary" aria-label="Navigation"><ul class="md-nav__list">']
   for (let i = first; i < (target < 8 * KiB ? first : Math.min(first + PAGES_PER_SECTION, site.pages)); i++) {
     const href = n === 0 ? `/${site.pagePath(i)}` : site.pageFile(i)
+    const active = i === n ? ' md-nav__link--active' : ''
     nav.push(
-      `<li class="md-nav__item"><a href="${href}" class="md-nav__link${i === n ? ' md-nav__link--active' : ''}">${words.slug(i).replace('-', ' ')}</a></li>`
+      `<li class="md-nav__item"><a href="${href}" class="md-nav__link${active}">` +
+        `${words.slug(i).replace('-', ' ')}</a></li>`
     )
   }
   nav.push(
@@ -494,13 +497,23 @@ function page(
     let block: string
     if (r < 0.1) {
       const id = words.slug(Math.floor(random() * 1e6))
-      block = `<h2 id="${id}">${words.title(3)}<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h2>\n`
-    } else if (r < 0.2)
-      block = `<ul>\n${Array.from({ length: 3 + Math.floor(random() * 4) }, () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`).join('\n')}\n</ul>\n`
-    else if (r < 0.3)
-      block = `<div class="highlight"><pre><code class="language-ts">${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
+      block =
+        `<h2 id="${id}">${words.title(3)}` +
+        `<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h2>\n`
+    } else if (r < 0.2) {
+      const items = Array.from(
+        { length: 3 + Math.floor(random() * 4) },
+        () => `<li class="md-list__item">${words.sentence(4, 12)}</li>`
+      )
+      block = `<ul>\n${items.join('\n')}\n</ul>\n`
+    } else if (r < 0.3)
+      block =
+        '<div class="highlight"><pre><code class="language-ts">' +
+        `${code(words, random, 4 + Math.floor(random() * 10))}</code></pre></div>\n`
     else if (r < 0.33 && site.images > 0)
-      block = `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" alt="${words.title(2)}"></figure>\n`
+      block =
+        `<figure><img src="/${site.imagePath(Math.floor(((r - 0.3) / 0.03) * site.images))}" ` +
+        `alt="${words.title(2)}"></figure>\n`
     else
       block = `<p>${Array.from({ length: 2 + Math.floor(random() * 5) }, () => words.sentence(6, 22)).join(' ')}</p>\n`
     parts.push(block)
@@ -518,11 +531,15 @@ function code(words: Vocabulary, random: () => number, lines: number): string {
     const r = random()
     if (r < 0.3) {
       out.push(
-        `${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`
+        `${tok('keyword', 'const')} ${words.word()}${words.title(1)} ${tok('operator', '=')} ` +
+          `${tok('keyword', 'await')} ${words.word()}${tok('punctuation', '.')}${tok('function', words.word())}` +
+          `${tok('punctuation', '(')}${words.word()}${tok('punctuation', ',')} ` +
+          `${tok('number', String(Math.floor(random() * 1000)))}${tok('punctuation', ')')}`
       )
     } else if (r < 0.6) {
       out.push(
-        `  ${tok('property', words.word())}${tok('operator', ':')} ${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`
+        `  ${tok('property', words.word())}${tok('operator', ':')} ` +
+          `${tok('string', JSON.stringify(words.word()))}${tok('punctuation', ',')}`
       )
     } else {
       out.push(tok('comment', `// ${words.word()} ${words.word()} ${words.word()} ${words.word()}`))
@@ -550,7 +567,9 @@ function javascript(words: Vocabulary, random: () => number, target: number): Bu
   const parts: string[] = []
   let size = 0
   while (size < target) {
-    const line = `function ${words.word()}_${Math.floor(random() * 1e4)}(${words.word()},${words.word()}){return ${words.word()}.${words.word()}(${Math.floor(random() * 1e5)})||"${words.word()}"}\n`
+    const line =
+      `function ${words.word()}_${Math.floor(random() * 1e4)}(${words.word()},${words.word()})` +
+      `{return ${words.word()}.${words.word()}(${Math.floor(random() * 1e5)})||"${words.word()}"}\n`
     parts.push(line)
     size += line.length
   }
@@ -564,7 +583,9 @@ function* searchIndexChunks(words: Vocabulary, random: () => number, size: numbe
     const records: string[] = []
     let length = 0
     while (length < 256 * KiB) {
-      const record = `${first ? '[' : ','}{"t":${JSON.stringify(words.title(3))},"u":"/docs/${words.slug(Math.floor(random() * 1e5))}.html","b":${JSON.stringify(words.sentence(10, 30))}}\n`
+      const record =
+        `${first ? '[' : ','}{"t":${JSON.stringify(words.title(3))},` +
+        `"u":"/docs/${words.slug(Math.floor(random() * 1e5))}.html","b":${JSON.stringify(words.sentence(10, 30))}}\n`
       first = false
       records.push(record)
       length += record.length

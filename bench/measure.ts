@@ -25,7 +25,10 @@ export interface Measured {
   /** performance.now() at spawn, to place the child's requests on the parent's clock. */
   startedAt: number
   wallMs: number
-  /** Largest single process of the tree (GNU time reports the max over waited-for children); undefined without GNU time. */
+  /**
+   * Largest single process of the tree (GNU time reports the max over waited-for children); undefined without GNU
+   * time.
+   */
   peakRssKiB: number | undefined
   /** User + system CPU time of the whole tree (GNU time), ms; undefined without GNU time. */
   cpuMs: number | undefined

@@ -10,7 +10,10 @@ import type { JobStatus, PollOutcome, PollSettings } from './action-poller.js'
 const GROWTH = 2
 const JITTER = 0.1
 
-/** Follows `job` (status as a function of time since its start, no progress) as the action did, having started it at 0. */
+/**
+ * Follows `job` (status as a function of time since its start, no progress) as the action did, having started it
+ * at 0.
+ */
 export function pollAsBefore(job: (t: number) => JobStatus, settings: PollSettings, seed: number): PollOutcome {
   const random = seededRandom(seed)
   const floor = Math.max(1, settings.initialIntervalMs / 5)

@@ -285,7 +285,8 @@ function render(rows: Row[]): string {
     const done = outcomes.flatMap((o) => (o.lagMs === undefined ? [] : [o.lagMs]))
     const gaveUp = outcomes.length - done.length
     if (done.length === 0) return `gave up (${gaveUp}/${outcomes.length})`
-    return `${seconds(median(done))}, ${seconds(Math.max(...done))}${gaveUp > 0 ? `; gave up ${gaveUp}/${outcomes.length}` : ''}`
+    const gaveUpNote = gaveUp > 0 ? `; gave up ${gaveUp}/${outcomes.length}` : ''
+    return `${seconds(median(done))}, ${seconds(Math.max(...done))}${gaveUpNote}`
   }
   const requests = table(
     ['job', 'baseline requests', 'action requests before (median)', 'action requests now, median [range]'],
@@ -315,7 +316,13 @@ function render(rows: Row[]): string {
     })
   )
   return [
-    `Export jobs. The action's poller (its defaults: first wait 5 s, growing to at most 60 s, following the job's progress; timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every 10 s, giving up after 60), on simulated jobs, ${SEEDS} seeds (the action's jitter; off the grid also the job's length). A job is queued for 2 s, then running; its progress is linear, stalls at 40% for the middle half, or is absent.`,
+    [
+      "Export jobs. The action's poller (its defaults: first wait 5 s, growing to at most 60 s, following the job's",
+      "progress; timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every",
+      `10 s, giving up after 60), on simulated jobs, ${SEEDS} seeds (the action's jitter; off the grid also the job's`,
+      'length). A job is queued for 2 s, then running; its progress is linear, stalls at 40% for the middle half, or',
+      'is absent.'
+    ].join(' '),
     '',
     [
       'Request counts, on job lengths of exactly 30 s, 3, 10 and 45 min (as the earlier benchmark measured them,',
@@ -326,7 +333,11 @@ function render(rows: Row[]): string {
     '',
     requests,
     '',
-    "Lag, on job lengths that do not end on the baseline's 10 s grid (each seed takes 0-10 s off the length; on the grid the baseline's lag was 0 by construction). Lag = from the job's end to the poll that sees it; the baseline gives up on the 45-min jobs (60 polls = 10 min):",
+    [
+      "Lag, on job lengths that do not end on the baseline's 10 s grid (each seed takes 0-10 s off the length; on the",
+      "grid the baseline's lag was 0 by construction). Lag = from the job's end to the poll that sees it; the baseline",
+      'gives up on the 45-min jobs (60 polls = 10 min):'
+    ].join(' '),
     '',
     lag
   ].join('\n')

@@ -93,7 +93,10 @@ export function machineLine(m: Machine): string {
   const balloon = m.freePageReporting
     ? '; a VM that hands freed memory back to its host (virtio-balloon free page reporting)'
     : ''
-  return `${m.cpu}, ${m.cores} cores, ${m.memory} memory${balloon}; Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
+  return (
+    `${m.cpu}, ${m.cores} cores, ${m.memory} memory${balloon}; ` +
+    `Node ${m.node}; ${m.os}; output folders on ${m.filesystem}; ${m.date}.`
+  )
 }
 
 /** CPU time counters from /proc/stat (Linux), to report how much the hypervisor took during the run. */

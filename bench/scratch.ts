@@ -41,7 +41,8 @@ export const PAUSE_AFTER_DELETE_MS = 60_000
 const PROBE_FILES = 2_000
 const PROBE_FILE_BYTES = 2_048
 /** What a probe does, for the report. */
-export const PROBE = `creating ${PROBE_FILES.toLocaleString('en-US')} files of ${PROBE_FILE_BYTES / 1024} KiB in a fresh folder`
+export const PROBE =
+  `creating ${PROBE_FILES.toLocaleString('en-US')} files of ${PROBE_FILE_BYTES / 1024} KiB ` + 'in a fresh folder'
 /** File creation is back to its speed when a probe takes at most this many times the fastest one. */
 export const RECOVERED_FACTOR = 1.5
 /** Between probes while it is not, and the most a case waits after a delete in all. */

@@ -65,7 +65,8 @@ export async function startService(bundle: {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bundle.sizeBytes) })
     createReadStream(bundle.file, { highWaterMark: 1024 * 1024 }).pipe(res)
   })
-  const bundleUrl = `${storage.url}${bundlePath}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=${signature}`
+  const presigned = 'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900'
+  const bundleUrl = `${storage.url}${bundlePath}?${presigned}&X-Amz-Signature=${signature}`
 
   const api = await listen((req, res) => {
     const send = (status: number, body: unknown): void =>

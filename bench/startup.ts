@@ -47,7 +47,8 @@ export async function runStartupBench(pairs: number, node: string): Promise<Star
       { folder: temp, temp: join(temp, 'runner-temp'), workspace: temp }
     )
     // The baseline connects the way a script that only sends a byte would: nothing else loaded.
-    const connect = `const s = require('net').connect(${server.port}, '127.0.0.1', () => s.write('x')); s.on('error', () => {})`
+    const connect =
+      `const s = require('net').connect(${server.port}, '127.0.0.1', () => s.write('x')); ` + "s.on('error', () => {})"
     const action = (): Promise<number> => timeToFirstByte(server, node, [DIST_ENTRY], env)
     const nodeOnly = (): Promise<number> => timeToFirstByte(server, node, ['-e', connect], env)
     await action()
@@ -75,7 +76,8 @@ export async function runStartupBench(pairs: number, node: string): Promise<Star
       '',
       `\`dist/\`: ${(dist.bytes / 1024).toFixed(0)} KiB in ${dist.files} files.`,
       '',
-      `- Target: start-up <= ${STARTUP_TARGET_MS} ms more than node connecting alone: ${mark(targetMet)} — ${formatMs(differenceMs)}`
+      `- Target: start-up <= ${STARTUP_TARGET_MS} ms more than node connecting alone: ` +
+        `${mark(targetMet)} — ${formatMs(differenceMs)}`
     ].join('\n')
     return { markdown, differenceMs, targetMet }
   } finally {

@@ -277,16 +277,17 @@ async function runAction(
   }
 }
 
+/** The action's log line of its download (see loggedDownload). */
+const DOWNLOADED =
+  /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s(?:; waited ([\d.]+) s more for writing and unpacking)?\))/
+
 /**
  * "Downloaded 99.7 MiB in 3.1 s (32.0 MiB/s), sha256 ...": the rate has more digits than the time
  * (tenths of a second), so the logged time is taken as size / rate. A log without the line (the
  * action's wording may change) leaves the download table without the action's side, nothing more.
  */
 function loggedDownload(stdout: string, sizeBytes: number): Run['logged'] {
-  const line =
-    /Downloaded (.+? in [\d.]+ s \(([\d.]+) (B|KiB|MiB|GiB)\/s(?:; waited ([\d.]+) s more for writing and unpacking)?\))/.exec(
-      stdout
-    )
+  const line = DOWNLOADED.exec(stdout)
   if (!line) return undefined
   const bytesPerSecond = Number(line[2]) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(line[3]!)
   return { text: line[1]!, ms: (1000 * sizeBytes) / bytesPerSecond, waitedMs: 1000 * Number(line[4] ?? 0) }
@@ -324,7 +325,8 @@ async function verifySite(tool: Tool, site: string, bundle: Bundle): Promise<voi
   }
   if (files !== bundle.files || bytes !== bundle.unpackedBytes) {
     throw new Error(
-      `${tool} left ${files} files of ${bytes} bytes; the bundle has ${bundle.files} files of ${bundle.unpackedBytes} bytes`
+      `${tool} left ${files} files of ${bytes} bytes; ` +
+        `the bundle has ${bundle.files} files of ${bundle.unpackedBytes} bytes`
     )
   }
 }

@@ -159,7 +159,8 @@ function actionMetadata(file: string, text: string): Problem[] {
   if (description.length >= MARKETPLACE_DESCRIPTION_LIMIT) {
     at(
       ['description'],
-      `the description has ${description.length} characters; the Marketplace takes fewer than ${MARKETPLACE_DESCRIPTION_LIMIT}`
+      `the description has ${description.length} characters; ` +
+        `the Marketplace takes fewer than ${MARKETPLACE_DESCRIPTION_LIMIT}`
     )
   }
   const runs = action.runs
@@ -209,9 +210,8 @@ async function main(args: string[]): Promise<number> {
   for (const { file, line, column, message, kind } of problems) {
     console.log(`${relative(file)}:${line}:${column}: ${message} [${kind}]`)
     if (process.env['GITHUB_ACTIONS'] === 'true') {
-      console.log(
-        `::error file=${escapeProperty(relative(file))},line=${line},col=${column},title=${escapeProperty(kind)}::${escapeData(message)}`
-      )
+      const where = `file=${escapeProperty(relative(file))},line=${line},col=${column}`
+      console.log(`::error ${where},title=${escapeProperty(kind)}::${escapeData(message)}`)
     }
   }
   const workflows = files.filter((file) => !isActionFile(file)).length
@@ -219,8 +219,9 @@ async function main(args: string[]): Promise<number> {
   const checked = `${workflows} workflow file(s)${actions.length > 0 ? ` and ${actions.join(', ')}` : ''}`
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (problems.length > 0) {
+    const problemFiles = new Set(problems.map((p) => p.file)).size
     console.log(
-      `lint-workflows: ${problems.length} problem(s) in ${new Set(problems.map((p) => p.file)).size} file(s); checked ${checked} in ${seconds}s`
+      `lint-workflows: ${problems.length} problem(s) in ${problemFiles} file(s); checked ${checked} in ${seconds}s`
     )
     return 1
   }

@@ -16,7 +16,10 @@ import { pathToFileURL } from 'node:url'
 
 const USAGE = 'usage: npm run release -- X.Y.Z [--push] [--skip-dist-check]'
 
-/** `1.2.3` (or `v1.2.3`) as numbers; undefined for anything else (prereleases included: the major tag must not move to one). */
+/**
+ * `1.2.3` (or `v1.2.3`) as numbers; undefined for anything else (prereleases included: the major tag must not move to
+ * one).
+ */
 export function parseVersion(text) {
   const match = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(String(text).trim())
   if (!match) return undefined
@@ -181,7 +184,8 @@ function main(argv) {
   const commands = planCommands(options.version)
   if (!options.push) {
     console.log(
-      `Dry run. Checks passed; to release ${parseVersion(options.version).text} from ${git('rev-parse', '--short', 'HEAD').trim()} these commands would run:`
+      `Dry run. Checks passed; to release ${parseVersion(options.version).text} ` +
+        `from ${git('rev-parse', '--short', 'HEAD').trim()} these commands would run:`
     )
     for (const command of commands) console.log(`  ${formatCommand(command)}`)
     console.log('Nothing was tagged or pushed. Run again with --push to do it.')

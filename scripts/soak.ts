@@ -126,7 +126,8 @@ async function main(): Promise<void> {
   const parallel = Number(values.parallel ?? 4)
   const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31))
   console.log(
-    `soak: ${runs} runs of dist/index.js, ${parallel} at a time, seed ${seed} (replay: npm run soak -- --runs ${runs} --seed ${seed})`
+    `soak: ${runs} runs of dist/index.js, ${parallel} at a time, seed ${seed} ` +
+      `(replay: npm run soak -- --runs ${runs} --seed ${seed})`
   )
   const scenarios = fc.sample(
     scenarioArbitrary(PACE, ['export', 'export', 'export', 'agent-message', 'agent', 'deploy']),
@@ -145,7 +146,9 @@ async function main(): Promise<void> {
       outcomes.push(outcome)
       if (outcome.kind === 'violation') {
         console.log(
-          `run ${index + 1}: ${outcome.broken.join('; ')}\n  scenario: ${JSON.stringify(outcome.scenario).slice(0, 2000)}\n  error: ${outcome.error ?? '(none)'}`
+          `run ${index + 1}: ${outcome.broken.join('; ')}\n` +
+            `  scenario: ${JSON.stringify(outcome.scenario).slice(0, 2000)}\n` +
+            `  error: ${outcome.error ?? '(none)'}`
         )
       }
       if (outcomes.length % 20 === 0)
@@ -155,11 +158,11 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: parallel }, worker))
   const count = (kind: Outcome['kind']): number => outcomes.filter((outcome) => outcome.kind === kind).length
   const slowest = Math.max(...outcomes.map((outcome) => outcome.wallMs))
+  const seconds = ((performance.now() - started) / 1000).toFixed(0)
+  console.log(`soak: ${seconds} s, slowest run ${(slowest / 1000).toFixed(1)} s, seed ${seed}`)
   console.log(
-    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, slowest run ${(slowest / 1000).toFixed(1)} s, seed ${seed}`
-  )
-  console.log(
-    `${outcomes.length} runs, ${count('ok')} ok, ${count('clean failure')} clean failures, ${count('violation')} invariant violations`
+    `${outcomes.length} runs, ${count('ok')} ok, ${count('clean failure')} clean failures, ` +
+      `${count('violation')} invariant violations`
   )
   process.exit(count('violation') > 0 ? 1 : 0)
 }

@@ -235,7 +235,8 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
     return (
       `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n` +
       `<link rel="stylesheet" href="${up}assets/style.css">\n<meta name="build" content="${buildId}">\n</head>\n` +
-      `<body>\n<nav><a href="/">Home</a></nav>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
+      `<body>\n<nav><a href="/">Home</a></nav>\n<main>\n<h1>${title}</h1>\n${body}\n</main>\n` +
+      `<script src="${up}assets/app.js"></script>\n</body>\n</html>\n`
     )
   }
   const paragraph = (): string =>
@@ -251,7 +252,8 @@ export function fixtureSiteEntries(options: { pages?: number; seed?: number } = 
     {
       type: 'file',
       name: 'assets/style.css',
-      content: `/* build ${buildId} */\nbody { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 48rem; }\n`
+      content:
+        `/* build ${buildId} */\n` + 'body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 48rem; }\n'
     },
     {
       type: 'file',

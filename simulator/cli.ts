@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     }
   }
   const sim = await startSimulator(options)
+  const example =
+    `curl -s -X POST -H 'Authorization: Bearer ${sim.apiKey}' -H 'Content-Type: application/json' ` +
+    `-d '{"domain":"docs.example.com"}' ${sim.apiUrl}/v1/static-export/jobs`
 
   console.log(`Docs service simulator is running.
   API URL:        ${sim.apiUrl}
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
   Deployments:    any project id, e.g. POST ${sim.apiUrl}/v1/project/update/proj_123
 
 Example:
-  curl -s -X POST -H 'Authorization: Bearer ${sim.apiKey}' -H 'Content-Type: application/json' -d '{"domain":"docs.example.com"}' ${sim.apiUrl}/v1/static-export/jobs
+  ${example}
 
 Press Ctrl+C to stop.`)
 

@@ -338,7 +338,9 @@ function reshaped(reply: Reply, fault: Fault): Reply {
       return {
         status: reply.status,
         headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' },
-        raw: '<!DOCTYPE html><html><head><title>Unicorn!</title></head><body>No server is currently available.</body></html>'
+        raw:
+          '<!DOCTYPE html><html><head><title>Unicorn!</title></head>' +
+          '<body>No server is currently available.</body></html>'
       }
     default:
       return { status: reply.status, headers: { ...reply.headers, ...json }, raw: text }
@@ -349,7 +351,9 @@ function storageNotFound(): Reply {
   return {
     status: 404,
     headers: { 'content-type': 'application/xml' },
-    raw: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>'
+    raw:
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>'
   }
 }
 

@@ -132,7 +132,8 @@ export class BundleStore {
       return s3Error(
         400,
         'InvalidArgument',
-        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified'
+        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, ' +
+          'Signature query string parameter or the Authorization header should be specified'
       )
     }
     const params = new URLSearchParams(ctx.query)

@@ -103,7 +103,7 @@ const thread = (sim: Simulator, number: number): GitHubThread => sim.github.thre
 const written = (sim: Simulator, number: number) => thread(sim, number).comments.filter((c) => c.user.type === 'Bot')
 
 describe('the gate: who may run the agent from a comment', () => {
-  test('an author below comment-permission: no request to the service, no reaction, no reply; skipped with a notice', async () => {
+  test('an author below comment-permission: no service request, reaction or reply; skipped with a notice', async () => {
     const sim = await startSim({ github: { permissions: { octocat: 'triage' } } })
     const { failure, outputs, log } = await onEvent(
       sim,
@@ -117,7 +117,8 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(github(sim).map((r) => r.route)).toEqual(['github-permission'])
     expect(github(sim)[0]?.path).toBe('/github-api/repos/acme/docs/collaborators/octocat/permission')
     expect(log.lines).toContain(
-      'notice: octocat has the permission `triage` on acme/docs; `comment-permission` asks for `write` or more. Nothing was sent to the docs service.'
+      'notice: octocat has the permission `triage` on acme/docs; `comment-permission` asks for `write` or more. ' +
+        'Nothing was sent to the docs service.'
     )
   })
 
@@ -136,11 +137,14 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(sim.count('agent-create')).toBe(1)
   })
 
-  test('when the permission cannot be read (403) the run fails closed and says which token permission is missing', async () => {
+  test('an unreadable permission (403): the run fails closed and says which token permission is missing', async () => {
     const sim = await startSim({ github: { permissionStatus: 403 } })
     const { failure, outputs } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
     expect(failure).toMatch(
-      /Could not read the permission of octocat on acme\/docs \(HTTP 403: .*\), so the comment was not acted on and nothing was sent to the docs service/
+      new RegExp(
+        /Could not read the permission of octocat on acme\/docs \(HTTP 403: .*\), /.source +
+          /so the comment was not acted on and nothing was sent to the docs service/.source
+      )
     )
     expect(failure).toContain('"Metadata: read"')
     expect(failure).toContain('`github-token`')
@@ -160,7 +164,8 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
-  test('a GitHub that cannot be reached (a closed port) is no answer, with the network error, not an HTTP 500: retried, then the run fails closed', async () => {
+  test('an unreachable GitHub (a closed port) is no answer, with the network error, not an HTTP 500', async () => {
+    // Retried, then the run fails closed.
     const sim = await startSim()
     const closed = `http://127.0.0.1:${await unusedPort()}`
     const { failure } = await onEvent(
@@ -171,7 +176,12 @@ describe('the gate: who may run the agent from a comment', () => {
       { env: { GITHUB_API_URL: closed } }
     )
     expect(failure).toMatch(
-      /^Could not read the permission of octocat on acme\/docs \(no answer from GitHub: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(after 4 attempts\)\), so the comment was not acted on and nothing was sent to the docs service: GitHub did not answer; rerun the workflow\.$/
+      new RegExp(
+        /^Could not read the permission of octocat on acme\/docs /.source +
+          /\(no answer from GitHub: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(after 4 attempts\)\), /.source +
+          /so the comment was not acted on and nothing was sent to the docs service: /.source +
+          /GitHub did not answer; rerun the workflow\.$/.source
+      )
     )
     expect(failure).not.toContain('HTTP 500')
     expect(serviceRequests(sim)).toHaveLength(0)
@@ -182,14 +192,17 @@ describe('the gate: who may run the agent from a comment', () => {
     sim.addFault({ route: 'github-permission', drop: true, times: 10 })
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
     expect(failure).toMatch(
-      /\(no answer from GitHub: .+ \(after 4 attempts\)\), so the comment was not acted on.*GitHub did not answer; rerun the workflow/
+      new RegExp(
+        /\(no answer from GitHub: .+ \(after 4 attempts\)\), so the comment was not acted on/.source +
+          /.*GitHub did not answer; rerun the workflow/.source
+      )
     )
     expect(failure).not.toContain('HTTP 500')
     expect(sim.count('github-permission')).toBe(4)
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
-  test("GitHub's rate limits are waited out as it asks: a secondary limit's 403 and a 429, each with Retry-After", async () => {
+  test("GitHub's rate limits are waited out: a secondary limit's 403 and a 429, each with Retry-After", async () => {
     const sim = await startSim()
     sim.addFault({
       route: 'github-permission',
@@ -231,7 +244,8 @@ describe('the gate: who may run the agent from a comment', () => {
     expect(log.text()).toContain('Nothing to do.')
   })
 
-  test("with a personal access token the action's own reply and record run nothing, though a person wrote them: no loop without comment-command", async () => {
+  test("with a personal access token the action's own reply and record run nothing", async () => {
+    // Though a person wrote them; no loop, even without comment-command.
     const sim = await startSim({
       github: {
         tokenUser: { login: 'docs-deployer', type: 'User' },
@@ -243,7 +257,8 @@ describe('the gate: who may run the agent from a comment', () => {
       (await onEvent(sim, 'issue_comment', issueCommentEvent('The install page is wrong'), inputs)).failure
     ).toBeUndefined()
     expect(sim.count('agent-create')).toBe(1)
-    // GitHub runs the workflow on every comment the token wrote: the reply, and the record on the job's pull request (#100).
+    // GitHub runs the workflow on every comment the token wrote: the reply, and the record on the job's pull request
+    // (#100).
     const [reply] = thread(sim, 7).comments
     const [record] = thread(sim, 100).comments
     for (const [number, comment] of [
@@ -279,7 +294,8 @@ describe('the gate: who may run the agent from a comment', () => {
 })
 
 describe('one progress comment per run', () => {
-  test('👀 before the service is asked, one reply as the request goes out, edited when it is accepted, as the job moves and when it ends', async () => {
+  test('👀 before the service is asked, one reply as the request goes out, then edited', async () => {
+    // The reply is edited when the request is accepted, as the job moves and when it ends.
     const sim = await startSim()
     const { failure, outputs, summary } = await onEvent(
       sim,
@@ -299,13 +315,17 @@ describe('one progress comment per run', () => {
     const [asking, working, final] = [reply?.history[0] ?? '', reply?.history[1] ?? '', reply?.body ?? '']
     const jobId = outputs.get('job-id') as string
     expect(asking).toMatch(
-      /^<!-- docs-admin-action:reply run=4242 comment=123456 asked=create outcome=pending at=\d+ -->\n⏳ Asking the docs service for a new agent job…/
+      new RegExp(
+        /^<!-- docs-admin-action:reply run=4242 comment=123456 asked=create outcome=pending at=\d+ -->\n/.source +
+          /⏳ Asking the docs service for a new agent job…/.source
+      )
     )
     expect(working).toContain(`⏳ Docs agent job \`${jobId}\` is working on it (status **active**).`)
     expect(working).toContain('[Workflow run](https://github.com/acme/docs/actions/runs/4242)')
     expect(final).toMatch(
       new RegExp(
-        `✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. Pull request: <https://github.com/acme/docs/pull/100>`
+        `✅ Docs agent job \`${jobId}\` is \\*\\*completed\\*\\* after \\d+s\\. ` +
+          `Pull request: <https://github.com/acme/docs/pull/100>`
       )
     )
     expect(sim.count('github-comment-edit')).toBe(reply!.history.length - 1)
@@ -316,7 +336,8 @@ describe('one progress comment per run', () => {
     expect(summary).toContain('Fix the typo on the install page')
   })
 
-  test('a message to a job that still shows its end from before: the reply says the job has it and has not started, not that it is working', async () => {
+  test('a message to a job still showing its old end: the reply says the job has it and has not started', async () => {
+    // Not that the job is working.
     // For 10 s after the message the job still reads `completed`; then it works for 20 s.
     const sim = await startSim({ agent: { durationMs: 20_000, messageLagMs: 10_000 } })
     const event = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
@@ -329,19 +350,22 @@ describe('one progress comment per run', () => {
     const [reply] = written(sim, 42)
     const shown = (reply?.history ?? []).map((body) => body.split('\n')[1])
     expect(shown[1]).toBe(
-      '⏳ Docs agent job `job_abc` has the instruction and has not started on it yet (it still shows **completed**, as before).'
+      '⏳ Docs agent job `job_abc` has the instruction and has not started on it yet ' +
+        '(it still shows **completed**, as before).'
     )
     expect(shown).toContain('⏳ Docs agent job `job_abc` is working on it (status **active**).')
     expect(shown.filter((line) => line?.includes('is working on it (status **completed**)'))).toEqual([])
     expect(shown.at(-1)).toMatch(/^✅ Docs agent job `job_abc` is \*\*completed\*\*/)
   })
 
-  test('wait: false: the reply says what the run did and that it does not wait; a status read is shown once, as read', async () => {
+  test('wait: false: the reply says what the run did and that it does not wait', async () => {
+    // A status read is shown once, as read.
     const sim = await startSim({ agent: { durationMs: 3_600_000 } })
     const created = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), { wait: 'false' })
     expect(created.failure).toBeUndefined()
     expect(written(sim, 7)[0]?.body).toContain(
-      `⏳ Docs agent job \`${created.outputs.get('job-id')}\` was created (status **active**); this run does not wait for it to finish.`
+      `⏳ Docs agent job \`${created.outputs.get('job-id')}\` was created (status **active**); ` +
+        `this run does not wait for it to finish.`
     )
     const onPull = issueCommentEvent('/docs-agent Tidy up', { number: 42, pullRequest: true })
     expect(
@@ -362,7 +386,7 @@ describe('one progress comment per run', () => {
     expect(read?.body).toContain('ℹ️ Docs agent job `job_abc` is **active**.')
   })
 
-  test('a refusal of the request: the one reply says it is on its way, then gives the error; its marker says refused', async () => {
+  test('a refused request: the one reply says it is on its way, then the error; its marker says refused', async () => {
     const sim = await startSim()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), {
       operation: 'agent-message',
@@ -389,7 +413,8 @@ describe('one progress comment per run', () => {
     expect(reply?.body).toMatch(/❌ Docs agent job `job_abc` \*\*failed\*\* after \d+s: the service gave no reason/)
   })
 
-  test('a failed job whose reason is longer than a GitHub comment may be: the reply still ends saying it failed, with the start of the reason', async () => {
+  test("a failed job's reason too long for a GitHub comment: the reply still ends saying it failed", async () => {
+    // With the start of the reason.
     const sim = await startSim()
     // GitHub refuses a comment body over 65,536 characters: an edit that long would leave the reply saying "working".
     const reason = 'Traceback (most recent call last): File "agent.py", line 12, in run\n'.repeat(2000)
@@ -404,7 +429,7 @@ describe('one progress comment per run', () => {
     expect(log.lines.filter((line) => line.startsWith('warning: Could not update the reply'))).toEqual([])
   })
 
-  test('a failure whose service text holds a secret: the comment shows ***, and both secrets are masked in the log', async () => {
+  test("a secret in the service's failure text: the comment shows ***, both secrets masked in the log", async () => {
     const sim = await startSim()
     sim.addFault({
       route: 'agent-message',
@@ -424,7 +449,8 @@ describe('one progress comment per run', () => {
     expect(secrets).toEqual(expect.arrayContaining([sim.apiKey, GITHUB_TOKEN]))
   })
 
-  test('a status that quotes the API key: the reply shows ***, the key being cut out before the status is escaped (which spells it `dsk\\_…`)', async () => {
+  test('a status quoting the API key: the reply shows ***, the key cut out before the status is escaped', async () => {
+    // Escaping spells the key `dsk\_…`.
     const sim = await startSim()
     sim.addFault({ route: 'agent-get', patch: { status: `auth_error key=${sim.apiKey}` } })
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'), {
@@ -437,10 +463,12 @@ describe('one progress comment per run', () => {
     expect(shown.filter((body) => body.includes(sim.apiKey))).toEqual([])
   })
 
-  test("the service's text shows as plain text: a failed job's reason or a refusal cannot make the bot's reply link, show an image, or a heading", async () => {
+  test("the service's text shows as plain text: a failed job's reason or a refusal, in the bot's reply", async () => {
+    // Neither can make the reply link, show an image, or a heading.
     const sim = await startSim()
     const reason =
-      '# ✅ Approved by @acme/maintainers — [click here to merge the fix](https://evil.example/phish) ![](https://evil.example/pixel.png) > quoted'
+      '# ✅ Approved by @acme/maintainers — [click here to merge the fix](https://evil.example/phish) ' +
+      '![](https://evil.example/pixel.png) > quoted'
     sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: reason } })
     const failed = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
     expect(failed.failure).toContain(reason)
@@ -460,7 +488,7 @@ describe('one progress comment per run', () => {
     }
   })
 
-  test('a rerun of the workflow run follows the job the first attempt reached, in the same reply: no second job, no second message', async () => {
+  test('a rerun follows the job its first attempt reached, in the same reply: no second job or message', async () => {
     const sim = await startSim({ agent: { durationMs: 60_000 } })
     // On an issue: the first attempt creates a job and times out waiting for it.
     const event = issueCommentEvent('/docs-agent Fix the install command')
@@ -498,7 +526,8 @@ describe('one progress comment per run', () => {
     ).toHaveLength(1)
   })
 
-  test('a rerun after a message with no clear answer follows the job instead of sending it again; after such a create it refuses to create another', async () => {
+  test('a rerun after a message with no clear answer follows the job instead of sending it again', async () => {
+    // After such a create it refuses to create another.
     const sim = await startSim()
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', status: 500, process: true })
@@ -523,7 +552,8 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-create')).toBe(1)
   })
 
-  test('a rerun never repeats what may have reached the service: a cancel mid-message, a successor job with no clear answer, a create answered without an id', async () => {
+  test('a rerun never repeats what may have reached the service', async () => {
+    // A cancel mid-message, a successor job with no clear answer, a create answered without an id.
     const sim = await startSim()
     // Cancelled while the message is on its way: the reply's marker says so before it is sent.
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
@@ -579,7 +609,8 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-create')).toBe(2)
   })
 
-  test('a rerun that cannot follow what its first attempt created or messaged refuses to ask again: an id the marker cannot hold, another project-id', async () => {
+  test('a rerun that cannot follow what its first attempt created or messaged refuses to ask again', async () => {
+    // As with an id the marker cannot hold, or another project-id.
     const sim = await startSim()
     // An id the service may give (used encoded in addresses) but not a plain path segment.
     sim.addFault({ route: 'agent-create', patch: { id: 'team/job_1' } })
@@ -616,7 +647,8 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-message')).toBe(1)
   })
 
-  test('cancelled while waiting to retry a message the service refused (429): the rerun sends it, since nothing reached the service', async () => {
+  test('cancelled while waiting to retry a message the service refused (429): the rerun sends it', async () => {
+    // Since nothing reached the service.
     const sim = await startSim()
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     sim.addFault({ route: 'agent-message', status: 429, retryAfter: '20' })
@@ -685,7 +717,8 @@ describe('one progress comment per run', () => {
     )
   })
 
-  test('a rerun more than a minute after the message: the end the job still shows is taken at its first read, with the warning', async () => {
+  test('a rerun over a minute after the message: the end still shown is taken at its first read', async () => {
+    // With the warning.
     const sim = await startSim({ agent: { durationMs: 3000, messageLagMs: 3_600_000 } })
     sim.addFault({ route: 'agent-get', status: 400 })
     const event = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
@@ -781,11 +814,16 @@ describe('one progress comment per run', () => {
     const [reply, ...more] = written(sim, 7)
     expect(more).toEqual([])
     expect(reply?.body).toMatch(
-      /^<!-- docs-admin-action:reply [^\n]* project=proj_123 job=job_abc -->\n⏹️ Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+m?s\. The job may still be running/
+      new RegExp(
+        /^<!-- docs-admin-action:reply [^\n]* project=proj_123 job=job_abc -->\n⏹️ /.source +
+          /Docs agent job `job_abc` \(status \*\*active\*\*\): the run was cancelled after \d+m?s\. /.source +
+          /The job may still be running/.source
+      )
     )
   })
 
-  test('an end in the first answer that a failed read or a cancel then cuts short: the reply says how the run ended, not "working"', async () => {
+  test('an end in the first answer cut short by a failed read or a cancel: the reply says how it ended', async () => {
+    // Not "working".
     // A job so quick that the create's own answer shows its end.
     const sim = await startSim({ agent: { durationMs: 0 } })
     sim.addFault({ route: 'agent-get', status: 400 })
@@ -884,7 +922,8 @@ describe('one progress comment per run', () => {
     ['posted, its answer lost (HTTP 502)', { status: 502, process: true }],
     ['posted, the connection dropped before the answer', { drop: true, process: true }]
   ] as const)(
-    "the reply's marker is written before the service is asked, though GitHub fails the post once: %s; a rerun then creates no second job",
+    "the reply's marker is written before the service is asked, though GitHub fails the post once: %s; " +
+      'a rerun then creates no second job',
     async (_, fault) => {
       const sim = await startSim({ agent: { durationMs: 60_000 } })
       sim.addFault({ route: 'github-comment', ...fault })
@@ -901,7 +940,8 @@ describe('one progress comment per run', () => {
     }
   )
 
-  test('a marker GitHub posted though the attempt never learnt so: the attempt sends nothing; the rerun says the message may have been sent, not that it was', async () => {
+  test('a marker GitHub posted though the attempt never learnt so: the attempt sends nothing', async () => {
+    // The rerun says the message may have been sent, not that it was.
     const sim = await startSim({ agent: { durationMs: 1000 } })
     const onPull = issueCommentEvent('/docs-agent Fix it', { number: 42, pullRequest: true })
     // The post is made but its answer is lost, and every look for it after fails.
@@ -911,13 +951,15 @@ describe('one progress comment per run', () => {
     const first = await onEvent(sim, 'issue_comment', onPull, inputs)
     expect(first.failure).toContain('so nothing was sent to the docs service')
     expect(first.failure).toContain(
-      'if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the command again instead)'
+      'if GitHub posted the reply all the same, the rerun cannot tell that nothing was sent ' +
+        'and will not ask again (comment the command again instead)'
     )
     expect(sim.count('agent-message')).toBe(0)
     const second = await onEvent(sim, 'issue_comment', onPull, inputs, RERUN)
     expect(sim.count('agent-message')).toBe(0)
     const note =
-      'An earlier attempt of this workflow run may have sent the instruction to agent job `job_abc` (it got no clear answer, or stopped before sending it)'
+      'An earlier attempt of this workflow run may have sent the instruction to agent job `job_abc` ' +
+      '(it got no clear answer, or stopped before sending it)'
     expect(second.log.lines).toContainEqual(expect.stringContaining(`warning: ${note}`))
     const [reply, ...more] = written(sim, 42).filter((comment) => readReplyMarker(comment.body) !== undefined)
     expect(more).toEqual([])
@@ -925,7 +967,8 @@ describe('one progress comment per run', () => {
     expect(asShown(reply?.body ?? '')).not.toContain('run sent the instruction')
   })
 
-  test('two replies of one attempt (a post GitHub made late, still asking): the rerun goes on from the one that says how the asking ended', async () => {
+  test('two replies of one attempt: the rerun goes on from the one that says how the asking ended', async () => {
+    // One of them a post GitHub made late, still asking.
     const sim = await startSim({ agent: { durationMs: 60_000 } })
     const event = issueCommentEvent('/docs-agent Fix the install command')
     const first = await onEvent(sim, 'issue_comment', event, { timeout: '20s' })
@@ -943,11 +986,16 @@ describe('one progress comment per run', () => {
     expect(sim.count('agent-create')).toBe(1)
   })
 
-  test('a reply GitHub will not take (a token without `issues: write`): the step fails before anything is sent to the service, naming the permission', async () => {
+  test('a reply GitHub refuses: the step fails naming the permission before the service gets anything', async () => {
+    // A token without `issues: write`.
     const sim = await startSim({ github: { writableRepos: [] } })
     const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'))
     expect(failure).toMatch(
-      /^Could not post the reply to comment 123456 \(HTTP 403: .*`permissions: issues: write, pull-requests: write`.*\), so nothing was sent to the docs service/
+      new RegExp(
+        /^Could not post the reply to comment 123456 \(HTTP 403: /.source +
+          /.*`permissions: issues: write, pull-requests: write`.*/.source +
+          /\), so nothing was sent to the docs service/.source
+      )
     )
     expect(serviceRequests(sim)).toEqual([])
     // A refusal is not tried again; the reaction's is only a warning.
@@ -965,13 +1013,16 @@ describe('one progress comment per run', () => {
     sim.addFault({ route: 'github-comment-edit', status: 403, times: 10 })
     const second = await onEvent(sim, 'issue_comment', event, inputs, RERUN)
     expect(second.failure).toMatch(
-      /^Agent job job_abc: Could not update the reply to comment 123456 \(HTTP 403: .*\), so nothing was sent to the docs service/
+      new RegExp(
+        /^Agent job job_abc: Could not update the reply to comment 123456 \(HTTP 403: .*\), /.source +
+          /so nothing was sent to the docs service/.source
+      )
     )
     expect(sim.count('agent-message')).toBe(1)
     expect(written(sim, 7)).toHaveLength(1)
   })
 
-  test("the job's pull request on a GitHub that cannot be reached: its record is not written, and the warning says no answer came", async () => {
+  test("the job's pull request on an unreachable GitHub: no record; the warning says no answer came", async () => {
     const sim = await startSim()
     const port = await unusedPort()
     const { failure, outputs, log } = await onEvent(
@@ -984,12 +1035,13 @@ describe('one progress comment per run', () => {
     expect(failure).toBeUndefined()
     expect(outputs.get('pr-number')).toBe('42')
     expect(log.lines).toContain(
-      `warning: Could not read the comments of acme/docs#42: no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`
+      `warning: Could not read the comments of acme/docs#42: ` +
+        `no answer from GitHub: connect ECONNREFUSED 127.0.0.1:${port}`
     )
     expect(log.text()).not.toContain('HTTP 500')
   })
 
-  test('a review comment: 👀 on it, the reply in its thread (on the first comment), edits of that reply', async () => {
+  test('a review comment: 👀 on it, the reply in its thread (on the first comment), that reply edited', async () => {
     const sim = await startSim()
     const { failure, outputs } = await onEvent(
       sim,
@@ -1011,7 +1063,8 @@ describe('one progress comment per run', () => {
     expect(thread(sim, 12).comments[0]?.body).toContain('with no file changes, so no pull request was opened')
   })
 
-  test('a review comment says where it was written: the instruction carries its file and line(s), to a new job and in a message', async () => {
+  test('a review comment says where it was written: its file and line(s) go in the instruction', async () => {
+    // To a new job and in a message.
     const sim = await startSim({ agent: { durationMs: 300 } })
     // "this" in a review comment is what is written on its line(s): without them the agent cannot know what is meant.
     const created = await onEvent(
@@ -1022,7 +1075,10 @@ describe('one progress comment per run', () => {
     expect(created.failure).toBeUndefined()
     const [prompt] = sim.agentJobs.get(`proj_123/${created.outputs.get('job-id')}`)?.prompts ?? []
     expect(prompt).toMatch(
-      /^Reword this sentence\n\n\(Written in a review comment on docs\/install\.md, line 3\.\)\n\n---\nContext: this was asked on the pull request #12/
+      new RegExp(
+        /^Reword this sentence\n\n\(Written in a review comment on docs\/install\.md, line 3\.\)/.source +
+          /\n\n---\nContext: this was asked on the pull request #12/.source
+      )
     )
     const spanning = reviewCommentEvent('/docs-agent Merge these two paragraphs', { id: 991, start_line: 7, line: 9 })
     const sent = await onEvent(sim, 'pull_request_review_comment', spanning, {
@@ -1082,7 +1138,8 @@ describe('one progress comment per run', () => {
     const text = progressText(facts, [])
     expect(text).toBe(
       [
-        'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning @\u200dacme/security-team \\*\\*\\[x\\](https:\u200d//evil.example)\\*\\***.' +
+        'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning' +
+          ' @\u200dacme/security-team \\*\\*\\[x\\](https:\u200d//evil.example)\\*\\***.' +
           ' Pull request: <https://github.com/acme/docs/pull/1%20cc%20@acme/owners>',
         '',
         'see &lt;\\!-- docs-admin-action:agent-job project=p job=j --\\> @\u200doctocat'
@@ -1146,7 +1203,8 @@ describe('the pull request remembers its job', () => {
     const jobId = outputs.get('job-id') as string
     const prompt = sim.agentJobs.get(`proj_123/${jobId}`)?.prompts[0] ?? ''
     expect(prompt).toContain(
-      'Fix the install command\n\n---\nContext: this was asked on the issue #7 "Wrong install command" (https://github.com/acme/docs/issues/7).'
+      'Fix the install command\n\n---\nContext: this was asked on the issue #7 "Wrong install command" ' +
+        '(https://github.com/acme/docs/issues/7).'
     )
     expect(prompt).toContain(`${'x'.repeat(CONTEXT_BODY_CHARS)}…`)
     expect(prompt).not.toContain('TAIL')
@@ -1190,7 +1248,7 @@ describe('the pull request remembers its job', () => {
     expect(written(sim, 100).filter((c) => c.body.includes('docs-admin-action:agent-job'))).toHaveLength(1)
   })
 
-  test("with a person's token (a personal access token) the records it wrote count; another person's marker still does not", async () => {
+  test("with a personal access token the records it wrote count; another person's marker still does not", async () => {
     const sim = await startSim({ github: { tokenUser: { login: 'docs-deployer', type: 'User' } } })
     const records = () => thread(sim, 100).comments.filter((c) => c.body.includes('docs-admin-action:agent-job'))
     const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix the install command'))
@@ -1216,7 +1274,7 @@ describe('the pull request remembers its job', () => {
     expect(third.outputs.get('job-id')).toBe(jobId)
   })
 
-  test('agent-message and agent-status without job-id: the most recent record of the pull request, read through every page', async () => {
+  test("agent-message and agent-status without job-id: the pull request's latest record, over all pages", async () => {
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_old' }, '/docs-agent'), {
@@ -1253,7 +1311,7 @@ describe('the pull request remembers its job', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
-  test("a bot's record counts only for the workflow's own project-id, with ids that are plain path segments", async () => {
+  test("a bot's record counts only for the workflow's project-id, with ids that are plain path segments", async () => {
     // Another bot (an app that posts what it is given) wrote records: one for another project, one with a path-like id.
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
@@ -1301,15 +1359,19 @@ describe('the pull request remembers its job', () => {
     expect(serviceRequests(sim)).toHaveLength(0)
   })
 
-  test('a recorded job the service no longer has: the failure blames the record of the pull request, not a `job-id` nobody set', async () => {
+  test("a recorded job the service no longer has: the failure blames the pull request's record", async () => {
+    // Not a `job-id` nobody set.
     const sim = await startSim()
     sim.github.thread(REPO, 12, { isPullRequest: true })
     sim.github.addComment(REPO, 12, recordBody({ projectId: 'proj_123', jobId: 'job_gone' }, '/docs-agent'), {
       login: 'github-actions[bot]',
       type: 'Bot'
     })
-    const expected =
-      /^Agent job job_gone, which pull request #12 records, was not found in project proj_123 \(HTTP 404: the service said "job not found"\): the service no longer has it\. Set `job-id` to use another job/
+    const expected = new RegExp(
+      /^Agent job job_gone, which pull request #12 records, was not found in project proj_123 /.source +
+        /\(HTTP 404: the service said "job not found"\)/.source +
+        /: the service no longer has it\. Set `job-id` to use another job/.source
+    )
     for (const operation of ['agent', 'agent-message', 'agent-status']) {
       const { failure } = await onEvent(
         sim,
@@ -1339,7 +1401,10 @@ describe('the pull request remembers its job', () => {
       issueCommentEvent('/docs-agent Go', { number: 12, pullRequest: true })
     )
     expect(failure).toMatch(
-      /Could not read the comments of pull request #12 to find the agent job recorded there \(HTTP 503.*\); nothing was sent to the docs service/
+      new RegExp(
+        /Could not read the comments of pull request #12 to find the agent job recorded there /.source +
+          /\(HTTP 503.*\); nothing was sent to the docs service/.source
+      )
     )
     expect(serviceRequests(sim)).toHaveLength(0)
     // Refused, the read asks for read access: writing is not what failed.
@@ -1357,7 +1422,7 @@ describe('the pull request remembers its job', () => {
     expect(refused.failure).not.toContain('may write')
   })
 
-  test('a job that takes no more messages: a new job gets the instruction and the link, and the reply says so', async () => {
+  test('a job taking no more messages: a new job gets the instruction and the link; the reply says so', async () => {
     const sim = await startSim()
     const first = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent ARCHIVE when done'))
     const archived = first.outputs.get('job-id') as string
@@ -1377,10 +1442,12 @@ describe('the pull request remembers its job', () => {
     const created = outputs.get('job-id') as string
     expect(created).not.toBe(archived)
     expect(sim.agentJobs.get(`proj_123/${created}`)?.prompts[0]).toBe(
-      `One more thing\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/60, opened by docs agent job ${archived}, which no longer takes messages.`
+      `One more thing\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/60, ` +
+        `opened by docs agent job ${archived}, which no longer takes messages.`
     )
     expect(log.text()).toContain(
-      `Agent job \`${archived}\` no longer takes messages (it is archived: job is archived and takes no more messages), so a new job got this instruction.`
+      `Agent job \`${archived}\` no longer takes messages ` +
+        `(it is archived: job is archived and takes no more messages), so a new job got this instruction.`
     )
     expect(written(sim, 60).at(-1)?.body).toContain('no longer takes messages')
   })
@@ -1408,7 +1475,8 @@ describe('the pull request remembers its job', () => {
     expect(log.text()).not.toContain('no longer takes messages')
   })
 
-  test('a pull request in another repository: recorded there when the token may, else a warning that says which token would', async () => {
+  test('a pull request in another repository: recorded there when the token may, else a warning', async () => {
+    // The warning says which token would.
     const sim = await startSim({ github: { writableRepos: [REPO] } })
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
     const denied = await onEvent(
@@ -1421,7 +1489,10 @@ describe('the pull request remembers its job', () => {
     expect(denied.outputs.get('pr-number')).toBe('5')
     expect(denied.log.lines).toContainEqual(
       expect.stringMatching(
-        /^warning: Could not record agent job job_abc on acme\/handbook#5: HTTP 403: .*a token that may write to acme\/handbook's pull requests/
+        new RegExp(
+          /^warning: Could not record agent job job_abc on acme\/handbook#5: HTTP 403: /.source +
+            /.*a token that may write to acme\/handbook's pull requests/.source
+        )
       )
     )
     await fixture?.sim.close()
@@ -1438,7 +1509,8 @@ describe('the pull request remembers its job', () => {
     ])
   })
 
-  test('a pull request link with a broken escape (`acme%zz`) is no pull request here: neither numbered nor recorded, and the step succeeds', async () => {
+  test('a pull request link with a bad escape (`acme%zz`): neither numbered nor recorded', async () => {
+    // It is no pull request here; the step succeeds.
     const sim = await startSim()
     const link = 'https://github.com/acme%zz/docs/pull/42'
     sim.agentJobs.get('proj_123/job_abc')!.job.prLink = link
@@ -1507,7 +1579,7 @@ describe('the GitHub port, when no answer comes', () => {
     ['updateReviewComment', () => api.updateReviewComment(home, 1, 'hi')]
   ]
 
-  test("every call to a closed port fails as no answer (status 0) in the network's words, not as an HTTP 500", async () => {
+  test("each call to a closed port fails as no answer (status 0) in the network's words, not an HTTP 500", async () => {
     const port = await unusedPort()
     const api = createGitHubApi(GITHUB_TOKEN, `http://127.0.0.1:${port}`)
     for (const [name, call] of everyCall(api)) {

@@ -164,7 +164,8 @@ describe('agent-status and agent-create', () => {
     expect(outputs.get('pr-link')).toBe('https://github.com/acme/docs/pull/42')
   })
 
-  test('a job whose answer has no status (no field is required): shown with wait: false; followed until an answer has one, for a few answers in a row', async () => {
+  test('an answer without status: shown with wait: false; followed until one has it, for a few in a row', async () => {
+    // A job's answer has no required field, `status` included.
     const s = await simulator()
     s.addFault({ route: 'agent-get', status: 200, body: { id: 'job_abc', model: 'sim-agent-2' }, times: 3 })
     const once = await runAction(agentInputs(s, { operation: 'agent-status', 'job-id': 'job_abc', wait: 'false' }))
@@ -176,7 +177,8 @@ describe('agent-status and agent-create', () => {
     expect(followed.failure).toBeUndefined()
     expect(followed.outputs.get('status')).toBe('completed')
     expect(followed.log.text()).toContain(
-      "warning: Agent job job_abc: could not read its status (Could not read agent job job_abc: the service's answer carries no `status`.); still waiting"
+      'warning: Agent job job_abc: could not read its status ' +
+        "(Could not read agent job job_abc: the service's answer carries no `status`.); still waiting"
     )
     // None ever: after a few in a row, that is how the service answers, and the step says so.
     const reads = s.count('agent-get')
@@ -392,7 +394,7 @@ describe('faults and limits', () => {
     expect(log.lines.filter((l) => l.includes('job_abc: finalizing after'))).toHaveLength(1)
   })
 
-  test('a message the service takes up late: the end the job still shows from before is not taken for its result', async () => {
+  test('a message the service takes up late: the end the job still shows from before is not its result', async () => {
     // For 10 s after the message the job still reads `completed` with its old pull request.
     const s = await simulator({ messageLagMs: 10_000, durationMs: 20_000 })
     const { failure, log, outputs } = await runAction(
@@ -421,7 +423,8 @@ describe('faults and limits', () => {
     expect(log.lines.find((l) => l.includes('ended `completed`'))).toMatch(/after 1m 0\ds/)
   })
 
-  test("a timeout within the message's first minute: the end the job still shows is taken at the timeout, with the warning, not failed as a timeout", async () => {
+  test("a timeout in the message's first minute: the end still shown is taken then, with the warning", async () => {
+    // Taken at the timeout, not failed as a timeout.
     const s = await simulator({ messageLagMs: 3_600_000 })
     const { failure, log, outputs } = await runAction(
       agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Go', timeout: '20s' })
@@ -439,7 +442,10 @@ describe('faults and limits', () => {
       agentInputs(s, { operation: 'agent-message', 'job-id': 'job_abc', prompt: 'Slow', timeout: '20s' })
     )
     expect(failure).toMatch(
-      /Agent job job_abc did not finish within `timeout` \(20s\): last seen active, after waiting 2\ds\. The job may still finish: check it/
+      new RegExp(
+        /Agent job job_abc did not finish within `timeout` \(20s\): last seen active, after waiting 2\ds\./.source +
+          / The job may still finish: check it/.source
+      )
     )
     expect(failure).toContain('agent-status')
     expect(outputs.get('status')).toBe('active')
@@ -447,7 +453,7 @@ describe('faults and limits', () => {
 })
 
 describe('loading', () => {
-  test('@actions/github is loaded only when GitHub is called: one module imports it, and that module only with import()', async () => {
+  test('@actions/github loads only when GitHub is called: its one importer is loaded only with import()', async () => {
     const root = path.join(process.cwd(), 'src')
     const { readdir } = await import('node:fs/promises')
     const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'))

@@ -12,7 +12,7 @@ describe('reading service answers', () => {
     expect(text(42)).toBe('42')
     for (const value of ['', '   ', null, {}, Number.NaN]) expect(text(value)).toBeUndefined()
   })
-  test('plain keeps an id or link as given (but for surrounding white space), or refuses it rather than alter it', () => {
+  test('plain keeps an id or link as is (but for surrounding white space), or refuses it rather than alter it', () => {
     expect(plain(' exp_1 ')).toBe('exp_1')
     expect(plain('a::b/c')).toBe('a::b/c')
     expect(plain(7)).toBe('7')

@@ -264,7 +264,7 @@ describe('EntryIndex', () => {
     expect(refusal(() => loop.checkSymlinks()).message).toContain('loops')
   })
 
-  test('resolving the symlinks is bounded: chains of long targets are refused at once, a long target alone is fine', () => {
+  test('resolving symlinks is bounded: chains of long targets are refused at once, a long target alone is fine', () => {
     // Each l<i> climbs down 800 folders and back up to the next: every x<j> walks the whole chain.
     const chains = new EntryIndex()
     for (let i = 1; i <= 39; i++)

@@ -96,16 +96,22 @@ describe('the command line', () => {
       expect([
         operation,
         help(operation).match(
-          /workspace|runner|mask|\bstep\b|workflow|summary|\$\{\{|\bevents?\b|pull-request comment|comment(?:'s)? author|where a comment/gi
+          new RegExp(
+            /workspace|runner|mask|\bstep\b|workflow|summary|\$\{\{|\bevents?\b|/.source +
+              /pull-request comment|comment(?:'s)? author|where a comment/.source,
+            'gi'
+          )
         )
       ]).toEqual([operation, null])
     }
     const exportHelp = help('export').replace(/\s+/g, ' ')
     expect(exportHelp).toContain(
-      '--path <value> (default static-export) Folder for the unpacked site (or for the archive when --extract is false), relative to the current folder or absolute.'
+      '--path <value> (default static-export) Folder for the unpacked site ' +
+        '(or for the archive when --extract is false), relative to the current folder or absolute.'
     )
     expect(exportHelp).toContain(
-      '--api-key <value> Mintlify admin API key (mint_...), from the API keys page of the dashboard; redacted in the log. Prefer DOCS_ADMIN_API_KEY'
+      '--api-key <value> Mintlify admin API key (mint_...), from the API keys page of the dashboard; ' +
+        'redacted in the log. Prefer DOCS_ADMIN_API_KEY'
     )
     expect(help('agent-status').replace(/\s+/g, ' ')).toContain(
       '--github-token <value> Token for the GitHub API, to record the job on the pull request the agent opens'
@@ -158,7 +164,8 @@ describe('the command line', () => {
     )
     const help = parseCommandLine(['deploy', '--help'], {})
     expect((help.kind === 'help' ? help.text : '').replace(/\s+/g, ' ')).toContain(
-      '--job-id <value> export: reuse this export job (skip the start call). deploy: follow this deployment (its status id) instead of triggering one.'
+      '--job-id <value> export: reuse this export job (skip the start call). ' +
+        'deploy: follow this deployment (its status id) instead of triggering one.'
     )
     expect(parseCommandLine(['deploy', '--domain', 'docs.acme.com'], env)).toMatchObject({
       kind: 'error',

@@ -51,7 +51,7 @@ const routes = (): string[] => sim.requests.map((request) => request.route)
 const message = (line: string): string => line.replace(/^[a-z]+: /, '')
 
 describe('deploy against the simulator', () => {
-  test('triggers once, follows to success, and hands on the status id, the status and the commit deployed', async () => {
+  test('triggers once, follows to success, hands on the status id, the status and the commit deployed', async () => {
     await simulator()
     const { outputs, failed, log, summary } = await runDeploy({}, { GITHUB_SHA: DEFAULT_DEPLOYED_COMMIT.sha })
     expect(failed).toBe(false)
@@ -76,7 +76,8 @@ describe('deploy against the simulator', () => {
     const text = log.text()
     expect(text).toContain(`Deployment ${statusId} ended \`success\``)
     expect(text).toContain(
-      `Deployment ${statusId} deployed commit ${DEFAULT_DEPLOYED_COMMIT.sha} (main): Docs: describe the deploy operation; 1 added, 2 modified, 1 removed.`
+      `Deployment ${statusId} deployed commit ${DEFAULT_DEPLOYED_COMMIT.sha} (main): ` +
+        `Docs: describe the deploy operation; 1 added, 2 modified, 1 removed.`
     )
     expect(log.lines).toContain('info:   docs/guides/deploy.mdx')
     expect(log.lines.filter((line) => line.startsWith('warning:'))).toEqual([])
@@ -101,7 +102,7 @@ describe('deploy against the simulator', () => {
     expect(summary).not.toContain('<pre>')
   })
 
-  test('a failed deployment fails the step naming the status id and the summary; the last 20 lines of its log are shown', async () => {
+  test('a failed deployment fails the step naming its status id and summary; its last 20 log lines shown', async () => {
     const logs = Array.from({ length: 30 }, (_, i) => `build step ${i + 1}`)
     await simulator({ deployment: { durationMs: 2000, queuedMs: 0, failWith: 'MDX error in docs/index.mdx', logs } })
     const { outputs, failed, failure, failureKind, log, summary } = await runDeploy()
@@ -117,7 +118,8 @@ describe('deploy against the simulator', () => {
     expect(group).toBeGreaterThan(0)
     expect(log.lines.slice(group + 1, group + 21)).toEqual(shown.map((line) => `info: ${line}`))
     expect(summary).toContain(
-      `<details open><summary>The deployment&#39;s log: its last 20 lines (of 32)</summary><pre>${shown.join('<br>')}</pre></details>`
+      `<details open><summary>The deployment&#39;s log: its last 20 lines (of 32)</summary>` +
+        `<pre>${shown.join('<br>')}</pre></details>`
     )
     expect(summary).not.toContain('build step 11<')
     expect(summary).toContain('<td>Service&#39;s summary</td><td>MDX error in docs/index.mdx</td>')
@@ -165,7 +167,7 @@ describe('deploy against the simulator', () => {
     expect(summary).toContain(`<h3>Deployment ${statusId}</h3>`)
   })
 
-  test('wait: false triggers, sets job-id and status, and stops; with job-id it reads the deployment once', async () => {
+  test('wait: false triggers, sets job-id and status, stops; with job-id it reads the deployment once', async () => {
     await simulator({ deployment: { durationMs: 600_000, queuedMs: 300_000 } })
     const triggered = await runDeploy({ wait: 'false' })
     expect(triggered.failed).toBe(false)
@@ -177,7 +179,8 @@ describe('deploy against the simulator', () => {
     expect(read.outputs).toMatchObject({ status: 'queued', 'deployed-commit': DEFAULT_DEPLOYED_COMMIT.sha })
   })
 
-  test('a trigger answered 500 is not sent again: the step says it may have been processed and how to follow it with job-id', async () => {
+  test('a trigger answered 500 is not sent again: the step says it may have been processed', async () => {
+    // And how to follow it with job-id.
     await simulator()
     sim.addFault({ route: 'deploy-trigger', status: 500, process: true })
     const { failed, failure, outputs } = await runDeploy()
@@ -185,7 +188,8 @@ describe('deploy against the simulator', () => {
     expect(routes()).toEqual(['deploy-trigger'])
     expect(sim.deployments.size).toBe(1)
     expect(failure).toContain(
-      'Could not trigger a deployment of project proj_123: the service answered HTTP 500: simulated 500. The service may have processed the request, so it was not sent again'
+      'Could not trigger a deployment of project proj_123: the service answered HTTP 500: simulated 500. ' +
+        'The service may have processed the request, so it was not sent again'
     )
     expect(failure).toContain(
       'follow it with `operation: deploy` and `job-id: <its status id>` rather than triggering another.'
@@ -216,7 +220,8 @@ describe('deploy against the simulator', () => {
     expect(log.text()).toContain('Could not trigger a deployment of project proj_123 (HTTP 503); retry 1 in')
   })
 
-  test('a trigger answer without a usable statusId fails saying the deployment cannot be followed, not to rerun blindly', async () => {
+  test('a trigger answer without a usable statusId fails saying the deployment cannot be followed', async () => {
+    // Not saying to rerun blindly.
     await simulator()
     sim.addFault({ route: 'deploy-trigger', status: 202, body: { statusId: ' st##[x ' } })
     const { failure } = await runDeploy()
@@ -240,7 +245,8 @@ describe('deploy against the simulator', () => {
     expect(routes()).toEqual(['deploy-trigger'])
   })
 
-  test('GITHUB_SHA differs from the commit deployed: one warning naming both, also in the summary; the same commit abbreviated is no warning', async () => {
+  test('GITHUB_SHA differs from the commit deployed: one warning naming both, also in the summary', async () => {
+    // The same commit, abbreviated, is no warning.
     await simulator()
     const other = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
     const { log, summary, failed, outputs } = await runDeploy({}, { GITHUB_SHA: other })
@@ -259,7 +265,7 @@ describe('deploy against the simulator', () => {
     expect(short.log.lines.filter((line) => line.startsWith('warning:'))).toEqual([])
   })
 
-  test("the service's text is neutralised before the log and the summary; the key is taken out before any of it is cut", async () => {
+  test('service text is neutralised before log and summary; the key is taken out before any of it is cut', async () => {
     const key = 'dsk_test_simulator'
     await simulator({
       deployment: {
@@ -317,14 +323,16 @@ describe('deploy against the simulator', () => {
     expect(summary).toMatch(/<td>Duration<\/td><td>\d+s \(as this run saw it\)<\/td>/)
   })
 
-  test('a timeout names the deployment, its last status, and how to follow it with job-id; outputs and summary stay', async () => {
+  test('a timeout names the deployment, its last status, and how to follow it with job-id', async () => {
+    // Outputs and summary stay.
     await simulator({ deployment: { durationMs: 600_000, queuedMs: 0 } })
     const { outputs, failed, failure, summary } = await runDeploy({ timeout: '20s' })
     expect(failed).toBe(true)
     const statusId = outputs['job-id'] as string
     expect(failure).toMatch(
       new RegExp(
-        `^Deployment ${statusId} did not finish within \`timeout\` \\(20s\\): last seen in_progress: Building the docs, after waiting 2\\ds\\. ` +
+        `^Deployment ${statusId} did not finish within \`timeout\` \\(20s\\): ` +
+          `last seen in_progress: Building the docs, after waiting 2\\ds\\. ` +
           `The job may still finish: rerun with \`job-id: ${statusId}\` to follow it without triggering another\\.$`
       )
     )
@@ -332,7 +340,7 @@ describe('deploy against the simulator', () => {
     expect(summary).toContain('<td>Files changed</td>')
   })
 
-  test('an outage of the service during the wait does not end it; a refused status read does, naming the deployment', async () => {
+  test('a service outage in the wait does not end it; a refused status read does, naming the deployment', async () => {
     await simulator({ deployment: { durationMs: 60_000, queuedMs: 0 } })
     sim.addFault({ route: 'deploy-status', status: 503, times: 12 })
     const { outputs, log, failed } = await runDeploy({ timeout: '10m' })

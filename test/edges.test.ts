@@ -94,7 +94,8 @@ const everyTry = (fault: Fault): Fault => ({ ...fault, times: 4 })
 
 describe("GitHub's answers are read for what they are: one that cannot be understood fails the step", () => {
   test.each(['cut', 'empty', 'html'] as const)(
-    'a rerun after a create that may have been processed, with a comment listing answered 200 and %s: no second job, no second reply',
+    'a rerun after a create that may have been processed, with a comment listing answered 200 and %s: ' +
+      'no second job, no second reply',
     async (answer) => {
       const sim = await startSim()
       sim.addFault({ route: 'agent-create', status: 500, process: true })
@@ -104,7 +105,13 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
       sim.addFault(everyTry({ route: 'github-comments', answer }))
       const rerun = await onComment(sim, event, {}, RERUN)
       expect(rerun.failure).toMatch(
-        /^Could not read the comments of #7 to find the reply an earlier attempt of this workflow run posted \(GitHub's answer to list the comments of acme\/docs#7 \(page 1\) could not be read: HTTP 200 with .+ \(after 4 attempts\)\), so this rerun asks nothing of the docs service/
+        new RegExp(
+          /^Could not read the comments of #7 /.source +
+            /to find the reply an earlier attempt of this workflow run posted /.source +
+            /\(GitHub's answer to list the comments of acme\/docs#7 \(page 1\) /.source +
+            /could not be read: HTTP 200 with .+ \(after 4 attempts\)\)/.source +
+            /, so this rerun asks nothing of the docs service/.source
+        )
       )
       expect(sim.count('agent-create')).toBe(1)
       expect(written(sim, 7)).toHaveLength(1)
@@ -112,7 +119,8 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
   )
 
   test.each(['cut', 'empty', 'html'] as const)(
-    "a pull request's record read as %s: the recorded job is not replaced by a new one, and agent-message says the comments could not be read",
+    "a pull request's record read as %s: the recorded job is not replaced by a new one, " +
+      'and agent-message says the comments could not be read',
     async (answer) => {
       const sim = await startSim()
       const created = await onComment(sim, issueCommentEvent('/docs-agent Write the install page'))
@@ -121,7 +129,11 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
       sim.addFault(everyTry({ route: 'github-comments', answer }))
       const conversation = await onComment(sim, onPull)
       expect(conversation.failure).toMatch(
-        /^Could not read the comments of pull request #100 to find the agent job recorded there \(GitHub's answer to list the comments of acme\/docs#100 \(page 1\) could not be read: .+\); nothing was sent to the docs service/
+        new RegExp(
+          /^Could not read the comments of pull request #100 to find the agent job recorded there /.source +
+            /\(GitHub's answer to list the comments of acme\/docs#100 \(page 1\) /.source +
+            /could not be read: .+\); nothing was sent to the docs service/.source
+        )
       )
       sim.addFault(everyTry({ route: 'github-comments', answer }))
       const message = await onComment(sim, onPull, { operation: 'agent-message' })
@@ -132,7 +144,8 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
     }
   )
 
-  test('a conversation longer than the action reads (more than 5,000 comments): a rerun fails rather than miss its own reply and create the job again', async () => {
+  test('a conversation longer than the action reads: a rerun fails rather than miss its own reply', async () => {
+    // More than 5,000 comments; missing its reply, the rerun would create the job again.
     const sim = await startSim()
     sim.github.addComments(REPO, 7, 5001)
     sim.addFault({ route: 'agent-create', status: 500, process: true })
@@ -140,14 +153,15 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
     expect((await onComment(sim, event)).failure).toContain('may have processed the request')
     const rerun = await onComment(sim, event, {}, RERUN)
     expect(rerun.failure).toContain(
-      'the comments of acme/docs#7 run past 5000, more than the action reads, so a comment of its own among the rest could be missed'
+      'the comments of acme/docs#7 run past 5000, more than the action reads, ' +
+        'so a comment of its own among the rest could be missed'
     )
     expect(sim.count('agent-create')).toBe(1)
     // Read once, not four times: a longer listing is no passing failure.
     expect(sim.requests.filter((r) => r.route === 'github-comments' && r.query.page === '51')).toHaveLength(1)
   })
 
-  test('a conversation of exactly 5,000 comments before the reply is read whole: the rerun follows the job', async () => {
+  test('exactly 5,000 comments before the reply: all are read, and the rerun follows the job', async () => {
     // A job that outlasts the first attempt's `timeout` but not the rerun's, and a first timeout long
     // enough for the 5,000 comments to be read before it on a slow machine (the clock runs 100 times faster).
     const sim = await startSim({ agent: { durationMs: 240_000 } })
@@ -171,14 +185,18 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
       sim.addFault({ route: 'github-permission', ...fault, times: 10 })
       const { failure, outputs } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), { timeout: '40s' })
       expect(failure).toMatch(
-        /^Could not read the permission of octocat on acme\/docs \(.+\), so the comment was not acted on and nothing was sent to the docs service: (GitHub's answer could not be read|GitHub did not answer); rerun the workflow\.$/
+        new RegExp(
+          /^Could not read the permission of octocat on acme\/docs \(.+\), /.source +
+            /so the comment was not acted on and nothing was sent to the docs service: /.source +
+            /(GitHub's answer could not be read|GitHub did not answer); rerun the workflow\.$/.source
+        )
       )
       expect(outputs.get('skipped')).not.toBe('true')
       expect(serviceRequests(sim)).toEqual([])
     }
   )
 
-  test("GitHub's rate limit (a 403 with no requests left) is said as such, not as an HTTP 429 nor as no answer", async () => {
+  test("GitHub's rate limit (a 403 with no requests left) is said as such, not an HTTP 429 or no answer", async () => {
     const sim = await startSim()
     sim.addFault({
       route: 'github-permission',
@@ -193,7 +211,8 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
     expect(failure).not.toContain('did not answer')
   })
 
-  test('the reply posted with an answer that cannot be read (201, cut short): the comment it made is found and edited, comment-url is set, and a rerun follows the job', async () => {
+  test('a reply posted with an unreadable answer (201, cut short): the comment it made is found, edited', async () => {
+    // Then comment-url is set, and a rerun follows the job.
     const sim = await startSim()
     sim.addFault({ route: 'github-comment', answer: 'cut' })
     const event = issueCommentEvent('/docs-agent Fix the install page')
@@ -211,7 +230,7 @@ describe("GitHub's answers are read for what they are: one that cannot be unders
     expect(written(sim, 7)).toHaveLength(1)
   })
 
-  test('a best-effort reply (a status read) posted with an answer that cannot be read: found, and edited rather than lost', async () => {
+  test('a best-effort reply (a status read) posted with an unreadable answer: found, edited, not lost', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-comment', answer: 'html' })
     const { failure, outputs } = await onComment(sim, issueCommentEvent('/docs-agent How is it going?'), {
@@ -246,7 +265,8 @@ describe('the comment gate stands in front of every operation', () => {
     expect(command.outputs.get('skipped')).toBe('true')
     expect(command.outputs.get('skip-reason')).toBe('permission')
     expect(command.log.lines).toContain(
-      'notice: octocat has the permission `none` on acme/docs; `comment-permission` asks for `admin` or more. Nothing was sent to the docs service.'
+      'notice: octocat has the permission `none` on acme/docs; `comment-permission` asks for `admin` or more. ' +
+        'Nothing was sent to the docs service.'
     )
     expect(serviceRequests(sim)).toEqual([])
     expect(sim.count('github-permission')).toBe(1)
@@ -288,7 +308,8 @@ describe('inputs that could only fail half-way are refused before any request', 
     const result = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), { [name]: value })
     expect(result.failureKind).toBe('input')
     expect(result.failure).toContain(
-      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header can carry`
+      `\`${name}\` holds a line break, a control character or a character outside Latin-1, ` +
+        `which no HTTP header can carry`
     )
     expect(result.failure).not.toContain(value.slice(0, 12))
     expect(sim.requests).toEqual([])
@@ -297,7 +318,8 @@ describe('inputs that could only fail half-way are refused before any request', 
 })
 
 describe('no part of a secret leaves: redacted before any cut, wherever the text goes', () => {
-  test("the key quoted in the service's error where the 300-character cut falls: not one part of it in the error, the summary or the reply", async () => {
+  test("the key quoted in the service's error where the 300-character cut falls: no part of it is shown", async () => {
+    // Not one part of it in the error, the summary or the reply.
     const sim = await startSim()
     sim.addFault({ route: 'agent-message', status: 400, body: { error: `${'x'.repeat(290)} ${API_KEY} was refused` } })
     const { failure, summary, log } = await onComment(sim, issueCommentEvent('/docs-agent Fix it'), {
@@ -310,7 +332,7 @@ describe('no part of a secret leaves: redacted before any cut, wherever the text
     for (const text of [failure ?? '', summary, log.text(), ...replies]) expect(leaked(text, API_KEY)).toEqual([])
   })
 
-  test('the key in an answer that is not JSON, where its 120-character preview is cut: not one part of it', async () => {
+  test('the key in a non-JSON answer, where its 120-character preview is cut: not one part of it', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'export-start', status: 400, body: `${'y'.repeat(110)} ${API_KEY} denied` })
     const { failure, summary } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
@@ -356,7 +378,8 @@ describe("a link's secrets are masked in every spelling, before anything is logg
   const signatures = (sim: Simulator): string[] =>
     sim.issuedLinks.map((link) => new URL(link).searchParams.get('X-Amz-Signature') ?? '')
 
-  test('a bundle answer cut short, its link JSON-escaped (`http:\\/\\/`): the signature is masked at once, in no retry line, error or summary', async () => {
+  test('a bundle answer cut short, its link JSON-escaped (`http:\\/\\/`): the signature masked at once', async () => {
+    // It is in no retry line, error or summary.
     const sim = await startSim({ exportJob: { durationMs: 0 } })
     // Cut after the signature, before the answer's end: not JSON, and every try alike.
     sim.addFault({ route: 'export-bundle', answer: 'cut', escapedJson: true, cutAt: 420, times: 5 })
@@ -371,7 +394,7 @@ describe("a link's secrets are masked in every spelling, before anything is logg
     for (const text of [failure ?? '', summary, log.text()]) expect(leaked(text, signature ?? '')).toEqual([])
   })
 
-  test('a link of another scheme (`s3://`) and one percent-encoded inside an error: masked, and not shown', async () => {
+  test('a link of another scheme (`s3://`) and one percent-encoded inside an error: masked and not shown', async () => {
     const signature = 'c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef'
     const sim = await startSim({ exportJob: { durationMs: 0 } })
     sim.addFault({
@@ -393,7 +416,7 @@ describe("a link's secrets are masked in every spelling, before anything is logg
     for (const text of [escaped.failure ?? '', escaped.summary]) expect(leaked(text, signature)).toEqual([])
   })
 
-  test('a storage redirect to a link with a new signature: masked before its 403 echoes it, and not in the summary', async () => {
+  test('a storage redirect to a newly signed link: masked before its 403 echoes it, not in the summary', async () => {
     const sim = await startSim({ exportJob: { durationMs: 0 } })
     const fresh = 'feedface'.repeat(8)
     const redirect = `${sim.storageUrl}/bundles/elsewhere/site.tar.gz?X-Amz-Signature=${fresh}`
@@ -430,7 +453,8 @@ describe("a link's secrets are masked in every spelling, before anything is logg
 })
 
 describe('best-effort GitHub calls never cost the job its wait', () => {
-  test('an edit of the reply that hangs right after the job is created: the job is read and followed meanwhile, and the reply still ends saying how', async () => {
+  test('a reply edit that hangs right after the job is created: the job is read and followed meanwhile', async () => {
+    // And the reply still ends saying how.
     const sim = await startSim()
     sim.addFault({ route: 'github-comment-edit', hang: true })
     const { failure, outputs, log } = await onComment(sim, issueCommentEvent('/docs-agent Fix the install page'))
@@ -479,9 +503,13 @@ describe('a successor for a job that has ended', () => {
       const created = outputs.get('job-id') as string
       expect(created).not.toBe('job_abc')
       expect(sim.agentJobs.get(`proj_123/${created}`)?.prompts[0]).toBe(
-        'Also fix the changelog\n\n---\nContext: this follows up on the pull request https://github.com/acme/docs/pull/42, opened by docs agent job job_abc, which no longer takes messages.'
+        'Also fix the changelog\n\n---\nContext: this follows up on the pull request ' +
+          'https://github.com/acme/docs/pull/42, ' +
+          'opened by docs agent job job_abc, which no longer takes messages.'
       )
-      const note = `Agent job \`job_abc\` no longer takes messages (it is ${ended}: the job is ${ended}), so a new job got this instruction.`
+      const note =
+        `Agent job \`job_abc\` no longer takes messages (it is ${ended}: the job is ${ended}), ` +
+        'so a new job got this instruction.'
       expect(log.lines).toContain(`warning: ${note}`)
       expect(written(sim, 42).at(-1)?.body).toContain('no longer takes messages')
     }
@@ -572,7 +600,7 @@ describe('the low ones', () => {
     expect(liveMarkdown(said)).toEqual([])
   })
 
-  test('an output the runner cannot take (GITHUB_OUTPUT unwritable): the error names the output and the job already started', async () => {
+  test('GITHUB_OUTPUT unwritable: the error names the output and the job already started', async () => {
     const sim = await startSim({ exportJob: { durationMs: 0 } })
     const { failure } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
       env: { GITHUB_WORKSPACE: temp.dir },

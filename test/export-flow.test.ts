@@ -129,7 +129,8 @@ describe('export flow against the simulator', () => {
     }
   )
 
-  test('a status answer without its status does not end the wait at once: warned, and read again, three times in a row at most', async () => {
+  test('a status answer without its status does not end the wait at once: warned, and read again', async () => {
+    // Three times in a row at most.
     await simulator({ exportJob: { durationMs: 10_000, queuedMs: 0 } })
     sim.addFault({ route: 'export-status', status: 200, body: { progress: 50 }, times: 3 })
     const { outputs, log, failed } = await runExport({})
@@ -160,12 +161,17 @@ describe('export flow against the simulator', () => {
     expect(outputs.status).toBe('completed')
   })
 
-  test('a status read that `timeout` leaves no time to try again (a 503 asking to wait past it) ends as the timeout, with the way back', async () => {
+  test('a status read that `timeout` leaves no time to retry ends as the timeout, with the way back', async () => {
+    // A 503 asking to wait past the timeout.
     await simulator({ exportJob: { durationMs: 600_000, queuedMs: 0 } })
     sim.addFault({ route: 'export-status', status: 503, retryAfter: '600', times: 1 })
     const { failure } = await runExport({ timeout: '60s', 'job-id': 'exp_x' })
     expect(failure).toMatch(
-      /^Export job exp_x did not finish within `timeout` \(1m 00s\): no status read yet; the last status request failed \(.*HTTP 503.*\).*rerun with `job-id: exp_x` to pick it up\.$/
+      new RegExp(
+        /^Export job exp_x did not finish within `timeout` \(1m 00s\): no status read yet; /.source +
+          /the last status request failed \(.*HTTP 503.*\)/.source +
+          /.*rerun with `job-id: exp_x` to pick it up\.$/.source
+      )
     )
   })
 
@@ -179,7 +185,8 @@ describe('export flow against the simulator', () => {
     })
     const expired = await runExport({ 'job-id': 'exp_gone', timeout: '10m' })
     expect(expired.failure).toBe(
-      'Could not read the status of export job exp_gone: the service answered with an error: export job exp_gone has expired'
+      'Could not read the status of export job exp_gone: the service answered with an error: ' +
+        'export job exp_gone has expired'
     )
     expect(sim.count('export-status')).toBe(1)
     sim.clearFaults()
@@ -301,7 +308,8 @@ describe('export flow against the simulator', () => {
     expect(log.text()).toContain(`: failed`)
   })
 
-  test("a failed job's reason of any length: the first 64 Ki characters, saying so, in the failure and the job summary (GitHub shows no summary over 1 MiB)", async () => {
+  test("a failed job's reason of any length: its first 64 Ki characters, saying so", async () => {
+    // In the failure and the job summary: GitHub shows no summary over 1 MiB.
     const trace = `${'at render (theme/page.js:12:3) '.repeat(40_000)}the end`
     await simulator({ exportJob: { durationMs: 2000, queuedMs: 0, failWith: trace } })
     const { failed, failure, summary } = await runExport({})
@@ -329,7 +337,9 @@ describe('export flow against the simulator', () => {
     expect(failed).toBe(true)
     expect(failure).toMatch(
       new RegExp(
-        `Export job ${outputs['job-id']} did not finish within \`timeout\` \\(20s\\): last seen running, \\d+%.*after waiting 2\\ds\\. The job may still finish: rerun with \`job-id: ${outputs['job-id']}\``
+        `Export job ${outputs['job-id']} did not finish within \`timeout\` \\(20s\\): ` +
+          `last seen running, \\d+%.*after waiting 2\\ds\\. ` +
+          `The job may still finish: rerun with \`job-id: ${outputs['job-id']}\``
       )
     )
     expect(outputs.status).toBe('running')
@@ -388,7 +398,7 @@ describe('export flow against the simulator', () => {
     expect(await readdir(site)).toContain('index.html')
   })
 
-  test('a link the storage refuses is replaced by a fresh one, and the Helm values hold the one that served', async () => {
+  test('a link the storage refuses is replaced by a fresh one; the Helm values hold the one that served', async () => {
     await simulator()
     sim.addFault({ route: 'download', status: 403 })
     const { failed, outputs } = await runExport({ 'helm-values-file': 'values.yaml' })
@@ -414,7 +424,9 @@ describe('export flow against the simulator', () => {
     sim.addFault({
       route: 'download',
       status: 400,
-      body: '<Error><Code>SignatureDoesNotMatch</Code><Message>bad sig</Message><SignatureProvided>deadbeefsig123456</SignatureProvided></Error>'
+      body:
+        '<Error><Code>SignatureDoesNotMatch</Code><Message>bad sig</Message>' +
+        '<SignatureProvided>deadbeefsig123456</SignatureProvided></Error>'
     })
     const { failure, secrets } = await runExport({})
     expect(failure).toContain('SignatureDoesNotMatch: bad sig')
@@ -468,7 +480,9 @@ describe('export flow against the simulator', () => {
     const { failed, failure, outputs, secrets } = await runExport({ 'helm-values-file': 'values.yaml' })
     expect(failed).toBe(true)
     expect(failure).toBe(
-      `Export job ${outputs['job-id']}: Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/iam/security-credentials/: it leads to a link-local address (such as a cloud metadata service), and \`base-url\` does not.`
+      `Export job ${outputs['job-id']}: Refusing to fetch the bundle from ` +
+        `http://169.254.169.254/latest/meta-data/iam/security-credentials/: ` +
+        `it leads to a link-local address (such as a cloud metadata service), and \`base-url\` does not.`
     )
     expect(outputs['bundle-url']).toBeUndefined()
     expect(outputs['helm-values']).toBeUndefined()
@@ -639,7 +653,7 @@ describe('the site check and the Helm values', () => {
     }
   )
 
-  test('two pages whose names differ only in case are refused, naming the later: one file on macOS and Windows', async () => {
+  test('two page names differing only in case are refused, naming the later: one file on macOS/Windows', async () => {
     const entries = fixtureSiteEntries()
     await simulator({
       exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 7 },
@@ -654,7 +668,7 @@ describe('the site check and the Helm values', () => {
     expect(await readdir(workspace.dir)).not.toContain('static-export')
   })
 
-  test('a page named twice is checked as the later entry left it: the earlier one is gone, and its links with it', async () => {
+  test('a twice-named page is checked as the later entry left it: the earlier one and its links are gone', async () => {
     const entries = fixtureSiteEntries()
     const index = entries.find((entry) => entry.name === 'index.html')
     if (index?.type !== 'file') throw new Error('the fixture site has an index.html')
@@ -676,7 +690,7 @@ describe('the site check and the Helm values', () => {
     expect(await readFile(path.join(workspace.dir, 'static-export', 'index.html'))).toEqual(Buffer.from(index.content))
   })
 
-  test("a broken link's text reaches the log as plain text: no mark that reorders the line, no terminal escape", async () => {
+  test("a broken link's text reaches the log plain: no mark that reorders the line, no terminal escape", async () => {
     const entries = fixtureSiteEntries().filter((entry) => entry.name !== 'index.html')
     // U+202E turns the rest of the line around on screen; U+009B starts a terminal escape.
     const page = '<a href="/docs/\u202elmth.exe">x</a> <a href="/docs/\u009b31mred">y</a>'
@@ -719,7 +733,7 @@ describe('the site check and the Helm values', () => {
     expect(outputs['site-path']).toBeUndefined()
   })
 
-  test('outside a runner (no RUNNER_TEMP) the archive goes with the run, whether it succeeds or fails, and is never handed on', async () => {
+  test('outside a runner (no RUNNER_TEMP) the archive goes with the run, success or not, never handed on', async () => {
     await simulator()
     const outside = { RUNNER_TEMP: undefined }
     const passed = await runExport({}, outside)
@@ -746,7 +760,8 @@ describe('the site check and the Helm values', () => {
     await stat(kept.outputs['bundle-path'] as string)
   })
 
-  test('verify: strict fails on a finding other than a broken link (fewer pages than the job reported), and the previous site stays', async () => {
+  test('verify: strict fails on a finding other than a broken link, and the previous site stays', async () => {
+    // The finding: fewer pages than the job reported.
     await simulator({
       exportJob: { durationMs: 3000, queuedMs: 500, pageCount: 50 },
       bundle: { entries: [{ type: 'file', name: 'index.html', content: '<html><a href="/">home</a></html>' }] }
@@ -772,7 +787,8 @@ describe('the site check and the Helm values', () => {
     )
   })
 
-  test('helm-bundle-url goes into the Helm values instead of the presigned link; without it, a link that expires within a day is a warning with the time', async () => {
+  test('helm-bundle-url goes into the Helm values instead of the presigned link', async () => {
+    // Without it, a link that expires within a day is a warning with the time.
     await simulator()
     const durable = await runExport({
       'helm-values-file': 'values.yaml',
@@ -797,7 +813,7 @@ describe('the site check and the Helm values', () => {
 })
 
 describe("the runner's tool cache", () => {
-  test('a rerun for the same export job unpacks the bundle the tool cache kept: no download, cache-hit true, the same site', async () => {
+  test('a same-job rerun unpacks the bundle the tool cache kept: no download, cache-hit true, same site', async () => {
     await simulator()
     const toolCache = path.join(workspace.dir, 'tool-cache')
     const first = await runExport({}, {}, toolCache)
@@ -855,7 +871,7 @@ describe("the runner's tool cache", () => {
     )
   })
 
-  test('of the bundles it keeps, a used one goes last: one that reruns keep using is not pushed out by newer jobs', async () => {
+  test('of the bundles kept, a used one goes last: one reruns keep using is not pushed out by newer jobs', async () => {
     await simulator()
     const toolCache = path.join(workspace.dir, 'tool-cache')
     const pause = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 5))
@@ -890,11 +906,12 @@ describe('pure parts of the export', () => {
   test('the Helm values hold any text as a double-quoted YAML string, control characters YAML refuses escaped', () => {
     const yaml = helmValuesYaml('https://x/b?sig=1', 'v1\u007f\u0085"\nevil: x\u2028')
     expect(yaml).toBe(
-      'staticExport:\n  enabled: true\n  bundleUrl: "https://x/b?sig=1"\n  version: "v1\\u007f\\u0085\\"\\nevil: x\\u2028"\n'
+      'staticExport:\n  enabled: true\n  bundleUrl: "https://x/b?sig=1"\n' +
+        '  version: "v1\\u007f\\u0085\\"\\nevil: x\\u2028"\n'
     )
   })
 
-  test("outside a runner the archive folder is the process's own; on a runner it is the job's in the job's temp folder", () => {
+  test("outside a runner the archive folder is the process's own; on a runner, the job's in its temp folder", () => {
     expect(archiveFolderOf({ env: () => undefined }, 'exp_1')).toBe(
       path.join(os.tmpdir(), `docs-export-exp_1-${process.pid}`)
     )

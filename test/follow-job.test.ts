@@ -120,7 +120,7 @@ describe('followJob on a virtual clock', () => {
     expect(h.seen.at(-1)).toBe(result.value)
   })
 
-  test('timeout: checks once more exactly at the deadline, then fails naming the job, the last status and the way back', async () => {
+  test('timeout: a last check exactly at the deadline, then fails naming job, last status and way back', async () => {
     let n = 0
     const h = harness(() => ({ status: 'running', progress: 40, n: ++n }), { timeoutMs: 100 * S })
     const error = await h.run().catch((e: unknown) => e)
@@ -134,13 +134,15 @@ describe('followJob on a virtual clock', () => {
     expect((h.checks.at(-2) ?? 0) * 1.15).toBeGreaterThan(100 * S)
     expect(h.checks.at(-1)).toBe(100 * S)
     expect((error as Error).message).toBe(
-      'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%, after waiting 1m 40s. The job may still finish: rerun with `job-id: j1` to pick it up.'
+      'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%, after waiting 1m 40s. ' +
+        'The job may still finish: rerun with `job-id: j1` to pick it up.'
     )
     expect(h.seen.at(-1)?.n).toBe(h.checks.length)
     expect(h.clock.now()).toBe(100 * S)
   })
 
-  test('timeout during a read that fails (a status request cut short by the deadline): the same message, with the failed read and the way back', async () => {
+  test('timeout during a read that fails: the same message, with the failed read and the way back', async () => {
+    // A status request cut short by the deadline.
     const cut = new Error('network error ETIMEDOUT; no time is left within `timeout`')
     const h = harness(
       (t) => {
@@ -152,7 +154,9 @@ describe('followJob on a virtual clock', () => {
     const error = await h.run().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toBe(
-      'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%; the last status request failed (network error ETIMEDOUT; no time is left within `timeout`), after waiting 1m 40s. The job may still finish: rerun with `job-id: j1` to pick it up.'
+      'Export job j1 did not finish within `timeout` (1m 40s): last seen running, 40%; ' +
+        'the last status request failed (network error ETIMEDOUT; no time is left within `timeout`), ' +
+        'after waiting 1m 40s. The job may still finish: rerun with `job-id: j1` to pick it up.'
     )
     expect((error as Error).cause).toBe(cut)
     // Nothing read at all before the deadline.
@@ -167,7 +171,8 @@ describe('followJob on a virtual clock', () => {
     )
   })
 
-  test('any other failure of the read at the deadline is its own (a job gone, a bug): not a timeout that says the job may still finish', async () => {
+  test('any other read failure at the deadline is its own: no timeout saying the job may still finish', async () => {
+    // A job gone, a bug.
     for (const failure of [new ActionError('Agent job j1 was not found (HTTP 404).'), new TypeError('a bug')]) {
       const h = harness(
         (t) => {
@@ -180,7 +185,8 @@ describe('followJob on a virtual clock', () => {
     }
   })
 
-  test('isPassing is told the checks failed since the last answer (also those before the follow), afresh after an answer', async () => {
+  test('isPassing is told the checks failed since the last answer, afresh after an answer', async () => {
+    // Those before the follow too.
     const inARow: number[] = []
     const glitch = new Error('glitch')
     const h = harness(

@@ -12,7 +12,8 @@ const masked = (url: string): string[] => {
 describe('the secrets of a presigned link', () => {
   test('are masked in every spelling the link carries: raw, decoded, encoded, lower-case escapes', () => {
     const secrets = masked(
-      'https://storage.example.com/b/site.zip?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D'
+      'https://storage.example.com/b/site.zip' +
+        '?sv=2020-01-01&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=AbC%2Bd/Ef%2bGh+IjKl%3D'
     )
     expect(secrets).toEqual(
       expect.arrayContaining([
@@ -26,7 +27,9 @@ describe('the secrets of a presigned link', () => {
         'AbC%2bd%2fEf%2bGh%2bIjKl%3d', // encoded, escapes in lower case
         'AbC+d\\/Ef+Gh+IjKl=', // decoded, in JSON that escapes `/`
         'AbC+d\\/Ef+Gh+IjKl\\u003d', // and `=` too
-        'sv\\u003d2020-01-01\\u0026sp\\u003dr\\u0026se\\u003d2026-01-01T00:00:00Z\\u0026sig\\u003dAbC+d\\/Ef+Gh+IjKl\\u003d', // the query, in Go's JSON
+        // the query, in Go's JSON
+        'sv\\u003d2020-01-01\\u0026sp\\u003dr\\u0026se\\u003d2026-01-01T00:00:00Z' +
+          '\\u0026sig\\u003dAbC+d\\/Ef+Gh+IjKl\\u003d',
         encodeURIComponent('AbC%2Bd/Ef%2bGh+IjKl%3D') // as it stands, inside another link's query
       ])
     )
@@ -34,7 +37,10 @@ describe('the secrets of a presigned link', () => {
 
   test('S3 signature, credential and token are secrets; dates, expiry and algorithm are not', () => {
     const secrets = masked(
-      'https://b.s3.amazonaws.com/site.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Security-Token=FQoGZXIvYXdzEXAMPLE&X-Amz-Signature=0123456789abcdef'
+      'https://b.s3.amazonaws.com/site.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256' +
+        '&X-Amz-Credential=AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request' +
+        '&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host' +
+        '&X-Amz-Security-Token=FQoGZXIvYXdzEXAMPLE&X-Amz-Signature=0123456789abcdef'
     )
     expect(secrets).toEqual(
       expect.arrayContaining([
@@ -50,17 +56,18 @@ describe('the secrets of a presigned link', () => {
     expect(secrets).not.toContain('AWS4-HMAC-SHA256')
   })
 
-  test('short values and non-secret parameters are never masked on their own (they would blank out words everywhere)', () => {
+  test('short values and non-secret parameters are never masked alone (they would blank out words everywhere)', () => {
     const secrets = masked('https://s.example.com/x?sv=2020-01-01&sp=r&se=2026&sig=abc&token=')
     expect(secrets).toContain('sv=2020-01-01&sp=r&se=2026&sig=abc&token=')
     for (const short of ['abc', '2026', 'r', '2020-01-01']) expect(secrets).not.toContain(short)
     expect(secrets.every((secret) => secret.length >= 8)).toBe(true)
   })
 
-  test("other stores' signatures, a password in the address, and any signature inside the whole query are masked", () => {
+  test("other stores' signatures, a password in the URL, and any signature inside the whole query are masked", () => {
     expect(
       masked(
-        'https://b-1250000000.cos.ap-guangzhou.myqcloud.com/site.zip?q-sign-algorithm=sha1&q-ak=AKIDexample&q-signature=3f1c0e8d9a7b6c5d'
+        'https://b-1250000000.cos.ap-guangzhou.myqcloud.com/site.zip' +
+          '?q-sign-algorithm=sha1&q-ak=AKIDexample&q-signature=3f1c0e8d9a7b6c5d'
       )
     ).toContain('3f1c0e8d9a7b6c5d')
     expect(masked('https://f000.backblazeb2.com/file/b/site.zip?Authorization=3_20260101_abcdef0123456789')).toContain(

@@ -78,7 +78,7 @@ describe('which failures are retried', () => {
       expect(classify(kind, network(code))).toEqual({ retry: false, mayHaveBeenProcessed: false })
     expect(describeFailure(network(code))).toBe(`the TLS handshake failed, so nothing was sent (${code}: ${code})`)
   })
-  test("among OpenSSL's failures only the handshake's prove nothing was sent: a bad record may come in the answer", () => {
+  test("of OpenSSL's failures only the handshake's prove nothing was sent: a bad record may come in the answer", () => {
     expect(classify('once', network('ERR_SSL_UNSUPPORTED_PROTOCOL'))).toEqual({
       retry: false,
       mayHaveBeenProcessed: false

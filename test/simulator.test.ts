@@ -719,7 +719,8 @@ describe('agent jobs', () => {
 // deployments
 
 describe('deployments', () => {
-  test('trigger -> 202 {statusId}; queued -> in_progress (logs grow) -> success with endedAt, the commit throughout', async () => {
+  test('trigger -> 202 {statusId}; queued -> in_progress (logs grow) -> success with endedAt', async () => {
+    // The commit throughout.
     const clock = fakeClock()
     const sim = await start({ now: clock.now, deployment: { durationMs: 1000, queuedMs: 100 } })
     const triggered = await call(sim, 'POST', '/v1/project/update/proj_123')
@@ -755,7 +756,7 @@ describe('deployments', () => {
     expect((await call(sim, 'GET', '/v1/project/update-status/nope')).status).toBe(404)
   })
 
-  test('failure with its summary and an error line; per-project commit and logs; an unknown status near the end', async () => {
+  test('failure with summary and an error line; per-project commit and logs; unknown status near the end', async () => {
     const clock = fakeClock()
     const sim = await start({
       now: clock.now,
@@ -790,7 +791,7 @@ describe('deployments', () => {
     expect(slow.status).toBe('success')
   })
 
-  test('faults apply to both routes; with process the deployment is triggered although the answer is a 500', async () => {
+  test('faults apply to both routes; with process the deployment is triggered though the answer is a 500', async () => {
     const sim = await start()
     sim.addFault({ route: 'deploy-trigger', status: 500, process: true })
     sim.addFault({ route: 'deploy-status', status: 503, retryAfter: '2' })
@@ -854,7 +855,7 @@ describe('GitHub REST fake', () => {
     expect(sim.requests[1]).toMatchObject({ route: 'github-reaction', body: { content: 'eyes' }, status: 201 })
   })
 
-  test('permissions per user, paginated comments with Link headers, edits, and repositories the token may not write to', async () => {
+  test('permissions per user, comments paged by Link headers, edits, repos the token may not write to', async () => {
     const sim = await start({ github: { permissions: { octocat: 'maintain' }, writableRepos: ['acme/docs'] } })
     const gh = (method: string, path: string, body?: unknown): Promise<Response> =>
       fetch(`${sim.githubApiUrl}${path}`, {
@@ -875,7 +876,10 @@ describe('GitHub REST fake', () => {
     const first = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=1')
     expect(((await first.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c0', 'c1'])
     expect(first.headers.get('link')).toMatch(
-      /<http:\/\/127\.0\.0\.1:\d+\/github-api\/repos\/acme\/docs\/issues\/9\/comments\?per_page=2&page=2>; rel="next", <[^>]+page=3>; rel="last"/
+      new RegExp(
+        /<http:\/\/127\.0\.0\.1:\d+\/github-api\/repos\/acme\/docs\/issues\/9\/comments\?per_page=2&page=2>/.source +
+          /; rel="next", <[^>]+page=3>; rel="last"/.source
+      )
     )
     const last = await gh('GET', '/repos/acme/docs/issues/9/comments?per_page=2&page=3')
     expect(((await last.json()) as Array<{ body: string }>).map((c) => c.body)).toEqual(['c4'])

@@ -33,7 +33,8 @@ describe('the job summary as GitHub shows it', () => {
       'Invalid inputs:\n  - `timeout` must be a duration\n  - `domain` must be a host name, got <b>x</b>'
     )
     expect(summary).toContain(
-      '<p>❌ Invalid inputs:</p>\n<ul><li><code>timeout</code> must be a duration</li><li><code>domain</code> must be a host name, got &#60;b&#62;x&#60;/b&#62;</li></ul>'
+      '<p>❌ Invalid inputs:</p>\n<ul><li><code>timeout</code> must be a duration</li>' +
+        '<li><code>domain</code> must be a host name, got &#60;b&#62;x&#60;/b&#62;</li></ul>'
     )
     const { markdownBlocks, shownText, lists } = readSummary(summary)
     expect(markdownBlocks).toEqual([])
@@ -67,11 +68,13 @@ describe('the job summary as GitHub shows it', () => {
     expect(readSummary(summary).lists).toEqual([])
   })
 
-  test("a message's paragraphs and lists keep their order: a blank line starts a paragraph, every line break is one, CR LF and CR too", () => {
+  test("a message's paragraphs and lists keep their order: a blank line starts a paragraph", () => {
+    // Every line break is one, CR LF and CR too.
     const failure =
       'Agent job job_abc failed: the build broke:\n- step one\n- step two\nSee the log.\n\nThen rerun.\r\nOr not.\rBye.'
     expect(summaryOf([], failure)).toContain(
-      '<p>❌ Agent job job_abc failed: the build broke:</p>\n<ul><li>step one</li><li>step two</li></ul>\n<p>See the log.</p>\n<p>Then rerun.<br>Or not.<br>Bye.</p>'
+      '<p>❌ Agent job job_abc failed: the build broke:</p>\n<ul><li>step one</li><li>step two</li></ul>\n' +
+        '<p>See the log.</p>\n<p>Then rerun.<br>Or not.<br>Bye.</p>'
     )
     // A message that starts with a list: the failure's mark still comes first.
     expect(summaryOf([], '- one\n- two')).toContain('<p>❌</p>\n<ul><li>one</li><li>two</li></ul>')
@@ -84,7 +87,8 @@ describe('the job summary as GitHub shows it', () => {
 
   test('text from elsewhere cannot end the HTML, add any, or ping anyone', () => {
     const hostile =
-      'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>\r\r<script>x</script>\n \n# heading \u202eevil\u0007'
+      'done\n\n![tracker](https://evil.example/p.png) @octocat <img src=x onerror=alert(1)>' +
+      '\r\r<script>x</script>\n \n# heading \u202eevil\u0007'
     const summary = summaryOf([hostile], `Agent job job_abc failed: ${hostile}.`, [['Prompt', hostile]])
     const { markdownBlocks } = readSummary(summary)
     // One HTML block: no blank line lets the rest be read as Markdown.
@@ -128,10 +132,13 @@ describe('the job summary as GitHub shows it', () => {
     )
     const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [], 0)
     expect(summary).toContain(
-      '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li><li>@\u200dteam/page.mdx</li></ul></details>\n'
+      '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li>' +
+        '<li>@\u200dteam/page.mdx</li></ul></details>\n'
     )
     expect(summary).toContain(
-      '<details open><summary>The deployment&#39;s log</summary><pre>step 1<br><br>  at build (x.js:1)<br>::error::x</pre></details>\n<p>❌ Deployment d1 failed.</p>'
+      '<details open><summary>The deployment&#39;s log</summary>' +
+        '<pre>step 1<br><br>  at build (x.js:1)<br>::error::x</pre></details>\n' +
+        '<p>❌ Deployment d1 failed.</p>'
     )
     expect(readSummary(summary).markdownBlocks).toEqual([])
   })
@@ -139,7 +146,8 @@ describe('the job summary as GitHub shows it', () => {
   test('the tables stay as they were', () => {
     const summary = summaryOf([], undefined, [['Permission', 'write']])
     expect(summary).toBe(
-      '<h3>Docs admin</h3>\n<table><tr><th>Item</th><th>Value</th></tr><tr><td>Job</td><td><code>job_abc</code></td></tr><tr><td>Permission</td><td>write</td></tr></table>\n'
+      '<h3>Docs admin</h3>\n<table><tr><th>Item</th><th>Value</th></tr>' +
+        '<tr><td>Job</td><td><code>job_abc</code></td></tr><tr><td>Permission</td><td>write</td></tr></table>\n'
     )
   })
 

@@ -79,11 +79,14 @@ describe('text from the service', () => {
     expect(safe.replace(/\u200d/g, '')).toBe('ask @octocat and @acme/docs-team, mail a@b.c')
   })
 
-  test('in a comment it is plain text: no link, image, heading, quote, emphasis, code span, table, HTML or mention, and it reads the same', () => {
+  test('in a comment it is plain text: no Markdown construct, HTML or mention, and it reads the same', () => {
+    // No Markdown construct: no link, image, heading, quote, emphasis, code span or table.
     const phishing =
-      '# ✅ Approved by @acme/maintainers — [click here to merge](https://evil.example/phish) ![](https://evil.example/pixel.png)'
+      '# ✅ Approved by @acme/maintainers — [click here to merge](https://evil.example/phish) ' +
+      '![](https://evil.example/pixel.png)'
     expect(commentText(phishing)).toBe(
-      '\\# ✅ Approved by @\u200dacme/maintainers — \\[click here to merge\\](https:\u200d//evil.example/phish) \\!\\[\\](https:\u200d//evil.example/pixel.png)'
+      '\\# ✅ Approved by @\u200dacme/maintainers — \\[click here to merge\\](https:\u200d//evil.example/phish) ' +
+        '\\!\\[\\](https:\u200d//evil.example/pixel.png)'
     )
     const blocks = [
       '> quoted',

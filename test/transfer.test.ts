@@ -179,7 +179,8 @@ describe('happy path', () => {
     expect(await workListing()).toEqual(['bundle', 'bundle/bundle.tar.gz'])
   })
 
-  test('the archive folder is replaced whole: an earlier archive of another format, or a site unpacked there, is not kept beside', async () => {
+  test('the archive folder is replaced whole: nothing from before is kept beside the archive', async () => {
+    // Neither an earlier archive of another format nor a site unpacked there.
     await mkdir(join(work.dir, 'bundle/docs'), { recursive: true })
     await writeFile(join(work.dir, 'bundle/bundle.zip'), 'an earlier zip')
     await writeFile(join(work.dir, 'bundle/index.html'), 'an earlier site')
@@ -357,7 +358,8 @@ describe('where a link may lead', () => {
     const error = await transferBundle(options(served)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toBe(
-      'Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
+      'Refusing to fetch the bundle from http://169.254.169.254/latest/meta-data/: ' +
+        'it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
     )
     expect(downloads()).toBe(1)
     expect(await workListing()).toEqual([])
@@ -422,14 +424,16 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
     )
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toBe(
-      `Refusing to fetch the bundle from ${describeLink(link.url)}: it leads to a loopback address (this machine), and \`base-url\` does not.`
+      `Refusing to fetch the bundle from ${describeLink(link.url)}: ` +
+        `it leads to a loopback address (this machine), and \`base-url\` does not.`
     )
     expect(proxy.connects).toEqual([])
     expect(downloads()).toBe(0)
     expect(await workListing()).toEqual([])
   })
 
-  test('a name that does not resolve here is left to the proxy; a redirect to one that resolves here to a link-local address is refused', async () => {
+  test('a name not resolving here is left to the proxy; a redirect to a link-local one is refused', async () => {
+    // One that resolves here to a link-local address.
     const served = await serve(siteTarGz)
     const link = named(served.link, 'storage.outside')
     sim.addFault({
@@ -442,7 +446,8 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
       (e: unknown) => e
     )
     expect((error as Error).message).toBe(
-      'Refusing to fetch the bundle from http://metadata.internal/latest/meta-data/: it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
+      'Refusing to fetch the bundle from http://metadata.internal/latest/meta-data/: ' +
+        'it leads to a link-local address (such as a cloud metadata service), and `base-url` does not.'
     )
     expect(proxy.connects).toEqual([new URL(link.url).host])
     expect(downloads()).toBe(1)
@@ -466,7 +471,7 @@ describe('through a proxy (HTTP_PROXY, HTTPS_PROXY)', () => {
 })
 
 describe('a redirect to the other protocol', () => {
-  test('is followed over it: from an http link to https (the TLS handshake is made, and meets a certificate nobody trusts)', async () => {
+  test('is followed over it: http to https (the TLS handshake is made, meets an untrusted certificate)', async () => {
     const tls = await untrustedTlsServer()
     try {
       const served = await serve(siteTarGz)
@@ -475,7 +480,11 @@ describe('a redirect to the other protocol', () => {
       expect(error).toBeInstanceOf(ActionError)
       // Node 24 adds a hint of its own after its message (`; if the root CA is installed locally, ...`).
       expect((error as Error).message).toMatch(
-        /^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^ ]+ \(1 attempt\): the TLS handshake failed, so nothing was sent \(DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate(; [^()]+)?\)\.$/
+        new RegExp(
+          /^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/bundles\/[^ ]+ /.source +
+            /\(1 attempt\): the TLS handshake failed, so nothing was sent /.source +
+            /\(DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate(; [^()]+)?\)\.$/.source
+        )
       )
       expect(tls.handshakes()).toBe(1)
       expect(tls.requestBytes()).toBe(0)
@@ -486,7 +495,8 @@ describe('a redirect to the other protocol', () => {
 })
 
 describe('archives that cannot be used', () => {
-  test('a corrupt archive is downloaded once, then fails naming its size and sha256 (the same link serves the same bytes)', async () => {
+  test('a corrupt archive is downloaded once, then fails naming its size and sha256', async () => {
+    // The same link serves the same bytes.
     const body = Buffer.from(siteTarGz)
     body.fill(0x41, 500, 1500)
     const error = await transferBundle(options(await serve(body))).catch((e: unknown) => e)
@@ -511,7 +521,8 @@ describe('archives that cannot be used', () => {
     expect(await workListing()).toEqual([])
   })
 
-  test('an archive the action does not unpack (an encrypted zip entry) fails at once: never downloaded again, not called corrupt', async () => {
+  test('an archive the action does not unpack fails at once: never downloaded again, not called corrupt', async () => {
+    // Here, one with an encrypted zip entry.
     const zip = buildZip(siteEntries())
     // The encryption flag on the first entry, in its local header and its central record alike.
     const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
@@ -546,11 +557,14 @@ describe('archives that cannot be used', () => {
 })
 
 describe('bounds', () => {
-  // With a site of at most 1 MiB in 2,048 entries, an archive may take 2 MiB, 2 MiB for the entries and 64 MiB of headers and padding.
+  // With a site of at most 1 MiB in 2,048 entries, an archive may take 2 MiB, 2 MiB for the entries and 64 MiB of
+  // headers and padding.
   const limits = { maxBytes: 1024 * 1024, maxEntries: 2048 }
   const bound = 68 * 1024 * 1024
   const tooLarge = (detail: string): string =>
-    `The bundle archive is larger than 68.0 MiB (${detail}), the most \`max-site-size\` (1.0 MiB) allows: twice the site, 1 KiB for each of the 2,048 entries it may hold, and 64.0 MiB for an archive's headers and padding. ` +
+    `The bundle archive is larger than 68.0 MiB (${detail}), the most \`max-site-size\` (1.0 MiB) allows: ` +
+    `twice the site, 1 KiB for each of the 2,048 entries it may hold, ` +
+    `and 64.0 MiB for an archive's headers and padding. ` +
     'Nothing of it was kept, and `path` was left as it was; raise `max-site-size` if the site really is this large.'
 
   test('a tar of many tiny files fits: every entry may take 1 KiB, whatever the site', async () => {
@@ -612,7 +626,8 @@ describe('bounds', () => {
     expect(await readFile(join(work.dir, earlier, 'index.html'), 'utf8')).toBe('earlier')
   })
 
-  test('an archive past max-site-size fails at once: never downloaded again, not called corrupt, the old site kept', async () => {
+  test('an archive past max-site-size fails at once: never downloaded again, not called corrupt', async () => {
+    // The old site is kept.
     await mkdir(join(work.dir, 'site'))
     await writeFile(join(work.dir, 'site/index.html'), 'old')
     const bomb = await buildTar(
@@ -639,7 +654,8 @@ test("a folder that cannot be made is said in the user's terms", async () => {
   ).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(ActionError)
   expect((error as Error).message).toBe(
-    `Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: a part of its path is a file, not a folder (ENOTDIR)`
+    `Could not write the folder ${join(work.dir, 'a-file/bundle')} for the bundle: ` +
+      `a part of its path is a file, not a folder (ENOTDIR)`
   )
   expect(downloads()).toBe(0)
 })
@@ -664,7 +680,7 @@ describe('folders an earlier run left', () => {
     expect(log.text()).toContain('Removing 3 folders that an earlier run left beside')
   })
 
-  test('a previous site an earlier run moved aside, and never put back, is restored (and kept if this run fails)', async () => {
+  test('a site an earlier run moved aside and never put back is restored (and kept if this run fails)', async () => {
     await mkdir(join(work.dir, '.site.old-0123456789ab'))
     await writeFile(join(work.dir, '.site.old-0123456789ab/index.html'), 'previous')
     await mkdir(join(work.dir, '.site.staging-0123456789ab'))

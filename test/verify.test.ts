@@ -10,7 +10,8 @@ import { tempFolder } from './support/temp.js'
 describe('links of a page', () => {
   test('href and src values, quoted either way or not at all; data-src and srcset are not links', () => {
     const page = Buffer.from(
-      '<a href="/guides/start">x</a>\n<img src=\'img/a.png\' data-src="no.png" srcset="no.png 2x">\n<a href=plain>y</a><script src="app.js"></script>'
+      '<a href="/guides/start">x</a>\n<img src=\'img/a.png\' data-src="no.png" srcset="no.png 2x">\n' +
+        '<a href=plain>y</a><script src="app.js"></script>'
     )
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/guides/start', 'img/a.png', 'plain', 'app.js'])
     const [first] = scanLinks(page)
@@ -18,7 +19,7 @@ describe('links of a page', () => {
     expect(lineAt(page, scanLinks(page)[1]!.offset)).toBe(2)
   })
 
-  test('a value is read to its end: an equals sign inside it starts nothing; an unclosed or overlong quoted value is no link', () => {
+  test('a value reads to its end: an `=` in it starts nothing; an unclosed or overlong quoted value is no link', () => {
     const long = 'x'.repeat(3000)
     const page = Buffer.from(
       `<a href="/search?q=1 src=/not-a-link">s</a><a href="/${long}">l</a><img src=/img.png><a href="/never-closed`
@@ -26,7 +27,8 @@ describe('links of a page', () => {
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/search?q=1 src=/not-a-link', '/img.png'])
   })
 
-  test('the edges of a page: a value that ends the page counts; an attribute with no value, no space before it or no tag does not', () => {
+  test('the edges of a page: a value that ends the page counts', () => {
+    // An attribute with no value, no space before it or no tag does not.
     expect(scanLinks(Buffer.from('src=/start.png <a href=/')).map((l) => l.value)).toEqual(['/'])
     expect(scanLinks(Buffer.from('= <a href=')).map((l) => l.value)).toEqual([])
     expect(scanLinks(Buffer.from('<a href="')).map((l) => l.value)).toEqual([])
@@ -45,7 +47,8 @@ describe('links of a page', () => {
 
   test('attribute names in any case, with whitespace on either side of the `=`', () => {
     const page = Buffer.from(
-      '<A HREF="/d">d</A><IMG Src=\'/i.png\'><a href = "/e">e</a><a\nhref\n=\n/f>f</a><link rel=x sRc\t=\t"/g"><a hReF =\r\n\f/h>'
+      '<A HREF="/d">d</A><IMG Src=\'/i.png\'><a href = "/e">e</a>' +
+        '<a\nhref\n=\n/f>f</a><link rel=x sRc\t=\t"/g"><a hReF =\r\n\f/h>'
     )
     const links = scanLinks(page)
     expect(links.map((l) => l.value)).toEqual(['/d', '/i.png', '/e', '/f', '/g', '/h'])
@@ -68,7 +71,8 @@ describe('links of a page', () => {
     // What a docs generator writes for `<a href="/about">` in a code block: quotes are not escaped in text.
     expect(
       text(
-        '<pre><code class="language-html">&lt;a href="/about"&gt;About&lt;/a&gt;\n&lt;img src="/logo.png"&gt;</code></pre>'
+        '<pre><code class="language-html">&lt;a href="/about"&gt;About&lt;/a&gt;\n' +
+          '&lt;img src="/logo.png"&gt;</code></pre>'
       )
     ).toEqual([])
     expect(text('<p>Set href="/in-text" on the link.</p>')).toEqual([])
@@ -87,13 +91,13 @@ describe('links of a page', () => {
     expect(text('<a href="/in">x</a> href="/out" <br> src="/out2"')).toEqual(['/in'])
   })
 
-  test('known limits: a `>` inside an earlier quoted value of the same tag hides a link; a link inside a comment counts', () => {
+  test('known limits: a `>` in an earlier quoted value of its tag hides a link; a link in a comment counts', () => {
     expect(scanLinks(Buffer.from('<a title="a > b" href="/hidden">')).map((l) => l.value)).toEqual([])
     expect(scanLinks(Buffer.from('<a title="1 < 2" href="/hidden-too">')).map((l) => l.value)).toEqual([])
     expect(scanLinks(Buffer.from('<!-- <a href="/commented"> -->')).map((l) => l.value)).toEqual(['/commented'])
   })
 
-  test('reading back for a start tag costs one pass over a page, and nothing is carried from one page to the next', () => {
+  test('reading back for a start tag costs one pass over a page; nothing is carried from one page to the next', () => {
     // One tag of 100,000 attributes, and 100,000 attributes in text with no tag before them: each
     // reads back only to the one before (read back to the tag each, they would take minutes).
     const many = ' href=/x src="/y"'.repeat(50_000)
@@ -112,7 +116,8 @@ describe('links of a page', () => {
     expect(linkAt('a.html', Buffer.from(`${'<p>'.padEnd(18, 'x')}<a href="/a"`), broken[0]!)).toBe('/a')
   })
 
-  test('a broken link is found and read back with whitespace around its `=` and its name in upper case; a code sample is no broken link', () => {
+  test('a broken link is found and read back with whitespace around its `=` and its name in upper case', () => {
+    // A code sample is no broken link.
     const page = Buffer.from(
       '<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>'
     )
@@ -126,7 +131,8 @@ describe('links of a page', () => {
     ])
   })
 
-  test('a collector keeps each distinct link once: a root path from any page, a relative one per folder, at its first place in page order', () => {
+  test('a collector keeps each distinct link once, at its first place in page order', () => {
+    // A root path is the same link from any page; a relative one, from any page of its folder.
     const links = linkCollector()
     links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a> <a href="#same-page">3</a>'))
     links.observe('a/one.html', Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'))
@@ -163,7 +169,7 @@ describe('links of a page', () => {
     expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/f3000/'])
   })
 
-  test('a plain root path is judged by its bytes, with its query or fragment cut off; any other by its resolved text', () => {
+  test('a plain root path is judged by its bytes, query or fragment cut off; any other by its resolved text', () => {
     const links = linkCollector()
     const values = [
       '/a',
@@ -198,7 +204,8 @@ describe('links of a page', () => {
     ])
   })
 
-  test('files with long and non-ASCII paths serve the paths a static host maps to them (their bytes hashed without a buffer each)', () => {
+  test('files with long and non-ASCII paths serve the paths a static host maps to them', () => {
+    // Their bytes are hashed without a buffer each.
     // Longer than the collector's first scratch buffer holds, in two- and three-byte characters.
     const folder = `${'ü'.repeat(300)}/${'日'.repeat(400)}`
     const files = ['index.html', `${folder}/index.html`, `${folder}/é.html`, `${'x'.repeat(2000)}.html`]
@@ -235,7 +242,8 @@ describe('links of a page', () => {
     expect(texts[39_997]).toBe('/p/39998')
   })
 
-  test('targets: relative to the page, root paths from the site root; other schemes, hosts and fragments are not checked', () => {
+  test('targets: relative to the page, root paths from the site root', () => {
+    // Other schemes, hosts and fragments are not checked.
     expect(linkTarget('guides/advanced/x.html', '../start')).toBe('guides/start')
     expect(linkTarget('guides/x.html', '/assets/app.css?v=3#top')).toBe('assets/app.css')
     expect(linkTarget('index.html', 'guides/')).toBe('guides/')
@@ -312,7 +320,8 @@ describe('checking a site', () => {
     })
   })
 
-  test('no index page, too few pages, and broken links with file and line (the first 20 distinct ones, every occurrence counted)', async () => {
+  test('no index page, too few pages, and broken links with file and line', async () => {
+    // The first 20 distinct broken links, every occurrence counted.
     const many = Array.from({ length: 25 }, (_, i) => `<a href="/gone-${i}">x</a>`).join('\n')
     await write({
       'home.html': `<p>\n<a href="missing.html">a</a> <a href="/gone-3">again</a>`,
@@ -354,7 +363,7 @@ describe('checking a site', () => {
     ])
   })
 
-  test("the unpacking's list of files is the site: a file on disk that it does not name is neither a page nor served", async () => {
+  test("the unpacking's file list is the site: a file on disk it does not name is no page, not served", async () => {
     await write({
       'index.html': '<a href="/guides/start">s</a> <a href="/stray">x</a>',
       'guides/start.html': '<a href="/index.html">home</a>',
@@ -365,7 +374,7 @@ describe('checking a site', () => {
     expect(check.broken).toEqual([{ file: 'index.html', line: 1, link: '/stray', count: 1 }])
   })
 
-  test('a page that is a symbolic link: a page of its own, its relative links read from where it is served', async () => {
+  test('a page that is a symlink: a page of its own, its relative links read from where it is served', async () => {
     await write({
       'index.html': '<a href="/latest">latest</a> <a href="guides/v2">v2</a>',
       'guides/v2.html': '<a href="setup">setup</a> <a href="/index.html">home</a>',
@@ -389,14 +398,14 @@ describe('checking a site', () => {
     expect(check.broken).toEqual([{ file: 'latest.html', line: 1, link: 'setup', count: 1 }])
   })
 
-  test('a page that is a link to a named pipe of the site reads as empty: the check does not wait for a writer', async () => {
+  test('a page symlinked to a named pipe of the site reads as empty: the check waits for no writer', async () => {
     await write({ 'index.html': '<a href="/pipe">p</a>' })
     execFileSync('mkfifo', [join(site.dir, 'fifo')])
     await symlink('fifo', join(site.dir, 'pipe.html'))
     expect(await checkSite(site.dir)).toMatchObject({ problems: [], htmlPages: 2, links: 1, brokenCount: 0 })
   })
 
-  test('file names that are not UTF-8 stay apart, are read by their bytes, and serve the links that name their bytes', async () => {
+  test('non-UTF-8 file names stay apart, are read by their bytes, serve the links that name their bytes', async () => {
     // caf\xe9.html and caf\xe8.html (Latin-1): one name each, whatever a UTF-8 reading makes of them.
     const name = (byte: number): Buffer => Buffer.concat([Buffer.from('caf'), Buffer.of(byte), Buffer.from('.html')])
     await write({ 'index.html': '<a href="caf%E9.html">e</a> <a href="caf%E7">c</a>' })
@@ -414,7 +423,7 @@ describe('checking a site', () => {
     ])
   })
 
-  test('site paths carry bytes that are not UTF-8 and give them back; valid UTF-8, four-byte characters included, is read as it is', () => {
+  test('site paths carry non-UTF-8 bytes and give them back; valid UTF-8, 4-byte characters too, reads as is', () => {
     const samples = [
       Buffer.from('guides/日本/é😀.html'),
       Buffer.of(0x61, 0xe9, 0x2f, 0xc3),
@@ -428,7 +437,7 @@ describe('checking a site', () => {
     expect(decodeSitePath(samples[2]!)).toHaveLength(10)
   })
 
-  test('a page far larger than a reader starts with is read whole; many pages, read a few at a time, are all read', async () => {
+  test('a page far bigger than a reader starts with is read whole; many pages, a few at a time, all read', async () => {
     const large = `${'<p>filler</p>\n'.repeat(300_000)}<a href="/missing-at-the-end">x</a>`
     const pages: Record<string, string> = { 'index.html': large }
     for (let i = 0; i < 40; i++) pages[`p/${i}.html`] = `<a href="/p/${i + 1}">next</a>`

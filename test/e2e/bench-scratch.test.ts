@@ -12,7 +12,10 @@ afterEach(async () => {
   await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })))
 })
 
-/** A machine whose clock moves only when slept on, whose probes take the given times, and whose disk has `free` bytes. */
+/**
+ * A machine whose clock moves only when slept on, whose probes take the given times, and whose disk has `free`
+ * bytes.
+ */
 function fakeMachine(probes: number[], free: number): ScratchMachine & { slept: number[] } {
   let now = 0
   const slept: number[] = []

@@ -105,7 +105,7 @@ function signalWhen(ready: () => boolean, signal: NodeJS.Signals, sent: { at: nu
 }
 
 describe.each([action, cli])('$name', (frontEnd) => {
-  test('exports, unpacks, writes outputs and the Helm values; the key and the signature are never printed', async () => {
+  test('exports, unpacks, writes outputs and the Helm values; the key and signature are never printed', async () => {
     const s = await simulator({ exportJob: { durationMs: 150, queuedMs: 20 } })
     const run = await frontEnd.run('export', {
       'base-url': s.apiUrl,
@@ -168,7 +168,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(run.error).toBe(`Export job ${run.outputs['job-id']} failed: out of quota.`)
   })
 
-  test('deploy triggers once and follows to success; a failed deployment exits 1 naming it and the summary', async () => {
+  test('deploy triggers once, follows to success; a failed deployment exits 1 naming it and the summary', async () => {
     const s = await simulator({
       deployment: { durationMs: 60, queuedMs: 10, byProject: { broken: { failWith: 'MDX error in docs/index.mdx' } } }
     })
@@ -242,7 +242,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(run.error).toContain(`Export job ${jobId} was not cancelled with the run: pick it up with ${resume}.`)
   })
 
-  test('SIGINT late in a large extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
+  test('SIGINT late in a big extraction: exits within 3 s; the next run leaves nothing stale beside path', async () => {
     // 20,000 empty files in 40 folders, in order. The download stalls where the central directory
     // starts, after every entry: the signal comes once the last folder has all its files, with the
     // run still waiting for the rest (before, the signal could land after a fast run had finished).
@@ -285,7 +285,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
     await access(path.join(workspace.dir, 'static-export', 'index.html'))
   }, 60_000)
 
-  test('agent-message sends the message once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {
+  test('agent-message sends once and waits; agent-create; agent-status of an unknown job fails naming it', async () => {
     const s = await simulator({ agent: { durationMs: 200 } })
     const common = { 'base-url': s.apiUrl, 'project-id': 'proj_123', 'poll-interval': '50ms' }
     const sent = await frontEnd.run('agent-message', {
@@ -362,7 +362,7 @@ describe('the action only', () => {
     expect(run.summary).toContain('completed')
   })
 
-  test('the job summary file shows on GitHub as meant: notes with their code as code, several refused inputs as a list', async () => {
+  test("the job summary shows on GitHub as meant: notes' code as code, several refused inputs as a list", async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const env = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'tmp') }
     const started = await runDist({
@@ -403,7 +403,7 @@ describe('the action only', () => {
     ])
   })
 
-  test("a deployment's job summary shows on GitHub as meant: the commit, its paths folded, a failure's log", async () => {
+  test("a deployment's job summary shows on GitHub as meant: the commit, paths folded, a failure's log", async () => {
     const s = await simulator({ deployment: { durationMs: 60, queuedMs: 0, failWith: 'build failed' } })
     const run = await runDist({
       inputs: {
@@ -427,7 +427,8 @@ describe('the action only', () => {
     )
   })
 
-  test('a conversation across two runs: a command on an issue creates a job, a command on its pull request (no job-id) reaches the same job', async () => {
+  test('two runs: a command on an issue creates a job, one on its pull request reaches the same job', async () => {
+    // A conversation across two runs; the command on the pull request names no job-id.
     const s = await simulator({ agent: { durationMs: 300 }, github: { permissions: { octocat: 'write' } } })
     const turn = (number: number, pullRequest: boolean, text: string) =>
       runDist({
@@ -466,7 +467,7 @@ describe('the action only', () => {
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 
-  test('a rerun for the same job on a runner with a tool cache takes the bundle from there (@actions/tool-cache)', async () => {
+  test('a same-job rerun on a runner with a tool cache takes the bundle from it (@actions/tool-cache)', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const env = {
       GITHUB_WORKSPACE: workspace.dir,
@@ -502,7 +503,8 @@ describe('the action only', () => {
     expect(rerunOfSecond.outputs['cache-hit']).toBe('false')
   })
 
-  test('a GitHub-hosted runner (RUNNER_ENVIRONMENT github-hosted) starts each job afresh: the bundle is not copied into its tool cache', async () => {
+  test('a GitHub-hosted runner starts each job afresh: the bundle is not copied into its tool cache', async () => {
+    // RUNNER_ENVIRONMENT is github-hosted.
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const toolCache = path.join(workspace.dir, 'hosted-tool-cache')
     await mkdir(toolCache)
@@ -523,7 +525,8 @@ describe('the action only', () => {
     expect(s.count('download')).toBe(2)
   })
 
-  test('a connection cut in the middle of an answer: a GET is retried, a once-only POST fails saying it may have been processed', async () => {
+  test('a connection cut mid-answer: a GET is retried, a once-only POST fails', async () => {
+    // The POST fails saying it may have been processed.
     const [status, start] = await Promise.all([
       exportWith([{ route: 'export-status', truncateAt: 5 }]),
       exportWith([{ route: 'export-start', truncateAt: 5, process: true }])
@@ -533,14 +536,20 @@ describe('the action only', () => {
     expect(start.exitCode).toBe(1)
     expect(errors(start)).toEqual([
       expect.stringMatching(
-        /^::error::Could not start the export of docs\.acme\.com: the service answered HTTP 202, but its answer was unusable \(the connection broke off after 5 bytes of the answer\)\. The service may have processed the request, so it was not sent again/
+        new RegExp(
+          /^::error::Could not start the export of docs\.acme\.com: /.source +
+            /the service answered HTTP 202, but its answer was unusable /.source +
+            /\(the connection broke off after 5 bytes of the answer\)\. /.source +
+            /The service may have processed the request, so it was not sent again/.source
+        )
       )
     ])
     expect(start.sim.count('export-start')).toBe(1)
     for (const run of [status, start]) expect(run.stderr).toBe('')
   })
 
-  test('`timeout` bounds the step whatever the service and the storage do: hung headers, a body one byte a second, a trickling download', async () => {
+  test('`timeout` bounds the step whatever the service and the storage do', async () => {
+    // Hung headers, a body one byte a second, a trickling download.
     const runs = await Promise.all([
       exportWith([{ route: 'export-status', hang: true, times: 100 }], { timeout: '1s' }),
       exportWith([{ route: 'export-status', trickleMs: 1000, times: 100 }], { timeout: '1s' }),
@@ -734,7 +743,8 @@ describe('the CLI only', () => {
     expect(general.stdout).toContain('backslashes doubled')
     const exportHelp = await runCli({ args: ['export', '--help'] })
     expect(exportHelp.stdout).toContain('--poll-interval <value> (default 5s)')
-    // The inputs in the CLI's terms: paths relative to the current folder, no runner folders, no masking in GitHub's log.
+    // The inputs in the CLI's terms: paths relative to the current folder, no runner folders, no masking in GitHub's
+    // log.
     expect(exportHelp.stdout).toContain('relative to the current folder or absolute')
     expect(exportHelp.stdout).toContain('redacted in the log')
     expect(exportHelp.stdout).not.toMatch(/workspace|runner|masked|\bstep\b|workflow/i)

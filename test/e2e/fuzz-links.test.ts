@@ -12,6 +12,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED =
   process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_122)
 if (process.env.FUZZ_SEED === 'random') console.log(`fuzz-links: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`)
+/** How the property tests are named: their runs and seed. */
+const seeded = `(${RUNS} runs, seed ${SEED})`
 
 const MAX_VALUE_BYTES = 2048
 const SPACE = /[ \t\n\r\f]/
@@ -149,7 +151,10 @@ const siteFiles = [
   'é.html'
 ]
 
-/** One key per distinct link: a root path is the same link from every page, a relative one from every page of a folder. */
+/**
+ * One key per distinct link: a root path is the same link from every page, a relative one from every page of a
+ * folder.
+ */
 const linkKey = (page: string, value: string): string =>
   value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
 
@@ -206,7 +211,7 @@ function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): v
 }
 
 describe('the link scanner against a plain reading of its rules', () => {
-  test(`scanLinks finds the values and offsets the rules give (${RUNS} runs, seed ${SEED})`, () => {
+  test(`scanLinks finds the values and offsets the rules give ${seeded}`, () => {
     fc.assert(
       fc.property(page, (bytes) => {
         expect(scanLinks(bytes)).toEqual(plainLinks(bytes).map(({ value, offset }) => ({ value, offset })))
@@ -215,7 +220,7 @@ describe('the link scanner against a plain reading of its rules', () => {
     )
   })
 
-  test(`a collector counts every link and reports each broken one once, at its first place in page order (${RUNS} runs, seed ${SEED})`, () => {
+  test(`a collector counts all links, reports each broken one once, at its first place in page order ${seeded}`, () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(pagePath, page), { maxLength: 8 }), fc.subarray(siteFiles), (pages, siteList) =>
         expectPlainCheck(pages, siteList)
@@ -255,7 +260,7 @@ describe('the link scanner against a plain reading of its rules', () => {
     expectPlainCheck(pages, served)
   })
 
-  test(`a root path judged from its bytes is judged as its resolved text is (${RUNS} runs, seed ${SEED})`, () => {
+  test(`a root path judged from its bytes is judged as its resolved text is ${seeded}`, () => {
     const segment = fc.constantFrom(
       'a',
       'B',

@@ -170,7 +170,8 @@ describe('what the examples promise', () => {
     ).toMatch(/helm upgrade --install [\s\S]*-f "\$VALUES_FILE"/)
   })
 
-  test("agent-comments: operation agent on issues and pull requests, one run at a time per thread, needing only the key and the project id (base-url: Mintlify's own)", () => {
+  test('agent-comments: operation agent on issues and pull requests, one run at a time per thread', () => {
+    // Needing only the key and the project id (base-url: Mintlify's own).
     const workflow = load('examples/agent-comments.yml')
     expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
     const [job] = Object.values(workflow.jobs)
@@ -189,7 +190,7 @@ describe('what the examples promise', () => {
     expect(workflow.permissions).toEqual({ issues: 'write', 'pull-requests': 'write' })
   })
 
-  test('deploy-github-pages: the unpacked site goes to Pages as the export left it, its dotfiles (.well-known/) too', () => {
+  test('deploy-github-pages: the unpacked site goes to Pages as exported, its dotfiles (.well-known/) too', () => {
     const workflow = load('examples/deploy-github-pages.yml')
     const upload = stepsOf(workflow).find((step) => step.uses?.startsWith('actions/upload-pages-artifact@'))
     expect(upload?.uses).toBe('actions/upload-pages-artifact@v5')
@@ -216,7 +217,8 @@ describe('what the examples promise', () => {
     expect(runs).toContain('aws s3 cp "$BUNDLE_PATH" "s3://$BUCKET/docs-bundles/$GITHUB_SHA"')
   })
 
-  test('export-matrix: a leg per domain that does not stop the others, deploys its project first, its own path and values, one summary table', () => {
+  test('export-matrix: a leg per domain that does not stop the others and deploys its project first', () => {
+    // Each leg with its own path and values; one summary table.
     const workflow = load('examples/export-matrix.yml') as Workflow & {
       jobs: Record<string, { strategy?: Mapping; needs?: string; if?: string }>
     }
@@ -235,7 +237,7 @@ describe('what the examples promise', () => {
     expect(workflow.jobs.summary).toMatchObject({ needs: 'export', if: 'always()' })
   })
 
-  test('agent-on-release: the release tag reaches the prompt through env; the token may record the job on its pull request', () => {
+  test('agent-on-release: the tag reaches the prompt via env; the token may record the job on its pull request', () => {
     const workflow = load('examples/agent-on-release.yml')
     expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write' })
     expect(readFileSync(path.join(ROOT, 'examples/agent-on-release.yml'), 'utf8')).toMatch(
@@ -270,7 +272,8 @@ test('npm run lint:workflows fails on a broken workflow and a broken action.yml,
     const shellcheck = path.join(dir, 'shellcheck')
     writeFileSync(
       shellcheck,
-      `#!/bin/sh\n[ "$1" = --version ] && exit 0\ncat >/dev/null\necho '[{"line":2,"column":6,"level":"info","code":2086,"message":"Double quote."}]'\nexit 1\n`
+      `#!/bin/sh\n[ "$1" = --version ] && exit 0\ncat >/dev/null\n` +
+        `echo '[{"line":2,"column":6,"level":"info","code":2086,"message":"Double quote."}]'\nexit 1\n`
     )
     chmodSync(shellcheck, 0o755)
 

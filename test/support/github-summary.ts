@@ -6,7 +6,10 @@
  * meant.
  */
 
-/** The tags that open an HTML block that only a blank line ends (CommonMark, start condition 6), those the summary uses. */
+/**
+ * The tags that open an HTML block that only a blank line ends (CommonMark, start condition 6), those the summary
+ * uses.
+ */
 const HTML_BLOCK_START = /^<\/?(h[1-6]|table|p|ul|ol|li|div|details|summary)[\s/>]/i
 
 export interface SummaryReading {

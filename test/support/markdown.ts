@@ -11,7 +11,10 @@ export function asShown(markdown: string): string {
   )
 }
 
-/** Marks commentText escapes wherever they are: each can start a link, image, emphasis, code span, table, heading, quote, HTML, entity or math. */
+/**
+ * Marks commentText escapes wherever they are: each can start a link, image, emphasis, code span, table, heading,
+ * quote, HTML, entity or math.
+ */
 const INLINE_MARKS = new Set('\\`*_[]!|~#>&$<')
 
 /**

@@ -80,7 +80,9 @@ function oid(dotted: string): Buffer {
 /** UTCTime `YYMMDDHHMMSSZ` (years 1950-2049). */
 function utcTime(ms: number): Buffer {
   const iso = new Date(ms).toISOString()
-  const text = `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`
+  const text =
+    `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}` +
+    `${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`
   return tagged(0x17, Buffer.from(text))
 }
 
