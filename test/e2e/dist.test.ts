@@ -627,13 +627,14 @@ describe('the CLI only', () => {
     expect(bad.exitCode).toBe(2)
     // Inputs are named as the CLI takes them: flags, or the environment.
     expect(bad.stderr).toContain('error: Invalid input: `--domain` must be a bare hostname')
-    const noBase = await runCli({
-      args: ['agent-create', '--project-id', 'p', '--prompt', 'Go'],
+    // Without one, the base address is Mintlify's own: a plain-http one (the API key would travel in clear) is refused.
+    const plainBase = await runCli({
+      args: ['agent-create', '--project-id', 'p', '--prompt', 'Go', '--base-url', 'http://api.example.com'],
       env: { DOCS_ADMIN_API_KEY: s.apiKey },
       cwd: workspace.dir
     })
-    expect(noBase.exitCode).toBe(2)
-    expect(noBase.stderr).toContain('`--base-url` or `DOCS_ADMIN_BASE_URL` is required.')
+    expect(plainBase.exitCode).toBe(2)
+    expect(plainBase.stderr).toContain('`--base-url` or `DOCS_ADMIN_BASE_URL` must use `https://`')
     const noPrompt = await runCli({
       args: ['agent-create', '--project-id', 'p', '--base-url', s.apiUrl],
       env: { DOCS_ADMIN_API_KEY: s.apiKey },
@@ -706,7 +707,7 @@ describe('the CLI only', () => {
       cli(['deploy', '--project-id', 'proj_123']),
       cli(['export', '--domain', 'docs.acme.com', '--timeout', '1s', '--poll-interval', '100ms'])
     ])
-    expect([refused.exitCode, refused.stderr]).toEqual([3, expect.stringContaining('refused the request (HTTP 401')])
+    expect([refused.exitCode, refused.stderr]).toEqual([3, expect.stringContaining('did not accept the key (HTTP 401')])
     expect([lost.exitCode, lost.stderr]).toEqual([
       4,
       expect.stringContaining('the connection failed after the request')
