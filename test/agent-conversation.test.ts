@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import * as path from 'node:path'
 import { parsePullRequestLink, recordBody, recordedJobs } from '../src/agent/job-record.js'
 import { levelOf, meets } from '../src/gate/permission.js'
@@ -16,37 +16,25 @@ import {
   type RunOptions,
   type RunResult,
   type RunnerEnv,
-  type SimulatorFixture,
   agentInputs,
   eventFile,
-  simulatorFixture
+  simulatorPerTest
 } from './support/harness.js'
 import { type TestClock, acceleratedClock } from './support/clock.js'
 import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
 import { asShown, liveMarkdown } from './support/markdown.js'
-import { tempFolder, unusedPort } from './support/temp.js'
+import { unusedPort, tempFolderPerFile } from './support/temp.js'
 
 // Comment events as the runner gives them: variables, and the webhook payload in a file.
 
 const GITHUB_TOKEN = 'ghs_testtoken0123456789'
-let fixture: SimulatorFixture | undefined
-let temp: { dir: string; remove: () => Promise<void> }
-
-beforeAll(async () => {
-  temp = await tempFolder('agent-conversation-')
-})
-afterAll(async () => {
-  await temp.remove()
-})
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
+const sims = simulatorPerTest()
+const temp = tempFolderPerFile('agent-conversation-')
 
 /** A simulator where octocat may write to the repository; agent jobs take 3 s. */
 async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Promise<Simulator> {
-  fixture = await simulatorFixture(
+  const fixture = await sims.start(
     { agent: { durationMs: 3000 }, ...options, github: { permissions: { octocat: 'write' }, ...options.github } },
     clock
   )
@@ -76,7 +64,7 @@ async function onEvent(
     'max-poll-interval': '2s',
     ...inputs
   })
-  return (fixture as SimulatorFixture).run(values, { ...options, env: { ...env, ...options.env } })
+  return sims.current.run(values, { ...options, env: { ...env, ...options.env } })
 }
 
 /** The run options of a rerun of the workflow run (its second attempt). */
@@ -211,12 +199,12 @@ describe('the gate: who may run the agent from a comment', () => {
       body: { message: 'You have exceeded a secondary rate limit.' }
     })
     sim.addFault({ route: 'github-permission', status: 429, retryAfter: '20' })
-    const started = fixture!.clock.now()
+    const started = sims.current.clock.now()
     const { failure } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent fix it'))
     expect(failure).toBeUndefined()
     expect(sim.count('github-permission')).toBe(3)
     // The waits were GitHub's (30 s, then 20 s), not the backoff's 1-2 s.
-    expect(fixture!.clock.now() - started).toBeGreaterThanOrEqual(50_000)
+    expect(sims.current.clock.now() - started).toBeGreaterThanOrEqual(50_000)
   })
 
   test('without a token the permission cannot be checked: fail closed', async () => {
@@ -683,7 +671,7 @@ describe('one progress comment per run', () => {
     expect(first.failure).toContain('HTTP 400')
     expect(written(sim, 42).at(-1)?.body).toContain(' seen=1 ')
     // The job has failed meanwhile, within the message's first minute: that end is believed at once.
-    fixture!.clock.advance(10_000)
+    sims.current.clock.advance(10_000)
     const second = await onEvent(
       sim,
       'issue_comment',
@@ -725,7 +713,7 @@ describe('one progress comment per run', () => {
     const first = await onEvent(sim, 'issue_comment', event, { operation: 'agent-message', 'job-id': 'job_abc' })
     expect(first.failure).toContain('HTTP 400')
     // The message's first minute counts from when the first attempt sent it: it is over.
-    fixture!.clock.advance(120_000)
+    sims.current.clock.advance(120_000)
     const second = await onEvent(
       sim,
       'issue_comment',
@@ -1495,7 +1483,6 @@ describe('the pull request remembers its job', () => {
         )
       )
     )
-    await fixture?.sim.close()
     const open = await startSim()
     open.agentJobs.get('proj_123/job_abc')!.job.prLink = 'https://github.com/acme/handbook/pull/5'
     await onEvent(

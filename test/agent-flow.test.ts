@@ -1,27 +1,17 @@
-import { afterEach, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import { readAgentJob } from '../src/service/agent-api.js'
 import { NO_STATUS_IN_A_ROW } from '../src/service/client.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
-import {
-  type Inputs,
-  type RunResult,
-  type SimulatorFixture,
-  agentInputs as inputsFor,
-  simulatorFixture
-} from './support/harness.js'
+import { type Inputs, type RunResult, agentInputs as inputsFor, simulatorPerTest } from './support/harness.js'
 
-let fixture: SimulatorFixture | undefined
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
+const sims = simulatorPerTest()
 
 /** Agent jobs work for 3 s on the test clock after each message. */
 async function simulator(agent: SimulatorOptions['agent'] = {}): Promise<Simulator> {
-  fixture = await simulatorFixture({ agent: { durationMs: 3000, ...agent } })
+  const fixture = await sims.start({ agent: { durationMs: 3000, ...agent } })
   return fixture.sim
 }
 
@@ -31,7 +21,7 @@ function agentInputs(sim: Simulator, values: Inputs): Inputs {
 }
 
 function runAction(inputs: Inputs): Promise<RunResult> {
-  return (fixture as SimulatorFixture).run(inputs)
+  return sims.current.run(inputs)
 }
 
 describe('agent-message', () => {

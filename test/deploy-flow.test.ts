@@ -1,31 +1,25 @@
-import { afterEach, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import type { OutputName } from '../src/action/outputs.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
 import { USER_AGENT } from '../src/service/exchange.js'
 import { DEFAULT_DEPLOYED_COMMIT, type Simulator, type SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
-import { type Inputs, type RunnerEnv, type SimulatorFixture, simulatorFixture } from './support/harness.js'
+import { type Inputs, type RunnerEnv, simulatorPerTest } from './support/harness.js'
 import { runnerCommand } from './support/runner.js'
 
-let fixture: SimulatorFixture | undefined
+const sims = simulatorPerTest()
 let sim: Simulator
-
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
 
 /** Deployments take 3 s (after 0.5 s in the queue) on the test clock. */
 async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  await fixture?.sim.close()
-  fixture = await simulatorFixture({ deployment: { durationMs: 3000, queuedMs: 500 }, ...options })
+  const fixture = await sims.start({ deployment: { durationMs: 3000, queuedMs: 500 }, ...options })
   sim = fixture.sim
   return sim
 }
 
 /** Runs `deploy` in-process against `sim`; `inputs` and `env` add to or replace the defaults. */
 async function runDeploy(inputs: Inputs = {}, env: RunnerEnv = {}) {
-  const result = await (fixture as SimulatorFixture).run(
+  const result = await sims.current.run(
     {
       operation: 'deploy',
       'api-key': sim.apiKey,
@@ -154,9 +148,9 @@ describe('deploy against the simulator', () => {
     await simulator()
     const first = await runDeploy({ wait: 'false' })
     const statusId = first.outputs['job-id'] as string
-    fixture?.clock.advance(10_000)
+    sims.current.clock.advance(10_000)
     sim.requests.length = 0
-    const sleeps = fixture?.clock.sleeps as number[]
+    const sleeps = sims.current.clock.sleeps as number[]
     const slept = sleeps.length
     const { outputs, failed, summary } = await runDeploy({ 'job-id': statusId, 'project-id': '' })
     expect(failed).toBe(false)

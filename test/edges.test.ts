@@ -1,7 +1,7 @@
 // Trust at the edges: what GitHub, the service and the storage send is read for what it is, and
 // a run whose answers cannot be understood fails instead of guessing; no part of a secret leaves;
 // the comment gate stands in front of every operation. Each item against the simulator, over HTTP.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
@@ -11,36 +11,24 @@ import {
   type Inputs,
   type RunOptions,
   type RunResult,
-  type SimulatorFixture,
   agentInputs,
   eventFile,
   exportInputs,
-  simulatorFixture
+  simulatorPerTest
 } from './support/harness.js'
 import { asShown, liveMarkdown } from './support/markdown.js'
-import { tempFolder } from './support/temp.js'
+import { tempFolderPerFile } from './support/temp.js'
 
 const GITHUB_TOKEN = 'ghs_edgestoken0123456789abcdef'
 /** A key long and distinct enough that any 8 characters of it in a text are a leak. */
 const API_KEY = 'dsk_live_5f4dcc3b5aa765d61d8327deb882cf99'
 
-let fixture: SimulatorFixture | undefined
-let temp: { dir: string; remove: () => Promise<void> }
-
-beforeAll(async () => {
-  temp = await tempFolder('edges-')
-})
-afterAll(async () => {
-  await temp.remove()
-})
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
+const sims = simulatorPerTest()
+const temp = tempFolderPerFile('edges-')
 
 /** A simulator where octocat may write to the repository; agent jobs take 3 s. */
 async function startSim(options: SimulatorOptions = {}, clock?: TestClock): Promise<Simulator> {
-  fixture = await simulatorFixture(
+  const fixture = await sims.start(
     {
       apiKey: API_KEY,
       agent: { durationMs: 3000 },
@@ -75,7 +63,7 @@ async function onComment(
     'max-poll-interval': '2s',
     ...inputs
   })
-  return (fixture as SimulatorFixture).run(values, { ...options, env: { ...env, ...options.env } })
+  return sims.current.run(values, { ...options, env: { ...env, ...options.env } })
 }
 
 /** The second attempt of the same workflow run. */
@@ -289,7 +277,6 @@ describe('the comment gate stands in front of every operation', () => {
     const refused = await exportOnComment(sim, '/docs-export')
     expect(refused.failure).toMatch(/^Could not read the permission of octocat on acme\/docs \(HTTP 403/)
     expect(serviceRequests(sim)).toEqual([])
-    await fixture?.sim.close()
     const open = await startSim({ github: { permissions: { octocat: 'admin' } } })
     const run = await exportOnComment(open, '/docs-export', { wait: 'false' })
     expect(run.failure).toBeUndefined()
@@ -335,7 +322,7 @@ describe('no part of a secret leaves: redacted before any cut, wherever the text
   test('the key in a non-JSON answer, where its 120-character preview is cut: not one part of it', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'export-start', status: 400, body: `${'y'.repeat(110)} ${API_KEY} denied` })
-    const { failure, summary } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
+    const { failure, summary } = await sims.current.run(exportInputs(sim, { path: 'site' }), {
       env: { GITHUB_WORKSPACE: temp.dir }
     })
     expect(failure).toContain('y'.repeat(100))
@@ -371,7 +358,7 @@ describe('no part of a secret leaves: redacted before any cut, wherever the text
 describe("a link's secrets are masked in every spelling, before anything is logged", () => {
   /** An export to `site` that stops once the link is known. */
   const linkOnly = (sim: Simulator, inputs: Inputs = {}): Promise<RunResult> =>
-    (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site', ...inputs }), {
+    sims.current.run(exportInputs(sim, { path: 'site', ...inputs }), {
       env: { GITHUB_WORKSPACE: temp.dir }
     })
   /** The signatures of the links the simulator handed out. */
@@ -539,10 +526,9 @@ describe('`helm-values-file` is judged like `path`, before any request', () => {
     await writeFile(path.join(ws, 'site', 'index.html'), 'the earlier site')
     await mkdir(path.join(ws, 'deploy'), { recursive: true })
     await symlink(path.join(ws, '.git'), path.join(ws, 'meta'))
-    const result = await (fixture as SimulatorFixture).run(
-      exportInputs(sim, { path: 'site', 'helm-values-file': helmValuesFile }),
-      { env: { GITHUB_WORKSPACE: ws } }
-    )
+    const result = await sims.current.run(exportInputs(sim, { path: 'site', 'helm-values-file': helmValuesFile }), {
+      env: { GITHUB_WORKSPACE: ws }
+    })
     return { result, sim, ws }
   }
 
@@ -574,7 +560,7 @@ describe('the low ones', () => {
   test('`Retry-After: 0` again and again on status reads: a floor of a second between the requests', async () => {
     const sim = await startSim({ exportJob: { durationMs: 60_000 } })
     sim.addFault({ route: 'export-status', status: 503, retryAfter: '0', times: 12 })
-    const { failure } = await (fixture as SimulatorFixture).run(
+    const { failure } = await sims.current.run(
       exportInputs(sim, { path: 'site', download: 'false', 'poll-interval': '250ms' }),
       { env: { GITHUB_WORKSPACE: temp.dir } }
     )
@@ -602,7 +588,7 @@ describe('the low ones', () => {
 
   test('GITHUB_OUTPUT unwritable: the error names the output and the job already started', async () => {
     const sim = await startSim({ exportJob: { durationMs: 0 } })
-    const { failure } = await (fixture as SimulatorFixture).run(exportInputs(sim, { path: 'site' }), {
+    const { failure } = await sims.current.run(exportInputs(sim, { path: 'site' }), {
       env: { GITHUB_WORKSPACE: temp.dir },
       onHost: (host) => {
         host.outputFailure = new Error('EACCES: permission denied, open the output file')

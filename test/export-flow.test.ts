@@ -10,16 +10,10 @@ import { USER_AGENT } from '../src/service/exchange.js'
 import { fixtureSiteEntries } from '../simulator/archives.js'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
 import { readSummary } from './support/github-summary.js'
-import {
-  type Inputs,
-  type RunnerEnv,
-  type SimulatorFixture,
-  exportInputs,
-  simulatorFixture
-} from './support/harness.js'
+import { type Inputs, type RunnerEnv, exportInputs, simulatorPerTest } from './support/harness.js'
 import { tempFolder } from './support/temp.js'
 
-let fixture: SimulatorFixture | undefined
+const sims = simulatorPerTest()
 let sim: Simulator
 let workspace: { dir: string; remove: () => Promise<void> }
 
@@ -27,21 +21,19 @@ beforeEach(async () => {
   workspace = await tempFolder()
 })
 afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
   await workspace.remove()
 })
 
 /** Export jobs take 3 s (after 0.5 s in the queue) on the test clock. */
 async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  fixture = await simulatorFixture({ exportJob: { durationMs: 3000, queuedMs: 500 }, ...options })
+  const fixture = await sims.start({ exportJob: { durationMs: 3000, queuedMs: 500 }, ...options })
   sim = fixture.sim
   return sim
 }
 
 /** Runs the export in-process against `sim`; `inputs` and `env` add to or replace the defaults. */
 async function runExport(inputs: Inputs, env: RunnerEnv = {}, toolCacheDir?: string) {
-  const result = await (fixture as SimulatorFixture).run(
+  const result = await sims.current.run(
     exportInputs(sim, { 'poll-interval': '1s', 'max-poll-interval': '5s', ...inputs }),
     {
       env: { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env },

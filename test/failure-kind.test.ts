@@ -1,23 +1,18 @@
 // How a run failed, from real runs against the simulator: each cause gives its own kind (the CLI's
 // exit code, see test/e2e/cli-install.test.ts and test/e2e/dist.test.ts), and a cancelled run says how to
 // pick its job up.
-import { afterEach, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import { failureKind } from '../src/failure-kind.js'
 import { ActionError, CancelledError, InputError, TimeoutError } from '../src/common/errors.js'
 import { AttemptError } from '../src/service/retry.js'
-import type { Simulator } from '../simulator/server.js'
-import { type SimulatorFixture, agentInputs, exportInputs, simulatorFixture } from './support/harness.js'
+import type { Simulator, SimulatorOptions } from '../simulator/server.js'
+import { type SimulatorFixture, agentInputs, exportInputs, simulatorPerTest } from './support/harness.js'
 import { tempFolder, unusedPort } from './support/temp.js'
 
-let fixture: SimulatorFixture | undefined
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
+const sims = simulatorPerTest()
 
-async function simulator(options: Parameters<typeof simulatorFixture>[0] = {}): Promise<SimulatorFixture> {
-  fixture = await simulatorFixture(options)
-  return fixture
+async function simulator(options: SimulatorOptions = {}): Promise<SimulatorFixture> {
+  return sims.start(options)
 }
 
 const deployInputs = (sim: Simulator, values: Record<string, string> = {}) => ({

@@ -18,31 +18,28 @@ import {
   agentInputs,
   eventFile,
   exportInputs,
-  simulatorFixture
+  simulatorPerTest
 } from './support/harness.js'
 import { tempFolder } from './support/temp.js'
 
-let fixture: SimulatorFixture | undefined
+const sims = simulatorPerTest()
 let workspace: { dir: string; remove: () => Promise<void> }
 
 beforeEach(async () => {
   workspace = await tempFolder()
 })
 afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
   await workspace.remove()
 })
 
 async function start(options: SimulatorOptions = {}): Promise<SimulatorFixture> {
-  fixture = await simulatorFixture(options)
-  return fixture
+  return sims.start(options)
 }
 
 /** Runs the action with `inputs` in the workspace; `env` adds to the runner's variables. */
 function run(inputs: Inputs, env: RunnerEnv = {}, toolCacheDir?: string): Promise<RunResult> {
   const runnerEnv = { GITHUB_WORKSPACE: workspace.dir, RUNNER_TEMP: path.join(workspace.dir, 'runner-temp'), ...env }
-  return (fixture as SimulatorFixture).run(
+  return sims.current.run(
     { 'poll-interval': '1s', 'max-poll-interval': '2s', ...inputs },
     {
       env: runnerEnv,
@@ -71,7 +68,7 @@ describe('the job summary as a reader sees it', () => {
     const entries = [...fixtureSiteEntries(), { type: 'file' as const, name: 'guides/links.html', content: page }]
     await start({ exportJob: { durationMs: 3000, queuedMs: 500 }, bundle: { entries, format: 'tar.gz' } })
     const toolCache = path.join(workspace.dir, 'tool-cache')
-    const first = await run(exportInputs(fixture!.sim, {}), {}, toolCache)
+    const first = await run(exportInputs(sims.current.sim, {}), {}, toolCache)
     expect(first.failure).toBeUndefined()
 
     const view = seen(first)
@@ -98,7 +95,7 @@ describe('the job summary as a reader sees it', () => {
 
     // The same job again, its bundle in the runner's tool cache.
     const again = await run(
-      exportInputs(fixture!.sim, { domain: '', 'job-id': first.outputs.get('job-id') as string }),
+      exportInputs(sims.current.sim, { domain: '', 'job-id': first.outputs.get('job-id') as string }),
       {},
       toolCache
     )
@@ -110,7 +107,7 @@ describe('the job summary as a reader sees it', () => {
 
   test('an export with one broken link says so in the singular', async () => {
     await start({ exportJob: { durationMs: 3000, queuedMs: 500 } })
-    const result = await run(exportInputs(fixture!.sim, { verify: 'strict' }))
+    const result = await run(exportInputs(sims.current.sim, { verify: 'strict' }))
     const view = seen(result)
     expect(view.folds.map((fold) => fold.title)).toEqual([
       '1 internal link leads to no file of the site: page and line → link'
@@ -128,8 +125,8 @@ describe('the job summary as a reader sees it', () => {
     const deployed = await run(
       {
         operation: 'deploy',
-        'api-key': fixture!.sim.apiKey,
-        'base-url': fixture!.sim.apiUrl,
+        'api-key': sims.current.sim.apiKey,
+        'base-url': sims.current.sim.apiUrl,
         'project-id': 'proj_docs'
       },
       { GITHUB_SHA: DEFAULT_DEPLOYED_COMMIT.sha }
@@ -150,11 +147,11 @@ describe('the job summary as a reader sees it', () => {
     })
     expect(view.folds.map((fold) => fold.title)).toEqual(['Added (1)', 'Modified (2)', 'Removed (1)'])
 
-    fixture!.sim.addFault({ route: 'deploy-status', patch: { logs: ['Error: MDX error'] }, times: 100 })
+    sims.current.sim.addFault({ route: 'deploy-status', patch: { logs: ['Error: MDX error'] }, times: 100 })
     const failed = await run({
       operation: 'deploy',
-      'api-key': fixture!.sim.apiKey,
-      'base-url': fixture!.sim.apiUrl,
+      'api-key': sims.current.sim.apiKey,
+      'base-url': sims.current.sim.apiUrl,
       'project-id': 'broken'
     })
     const failure = seen(failed)

@@ -1,33 +1,21 @@
 // The built action and CLI, run as the runner and a shell run them: no part of the API key where
 // the cut of a service's error text falls, in the runner's log (its masking applied), the job
 // summary, or the CLI's stderr.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals'
+import { describe, expect, test } from '@jest/globals'
 import * as path from 'node:path'
 import type { Simulator } from '../../simulator/server.js'
 import { redact } from '../../src/common/text.js'
-import { type SimulatorFixture, agentInputs, simulatorFixture } from '../support/harness.js'
+import { agentInputs, simulatorPerTest } from '../support/harness.js'
 import { runCli, runDist, runnerLines } from '../support/runner.js'
-import { tempFolder } from '../support/temp.js'
+import { tempFolderPerFile } from '../support/temp.js'
 
 /** A key long and distinct enough that any 8 characters of it in a text are a leak. */
 const API_KEY = 'dsk_live_5f4dcc3b5aa765d61d8327deb882cf99'
 
-let fixture: SimulatorFixture | undefined
-let temp: { dir: string; remove: () => Promise<void> }
-
-beforeAll(async () => {
-  temp = await tempFolder('dist-secrets-')
-})
-afterAll(async () => {
-  await temp.remove()
-})
-afterEach(async () => {
-  await fixture?.sim.close()
-  fixture = undefined
-})
-
+const sims = simulatorPerTest()
+const temp = tempFolderPerFile('dist-secrets-')
 async function startSim(): Promise<Simulator> {
-  fixture = await simulatorFixture({ apiKey: API_KEY })
+  const fixture = await sims.start({ apiKey: API_KEY })
   return fixture.sim
 }
 

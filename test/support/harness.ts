@@ -2,6 +2,7 @@
  * Runs the action in-process as the runner would (run() from main.ts), against the simulator over
  * real HTTP on 127.0.0.1, with the one fake Host and the test clock shared by both.
  */
+import { afterEach } from '@jest/globals'
 import { writeFile } from 'node:fs/promises'
 import type { FailureKind } from '../../src/action/host.js'
 import type { OutputName } from '../../src/action/outputs.js'
@@ -65,6 +66,33 @@ export async function simulatorFixture(
 ): Promise<SimulatorFixture> {
   const sim = await startSimulator({ now: () => clock.now(), ...options })
   return { sim, clock, run: (inputs, runOptions = {}) => runAction(inputs, { ...runOptions, clock }) }
+}
+
+export interface SimulatorPerTest {
+  /** A simulator for the running test (the one it started before is closed first). */
+  start(options?: SimulatorOptions, clock?: TestClock): Promise<SimulatorFixture>
+  /** The running test's simulator. */
+  readonly current: SimulatorFixture
+}
+
+/** For a test file, called at its top level: a simulator per test, closed after the test. */
+export function simulatorPerTest(): SimulatorPerTest {
+  let current: SimulatorFixture | undefined
+  afterEach(async () => {
+    await current?.sim.close()
+    current = undefined
+  })
+  return {
+    async start(options, clock) {
+      await current?.sim.close()
+      current = await simulatorFixture(options, clock)
+      return current
+    },
+    get current() {
+      if (current === undefined) throw new Error('No simulator was started in this test.')
+      return current
+    }
+  }
 }
 
 /** Inputs that point an agent run at `sim`; `values` add to or replace them. */
