@@ -1,7 +1,7 @@
 /**
  * GNU tar, the reference every tar is judged against, unpacks tar archives here: it is fed the
- * archive as it arrives (the download overlaps the unpacking; a tar.gz is gunzipped by GNU tar's
- * own gzip, beside it) and tells what it is about to write, member by member (see tar-listing.ts),
+ * plain tar as it arrives (the download overlaps the unpacking; tar-unpacker.ts gunzips a tar.gz)
+ * and tells what it is about to write, member by member (see tar-listing.ts),
  * so the action's checks see every member as its content lands, and stop GNU tar on the first one
  * refused. The listing goes to a file read every LISTING_READ_MS and with every chunk fed: GNU tar
  * flushes each line, and through a pipe that woke the action once a member (a quarter more time on
@@ -76,8 +76,6 @@ export function findGnuTar(): Promise<string> {
 
 export interface GnuTarOptions {
   tar: string
-  /** The archive is a tar.gz: GNU tar gunzips it (`-z`). */
-  gzip: boolean
   /** The folder it unpacks into (the staging folder). */
   into: string
   /** A file of the caller's folder for GNU tar's listing, outside `into`; removed when GNU tar is done. */
@@ -110,7 +108,7 @@ export class GnuTarExtraction {
   constructor(private readonly options: GnuTarOptions) {
     this.listingFd = openSync(options.listingFile, 'w+')
     try {
-      this.child = spawn(options.tar, options.gzip ? [...ARGUMENTS, '-z'] : ARGUMENTS, {
+      this.child = spawn(options.tar, ARGUMENTS, {
         cwd: options.into,
         // English messages, and every byte outside printable ASCII quoted as octal.
         env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
@@ -152,7 +150,7 @@ export class GnuTarExtraction {
     return this.exitCode === undefined && this.failure === undefined && !this.child.stdin.destroyed
   }
 
-  /** Feeds the archive's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
+  /** Feeds the tar's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
   write(plain: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure
     if (this.exitCode !== undefined || this.child.stdin.destroyed) return undefined
@@ -257,8 +255,6 @@ export class GnuTarExtraction {
       }
       if (/Unexpected EOF/.test(message)) return new CorruptArchiveError(`the tar data ends early${this.inside()}`)
       if (/does not look like a tar archive/.test(message)) return new NoTarInside()
-      const gzip = /^gzip: (?:stdin: )?(.*)$/.exec(message)
-      if (gzip !== null) return new CorruptArchiveError(`its gzip data cannot be read (${gzip[1]})`)
       return new CorruptArchiveError(`GNU tar could not read it: ${plainMessage(message)}`)
     }
     // Only skipped members failed.
