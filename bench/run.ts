@@ -63,6 +63,8 @@ const otherNode = nodeVersion !== process.version
  */
 const docName = otherNode ? `benchmarks-node${/^v(\d+)/.exec(nodeVersion)?.[1] ?? 'other'}.md` : 'benchmarks.md'
 const DOC = join(BENCH_DIR, '..', 'docs', docName)
+/** What follows this line in the doc is written by hand (measurements behind design choices): a run keeps it. */
+const KEPT_BY_HAND = '<!-- Written by hand below this line: `npm run bench` keeps it. -->'
 const short = args.has('--short')
 /** Only the 3,000-page bundle, with more rounds, for a second look at a verdict within the noise. */
 const siteCheckOnly = args.has('--site-check')
@@ -169,9 +171,6 @@ async function part(title: string, run: () => Promise<Omit<Part, 'title'>>): Pro
     log(`${title}: ${((performance.now() - begun) / 1000).toFixed(1)} s`)
   }
 }
-
-/** What follows this line in the doc is written by hand (measurements behind design choices): a run keeps it. */
-const KEPT_BY_HAND = '<!-- Written by hand below this line: `npm run bench` keeps it. -->'
 
 async function keptByHand(file: string): Promise<string> {
   const earlier = await readFile(file, 'utf8').catch(() => '')
