@@ -170,11 +170,14 @@ export function ratioToPeer(side: Run[], peer: Run[], target: number): Ratio {
   return { perRound, median: value, met: value <= target }
 }
 
-/** The growth bound, per format, when both bundles of the pair ran (not in `--short`) and RSS was measured. */
+/**
+ * The growth bound, per format, when both bundles of the pair ran (not in `--short`) and RSS was measured. Bundles
+ * are told by name: a cached bundle's spec is a copy read from its manifest.
+ */
 export function rssGrowth(rows: UnpackRow[], pair: [BundleSpec, BundleSpec] | undefined): RssGrowth[] {
   if (pair === undefined) return []
   return (['tar.gz', 'zip'] as const).flatMap((format) => {
-    const [small, large] = pair.map((spec) => rows.find((r) => r.format === format && r.bundle.spec === spec))
+    const [small, large] = pair.map((spec) => rows.find((r) => r.format === format && r.bundle.spec.name === spec.name))
     if (small === undefined || large === undefined || Number.isNaN(small.peakMiB + large.peakMiB)) return []
     const growthMiB = large.peakMiB - small.peakMiB
     return [{ small, large, growthMiB, met: growthMiB <= TARGETS.rssGrowthMiB }]

@@ -16,9 +16,12 @@ const run = (wallMs: number): Run => ({
   stderr: ''
 })
 
-/** A row with only what the growth bound reads: its bundle, format and peak RSS with the site check. */
+/**
+ * A row with only what the growth bound reads: its bundle, format and peak RSS with the site check. The spec is a
+ * copy, as a cached bundle's is (read back from its manifest).
+ */
 const row = (spec: BundleSpec, format: Format, peakMiB: number): UnpackRow =>
-  ({ bundle: { spec } as Bundle, format, peakMiB }) as UnpackRow
+  ({ bundle: { spec: structuredClone(spec) } as Bundle, format, peakMiB }) as UnpackRow
 
 const requests = (...routes: Route[]): { route: Route; at: number }[] => routes.map((route) => ({ route, at: 0 }))
 
