@@ -458,10 +458,6 @@ class GnuTarExtraction {
                     this.messages.push(line);
         });
     }
-    /** False once GNU tar has stopped reading: at the archive's end, or stopped. */
-    get reading() {
-        return this.exitCode === undefined && this.failure === undefined && !this.child.stdin.destroyed;
-    }
     /** Feeds the tar's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
     write(plain) {
         if (this.failure !== undefined)
@@ -580,8 +576,6 @@ class GnuTarExtraction {
             }
             if (/Unexpected EOF/.test(message))
                 return new errors/* CorruptArchiveError */.sC(`the tar data ends early${this.inside()}`);
-            if (/does not look like a tar archive/.test(message))
-                return new NoTarInside();
             return new errors/* CorruptArchiveError */.sC(`GNU tar could not read it: ${plainMessage(message)}`);
         }
         // Only skipped members failed.
@@ -594,12 +588,6 @@ class GnuTarExtraction {
         if (member === undefined || member.kind !== 'file')
             return '';
         return `, inside the entry ${JSON.stringify((0,site_paths/* decodeSitePath */.xZ)(member.name))} (${(0,units/* formatBytes */.z3)(member.size)} declared)`;
-    }
-}
-/** GNU tar found no tar in what it was fed (the caller says what it found instead). */
-class NoTarInside extends Error {
-    constructor() {
-        super('This does not look like a tar archive');
     }
 }
 /** `tar: "name": text`: the member a message is about. */
@@ -615,7 +603,6 @@ function memberOf(message) {
 /** What GNU tar says besides a failure: its summary, and warnings about what it read anyway. */
 const NOT_A_FAILURE = new RegExp([
     'Exiting with failure status',
-    'Child returned status',
     'Error is not recoverable',
     'Removing leading',
     'implausibly old time stamp',
@@ -1153,6 +1140,7 @@ function readUmask() {
 
 
 
+
 const SPECIAL_KINDS = { b: 'block device', c: 'character device', p: 'fifo', s: 'socket' };
 /** The pieces zlib hands on: the default 16 KiB would wake GNU tar's pipe four times as often. */
 const GUNZIP_CHUNK_BYTES = 64 * 1024;
@@ -1174,6 +1162,7 @@ class TarUnpacker {
     gunzip;
     gzipContent = new HeadSniffer(judgeGzipContent);
     gzipFailure;
+    tarBytes = 0;
     fatal;
     /** Members GNU tar writes with modes their owner cannot read or write through. */
     modesToMend = [];
@@ -1194,8 +1183,8 @@ class TarUnpacker {
             if (wait === undefined)
                 return;
             gunzip.pause();
-            // A refusal is GNU tar's failure, told through onFailure already.
-            void wait.then(() => gunzip.resume(), () => gunzip.destroy());
+            // A refusal is GNU tar's failure, told through onFailure already (failFatally stops the gunzipping).
+            void wait.then(() => gunzip.resume(), () => undefined);
         });
         gunzip.on('error', (error) => {
             this.gzipFailure ??= new errors/* CorruptArchiveError */.sC(`its gzip data cannot be read (${error.message})`);
@@ -1214,7 +1203,7 @@ class TarUnpacker {
             return undefined;
         if (this.gunzip.write(chunk))
             return undefined;
-        return (0,external_node_events_.once)(this.gunzip, 'drain').then(tar_unpacker_noop, tar_unpacker_noop);
+        return drainedOrClosed(this.gunzip);
     }
     /** The whole archive is in: waits for GNU tar, judges the symlinks of the whole tree, mends modes. */
     async end() {
@@ -1232,15 +1221,7 @@ class TarUnpacker {
             await this.extraction.stop();
             throw this.fatal;
         }
-        try {
-            await this.extraction.end();
-        }
-        catch (error) {
-            if (!(error instanceof NoTarInside))
-                throw error;
-            // A damaged tar whose first block still reads as one: corrupt, not something else.
-            throw new errors/* CorruptArchiveError */.sC(`GNU tar could not read it: ${error.message}`);
-        }
+        await this.extraction.end();
         this.options.ledger.finish();
         const prefix = Buffer.from(`${this.options.staging}/`);
         for (const { name, mode } of this.modesToMend) {
@@ -1260,6 +1241,13 @@ class TarUnpacker {
     toTar(plain) {
         if (this.fatal !== undefined)
             return undefined;
+        this.tarBytes += plain.length;
+        if (this.tarBytes > this.options.maxTarBytes) {
+            this.failFatally(new SiteLimitError(`The bundle's tar data runs past ${(0,units/* formatBytes */.z3)(this.options.maxTarBytes)}, the most \`max-site-size\` ` +
+                'allows an archive to hold. Nothing was unpacked into the site folder, and the previous site was left ' +
+                'as it was; raise `max-site-size` if the site really is this large.'));
+            return undefined;
+        }
         try {
             if (!this.gzipContent.pending)
                 return this.extraction.write(plain);
@@ -1267,8 +1255,7 @@ class TarUnpacker {
             return judged === undefined ? undefined : this.judged(judged);
         }
         catch {
-            // GNU tar stopped on a member refused: failFatally has it, and the gunzipping stops.
-            this.gunzip?.destroy();
+            // GNU tar stopped on a member refused: failFatally has it, and has stopped the gunzipping.
             return undefined;
         }
     }
@@ -1276,8 +1263,6 @@ class TarUnpacker {
         if (verdict === 'tar')
             return this.extraction.write(head);
         this.failFatally(verdict);
-        this.gunzip?.destroy();
-        void this.extraction.stop();
         return undefined;
     }
     /** One member GNU tar is about to write: judged and counted (a throw stops GNU tar). */
@@ -1292,14 +1277,29 @@ class TarUnpacker {
             this.modesToMend.push({ name: member.name, mode: (member.mode & ~UMASK) | ownerBits });
         }
     }
+    /** The unpacking cannot succeed: says so at once, and stops the gunzipping and GNU tar. */
     failFatally(error) {
         if (this.fatal !== undefined)
             return;
         this.fatal = error;
         this.options.onFatal(error);
+        this.gunzip?.destroy();
+        void this.extraction.stop();
     }
 }
 function tar_unpacker_noop() { }
+/** Until `stream` takes more, or is closed (stopped: it never drains then). */
+function drainedOrClosed(stream) {
+    return new Promise((resolve) => {
+        const done = () => {
+            stream.off('drain', done);
+            stream.off('close', done);
+            resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/site/tree-check.ts
 /**
@@ -2013,6 +2013,7 @@ class ArchiveReceiver {
                 staging,
                 listingFile: `${this.options.partFile}.tar-listing`,
                 ledger: this.ledger,
+                maxTarBytes: archiveBound(this.options.limits),
                 onFatal: this.options.onFatal
             });
             return this.tarStarted;

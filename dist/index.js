@@ -28752,6 +28752,7 @@ function isGitFolderName(name) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T6: () => (/* binding */ decodeOrNot),
 /* harmony export */   _S: () => (/* binding */ withoutLinkSecrets),
 /* harmony export */   oY: () => (/* binding */ maskLinkSecrets),
 /* harmony export */   r1: () => (/* binding */ maskLinksIn)
@@ -28875,6 +28876,7 @@ function jsonUnescaped(text) {
 function percentDecoded(text) {
     return text.replace(/(?:%[0-9a-fA-F]{2})+/g, decodeOrNot);
 }
+/** `text` percent-decoded, or as it is when it is no valid percent-encoding. */
 function decodeOrNot(text) {
     try {
         return decodeURIComponent(text);
@@ -31221,9 +31223,7 @@ function isOutOfTime(error) {
 }
 /** How long a request that failed was asked to wait before the next (its `Retry-After`), in ms from `now`. */
 function askedWait(error, now) {
-    if (!(error instanceof ServiceError) || error.failure.kind !== 'status')
-        return undefined;
-    return (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .parseRetryAfter */ .mu)(error.failure.retryAfter, now);
+    return error instanceof ServiceError ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .askedWaitOf */ .nU)(error.failure, now) : undefined;
 }
 /** The final error of a request, written for the user from the one classification of its failure. */
 function explain(request, error, now) {
@@ -31240,7 +31240,7 @@ function explain(request, error, now) {
     }
     else if (error.stoppedByDeadline) {
         // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
-        const asked = failure.kind === 'status' ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .parseRetryAfter */ .mu)(failure.retryAfter, now) : undefined;
+        const asked = (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .askedWaitOf */ .nU)(failure, now);
         const end = asked === undefined ? undefined : (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .describeWaitEnd */ .Wx)(asked, now);
         const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`;
         message =
@@ -31616,9 +31616,9 @@ function refusalAdvice(status, request) {
 /* harmony export */   VU: () => (/* binding */ DEFAULT_BACKOFF),
 /* harmony export */   Wx: () => (/* binding */ describeWaitEnd),
 /* harmony export */   cb: () => (/* binding */ AttemptError),
-/* harmony export */   mu: () => (/* binding */ parseRetryAfter)
+/* harmony export */   nU: () => (/* binding */ askedWaitOf)
 /* harmony export */ });
-/* unused harmony exports backoffDelay, LONGEST_RETRY_AFTER_MS, retryDelay */
+/* unused harmony exports backoffDelay, LONGEST_RETRY_AFTER_MS, parseRetryAfter, retryDelay */
 /* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8570);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8817);
 
@@ -31670,12 +31670,16 @@ function describeWaitEnd(waitMs, nowMs) {
         after: `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_0__/* .formatDuration */ .a3)(waitMs)}${cut ? ' or more' : ''}`
     };
 }
+/** The wait a failure's `Retry-After` asks for, in ms from `nowMs`; undefined when it asks none. */
+function askedWaitOf(failure, nowMs) {
+    return failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
+}
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
  * but not less than the policy's floor; else the jittered backoff.
  */
 function retryDelay(retry, failure, policy, nowMs, random) {
-    const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
+    const asked = askedWaitOf(failure, nowMs);
     return asked === undefined ? backoffDelay(retry, policy, random) : Math.max(asked, policy.floorMs ?? 0);
 }
 /** Thrown by an attempt to say how it failed, so that the policy can judge it. */

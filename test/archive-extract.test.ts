@@ -12,7 +12,8 @@ import { writeFailure } from '../src/common/write-failure.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import type { ReceivedArchive } from '../src/archive/receiver.js'
 import { TestUnpacking } from './support/unpacking.js'
-import type { SiteLimits } from '../src/site/ledger.js'
+import { type SiteLimits, archiveBound } from '../src/site/ledger.js'
+import { formatBytes } from '../src/common/units.js'
 import { swapIntoPlace } from '../src/site/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
@@ -538,6 +539,18 @@ describe('tar only', () => {
     expect((error as Error).message).toMatch(
       /^The bundle archive is corrupt \(tar\.gz, .*\): its gzip data cannot be read \(/
     )
+    await expectNothingElseWritten('no site')
+  })
+
+  test('a tar.gz whose gunzipped data runs past the bound of `max-site-size` is refused', async () => {
+    const limits: SiteLimits = { maxBytes: 1024, maxEntries: 10 }
+    const bound = archiveBound(limits)
+    const tar = await buildTar([{ type: 'file', name: 'index.html', content: 'ok' }], { gzip: false })
+    // Zeros after the tar's end: GNU tar never reads them, no member's size counts them; they gzip a thousandfold.
+    const bomb = zlib.gzipSync(Buffer.concat([tar, Buffer.alloc(bound + 1024 * 1024)]))
+    const error = await unpack(bomb, recordingLogger(), limits).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteLimitError)
+    expect((error as Error).message).toContain(`The bundle's tar data runs past ${formatBytes(bound)}`)
     await expectNothingElseWritten('no site')
   })
 

@@ -2008,8 +2008,10 @@ function serviceJobBasics(settings, context) {
 /* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_dns__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7030);
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2450);
+/* harmony import */ var _common_link_secrets_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(641);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2450);
 /** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
+
 
 
 
@@ -2023,9 +2025,9 @@ function describeLink(url) {
         const parsed = new URL(url);
         const path = parsed.pathname
             .split('/')
-            .map((segment) => (TOKEN_SEGMENT.test(decodeOrNot(segment)) ? '…' : segment))
+            .map((segment) => (TOKEN_SEGMENT.test((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .decodeOrNot */ .T6)(segment)) ? '…' : segment))
             .join('/');
-        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceText */ .Lo)(`${parsed.protocol}//${parsed.host}${path}`);
+        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .serviceText */ .Lo)(`${parsed.protocol}//${parsed.host}${path}`);
     }
     catch {
         return '(unreadable link)';
@@ -2037,14 +2039,6 @@ function describeLink(url) {
  * them, and no dot (a file name has one, `site.tar.gz`).
  */
 const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i;
-function decodeOrNot(text) {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-}
 /** True when the link's expiry has passed. */
 function isExpired(link, nowMs) {
     return link.expiresAt !== undefined && link.expiresAt.getTime() <= nowMs;

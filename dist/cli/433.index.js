@@ -134,9 +134,8 @@ class AgentApi {
         }
     }
     rateLimited(what, limit, error, said) {
-        const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined;
         const now = this.now();
-        const waitMs = (0,retry/* parseRetryAfter */.mu)(retryAfter, now);
+        const waitMs = (0,retry/* askedWaitOf */.nU)(error.failure, now);
         const end = waitMs === undefined ? undefined : (0,retry/* describeWaitEnd */.Wx)(waitMs, now);
         const when = end === undefined
             ? 'The service did not say when to try again; try again later.'

@@ -145,11 +145,6 @@ export class GnuTarExtraction {
     })
   }
 
-  /** False once GNU tar has stopped reading: at the archive's end, or stopped. */
-  get reading(): boolean {
-    return this.exitCode === undefined && this.failure === undefined && !this.child.stdin.destroyed
-  }
-
   /** Feeds the tar's bytes; a returned promise asks the caller to wait. Nothing once GNU tar stopped reading. */
   write(plain: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure
@@ -254,7 +249,6 @@ export class GnuTarExtraction {
         }
       }
       if (/Unexpected EOF/.test(message)) return new CorruptArchiveError(`the tar data ends early${this.inside()}`)
-      if (/does not look like a tar archive/.test(message)) return new NoTarInside()
       return new CorruptArchiveError(`GNU tar could not read it: ${plainMessage(message)}`)
     }
     // Only skipped members failed.
@@ -271,13 +265,6 @@ export class GnuTarExtraction {
   }
 }
 
-/** GNU tar found no tar in what it was fed (the caller says what it found instead). */
-export class NoTarInside extends Error {
-  constructor() {
-    super('This does not look like a tar archive')
-  }
-}
-
 /** `tar: "name": text`: the member a message is about. */
 function memberOf(message: string): { name: Buffer; text: string } | undefined {
   const prefix = /^[^:]*tar(?:\.exe)?: /.exec(message)
@@ -291,7 +278,6 @@ function memberOf(message: string): { name: Buffer; text: string } | undefined {
 const NOT_A_FAILURE = new RegExp(
   [
     'Exiting with failure status',
-    'Child returned status',
     'Error is not recoverable',
     'Removing leading',
     'implausibly old time stamp',

@@ -13,7 +13,7 @@ import { CorruptArchiveError, NotAnArchiveError } from './errors.js'
 import { writeFailure } from '../common/write-failure.js'
 import { type ArchiveFormat, type FormatVerdict, HeadSniffer, detectFormat } from './format.js'
 import { findGnuTar } from './gnu-tar.js'
-import { SiteLedger, type SiteCounts, type SiteLimits } from '../site/ledger.js'
+import { SiteLedger, type SiteCounts, type SiteLimits, archiveBound } from '../site/ledger.js'
 import { TarUnpacker } from './tar-unpacker.js'
 import { checkStagedTree } from '../site/tree-check.js'
 import { ZIP_TAIL_BYTES, findEndRecord } from './zip-reader.js'
@@ -182,6 +182,7 @@ export class ArchiveReceiver {
         staging,
         listingFile: `${this.options.partFile}.tar-listing`,
         ledger: this.ledger,
+        maxTarBytes: archiveBound(this.options.limits),
         onFatal: this.options.onFatal
       })
       return this.tarStarted

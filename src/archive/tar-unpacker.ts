@@ -6,15 +6,17 @@
  * (docs/benchmarks.md).
  */
 import { chmod, lstat } from 'node:fs/promises'
-import { once } from 'node:events'
+import type { Writable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import { decodeSitePath } from '../common/site-paths.js'
 import { UMASK } from '../common/umask.js'
+import { formatBytes } from '../common/units.js'
+import { SiteLimitError } from '../site/errors.js'
 import type { SiteLedger } from '../site/ledger.js'
 import { CorruptArchiveError, NotAnArchiveError } from './errors.js'
 import { HeadSniffer, TAR_BLOCK_BYTES, describeBytes, looksLikeTar } from './format.js'
-import { GnuTarExtraction, NoTarInside } from './gnu-tar.js'
+import { GnuTarExtraction } from './gnu-tar.js'
 import type { TarMember } from './tar-listing.js'
 
 export interface TarUnpackerOptions {
@@ -24,6 +26,11 @@ export interface TarUnpackerOptions {
   /** A file for GNU tar's listing, outside the staging folder (see GnuTarOptions). */
   listingFile: string
   ledger: SiteLedger
+  /**
+   * The most plain tar bytes a tar.gz may hold (archiveBound): what GNU tar skips or never reads (after the
+   * archive's end) is seen by no member's size, and a gzip of zeros inflates a thousandfold.
+   */
+  maxTarBytes: number
   /** Told at once when the unpacking fails for a reason another download would not cure. */
   onFatal: (error: unknown) => void
 }
@@ -50,6 +57,7 @@ export class TarUnpacker {
   private readonly gunzip: zlib.Gunzip | undefined
   private readonly gzipContent = new HeadSniffer(judgeGzipContent)
   private gzipFailure: CorruptArchiveError | undefined
+  private tarBytes = 0
   private fatal: unknown
   /** Members GNU tar writes with modes their owner cannot read or write through. */
   private readonly modesToMend: Array<{ name: Buffer; mode: number }> = []
@@ -68,10 +76,10 @@ export class TarUnpacker {
       const wait = this.toTar(plain)
       if (wait === undefined) return
       gunzip.pause()
-      // A refusal is GNU tar's failure, told through onFailure already.
+      // A refusal is GNU tar's failure, told through onFailure already (failFatally stops the gunzipping).
       void wait.then(
         () => gunzip.resume(),
-        () => gunzip.destroy()
+        () => undefined
       )
     })
     gunzip.on('error', (error) => {
@@ -88,7 +96,7 @@ export class TarUnpacker {
     // Broken gzip data: the rest of the download is not unpacked (end() says why).
     if (this.gzipFailure !== undefined || this.gunzip.destroyed) return undefined
     if (this.gunzip.write(chunk)) return undefined
-    return once(this.gunzip, 'drain').then(noop, noop)
+    return drainedOrClosed(this.gunzip)
   }
 
   /** The whole archive is in: waits for GNU tar, judges the symlinks of the whole tree, mends modes. */
@@ -106,13 +114,7 @@ export class TarUnpacker {
       await this.extraction.stop()
       throw this.fatal
     }
-    try {
-      await this.extraction.end()
-    } catch (error) {
-      if (!(error instanceof NoTarInside)) throw error
-      // A damaged tar whose first block still reads as one: corrupt, not something else.
-      throw new CorruptArchiveError(`GNU tar could not read it: ${error.message}`)
-    }
+    await this.extraction.end()
     this.options.ledger.finish()
     const prefix = Buffer.from(`${this.options.staging}/`)
     for (const { name, mode } of this.modesToMend) {
@@ -132,13 +134,23 @@ export class TarUnpacker {
   /** A tar.gz's plain bytes, held until their first block is judged. */
   private toTar(plain: Buffer): Promise<void> | undefined {
     if (this.fatal !== undefined) return undefined
+    this.tarBytes += plain.length
+    if (this.tarBytes > this.options.maxTarBytes) {
+      this.failFatally(
+        new SiteLimitError(
+          `The bundle's tar data runs past ${formatBytes(this.options.maxTarBytes)}, the most \`max-site-size\` ` +
+            'allows an archive to hold. Nothing was unpacked into the site folder, and the previous site was left ' +
+            'as it was; raise `max-site-size` if the site really is this large.'
+        )
+      )
+      return undefined
+    }
     try {
       if (!this.gzipContent.pending) return this.extraction.write(plain)
       const judged = this.gzipContent.push(plain)
       return judged === undefined ? undefined : this.judged(judged)
     } catch {
-      // GNU tar stopped on a member refused: failFatally has it, and the gunzipping stops.
-      this.gunzip?.destroy()
+      // GNU tar stopped on a member refused: failFatally has it, and has stopped the gunzipping.
       return undefined
     }
   }
@@ -146,8 +158,6 @@ export class TarUnpacker {
   private judged({ verdict, head }: { verdict: NotAnArchiveError | 'tar'; head: Buffer }): Promise<void> | undefined {
     if (verdict === 'tar') return this.extraction.write(head)
     this.failFatally(verdict)
-    this.gunzip?.destroy()
-    void this.extraction.stop()
     return undefined
   }
 
@@ -163,11 +173,27 @@ export class TarUnpacker {
     }
   }
 
+  /** The unpacking cannot succeed: says so at once, and stops the gunzipping and GNU tar. */
   private failFatally(error: unknown): void {
     if (this.fatal !== undefined) return
     this.fatal = error
     this.options.onFatal(error)
+    this.gunzip?.destroy()
+    void this.extraction.stop()
   }
 }
 
 function noop(): void {}
+
+/** Until `stream` takes more, or is closed (stopped: it never drains then). */
+function drainedOrClosed(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('close', done)
+  })
+}

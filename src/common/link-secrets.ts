@@ -121,7 +121,8 @@ function percentDecoded(text: string): string {
   return text.replace(/(?:%[0-9a-fA-F]{2})+/g, decodeOrNot)
 }
 
-function decodeOrNot(text: string): string {
+/** `text` percent-decoded, or as it is when it is no valid percent-encoding. */
+export function decodeOrNot(text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {

@@ -2,7 +2,7 @@ import { ActionError } from '../common/errors.js'
 import { asObject, normalisedHttpLink, plain, statusMissing, text, timestamp } from './answer.js'
 import { segment } from '../common/path-segment.js'
 import { type ServiceClient, type ServiceRequest, ServiceError } from './client.js'
-import { describeWaitEnd, parseRetryAfter } from './retry.js'
+import { askedWaitOf, describeWaitEnd } from './retry.js'
 
 /**
  * An agent job as read from an answer (spec 2.1). No field is marked required there, so every
@@ -153,9 +153,8 @@ export class AgentApi {
   }
 
   private rateLimited(what: string, limit: string, error: ServiceError, said: string): ActionError {
-    const retryAfter = error.failure.kind === 'status' ? error.failure.retryAfter : undefined
     const now = this.now()
-    const waitMs = parseRetryAfter(retryAfter, now)
+    const waitMs = askedWaitOf(error.failure, now)
     const end = waitMs === undefined ? undefined : describeWaitEnd(waitMs, now)
     const when =
       end === undefined

@@ -21,7 +21,7 @@ import {
   describeFailure,
   refusalAdvice
 } from './failure.js'
-import { AttemptError, DEFAULT_BACKOFF, describeWaitEnd, parseRetryAfter, withRetries } from './retry.js'
+import { AttemptError, DEFAULT_BACKOFF, askedWaitOf, describeWaitEnd, withRetries } from './retry.js'
 
 /** Bound on one attempt, from sending to the whole answer (less when `timeout` is nearer). */
 const REQUEST_TIMEOUT_MS = 60_000
@@ -226,8 +226,7 @@ export function isOutOfTime(error: unknown): boolean {
 
 /** How long a request that failed was asked to wait before the next (its `Retry-After`), in ms from `now`. */
 export function askedWait(error: unknown, now: number): number | undefined {
-  if (!(error instanceof ServiceError) || error.failure.kind !== 'status') return undefined
-  return parseRetryAfter(error.failure.retryAfter, now)
+  return error instanceof ServiceError ? askedWaitOf(error.failure, now) : undefined
 }
 
 /** The final error of a request, written for the user from the one classification of its failure. */
@@ -244,7 +243,7 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
       refusalAdvice(failure.status, request)
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
-    const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined
+    const asked = askedWaitOf(failure, now)
     const end = asked === undefined ? undefined : describeWaitEnd(asked, now)
     const until = end === undefined ? '' : ` The service asked to wait until ${end.at} (${end.after}).`
     message =

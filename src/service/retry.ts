@@ -68,6 +68,11 @@ export function describeWaitEnd(waitMs: number, nowMs: number): { at: string; af
   }
 }
 
+/** The wait a failure's `Retry-After` asks for, in ms from `nowMs`; undefined when it asks none. */
+export function askedWaitOf(failure: AttemptFailure, nowMs: number): number | undefined {
+  return failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined
+}
+
 /**
  * The wait before the next attempt: the service's `Retry-After` when it gave one (it knows best),
  * but not less than the policy's floor; else the jittered backoff.
@@ -79,7 +84,7 @@ export function retryDelay(
   nowMs: number,
   random: () => number
 ): number {
-  const asked = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined
+  const asked = askedWaitOf(failure, nowMs)
   return asked === undefined ? backoffDelay(retry, policy, random) : Math.max(asked, policy.floorMs ?? 0)
 }
 

@@ -1,6 +1,7 @@
 /** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
 import { lookup as systemLookup } from 'node:dns'
 import { BlockList, type LookupFunction, isIP } from 'node:net'
+import { decodeOrNot } from '../common/link-secrets.js'
 import { serviceText } from '../common/text.js'
 import type { BundleLink } from '../service/export-api.js'
 
@@ -28,14 +29,6 @@ export function describeLink(url: string): string {
  * them, and no dot (a file name has one, `site.tar.gz`).
  */
 const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i
-
-function decodeOrNot(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
-}
 
 /** True when the link's expiry has passed. */
 export function isExpired(link: BundleLink, nowMs: number): boolean {
