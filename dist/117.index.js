@@ -1349,7 +1349,7 @@ function judge(check, settings, context) {
                 `Broken link in ${page} line ${broken.line}: ${JSON.stringify((0,common_text/* serviceText */.Lo)(broken.link))} ${nowhere}.`);
     }
     if (check.broken.length > 0)
-        report.folds.push(brokenLinksFold(check, context.secrets.values()));
+        report.folds.push(brokenLinksFold(check, context.secrets));
     if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
         return;
     const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])];
@@ -1363,7 +1363,7 @@ const SHOWN_CHARS = 300;
  * The archive's text: made safe, the run's secrets taken out before it is cut.
  */
 function brokenLinksFold(check, secrets) {
-    const shown = (value) => (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)((0,common_text/* serviceText */.Lo)(value), secrets), SHOWN_CHARS, `(cut short: ${value.length} characters)`);
+    const shown = (value) => secrets.cut((0,common_text/* serviceText */.Lo)(value), SHOWN_CHARS, `(cut short: ${value.length} characters)`);
     const lines = check.broken.map((broken) => broken.link === undefined
         ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
         : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`);

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals'
 import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
 import { brokenLinksFold } from '../src/export/site-check.js'
+import { Secrets } from '../src/common/secrets.js'
 import { readSummary } from './support/github-summary.js'
 
 function summaryOf(
@@ -188,7 +189,7 @@ describe('the job summary as GitHub shows it', () => {
         broken: [{ file: 'guide.html', line: 7, link, count: 2 }],
         reviewMs: 1
       },
-      [key]
+      secretsOf(key)
     )
     expect(fold.lines).toHaveLength(2)
     expect(fold.lines[0]).toMatch(/^guide\.html line 7 → \/docs\/a{280}\*\*\*.*\(and 1 more place\)$/)
@@ -197,3 +198,9 @@ describe('the job summary as GitHub shows it', () => {
     expect(fold.lines[1]).toBe('… and 1 more place (the first 1 link shown)')
   })
 })
+
+function secretsOf(...values: string[]): Secrets {
+  const secrets = new Secrets()
+  for (const value of values) secrets.add(value)
+  return secrets
+}

@@ -151,7 +151,6 @@ function paths(value) {
 ;// CONCATENATED MODULE: ./src/deploy/deploy-report.ts
 
 
-
 /** The paths of each kind of change the summary lists; the counts are of them all. */
 const PATHS_SHOWN = 50;
 /** The lines of a failed deployment's log the summary and the log show: its end, where the error is. */
@@ -269,7 +268,7 @@ class DeploymentReport {
     }
     /** Text of the service's without the secrets, then cut to `max` characters. */
     shown(text, max) {
-        return (0,common_text/* cutShort */.VV)((0,common_text/* redact */.E$)(text, this.secrets), max, `(cut short: ${text.length} characters)`);
+        return this.secrets.cut(text, max, `(cut short: ${text.length} characters)`);
     }
 }
 /** `The deployment's log: its last 20 lines (of 312)`. */
@@ -322,7 +321,7 @@ async function runDeploy(settings, client, context) {
     // The trigger's answer holds only the id; the reference says it queues the deployment.
     if (settings.jobId === undefined)
         outputs.set('status', 'queued');
-    const describe = new DeploymentReport(statusId, [settings.apiKey]);
+    const describe = new DeploymentReport(statusId, context.secrets);
     const expectedCommit = host.env('GITHUB_SHA');
     let last;
     let warnedOfCommit = false;

@@ -34,7 +34,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
   // The trigger's answer holds only the id; the reference says it queues the deployment.
   if (settings.jobId === undefined) outputs.set('status', 'queued')
 
-  const describe = new DeploymentReport(statusId, [settings.apiKey])
+  const describe = new DeploymentReport(statusId, context.secrets)
   const expectedCommit = host.env('GITHUB_SHA')
   let last: Deployment | undefined
   let warnedOfCommit = false

@@ -6,7 +6,7 @@
  * secret would leave a part of it that redaction no longer finds.
  */
 import type { Fold } from '../action/summary.js'
-import { cutShort, redact } from '../common/text.js'
+import type { Secrets } from '../common/secrets.js'
 import { counted, formatDuration } from '../common/units.js'
 import type { ChangedFiles, Deployment } from '../service/deploy-api.js'
 import { SERVICE_TEXT_CHARS } from '../service/answer.js'
@@ -32,7 +32,7 @@ export class DeploymentReport {
     /** The deployment's status id. */
     private readonly statusId: string,
     /** Taken out of every text of the service's before it is cut. */
-    private readonly secrets: readonly string[]
+    private readonly secrets: Secrets
   ) {}
 
   /** One line for the follower's log, logged when it changes: `in_progress: Building the docs`. */
@@ -127,7 +127,7 @@ export class DeploymentReport {
 
   /** Text of the service's without the secrets, then cut to `max` characters. */
   private shown(text: string, max: number): string {
-    return cutShort(redact(text, this.secrets), max, `(cut short: ${text.length} characters)`)
+    return this.secrets.cut(text, max, `(cut short: ${text.length} characters)`)
   }
 }
 

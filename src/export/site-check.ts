@@ -8,7 +8,8 @@ import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import type { Fold } from '../action/summary.js'
-import { cutShort, redact, serviceText } from '../common/text.js'
+import type { Secrets } from '../common/secrets.js'
+import { serviceText } from '../common/text.js'
 import { counted } from '../common/units.js'
 import { type BrokenLink, type SiteCheck, checkSite } from '../verify/site.js'
 
@@ -47,7 +48,7 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
           `Broken link in ${page} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} ${nowhere}.`
     )
   }
-  if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets.values()))
+  if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets))
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
   const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])]
   throw new ActionError(
@@ -63,9 +64,9 @@ const SHOWN_CHARS = 300
  * first distinct ones (what the site check reports), then how many places the others are in.
  * The archive's text: made safe, the run's secrets taken out before it is cut.
  */
-export function brokenLinksFold(check: SiteCheck, secrets: readonly string[]): Fold {
+export function brokenLinksFold(check: SiteCheck, secrets: Secrets): Fold {
   const shown = (value: string): string =>
-    cutShort(redact(serviceText(value), secrets), SHOWN_CHARS, `(cut short: ${value.length} characters)`)
+    secrets.cut(serviceText(value), SHOWN_CHARS, `(cut short: ${value.length} characters)`)
   const lines = check.broken.map((broken) =>
     broken.link === undefined
       ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
