@@ -15,12 +15,14 @@ import { type Report, newReport, renderSummary } from './action/summary.js'
 import { titleOf } from './action/title.js'
 import { repositoryOf, subjectOf } from './gate/trigger.js'
 import { type Clock, systemClock } from './common/clock.js'
-import { ActionError, CancelledError, errorMessage } from './common/errors.js'
+import { ActionError, CancelledError, errorMessage, isAbortError } from './common/errors.js'
 import { Secrets } from './common/secrets.js'
 import { failureKind } from './failure-kind.js'
 import { enter } from './gate/comment-gate.js'
 import { asObject } from './service/answer.js'
 import { ServiceClient } from './service/client.js'
+import { openCommentRun } from './reply/comment-run.js'
+import { JobReply } from './reply/job-reply.js'
 
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
@@ -93,8 +95,9 @@ function cancelledMessage(settings: Settings | undefined, jobId: string | undefi
 
 /**
  * Every operation enters through the comment gate: on a comment event nothing reaches the service
- * unless the comment's author may (see gate/comment-gate.ts). Then only the flow the operation
- * needs is loaded: the agent flow brings the GitHub client along.
+ * unless the comment's author may (see gate/comment-gate.ts). A comment that passed gets the run's
+ * reply, and every once-only request goes through its rerun rule (see reply/comment-run.ts). Then
+ * only the flow the operation needs is loaded: the agent flow brings the GitHub client along.
  */
 async function runOperation(settings: Settings, client: ServiceClient, context: FlowContext): Promise<void> {
   const { host, report } = context
@@ -104,14 +107,27 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
   report.title = titleOf(settings, subjectOf(event, home)?.number)
   const entrance = await enter(settings, context, event)
   if (entrance === undefined) return
-  if (settings.operation === 'export') {
-    const { runExport } = await import('./export/export-flow.js')
-    return runExport(settings, client, context)
+  const run = await openCommentRun(entrance, settings, context)
+  if (settings.operation !== 'export' && settings.operation !== 'deploy') {
+    const { runAgent } = await import('./agent/agent-flow.js')
+    return runAgent(settings, client, context, entrance, run)
   }
-  if (settings.operation === 'deploy') {
-    const { runDeploy } = await import('./deploy/deploy-flow.js')
-    return runDeploy(settings, client, context)
+  const reply = new JobReply(run, jobNoun(settings.operation), context)
+  try {
+    if (settings.operation === 'export') {
+      const { runExport } = await import('./export/export-flow.js')
+      await runExport(settings, client, context, { run, reply })
+    } else {
+      const { runDeploy } = await import('./deploy/deploy-flow.js')
+      await runDeploy(settings, client, context, { run, reply })
+    }
+  } catch (error) {
+    const jobId = context.outputs.get('job-id')
+    if (context.signal.aborted || isAbortError(error))
+      await reply.cancel(jobId ? resumeHint(settings.operation, jobId) : undefined)
+    else await reply.fail(errorMessage(error))
+    throw error
+  } finally {
+    await reply.settled()
   }
-  const { runAgent } = await import('./agent/agent-flow.js')
-  return runAgent(settings, client, context, entrance)
 }

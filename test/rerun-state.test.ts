@@ -11,7 +11,7 @@ import {
   carryOn,
   formatReplyMarker,
   readReplyMarker
-} from '../src/agent/rerun-state.js'
+} from '../src/reply/rerun-state.js'
 
 const PROJECT = 'proj_123'
 const JOB = { projectId: PROJECT, jobId: 'job_abc' }

@@ -20,6 +20,9 @@ export type RunnerVariable =
   | 'GITHUB_SERVER_URL'
   | 'GITHUB_RUN_ID'
   | 'GITHUB_RUN_ATTEMPT'
+  /** The job and the step of the workflow run: a comment's reply is one per step (see reply/run-reply.ts). */
+  | 'GITHUB_JOB'
+  | 'GITHUB_ACTION'
   /** The commit the workflow runs on: a deployment of another one is warned about. */
   | 'GITHUB_SHA'
 

@@ -193,9 +193,10 @@ export const INPUTS = {
   },
   'comment-reply': {
     description:
-      "On a comment event: react to the command at once, and keep one reply up to date with the job's status, " +
-      'pull request link or error.',
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+      'On a comment event, whatever the operation: react to the command at once, and keep one reply up to date ' +
+      "with the job's status, link or error. Its hidden marker keeps a rerun of the workflow run from asking the " +
+      'service again; with `false`, a rerun asks for nothing but a read.',
+    for: 'all',
     default: 'true'
   }
 } as const satisfies Record<string, InputSpec>

@@ -17,6 +17,8 @@ export interface GateSettings {
   /** On a comment event: the least permission on the repository its author needs. */
   commentPermission: PermissionLevel
   githubToken: string | undefined
+  /** On a comment event: react to the command and keep one reply up to date (every operation). */
+  commentReply: boolean
 }
 
 interface CommonSettings extends GateSettings {
@@ -78,7 +80,6 @@ export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
 
 interface AgentCommon extends CommonSettings {
   projectId: string
-  commentReply: boolean
 }
 
 /** The comment workflow's operation: the recorded job of a pull request gets the instruction, else a new job does. */
@@ -231,7 +232,8 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     maxPollIntervalMs,
     commentCommand,
     commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-    githubToken: value('github-token')
+    githubToken: value('github-token'),
+    commentReply: flag('comment-reply')
   }
   checkHeaderValue('github-token', common.githubToken, problems)
 
@@ -294,8 +296,7 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   } else if (operation !== undefined) {
     const agentCommon: AgentCommon = {
       ...common,
-      projectId: segment('project-id') ?? '',
-      commentReply: flag('comment-reply')
+      projectId: segment('project-id') ?? ''
     }
     if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
     const jobIdText = segment('job-id')

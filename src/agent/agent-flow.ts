@@ -19,9 +19,9 @@ import { Conversation, type JobInHand, type Reached, tookUpAlready } from './con
 import { READ_PERMISSION_HINT, describeGitHubError } from '../github/calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
 import type { Entrance } from '../gate/comment-gate.js'
-import { OurComments } from './our-comments.js'
-import { ProgressComment } from './progress-comment.js'
-import { type Asked, type ReplyState, type Resumed, carryOn } from './rerun-state.js'
+import { type CommentRun, earlierAttempt } from '../reply/comment-run.js'
+import { OurComments } from '../github/our-comments.js'
+import { type AgentAsked, type ReplyState, type Resumed, carryOn, unaccountedRerun } from '../reply/rerun-state.js'
 import {
   type Subject,
   type TriggeringComment,
@@ -45,7 +45,7 @@ const DEFAULT_COMMAND = '/docs-agent'
 type Request =
   /**
    * `resumed`: what an earlier attempt of this workflow run asked of the job, and when (see
-   * ProgressComment.resume); this attempt carries on with it instead of asking again.
+   * RunReply.resume); this attempt carries on with it instead of asking again.
    */
   | { kind: 'read'; job: JobToReach; resumed?: Resumed }
   | { kind: 'message'; job: JobToReach; instruction: string; ifRefused: string | undefined }
@@ -65,7 +65,8 @@ export async function runAgent(
   settings: AgentSettings,
   client: ServiceClient,
   context: FlowContext,
-  entrance: Entrance
+  entrance: Entrance,
+  run: CommentRun | undefined
 ): Promise<void> {
   const { clock, host, outputs, report, deadline } = context
   // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
@@ -73,12 +74,8 @@ export async function runAgent(
   const home = comment?.repository ?? repositoryOf(host.env('GITHUB_REPOSITORY'), {})
   // Only a comment can be skipped (see gate/): without one, `skipped` and `skip-reason` are not set.
   const github = await entrance.github()
-  const ours = github === undefined ? undefined : new OurComments(github, context)
-  const progress =
-    comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
-      ? ProgressComment.open(github, comment, context, ours)
-      : undefined
-  progress?.acknowledge()
+  const ours = run?.ours ?? (github === undefined ? undefined : new OurComments(github, context))
+  const progress = run?.reply
   const records =
     github === undefined || ours === undefined
       ? undefined
@@ -90,7 +87,8 @@ export async function runAgent(
     // 1. Which job, and what to ask of it: settled before any request to the service. A rerun of
     // the workflow run carries on from what an earlier attempt asked: asking again would send the
     // message twice or start a second job.
-    const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined
+    // Without a reply to read that from, a rerun asks only for a read.
+    const earlier = run?.reply === undefined ? undefined : await earlierAttempt(run, 'act on this comment')
     const request =
       resumedFrom(earlier, settings) ??
       (await plan(
@@ -98,6 +96,11 @@ export async function runAgent(
         { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) },
         records
       ))
+    if (run?.rerun === true && run.reply === undefined && request.kind !== 'read') {
+      const asked =
+        request.kind === 'create' ? 'create an agent job' : `send a message to agent job ${request.job.jobId}`
+      throw new ActionError(unaccountedRerun(asked, run.noReply ?? 'no reply of the action is kept'))
+    }
     if (request.kind !== 'read') {
       const { instruction } = request
       report.rows.push(['Prompt', cutShort(instruction, PROMPT_PREVIEW)])
@@ -283,7 +286,7 @@ function notFoundOnRecord(error: unknown, job: JobToReach): unknown {
 }
 
 /** What a rerun says of what its earlier attempt asked of job `jobId`, which it follows instead of asking again. */
-function resumedNote(resumed: { asked: Asked; answered: boolean }, jobId: string): string {
+function resumedNote(resumed: { asked: AgentAsked; answered: boolean }, jobId: string): string {
   if (resumed.asked === 'message' && !resumed.answered) {
     // Its marker was written before the message went out: the attempt may have stopped before it did.
     return (
@@ -346,7 +349,7 @@ async function reach(
       await conversation.asking('message', request.job, askedAt)
       try {
         const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-          const sent = await conversation.refusedIfSo(api.message(projectId, jobId, request.instruction, deadline))
+          const sent = await conversation.trackRefusal(api.message(projectId, jobId, request.instruction, deadline))
           log.info(`Agent job ${jobId} accepted the message.`)
           return sent
         })
@@ -395,7 +398,7 @@ async function create(
   const { log } = context.host
   await conversation.asking('create', undefined, context.clock.now())
   return log.group(`Create an agent job in project ${projectId}`, async () => {
-    const created = await conversation.refusedIfSo(api.create(projectId, prompt, deadline))
+    const created = await conversation.trackRefusal(api.create(projectId, prompt, deadline))
     log.info(`Created agent job ${created.id} in project ${projectId}.`)
     return { projectId, jobId: created.id, answer: created }
   })

@@ -5,14 +5,14 @@
 import type { FlowContext } from '../action/context.js'
 import type { Outputs } from '../action/outputs.js'
 import type { AgentSettings } from '../action/settings.js'
-import { ActionError, CancelledError } from '../common/errors.js'
+import { ActionError } from '../common/errors.js'
 import { formatMoment } from '../common/units.js'
 import { timestamp } from '../service/answer.js'
 import { AGENT_TERMINAL, type AgentJob } from '../service/agent-api.js'
-import { ServiceError } from '../service/client.js'
 import { type JobRecords, type PullRequestRef, type RecordedJob, parsePullRequestLink } from './job-record.js'
-import type { ProgressComment } from './progress-comment.js'
-import type { Asked } from './rerun-state.js'
+import type { RunReply } from '../reply/run-reply.js'
+import { surelyNotTaken } from '../reply/comment-run.js'
+import type { AgentAsked } from '../reply/rerun-state.js'
 import { type ProgressFacts, progressText } from './reply.js'
 import { serverUrlOf } from '../gate/trigger.js'
 
@@ -25,7 +25,7 @@ export interface JobInHand extends RecordedJob {
 export interface Reached {
   job: JobInHand
   /** What was asked of the job in the end (by an earlier attempt, for a resumed run). */
-  request: Asked
+  request: AgentAsked
   /** Clock time it was asked. */
   askedAt: number
   /** Whether the job has shown already that it took up a message (seen by an earlier attempt). */
@@ -70,7 +70,7 @@ export class Conversation {
   constructor(
     private readonly settings: AgentSettings,
     private readonly context: FlowContext,
-    private readonly progress: ProgressComment | undefined,
+    private readonly progress: RunReply | undefined,
     private readonly records: JobRecords | undefined,
     private readonly runUrl: string | undefined
   ) {
@@ -92,17 +92,11 @@ export class Conversation {
   }
 
   /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
-  async refusedIfSo<T>(request: Promise<T>): Promise<T> {
+  async trackRefusal<T>(request: Promise<T>): Promise<T> {
     try {
       return await request
     } catch (error) {
-      // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
-      const answer = error instanceof ServiceError ? error : (error as { cause?: unknown } | undefined)?.cause
-      const notTaken =
-        answer instanceof ServiceError
-          ? !answer.mayHaveBeenProcessed
-          : error instanceof CancelledError && error.beforeSending
-      if (notTaken) this.progress?.advance({ kind: 'refused' })
+      if (surelyNotTaken(error)) this.progress?.advance({ kind: 'refused' })
       throw error
     }
   }
@@ -129,7 +123,7 @@ export class Conversation {
     })
     const settled = !this.settings.wait || takenUp
     this.publish(job.answer, settled)
-    // Not waited for: the job is followed meanwhile (see ProgressComment.showSoon).
+    // Not waited for: the job is followed meanwhile (see RunReply.showSoon).
     if (this.settings.wait || reached.request !== 'read')
       this.progress?.showSoon(
         this.text(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer, undefined)

@@ -13,12 +13,10 @@ import type { GitHubApi, IssueComment, RepoRef } from '../action/host.js'
 import { commentCode } from '../common/text.js'
 import { isPlainSegment } from '../common/path-segment.js'
 import { LISTING_TIMEOUT_MS, Serial, readGitHub, tryGitHub } from '../github/calls.js'
-import { type Author, BY_A_BOT, type OurComments } from './our-comments.js'
+import { type Author, BY_A_BOT, type OurComments } from '../github/our-comments.js'
+import type { RecordedJob } from '../reply/rerun-state.js'
 
-export interface RecordedJob {
-  projectId: string
-  jobId: string
-}
+export type { RecordedJob } from '../reply/rerun-state.js'
 
 export interface PullRequestRef {
   repository: RepoRef

@@ -153,3 +153,22 @@ export function commentCode(text: string): string {
 function defuseLine(line: string): string {
   return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#$1`)
 }
+
+/** A code span of a message of ours: a run of backticks, its text, and as many backticks again. */
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g
+
+/**
+ * A message of ours, written for the log with Markdown's code spans (`` `job-id` ``, an id), as a
+ * GitHub comment shows it: each code span stays one (its text made a safe span, see commentCode),
+ * and everything else is plain text (see commentText), so that a service's text inside the message
+ * still makes no link, mention or markup. Cut secrets out before.
+ */
+export function commentMarkdown(text: string): string {
+  let out = ''
+  let at = 0
+  for (const match of text.matchAll(CODE_SPAN)) {
+    out += commentText(text.slice(at, match.index)) + commentCode(match[2] ?? '')
+    at = match.index + match[0].length
+  }
+  return out + commentText(text.slice(at))
+}

@@ -9,30 +9,53 @@ import type { FlowContext } from '../action/context.js'
 import type { DeploySettings } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
+import { commentCode } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 import { followJob } from '../follow/follow-job.js'
+import { sendOnce } from '../reply/comment-run.js'
+import type { OnComment } from '../reply/job-reply.js'
 import type { ServiceClient } from '../service/client.js'
-import { DEPLOY_KNOWN, DEPLOY_TERMINAL, DeployApi, type Deployment } from '../service/deploy-api.js'
+import { DEPLOY_KNOWN, DEPLOY_TERMINAL, DeployApi, type Deployment, FIND_AND_FOLLOW } from '../service/deploy-api.js'
 import { DeploymentReport, isAnotherCommit } from './deploy-report.js'
 
-export async function runDeploy(settings: DeploySettings, client: ServiceClient, context: FlowContext): Promise<void> {
+export async function runDeploy(
+  settings: DeploySettings,
+  client: ServiceClient,
+  context: FlowContext,
+  on: OnComment
+): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new DeployApi(client)
   if (settings.projectId !== undefined) report.rows.push(['Project', settings.projectId])
 
-  const statusId = await log.group('Trigger the deployment', async () => {
+  // `triggered`: this run queued the deployment (not `job-id`, nor an earlier attempt's).
+  const { statusId, triggered } = await log.group('Trigger the deployment', async () => {
     if (settings.jobId !== undefined) {
       log.info(`Following deployment ${settings.jobId}; nothing is triggered.`)
-      return settings.jobId
+      return { statusId: settings.jobId, triggered: false }
     }
-    const triggered = await api.trigger(settings.projectId, deadline)
-    log.info(`Triggered a deployment of project ${settings.projectId}: status id ${triggered}.`)
-    return triggered
+    const { projectId } = settings
+    const sent = await sendOnce(
+      on.run,
+      {
+        asked: 'trigger',
+        scope: projectId,
+        words: { request: `trigger a deployment of project ${projectId}`, instead: FIND_AND_FOLLOW },
+        asking: on.reply.askingText(`Triggering a deployment of project ${commentCode(projectId)}`),
+        send: () => api.trigger(projectId, deadline),
+        jobOf: (id) => id
+      },
+      context
+    )
+    if (sent.kind === 'resumed') return { statusId: sent.job.jobId, triggered: false }
+    log.info(`Triggered a deployment of project ${projectId}: status id ${sent.answer}.`)
+    return { statusId: sent.answer, triggered: true }
   })
   outputs.set('job-id', statusId)
   // The trigger's answer holds only the id; the reference says it queues the deployment.
-  if (settings.jobId === undefined) outputs.set('status', 'queued')
+  if (triggered) outputs.set('status', 'queued')
+  on.reply.working({ jobId: statusId, status: triggered ? 'queued' : undefined })
 
   const describe = new DeploymentReport(statusId, context.secrets)
   const expectedCommit = host.env('GITHUB_SHA')
@@ -42,6 +65,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
   const publish = (deployment: Deployment): void => {
     last = deployment
     outputs.set('status', deployment.status)
+    on.reply.working({ status: deployment.status })
     const sha = deployment.commit?.sha
     if (sha === undefined) return
     outputs.set('deployed-commit', sha)
@@ -57,7 +81,7 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
 
   try {
     if (!settings.wait) {
-      if (settings.jobId !== undefined) publish(await api.status(statusId, deadline))
+      if (!triggered) publish(await api.status(statusId, deadline))
       report.notes.push('Not waiting for the deployment (`wait: false`).')
       return
     }
@@ -71,15 +95,22 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
         known: DEPLOY_KNOWN,
         onValue: publish,
         // A deployment of an earlier run may be over already; one this run triggered is not.
-        checkFirst: settings.jobId !== undefined,
-        jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
+        checkFirst: !triggered,
+        jobStartedAt: triggered ? startedAt : undefined,
         resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
       })
     )
     await logOutcome(statusId, final, describe, log)
     // Timed by the service when it says; else, for a deployment this run triggered, by this run.
-    if (describe.duration(final) === undefined && settings.jobId === undefined)
+    if (describe.duration(final) === undefined && triggered)
       report.rows.push(['Duration', `${formatDuration(clock.now() - startedAt)} (as this run saw it)`])
+    const commit = describe.commitLine(final)
+    await on.reply.end(final.status === 'success', {
+      status: final.status,
+      elapsedMs: describe.durationMs(final),
+      details: commit === undefined ? undefined : [commit],
+      error: final.status === 'failure' ? describe.failure(final) : undefined
+    })
     if (final.status === 'failure') throw new ActionError(describe.failure(final))
   } finally {
     if (last !== undefined) {

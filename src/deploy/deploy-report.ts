@@ -96,9 +96,14 @@ export class DeploymentReport {
 
   /** The time from the trigger to the end, as the service timed it; undefined until it ended. */
   duration(deployment: Deployment): string | undefined {
+    const ms = this.durationMs(deployment)
+    return ms === undefined ? undefined : formatDuration(ms)
+  }
+
+  durationMs(deployment: Deployment): number | undefined {
     const { createdAt, endedAt } = deployment
     if (createdAt === undefined || endedAt === undefined || endedAt < createdAt) return undefined
-    return formatDuration(endedAt.getTime() - createdAt.getTime())
+    return endedAt.getTime() - createdAt.getTime()
   }
 
   /** The rows and folds of the job summary: the commit, its changes, the duration, and a failure's log. */

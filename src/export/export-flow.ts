@@ -20,8 +20,16 @@ import type { KeptArchive } from '../transfer/transfer.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
 import { siteVerifier } from './site-check.js'
+import { sendOnce } from '../reply/comment-run.js'
+import type { OnComment } from '../reply/job-reply.js'
+import { commentCode } from '../common/text.js'
 
-export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
+export async function runExport(
+  settings: ExportSettings,
+  client: ServiceClient,
+  context: FlowContext,
+  on: OnComment
+): Promise<void> {
   const { clock, host, outputs, report, startedAt, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
@@ -30,25 +38,40 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
   await checkExportPath(settings, host)
   await checkHelmValuesFile(settings, host)
 
-  const jobId = await log.group('Start the export', async () => {
+  // `started`: this run started the job (not `job-id`, nor an earlier attempt of the workflow run).
+  const { jobId, started } = await log.group('Start the export', async () => {
     if (settings.jobId !== undefined) {
       log.info(`Reusing export job ${settings.jobId}.`)
-      return settings.jobId
+      return { jobId: settings.jobId, started: false }
     }
-    const started = await api.start(
-      { domain: settings.domain, version: settings.docsVersion, paths: settings.paths },
-      deadline
+    const { domain } = settings
+    const sent = await sendOnce(
+      on.run,
+      {
+        asked: 'start',
+        scope: domain,
+        words: {
+          request: `start an export of ${domain}`,
+          instead: 'Find the job on the dashboard and pick it up with `operation: export` and `job-id: <its id>`.'
+        },
+        asking: on.reply.askingText(`Starting a static export of ${commentCode(domain)}`),
+        send: () => api.start({ domain, version: settings.docsVersion, paths: settings.paths }, deadline),
+        jobOf: (answer) => answer.jobId
+      },
+      context
     )
-    log.info(`Started export job ${started.jobId} for ${settings.domain}.`)
+    if (sent.kind === 'resumed') return { jobId: sent.job.jobId, started: false }
+    log.info(`Started export job ${sent.answer.jobId} for ${domain}.`)
     // The job first: an output that cannot be written then fails a step that names it.
-    outputs.set('job-id', started.jobId)
-    outputs.set('status', started.status ?? 'queued')
-    return started.jobId
+    outputs.set('job-id', sent.answer.jobId)
+    outputs.set('status', sent.answer.status ?? 'queued')
+    return { jobId: sent.answer.jobId, started: true }
   })
   outputs.set('job-id', jobId)
+  on.reply.working({ jobId, status: outputs.get('status') })
 
   if (!settings.wait) {
-    if (settings.jobId !== undefined) publishStatus(await api.status(jobId, deadline), context)
+    if (!started) publishStatus(await api.status(jobId, deadline), context, on)
     report.notes.push('Not waiting for the job (`wait: false`).')
     return
   }
@@ -64,17 +87,17 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,
-      onValue: (status) => publishStatus(status, context),
+      onValue: (status) => publishStatus(status, context, on),
       // A job of an earlier run may be done already; one this run started is not.
-      checkFirst: settings.jobId !== undefined,
-      jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
+      checkFirst: !started,
+      jobStartedAt: started ? startedAt : undefined,
       resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     })
   )
   if (final.status === 'failed') {
-    throw new ActionError(
-      `Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`
-    )
+    const failure = `Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`
+    await on.reply.end(false, { status: final.status, elapsedMs: jobTime(final), error: failure })
+    throw new ActionError(failure)
   }
 
   // Judged before it is handed on: a link that leads somewhere it may not is no output either.
@@ -118,6 +141,19 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       report.notes.push(expiring)
     }
   }
+  await on.reply.end(true, { status: final.status, elapsedMs: jobTime(final), details: exportDetails(final, context) })
+}
+
+/** What a comment's reply says the export did: its pages, and where the site or the archive went. */
+function exportDetails(final: ExportStatus, context: FlowContext): string[] {
+  const { outputs } = context
+  const details = final.pageCount === undefined ? [] : [counted(final.pageCount, 'page')]
+  const site = outputs.get('site-path')
+  const archive = outputs.get('bundle-path')
+  if (site) details.push(`Site unpacked on the runner (\`site-path\`)`)
+  else if (archive) details.push('Archive kept on the runner (`bundle-path`)')
+  else details.push('Bundle link generated (`bundle-url`)')
+  return details
 }
 
 /**
@@ -208,10 +244,19 @@ async function downloadBundle(step: DownloadStep): Promise<BundleLink> {
   }
 }
 
+/** The job's own time, from its creation to its last update, when the service says both. */
+function jobTime(status: ExportStatus): number | undefined {
+  const { createdAt, updatedAt } = status
+  return createdAt === undefined || updatedAt === undefined || updatedAt < createdAt
+    ? undefined
+    : updatedAt.getTime() - createdAt.getTime()
+}
+
 /** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
-function publishStatus(value: ExportStatus, context: FlowContext): void {
+function publishStatus(value: ExportStatus, context: FlowContext, on: OnComment): void {
   const { outputs } = context
   outputs.set('status', value.status)
+  on.reply.working({ status: value.status })
   if (value.progress !== undefined) outputs.set('progress', value.progress)
   if (value.pageCount !== undefined) outputs.set('page-count', value.pageCount)
 }

@@ -1,6 +1,7 @@
 /**
  * The entrance every operation passes, whatever it is (main.ts dispatches below it, so one added
- * later passes it too): on a comment event nothing reaches the service unless the comment is new,
+ * later passes it too): on a comment event (any event whose payload carries a comment or a review,
+ * see action/event.ts) nothing reaches the service unless the comment is new,
  * holds `comment-command` when one is set, was written by neither a bot nor the action, and its
  * author has at least `comment-permission` on the repository, read through the GitHub API (a
  * permission that cannot be read fails the run: closed, never `none`).
@@ -8,7 +9,8 @@
 import type { FlowContext } from '../action/context.js'
 import type { GitHubApi, RunnerEvent } from '../action/host.js'
 import type { GateSettings } from '../action/settings.js'
-import { ActionError } from '../common/errors.js'
+import { ActionError, InputError } from '../common/errors.js'
+import { eventKind } from '../action/event.js'
 import { type SkipReason, type TriggeringComment, readTriggeringComment, skipReason } from './trigger.js'
 import { meets, readPermission } from './permission.js'
 
@@ -32,6 +34,16 @@ export async function enter(
   event: RunnerEvent
 ): Promise<Entrance | undefined> {
   const { host, outputs } = context
+  // A workflow set up for comments, on an event nobody here knows: whose text it carries cannot
+  // be told, so it runs nothing (a new kind of comment event must not be a side door).
+  if (eventKind(event) === 'unknown' && settings.commentCommand !== undefined) {
+    throw new InputError(
+      `The event \`${event.name}\` is not one the action knows, and \`comment-command\` is set: whose comment it ` +
+        'would act on cannot be told, so nothing was sent to the docs service. Run this workflow on comment ' +
+        'events (`issue_comment`, `pull_request_review_comment`, `pull_request_review`), or leave ' +
+        '`comment-command` unset for this event.'
+    )
+  }
   const comment = readTriggeringComment(event, (name) => host.env(name))
   let made: Promise<GitHubApi | undefined> | undefined
   const github = (): Promise<GitHubApi | undefined> =>

@@ -1,9 +1,9 @@
 /**
- * What started the run, read from the event payload: the comment (issue_comment,
- * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
- * for: nothing (skipped, and why) or an instruction. Pure.
+ * What started the run, read from the event payload: the comment or review of a comment event
+ * (see action/event.ts) and what it is on, and what it asks for: nothing (skipped, and why) or an
+ * instruction. Pure.
  */
-import { type CommentEvent, isCommentEvent } from '../action/event.js'
+import { eventKind } from '../action/event.js'
 import type { RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
 import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
@@ -11,20 +11,40 @@ import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
 import { RECORD_MARKER, REPLY_MARKER } from '../github/markers.js'
 
-/** The issue or pull request a run is about. */
+/** The issue, pull request or discussion a run is about. */
 export interface Subject {
   repository: RepoRef
   number: number
+  kind: 'issue' | 'pull request' | 'discussion'
   isPullRequest: boolean
   title: string
   body: string
   url: string | undefined
 }
 
+/**
+ * Where a comment was written, which says where its reply goes: an issue's or pull request's
+ * conversation (`issue`), a review comment's thread (`review-comment`), a submitted review
+ * (`review`: replied to in the pull request's conversation), a discussion or a commit (no reply:
+ * the action writes neither), or the payload of an event the action does not know (`unknown`).
+ */
+export type CommentKind = 'issue' | 'review-comment' | 'review' | 'discussion' | 'commit' | 'unknown'
+
+const KIND_OF_EVENT: Record<string, CommentKind> = {
+  issue_comment: 'issue',
+  pull_request_review_comment: 'review-comment',
+  pull_request_review: 'review',
+  discussion_comment: 'discussion',
+  commit_comment: 'commit'
+}
+
 export interface TriggeringComment {
-  event: CommentEvent
-  /** `created`, `edited`, `deleted`; undefined when the payload does not say. */
+  /** The event's name (`issue_comment`, `pull_request_review`, ...). */
+  event: string
+  kind: CommentKind
+  /** `created` (`submitted` for a review), `edited`, `deleted`; undefined when the payload does not say. */
   action: string | undefined
+  /** The comment's id, or the review's. */
   id: number
   body: string
   author: string | undefined
@@ -36,7 +56,7 @@ export interface TriggeringComment {
   location: string | undefined
   /** The repository of the workflow (and of the comment). */
   repository: RepoRef | undefined
-  /** The issue or pull request the comment is on. */
+  /** The issue, pull request or discussion the comment is on. */
   subject: Subject | undefined
   /** Link to this workflow run. */
   runUrl: string | undefined
@@ -47,29 +67,39 @@ export type SkipReason = 'bot' | 'not-created' | 'no-command' | 'permission'
 /** How much of an issue's or pull request's body goes into a new job's prompt. */
 export const CONTEXT_BODY_CHARS = 4000
 
-/** The comment of a comment event; undefined for any other event. */
+/**
+ * The comment or review of a comment event; undefined for any other event. Throws when the
+ * payload of a comment event carries none that can be read: the gate cannot judge it.
+ */
 export function readTriggeringComment(
   event: RunnerEvent,
   env: (name: RunnerVariable) => string | undefined
 ): TriggeringComment | undefined {
-  if (!isCommentEvent(event.name)) return undefined
+  if (eventKind(event) !== 'comment') return undefined
   const { payload } = event
-  const comment = asObject(payload.comment)
+  const name = event.name ?? 'unknown'
+  const kind = KIND_OF_EVENT[name] ?? 'unknown'
+  const isReview = kind === 'review' || (kind === 'unknown' && payload.comment === undefined)
+  const comment = asObject(isReview ? payload.review : payload.comment)
   const id = comment.id
-  if (typeof id !== 'number' || typeof comment.body !== 'string') {
-    throw new ActionError(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`)
+  // A review submitted with inline comments alone has no body (null).
+  const body = isReview && comment.body === null ? '' : comment.body
+  if (typeof id !== 'number' || typeof body !== 'string') {
+    const what = isReview ? 'review' : 'comment'
+    throw new ActionError(`The \`${name}\` event payload carries no ${what} with an \`id\` and a \`body\`.`)
   }
   const user = asObject(comment.user)
   const repository = repositoryOf(env('GITHUB_REPOSITORY'), asObject(payload.repository))
   const serverUrl = serverUrlOf(env)
   const runId = env('GITHUB_RUN_ID')
   return {
-    event: event.name,
+    event: name,
+    kind,
     action: typeof payload.action === 'string' ? payload.action : undefined,
     id,
     threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
-    location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
-    body: comment.body,
+    location: kind === 'review-comment' ? reviewLocation(comment) : undefined,
+    body,
     author: typeof user.login === 'string' ? user.login : undefined,
     authorType: typeof user.type === 'string' ? user.type : undefined,
     repository,
@@ -103,18 +133,21 @@ export function serverUrlOf(env: (name: RunnerVariable) => string | undefined): 
   return env('GITHUB_SERVER_URL') ?? 'https://github.com'
 }
 
-/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+/** The issue, pull request or discussion of the event (comments, reviews, issues and pull_request events alike). */
 export function subjectOf(event: RunnerEvent, repository: RepoRef | undefined): Subject | undefined {
   const { payload } = event
   const issue = asObject(payload.issue)
   const pull = asObject(payload.pull_request)
-  const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined
+  const discussion = asObject(payload.discussion)
+  const found = [issue, pull, discussion].find((candidate) => typeof candidate.number === 'number')
   if (found === undefined || repository === undefined) return undefined
+  // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+  const isPullRequest = found === pull || (found === issue && 'pull_request' in issue)
   return {
     repository,
     number: found.number as number,
-    // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
-    isPullRequest: found === pull || 'pull_request' in issue,
+    kind: found === discussion ? 'discussion' : isPullRequest ? 'pull request' : 'issue',
+    isPullRequest,
     title: typeof found.title === 'string' ? found.title : '',
     body: typeof found.body === 'string' ? found.body : '',
     url: typeof found.html_url === 'string' ? found.html_url : undefined
@@ -172,8 +205,11 @@ export function skipReason(
       message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
     }
   }
-  if (comment.action !== undefined && comment.action !== 'created')
-    return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` }
+  const created = comment.kind === 'review' ? 'submitted' : 'created'
+  if (comment.action !== undefined && comment.action !== created) {
+    const what = comment.kind === 'review' ? 'review' : 'comment'
+    return { reason: 'not-created', message: `The ${what} was ${comment.action}, not ${created}.` }
+  }
   if (command !== undefined && !matchCommand(comment.body, command).matched) {
     return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` }
   }
@@ -208,9 +244,8 @@ export function resolvePrompt(
 /** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
 export function promptWithContext(instruction: string, subject: Subject | undefined): string {
   if (subject === undefined) return instruction
-  const kind = subject.isPullRequest ? 'pull request' : 'issue'
   const where =
-    `${kind} ` +
+    `${subject.kind} ` +
     `#${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`
   const body = cutShort(subject.body, CONTEXT_BODY_CHARS)
   return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`

@@ -39,6 +39,9 @@ export interface Deployment {
 export const DEPLOY_TERMINAL: ReadonlySet<string> = new Set(['success', 'failure'])
 export const DEPLOY_KNOWN: ReadonlySet<string> = new Set(['queued', 'in_progress', 'success', 'failure'])
 
+/** What to do instead of triggering again a deployment that may be under way. */
+export const FIND_AND_FOLLOW =
+  'Find its status id on the dashboard and follow it with `operation: deploy` and `job-id: <its status id>`.'
 /** What to do after a trigger that may have been processed: follow that deployment rather than start another. */
 const FOLLOW_UP =
   "If it was, a deployment of the project's deployment branch is under way: find its status id on the dashboard " +

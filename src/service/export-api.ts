@@ -9,6 +9,8 @@ export interface ExportStatus {
   progress: number | undefined
   pageCount: number | undefined
   error: string | undefined
+  createdAt: Date | undefined
+  updatedAt: Date | undefined
 }
 
 /** A presigned link to the bundle archive, as the bundle operation returns it. */
@@ -75,7 +77,14 @@ export class ExportApi {
     const body = asObject(answer)
     const status = text(body.status)
     if (status === undefined) throw statusMissing(answer, `read the status of export job ${jobId}`)
-    return { status, progress: percent(body.progress), pageCount: count(body.pageCount), error: text(body.error) }
+    return {
+      status,
+      progress: percent(body.progress),
+      pageCount: count(body.pageCount),
+      error: text(body.error),
+      createdAt: timestamp(body.createdAt),
+      updatedAt: timestamp(body.updatedAt)
+    }
   }
 
   /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */

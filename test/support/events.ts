@@ -91,3 +91,62 @@ export function reviewCommentEvent(text: string, comment: Record<string, unknown
     sender: OCTOCAT
   }
 }
+
+/** A submitted review of pull request 12 (its body may be null: a review of inline comments alone). */
+export function reviewEvent(text: string | null, review: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    action: 'submitted',
+    review: {
+      id: 8001,
+      body: text,
+      state: 'commented',
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/pull/12#pullrequestreview-8001`,
+      ...review
+    },
+    pull_request: {
+      number: 12,
+      title: 'Docs: install',
+      body: 'Reworks the install page.',
+      state: 'open',
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/pull/12`,
+      head: { ref: 'docs-install', sha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe', repo: { full_name: REPO } },
+      base: { ref: 'main', repo: { full_name: REPO } }
+    },
+    repository,
+    sender: OCTOCAT
+  }
+}
+
+/** A comment on discussion 3. */
+export function discussionCommentEvent(text: string, user = OCTOCAT): Record<string, unknown> {
+  return {
+    action: 'created',
+    comment: {
+      id: 7001,
+      body: text,
+      user,
+      html_url: `https://github.com/${REPO}/discussions/3#discussioncomment-7001`
+    },
+    discussion: {
+      number: 3,
+      title: 'How do I deploy?',
+      body: 'Asking.',
+      user,
+      html_url: `https://github.com/${REPO}/discussions/3`
+    },
+    repository,
+    sender: user
+  }
+}
+
+/** A comment on a commit. */
+export function commitCommentEvent(text: string, user = OCTOCAT): Record<string, unknown> {
+  return {
+    action: 'created',
+    comment: { id: 6001, body: text, user, commit_id: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe', path: null },
+    repository,
+    sender: user
+  }
+}

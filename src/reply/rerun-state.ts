@@ -1,22 +1,44 @@
 /**
  * What a rerun of a comment's workflow run must know of an earlier attempt, in one place: the
- * state a run's reply carries in its hidden marker (which workflow run and command it answers,
- * what the run asked of the service, how far that got), how each step of the run changes it and
- * when the change must be on GitHub (a request that creates something waits for its marker), and
- * what a rerun does with what an earlier attempt left (carryOn). ProgressComment writes and finds
- * the reply; runAgent asks carryOn. Pure.
+ * state a run's reply carries in its hidden marker (which workflow run, step and command it
+ * answers, what the run asked of the service, how far that got), how each step of the run changes
+ * it and when the change must be on GitHub (a request that creates something waits for its
+ * marker), and what a rerun does with what an earlier attempt left (carryOn for the agent,
+ * carryOnTrigger for the other operations). RunReply writes and finds the reply. Pure.
  */
 import { REPLY_MARKER } from '../github/markers.js'
-import type { RecordedJob } from './job-record.js'
 import { isPlainSegment } from '../common/path-segment.js'
 
-export type Asked = 'message' | 'create' | 'read'
+/**
+ * A job as a marker names it: `projectId` is the scope its id belongs to (the project; for an
+ * export, the domain exported), checked against the run's own before a rerun follows it.
+ */
+export interface RecordedJob {
+  projectId: string
+  jobId: string
+}
+
+/**
+ * What the run asked of the service: the agent's `message`, `create` and `read`; `trigger` for a
+ * deployment, a preview or an automation; `start` for an export.
+ */
+export type Asked = AgentAsked | 'trigger' | 'start'
+/** What an agent run asks of the service. */
+export type AgentAsked = 'message' | 'create' | 'read'
+/** The requests that the service may act on twice, which a rerun must never send again blindly. */
+export type OnceOnly = Exclude<Asked, 'read'>
 
 export interface ReplyState {
   /** GITHUB_RUN_ID: the same for every attempt of one workflow run. */
   run: string
-  /** The command's comment id. */
+  /**
+   * The step of the workflow run (GITHUB_JOB and GITHUB_ACTION, the same on every attempt): two
+   * steps of the action answering one comment keep a reply each.
+   */
+  step?: string | undefined
+  /** The command's comment id, or its review's (`review`). */
   comment: number
+  review?: boolean | undefined
   /** What the run asked of the service, once it did. */
   asked?: Asked | undefined
   /**
@@ -33,12 +55,13 @@ export interface ReplyState {
 }
 
 const PREFIX = '<!-- docs-admin-action:reply '
-const ASKED: ReadonlySet<string> = new Set(['message', 'create', 'read'])
+const ASKED: ReadonlySet<string> = new Set(['message', 'create', 'read', 'trigger', 'start'])
 
 export function formatReplyMarker(state: ReplyState): string {
   const fields: Array<[string, string | number | undefined]> = [
     ['run', state.run === '' ? undefined : state.run],
-    ['comment', state.comment],
+    ['step', state.step],
+    [state.review === true ? 'review' : 'comment', state.comment],
     ['asked', state.asked],
     ['outcome', state.outcome],
     ['at', state.at === undefined ? undefined : Math.round(state.at)],
@@ -66,7 +89,8 @@ export function readReplyMarker(body: string): ReplyState | undefined {
   } catch {
     return undefined
   }
-  const comment = Number(fields.get('comment'))
+  const review = fields.has('review')
+  const comment = Number(fields.get(review ? 'review' : 'comment'))
   if (!Number.isSafeInteger(comment)) return undefined
   const asked = fields.get('asked')
   const outcome = fields.get('outcome')
@@ -79,7 +103,9 @@ export function readReplyMarker(body: string): ReplyState | undefined {
       : undefined
   return {
     run: fields.get('run') ?? '',
+    step: fields.get('step'),
     comment,
+    review: review || undefined,
     asked: asked !== undefined && ASKED.has(asked) ? (asked as Asked) : undefined,
     outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
     at: Number.isFinite(at) && fields.has('at') ? at : undefined,
@@ -90,8 +116,8 @@ export function readReplyMarker(body: string): ReplyState | undefined {
 
 /** A step of a run that changes what its reply's marker says. */
 export type RerunEvent =
-  /** A request that creates something (a message, a job) is about to go to the service. */
-  | { kind: 'asking'; asked: 'message' | 'create'; job: RecordedJob | undefined; at: number }
+  /** A request that creates something (a message, a job, a deployment) is about to go to the service. */
+  | { kind: 'asking'; asked: OnceOnly; job: RecordedJob | undefined; at: number }
   /** The service surely did not act on it (a refusal, a request never sent): a rerun may ask again. */
   | { kind: 'refused' }
   /** The service answered: `job` is the job; `seen`, a message's job showed it took the message up. */
@@ -135,7 +161,7 @@ export function advance(state: ReplyState, event: RerunEvent): { state: ReplySta
 
 /** What an earlier attempt asked of a job this rerun follows instead of asking again, and when. */
 export interface Resumed {
-  asked: Asked
+  asked: AgentAsked
   at: number | undefined
   /** The job showed already that it took up the message. */
   seen: boolean
@@ -158,6 +184,7 @@ export function carryOn(earlier: ReplyState | undefined, projectId: string): Rer
   if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
     return { kind: 'ask' }
   const { job, asked, at, outcome, seen } = earlier
+  if (asked === 'trigger' || asked === 'start') return { kind: 'refuse', message: OTHER_STEP }
   if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
     return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } }
   if (asked === 'read') return { kind: 'ask' }
@@ -185,4 +212,63 @@ export function carryOn(earlier: ReplyState | undefined, projectId: string): Rer
       `follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the ` +
       `command again to send the message anew.`
   }
+}
+
+/** A marker of another operation where this step's was expected: the workflow changed between attempts. */
+const OTHER_STEP =
+  'An earlier attempt of this workflow run asked the docs service for something else in this step (the ' +
+  'workflow may have changed since), so this rerun asks nothing. Comment the command again to start afresh.'
+
+/** How an operation other than the agent's names its once-only request, for a rerun's refusal. */
+export interface TriggerWords {
+  /** `trigger a deployment of project proj_docs`. */
+  request: string
+  /** What the user does instead: `find its status id on the dashboard and follow it with ...`. */
+  instead: string
+}
+
+/** What a rerun of an operation other than the agent's does (see carryOnTrigger). */
+export type TriggerDecision =
+  { kind: 'ask' } | { kind: 'follow'; job: RecordedJob } | { kind: 'refuse'; message: string }
+
+/**
+ * What a rerun of a deployment, a preview, an automation or an export does after the earlier
+ * attempt `earlier`: `ask` as if new (nothing was asked, or the service surely did not act on it);
+ * `follow` the job the service answered with; `refuse` when the request may have been processed
+ * and its job is not known here (no clear answer), or is of another scope than `scope`.
+ */
+export function carryOnTrigger(
+  earlier: ReplyState | undefined,
+  asked: 'trigger' | 'start',
+  scope: string,
+  words: TriggerWords
+): TriggerDecision {
+  if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
+    return { kind: 'ask' }
+  if (earlier.asked !== asked) return { kind: 'refuse', message: OTHER_STEP }
+  const { job, outcome } = earlier
+  if (outcome === 'answered' && job !== undefined && job.projectId === scope) return { kind: 'follow', job }
+  const why =
+    outcome === 'pending'
+      ? 'may have asked the service to ' + words.request + ' (it got no clear answer, or stopped before asking)'
+      : `asked the service to ${words.request}, for ${job?.projectId ?? 'another scope'} (not this step's)`
+  return {
+    kind: 'refuse',
+    message:
+      `An earlier attempt of this workflow run ${why}, so this rerun does not ask again: ${words.instead} ` +
+      'Or comment the command again to start afresh.'
+  }
+}
+
+/**
+ * The refusal of a rerun that cannot know what an earlier attempt sent: on a comment, without a
+ * reply whose marker would say (`comment-reply: false`, or a comment the action does not reply
+ * to), a once-only request is never sent on a second attempt.
+ */
+export function unaccountedRerun(request: string, why: string): string {
+  return (
+    `This is a rerun of a workflow run started by a comment, and ${why}, so nothing tells whether an earlier ` +
+    `attempt already asked the service to ${request}: this rerun does not ask. Comment the command again to ` +
+    'start afresh.'
+  )
 }

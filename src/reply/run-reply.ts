@@ -1,16 +1,24 @@
 /**
- * The acknowledgement and the one progress comment of a comment-triggered run: 👀 on the command at
- * once, then one reply, posted as the request goes to the service and edited in place as the
- * job moves on. A run never posts a second reply, even when the first may have failed half-way.
+ * The acknowledgement and the one progress comment of a comment-triggered run, whatever the
+ * operation: 👀 on the command at once, then one reply, posted as the request goes to the service
+ * and edited in place as the job moves on. A run never posts a second reply, even when the first
+ * may have failed half-way.
  *
- * The reply starts with a hidden marker (rerun-state.ts) that names the workflow run and command
- * it answers and what was asked of the service: a rerun of the workflow run (the same command
- * again) finds it, edits it instead of posting another, and carries on from it (see resume()).
- * So the marker that says a request is on its way is written before the request is sent, or the
- * request is not sent (see record()); every other write is best-effort.
+ * The reply starts with a hidden marker (rerun-state.ts) that names the workflow run, step and
+ * command it answers and what was asked of the service: a rerun of the workflow run (the same
+ * command again) finds it, edits it instead of posting another, and carries on from it (see
+ * resume()). So the marker that says a request is on its way is written before the request is
+ * sent, or the request is not sent (see record()); every other write is best-effort.
  */
 import type { FlowContext } from '../action/context.js'
-import { type GitHubApi, GitHubApiError, type IssueComment, type PostedComment, type RepoRef } from '../action/host.js'
+import {
+  type GitHubApi,
+  GitHubApiError,
+  type IssueComment,
+  type PostedComment,
+  type RepoRef,
+  type RunnerVariable
+} from '../action/host.js'
 import { ActionError } from '../common/errors.js'
 import {
   LISTING_TIMEOUT_MS,
@@ -23,7 +31,7 @@ import {
   tryGitHubWhenCancelled,
   writeGitHub
 } from '../github/calls.js'
-import type { OurComments } from './our-comments.js'
+import type { OurComments } from '../github/our-comments.js'
 import { REPLY_MARKER } from '../github/markers.js'
 import {
   type MarkerWrite,
@@ -35,7 +43,7 @@ import {
 } from './rerun-state.js'
 import type { TriggeringComment } from '../gate/trigger.js'
 
-export class ProgressComment {
+export class RunReply {
   /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
   private readonly writes = new Serial()
   private readonly aside = new Serial()
@@ -55,17 +63,34 @@ export class ProgressComment {
     private readonly context: FlowContext,
     private readonly ours: OurComments
   ) {
-    this.state = { run: context.host.env('GITHUB_RUN_ID') ?? '', comment: comment.id }
+    const env = (name: RunnerVariable): string | undefined => context.host.env(name)
+    const step = [env('GITHUB_JOB'), env('GITHUB_ACTION')].filter((part) => part !== undefined).join('.')
+    this.state = {
+      run: env('GITHUB_RUN_ID') ?? '',
+      step: step === '' ? undefined : step,
+      comment: comment.id,
+      review: comment.kind === 'review' || undefined
+    }
   }
 
-  /** Undefined (after a warning) when the payload does not say where the comment is. */
+  /**
+   * Undefined (after a line that says why) where the action does not reply: a discussion's or a
+   * commit's comment (GitHub's REST API has no such replies), or a payload that does not say
+   * where the comment is.
+   */
   static open(
     github: GitHubApi,
     comment: TriggeringComment,
     context: FlowContext,
     ours: OurComments
-  ): ProgressComment | undefined {
-    const { repository, subject } = comment
+  ): RunReply | undefined {
+    const { repository, subject, kind } = comment
+    if (kind === 'discussion' || kind === 'commit' || kind === 'unknown') {
+      context.host.log.info(
+        `The action does not reply to a \`${comment.event}\` comment: it gets no reaction or reply.`
+      )
+      return undefined
+    }
     if (repository === undefined || subject === undefined) {
       context.host.log.warning(
         'The event payload does not name the repository and the issue or pull request: the comment gets no ' +
@@ -73,7 +98,7 @@ export class ProgressComment {
       )
       return undefined
     }
-    return new ProgressComment(github, { ...comment, repository }, subject.number, context, ours)
+    return new RunReply(github, { ...comment, repository }, subject.number, context, ours)
   }
 
   /**
@@ -85,7 +110,7 @@ export class ProgressComment {
   async resume(): Promise<ReplyState | undefined> {
     // Until the earlier reply is known not to exist, this attempt posts none of its own.
     this.tried = true
-    let earlier: Awaited<ReturnType<ProgressComment['findReply']>>
+    let earlier: Awaited<ReturnType<RunReply['findReply']>>
     try {
       earlier = await this.findReply('needed')
     } catch (error) {
@@ -114,11 +139,11 @@ export class ProgressComment {
   private async findReply(
     how: 'needed' | 'best-effort'
   ): Promise<{ posted: PostedComment; state: ReplyState } | undefined> {
-    const { repository, event, threadId } = this.comment
+    const { repository, kind, threadId } = this.comment
     const list = (signal: AbortSignal): Promise<IssueComment[]> =>
-      event === 'issue_comment'
-        ? this.github.listIssueComments(repository, this.number, signal)
-        : this.github.listReviewComments(repository, this.number, signal)
+      kind === 'review-comment'
+        ? this.github.listReviewComments(repository, this.number, signal)
+        : this.github.listIssueComments(repository, this.number, signal)
     const comments =
       how === 'needed'
         ? await readGitHub(this.context, list, LISTING_TIMEOUT_MS)
@@ -131,11 +156,15 @@ export class ProgressComment {
           )
     if (comments === undefined) return undefined
     const ours = await this.ours.authors(comments, REPLY_MARKER, how)
-    // The same command of the same workflow run: another workflow answering it keeps its own reply.
+    // The same command of the same workflow run and step: another workflow, or another step,
+    // answering it keeps its own reply.
+    const { comment: id, run, step, review } = this.state
     const answers = (comment: IssueComment): ReplyState | undefined => {
-      if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId)) return undefined
+      if (!ours(comment.author) || (kind === 'review-comment' && comment.inReplyTo !== threadId)) return undefined
       const state = readReplyMarker(comment.body)
-      return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined
+      return state?.comment === id && state.run === run && state.step === step && state.review === review
+        ? state
+        : undefined
     }
     const replies = comments.flatMap((comment) => {
       const state = answers(comment)
@@ -157,14 +186,15 @@ export class ProgressComment {
     return next.write
   }
 
-  /** 👀 on the command, not waited for (see settled). */
+  /** 👀 on the command, not waited for (see settled). GitHub takes no reaction on a review. */
   acknowledge(): void {
-    const { repository, id, event } = this.comment
+    const { repository, id, kind } = this.comment
+    if (kind === 'review') return
     this.aside.soon(() =>
       tryGitHub(this.context, `react to comment ${id}`, (signal) =>
-        event === 'issue_comment'
-          ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
-          : this.github.reactToReviewComment(repository, id, 'eyes', signal)
+        kind === 'review-comment'
+          ? this.github.reactToReviewComment(repository, id, 'eyes', signal)
+          : this.github.reactToIssueComment(repository, id, 'eyes', signal)
       )
     )
   }
@@ -271,22 +301,22 @@ export class ProgressComment {
     if (posted.url !== undefined) this.context.outputs.set('comment-url', posted.url)
   }
 
-  /** The post of the reply `body`, in a conversation or a review thread. */
+  /** The post of the reply `body`: in a review comment's thread, else in the conversation. */
   private post(body: string): (signal: AbortSignal) => Promise<PostedComment> {
-    const { repository, event, threadId } = this.comment
+    const { repository, kind, threadId } = this.comment
     return (signal) =>
-      event === 'issue_comment'
-        ? this.github.createIssueComment(repository, this.number, body, signal)
-        : this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
+      kind === 'review-comment'
+        ? this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
+        : this.github.createIssueComment(repository, this.number, body, signal)
   }
 
-  /** The edit of the reply to `body`, in a conversation or a review thread. */
+  /** The edit of the reply to `body`, in a review comment's thread or in the conversation. */
   private update(posted: PostedComment, body: string): (signal: AbortSignal) => Promise<void> {
-    const { repository, event } = this.comment
+    const { repository, kind } = this.comment
     return (signal) =>
-      event === 'issue_comment'
-        ? this.github.updateIssueComment(repository, posted.id, body, signal)
-        : this.github.updateReviewComment(repository, posted.id, body, signal)
+      kind === 'review-comment'
+        ? this.github.updateReviewComment(repository, posted.id, body, signal)
+        : this.github.updateIssueComment(repository, posted.id, body, signal)
   }
 
   private marked(text: string): string {
