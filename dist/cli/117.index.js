@@ -275,7 +275,14 @@ class ExportApi {
         const status = (0,service_answer/* text */.Qq)(body.status);
         if (status === undefined)
             throw (0,service_answer/* statusMissing */.pS)(answer, `read the status of export job ${jobId}`);
-        return { status, progress: (0,service_answer/* percent */.KN)(body.progress), pageCount: (0,service_answer/* count */.U9)(body.pageCount), error: (0,service_answer/* text */.Qq)(body.error) };
+        return {
+            status,
+            progress: (0,service_answer/* percent */.KN)(body.progress),
+            pageCount: (0,service_answer/* count */.U9)(body.pageCount),
+            error: (0,service_answer/* text */.Qq)(body.error),
+            createdAt: (0,service_answer/* timestamp */.vE)(body.createdAt),
+            updatedAt: (0,service_answer/* timestamp */.vE)(body.updatedAt)
+        };
     }
     /** Generates a fresh presigned link to the bundle. Safe to repeat: each call only makes a new link. */
     async bundle(jobId, deadline) {
@@ -1383,6 +1390,8 @@ function morePlaces(broken) {
     return broken.count > 1 ? ` (and ${(0,units/* counted */.hS)(broken.count - 1, 'more place')})` : '';
 }
 
+// EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
+var comment_run = __webpack_require__(1046);
 ;// CONCATENATED MODULE: ./src/export/export-flow.ts
 /**
  * Static export, end to end: start (or reuse) a job, follow it, generate the bundle link,
@@ -1401,7 +1410,9 @@ function morePlaces(broken) {
 
 
 
-async function runExport(settings, client, context) {
+
+
+async function runExport(settings, client, context, on) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
     const api = new ExportApi(client);
@@ -1409,22 +1420,37 @@ async function runExport(settings, client, context) {
     // written, fails the run while nothing is started.
     await checkExportPath(settings, host);
     await checkHelmValuesFile(settings, host);
-    const jobId = await log.group('Start the export', async () => {
+    // `started`: this run started the job (not `job-id`, nor an earlier attempt of the workflow run).
+    const { jobId, started } = await log.group('Start the export', async () => {
         if (settings.jobId !== undefined) {
             log.info(`Reusing export job ${settings.jobId}.`);
-            return settings.jobId;
+            return { jobId: settings.jobId, started: false };
         }
-        const started = await api.start({ domain: settings.domain, version: settings.docsVersion, paths: settings.paths }, deadline);
-        log.info(`Started export job ${started.jobId} for ${settings.domain}.`);
+        const { domain } = settings;
+        const sent = await (0,comment_run/* sendOnce */.E4)(on.run, {
+            asked: 'start',
+            scope: domain,
+            words: {
+                request: `start an export of ${domain}`,
+                instead: 'Find the job on the dashboard and pick it up with `operation: export` and `job-id: <its id>`.'
+            },
+            asking: on.reply.askingText(`Starting a static export of ${(0,common_text/* commentCode */.ph)(domain)}`),
+            send: () => api.start({ domain, version: settings.docsVersion, paths: settings.paths }, deadline),
+            jobOf: (answer) => answer.jobId
+        }, context);
+        if (sent.kind === 'resumed')
+            return { jobId: sent.job.jobId, started: false };
+        log.info(`Started export job ${sent.answer.jobId} for ${domain}.`);
         // The job first: an output that cannot be written then fails a step that names it.
-        outputs.set('job-id', started.jobId);
-        outputs.set('status', started.status ?? 'queued');
-        return started.jobId;
+        outputs.set('job-id', sent.answer.jobId);
+        outputs.set('status', sent.answer.status ?? 'queued');
+        return { jobId: sent.answer.jobId, started: true };
     });
     outputs.set('job-id', jobId);
+    on.reply.working({ jobId, status: outputs.get('status') });
     if (!settings.wait) {
-        if (settings.jobId !== undefined)
-            publishStatus(await api.status(jobId, deadline), context);
+        if (!started)
+            publishStatus(await api.status(jobId, deadline), context, on);
         report.notes.push('Not waiting for the job (`wait: false`).');
         return;
     }
@@ -1437,14 +1463,16 @@ async function runExport(settings, client, context) {
         read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
-        onValue: (status) => publishStatus(status, context),
+        onValue: (status) => publishStatus(status, context, on),
         // A job of an earlier run may be done already; one this run started is not.
-        checkFirst: settings.jobId !== undefined,
-        jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
+        checkFirst: !started,
+        jobStartedAt: started ? startedAt : undefined,
         resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     }));
     if (final.status === 'failed') {
-        throw new common_errors/* ActionError */.lZ(`Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`);
+        const failure = `Export job ${jobId} failed${final.error ? `: ${final.error}` : ' (the service gave no reason)'}.`;
+        await on.reply.end(false, { status: final.status, elapsedMs: jobTime(final), error: failure });
+        throw new common_errors/* ActionError */.lZ(failure);
     }
     // Judged before it is handed on: a link that leads somewhere it may not is no output either.
     const policy = await (0,transfer_link/* linkPolicy */.ln)(settings.baseUrl);
@@ -1479,6 +1507,21 @@ async function runExport(settings, client, context) {
             report.notes.push(expiring);
         }
     }
+    await on.reply.end(true, { status: final.status, elapsedMs: jobTime(final), details: exportDetails(final, context) });
+}
+/** What a comment's reply says the export did: its pages, and where the site or the archive went. */
+function exportDetails(final, context) {
+    const { outputs } = context;
+    const details = final.pageCount === undefined ? [] : [(0,units/* counted */.hS)(final.pageCount, 'page')];
+    const site = outputs.get('site-path');
+    const archive = outputs.get('bundle-path');
+    if (site)
+        details.push(`Site unpacked on the runner (\`site-path\`)`);
+    else if (archive)
+        details.push('Archive kept on the runner (`bundle-path`)');
+    else
+        details.push('Bundle link generated (`bundle-url`)');
+    return details;
 }
 /**
  * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
@@ -1555,10 +1598,18 @@ async function downloadBundle(step) {
             await removeArchiveFolder(archiveFolder, log);
     }
 }
+/** The job's own time, from its creation to its last update, when the service says both. */
+function jobTime(status) {
+    const { createdAt, updatedAt } = status;
+    return createdAt === undefined || updatedAt === undefined || updatedAt < createdAt
+        ? undefined
+        : updatedAt.getTime() - createdAt.getTime();
+}
 /** The status and its figures (the answer readers keep only sane ones: progress 0..100, a whole page count). */
-function publishStatus(value, context) {
+function publishStatus(value, context, on) {
     const { outputs } = context;
     outputs.set('status', value.status);
+    on.reply.working({ status: value.status });
     if (value.progress !== undefined)
         outputs.set('progress', value.progress);
     if (value.pageCount !== undefined)

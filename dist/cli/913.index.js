@@ -15,14 +15,16 @@ __webpack_require__.d(__webpack_exports__, {
 var service_job = __webpack_require__(1652);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __webpack_require__(1922);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/common/units.ts
 var units = __webpack_require__(8570);
 // EXTERNAL MODULE: ./src/follow/follow-job.ts + 2 modules
 var follow_job = __webpack_require__(7954);
+// EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
+var comment_run = __webpack_require__(1046);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
 var path_segment = __webpack_require__(2650);
-// EXTERNAL MODULE: ./src/common/text.ts
-var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var service_answer = __webpack_require__(885);
 // EXTERNAL MODULE: ./src/service/client.ts
@@ -40,6 +42,8 @@ var client = __webpack_require__(9224);
 
 const DEPLOY_TERMINAL = new Set(['success', 'failure']);
 const DEPLOY_KNOWN = new Set(['queued', 'in_progress', 'success', 'failure']);
+/** What to do instead of triggering again a deployment that may be under way. */
+const FIND_AND_FOLLOW = 'Find its status id on the dashboard and follow it with `operation: deploy` and `job-id: <its status id>`.';
 /** What to do after a trigger that may have been processed: follow that deployment rather than start another. */
 const FOLLOW_UP = "If it was, a deployment of the project's deployment branch is under way: find its status id on the dashboard " +
     'and follow it with `operation: deploy` and `job-id: <its status id>` rather than triggering another.';
@@ -234,10 +238,14 @@ class DeploymentReport {
     }
     /** The time from the trigger to the end, as the service timed it; undefined until it ended. */
     duration(deployment) {
+        const ms = this.durationMs(deployment);
+        return ms === undefined ? undefined : (0,units/* formatDuration */.a3)(ms);
+    }
+    durationMs(deployment) {
         const { createdAt, endedAt } = deployment;
         if (createdAt === undefined || endedAt === undefined || endedAt < createdAt)
             return undefined;
-        return (0,units/* formatDuration */.a3)(endedAt.getTime() - createdAt.getTime());
+        return endedAt.getTime() - createdAt.getTime();
     }
     /** The rows and folds of the job summary: the commit, its changes, the duration, and a failure's log. */
     summary(deployment) {
@@ -302,25 +310,39 @@ function isAnotherCommit(deployed, expected) {
 
 
 
-async function runDeploy(settings, client, context) {
+
+
+async function runDeploy(settings, client, context, on) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
     const api = new DeployApi(client);
     if (settings.projectId !== undefined)
         report.rows.push(['Project', settings.projectId]);
-    const statusId = await log.group('Trigger the deployment', async () => {
+    // `triggered`: this run queued the deployment (not `job-id`, nor an earlier attempt's).
+    const { statusId, triggered } = await log.group('Trigger the deployment', async () => {
         if (settings.jobId !== undefined) {
             log.info(`Following deployment ${settings.jobId}; nothing is triggered.`);
-            return settings.jobId;
+            return { statusId: settings.jobId, triggered: false };
         }
-        const triggered = await api.trigger(settings.projectId, deadline);
-        log.info(`Triggered a deployment of project ${settings.projectId}: status id ${triggered}.`);
-        return triggered;
+        const { projectId } = settings;
+        const sent = await (0,comment_run/* sendOnce */.E4)(on.run, {
+            asked: 'trigger',
+            scope: projectId,
+            words: { request: `trigger a deployment of project ${projectId}`, instead: FIND_AND_FOLLOW },
+            asking: on.reply.askingText(`Triggering a deployment of project ${(0,common_text/* commentCode */.ph)(projectId)}`),
+            send: () => api.trigger(projectId, deadline),
+            jobOf: (id) => id
+        }, context);
+        if (sent.kind === 'resumed')
+            return { statusId: sent.job.jobId, triggered: false };
+        log.info(`Triggered a deployment of project ${projectId}: status id ${sent.answer}.`);
+        return { statusId: sent.answer, triggered: true };
     });
     outputs.set('job-id', statusId);
     // The trigger's answer holds only the id; the reference says it queues the deployment.
-    if (settings.jobId === undefined)
+    if (triggered)
         outputs.set('status', 'queued');
+    on.reply.working({ jobId: statusId, status: triggered ? 'queued' : undefined });
     const describe = new DeploymentReport(statusId, context.secrets);
     const expectedCommit = host.env('GITHUB_SHA');
     let last;
@@ -329,6 +351,7 @@ async function runDeploy(settings, client, context) {
     const publish = (deployment) => {
         last = deployment;
         outputs.set('status', deployment.status);
+        on.reply.working({ status: deployment.status });
         const sha = deployment.commit?.sha;
         if (sha === undefined)
             return;
@@ -344,7 +367,7 @@ async function runDeploy(settings, client, context) {
     };
     try {
         if (!settings.wait) {
-            if (settings.jobId !== undefined)
+            if (!triggered)
                 publish(await api.status(statusId, deadline));
             report.notes.push('Not waiting for the deployment (`wait: false`).');
             return;
@@ -358,14 +381,21 @@ async function runDeploy(settings, client, context) {
             known: DEPLOY_KNOWN,
             onValue: publish,
             // A deployment of an earlier run may be over already; one this run triggered is not.
-            checkFirst: settings.jobId !== undefined,
-            jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
+            checkFirst: !triggered,
+            jobStartedAt: triggered ? startedAt : undefined,
             resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
         }));
         await logOutcome(statusId, final, describe, log);
         // Timed by the service when it says; else, for a deployment this run triggered, by this run.
-        if (describe.duration(final) === undefined && settings.jobId === undefined)
+        if (describe.duration(final) === undefined && triggered)
             report.rows.push(['Duration', `${(0,units/* formatDuration */.a3)(clock.now() - startedAt)} (as this run saw it)`]);
+        const commit = describe.commitLine(final);
+        await on.reply.end(final.status === 'success', {
+            status: final.status,
+            elapsedMs: describe.durationMs(final),
+            details: commit === undefined ? undefined : [commit],
+            error: final.status === 'failure' ? describe.failure(final) : undefined
+        });
         if (final.status === 'failure')
             throw new errors/* ActionError */.lZ(describe.failure(final));
     }

@@ -28373,18 +28373,76 @@ exports.debug = debug; // for test
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K: () => (/* binding */ isCommentEvent),
-/* harmony export */   N: () => (/* binding */ readRunnerEvent)
+/* harmony export */   Kx: () => (/* binding */ isCommentEvent),
+/* harmony export */   No: () => (/* binding */ readRunnerEvent),
+/* harmony export */   Pb: () => (/* binding */ eventKind)
 /* harmony export */ });
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
 
 
-/** The events of a comment on an issue or pull request. */
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
+/**
+ * The events whose payload carries a comment or a review. Whatever the operation, the comment gate
+ * judges their author (see gate/comment-gate.ts).
+ */
+const COMMENT_EVENTS = [
+    'issue_comment',
+    'pull_request_review_comment',
+    'pull_request_review',
+    'discussion_comment',
+    'commit_comment'
+];
+/**
+ * GitHub's other events that start a workflow: none carries a comment or a review. An event not
+ * named here or above is one the gate does not know, and it fails closed on it (see eventKind).
+ */
+const OTHER_EVENTS = new Set([
+    'branch_protection_rule',
+    'check_run',
+    'check_suite',
+    'create',
+    'delete',
+    'deployment',
+    'deployment_status',
+    'discussion',
+    'fork',
+    'gollum',
+    'issues',
+    'label',
+    'merge_group',
+    'milestone',
+    'page_build',
+    'public',
+    'pull_request',
+    'pull_request_target',
+    'push',
+    'registry_package',
+    'release',
+    'repository_dispatch',
+    'schedule',
+    'status',
+    'watch',
+    'workflow_call',
+    'workflow_dispatch',
+    'workflow_run'
+]);
 function isCommentEvent(name) {
     return COMMENT_EVENTS.includes(name ?? '');
+}
+/**
+ * What the gate makes of an event: `comment` when its name is a comment event's or its payload
+ * carries a comment or a review (whatever its name), `unknown` for a name GitHub's list above does
+ * not hold, `other` for the rest (and for a run outside a workflow, which has no event).
+ */
+function eventKind(event) {
+    const { name, payload } = event;
+    if (isCommentEvent(name) || isObject(payload.comment) || isObject(payload.review))
+        return 'comment';
+    return name === undefined || OTHER_EVENTS.has(name) ? 'other' : 'unknown';
+}
+function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 /**
  * The event that started the run, as the runner describes it: its name in GITHUB_EVENT_NAME and
@@ -28411,12 +28469,7 @@ async function readRunnerEvent(env) {
     catch (error) {
         throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The event payload at GITHUB_EVENT_PATH (${file}) is not JSON: ${(0,_common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(error)}`);
     }
-    return {
-        name,
-        payload: payload !== null && typeof payload === 'object' && !Array.isArray(payload)
-            ? payload
-            : {}
-    };
+    return { name, payload: isObject(payload) ? payload : {} };
 }
 
 
@@ -28635,9 +28688,10 @@ const INPUTS = {
         default: '${{ github.token }}'
     },
     'comment-reply': {
-        description: "On a comment event: react to the command at once, and keep one reply up to date with the job's status, " +
-            'pull request link or error.',
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create'],
+        description: 'On a comment event, whatever the operation: react to the command at once, and keep one reply up to date ' +
+            "with the job's status, link or error. Its hidden marker keeps a rerun of the workflow run from asking the " +
+            'service again; with `false`, a rerun asks for nothing but a read.',
+        for: 'all',
         default: 'true'
     }
 };
@@ -29141,7 +29195,7 @@ const EXIT_CODE_MEANINGS = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1594);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9343);
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
 /* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9790);
 /* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8551);
@@ -29587,7 +29641,8 @@ function isPlainSegment(value) {
 /* harmony export */   fk: () => (/* binding */ printableLines),
 /* harmony export */   ph: () => (/* binding */ commentCode),
 /* harmony export */   pt: () => (/* binding */ commentPhrase),
-/* harmony export */   qH: () => (/* binding */ plainLogLines)
+/* harmony export */   qH: () => (/* binding */ plainLogLines),
+/* harmony export */   r: () => (/* binding */ commentMarkdown)
 /* harmony export */ });
 /**
  * Text from elsewhere (the service, the storage, an archive) is data: before it reaches a log
@@ -29728,6 +29783,23 @@ function commentCode(text) {
 function defuseLine(line) {
     return line.replace(COMMAND_START, `${ZERO_WIDTH_SPACE}$1$2`).replace(OLD_COMMAND, `#${ZERO_WIDTH_SPACE}#$1`);
 }
+/** A code span of a message of ours: a run of backticks, its text, and as many backticks again. */
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+/**
+ * A message of ours, written for the log with Markdown's code spans (`` `job-id` ``, an id), as a
+ * GitHub comment shows it: each code span stays one (its text made a safe span, see commentCode),
+ * and everything else is plain text (see commentText), so that a service's text inside the message
+ * still makes no link, mention or markup. Cut secrets out before.
+ */
+function commentMarkdown(text) {
+    let out = '';
+    let at = 0;
+    for (const match of text.matchAll(CODE_SPAN)) {
+        out += commentText(text.slice(at, match.index)) + commentCode(match[2] ?? '');
+        at = match.index + match[0].length;
+    }
+    return out + commentText(text.slice(at));
+}
 
 
 /***/ }),
@@ -29863,38 +29935,55 @@ function formatMoment(at, now) {
 /* harmony import */ var _service_answer_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(885);
 /* harmony import */ var _github_markers_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3400);
 /**
- * What started the run, read from the event payload: the comment (issue_comment,
- * pull_request_review_comment) and the issue or pull request it is on, and what the comment asks
- * for: nothing (skipped, and why) or an instruction. Pure.
+ * What started the run, read from the event payload: the comment or review of a comment event
+ * (see action/event.ts) and what it is on, and what it asks for: nothing (skipped, and why) or an
+ * instruction. Pure.
  */
 
 
 
 
 
+const KIND_OF_EVENT = {
+    issue_comment: 'issue',
+    pull_request_review_comment: 'review-comment',
+    pull_request_review: 'review',
+    discussion_comment: 'discussion',
+    commit_comment: 'commit'
+};
 /** How much of an issue's or pull request's body goes into a new job's prompt. */
 const CONTEXT_BODY_CHARS = 4000;
-/** The comment of a comment event; undefined for any other event. */
+/**
+ * The comment or review of a comment event; undefined for any other event. Throws when the
+ * payload of a comment event carries none that can be read: the gate cannot judge it.
+ */
 function readTriggeringComment(event, env) {
-    if (!(0,_action_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isCommentEvent */ .K)(event.name))
+    if ((0,_action_event_js__WEBPACK_IMPORTED_MODULE_0__/* .eventKind */ .Pb)(event) !== 'comment')
         return undefined;
     const { payload } = event;
-    const comment = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.comment);
+    const name = event.name ?? 'unknown';
+    const kind = KIND_OF_EVENT[name] ?? 'unknown';
+    const isReview = kind === 'review' || (kind === 'unknown' && payload.comment === undefined);
+    const comment = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(isReview ? payload.review : payload.comment);
     const id = comment.id;
-    if (typeof id !== 'number' || typeof comment.body !== 'string') {
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The \`${event.name}\` event payload carries no comment with an \`id\` and a \`body\`.`);
+    // A review submitted with inline comments alone has no body (null).
+    const body = isReview && comment.body === null ? '' : comment.body;
+    if (typeof id !== 'number' || typeof body !== 'string') {
+        const what = isReview ? 'review' : 'comment';
+        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`The \`${name}\` event payload carries no ${what} with an \`id\` and a \`body\`.`);
     }
     const user = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(comment.user);
     const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.repository));
     const serverUrl = serverUrlOf(env);
     const runId = env('GITHUB_RUN_ID');
     return {
-        event: event.name,
+        event: name,
+        kind,
         action: typeof payload.action === 'string' ? payload.action : undefined,
         id,
         threadId: typeof comment.in_reply_to_id === 'number' ? comment.in_reply_to_id : id,
-        location: event.name === 'pull_request_review_comment' ? reviewLocation(comment) : undefined,
-        body: comment.body,
+        location: kind === 'review-comment' ? reviewLocation(comment) : undefined,
+        body,
         author: typeof user.login === 'string' ? user.login : undefined,
         authorType: typeof user.type === 'string' ? user.type : undefined,
         repository,
@@ -29923,19 +30012,22 @@ function reviewLocation(comment) {
 function serverUrlOf(env) {
     return env('GITHUB_SERVER_URL') ?? 'https://github.com';
 }
-/** The issue or pull request of the event (comments, issues and pull_request events alike). */
+/** The issue, pull request or discussion of the event (comments, reviews, issues and pull_request events alike). */
 function subjectOf(event, repository) {
     const { payload } = event;
     const issue = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.issue);
     const pull = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.pull_request);
-    const found = typeof issue.number === 'number' ? issue : typeof pull.number === 'number' ? pull : undefined;
+    const discussion = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.discussion);
+    const found = [issue, pull, discussion].find((candidate) => typeof candidate.number === 'number');
     if (found === undefined || repository === undefined)
         return undefined;
+    // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
+    const isPullRequest = found === pull || (found === issue && 'pull_request' in issue);
     return {
         repository,
         number: found.number,
-        // An issue_comment on a pull request carries the pull request as an issue with a `pull_request` key.
-        isPullRequest: found === pull || 'pull_request' in issue,
+        kind: found === discussion ? 'discussion' : isPullRequest ? 'pull request' : 'issue',
+        isPullRequest,
         title: typeof found.title === 'string' ? found.title : '',
         body: typeof found.body === 'string' ? found.body : '',
         url: typeof found.html_url === 'string' ? found.html_url : undefined
@@ -29986,8 +30078,11 @@ function skipReason(comment, command) {
             message: `The comment is a reply or record of this action (written as ${comment.author ?? 'unknown'}).`
         };
     }
-    if (comment.action !== undefined && comment.action !== 'created')
-        return { reason: 'not-created', message: `The comment was ${comment.action}, not created.` };
+    const created = comment.kind === 'review' ? 'submitted' : 'created';
+    if (comment.action !== undefined && comment.action !== created) {
+        const what = comment.kind === 'review' ? 'review' : 'comment';
+        return { reason: 'not-created', message: `The ${what} was ${comment.action}, not ${created}.` };
+    }
     if (command !== undefined && !matchCommand(comment.body, command).matched) {
         return { reason: 'no-command', message: `The comment does not start with \`${command}\`.` };
     }
@@ -30014,8 +30109,7 @@ function resolvePrompt(source, comment, eventName) {
 function promptWithContext(instruction, subject) {
     if (subject === undefined)
         return instruction;
-    const kind = subject.isPullRequest ? 'pull request' : 'issue';
-    const where = `${kind} ` +
+    const where = `${subject.kind} ` +
         `#${subject.number}${subject.title ? ` "${subject.title}"` : ''}${subject.url ? ` (${subject.url})` : ''}`;
     const body = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cutShort */ .VV)(subject.body, CONTEXT_BODY_CHARS);
     return `${instruction}\n\n---\nContext: this was asked on the ${where}.${body.trim() === '' ? '' : `\n\n${body}`}`;
@@ -30238,7 +30332,55 @@ const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
 
 /***/ }),
 
-/***/ 1594:
+/***/ 6940:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ BY_A_BOT),
+/* harmony export */   x: () => (/* binding */ OurComments)
+/* harmony export */ });
+/* harmony import */ var _github_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4342);
+
+/** Ours when nothing more is known: a bot's. */
+const BY_A_BOT = (author) => author.type === 'Bot';
+class OurComments {
+    github;
+    context;
+    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
+    token;
+    constructor(github, context) {
+        this.github = github;
+        this.context = context;
+    }
+    /**
+     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
+     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
+     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
+     */
+    async authors(comments, marker, how) {
+        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
+            return BY_A_BOT;
+        if (this.token === undefined) {
+            const ask = async (signal) => ({
+                login: await this.github.tokenLogin(signal)
+            });
+            // A best-effort ask that failed is not kept: the next ask may get the answer.
+            const token = how === 'needed'
+                ? await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .readGitHub */ .kQ)(this.context, ask)
+                : await (0,_github_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .tryGitHub */ .d2)(this.context, 'read whom the token writes as', ask);
+            if (token === undefined)
+                return BY_A_BOT;
+            this.token = token;
+        }
+        const { login } = this.token;
+        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
+    }
+}
+
+
+/***/ }),
+
+/***/ 9343:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30291,7 +30433,7 @@ function actionsHost() {
             await core/* summary */.z.addRaw(html).write();
         },
         env: (name) => process.env[name] || undefined,
-        event: () => (0,action_event/* readRunnerEvent */.N)((name) => process.env[name]),
+        event: () => (0,action_event/* readRunnerEvent */.No)((name) => process.env[name]),
         github: async (token) => {
             const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
             return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
@@ -30515,7 +30657,8 @@ function readSettings(read, context) {
         maxPollIntervalMs,
         commentCommand,
         commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-        githubToken: value('github-token')
+        githubToken: value('github-token'),
+        commentReply: flag('comment-reply')
     };
     checkHeaderValue('github-token', common.githubToken, problems);
     let settings;
@@ -30572,8 +30715,7 @@ function readSettings(read, context) {
     else if (operation !== undefined) {
         const agentCommon = {
             ...common,
-            projectId: segment('project-id') ?? '',
-            commentReply: flag('comment-reply')
+            projectId: segment('project-id') ?? ''
         };
         if (value('project-id') === undefined)
             problems.push(`\`project-id\` is required for \`${operation}\`.`);
@@ -30581,7 +30723,7 @@ function readSettings(read, context) {
         // On a comment the job may be the one recorded on the pull request; only the run can tell.
         const jobId = jobIdText !== undefined
             ? { from: 'input', id: jobIdText }
-            : (0,action_event/* isCommentEvent */.K)(context.eventName)
+            : (0,action_event/* isCommentEvent */.Kx)(context.eventName)
                 ? { from: 'pull-request' }
                 : undefined;
         if (jobId === undefined &&
@@ -30600,7 +30742,7 @@ function readSettings(read, context) {
                 ? { from: 'comment', command: commentCommand }
                 : undefined;
         if (operation !== 'agent-status' && prompt === undefined) {
-            const fromComment = (0,action_event/* isCommentEvent */.K)(context.eventName)
+            const fromComment = (0,action_event/* isCommentEvent */.Kx)(context.eventName)
                 ? ', unless `comment-command` takes it from the comment'
                 : '';
             problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
@@ -31116,6 +31258,7 @@ async function readPermission(github, repository, author, context) {
 
 
 
+
 /**
  * On a comment `event` (the one that started the run), judges the comment: the Entrance when the
  * operation may go on, undefined when the comment runs nothing (`skipped` and `skip-reason` say
@@ -31123,6 +31266,14 @@ async function readPermission(github, repository, author, context) {
  */
 async function enter(settings, context, event) {
     const { host, outputs } = context;
+    // A workflow set up for comments, on an event nobody here knows: whose text it carries cannot
+    // be told, so it runs nothing (a new kind of comment event must not be a side door).
+    if ((0,action_event/* eventKind */.Pb)(event) === 'unknown' && settings.commentCommand !== undefined) {
+        throw new errors/* InputError */.dz(`The event \`${event.name}\` is not one the action knows, and \`comment-command\` is set: whose comment it ` +
+            'would act on cannot be told, so nothing was sent to the docs service. Run this workflow on comment ' +
+            'events (`issue_comment`, `pull_request_review_comment`, `pull_request_review`), or leave ' +
+            '`comment-command` unset for this event.');
+    }
     const comment = (0,trigger/* readTriggeringComment */.Q4)(event, (name) => host.env(name));
     let made;
     const github = () => (made ??= settings.githubToken === undefined ? Promise.resolve(undefined) : host.github(settings.githubToken));
@@ -31179,6 +31330,106 @@ function describeComment(comment, context) {
     report.rows.push(['Comment by', who]);
 }
 
+// EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
+var comment_run = __nccwpck_require__(1046);
+;// CONCATENATED MODULE: ./src/reply/job-reply.ts
+
+
+/**
+ * How much of an error a reply shows. GitHub refuses a comment body over 65,536 characters, and a
+ * refused edit would leave the reply saying "working" for good; the step's error in the log keeps
+ * all of it.
+ */
+const REPLY_ERROR_CHARS = 4000;
+/**
+ * The reply's text for `phase`: the job and its status, then its link and details, then the
+ * error, the note, the run's link. Secrets are cut out of every text before it is escaped (an
+ * escape changes how a secret is spelled), and before the error is cut short.
+ */
+function jobReplyText(phase, facts, extra, secrets) {
+    const clean = (text) => secrets.redact(text);
+    const job = facts.jobId === undefined ? `The ${facts.noun.toLowerCase()}` : `${facts.noun} ${(0,common_text/* commentCode */.ph)(clean(facts.jobId))}`;
+    const status = facts.status === undefined ? undefined : `**${(0,common_text/* commentPhrase */.pt)(clean(facts.status))}**`;
+    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
+    const error = extra.error ?? facts.error;
+    const lines = [];
+    switch (phase) {
+        case 'working':
+            lines.push(`⏳ ${job}${status === undefined ? ' is under way' : ` is ${status}`}.`);
+            break;
+        case 'succeeded':
+            lines.push(`✅ ${job}${status === undefined ? ' succeeded' : ` is ${status}`}${after}.`);
+            break;
+        case 'failed-job':
+            lines.push(`❌ ${job}${status === undefined ? ' failed' : ` is ${status}`}${after}.`);
+            break;
+        case 'run-failed':
+            lines.push(`❌ ${job}${status === undefined ? '' : ` (status ${status})`}: the run failed.`);
+            break;
+        case 'cancelled':
+            lines.push(`⏹️ ${job}${status === undefined ? '' : ` (status ${status})`}: the run was cancelled.`);
+    }
+    if (facts.link !== undefined)
+        lines.push('', `<${clean(facts.link)}>`);
+    if (facts.details !== undefined && facts.details.length > 0)
+        lines.push('', ...facts.details.map((detail) => `- ${(0,common_text/* commentMarkdown */.r)((0,common_text/* serviceText */.Lo)(clean(detail)))}`));
+    if (error !== undefined && error !== '' && phase !== 'working' && phase !== 'succeeded')
+        lines.push('', (0,common_text/* commentText */.br)(secrets.cut(error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")));
+    if (extra.note !== undefined)
+        lines.push('', (0,common_text/* commentMarkdown */.r)(clean(extra.note)));
+    if (extra.runUrl)
+        lines.push('', `[Workflow run](${clean(extra.runUrl)})`);
+    return lines.join('\n');
+}
+/** The reply of one job's comment run, as its flow tells it (nothing when the run keeps no reply). */
+class JobReply {
+    run;
+    context;
+    facts;
+    ended = false;
+    constructor(run, noun, context) {
+        this.run = run;
+        this.context = context;
+        this.facts = { noun, jobId: undefined, status: undefined };
+    }
+    /** The reply's text while the once-only request is on its way: `what` is Markdown of ours. */
+    askingText(what) {
+        const runUrl = this.run?.comment.runUrl;
+        return [`⏳ ${what}…`, ...(runUrl ? ['', `[Workflow run](${this.context.secrets.redact(runUrl)})`] : [])].join('\n');
+    }
+    /** The job as it moves on; not waited for (a slow GitHub must not cost the job its wait). */
+    working(facts) {
+        const changed = facts.status !== this.facts.status || facts.jobId !== this.facts.jobId;
+        this.facts = { ...this.facts, ...facts };
+        if (changed)
+            this.run?.reply?.showSoon(this.text('working'));
+    }
+    /** The job's end: its success, or its failure (the step fails after). */
+    async end(succeeded, facts) {
+        this.facts = { ...this.facts, ...facts };
+        this.ended = true;
+        await this.run?.reply?.show(this.text(succeeded ? 'succeeded' : 'failed-job'));
+    }
+    /** The run failed with `message`; a job whose failure the reply shows already is left so. */
+    async fail(message) {
+        if (this.ended)
+            return;
+        await this.run?.reply?.show(this.text('run-failed', message));
+    }
+    /** The run was cancelled: a reply that says "under way" says so instead, with how to pick the job up. */
+    async cancel(hint) {
+        if (this.ended)
+            return;
+        await this.run?.reply?.cancelled(this.text('cancelled', undefined, hint));
+    }
+    async settled() {
+        await this.run?.reply?.settled();
+    }
+    text(phase, error, note) {
+        return jobReplyText(phase, this.facts, { error, note, runUrl: this.run?.comment.runUrl }, this.context.secrets);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action: read the settings, run the chosen operation, and turn any error into one clean
@@ -31186,6 +31437,8 @@ function describeComment(comment, context) {
  * a test or another front end passes its own); outputs already set stay set, and the job summary
  * is written in every case.
  */
+
+
 
 
 
@@ -31275,8 +31528,9 @@ function cancelledMessage(settings, jobId) {
 }
 /**
  * Every operation enters through the comment gate: on a comment event nothing reaches the service
- * unless the comment's author may (see gate/comment-gate.ts). Then only the flow the operation
- * needs is loaded: the agent flow brings the GitHub client along.
+ * unless the comment's author may (see gate/comment-gate.ts). A comment that passed gets the run's
+ * reply, and every once-only request goes through its rerun rule (see reply/comment-run.ts). Then
+ * only the flow the operation needs is loaded: the agent flow brings the GitHub client along.
  */
 async function runOperation(settings, client, context) {
     const { host, report } = context;
@@ -31287,16 +31541,586 @@ async function runOperation(settings, client, context) {
     const entrance = await enter(settings, context, event);
     if (entrance === undefined)
         return;
-    if (settings.operation === 'export') {
-        const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
-        return runExport(settings, client, context);
+    const run = await (0,comment_run/* openCommentRun */.vA)(entrance, settings, context);
+    if (settings.operation !== 'export' && settings.operation !== 'deploy') {
+        const { runAgent } = await __nccwpck_require__.e(/* import() */ 440).then(__nccwpck_require__.bind(__nccwpck_require__, 4440));
+        return runAgent(settings, client, context, entrance, run);
     }
-    if (settings.operation === 'deploy') {
-        const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
-        return runDeploy(settings, client, context);
+    const reply = new JobReply(run, (0,resume/* jobNoun */.y)(settings.operation), context);
+    try {
+        if (settings.operation === 'export') {
+            const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
+            await runExport(settings, client, context, { run, reply });
+        }
+        else {
+            const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
+            await runDeploy(settings, client, context, { run, reply });
+        }
     }
-    const { runAgent } = await __nccwpck_require__.e(/* import() */ 433).then(__nccwpck_require__.bind(__nccwpck_require__, 1433));
-    return runAgent(settings, client, context, entrance);
+    catch (error) {
+        const jobId = context.outputs.get('job-id');
+        if (context.signal.aborted || (0,errors/* isAbortError */.zf)(error))
+            await reply.cancel(jobId ? (0,resume/* resumeHint */.t)(settings.operation, jobId) : undefined);
+        else
+            await reply.fail((0,errors/* errorMessage */.gJ)(error));
+        throw error;
+    }
+    finally {
+        await reply.settled();
+    }
+}
+
+
+/***/ }),
+
+/***/ 1046:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  kT: () => (/* binding */ earlierAttempt),
+  vA: () => (/* binding */ openCommentRun),
+  E4: () => (/* binding */ sendOnce),
+  Le: () => (/* binding */ surelyNotTaken)
+});
+
+// EXTERNAL MODULE: ./src/github/our-comments.ts
+var our_comments = __nccwpck_require__(6940);
+// EXTERNAL MODULE: ./src/common/errors.ts
+var errors = __nccwpck_require__(1922);
+// EXTERNAL MODULE: ./src/service/client.ts
+var client = __nccwpck_require__(9224);
+// EXTERNAL MODULE: ./src/reply/rerun-state.ts
+var rerun_state = __nccwpck_require__(8918);
+// EXTERNAL MODULE: ./src/action/host.ts
+var host = __nccwpck_require__(8350);
+// EXTERNAL MODULE: ./src/github/calls.ts
+var calls = __nccwpck_require__(4342);
+// EXTERNAL MODULE: ./src/github/markers.ts
+var markers = __nccwpck_require__(3400);
+;// CONCATENATED MODULE: ./src/reply/run-reply.ts
+
+
+
+
+
+class RunReply {
+    github;
+    comment;
+    number;
+    context;
+    ours;
+    /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
+    writes = new calls/* Serial */.l();
+    aside = new calls/* Serial */.l();
+    /** The body the latest write asked for: a queued edit of an older one is not made. */
+    wanted;
+    tried = false;
+    posted;
+    shown;
+    /** What the reply's marker says (see rerun-state.ts). */
+    state;
+    constructor(github, comment, 
+    /** Where replies go: the issue or pull request. */
+    number, context, ours) {
+        this.github = github;
+        this.comment = comment;
+        this.number = number;
+        this.context = context;
+        this.ours = ours;
+        const env = (name) => context.host.env(name);
+        const step = [env('GITHUB_JOB'), env('GITHUB_ACTION')].filter((part) => part !== undefined).join('.');
+        this.state = {
+            run: env('GITHUB_RUN_ID') ?? '',
+            step: step === '' ? undefined : step,
+            comment: comment.id,
+            review: comment.kind === 'review' || undefined
+        };
+    }
+    /**
+     * Undefined (after a line that says why) where the action does not reply: a discussion's or a
+     * commit's comment (GitHub's REST API has no such replies), or a payload that does not say
+     * where the comment is.
+     */
+    static open(github, comment, context, ours) {
+        const { repository, subject, kind } = comment;
+        if (kind === 'discussion' || kind === 'commit' || kind === 'unknown') {
+            context.host.log.info(`The action does not reply to a \`${comment.event}\` comment: it gets no reaction or reply.`);
+            return undefined;
+        }
+        if (repository === undefined || subject === undefined) {
+            context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no ' +
+                'reaction and no reply.');
+            return undefined;
+        }
+        return new RunReply(github, { ...comment, repository }, subject.number, context, ours);
+    }
+    /**
+     * On a rerun of the workflow run: the reply an earlier attempt posted to this command becomes
+     * this run's reply, and what its marker says of the earlier attempt is returned (undefined when
+     * there is none). Throws when the conversation cannot be read: a guess could send the message
+     * twice or start a second job. No second reply is posted in that case either.
+     */
+    async resume() {
+        // Until the earlier reply is known not to exist, this attempt posts none of its own.
+        this.tried = true;
+        let earlier;
+        try {
+            earlier = await this.findReply('needed');
+        }
+        catch (error) {
+            if (!(error instanceof host/* GitHubApiError */.O))
+                throw error;
+            throw new errors/* ActionError */.lZ(`Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow ` +
+                `run posted (${(0,calls/* describeGitHubError */.dZ)(error, calls/* READ_PERMISSION_HINT */.JJ)}), so this rerun asks nothing of the ` +
+                `docs service: not knowing what the earlier attempt asked, it could send the message twice or create a ` +
+                `second job. Rerun the workflow once GitHub answers, or comment the command again.`);
+        }
+        if (earlier === undefined) {
+            this.tried = false;
+            return undefined;
+        }
+        this.adopt(earlier.posted);
+        this.state = earlier.state;
+        return this.state;
+    }
+    /**
+     * This workflow run's reply to this command in the thread (the last, were there more), and what
+     * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
+     * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
+     */
+    async findReply(how) {
+        const { repository, kind, threadId } = this.comment;
+        const list = (signal) => kind === 'review-comment'
+            ? this.github.listReviewComments(repository, this.number, signal)
+            : this.github.listIssueComments(repository, this.number, signal);
+        const comments = how === 'needed'
+            ? await (0,calls/* readGitHub */.kQ)(this.context, list, calls/* LISTING_TIMEOUT_MS */.Wu)
+            : await (0,calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, calls/* READ_PERMISSION_HINT */.JJ, calls/* LISTING_TIMEOUT_MS */.Wu);
+        if (comments === undefined)
+            return undefined;
+        const ours = await this.ours.authors(comments, markers/* REPLY_MARKER */.Q, how);
+        // The same command of the same workflow run and step: another workflow, or another step,
+        // answering it keeps its own reply.
+        const { comment: id, run, step, review } = this.state;
+        const answers = (comment) => {
+            if (!ours(comment.author) || (kind === 'review-comment' && comment.inReplyTo !== threadId))
+                return undefined;
+            const state = (0,rerun_state/* readReplyMarker */.v3)(comment.body);
+            return state?.comment === id && state.run === run && state.step === step && state.review === review
+                ? state
+                : undefined;
+        };
+        const replies = comments.flatMap((comment) => {
+            const state = answers(comment);
+            return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }];
+        });
+        // Two replies: a post GitHub made late, after the one the attempt went on with. The late one
+        // still says it is asking; the other says how that ended, and is the one to go on from.
+        return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1);
+    }
+    /**
+     * What the marker says from now on, after `event`; returns when GitHub must have it (see
+     * rerun-state.ts): `before-asking`, through record() before the request goes out; else the
+     * next edit carries it.
+     */
+    advance(event) {
+        const next = (0,rerun_state/* advance */.np)(this.state, event);
+        this.state = next.state;
+        return next.write;
+    }
+    /** 👀 on the command, not waited for (see settled). GitHub takes no reaction on a review. */
+    acknowledge() {
+        const { repository, id, kind } = this.comment;
+        if (kind === 'review')
+            return;
+        this.aside.soon(() => (0,calls/* tryGitHub */.d2)(this.context, `react to comment ${id}`, (signal) => kind === 'review-comment'
+            ? this.github.reactToReviewComment(repository, id, 'eyes', signal)
+            : this.github.reactToIssueComment(repository, id, 'eyes', signal)));
+    }
+    /** Waits for every write queued so far (the reaction, edits not waited for). */
+    async settled() {
+        await Promise.all([this.writes.settled(), this.aside.settled()]);
+    }
+    /**
+     * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
+     * does not say "working" for good. No reply is posted just for this.
+     */
+    async cancelled(text) {
+        await this.writes.now(() => this.cancelledNow(text));
+    }
+    async cancelledNow(text) {
+        const posted = this.posted;
+        const body = this.marked(text);
+        if (posted === undefined || body === this.shown)
+            return;
+        this.shown = body;
+        await (0,calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+    }
+    /**
+     * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
+     * For what the marker must say before a request goes to the service (see advance):
+     * a rerun that did not find it would ask the service again. Retried as a read is; throws an
+     * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
+     */
+    async record(text) {
+        const body = this.marked(text);
+        this.wanted = body;
+        await this.writes.now(() => this.recordNow(body));
+    }
+    async recordNow(body) {
+        const posted = this.posted;
+        this.tried = true;
+        try {
+            if (posted !== undefined)
+                await (0,calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
+            // A post that failed half-way is looked for before the next try: never a second reply.
+            else
+                this.adopt(await (0,calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
+        }
+        catch (error) {
+            if (!(error instanceof host/* GitHubApiError */.O))
+                throw error;
+            const what = posted === undefined ? 'post the reply to' : 'update the reply to';
+            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,calls/* describeGitHubError */.dZ)(error, calls/* WRITE_PERMISSION_HINT */.yH)}), so ` +
+                `nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow ` +
+                `run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ` +
+                `the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ` +
+                `command again instead).`);
+        }
+        this.shown = body;
+    }
+    /**
+     * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
+     * writes queued before it are done.
+     */
+    async show(text) {
+        const body = this.marked(text);
+        this.wanted = body;
+        await this.writes.now(() => this.write(body));
+    }
+    /**
+     * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
+     * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
+     */
+    showSoon(text) {
+        const body = this.marked(text);
+        this.wanted = body;
+        this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined));
+    }
+    async write(body) {
+        if (body === this.shown)
+            return;
+        this.shown = body;
+        const { id } = this.comment;
+        if (!this.tried) {
+            this.tried = true;
+            // A post that failed may have been made all the same (its answer lost or unreadable): it
+            // carries the marker, so it is found, and edited from then on, never posted twice.
+            const posted = (await (0,calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
+                (await this.findReply('best-effort'))?.posted;
+            if (posted !== undefined)
+                this.adopt(posted);
+            return;
+        }
+        const posted = this.posted;
+        if (posted === undefined)
+            return;
+        await (0,calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+    }
+    /** `posted` is this run's reply from now on. */
+    adopt(posted) {
+        this.posted = posted;
+        if (posted.url !== undefined)
+            this.context.outputs.set('comment-url', posted.url);
+    }
+    /** The post of the reply `body`: in a review comment's thread, else in the conversation. */
+    post(body) {
+        const { repository, kind, threadId } = this.comment;
+        return (signal) => kind === 'review-comment'
+            ? this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
+            : this.github.createIssueComment(repository, this.number, body, signal);
+    }
+    /** The edit of the reply to `body`, in a review comment's thread or in the conversation. */
+    update(posted, body) {
+        const { repository, kind } = this.comment;
+        return (signal) => kind === 'review-comment'
+            ? this.github.updateReviewComment(repository, posted.id, body, signal)
+            : this.github.updateIssueComment(repository, posted.id, body, signal);
+    }
+    marked(text) {
+        return `${(0,rerun_state/* formatReplyMarker */.CO)(this.state)}${text}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reply/comment-run.ts
+
+
+
+
+
+/**
+ * The comment run of `entrance`, for a comment that passed the gate; undefined for a run that no
+ * comment started. The reply (with `comment-reply`) gets its 👀 at once.
+ */
+async function openCommentRun(entrance, settings, context) {
+    const { comment } = entrance;
+    if (comment === undefined)
+        return undefined;
+    const github = await entrance.github();
+    const ours = github === undefined ? undefined : new our_comments/* OurComments */.x(github, context);
+    const reply = github !== undefined && ours !== undefined && settings.commentReply
+        ? RunReply.open(github, comment, context, ours)
+        : undefined;
+    reply?.acknowledge();
+    const noReply = reply !== undefined
+        ? undefined
+        : !settings.commentReply
+            ? '`comment-reply` is `false`'
+            : `the action keeps no reply to a \`${comment.event}\` comment`;
+    return { comment, reply, noReply, rerun: Number(context.host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1, ours };
+}
+/**
+ * What an earlier attempt of the workflow run left in the reply's marker: undefined on a first
+ * attempt, or when no reply was found. Throws when a rerun cannot know (the reply is not kept, or
+ * the conversation cannot be read), so that no once-only request goes out blindly; `request`
+ * names it for the message.
+ */
+async function earlierAttempt(run, request) {
+    if (!run.rerun)
+        return undefined;
+    if (run.reply === undefined) {
+        throw new errors/* ActionError */.lZ((0,rerun_state/* unaccountedRerun */.eR)(request, run.noReply ?? 'no reply of the action is kept'));
+    }
+    return run.reply.resume();
+}
+/**
+ * Sends `request` once per comment: on a rerun, the job the earlier attempt reached is followed
+ * instead, and a request that may have been processed is not sent again (an ActionError says
+ * so); else the reply's marker says that the request is on its way before it goes, and how it
+ * ended after. Outside a comment run it is just sent.
+ */
+async function sendOnce(run, request, context) {
+    if (run === undefined)
+        return { kind: 'sent', answer: await request.send() };
+    const earlier = await earlierAttempt(run, request.words.request);
+    const decision = (0,rerun_state/* carryOnTrigger */.v8)(earlier, request.asked, request.scope, request.words);
+    if (decision.kind === 'refuse')
+        throw new errors/* ActionError */.lZ(decision.message);
+    if (decision.kind === 'follow') {
+        const note = `An earlier attempt of this workflow run asked the service to ${request.words.request}, and it answered ` +
+            `with ${decision.job.jobId}: this attempt follows that instead of asking again.`;
+        context.host.log.info(note);
+        context.report.notes.push(note);
+        return { kind: 'resumed', job: decision.job, note };
+    }
+    const { reply } = run;
+    const at = context.clock.now();
+    if (reply?.advance({ kind: 'asking', asked: request.asked, job: undefined, at }) === 'before-asking')
+        await reply.record(request.asking);
+    let answer;
+    try {
+        answer = await request.send();
+    }
+    catch (error) {
+        if (surelyNotTaken(error))
+            reply?.advance({ kind: 'refused' });
+        throw error;
+    }
+    const job = { projectId: request.scope, jobId: request.jobOf(answer) };
+    reply?.advance({ kind: 'answered', asked: request.asked, at, job, seen: false });
+    return { kind: 'sent', answer };
+}
+/**
+ * Whether the service surely did not act on a request that failed with `error`: its own answer
+ * says so (also behind the error that explains it), or it was never sent. A rerun may then ask again.
+ */
+function surelyNotTaken(error) {
+    const answer = error instanceof client/* ServiceError */._7 ? error : error?.cause;
+    if (answer instanceof client/* ServiceError */._7)
+        return !answer.mayHaveBeenProcessed;
+    return error instanceof errors/* CancelledError */.cc && error.beforeSending;
+}
+
+
+/***/ }),
+
+/***/ 8918:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CO: () => (/* binding */ formatReplyMarker),
+/* harmony export */   R: () => (/* binding */ carryOn),
+/* harmony export */   eR: () => (/* binding */ unaccountedRerun),
+/* harmony export */   np: () => (/* binding */ advance),
+/* harmony export */   v3: () => (/* binding */ readReplyMarker),
+/* harmony export */   v8: () => (/* binding */ carryOnTrigger)
+/* harmony export */ });
+/* harmony import */ var _github_markers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3400);
+/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2650);
+/**
+ * What a rerun of a comment's workflow run must know of an earlier attempt, in one place: the
+ * state a run's reply carries in its hidden marker (which workflow run, step and command it
+ * answers, what the run asked of the service, how far that got), how each step of the run changes
+ * it and when the change must be on GitHub (a request that creates something waits for its
+ * marker), and what a rerun does with what an earlier attempt left (carryOn for the agent,
+ * carryOnTrigger for the other operations). RunReply writes and finds the reply. Pure.
+ */
+
+
+const PREFIX = '<!-- docs-admin-action:reply ';
+const ASKED = new Set(['message', 'create', 'read', 'trigger', 'start']);
+function formatReplyMarker(state) {
+    const fields = [
+        ['run', state.run === '' ? undefined : state.run],
+        ['step', state.step],
+        [state.review === true ? 'review' : 'comment', state.comment],
+        ['asked', state.asked],
+        ['outcome', state.outcome],
+        ['at', state.at === undefined ? undefined : Math.round(state.at)],
+        ['seen', state.seen === true ? 1 : undefined],
+        ['project', state.job?.projectId],
+        ['job', state.job?.jobId]
+    ];
+    const text = fields
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
+        .join('');
+    return `${PREFIX}${text}-->\n`;
+}
+/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
+function readReplyMarker(body) {
+    const match = _github_markers_js__WEBPACK_IMPORTED_MODULE_1__/* .REPLY_MARKER */ .Q.exec(body);
+    if (match === null)
+        return undefined;
+    const fields = new Map();
+    try {
+        for (const pair of (match[1] ?? '').trim().split(' ')) {
+            const at = pair.indexOf('=');
+            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+        }
+    }
+    catch {
+        return undefined;
+    }
+    const review = fields.has('review');
+    const comment = Number(fields.get(review ? 'review' : 'comment'));
+    if (!Number.isSafeInteger(comment))
+        return undefined;
+    const asked = fields.get('asked');
+    const outcome = fields.get('outcome');
+    const at = Number(fields.get('at'));
+    const projectId = fields.get('project');
+    const jobId = fields.get('job');
+    const job = projectId !== undefined && jobId !== undefined && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(projectId) && (0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainSegment */ .k)(jobId)
+        ? { projectId, jobId }
+        : undefined;
+    return {
+        run: fields.get('run') ?? '',
+        step: fields.get('step'),
+        comment,
+        review: review || undefined,
+        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
+        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
+        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
+        job,
+        seen: fields.get('seen') === '1' ? true : undefined
+    };
+}
+/** The state after `event`, and when its marker must be written. */
+function advance(state, event) {
+    switch (event.kind) {
+        case 'asking':
+            return {
+                state: { ...state, asked: event.asked, at: event.at, job: event.job, outcome: 'pending', seen: undefined },
+                write: 'before-asking'
+            };
+        case 'refused':
+            return { state: { ...state, outcome: 'refused' }, write: 'with-the-next-edit' };
+        case 'answered':
+            return {
+                state: {
+                    ...state,
+                    outcome: 'answered',
+                    asked: event.asked,
+                    at: event.at,
+                    job: event.job,
+                    seen: event.seen || undefined
+                },
+                write: 'with-the-next-edit'
+            };
+        case 'took-up':
+            return { state: { ...state, seen: true }, write: 'with-the-next-edit' };
+    }
+}
+function carryOn(earlier, projectId) {
+    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
+        return { kind: 'ask' };
+    const { job, asked, at, outcome, seen } = earlier;
+    if (asked === 'trigger' || asked === 'start')
+        return { kind: 'refuse', message: OTHER_STEP };
+    if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
+        return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
+    if (asked === 'read')
+        return { kind: 'ask' };
+    const elsewhere = job !== undefined && job.projectId !== projectId
+        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
+        : '';
+    if (asked === 'create') {
+        return {
+            kind: 'refuse',
+            message: outcome === 'pending'
+                ? 'An earlier attempt of this workflow run may have asked the service to create an agent job (it got no ' +
+                    'clear answer, or stopped before asking), so the job may exist: this rerun does not create another. ' +
+                    "Look for it on the service's dashboard, or comment the command again to create a new job."
+                : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot ` +
+                    `follow, so it does not create another. Look for it on the service's dashboard, or comment the command ` +
+                    `again to create a new job.`
+        };
+    }
+    return {
+        kind: 'refuse',
+        message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot ` +
+            `follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the ` +
+            `command again to send the message anew.`
+    };
+}
+/** A marker of another operation where this step's was expected: the workflow changed between attempts. */
+const OTHER_STEP = 'An earlier attempt of this workflow run asked the docs service for something else in this step (the ' +
+    'workflow may have changed since), so this rerun asks nothing. Comment the command again to start afresh.';
+/**
+ * What a rerun of a deployment, a preview, an automation or an export does after the earlier
+ * attempt `earlier`: `ask` as if new (nothing was asked, or the service surely did not act on it);
+ * `follow` the job the service answered with; `refuse` when the request may have been processed
+ * and its job is not known here (no clear answer), or is of another scope than `scope`.
+ */
+function carryOnTrigger(earlier, asked, scope, words) {
+    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
+        return { kind: 'ask' };
+    if (earlier.asked !== asked)
+        return { kind: 'refuse', message: OTHER_STEP };
+    const { job, outcome } = earlier;
+    if (outcome === 'answered' && job !== undefined && job.projectId === scope)
+        return { kind: 'follow', job };
+    const why = outcome === 'pending'
+        ? 'may have asked the service to ' + words.request + ' (it got no clear answer, or stopped before asking)'
+        : `asked the service to ${words.request}, for ${job?.projectId ?? 'another scope'} (not this step's)`;
+    return {
+        kind: 'refuse',
+        message: `An earlier attempt of this workflow run ${why}, so this rerun does not ask again: ${words.instead} ` +
+            'Or comment the command again to start afresh.'
+    };
+}
+/**
+ * The refusal of a rerun that cannot know what an earlier attempt sent: on a comment, without a
+ * reply whose marker would say (`comment-reply: false`, or a comment the action does not reply
+ * to), a once-only request is never sent on a second attempt.
+ */
+function unaccountedRerun(request, why) {
+    return (`This is a rerun of a workflow run started by a comment, and ${why}, so nothing tells whether an earlier ` +
+        `attempt already asked the service to ${request}: this rerun does not ask. Comment the command again to ` +
+        'start afresh.');
 }
 
 

@@ -1,8 +1,8 @@
-export const id = 433;
-export const ids = [433];
+export const id = 440;
+export const ids = [440];
 export const modules = {
 
-/***/ 1433:
+/***/ 4440:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -197,44 +197,8 @@ var units = __webpack_require__(8570);
 var markers = __webpack_require__(3400);
 // EXTERNAL MODULE: ./src/github/calls.ts
 var calls = __webpack_require__(4342);
-;// CONCATENATED MODULE: ./src/agent/our-comments.ts
-
-/** Ours when nothing more is known: a bot's. */
-const BY_A_BOT = (author) => author.type === 'Bot';
-class OurComments {
-    github;
-    context;
-    /** The token's own login, once asked (`login` undefined: GitHub did not say). */
-    token;
-    constructor(github, context) {
-        this.github = github;
-        this.context = context;
-    }
-    /**
-     * Which authors among `comments` are ours, for markers matched by `marker`. The token's login
-     * is asked of GitHub only when a person's comment holds such a marker, and once a run:
-     * `needed` fails when GitHub cannot say, `best-effort` then trusts bots only.
-     */
-    async authors(comments, marker, how) {
-        if (!comments.some((comment) => !BY_A_BOT(comment.author) && marker.test(comment.body)))
-            return BY_A_BOT;
-        if (this.token === undefined) {
-            const ask = async (signal) => ({
-                login: await this.github.tokenLogin(signal)
-            });
-            // A best-effort ask that failed is not kept: the next ask may get the answer.
-            const token = how === 'needed'
-                ? await (0,calls/* readGitHub */.kQ)(this.context, ask)
-                : await (0,calls/* tryGitHub */.d2)(this.context, 'read whom the token writes as', ask);
-            if (token === undefined)
-                return BY_A_BOT;
-            this.token = token;
-        }
-        const { login } = this.token;
-        return (author) => BY_A_BOT(author) || (login !== undefined && author.login === login);
-    }
-}
-
+// EXTERNAL MODULE: ./src/github/our-comments.ts
+var our_comments = __webpack_require__(6940);
 ;// CONCATENATED MODULE: ./src/agent/job-record.ts
 /**
  * The memory of a pull request: one comment, written by the action, that says which agent job
@@ -264,7 +228,7 @@ function recordBody(job, command) {
  * The jobs recorded in a conversation, oldest first: markers in comments of trusted authors only
  * (by default bots), with ids that can be path segments as they are.
  */
-function recordedJobs(comments, trusted = BY_A_BOT) {
+function recordedJobs(comments, trusted = our_comments/* BY_A_BOT */.I) {
     const jobs = [];
     for (const comment of comments) {
         if (!trusted(comment.author))
@@ -394,6 +358,8 @@ class JobRecords {
     }
 }
 
+// EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
+var comment_run = __webpack_require__(1046);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
@@ -558,17 +524,12 @@ class Conversation {
             await this.progress.record(this.text('asking', undefined, undefined));
     }
     /** `request`, noting in the reply's marker when the service surely did not act on it (a rerun then asks again). */
-    async refusedIfSo(request) {
+    async trackRefusal(request) {
         try {
             return await request;
         }
         catch (error) {
-            // The service's own answer, also behind the error that explains it (AgentApi keeps it as the cause).
-            const answer = error instanceof client/* ServiceError */._7 ? error : error?.cause;
-            const notTaken = answer instanceof client/* ServiceError */._7
-                ? !answer.mayHaveBeenProcessed
-                : error instanceof errors/* CancelledError */.cc && error.beforeSending;
-            if (notTaken)
+            if ((0,comment_run/* surelyNotTaken */.Le)(error))
                 this.progress?.advance({ kind: 'refused' });
             throw error;
         }
@@ -594,7 +555,7 @@ class Conversation {
         });
         const settled = !this.settings.wait || takenUp;
         this.publish(job.answer, settled);
-        // Not waited for: the job is followed meanwhile (see ProgressComment.showSoon).
+        // Not waited for: the job is followed meanwhile (see RunReply.showSoon).
         if (this.settings.wait || reached.request !== 'read')
             this.progress?.showSoon(this.text(this.settings.wait ? (settled ? 'working' : 'picking-up') : 'handed-over', job.answer, undefined));
         this.noteRecordSoon(job.answer);
@@ -725,363 +686,8 @@ class Conversation {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agent/rerun-state.ts
-/**
- * What a rerun of a comment's workflow run must know of an earlier attempt, in one place: the
- * state a run's reply carries in its hidden marker (which workflow run and command it answers,
- * what the run asked of the service, how far that got), how each step of the run changes it and
- * when the change must be on GitHub (a request that creates something waits for its marker), and
- * what a rerun does with what an earlier attempt left (carryOn). ProgressComment writes and finds
- * the reply; runAgent asks carryOn. Pure.
- */
-
-
-const PREFIX = '<!-- docs-admin-action:reply ';
-const ASKED = new Set(['message', 'create', 'read']);
-function formatReplyMarker(state) {
-    const fields = [
-        ['run', state.run === '' ? undefined : state.run],
-        ['comment', state.comment],
-        ['asked', state.asked],
-        ['outcome', state.outcome],
-        ['at', state.at === undefined ? undefined : Math.round(state.at)],
-        ['seen', state.seen === true ? 1 : undefined],
-        ['project', state.job?.projectId],
-        ['job', state.job?.jobId]
-    ];
-    const text = fields
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => `${key}=${encodeURIComponent(String(value))} `)
-        .join('');
-    return `${PREFIX}${text}-->\n`;
-}
-/** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
-function readReplyMarker(body) {
-    const match = markers/* REPLY_MARKER */.Q.exec(body);
-    if (match === null)
-        return undefined;
-    const fields = new Map();
-    try {
-        for (const pair of (match[1] ?? '').trim().split(' ')) {
-            const at = pair.indexOf('=');
-            fields.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-        }
-    }
-    catch {
-        return undefined;
-    }
-    const comment = Number(fields.get('comment'));
-    if (!Number.isSafeInteger(comment))
-        return undefined;
-    const asked = fields.get('asked');
-    const outcome = fields.get('outcome');
-    const at = Number(fields.get('at'));
-    const projectId = fields.get('project');
-    const jobId = fields.get('job');
-    const job = projectId !== undefined && jobId !== undefined && (0,path_segment/* isPlainSegment */.k)(projectId) && (0,path_segment/* isPlainSegment */.k)(jobId)
-        ? { projectId, jobId }
-        : undefined;
-    return {
-        run: fields.get('run') ?? '',
-        comment,
-        asked: asked !== undefined && ASKED.has(asked) ? asked : undefined,
-        outcome: outcome === 'pending' || outcome === 'answered' || outcome === 'refused' ? outcome : undefined,
-        at: Number.isFinite(at) && fields.has('at') ? at : undefined,
-        job,
-        seen: fields.get('seen') === '1' ? true : undefined
-    };
-}
-/** The state after `event`, and when its marker must be written. */
-function advance(state, event) {
-    switch (event.kind) {
-        case 'asking':
-            return {
-                state: { ...state, asked: event.asked, at: event.at, job: event.job, outcome: 'pending', seen: undefined },
-                write: 'before-asking'
-            };
-        case 'refused':
-            return { state: { ...state, outcome: 'refused' }, write: 'with-the-next-edit' };
-        case 'answered':
-            return {
-                state: {
-                    ...state,
-                    outcome: 'answered',
-                    asked: event.asked,
-                    at: event.at,
-                    job: event.job,
-                    seen: event.seen || undefined
-                },
-                write: 'with-the-next-edit'
-            };
-        case 'took-up':
-            return { state: { ...state, seen: true }, write: 'with-the-next-edit' };
-    }
-}
-function carryOn(earlier, projectId) {
-    if (earlier?.asked === undefined || earlier.outcome === undefined || earlier.outcome === 'refused')
-        return { kind: 'ask' };
-    const { job, asked, at, outcome, seen } = earlier;
-    if (job !== undefined && job.projectId === projectId && (outcome === 'answered' || asked === 'message'))
-        return { kind: 'follow', job, resumed: { asked, at, seen: seen === true, answered: outcome === 'answered' } };
-    if (asked === 'read')
-        return { kind: 'ask' };
-    const elsewhere = job !== undefined && job.projectId !== projectId
-        ? ` (agent job ${job.jobId} of project ${job.projectId}, not this workflow's \`project-id\`)`
-        : '';
-    if (asked === 'create') {
-        return {
-            kind: 'refuse',
-            message: outcome === 'pending'
-                ? 'An earlier attempt of this workflow run may have asked the service to create an agent job (it got no ' +
-                    'clear answer, or stopped before asking), so the job may exist: this rerun does not create another. ' +
-                    "Look for it on the service's dashboard, or comment the command again to create a new job."
-                : `An earlier attempt of this workflow run created an agent job${elsewhere} that this rerun cannot ` +
-                    `follow, so it does not create another. Look for it on the service's dashboard, or comment the command ` +
-                    `again to create a new job.`
-        };
-    }
-    return {
-        kind: 'refuse',
-        message: `An earlier attempt of this workflow run sent the message to an agent job${elsewhere} that this rerun cannot ` +
-            `follow, so it does not send it again. Check the job with \`operation: agent-status\`, or comment the ` +
-            `command again to send the message anew.`
-    };
-}
-
-;// CONCATENATED MODULE: ./src/agent/progress-comment.ts
-
-
-
-
-
-class ProgressComment {
-    github;
-    comment;
-    number;
-    context;
-    ours;
-    /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
-    writes = new calls/* Serial */.l();
-    aside = new calls/* Serial */.l();
-    /** The body the latest write asked for: a queued edit of an older one is not made. */
-    wanted;
-    tried = false;
-    posted;
-    shown;
-    /** What the reply's marker says (see rerun-state.ts). */
-    state;
-    constructor(github, comment, 
-    /** Where replies go: the issue or pull request. */
-    number, context, ours) {
-        this.github = github;
-        this.comment = comment;
-        this.number = number;
-        this.context = context;
-        this.ours = ours;
-        this.state = { run: context.host.env('GITHUB_RUN_ID') ?? '', comment: comment.id };
-    }
-    /** Undefined (after a warning) when the payload does not say where the comment is. */
-    static open(github, comment, context, ours) {
-        const { repository, subject } = comment;
-        if (repository === undefined || subject === undefined) {
-            context.host.log.warning('The event payload does not name the repository and the issue or pull request: the comment gets no ' +
-                'reaction and no reply.');
-            return undefined;
-        }
-        return new ProgressComment(github, { ...comment, repository }, subject.number, context, ours);
-    }
-    /**
-     * On a rerun of the workflow run: the reply an earlier attempt posted to this command becomes
-     * this run's reply, and what its marker says of the earlier attempt is returned (undefined when
-     * there is none). Throws when the conversation cannot be read: a guess could send the message
-     * twice or start a second job. No second reply is posted in that case either.
-     */
-    async resume() {
-        // Until the earlier reply is known not to exist, this attempt posts none of its own.
-        this.tried = true;
-        let earlier;
-        try {
-            earlier = await this.findReply('needed');
-        }
-        catch (error) {
-            if (!(error instanceof host/* GitHubApiError */.O))
-                throw error;
-            throw new errors/* ActionError */.lZ(`Could not read the comments of #${this.number} to find the reply an earlier attempt of this workflow ` +
-                `run posted (${(0,calls/* describeGitHubError */.dZ)(error, calls/* READ_PERMISSION_HINT */.JJ)}), so this rerun asks nothing of the ` +
-                `docs service: not knowing what the earlier attempt asked, it could send the message twice or create a ` +
-                `second job. Rerun the workflow once GitHub answers, or comment the command again.`);
-        }
-        if (earlier === undefined) {
-            this.tried = false;
-            return undefined;
-        }
-        this.adopt(earlier.posted);
-        this.state = earlier.state;
-        return this.state;
-    }
-    /**
-     * This workflow run's reply to this command in the thread (the last, were there more), and what
-     * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
-     * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
-     */
-    async findReply(how) {
-        const { repository, event, threadId } = this.comment;
-        const list = (signal) => event === 'issue_comment'
-            ? this.github.listIssueComments(repository, this.number, signal)
-            : this.github.listReviewComments(repository, this.number, signal);
-        const comments = how === 'needed'
-            ? await (0,calls/* readGitHub */.kQ)(this.context, list, calls/* LISTING_TIMEOUT_MS */.Wu)
-            : await (0,calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, calls/* READ_PERMISSION_HINT */.JJ, calls/* LISTING_TIMEOUT_MS */.Wu);
-        if (comments === undefined)
-            return undefined;
-        const ours = await this.ours.authors(comments, markers/* REPLY_MARKER */.Q, how);
-        // The same command of the same workflow run: another workflow answering it keeps its own reply.
-        const answers = (comment) => {
-            if (!ours(comment.author) || (event !== 'issue_comment' && comment.inReplyTo !== threadId))
-                return undefined;
-            const state = readReplyMarker(comment.body);
-            return state?.comment === this.state.comment && state.run === this.state.run ? state : undefined;
-        };
-        const replies = comments.flatMap((comment) => {
-            const state = answers(comment);
-            return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }];
-        });
-        // Two replies: a post GitHub made late, after the one the attempt went on with. The late one
-        // still says it is asking; the other says how that ended, and is the one to go on from.
-        return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1);
-    }
-    /**
-     * What the marker says from now on, after `event`; returns when GitHub must have it (see
-     * rerun-state.ts): `before-asking`, through record() before the request goes out; else the
-     * next edit carries it.
-     */
-    advance(event) {
-        const next = advance(this.state, event);
-        this.state = next.state;
-        return next.write;
-    }
-    /** 👀 on the command, not waited for (see settled). */
-    acknowledge() {
-        const { repository, id, event } = this.comment;
-        this.aside.soon(() => (0,calls/* tryGitHub */.d2)(this.context, `react to comment ${id}`, (signal) => event === 'issue_comment'
-            ? this.github.reactToIssueComment(repository, id, 'eyes', signal)
-            : this.github.reactToReviewComment(repository, id, 'eyes', signal)));
-    }
-    /** Waits for every write queued so far (the reaction, edits not waited for). */
-    async settled() {
-        await Promise.all([this.writes.settled(), this.aside.settled()]);
-    }
-    /**
-     * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
-     * does not say "working" for good. No reply is posted just for this.
-     */
-    async cancelled(text) {
-        await this.writes.now(() => this.cancelledNow(text));
-    }
-    async cancelledNow(text) {
-        const posted = this.posted;
-        const body = this.marked(text);
-        if (posted === undefined || body === this.shown)
-            return;
-        this.shown = body;
-        await (0,calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
-    }
-    /**
-     * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
-     * For what the marker must say before a request goes to the service (see advance):
-     * a rerun that did not find it would ask the service again. Retried as a read is; throws an
-     * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
-     */
-    async record(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        await this.writes.now(() => this.recordNow(body));
-    }
-    async recordNow(body) {
-        const posted = this.posted;
-        this.tried = true;
-        try {
-            if (posted !== undefined)
-                await (0,calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
-            // A post that failed half-way is looked for before the next try: never a second reply.
-            else
-                this.adopt(await (0,calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
-        }
-        catch (error) {
-            if (!(error instanceof host/* GitHubApiError */.O))
-                throw error;
-            const what = posted === undefined ? 'post the reply to' : 'update the reply to';
-            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,calls/* describeGitHubError */.dZ)(error, calls/* WRITE_PERMISSION_HINT */.yH)}), so ` +
-                `nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow ` +
-                `run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ` +
-                `the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ` +
-                `command again instead).`);
-        }
-        this.shown = body;
-    }
-    /**
-     * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
-     * writes queued before it are done.
-     */
-    async show(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        await this.writes.now(() => this.write(body));
-    }
-    /**
-     * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
-     * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
-     */
-    showSoon(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined));
-    }
-    async write(body) {
-        if (body === this.shown)
-            return;
-        this.shown = body;
-        const { id } = this.comment;
-        if (!this.tried) {
-            this.tried = true;
-            // A post that failed may have been made all the same (its answer lost or unreadable): it
-            // carries the marker, so it is found, and edited from then on, never posted twice.
-            const posted = (await (0,calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
-                (await this.findReply('best-effort'))?.posted;
-            if (posted !== undefined)
-                this.adopt(posted);
-            return;
-        }
-        const posted = this.posted;
-        if (posted === undefined)
-            return;
-        await (0,calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
-    }
-    /** `posted` is this run's reply from now on. */
-    adopt(posted) {
-        this.posted = posted;
-        if (posted.url !== undefined)
-            this.context.outputs.set('comment-url', posted.url);
-    }
-    /** The post of the reply `body`, in a conversation or a review thread. */
-    post(body) {
-        const { repository, event, threadId } = this.comment;
-        return (signal) => event === 'issue_comment'
-            ? this.github.createIssueComment(repository, this.number, body, signal)
-            : this.github.replyToReviewComment(repository, this.number, threadId, body, signal);
-    }
-    /** The edit of the reply to `body`, in a conversation or a review thread. */
-    update(posted, body) {
-        const { repository, event } = this.comment;
-        return (signal) => event === 'issue_comment'
-            ? this.github.updateIssueComment(repository, posted.id, body, signal)
-            : this.github.updateReviewComment(repository, posted.id, body, signal);
-    }
-    marked(text) {
-        return `${formatReplyMarker(this.state)}${text}`;
-    }
-}
-
+// EXTERNAL MODULE: ./src/reply/rerun-state.ts
+var rerun_state = __webpack_require__(8918);
 ;// CONCATENATED MODULE: ./src/agent/agent-flow.ts
 /**
  * Agent jobs: send an instruction to a job, create one, or read one, and (with `wait`) follow it
@@ -1114,18 +720,15 @@ const PROMPT_PREVIEW = 200;
 const MESSAGE_PICKUP_MS = 60_000;
 /** The command a record tells people to use when `comment-command` is not set. */
 const DEFAULT_COMMAND = '/docs-agent';
-async function runAgent(settings, client, context, entrance) {
+async function runAgent(settings, client, context, entrance, run) {
     const { clock, host, outputs, report, deadline } = context;
     // A comment, if one started the run, has passed the gate (gate/comment-gate.ts).
     const { event, comment } = entrance;
     const home = comment?.repository ?? (0,gate_trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), {});
     // Only a comment can be skipped (see gate/): without one, `skipped` and `skip-reason` are not set.
     const github = await entrance.github();
-    const ours = github === undefined ? undefined : new OurComments(github, context);
-    const progress = comment !== undefined && github !== undefined && ours !== undefined && settings.commentReply
-        ? ProgressComment.open(github, comment, context, ours)
-        : undefined;
-    progress?.acknowledge();
+    const ours = run?.ours ?? (github === undefined ? undefined : new our_comments/* OurComments */.x(github, context));
+    const progress = run?.reply;
     const records = github === undefined || ours === undefined
         ? undefined
         : new JobRecords(github, context, settings.commentCommand ?? DEFAULT_COMMAND, home, settings.projectId, ours);
@@ -1135,9 +738,14 @@ async function runAgent(settings, client, context, entrance) {
         // 1. Which job, and what to ask of it: settled before any request to the service. A rerun of
         // the workflow run carries on from what an earlier attempt asked: asking again would send the
         // message twice or start a second job.
-        const earlier = Number(host.env('GITHUB_RUN_ATTEMPT') ?? '1') > 1 ? await progress?.resume() : undefined;
+        // Without a reply to read that from, a rerun asks only for a read.
+        const earlier = run?.reply === undefined ? undefined : await (0,comment_run/* earlierAttempt */.kT)(run, 'act on this comment');
         const request = resumedFrom(earlier, settings) ??
             (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? (0,gate_trigger/* subjectOf */.et)(event, home) }, records));
+        if (run?.rerun === true && run.reply === undefined && request.kind !== 'read') {
+            const asked = request.kind === 'create' ? 'create an agent job' : `send a message to agent job ${request.job.jobId}`;
+            throw new errors/* ActionError */.lZ((0,rerun_state/* unaccountedRerun */.eR)(asked, run.noReply ?? 'no reply of the action is kept'));
+        }
         if (request.kind !== 'read') {
             const { instruction } = request;
             report.rows.push(['Prompt', (0,common_text/* cutShort */.VV)(instruction, PROMPT_PREVIEW)]);
@@ -1207,7 +815,7 @@ async function runAgent(settings, client, context, entrance) {
  * follows, an ActionError when it may not ask again, undefined to plan as if new.
  */
 function resumedFrom(earlier, settings) {
-    const decision = carryOn(earlier, settings.projectId);
+    const decision = (0,rerun_state/* carryOn */.R)(earlier, settings.projectId);
     if (decision.kind === 'refuse')
         throw new errors/* ActionError */.lZ(decision.message);
     return decision.kind === 'follow' ? { kind: 'read', job: decision.job, resumed: decision.resumed } : undefined;
@@ -1358,7 +966,7 @@ async function reach(request, api, deadline, context, conversation) {
             await conversation.asking('message', request.job, askedAt);
             try {
                 const answer = await log.group(`Send the message to agent job ${jobId}`, async () => {
-                    const sent = await conversation.refusedIfSo(api.message(projectId, jobId, request.instruction, deadline));
+                    const sent = await conversation.trackRefusal(api.message(projectId, jobId, request.instruction, deadline));
                     log.info(`Agent job ${jobId} accepted the message.`);
                     return sent;
                 });
@@ -1401,7 +1009,7 @@ async function create(projectId, prompt, api, deadline, context, conversation) {
     const { log } = context.host;
     await conversation.asking('create', undefined, context.clock.now());
     return log.group(`Create an agent job in project ${projectId}`, async () => {
-        const created = await conversation.refusedIfSo(api.create(projectId, prompt, deadline));
+        const created = await conversation.trackRefusal(api.create(projectId, prompt, deadline));
         log.info(`Created agent job ${created.id} in project ${projectId}.`);
         return { projectId, jobId: created.id, answer: created };
     });
