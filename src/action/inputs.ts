@@ -53,7 +53,12 @@ export const INPUTS = {
   'base-url': {
     description:
       "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
-      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
+      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+      'variable), the step fails rather than send the key to the default.',
+    cli:
+      "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
+      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+      'variable), the run fails rather than send the key to the default.',
     parse: kind.apiBaseUrl,
     for: 'all',
     default: 'https://api.mintlify.com'

@@ -131,8 +131,8 @@ export interface DeployByJob extends CommonSettings {
 export type DeploySettings = DeployByProject | DeployByJob
 export type Settings = ExportSettings | AgentSettings | DeploySettings
 
-/** Reads one input's raw value ('' when unset), as @actions/core's getInput does. */
-export type InputReader = (name: InputName) => string
+/** Reads one input's raw value: '' when given empty, undefined when not given (see Host.getInput). */
+export type InputReader = (name: InputName) => string | undefined
 
 export interface ReadContext {
   /** The folder relative paths are resolved against (GITHUB_WORKSPACE). */
@@ -185,11 +185,14 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   const parseAll = (names: InputName[]): Record<string, unknown> => {
     const values: Record<string, unknown> = {}
     for (const name of names) {
-      const raw = read(name).trim()
-      const text = raw !== '' ? raw : defaultOf(name)
+      const raw = read(name)?.trim()
+      const byDefault = defaultOf(name)
+      const text = raw === undefined || raw === '' ? byDefault : raw
       texts.set(name, text)
       if (text === undefined) continue
       const before = problems.length
+      // Given, but empty: most often a variable that is not set, which the default would silently stand for.
+      if (raw === '') parsing.problem(emptyProblem(name, text))
       values[name] = INPUTS[name].parse(text, name, parsing)
       if (problems.length > before) refused.add(name)
     }
@@ -214,6 +217,13 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
     )
   }
   return settings
+}
+
+function emptyProblem(name: InputName, byDefault: string): string {
+  return (
+    `\`${name}\` is empty (a variable that is not set expands to nothing): give it a value, or leave it out ` +
+    `for its default \`${byDefault}\`.`
+  )
 }
 
 /** The rule of each operation. */
