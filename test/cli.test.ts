@@ -5,6 +5,7 @@ import { resumeHint } from '../src/action/resume.js'
 import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
+import { run } from '../src/main.js'
 import { runnerCommand } from './support/runner.js'
 
 const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
@@ -64,6 +65,30 @@ describe('the command line', () => {
       kind: 'error',
       message: expect.stringContaining('DOCS_ADMIN_API_KEY')
     })
+  })
+
+  test('an empty DOCS_ADMIN_BASE_URL or --base-url fails naming both; unset, the default is taken', async () => {
+    const ended = async (args: string[], variables: Record<string, string>) => {
+      const line = parseCommandLine(args, variables)
+      if (line.kind !== 'run') throw new Error(`not a run: ${JSON.stringify(line)}`)
+      const [stdout, stderr] = [capture(false), capture(false)]
+      const host = new CliHost(line.inputs, { stdout, stderr, env: variables }, new AbortController().signal)
+      await run(host)
+      return { code: host.finish(false), stderr: stderr.text(), inputs: line.inputs }
+    }
+    const refused =
+      'error: Invalid input: `--base-url` or `DOCS_ADMIN_BASE_URL` is empty (a variable that is not set expands to ' +
+      'nothing): give it a value, or leave it out for its default `https://api.mintlify.com`.\n'
+    const key = { DOCS_ADMIN_API_KEY: 'dsk_x' }
+    expect(await ended(['deploy', '--project-id', 'p'], { ...key, DOCS_ADMIN_BASE_URL: '' })).toMatchObject({
+      code: 2,
+      stderr: refused
+    })
+    expect(await ended(['deploy', '--project-id', 'p', '--base-url', ' '], key)).toMatchObject({
+      code: 2,
+      stderr: refused
+    })
+    expect(parseCommandLine(['deploy', '--project-id', 'p'], key)).toMatchObject({ inputs: { 'base-url': undefined } })
   })
 
   test('help, for all and per operation, needs no key', () => {

@@ -9,7 +9,7 @@ import { folderProblem } from '../src/action/path-guard.js'
 const workspace = path.resolve('/work/space')
 
 function read(values: Partial<Record<InputName, string>>, warnings: string[] = [], eventName?: string) {
-  return readSettings((name) => values[name] ?? '', { workspace, eventName, warn: (m) => warnings.push(m) })
+  return readSettings((name) => values[name], { workspace, eventName, warn: (m) => warnings.push(m) })
 }
 
 const exportInputs = {
@@ -121,7 +121,23 @@ describe('export inputs', () => {
   })
 
   test("base-url is Mintlify's admin API unless a self-hosted deployment gives its own", () => {
-    expect(read({ ...exportInputs, 'base-url': '' }).baseUrl).toBe('https://api.mintlify.com')
+    expect(read({ ...exportInputs, 'base-url': undefined }).baseUrl).toBe('https://api.mintlify.com')
+  })
+
+  test('an input with a default given empty (an unset variable) is refused, not taken for the default', () => {
+    // `base-url: ${{ vars.DOCS_API_URL }}` with the variable unset: the key must not go to Mintlify's own API.
+    for (const empty of ['', '  '])
+      expect(problemsOf({ ...exportInputs, 'base-url': empty })).toBe(
+        'Invalid input: `base-url` is empty (a variable that is not set expands to nothing): give it a value, or ' +
+          'leave it out for its default `https://api.mintlify.com`.'
+      )
+    const message = problemsOf({ ...exportInputs, timeout: '', verify: '' })
+    expect(message).toContain('`timeout` is empty (a variable that is not set expands to nothing)')
+    expect(message).toContain('leave it out for its default `true`.')
+    // Without a default of the action's own, empty is not given: no job to reuse, no token.
+    const settings = read({ ...exportInputs, 'job-id': '', 'github-token': '', 'helm-values-file': '' })
+    expect(settings).toMatchObject({ domain: 'docs.acme.com', githubToken: undefined, helmValuesFile: undefined })
+    expect('jobId' in settings).toBe(false)
   })
 
   test('base-url keeps a path prefix and drops a trailing slash', () => {

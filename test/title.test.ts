@@ -7,7 +7,7 @@ import { titleOf } from '../src/action/title.js'
 /** The title of a run with these inputs (on a comment event when `eventName` says so), about `subject`. */
 function title(values: Partial<Record<InputName, string>>, subject?: number, eventName?: string): string {
   const settings = readSettings(
-    (name) => ({ 'api-key': 'mint_key', 'base-url': 'https://api.example', ...values })[name] ?? '',
+    (name) => ({ 'api-key': 'mint_key', 'base-url': 'https://api.example', ...values })[name],
     {
       workspace: path.resolve('/work/space'),
       eventName,

@@ -10,7 +10,8 @@ import type { Host, ToolCache } from './host.js'
 
 export function actionsHost(): Host {
   return {
-    getInput: (name) => core.getInput(name),
+    // As @actions/core names the variable; core.getInput cannot tell an empty input from a missing one.
+    getInput: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`],
     setOutput: (name, value) => core.setOutput(name, value),
     setSecret: (secret) => core.setSecret(secret),
     setFailed: (message) => core.setFailed(message),

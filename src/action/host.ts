@@ -27,8 +27,11 @@ export type RunnerVariable =
   | 'GITHUB_SHA'
 
 export interface Host {
-  /** One input's raw value, '' when unset. */
-  getInput(name: InputName): string
+  /**
+   * One input's raw value: '' when given empty (an unset `${{ vars.X }}`), undefined when not given
+   * at all. On a runner an input that is not given arrives with action.yml's default, if it has one.
+   */
+  getInput(name: InputName): string | undefined
   setOutput(name: OutputName, value: string): void
   /** Registers a value to be masked wherever it would appear in the log. */
   setSecret(secret: string): void

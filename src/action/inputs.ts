@@ -1,10 +1,12 @@
 /**
- * Every input of the action: its default (as action.yml declares it), what it means, and which
- * operations read it. action.yml and README are held to this table by a test, and the CLI's flags
- * and help are made from it, so the four never drift apart. Where the action's wording speaks of
- * the workflow (the workspace, the runner's folders, the step, the log's masking, comment events),
- * `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
+ * Every input of the action: its default (as action.yml declares it), what it means, which
+ * operations read it, and its kind: the parser that turns its text into the value a flow uses
+ * (see input-kinds.ts). action.yml and README are held to this table by a test, and the CLI's
+ * flags and help are made from it, so the four never drift apart. Where the action's wording
+ * speaks of the workflow (the workspace, the runner's folders, the step, the log's masking, comment
+ * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
+import * as kind from './input-kinds.js'
 
 export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'] as const
 export type Operation = (typeof OPERATIONS)[number]
@@ -16,7 +18,17 @@ interface InputSpec {
   /** The operations that read it. */
   for: 'all' | readonly Operation[]
   default?: string
+  /** Its kind: called with its text (trimmed, or its default), never when it has neither. */
+  parse: kind.Parse<unknown>
 }
+
+/** Repository permissions, weakest first (GitHub's roles). */
+export const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
+/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
+const LONGEST_TIMEOUT = '168h'
+/** A day between two status checks is as long as waiting makes sense. */
+const LONGEST_INTERVAL = '24h'
 
 /** What the action's and the CLI's wording of an input share, where the rest differs. */
 const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed)'
@@ -27,6 +39,7 @@ export const INPUTS = {
     description:
       'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
       '`agent-message`, `agent-status` or `agent-create`.',
+    parse: kind.oneOf(OPERATIONS),
     for: 'all'
   },
   'api-key': {
@@ -34,18 +47,26 @@ export const INPUTS = {
       'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). ' +
       'Keep it in a secret. Masked in the log at once.',
     cli: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard; redacted in the log.',
+    parse: kind.headerSecret,
     for: 'all'
   },
   'base-url': {
     description:
       "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
-      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
+      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+      'variable), the step fails rather than send the key to the default.',
+    cli:
+      "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
+      '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+      'variable), the run fails rather than send the key to the default.',
+    parse: kind.apiBaseUrl,
     for: 'all',
     default: 'https://api.mintlify.com'
   },
   domain: {
     description:
       'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.',
+    parse: kind.hostname,
     for: ['export']
   },
   'job-id': {
@@ -57,35 +78,45 @@ export const INPUTS = {
       '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
       'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
       'send the instruction to; without it, a new job is created.',
+    parse: kind.segment,
     for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
   },
-  'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
+  'docs-version': {
+    description: 'Sent as `version` in the export start request when set.',
+    parse: kind.text,
+    for: ['export']
+  },
   paths: {
     description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.',
     cli:
       'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export ' +
       'start request when set.',
+    parse: kind.lines,
     for: ['export']
   },
   wait: {
     description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.',
     cli: 'Poll until the job ends. `false`: start it, print its `job-id`, and stop.',
+    parse: kind.flag,
     for: 'all',
     default: 'true'
   },
   timeout: {
     description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
     cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
+    parse: kind.duration(LONGEST_TIMEOUT),
     for: 'all',
     default: '30m'
   },
   'poll-interval': {
     description: "First wait between status polls; later waits grow, and follow the job's progress.",
+    parse: kind.duration(LONGEST_INTERVAL),
     for: 'all',
     default: '5s'
   },
   'max-poll-interval': {
     description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+    parse: kind.duration(LONGEST_INTERVAL),
     for: 'all',
     default: '60s'
   },
@@ -100,16 +131,19 @@ export const INPUTS = {
       'or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a ' +
       'parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. ' +
       'Judged on the real path, before any request.',
+    parse: kind.ownFolder,
     for: ['export'],
     default: 'static-export'
   },
   download: {
     description: '`false`: only generate the bundle link (`bundle-url`), do not download it.',
+    parse: kind.flag,
     for: ['export'],
     default: 'true'
   },
   extract: {
     description: '`false`: keep the archive file inside `path` instead of unpacking it.',
+    parse: kind.flag,
     for: ['export'],
     default: 'true'
   },
@@ -122,6 +156,7 @@ export const INPUTS = {
       `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) ` +
       `may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is ` +
       `left as it was.`,
+    parse: kind.size,
     for: ['export'],
     default: '5g'
   },
@@ -130,10 +165,15 @@ export const INPUTS = {
       'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
       'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
       'skip.',
+    parse: kind.verifyMode,
     for: ['export'],
     default: 'true'
   },
-  'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
+  'export-version': {
+    description: 'Value of `staticExport.version` in the Helm values.',
+    parse: kind.text,
+    for: ['export']
+  },
   'helm-values-file': {
     description:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
@@ -142,6 +182,7 @@ export const INPUTS = {
     cli:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
       'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+    parse: kind.ownFile,
     for: ['export']
   },
   'helm-bundle-url': {
@@ -151,12 +192,14 @@ export const INPUTS = {
     cli:
       'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
       'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+    parse: kind.absoluteUrl,
     for: ['export']
   },
   'project-id': {
     description:
       'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
       '`deploy` unless `job-id` is given.',
+    parse: kind.segment,
     for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
   },
   prompt: {
@@ -164,6 +207,7 @@ export const INPUTS = {
       'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
       'at least one non-blank character.',
     cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
+    parse: kind.text,
     for: ['agent', 'agent-message', 'agent-create']
   },
   'comment-command': {
@@ -171,12 +215,14 @@ export const INPUTS = {
       'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for ' +
       'the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: ' +
       '`skipped=true`, success.',
+    parse: kind.text,
     for: 'all'
   },
   'comment-permission': {
     description:
       "On a comment event, whatever the operation: the least permission on the repository the comment's author " +
       'needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.',
+    parse: kind.oneOf(PERMISSION_LEVELS, 'admin'),
     for: 'all',
     default: 'write'
   },
@@ -188,6 +234,7 @@ export const INPUTS = {
     cli:
       "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's " +
       'user), as the action does; none: nothing is written to GitHub.',
+    parse: kind.headerSecret,
     for: 'all',
     default: '${{ github.token }}'
   },
@@ -196,12 +243,33 @@ export const INPUTS = {
       'On a comment event, whatever the operation: react to the command at once, and keep one reply up to date ' +
       "with the job's status, link or error. Its hidden marker keeps a rerun of the workflow run from asking the " +
       'service again; with `false`, a rerun asks for nothing but a read.',
+    parse: kind.flag,
     for: 'all',
     default: 'true'
   }
 } as const satisfies Record<string, InputSpec>
 
 export type InputName = keyof typeof INPUTS
+
+type Spec<K extends InputName> = (typeof INPUTS)[K]
+type Parsed<K extends InputName> = ReturnType<Spec<K>['parse']>
+/**
+ * An input's value as its kind makes it; undefined when it has neither a text nor a default (an
+ * expression such as `${{ github.token }}` is the runner's default, not one the code knows).
+ */
+export type InputValue<K extends InputName> =
+  Spec<K> extends { default: `$${string}` }
+    ? Parsed<K> | undefined
+    : Spec<K> extends { default: string }
+      ? Parsed<K>
+      : Parsed<K> | undefined
+
+/** The values of the inputs that every operation of `O` reads (by their `for`). */
+export type InputsOf<O extends Operation> = {
+  readonly [
+    K in InputName as Spec<K>['for'] extends readonly (infer U)[] ? ([O] extends [U] ? K : never) : K
+  ]: InputValue<K>
+}
 
 /** The default action.yml declares; undefined for none (and for `${{ ... }}` expressions the runner fills in). */
 export function defaultOf(name: InputName): string | undefined {

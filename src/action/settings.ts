@@ -1,14 +1,24 @@
 /**
- * The one validation pass: every input read and checked at once, into one type per operation, so
- * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ * The one validation pass: every input an operation reads is parsed by its kind (its row in
+ * inputs.ts), then the operation's rule judges the inputs together and makes its settings, one
+ * type per operation, so a flow never sees a value it would have to check or cast again. Every
+ * problem is reported at once. Pure: no I/O.
  */
-import * as path from 'node:path'
 import { InputError } from '../common/errors.js'
-import { isPlainSegment } from '../common/path-segment.js'
-import { parseDuration, parseSize } from '../common/units.js'
 import { isCommentEvent } from './event.js'
-import { type InputName, OPERATIONS, defaultOf } from './inputs.js'
-import { type GuardedFolder, fileProblem, folderProblem } from './path-guard.js'
+import { type ParseContext, codeList, notOwnFile } from './input-kinds.js'
+import {
+  INPUTS,
+  type InputName,
+  type InputsOf,
+  type Operation,
+  type PermissionLevel,
+  defaultOf,
+  readBy
+} from './inputs.js'
+import { fileProblem } from './path-guard.js'
+
+export { PERMISSION_LEVELS, type PermissionLevel } from './inputs.js'
 
 /** What every operation is handed for the comment gate (see gate/comment-gate.ts). */
 export interface GateSettings {
@@ -74,10 +84,6 @@ export type PromptSource =
 /** Which agent job: the one named by `job-id`, or the one recorded on the pull request commented on. */
 export type JobSource = { from: 'input'; id: string } | { from: 'pull-request' }
 
-/** Repository permissions, weakest first (GitHub's roles). */
-export const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const
-export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
-
 interface AgentCommon extends CommonSettings {
   projectId: string
 }
@@ -126,8 +132,8 @@ export interface DeployByJob extends CommonSettings {
 export type DeploySettings = DeployByProject | DeployByJob
 export type Settings = ExportSettings | AgentSettings | DeploySettings
 
-/** Reads one input's raw value ('' when unset), as @actions/core's getInput does. */
-export type InputReader = (name: InputName) => string
+/** Reads one input's raw value: '' when given empty, undefined when not given (see Host.getInput). */
+export type InputReader = (name: InputName) => string | undefined
 
 export interface ReadContext {
   /** The folder relative paths are resolved against (GITHUB_WORKSPACE). */
@@ -138,206 +144,70 @@ export interface ReadContext {
   warn: (message: string) => void
 }
 
-/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
-const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' }
-/** A day between two status checks is as long as waiting makes sense. */
-const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' }
-const TRUE_WORDS = new Set(['true', 'True', 'TRUE'])
-const FALSE_WORDS = new Set(['false', 'False', 'FALSE'])
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
-const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/
+/** What an operation's rule knows besides the values: the texts as read, and which were refused. */
+interface RuleContext {
+  eventName: string | undefined
+  /** The input's text (trimmed, or its default); undefined when it has neither. */
+  text(name: InputName): string | undefined
+  /** Whether the input's kind refused it (its problem is reported already). */
+  refused(name: InputName): boolean
+  problem(message: string): void
+  warn(message: string): void
+}
+
+type SettingsOf<O extends Operation> = Extract<Settings, { operation: O }>
+/** An operation's rules across its inputs: its settings, or undefined when a problem leaves none. */
+type Rule<O extends Operation> = (
+  inputs: InputsOf<O>,
+  common: CommonSettings,
+  context: RuleContext
+) => SettingsOf<O> | undefined
 
 /**
- * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * Reads and checks every input, and throws one InputError that lists every problem found, so a
  * user fixes a workflow in one round rather than one error per run.
  */
 export function readSettings(read: InputReader, context: ReadContext): Settings {
   const problems: string[] = []
-  const value = (name: InputName): string | undefined => {
-    const raw = read(name).trim()
-    if (raw !== '') return raw
-    return defaultOf(name)
+  const texts = new Map<InputName, string | undefined>()
+  const refused = new Set<InputName>()
+  const parsing: ParseContext = {
+    workspace: context.workspace,
+    problem: (message) => void problems.push(message),
+    warn: context.warn
   }
-  const required = (name: InputName, why = 'is required'): string => {
-    const found = value(name)
-    if (found === undefined) problems.push(`\`${name}\` ${why}.`)
-    return found ?? ''
+  const rules: RuleContext = {
+    eventName: context.eventName,
+    text: (name) => texts.get(name),
+    refused: (name) => refused.has(name),
+    problem: parsing.problem,
+    warn: context.warn
   }
-  const flag = (name: InputName): boolean => {
-    const raw = value(name) ?? 'false'
-    if (TRUE_WORDS.has(raw)) return true
-    if (!FALSE_WORDS.has(raw)) problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`)
-    return false
-  }
-  const duration = (name: InputName, most: { ms: number; as: string }): number => {
-    const raw = value(name) ?? ''
-    const ms = parseDuration(raw)
-    if (ms === undefined || ms <= 0) {
-      problems.push(
-        `\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
-          `not \`${raw}\`.`
-      )
-      return 1
+  const parseAll = (names: InputName[]): Record<string, unknown> => {
+    const values: Record<string, unknown> = {}
+    for (const name of names) {
+      const raw = read(name)?.trim()
+      const byDefault = defaultOf(name)
+      const text = raw === undefined || raw === '' ? byDefault : raw
+      texts.set(name, text)
+      if (text === undefined) continue
+      const before = problems.length
+      // Given, but empty: most often a variable that is not set, which the default would silently stand for.
+      if (raw === '') parsing.problem(emptyProblem(name, text))
+      values[name] = INPUTS[name].parse(text, name, parsing)
+      if (problems.length > before) refused.add(name)
     }
-    if (ms > most.ms) {
-      problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`)
-      return most.ms
-    }
-    return ms
+    return values
   }
-  const size = (name: InputName): number => {
-    const raw = value(name) ?? ''
-    const bytes = parseSize(raw)
-    if (bytes === undefined && parseSize(raw.replace(/\d+/, '1')) !== undefined) {
-      // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
-      problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`)
-      return 1
-    }
-    if (bytes === undefined || bytes <= 0) {
-      problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`)
-      return 1
-    }
-    return bytes
-  }
-  const segment = (name: InputName): string | undefined => checkSegment(name, value(name), problems)
 
-  const operationText = required('operation')
-  const operation = OPERATIONS.find((known) => known === operationText)
-  if (operationText !== '' && !operation) {
-    problems.push(`\`operation\` must be one of ${codeList(OPERATIONS)}, not \`${operationText}\`.`)
-  }
-  const apiKey = required('api-key')
-  checkHeaderValue('api-key', apiKey, problems)
-  const baseUrl = checkBaseUrl(required('base-url'), problems)
-  const wait = flag('wait')
-  const timeoutMs = duration('timeout', LONGEST_TIMEOUT)
-  const problemsBeforeIntervals = problems.length
-  const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL)
-  const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL)
-  // Compared only when both are durations: a bad one has its own problem already.
-  if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
-    problems.push(
-      `\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
-        `(${value('poll-interval')}): ` +
-        `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
-    )
-  }
-  const commentCommand = value('comment-command')
-  const common: CommonSettings = {
-    apiKey,
-    baseUrl,
-    wait,
-    timeoutMs,
-    pollIntervalMs,
-    maxPollIntervalMs,
-    commentCommand,
-    commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-    githubToken: value('github-token'),
-    commentReply: flag('comment-reply')
-  }
-  checkHeaderValue('github-token', common.githubToken, problems)
-
+  const names = Object.keys(INPUTS) as InputName[]
+  const shared = parseAll(names.filter((name) => INPUTS[name].for === 'all')) as InputsOf<Operation>
+  const common = commonSettings(shared, rules)
+  const operation = shared.operation
   let settings: Settings | undefined
-  if (operation === 'export') {
-    const jobId = segment('job-id')
-    const domainText = value('domain')
-    const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn)
-    const sitePath = checkFolder('path', value('path') ?? '', context.workspace, problems)
-    const download = flag('download')
-    const exportCommon: ExportCommon = {
-      ...common,
-      operation,
-      path: sitePath,
-      download,
-      extract: flag('extract'),
-      maxSiteBytes: size('max-site-size'),
-      verify: verifyMode(value('verify') ?? 'true', problems),
-      exportVersion: value('export-version'),
-      helmValuesFile: checkFile(
-        'helm-values-file',
-        value('helm-values-file'),
-        context.workspace,
-        problems,
-        download ? [{ path: sitePath, name: '`path`, which each export replaces whole' }] : []
-      ),
-      helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
-    }
-    // Inputs that would change nothing are said to, rather than dropped without a word.
-    if (jobId !== undefined) {
-      const ignored = (['docs-version', 'paths'] as const).filter((name) => value(name) !== undefined)
-      if (ignored.length > 0)
-        context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
-    }
-    if (exportCommon.verify === 'strict' && !exportCommon.extract)
-      context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
-    const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter(
-      (name) => value(name) !== undefined
-    )
-    if (!exportCommon.wait && helmInputs.length > 0) {
-      context.warn(
-        `${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
-          `false\` the run stops before that.`
-      )
-    }
-    if (jobId !== undefined) settings = { ...exportCommon, jobId, domain }
-    else if (domain !== undefined)
-      settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) }
-    // A `job-id` given but refused has its own problem already: `domain` was not asked for.
-    else if (domainText === undefined && value('job-id') === undefined)
-      problems.push('`domain` is required unless `job-id` names an existing export job.')
-  } else if (operation === 'deploy') {
-    const projectId = segment('project-id')
-    const jobId = segment('job-id')
-    if (jobId !== undefined) settings = { ...common, operation, jobId, projectId }
-    else if (projectId !== undefined) settings = { ...common, operation, projectId }
-    // One given but refused has its own problem already.
-    else if (value('project-id') === undefined && value('job-id') === undefined)
-      problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
-  } else if (operation !== undefined) {
-    const agentCommon: AgentCommon = {
-      ...common,
-      projectId: segment('project-id') ?? ''
-    }
-    if (value('project-id') === undefined) problems.push(`\`project-id\` is required for \`${operation}\`.`)
-    const jobIdText = segment('job-id')
-    // On a comment the job may be the one recorded on the pull request; only the run can tell.
-    const jobId: JobSource | undefined =
-      jobIdText !== undefined
-        ? { from: 'input', id: jobIdText }
-        : isCommentEvent(context.eventName)
-          ? { from: 'pull-request' }
-          : undefined
-    if (
-      jobId === undefined &&
-      (operation === 'agent-message' || operation === 'agent-status') &&
-      value('job-id') === undefined
-    ) {
-      // (Comments exist only in a workflow: the CLI has no event.)
-      const fromComment =
-        context.eventName === undefined
-          ? ''
-          : ' (on a pull-request comment it may come from the job recorded on the pull request)'
-      problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`)
-    }
-    const promptText = read('prompt').trim()
-    const prompt: PromptSource | undefined =
-      promptText !== ''
-        ? { from: 'input', text: promptText }
-        : commentCommand !== undefined
-          ? { from: 'comment', command: commentCommand }
-          : undefined
-    if (operation !== 'agent-status' && prompt === undefined) {
-      const fromComment = isCommentEvent(context.eventName)
-        ? ', unless `comment-command` takes it from the comment'
-        : ''
-      problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`)
-    }
-    if (operation === 'agent' && prompt !== undefined)
-      settings = { ...agentCommon, operation, jobId: jobIdText, prompt }
-    else if (operation === 'agent-create' && prompt !== undefined) settings = { ...agentCommon, operation, prompt }
-    else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
-      settings = { ...agentCommon, operation, jobId, prompt }
-    else if (operation === 'agent-status' && jobId !== undefined) settings = { ...agentCommon, operation, jobId }
+  if (operation !== undefined) {
+    const own = parseAll(names.filter((name) => INPUTS[name].for !== 'all' && readBy(name, operation)))
+    settings = settingsOf(operation, { ...shared, ...own }, common, rules)
   }
 
   if (problems.length > 0 || settings === undefined) {
@@ -350,167 +220,200 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   return settings
 }
 
-/**
- * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
- * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
- * milliseconds to compile at every start.)
- */
-function isHostname(host: string): boolean {
-  return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label))
+function emptyProblem(name: InputName, byDefault: string): string {
+  return (
+    `\`${name}\` is empty (a variable that is not set expands to nothing): give it a value, or leave it out ` +
+    `for its default \`${byDefault}\`.`
+  )
 }
 
-function checkBaseUrl(text: string, problems: string[]): string {
-  if (text === '') return ''
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`)
-    return ''
-  }
-  const loopback = LOOPBACK_HOSTS.test(url.hostname)
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    problems.push(
-      '`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key ' +
-        'must not travel in clear text.'
+/** The rule of each operation. */
+const RULES: { [O in Operation]: Rule<O> } = {
+  export: exportSettings,
+  agent: conversationSettings,
+  'agent-message': messageSettings,
+  'agent-status': statusSettings,
+  'agent-create': createSettings,
+  deploy: deploySettings
+}
+
+function settingsOf<O extends Operation>(
+  operation: O,
+  values: Record<string, unknown>,
+  common: CommonSettings,
+  context: RuleContext
+): SettingsOf<O> | undefined {
+  // The values of the inputs `operation` reads, each made by its kind (see readSettings).
+  return RULES[operation](values as InputsOf<O>, common, context)
+}
+
+/** What every operation reads. */
+function commonSettings(inputs: InputsOf<Operation>, context: RuleContext): CommonSettings {
+  for (const name of ['operation', 'api-key'] as const)
+    if (context.text(name) === undefined) context.problem(`\`${name}\` is required.`)
+  const pollIntervalMs = inputs['poll-interval']
+  const maxPollIntervalMs = inputs['max-poll-interval']
+  // Compared only when both are durations: a bad one has its own problem already.
+  if (
+    !context.refused('poll-interval') &&
+    !context.refused('max-poll-interval') &&
+    maxPollIntervalMs < pollIntervalMs
+  ) {
+    context.problem(
+      `\`max-poll-interval\` (${context.text('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
+        `(${context.text('poll-interval')}): ` +
+        `raise \`max-poll-interval\` too (its default is \`${defaultOf('max-poll-interval')}\`).`
     )
   }
-  if (url.username || url.password)
-    problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.')
-  if (url.search || url.hash) problems.push('`base-url` must not carry a query or fragment.')
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
-function checkDomain(text: string, problems: string[], warn: (message: string) => void): string | undefined {
-  let host = text.toLowerCase()
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    let url: URL | undefined
-    try {
-      url = new URL(text)
-    } catch {
-      url = undefined
-    }
-    if (
-      !url ||
-      !/^https?:$/.test(url.protocol) ||
-      url.port ||
-      url.username ||
-      url.password ||
-      url.search ||
-      url.hash ||
-      url.pathname !== '/'
-    ) {
-      problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`)
-      return undefined
-    }
-    host = url.hostname
-    warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`)
+  return {
+    apiKey: inputs['api-key'] ?? '',
+    baseUrl: inputs['base-url'],
+    wait: inputs.wait,
+    timeoutMs: inputs.timeout,
+    pollIntervalMs,
+    maxPollIntervalMs,
+    commentCommand: inputs['comment-command'],
+    commentPermission: inputs['comment-permission'],
+    commentReply: inputs['comment-reply'],
+    githubToken: inputs['github-token']
   }
-  if (!isHostname(host)) {
-    problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`)
-    return undefined
+}
+
+/** `export`: `domain` unless `job-id`, the Helm values not in `path`, a word on inputs that change nothing. */
+function exportSettings(
+  inputs: InputsOf<'export'>,
+  common: CommonSettings,
+  context: RuleContext
+): ExportSettings | undefined {
+  const exportCommon: ExportCommon = {
+    ...common,
+    operation: 'export',
+    path: inputs.path,
+    download: inputs.download,
+    extract: inputs.extract,
+    maxSiteBytes: inputs['max-site-size'],
+    verify: inputs.verify,
+    exportVersion: inputs['export-version'],
+    helmValuesFile: inputs['helm-values-file'],
+    helmBundleUrl: inputs['helm-bundle-url']
   }
-  return host
-}
-
-function verifyMode(text: string, problems: string[]): ExportCommon['verify'] {
-  if (TRUE_WORDS.has(text)) return 'warn'
-  if (FALSE_WORDS.has(text)) return 'off'
-  if (text === 'strict') return 'strict'
-  problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`)
-  return 'warn'
-}
-
-/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
-function absoluteUrl(name: InputName, text: string | undefined, problems: string[]): string | undefined {
-  if (text === undefined) return undefined
-  if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
-    problems.push(
-      `\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not ` +
-        `\`${text}\`.`
+  const helmValuesFile = exportCommon.helmValuesFile
+  if (helmValuesFile !== undefined && exportCommon.download) {
+    const why = fileProblem(helmValuesFile, [{ path: inputs.path, name: '`path`, which each export replaces whole' }])
+    if (why !== undefined) context.problem(notOwnFile('helm-values-file', context.text('helm-values-file') ?? '', why))
+  }
+  const given = (name: InputName): boolean => context.text(name) !== undefined
+  const jobId = inputs['job-id']
+  // Inputs that would change nothing are said to, rather than dropped without a word.
+  if (jobId !== undefined) {
+    const ignored = (['docs-version', 'paths'] as const).filter(given)
+    if (ignored.length > 0)
+      context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`)
+  }
+  if (exportCommon.verify === 'strict' && !exportCommon.extract)
+    context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.')
+  const helmInputs = (['helm-values-file', 'helm-bundle-url', 'export-version'] as const).filter(given)
+  if (!exportCommon.wait && helmInputs.length > 0) {
+    context.warn(
+      `${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
+        `false\` the run stops before that.`
     )
-    return undefined
   }
-  return text
+  const domain = inputs.domain
+  if (jobId !== undefined) return { ...exportCommon, jobId, domain }
+  if (domain !== undefined) return { ...exportCommon, domain, docsVersion: inputs['docs-version'], paths: inputs.paths }
+  // A `job-id` given but refused has its own problem already: `domain` was not asked for.
+  if (!given('domain') && !given('job-id'))
+    context.problem('`domain` is required unless `job-id` names an existing export job.')
+  return undefined
 }
 
-function permissionLevel(text: string, problems: string[]): PermissionLevel {
-  const level = PERMISSION_LEVELS.find((known) => known === text)
-  if (level !== undefined) return level
-  problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`)
-  return 'admin'
+/** `deploy`: `project-id` unless `job-id` names a deployment to follow. */
+function deploySettings(
+  inputs: InputsOf<'deploy'>,
+  common: CommonSettings,
+  context: RuleContext
+): DeploySettings | undefined {
+  const { 'project-id': projectId, 'job-id': jobId } = inputs
+  if (jobId !== undefined) return { ...common, operation: 'deploy', jobId, projectId }
+  if (projectId !== undefined) return { ...common, operation: 'deploy', projectId }
+  // One given but refused has its own problem already.
+  if (context.text('project-id') === undefined && context.text('job-id') === undefined)
+    context.problem('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
+  return undefined
 }
 
-/**
- * A secret that travels in an HTTP header. Node refuses a line break, another control character
- * or a character outside Latin-1 there only as it builds the request, and a request that failed
- * that late cannot tell whether it was sent: refused here, before any request. Its value is not
- * repeated: it is a secret.
- */
-function checkHeaderValue(name: InputName, text: string | undefined, problems: string[]): void {
-  if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
-    problems.push(
-      `\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header ` +
-        `can carry: check the secret's value.`
-    )
+type AgentOperation = AgentSettings['operation']
+
+/** What every agent operation reads: `project-id` is required. */
+function agentCommon(
+  operation: AgentOperation,
+  inputs: InputsOf<AgentOperation>,
+  common: CommonSettings,
+  context: RuleContext
+): AgentCommon {
+  if (context.text('project-id') === undefined) context.problem(`\`project-id\` is required for \`${operation}\`.`)
+  return { ...common, projectId: inputs['project-id'] ?? '' }
 }
 
-/** An identifier that becomes one path segment of an API address. */
-function checkSegment(name: InputName, text: string | undefined, problems: string[]): string | undefined {
-  if (text === undefined) return undefined
-  if (!isPlainSegment(text)) {
-    problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`)
-    return undefined
-  }
-  return text
+/** The agent's instruction: `prompt`, else the comment after `comment-command`; one of them is required. */
+function promptOf(
+  operation: AgentOperation,
+  inputs: InputsOf<'agent' | 'agent-message' | 'agent-create'>,
+  common: CommonSettings,
+  context: RuleContext
+): PromptSource | undefined {
+  if (inputs.prompt !== undefined) return { from: 'input', text: inputs.prompt }
+  if (common.commentCommand !== undefined) return { from: 'comment', command: common.commentCommand }
+  const fromComment = isCommentEvent(context.eventName) ? ', unless `comment-command` takes it from the comment' : ''
+  context.problem(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`)
+  return undefined
 }
 
-/** Names as the code spans of a message: `` `a`, `b` ``. */
-function codeList(names: readonly string[], separator = ', '): string {
-  return names.map((name) => `\`${name}\``).join(separator)
+/** The agent job: `job-id`, else on a comment the one recorded on the pull request; one of them is required. */
+function jobOf(
+  operation: AgentOperation,
+  inputs: InputsOf<'agent-message' | 'agent-status'>,
+  context: RuleContext
+): JobSource | undefined {
+  if (inputs['job-id'] !== undefined) return { from: 'input', id: inputs['job-id'] }
+  // On a comment the job may be the one recorded on the pull request; only the run can tell.
+  if (isCommentEvent(context.eventName)) return { from: 'pull-request' }
+  // One given but refused has its own problem already. (Comments exist only in a workflow: the CLI has no event.)
+  if (context.text('job-id') !== undefined) return undefined
+  const fromComment =
+    context.eventName === undefined
+      ? ''
+      : ' (on a pull-request comment it may come from the job recorded on the pull request)'
+  context.problem(`\`job-id\` is required for \`${operation}\`${fromComment}.`)
+  return undefined
 }
 
-function splitLines(text: string | undefined): string[] | undefined {
-  const lines = (text ?? '')
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
-  return lines.length > 0 ? lines : undefined
+/** `agent`: an instruction; `job-id` only overrides the job the pull request records. */
+function conversationSettings(inputs: InputsOf<'agent'>, common: CommonSettings, context: RuleContext) {
+  const agent = agentCommon('agent', inputs, common, context)
+  const prompt = promptOf('agent', inputs, common, context)
+  return prompt && { ...agent, operation: 'agent' as const, jobId: inputs['job-id'], prompt }
 }
 
-/**
- * A file the export writes (the Helm values), judged as written before any request: a file's
- * name, not a folder's (`.`, a trailing `/`), nor a path in `.git` or in `guarded` (the export's
- * pre-flight judges the real path, and what is on the disk there).
- */
-function checkFile(
-  name: InputName,
-  text: string | undefined,
-  workspace: string,
-  problems: string[],
-  guarded: GuardedFolder[]
-): string | undefined {
-  if (text === undefined) return undefined
-  const file = path.resolve(workspace, text)
-  const last = text.split(/[\\/]/).at(-1) ?? ''
-  const problem =
-    last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : fileProblem(file, guarded)
-  if (problem !== undefined) problems.push(`\`${name}\` must be a file of its own, not \`${text}\`, which ${problem}.`)
-  return file
+/** `agent-message`: a job and an instruction. */
+function messageSettings(inputs: InputsOf<'agent-message'>, common: CommonSettings, context: RuleContext) {
+  const agent = agentCommon('agent-message', inputs, common, context)
+  const jobId = jobOf('agent-message', inputs, context)
+  const prompt = promptOf('agent-message', inputs, common, context)
+  return jobId && prompt && { ...agent, operation: 'agent-message' as const, jobId, prompt }
 }
 
-/**
- * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
- * real path against the runner's folders too.)
- */
-function checkFolder(name: InputName, text: string, workspace: string, problems: string[]): string {
-  const folder = path.resolve(workspace, text)
-  const problem = folderProblem(folder, [{ path: path.resolve(workspace), name: 'the workspace' }])
-  if (problem !== undefined)
-    problems.push(
-      `\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`
-    )
-  return folder
+/** `agent-status`: a job. */
+function statusSettings(inputs: InputsOf<'agent-status'>, common: CommonSettings, context: RuleContext) {
+  const agent = agentCommon('agent-status', inputs, common, context)
+  const jobId = jobOf('agent-status', inputs, context)
+  return jobId && { ...agent, operation: 'agent-status' as const, jobId }
+}
+
+/** `agent-create`: an instruction. */
+function createSettings(inputs: InputsOf<'agent-create'>, common: CommonSettings, context: RuleContext) {
+  const agent = agentCommon('agent-create', inputs, common, context)
+  const prompt = promptOf('agent-create', inputs, common, context)
+  return prompt && { ...agent, operation: 'agent-create' as const, prompt }
 }

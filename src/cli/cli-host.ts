@@ -57,8 +57,8 @@ export class CliHost implements Host {
     }
   }
 
-  getInput(name: InputName): string {
-    return this.inputs[name] ?? ''
+  getInput(name: InputName): string | undefined {
+    return this.inputs[name]
   }
 
   setOutput(name: OutputName, value: string): void {

@@ -308,6 +308,17 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(unknown.exitCode).toBe(frontEnd.refused)
     expect(unknown.error).toContain('Agent job job_gone in project proj_123 was not found')
   })
+
+  test('an empty base-url (an unset variable) fails naming it: the key does not go to the default', async () => {
+    await simulator({})
+    const run = await frontEnd.run('deploy', { 'base-url': '', 'project-id': 'proj_1' })
+    expect(run.exitCode).toBe(frontEnd === cli ? 2 : 1)
+    const named = frontEnd === cli ? '`--base-url` or `DOCS_ADMIN_BASE_URL`' : '`base-url`'
+    expect(run.error).toBe(
+      `Invalid input: ${named} is empty (a variable that is not set expands to nothing): give it a value, or ` +
+        'leave it out for its default `https://api.mintlify.com`.'
+    )
+  })
 })
 
 /** Runs an export against a simulator of its own with `faults`, in a workspace of its own (for runs side by side). */

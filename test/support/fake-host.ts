@@ -72,8 +72,8 @@ export class FakeHost implements Host {
     this.cancellation.abort(new Error('Received SIGINT'))
   }
 
-  getInput(name: InputName): string {
-    return this.inputs[name] ?? ''
+  getInput(name: InputName): string | undefined {
+    return this.inputs[name]
   }
 
   /** When set, every output fails with it, as @actions/core's do when GITHUB_OUTPUT cannot be written. */
