@@ -19,6 +19,7 @@ import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
+import { sparseTar } from './support/sparse-tar.js'
 
 let work: { dir: string; remove: () => Promise<void> }
 let siteDir: string
@@ -511,23 +512,51 @@ describe('tar only', () => {
     expect(await readdir(siteDir)).toEqual(['index.html'])
   })
 
-  test('a sparse file (GNU tar --sparse) unpacks as with GNU tar, its full size counted in max-site-size', async () => {
+  test.each([
+    ['old GNU', ['--format=gnu']],
+    ['pax 0.0', ['--format=pax', '--sparse-version=0.0']],
+    ['pax 0.1', ['--format=pax', '--sparse-version=0.1']],
+    ['pax 1.0', ['--format=pax', '--sparse-version=1.0']]
+  ])('a sparse file of GNU tar --sparse (%s) is refused, naming it; nothing is written', async (_, format) => {
     const source = join(work.dir, 'sparse-source')
     await mkdir(source)
     await writeFile(join(source, 'index.html'), 'home')
     // 5 MiB of which only the last bytes are data: GNU tar stores the holes as a map.
     await writeFile(join(source, 'data.bin'), Buffer.from('end'), { flag: 'w' })
     await truncate(join(source, 'data.bin'), 5 * 1024 * 1024)
-    const archive = execFileSync('tar', ['--sparse', '--format=posix', '-czf', '-', '-C', source, '.'], {
-      maxBuffer: 1024 ** 3
-    })
+    const archive = execFileSync('tar', ['--sparse', ...format, '-czf', '-', '-C', source, '.'])
     await rm(source, { recursive: true })
-    await unpack(archive)
-    expect((await stat(join(siteDir, 'data.bin'))).size).toBe(5 * 1024 * 1024)
-    await rm(siteDir, { recursive: true })
-    const error = await unpack(archive, recordingLogger(), { maxBytes: 4 * 1024 * 1024 }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toContain('the entry "./data.bin" (5.0 MiB)')
+    const error = await unpack(archive).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toBe(
+      'The bundle archive was refused: entry "./data.bin" is a sparse file (its data in the archive is shorter ' +
+        'than the 5.0 MiB GNU tar lists), which a site never holds. Nothing was written outside the staging folder.'
+    )
+    await expectNothingElseWritten('no site')
+  })
+
+  test.each(['0.0', '0.1', '1.0'] as const)(
+    'a pax %s sparse member whose size lies (10 B listed, 64 MiB written) is refused within max-site-size',
+    async (flavour) => {
+      const member = { name: 'page.html', realSize: 10, regions: 64, regionBytes: 1024 * 1024 }
+      const archive = zlib.gzipSync(sparseTar(flavour, member))
+      expect(archive.length).toBeLessThan(128 * 1024)
+      const error = await unpack(archive, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnsafeEntryError)
+      expect((error as Error).message).toBe(
+        'The bundle archive was refused: entry "page.html" was written with 64.0 MiB where the archive lists 10 B ' +
+          '(a sparse member, whose map may write past the size it lists). Nothing was written outside the ' +
+          'staging folder.'
+      )
+      await expectNothingElseWritten('no site')
+    }
+  )
+
+  test('an old GNU sparse member whose size lies is refused too (GNU tar itself says it is invalid)', async () => {
+    const archive = sparseTar('gnu', { name: 'page.html', realSize: 10, regions: 4 })
+    const error = await unpack(archive, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('invalid sparse archive member')
     await expectNothingElseWritten('no site')
   })
 

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises'
+import zlib from 'node:zlib'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
@@ -17,6 +19,7 @@ import { type TestProxy, resolverOf, startProxy, throughProxy } from './support/
 import { tempFolder } from './support/temp.js'
 import { untrustedTlsServer } from './support/tls.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
+import { sparseTar } from './support/sparse-tar.js'
 
 let sim: Simulator
 /** Shared by the simulator and the transfer: moving it on expires the links the simulator issued. */
@@ -641,6 +644,42 @@ describe('bounds', () => {
     expect(error).toBeInstanceOf(SiteLimitError)
     expect((error as Error).message).toContain('the bound set by `max-site-size`')
     expect((error as Error).message).not.toContain('corrupt')
+    expect(downloads()).toBe(1)
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+    expect(await workListing()).toEqual(['site'])
+  })
+})
+
+describe('sparse members (a site has none)', () => {
+  const sparseSource = async (): Promise<Buffer> => {
+    const source = join(work.dir, 'source')
+    await mkdir(source)
+    await writeFile(join(source, 'index.html'), 'new')
+    await writeFile(join(source, 'data.bin'), 'end')
+    await truncate(join(source, 'data.bin'), 5 * 1024 * 1024)
+    const archive = execFileSync('tar', ['--sparse', '--format=pax', '-czf', '-', '-C', source, '.'])
+    await rm(source, { recursive: true })
+    return archive
+  }
+  const lyingPax = (): Promise<Buffer> =>
+    // 259 bytes of tar.gz: a page listed as 10 bytes whose map writes a byte past 1 TiB.
+    Promise.resolve(zlib.gzipSync(sparseTar('1.0', { name: 'page.html', realSize: 10, regions: 2, spacing: 2 ** 40 })))
+
+  test.each([
+    ['GNU tar --sparse', sparseSource, 1024 ** 3, 'is a sparse file'],
+    [
+      'pax 1.0, 10 B listed, 1 TiB written',
+      lyingPax,
+      1024 * 1024,
+      'was written with 1.0 TiB where the archive lists 10 B'
+    ]
+  ])('a sparse member (%s) fails: nothing published, `path` as it was', async (_, build, maxBytes, reason) => {
+    await mkdir(join(work.dir, 'site'))
+    await writeFile(join(work.dir, 'site/index.html'), 'old')
+    const served = await serve(await build())
+    const error = await transferBundle(options(served, { limits: { maxBytes } })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain(reason)
     expect(downloads()).toBe(1)
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
     expect(await workListing()).toEqual(['site'])
