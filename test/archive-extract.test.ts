@@ -20,6 +20,7 @@ import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
 import { sparseTar } from './support/sparse-tar.js'
+import { runTool } from './support/archive-tools.js'
 
 let work: { dir: string; remove: () => Promise<void> }
 let siteDir: string
@@ -656,6 +657,63 @@ describe('zip only', () => {
     const error = await unpack(sharedDataZip(3, 1000, 0o100644)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CorruptArchiveError)
     expect((error as Error).message).toContain('the entries "a" and "a" overlap')
+    await expectNothingElseWritten('no site')
+  })
+
+  /**
+   * A stored entry whose data is another entry's local header and data, behind an extra field longer than that
+   * data: a check that took a local header for 30 bytes would end the outer data before the hidden entry.
+   */
+  function hiddenEntryZip(): Buffer {
+    const inner = buildZip([{ type: 'file', name: 'b.html', content: 'hidden page '.repeat(10) }])
+    const centralAt = inner.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    const hidden = inner.subarray(0, centralAt)
+    const hiddenCentral = Buffer.from(inner.subarray(centralAt, inner.length - 22))
+    const name = Buffer.from('a.html')
+    const extra = Buffer.alloc(4 + hidden.length + 100)
+    extra.writeUInt16LE(0xcafe, 0)
+    extra.writeUInt16LE(extra.length - 4, 2)
+    const crc = zlib.crc32(hidden)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(hidden.length, 18)
+    local.writeUInt32LE(hidden.length, 22)
+    local.writeUInt16LE(name.length, 26)
+    local.writeUInt16LE(extra.length, 28)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE((3 << 8) | 20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(hidden.length, 20)
+    central.writeUInt32LE(hidden.length, 24)
+    central.writeUInt16LE(name.length, 28)
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38)
+    const records = Buffer.concat([local, name, extra, hidden])
+    hiddenCentral.writeUInt32LE(local.length + name.length + extra.length, 42)
+    const directory = Buffer.concat([central, name, hiddenCentral])
+    const end = Buffer.alloc(22)
+    end.writeUInt32LE(0x06054b50, 0)
+    end.writeUInt16LE(2, 8)
+    end.writeUInt16LE(2, 10)
+    end.writeUInt32LE(directory.length, 12)
+    end.writeUInt32LE(records.length, 16)
+    return Buffer.concat([records, directory, end])
+  }
+
+  test("an entry hidden in another's data behind a large extra field is refused, as `unzip -t` does", async () => {
+    const zip = hiddenEntryZip()
+    const file = join(work.dir, 'hidden.zip')
+    await writeFile(file, zip)
+    const tested = await runTool('unzip', ['-t', file])
+    expect(tested.code).not.toBe(0)
+    expect(`${tested.stdout.toString()}${tested.stderr}`).toContain('overlapped components')
+    await rm(file)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('the entries "a.html" and "b.html" overlap')
     await expectNothingElseWritten('no site')
   })
 
