@@ -302,7 +302,7 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toMatch(
       new RegExp(
-        /^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: /.source +
+        /^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-\d+-[0-9a-f]{12}: /.source +
           /its name or path is too long for the file system \(ENAMETOOLONG\)$/.source
       )
     )
@@ -952,7 +952,7 @@ describe('stopping', () => {
     await completing
     await receiver.discard(true)
     // Renamed to a trash name at once; the detached process then removes it.
-    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
+    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-\d+-[0-9a-f]{12}$/)])
     for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20)
       await new Promise((resolve) => setTimeout(resolve, 20))
     await expectNothingElseWritten('no site')

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { execFileSync } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdir, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import zlib from 'node:zlib'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
@@ -32,6 +33,16 @@ let log: RecordingLogger
 let requestsBefore = 0
 /** The links of a service on a loopback address. */
 let policy: LinkPolicy
+
+/** A run that makes its archive's staging folder as the CLI names it, says where, writes a `.part`, and waits. */
+const STAGING_CHILD = `
+import { writeFileSync } from 'node:fs'
+import { createStagingFolder } from ${JSON.stringify(new URL('../src/site/staging.ts', import.meta.url).href)}
+const staging = await createStagingFolder(process.argv[1] + '-' + process.pid)
+writeFileSync(staging + '/bundle.part', 'partial')
+console.log(staging)
+setInterval(() => {}, 60_000)
+`
 
 const siteEntries = (): ArchiveEntry[] => fixtureSiteEntries({ pages: 20 })
 let siteTarGz: Buffer
@@ -717,6 +728,34 @@ describe('folders an earlier run left', () => {
       'site'
     ])
     expect(log.text()).toContain('Removing 3 folders that an earlier run left beside')
+  })
+
+  test("a killed run's staging folders of another name are swept once its process is gone", async () => {
+    // Two earlier runs of the CLI, each with an archive folder named after its process: one killed, one alive.
+    const started = async (): Promise<{ child: ChildProcess; staging: string }> => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', STAGING_CHILD, join(work.dir, 'docs-export-job')],
+        { stdio: ['ignore', 'pipe', 'inherit'] }
+      )
+      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string]
+      return { child, staging: line.trim() }
+    }
+    const killed = await started()
+    const alive = await started()
+    try {
+      killed.child.kill('SIGKILL')
+      await once(killed.child, 'exit')
+      expect(await readdir(killed.staging)).toEqual(['bundle.part'])
+      await transferBundle(options(await serve(siteTarGz)))
+      const left = await readdir(work.dir)
+      expect(left).not.toContain(basename(killed.staging))
+      expect(left).toContain(basename(alive.staging))
+      expect(log.text()).toContain(`that runs no longer running left in ${work.dir}: ${basename(killed.staging)}`)
+    } finally {
+      alive.child.kill('SIGKILL')
+      await once(alive.child, 'exit')
+    }
   })
 
   test('a site an earlier run moved aside and never put back is restored (and kept if this run fails)', async () => {
