@@ -19,6 +19,8 @@ import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
+import { sparseTar } from './support/sparse-tar.js'
+import { runTool } from './support/archive-tools.js'
 
 let work: { dir: string; remove: () => Promise<void> }
 let siteDir: string
@@ -300,7 +302,7 @@ describe.each<ArchiveFormat>(['tar.gz', 'tar', 'zip'])('%s', (format) => {
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toMatch(
       new RegExp(
-        /^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-[0-9a-f]{12}: /.source +
+        /^Could not write the archive entry "d{200}\/.*\.html" into .*\.site\.staging-\d+-[0-9a-f]{12}: /.source +
           /its name or path is too long for the file system \(ENAMETOOLONG\)$/.source
       )
     )
@@ -511,23 +513,51 @@ describe('tar only', () => {
     expect(await readdir(siteDir)).toEqual(['index.html'])
   })
 
-  test('a sparse file (GNU tar --sparse) unpacks as with GNU tar, its full size counted in max-site-size', async () => {
+  test.each([
+    ['old GNU', ['--format=gnu']],
+    ['pax 0.0', ['--format=pax', '--sparse-version=0.0']],
+    ['pax 0.1', ['--format=pax', '--sparse-version=0.1']],
+    ['pax 1.0', ['--format=pax', '--sparse-version=1.0']]
+  ])('a sparse file of GNU tar --sparse (%s) is refused, naming it; nothing is written', async (_, format) => {
     const source = join(work.dir, 'sparse-source')
     await mkdir(source)
     await writeFile(join(source, 'index.html'), 'home')
     // 5 MiB of which only the last bytes are data: GNU tar stores the holes as a map.
     await writeFile(join(source, 'data.bin'), Buffer.from('end'), { flag: 'w' })
     await truncate(join(source, 'data.bin'), 5 * 1024 * 1024)
-    const archive = execFileSync('tar', ['--sparse', '--format=posix', '-czf', '-', '-C', source, '.'], {
-      maxBuffer: 1024 ** 3
-    })
+    const archive = execFileSync('tar', ['--sparse', ...format, '-czf', '-', '-C', source, '.'])
     await rm(source, { recursive: true })
-    await unpack(archive)
-    expect((await stat(join(siteDir, 'data.bin'))).size).toBe(5 * 1024 * 1024)
-    await rm(siteDir, { recursive: true })
-    const error = await unpack(archive, recordingLogger(), { maxBytes: 4 * 1024 * 1024 }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(SiteLimitError)
-    expect((error as Error).message).toContain('the entry "./data.bin" (5.0 MiB)')
+    const error = await unpack(archive).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toBe(
+      'The bundle archive was refused: entry "./data.bin" is a sparse file (its data in the archive is shorter ' +
+        'than the 5.0 MiB GNU tar lists), which a site never holds. Nothing was written outside the staging folder.'
+    )
+    await expectNothingElseWritten('no site')
+  })
+
+  test.each(['0.0', '0.1', '1.0'] as const)(
+    'a pax %s sparse member whose size lies (10 B listed, 64 MiB written) is refused within max-site-size',
+    async (flavour) => {
+      const member = { name: 'page.html', realSize: 10, regions: 64, regionBytes: 1024 * 1024 }
+      const archive = zlib.gzipSync(sparseTar(flavour, member))
+      expect(archive.length).toBeLessThan(128 * 1024)
+      const error = await unpack(archive, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnsafeEntryError)
+      expect((error as Error).message).toBe(
+        'The bundle archive was refused: entry "page.html" was written with 64.0 MiB where the archive lists 10 B ' +
+          '(a sparse member, whose map may write past the size it lists). Nothing was written outside the ' +
+          'staging folder.'
+      )
+      await expectNothingElseWritten('no site')
+    }
+  )
+
+  test('an old GNU sparse member whose size lies is refused too (GNU tar itself says it is invalid)', async () => {
+    const archive = sparseTar('gnu', { name: 'page.html', realSize: 10, regions: 4 })
+    const error = await unpack(archive, recordingLogger(), { maxBytes: 1024 * 1024 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('invalid sparse archive member')
     await expectNothingElseWritten('no site')
   })
 
@@ -627,6 +657,63 @@ describe('zip only', () => {
     const error = await unpack(sharedDataZip(3, 1000, 0o100644)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(CorruptArchiveError)
     expect((error as Error).message).toContain('the entries "a" and "a" overlap')
+    await expectNothingElseWritten('no site')
+  })
+
+  /**
+   * A stored entry whose data is another entry's local header and data, behind an extra field longer than that
+   * data: a check that took a local header for 30 bytes would end the outer data before the hidden entry.
+   */
+  function hiddenEntryZip(): Buffer {
+    const inner = buildZip([{ type: 'file', name: 'b.html', content: 'hidden page '.repeat(10) }])
+    const centralAt = inner.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    const hidden = inner.subarray(0, centralAt)
+    const hiddenCentral = Buffer.from(inner.subarray(centralAt, inner.length - 22))
+    const name = Buffer.from('a.html')
+    const extra = Buffer.alloc(4 + hidden.length + 100)
+    extra.writeUInt16LE(0xcafe, 0)
+    extra.writeUInt16LE(extra.length - 4, 2)
+    const crc = zlib.crc32(hidden)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(hidden.length, 18)
+    local.writeUInt32LE(hidden.length, 22)
+    local.writeUInt16LE(name.length, 26)
+    local.writeUInt16LE(extra.length, 28)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE((3 << 8) | 20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(hidden.length, 20)
+    central.writeUInt32LE(hidden.length, 24)
+    central.writeUInt16LE(name.length, 28)
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38)
+    const records = Buffer.concat([local, name, extra, hidden])
+    hiddenCentral.writeUInt32LE(local.length + name.length + extra.length, 42)
+    const directory = Buffer.concat([central, name, hiddenCentral])
+    const end = Buffer.alloc(22)
+    end.writeUInt32LE(0x06054b50, 0)
+    end.writeUInt16LE(2, 8)
+    end.writeUInt16LE(2, 10)
+    end.writeUInt32LE(directory.length, 12)
+    end.writeUInt32LE(records.length, 16)
+    return Buffer.concat([records, directory, end])
+  }
+
+  test("an entry hidden in another's data behind a large extra field is refused, as `unzip -t` does", async () => {
+    const zip = hiddenEntryZip()
+    const file = join(work.dir, 'hidden.zip')
+    await writeFile(file, zip)
+    const tested = await runTool('unzip', ['-t', file])
+    expect(tested.code).not.toBe(0)
+    expect(`${tested.stdout.toString()}${tested.stderr}`).toContain('overlapped components')
+    await rm(file)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain('the entries "a.html" and "b.html" overlap')
     await expectNothingElseWritten('no site')
   })
 
@@ -865,7 +952,7 @@ describe('stopping', () => {
     await completing
     await receiver.discard(true)
     // Renamed to a trash name at once; the detached process then removes it.
-    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-[0-9a-f]{12}$/)])
+    expect(await ours()).toEqual([expect.stringMatching(/^\.site\.trash-\d+-[0-9a-f]{12}$/)])
     for (let waited = 0; (await ours()).length > 0 && waited < 10_000; waited += 20)
       await new Promise((resolve) => setTimeout(resolve, 20))
     await expectNothingElseWritten('no site')

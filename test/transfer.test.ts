@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdir, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises'
+import zlib from 'node:zlib'
+import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildTar, buildZip, fixtureSiteEntries } from '../simulator/archives.js'
 import { type Simulator, startSimulator } from '../simulator/server.js'
@@ -17,6 +20,7 @@ import { type TestProxy, resolverOf, startProxy, throughProxy } from './support/
 import { tempFolder } from './support/temp.js'
 import { untrustedTlsServer } from './support/tls.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
+import { sparseTar } from './support/sparse-tar.js'
 
 let sim: Simulator
 /** Shared by the simulator and the transfer: moving it on expires the links the simulator issued. */
@@ -29,6 +33,16 @@ let log: RecordingLogger
 let requestsBefore = 0
 /** The links of a service on a loopback address. */
 let policy: LinkPolicy
+
+/** A run that makes its archive's staging folder as the CLI names it, says where, writes a `.part`, and waits. */
+const STAGING_CHILD = `
+import { writeFileSync } from 'node:fs'
+import { createStagingFolder } from ${JSON.stringify(new URL('../src/site/staging.ts', import.meta.url).href)}
+const staging = await createStagingFolder(process.argv[1] + '-' + process.pid)
+writeFileSync(staging + '/bundle.part', 'partial')
+console.log(staging)
+setInterval(() => {}, 60_000)
+`
 
 const siteEntries = (): ArchiveEntry[] => fixtureSiteEntries({ pages: 20 })
 let siteTarGz: Buffer
@@ -647,6 +661,42 @@ describe('bounds', () => {
   })
 })
 
+describe('sparse members (a site has none)', () => {
+  const sparseSource = async (): Promise<Buffer> => {
+    const source = join(work.dir, 'source')
+    await mkdir(source)
+    await writeFile(join(source, 'index.html'), 'new')
+    await writeFile(join(source, 'data.bin'), 'end')
+    await truncate(join(source, 'data.bin'), 5 * 1024 * 1024)
+    const archive = execFileSync('tar', ['--sparse', '--format=pax', '-czf', '-', '-C', source, '.'])
+    await rm(source, { recursive: true })
+    return archive
+  }
+  const lyingPax = (): Promise<Buffer> =>
+    // 259 bytes of tar.gz: a page listed as 10 bytes whose map writes a byte past 1 TiB.
+    Promise.resolve(zlib.gzipSync(sparseTar('1.0', { name: 'page.html', realSize: 10, regions: 2, spacing: 2 ** 40 })))
+
+  test.each([
+    ['GNU tar --sparse', sparseSource, 1024 ** 3, 'is a sparse file'],
+    [
+      'pax 1.0, 10 B listed, 1 TiB written',
+      lyingPax,
+      1024 * 1024,
+      'was written with 1.0 TiB where the archive lists 10 B'
+    ]
+  ])('a sparse member (%s) fails: nothing published, `path` as it was', async (_, build, maxBytes, reason) => {
+    await mkdir(join(work.dir, 'site'))
+    await writeFile(join(work.dir, 'site/index.html'), 'old')
+    const served = await serve(await build())
+    const error = await transferBundle(options(served, { limits: { maxBytes } })).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain(reason)
+    expect(downloads()).toBe(1)
+    expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
+    expect(await workListing()).toEqual(['site'])
+  })
+})
+
 test("a folder that cannot be made is said in the user's terms", async () => {
   await writeFile(join(work.dir, 'a-file'), 'x')
   const error = await transferBundle(
@@ -678,6 +728,34 @@ describe('folders an earlier run left', () => {
       'site'
     ])
     expect(log.text()).toContain('Removing 3 folders that an earlier run left beside')
+  })
+
+  test("a killed run's staging folders of another name are swept once its process is gone", async () => {
+    // Two earlier runs of the CLI, each with an archive folder named after its process: one killed, one alive.
+    const started = async (): Promise<{ child: ChildProcess; staging: string }> => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', STAGING_CHILD, join(work.dir, 'docs-export-job')],
+        { stdio: ['ignore', 'pipe', 'inherit'] }
+      )
+      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string]
+      return { child, staging: line.trim() }
+    }
+    const killed = await started()
+    const alive = await started()
+    try {
+      killed.child.kill('SIGKILL')
+      await once(killed.child, 'exit')
+      expect(await readdir(killed.staging)).toEqual(['bundle.part'])
+      await transferBundle(options(await serve(siteTarGz)))
+      const left = await readdir(work.dir)
+      expect(left).not.toContain(basename(killed.staging))
+      expect(left).toContain(basename(alive.staging))
+      expect(log.text()).toContain(`that runs no longer running left in ${work.dir}: ${basename(killed.staging)}`)
+    } finally {
+      alive.child.kill('SIGKILL')
+      await once(alive.child, 'exit')
+    }
   })
 
   test('a site an earlier run moved aside and never put back is restored (and kept if this run fails)', async () => {

@@ -18,6 +18,7 @@ import { ActionError } from '../common/errors.js'
 import { decodeSitePath } from '../common/site-paths.js'
 import { formatBytes } from '../common/units.js'
 import { CorruptArchiveError } from './errors.js'
+import { TAR_BLOCK_BYTES } from './format.js'
 import { UnsafeEntryError } from '../site/errors.js'
 import { writeFailure } from '../common/write-failure.js'
 import { type TarMember, parseListingLine, readQuoted } from './tar-listing.js'
@@ -34,8 +35,10 @@ const LISTING_READ_BYTES = 256 * 1024
 
 const ARGUMENTS = [
   '-x',
-  // Twice verbose: one listing line per member, written before the member is.
+  // Twice verbose: one listing line per member, written before the member is, led by the block
+  // where its data starts (how a sparse member shows: see checkDataCovers).
   '-vv',
+  '--block-number',
   '--quoting-style=c',
   '--numeric-owner',
   // As root too: the archive's owners and exact modes are not the site's (the umask applies).
@@ -102,6 +105,8 @@ export class GnuTarExtraction {
   private exitCode: number | null | undefined
   /** The last member listed: a cut archive ends inside it. */
   private lastMember: TarMember | undefined
+  /** Plain tar bytes handed to GNU tar. */
+  private fedBytes = 0
   /** Members GNU tar may fail to make (devices and fifos, skipped): their names. */
   private readonly specials = new Set<string>()
 
@@ -149,6 +154,7 @@ export class GnuTarExtraction {
   write(plain: Buffer): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure
     if (this.exitCode !== undefined || this.child.stdin.destroyed) return undefined
+    this.fedBytes += plain.length
     this.readListing()
     if (this.failure !== undefined) throw this.failure
     if (this.child.stdin.write(plain) || this.child.stdin.writableLength < BUFFERED_BYTES) return undefined
@@ -164,6 +170,10 @@ export class GnuTarExtraction {
     if (this.failure !== undefined) throw this.failure
     // GNU tar ends every line it writes: only a GNU tar stopped mid-line leaves a piece of one.
     if (this.pendingLine !== '' && this.exitCode === 0) this.line(this.pendingLine)
+    // The last member's data ends where the archive's bytes do, at the latest.
+    if (this.exitCode === 0 && this.lastMember !== undefined) {
+      this.checkDataCovers(this.lastMember, Math.floor(this.fedBytes / TAR_BLOCK_BYTES))
+    }
     const failure = this.exitCode === 0 ? undefined : this.failureFromMessages()
     if (failure !== undefined) throw failure
   }
@@ -222,8 +232,27 @@ export class GnuTarExtraction {
       throw new ActionError(`Could not read GNU tar's account of a member it unpacks: ${JSON.stringify(line)}`)
     }
     if (member.kind === 'special') this.specials.add(member.name.toString('latin1'))
-    if (!member.implied) this.lastMember = member
+    if (member.implied) return this.options.onMember(member)
+    // The next member's headers take a block at least; the archive's end takes none.
+    if (this.lastMember !== undefined)
+      this.checkDataCovers(this.lastMember, member.block - (member.kind === 'end' ? 0 : 1))
+    this.lastMember = member.kind === 'end' ? undefined : member
     this.options.onMember(member)
+  }
+
+  /**
+   * A file's data in the archive, from its block to `dataEnd`, must hold the size GNU tar lists:
+   * only a sparse member stores less, and GNU tar writes it with holes (or, its map lying about
+   * the size, past it). A site has no sparse files: refused whatever the flavour (GNU, pax 0.0,
+   * 0.1, 1.0), as GNU tar reads them all the same way.
+   */
+  private checkDataCovers(member: TarMember, dataEnd: number): void {
+    if (member.kind !== 'file' || member.block + Math.ceil(member.size / TAR_BLOCK_BYTES) <= dataEnd) return
+    throw new UnsafeEntryError(
+      decodeSitePath(member.name),
+      `is a sparse file (its data in the archive is shorter than the ${formatBytes(member.size)} GNU tar lists), ` +
+        'which a site never holds'
+    )
   }
 
   private fail(error: unknown): void {

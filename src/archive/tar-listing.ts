@@ -1,15 +1,18 @@
 /**
- * Reads the lines GNU tar prints while it extracts with `-vv --quoting-style=c --numeric-owner`
- * (LC_ALL=C): one line per member, as GNU tar itself understood it, before it writes the member.
- * This is how the action sees what is being unpacked without a tar reader of its own. Pure.
+ * Reads the lines GNU tar prints while it extracts with `-vv -R --quoting-style=c --numeric-owner`
+ * (LC_ALL=C): one line per member, as GNU tar itself understood it, before it writes the member,
+ * led by the block where the member's data starts. This is how the action sees what is being
+ * unpacked without a tar reader of its own. Pure.
  *
- *   -rw-r--r-- 0/0      1234 2026-11-27 01:42 "guides/caf\303\251.html"
- *   lrwxrwxrwx 0/0         0 2026-11-27 01:42 "latest" -> "v2"
- *   hrw-r--r-- 0/0         0 2026-11-27 01:42 "copy.html" link to "index.html"
- *   drwxr-xr-x                  Creating directory: "guides"
+ *   block 1: -rw-r--r-- 0/0      1234 2026-11-27 01:42 "guides/caf\303\251.html"
+ *   block 5: lrwxrwxrwx 0/0         0 2026-11-27 01:42 "latest" -> "v2"
+ *   block 6: hrw-r--r-- 0/0         0 2026-11-27 01:42 "copy.html" link to "index.html"
+ *   block 7: drwxr-xr-x                  Creating directory: "guides"
+ *   block 9: ** Block of NULs **
  */
 
-export type MemberKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'special' | 'none'
+/** `end`: the archive's end (its zero blocks, or the end of its data), not a member. */
+export type MemberKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'special' | 'none' | 'end'
 
 export interface TarMember {
   kind: MemberKind
@@ -24,6 +27,8 @@ export interface TarMember {
   target: Buffer | undefined
   /** A folder GNU tar made for a member's path ("Creating directory:"), not a member of its own. */
   implied: boolean
+  /** The 512-byte block of the archive where its data starts (after all of its headers). */
+  block: number
 }
 
 /** GNU tar's type letters: regular files of every flavour are written as files (`?`: unknown types). */
@@ -48,8 +53,19 @@ const IMPLIED_DIRECTORY = 'Creating directory:'
 const SYMLINK_ARROW = ' -> '
 const HARDLINK_WORDS = ' link to '
 
-/** One listing line, or undefined when it is not one GNU tar writes for a member. */
-export function parseListingLine(line: string): TarMember | undefined {
+/** A header GNU tar could not read leaves its prefix alone before the next line's ("block 3: block 12: ..."). */
+const BLOCK_PREFIX = /^(?:block \d+: )*block (\d+): /
+const ARCHIVE_END = /^\*\* (?:Block of NULs|End of File) \*\*$/
+
+/** One listing line, or undefined when it is not one GNU tar writes for a member or the archive's end. */
+export function parseListingLine(prefixed: string): TarMember | undefined {
+  const prefix = BLOCK_PREFIX.exec(prefixed)
+  if (prefix === null) return undefined
+  const block = Number(prefix[1])
+  const line = prefixed.slice(prefix[0].length)
+  if (ARCHIVE_END.test(line)) {
+    return { kind: 'end', type: '', mode: 0, size: 0, name: Buffer.alloc(0), target: undefined, implied: false, block }
+  }
   const quote = line.indexOf('"')
   if (quote < 0) return undefined
   const head = line.slice(0, quote)
@@ -59,7 +75,13 @@ export function parseListingLine(line: string): TarMember | undefined {
   const name = readQuoted(line, quote)
   if (name === undefined) return undefined
   const rest = line.slice(name.end)
-  const member = { type: modeText[0] as string, mode: permissions(modeText), name: name.bytes, target: undefined }
+  const member = {
+    type: modeText[0] as string,
+    mode: permissions(modeText),
+    name: name.bytes,
+    target: undefined,
+    block
+  }
   if (head.includes(IMPLIED_DIRECTORY)) {
     return rest === '' ? { ...member, kind: 'directory', size: 0, implied: true } : undefined
   }

@@ -163,7 +163,7 @@ export class TarUnpacker {
 
   /** One member GNU tar is about to write: judged and counted (a throw stops GNU tar). */
   private member(member: TarMember): void {
-    if (member.kind === 'none' || member.implied) return
+    if (member.kind === 'none' || member.kind === 'end' || member.implied) return
     const name = decodeSitePath(member.name)
     const target = member.target === undefined ? undefined : decodeSitePath(member.target)
     this.options.ledger.entry(member.kind, name, { size: member.size, target, special: SPECIAL_KINDS[member.type] })

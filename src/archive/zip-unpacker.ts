@@ -24,6 +24,8 @@ import { type OpenZip, entryNameBytes, openZip } from './zip-reader.js'
 /** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
 const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024
 const YIELD_EVERY_ENTRIES = 256
+const LOCAL_HEADER_BYTES = 30
+const LOCAL_SIGNATURE = 0x04034b50
 const UNIX_HOST = 3
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
@@ -45,6 +47,8 @@ interface Planned {
   path: Buffer
   kind: 'file' | 'directory' | 'symlink'
   target?: Buffer
+  /** Where its data starts, after its local header (read before anything is written). */
+  dataStart: number
   /** An earlier entry wrote a file at its path (which goes first), or a later one takes its path. */
   replacesEarlier: boolean
   replacedLater: boolean
@@ -106,7 +110,15 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
     const unixMode = entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : 0
     const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file'
     if (kind === 'file') declared += entry.uncompressedSize
-    const item: Planned = { entry, name, path: relativePath(bytes), kind, replacesEarlier: false, replacedLater: false }
+    const item: Planned = {
+      entry,
+      name,
+      path: relativePath(bytes),
+      kind,
+      dataStart: 0,
+      replacesEarlier: false,
+      replacedLater: false
+    }
     const key = item.path.toString('latin1')
     const earlier = atPath.get(key)
     if (earlier !== undefined) {
@@ -117,7 +129,7 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
     planned.push(item)
   }
   options.ledger.declared(declared)
-  refuseSharedData(zip.entries, planned)
+  refuseSharedData(zip, planned)
   for (const item of planned) {
     if (item.kind === 'symlink') item.target = await readLinkTarget(zip, item)
     options.ledger.entry(item.kind, item.name, {
@@ -130,20 +142,33 @@ async function plan(zip: OpenZip, options: ZipUnpackOptions): Promise<Planned[]>
 
 /**
  * Two records whose data overlap unpack the same bytes many times over (the overlapping zip
- * bomb, which unzip refuses too): refused before any is read.
+ * bomb, which unzip refuses too): refused before any is read. An entry's data ends where its
+ * local header says, name and extra field included (a large extra field could hide an entry).
  */
-function refuseSharedData(entries: yauzl.Entry[], planned: Planned[]): void {
-  const byOffset = entries
-    .map((entry, i) => ({ entry, i }))
+function refuseSharedData(zip: OpenZip, planned: Planned[]): void {
+  const header = Buffer.alloc(LOCAL_HEADER_BYTES)
+  const byOffset = planned
+    .map((item) => {
+      const at = item.entry.relativeOffsetOfLocalHeader
+      try {
+        zip.reader.copy(header, 0, LOCAL_HEADER_BYTES, at)
+      } catch (error) {
+        throw unreadable(item.name, error)
+      }
+      if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) {
+        throw unreadable(item.name, new Error(`no local file header at byte ${at}`))
+      }
+      item.dataStart = at + LOCAL_HEADER_BYTES + header.readUInt16LE(26) + header.readUInt16LE(28)
+      return item
+    })
     .sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader)
   for (let k = 1; k < byOffset.length; k++) {
     const before = byOffset[k - 1]!
     const after = byOffset[k]!
-    const beforeEnd = before.entry.relativeOffsetOfLocalHeader + 30 + before.entry.compressedSize
-    if (beforeEnd > after.entry.relativeOffsetOfLocalHeader) {
+    if (before.dataStart + before.entry.compressedSize > after.entry.relativeOffsetOfLocalHeader) {
       throw corrupt(
         new Error(
-          `the entries ${JSON.stringify(planned[before.i]!.name)} and ${JSON.stringify(planned[after.i]!.name)} ` +
+          `the entries ${JSON.stringify(before.name)} and ${JSON.stringify(after.name)} ` +
             'overlap: their data would be unpacked more than once (unzip calls this a possible zip bomb)'
         )
       )
@@ -161,7 +186,7 @@ async function readLinkTarget(zip: OpenZip, item: Planned): Promise<Buffer> {
         `(it declares ${entry.uncompressedSize}, ${entry.compressedSize} compressed)`
     )
   }
-  return await readWhole(zip, item)
+  return readWhole(zip, item)
 }
 
 /**
@@ -169,14 +194,11 @@ async function readLinkTarget(zip: OpenZip, item: Planned): Promise<Buffer> {
  * compressed bytes are read into `compressed` when given (a stored entry's result is then valid
  * only until the next read), or into a buffer of their own.
  */
-async function readWhole(zip: OpenZip, { entry, name }: Planned, compressed?: ReusedBuffer): Promise<Buffer> {
-  const { fileDataStart } = await zip.zip.readLocalFileHeaderPromise(entry, { minimal: true }).catch((error) => {
-    throw unreadable(name, error)
-  })
+function readWhole(zip: OpenZip, { entry, name, dataStart }: Planned, compressed?: ReusedBuffer): Buffer {
   const stored = compressed?.take(entry.compressedSize) ?? Buffer.allocUnsafe(entry.compressedSize)
   let data = stored
   try {
-    zip.reader.copy(stored, 0, entry.compressedSize, fileDataStart)
+    zip.reader.copy(stored, 0, entry.compressedSize, dataStart)
     // Inflating stops past the declared size: a zip cannot unpack to more than it says. One output
     // piece of the declared size, not zlib's 16 KiB pieces joined: less garbage between collections.
     if (entry.compressionMethod === 8) {
@@ -209,7 +231,7 @@ async function writeEntry(
   const mode = fileMode(entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : undefined)
   const modified = entry.getLastModDate()
   if (entry.uncompressedSize <= IN_ONE_PIECE_BYTES && entry.compressedSize <= IN_ONE_PIECE_BYTES) {
-    const data = await readWhole(zip, item, compressed)
+    const data = readWhole(zip, item, compressed)
     const fd = openSync(path, 'w', mode)
     try {
       writeSync(fd, data)

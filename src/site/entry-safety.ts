@@ -117,7 +117,7 @@ export function parentOf(path: string): string {
 /** What the archive has put at a path, and how the path is spelled there. */
 type Node =
   | { kind: 'dir'; path: string }
-  | { kind: 'file'; path: string }
+  | { kind: 'file'; path: string; size: number }
   | { kind: 'symlink'; path: string; target: string; entryName: string }
 
 /**
@@ -168,10 +168,17 @@ export class EntryIndex {
     return path
   }
 
-  addFile(name: string): string {
+  /** `size`: the bytes the file is counted as (what must be found written). */
+  addFile(name: string, size = 0): string {
     const { path, key } = this.claimLeaf(name)
-    this.nodes.set(key, { kind: 'file', path })
+    this.nodes.set(key, { kind: 'file', path, size })
     return path
+  }
+
+  /** The size a file at `path` was counted as; undefined where no file was counted. */
+  countedSize(path: string): number | undefined {
+    const node = this.nodes.get(foldPath(path))
+    return node?.kind === 'file' ? node.size : undefined
   }
 
   /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
@@ -185,7 +192,8 @@ export class EntryIndex {
     } catch {
       throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`)
     }
-    if (this.nodes.get(targetKey)?.kind !== 'file') {
+    const linked = this.nodes.get(targetKey)
+    if (linked?.kind !== 'file') {
       throw new UnsafeEntryError(
         name,
         `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`
@@ -193,7 +201,8 @@ export class EntryIndex {
     }
     const { path, key } = this.claimLeaf(name)
     if (key === targetKey) throw new UnsafeEntryError(name, 'is a hardlink to itself')
-    this.nodes.set(key, { kind: 'file', path })
+    // The file as it is now: a later entry at the target's path replaces it, not what is linked.
+    this.nodes.set(key, { kind: 'file', path, size: linked.size })
     return path
   }
 

@@ -103,7 +103,7 @@ export class SiteLedger {
       case 'file':
         this.addBytes(name, details.size ?? 0)
         this.counts.files++
-        return this.index.addFile(name)
+        return this.index.addFile(name, details.size ?? 0)
       case 'symlink':
         this.counts.symlinks++
         return this.index.addSymlink(name, details.target ?? '')
@@ -123,6 +123,11 @@ export class SiteLedger {
   /** The archive's entries declare `total` bytes in all (a zip says so before any is read). */
   declared(total: number): void {
     if (total > this.limits.maxBytes) throw this.tooLarge(`the archive's entries declare ${formatBytes(total)} in all`)
+  }
+
+  /** The bytes the file at `path` was counted as, undefined where no file was counted. */
+  countedSize(path: string): number | undefined {
+    return this.index.countedSize(path)
   }
 
   /** Every entry is in: the symlinks are judged against the whole tree. */

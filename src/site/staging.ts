@@ -3,9 +3,11 @@
  * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
  * never leaves a half-written site, and an earlier site stays until the new one is complete.
  *
- * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
- * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
- * removed. A run that was killed may leave one behind; the next run sweeps them first.
+ * Every folder of ours beside the site is named `.<site>.<kind>-<pid>-<12 hex>`: `staging` while
+ * it fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run beside the same site sweeps
+ * them first, and any run sweeps what a dead process left beside another (the CLI's archive
+ * folder is named after its process, so no later run has its name).
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -15,9 +17,33 @@ import type { Logger } from '../common/log.js'
 
 type Kind = 'staging' | 'old' | 'trash'
 
-/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
+/** A fresh name `.<site>.<kind>-<pid>-<random>` beside `siteDir`. */
 function besideSite(siteDir: string, kind: Kind): string {
-  return join(dirname(siteDir), `.${basename(siteDir)}.${kind}-${randomBytes(6).toString('hex')}`)
+  return join(dirname(siteDir), `.${basename(siteDir)}.${kind}-${process.pid}-${randomBytes(6).toString('hex')}`)
+}
+
+/** `.<site>.<kind>-<pid>-<12 hex>`, and `.<site>.<kind>-<12 hex>` as earlier versions named them. */
+const OURS = /^\.(.+)\.(staging|old|trash)-(?:(\d+)-)?[0-9a-f]{12}$/
+
+/** Whether process `pid` still runs (one of another user's counts: it cannot be signalled, but it is there). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Whether `entry` is a folder a dead run left beside another site: its staging or trash (a
+ * previous site moved aside is its own site's to put back).
+ */
+function isDeadRunsLeftover(entry: string, siteName: string): boolean {
+  const match = OURS.exec(entry)
+  if (match === null || match[1] === siteName || match[2] === 'old' || match[3] === undefined) return false
+  const pid = Number(match[3])
+  return pid !== process.pid && !isRunning(pid)
 }
 
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
@@ -106,14 +132,15 @@ export async function discardFolder(
  */
 export async function sweepStaleFolders(siteDir: string, log: Logger, signal: AbortSignal | undefined): Promise<void> {
   const name = basename(siteDir)
-  const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`)
-  const stale = (await readdir(dirname(siteDir)).catch((): string[] => [])).filter((entry) => ours.test(entry))
-  if (stale.length === 0) return
+  const entries = await readdir(dirname(siteDir)).catch((): string[] => [])
+  const stale = entries.filter((entry) => OURS.exec(entry)?.[1] === name)
+  const dead = entries.filter((entry) => isDeadRunsLeftover(entry, name))
+  if (stale.length === 0 && dead.length === 0) return
   const siteExists = await stat(siteDir).then(
     () => true,
     () => false
   )
-  const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old')
+  const previous = siteExists ? undefined : stale.find((entry) => OURS.exec(entry)?.[2] === 'old')
   if (previous !== undefined) {
     await rename(join(dirname(siteDir), previous), siteDir)
     log.info(
@@ -121,11 +148,20 @@ export async function sweepStaleFolders(siteDir: string, log: Logger, signal: Ab
     )
   }
   const removed = stale.filter((entry) => entry !== previous)
+  if (removed.length > 0) {
+    log.info(
+      `Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
+        `${siteDir}: ${removed.join(', ')}`
+    )
+  }
+  if (dead.length > 0) {
+    log.info(
+      `Removing ${dead.length} folder${dead.length === 1 ? '' : 's'} that runs no longer running left in ` +
+        `${dirname(siteDir)}: ${dead.join(', ')}`
+    )
+  }
+  removed.push(...dead)
   if (removed.length === 0) return
-  log.info(
-    `Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
-      `${siteDir}: ${removed.join(', ')}`
-  )
   await removeDetached(
     removed.map((entry) => join(dirname(siteDir), entry)),
     signal
