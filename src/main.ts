@@ -72,7 +72,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     client?.dispose()
   }
   await host
-    .appendSummary(renderSummary(report, outputs, failure, secrets.values(), clock.now()))
+    .appendSummary(renderSummary(report, outputs, failure, secrets, clock.now()))
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 
