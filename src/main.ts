@@ -25,7 +25,7 @@ import { ServiceClient } from './service/client.js'
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
   const secrets = new Secrets((secret) => host.setSecret(secret))
-  for (const name of SECRET_INPUTS) secrets.add(host.getInput(name).trim())
+  for (const name of SECRET_INPUTS) secrets.addCredential(host.getInput(name).trim())
   const { log } = host
   const signal = host.cancelled
   const outputs = new Outputs((name, value) => {
