@@ -27,7 +27,7 @@ import { JobReply } from './reply/job-reply.js'
 export async function run(host: Host = actionsHost(), clock: Clock = systemClock): Promise<void> {
   // Mask the secrets before anything else can print them, even a validation error.
   const secrets = new Secrets((secret) => host.setSecret(secret))
-  for (const name of SECRET_INPUTS) secrets.add(host.getInput(name)?.trim() ?? '')
+  for (const name of SECRET_INPUTS) secrets.addCredential(host.getInput(name)?.trim() ?? '')
   const { log } = host
   const signal = host.cancelled
   const outputs = new Outputs((name, value) => {
@@ -74,7 +74,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     client?.dispose()
   }
   await host
-    .appendSummary(renderSummary(report, outputs, failure, secrets.values(), clock.now()))
+    .appendSummary(renderSummary(report, outputs, failure, secrets, clock.now()))
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 

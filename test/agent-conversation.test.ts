@@ -24,6 +24,7 @@ import { type TestClock, acceleratedClock } from './support/clock.js'
 import type { FakeHost } from './support/fake-host.js'
 import { REPO, issueCommentEvent, reviewCommentEvent } from './support/events.js'
 import { asShown, liveMarkdown } from './support/markdown.js'
+import { secretsOf } from './support/secrets.js'
 import { unusedPort, tempFolderPerFile } from './support/temp.js'
 
 // Comment events as the runner gives them: variables, and the webhook payload in a file.
@@ -1106,7 +1107,7 @@ describe('one progress comment per run', () => {
         elapsedMs: 61_000,
         runUrl: undefined
       },
-      []
+      secretsOf()
     )
     expect(text).toBe('❌ Docs agent job `job_1` **failed** after 1m 01s: ping @\u200doctocat')
   })
@@ -1123,7 +1124,7 @@ describe('one progress comment per run', () => {
       elapsedMs: undefined,
       runUrl: undefined
     }
-    const text = progressText(facts, [])
+    const text = progressText(facts, secretsOf())
     expect(text).toBe(
       [
         'ℹ️ Docs agent job `` j` @acme/owners ` `` is **provisioning' +
@@ -1155,7 +1156,7 @@ describe('one progress comment per run', () => {
   })
 
   test('the comment never carries a secret, in any text of the service, however it is escaped there', () => {
-    const secrets = ['dsk_secret_key', 'ghs_token_123', undefined]
+    const secrets = secretsOf('dsk_secret_key', 'ghs_token_123')
     const text = progressText(
       {
         jobId: 'job_1',

@@ -4,6 +4,9 @@
 import { describe, expect, test } from '@jest/globals'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
+import { Writable } from 'node:stream'
+import { CliHost } from '../src/cli/cli-host.js'
+import { run } from '../src/main.js'
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
 import { type TestClock } from './support/clock.js'
 import { REPO, issueCommentEvent } from './support/events.js'
@@ -352,6 +355,56 @@ describe('no part of a secret leaves: redacted before any cut, wherever the text
     expect(summary).toContain('the key *** is not valid here')
     expect(written(sim, 7)[0]?.body).toContain('the key \\*\\*\\* is not valid here')
     expect(written(sim, 7)[0]?.body).not.toContain('k3y')
+  })
+})
+
+describe('a key in the shapes service text may give it: split over a line, base64-encoded', () => {
+  /** The key as a service may echo it, each with the part of it that must not show. */
+  const shapes = (): Array<[shape: string, part: string]> => {
+    const encodedKey = (before: string, url: boolean): [string, string] => {
+      const encoded = Buffer.from(`${before}${API_KEY} `).toString(url ? 'base64url' : 'base64')
+      const from = Math.ceil((8 * before.length) / 6)
+      return [encoded, encoded.slice(from, Math.floor((8 * (before.length + API_KEY.length)) / 6))]
+    }
+    const at = 17
+    return [
+      [`${API_KEY.slice(0, at)}\n${API_KEY.slice(at)}`, API_KEY],
+      [`${API_KEY.slice(0, 9)}\r\n${API_KEY.slice(9)}`, API_KEY],
+      [`${API_KEY.slice(0, at)}\\n${API_KEY.slice(at)}`, API_KEY],
+      ...['', 'u:', 'Bearer '].flatMap((before) => [encodedKey(before, false), encodedKey(before, true)])
+    ]
+  }
+
+  test("the CLI's stderr: the key split or encoded in a refusal's error is masked", async () => {
+    const sim = await startSim()
+    for (const [shape, part] of shapes()) {
+      sim.addFault({ route: 'export-start', status: 400, body: { error: `bad key\n${shape}\nfor docs` } })
+      const stderr: string[] = []
+      const terminal = {
+        stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
+        stderr: new Writable({ write: (chunk: Buffer, _encoding, done) => done(void stderr.push(String(chunk))) }),
+        env: {}
+      }
+      const inputs = exportInputs(sim, { path: path.join(temp.dir, 'site') })
+      const host = new CliHost(inputs, terminal, new AbortController().signal)
+      await run(host, sims.current.clock)
+      expect(stderr.join('')).toContain('error: Could not start the export')
+      expect(leaked(stderr.join(''), part)).toEqual([])
+    }
+  })
+
+  test("the agent's public reply: the key split or encoded in a failed job's error is masked", async () => {
+    const sim = await startSim()
+    const error = `auth failed: ${shapes()
+      .map(([shape]) => shape)
+      .join(' / ')}`
+    sim.addFault({ route: 'agent-get', patch: { status: 'failed', error }, times: 20 })
+    const { failure, summary } = await onComment(sim, issueCommentEvent('/docs-agent Write a page'))
+    const replies = written(sim, 7).flatMap((c) => c.history)
+    expect(replies.at(-1)).toContain('auth failed')
+    for (const [, part] of shapes()) {
+      for (const text of [failure ?? '', summary, ...replies.map(asShown)]) expect(leaked(text, part)).toEqual([])
+    }
   })
 })
 

@@ -2,8 +2,8 @@ import { describe, expect, test } from '@jest/globals'
 import { Outputs } from '../src/action/outputs.js'
 import { newReport, renderSummary } from '../src/action/summary.js'
 import { brokenLinksFold } from '../src/export/site-check.js'
-import { Secrets } from '../src/common/secrets.js'
 import { readSummary } from './support/github-summary.js'
+import { secretsOf } from './support/secrets.js'
 
 function summaryOf(
   notes: string[],
@@ -16,7 +16,7 @@ function summaryOf(
   report.rows.push(...rows)
   const outputs = new Outputs(() => undefined)
   outputs.set('job-id', 'job_abc')
-  return renderSummary(report, outputs, failure, secrets, 0)
+  return renderSummary(report, outputs, failure, secretsOf(...secrets), 0)
 }
 
 describe('the job summary as GitHub shows it', () => {
@@ -112,7 +112,7 @@ describe('the job summary as GitHub shows it', () => {
       newReport('Docs admin'),
       outputs,
       'Invalid input: `project-id` must be a plain identifier, not `<img src=x>`.',
-      [],
+      secretsOf(),
       0
     )
     expect(summary).not.toContain('<img')
@@ -131,7 +131,7 @@ describe('the job summary as GitHub shows it', () => {
         open: true
       }
     )
-    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', [], 0)
+    const summary = renderSummary(report, new Outputs(() => undefined), 'Deployment d1 failed.', secretsOf(), 0)
     expect(summary).toContain(
       '<details><summary>Added (2)</summary><ul><li>docs/&#60;b&#62;.mdx</li>' +
         '<li>@\u200dteam/page.mdx</li></ul></details>\n'
@@ -162,7 +162,7 @@ describe('the job summary as GitHub shows it', () => {
       newReport('Static export of docs.acme.com'),
       outputs,
       undefined,
-      [],
+      secretsOf(),
       Date.parse('2025-06-01T14:18:00Z')
     )
     expect(summary).toContain('<tr><td>Link expires</td><td>2025-06-01 14:32:05 UTC (in 14 min)</td></tr>')
@@ -171,7 +171,7 @@ describe('the job summary as GitHub shows it', () => {
     expect(summary).toContain('<tr><td>Archived</td><td>yesterday</td></tr>')
     expect(summary).toContain('<tr><td>Cache hit</td><td>yes: from the runner&#39;s tool cache</td></tr>')
     outputs.set('cache-hit', false)
-    expect(renderSummary(newReport('x'), outputs, undefined, [], 0)).toContain(
+    expect(renderSummary(newReport('x'), outputs, undefined, secretsOf(), 0)).toContain(
       '<td>Cache hit</td><td>no: downloaded</td>'
     )
   })
@@ -198,9 +198,3 @@ describe('the job summary as GitHub shows it', () => {
     expect(fold.lines[1]).toBe('… and 1 more place (the first 1 link shown)')
   })
 })
-
-function secretsOf(...values: string[]): Secrets {
-  const secrets = new Secrets()
-  for (const value of values) secrets.add(value)
-  return secrets
-}

@@ -5,7 +5,6 @@ import {
   commentText,
   cutShort,
   plainLogLines,
-  redact,
   serviceText,
   withoutMentions
 } from '../src/common/text.js'
@@ -61,16 +60,6 @@ describe('text from the service', () => {
     expect([...line].filter((c) => c < ' ' && c !== '\t')).toEqual([])
     expect(line).not.toMatch(/##vso\[/i)
     expect(line).toContain('\tok')
-  })
-
-  test('secrets are cut out of text the runner does not mask, however short, the longest first', () => {
-    expect(redact('key dsk_secret_key, token ghs_token_123', ['dsk_secret_key', undefined, 'ghs_token_123'])).toBe(
-      'key ***, token ***'
-    )
-    // A key of three characters is a secret too: the runner masks it as well.
-    expect(redact('abc', ['', 'ab'])).toBe('***c')
-    // One secret inside another: the longer goes whole, leaving no part of it.
-    expect(redact('sig=0123456789abcdef', ['0123', 'sig=0123456789abcdef'])).toBe('***')
   })
 
   test('mentions in a comment keep their text but ping nobody', () => {

@@ -8,7 +8,8 @@
  * so text from elsewhere cannot end the HTML and be read as Markdown; all of it is escaped, and
  * its @mentions ping nobody.
  */
-import { printableLines, redact, withoutMentions } from '../common/text.js'
+import type { Secrets } from '../common/secrets.js'
+import { printableLines, withoutMentions } from '../common/text.js'
 import { formatBytes, formatMoment } from '../common/units.js'
 import { timestamp } from '../service/answer.js'
 import type { OutputName, Outputs } from './outputs.js'
@@ -60,11 +61,15 @@ const SUMMARY_OUTPUTS: Array<[OutputName, string, Show]> = [
   ['archived-at', 'Archived', moment]
 ]
 
-/** Rows for the summary: the known outputs first, then the flow's own rows. */
-function summaryRows(outputs: Outputs, report: Report, now: number): Array<[string, string]> {
+/** Rows for the summary: the known outputs first (`valueOf` each), then the flow's own rows. */
+function summaryRows(
+  valueOf: (name: OutputName) => string | undefined,
+  report: Report,
+  now: number
+): Array<[string, string]> {
   const rows: Array<[string, string]> = []
   for (const [name, label, show] of SUMMARY_OUTPUTS) {
-    const value = outputs.get(name)
+    const value = valueOf(name)
     if (value) rows.push([label, show(value, now)])
   }
   return [...rows, ...report.rows.map(([label, value]): [string, string] => [label, text(value)])]
@@ -72,31 +77,39 @@ function summaryRows(outputs: Outputs, report: Report, now: number): Array<[stri
 
 /**
  * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
- * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
- * masks the log, and a service's error may quote the key it was sent. Moments are said in UTC and
- * from `now` (clock ms), when the summary is written.
+ * `secrets` taken out of every text before it is escaped (an escape changes how a secret is
+ * spelled), since the runner need not mask a summary as it masks the log, and a service's error
+ * may quote the key it was sent. Moments are said in UTC and from `now` (clock ms), when the
+ * summary is written.
  */
 export function renderSummary(
   report: Report,
   outputs: Outputs,
   failure: string | undefined,
-  secrets: readonly string[],
+  secrets: Secrets,
   now: number
 ): string {
-  const parts = [`<h3>${text(report.title)}</h3>`]
-  const rows = summaryRows(outputs, report, now)
+  const clean = (value: string): string => secrets.redact(value)
+  const shown: Report = {
+    title: clean(report.title),
+    rows: report.rows.map(([label, value]): [string, string] => [clean(label), clean(value)]),
+    notes: report.notes.map(clean),
+    folds: report.folds.map((fold) => ({ ...fold, title: clean(fold.title), lines: fold.lines.map(clean) }))
+  }
+  const parts = [`<h3>${text(shown.title)}</h3>`]
+  const valueOf = (name: OutputName): string | undefined => {
+    const value = outputs.get(name)
+    return value === undefined ? undefined : clean(value)
+  }
+  const rows = summaryRows(valueOf, shown, now)
   if (rows.length > 0) {
     const body = rows.map(([label, value]) => `<tr><td>${text(label)}</td><td>${value}</td></tr>`).join('')
     parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`)
   }
-  for (const note of report.notes) parts.push(...messageBlocks(note))
-  for (const fold of report.folds) parts.push(foldBlock(fold))
-  if (failure !== undefined) parts.push(...messageBlocks(failure, '❌'))
-  // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
-  return redact(
-    `${parts.join('\n')}\n`,
-    secrets.flatMap((secret) => [secret, escapeHtml(secret), escapeHtml(withoutMentions(secret))])
-  )
+  for (const note of shown.notes) parts.push(...messageBlocks(note))
+  for (const fold of shown.folds) parts.push(foldBlock(fold))
+  if (failure !== undefined) parts.push(...messageBlocks(clean(failure), '❌'))
+  return `${parts.join('\n')}\n`
 }
 
 function escapeHtml(text: string): string {

@@ -217,7 +217,7 @@ export class Conversation {
         elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
         runUrl: this.runUrl
       },
-      this.context.secrets.values()
+      this.context.secrets
     )
   }
 

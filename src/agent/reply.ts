@@ -1,5 +1,6 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
-import { commentCode, commentPhrase, commentText, cutShort, redact } from '../common/text.js'
+import type { Secrets } from '../common/secrets.js'
+import { commentCode, commentPhrase, commentText } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
 
 /**
@@ -39,17 +40,17 @@ export interface ProgressFacts {
  * one link is the address the service gave, normalised (see normalisedHttpLink), as an explicit
  * autolink.
  */
-export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): string {
+export function progressText(facts: ProgressFacts, secrets: Secrets): string {
   const shown = withoutSecrets(facts, secrets)
   const job = shown.jobId === undefined ? 'The docs agent' : `Docs agent job ${commentCode(shown.jobId)}`
   const status = `**${commentPhrase(shown.status ?? 'unknown')}**`
   const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`
   const after = shown.elapsedMs === undefined ? '' : ` after ${formatDuration(shown.elapsedMs)}`
-  // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
+  // Cut once the secrets are out (Secrets.cut): a cut through one would leave a part of it that nothing knows.
   const error =
-    shown.error === undefined
+    facts.error === undefined
       ? undefined
-      : cutShort(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
+      : secrets.cut(facts.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
   const lines: string[] = []
   switch (shown.phase) {
     case 'failed':
@@ -98,17 +99,18 @@ export function progressText(facts: ProgressFacts, secrets: ReadonlyArray<string
 
 /**
  * `facts` with the secrets cut out of every text in it. Before any escaping, which changes how a
- * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
+ * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redaction would no longer find it.
  */
-function withoutSecrets(facts: ProgressFacts, secrets: ReadonlyArray<string | undefined>): ProgressFacts {
+function withoutSecrets(facts: ProgressFacts, secrets: Secrets): ProgressFacts {
   const clean = (text: string | undefined): string | undefined =>
-    text === undefined ? undefined : redact(text, secrets)
+    text === undefined ? undefined : secrets.redact(text)
   return {
     ...facts,
     jobId: clean(facts.jobId),
     status: clean(facts.status),
     prLink: clean(facts.prLink),
-    error: clean(facts.error),
+    // Cut as well as redacted, in progressText.
+    error: undefined,
     note: clean(facts.note),
     runUrl: clean(facts.runUrl)
   }

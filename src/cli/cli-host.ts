@@ -10,7 +10,8 @@ import type { OutputName } from '../action/outputs.js'
 import { resumeHint } from '../action/resume.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
-import { plainLogLines, redact } from '../common/text.js'
+import { Secrets } from '../common/secrets.js'
+import { plainLogLines } from '../common/text.js'
 import { EXIT_CODES } from './exit-codes.js'
 import { inTerminalTerms } from './terms.js'
 
@@ -29,7 +30,7 @@ export class CliHost implements Host {
   /** A CI system other than GitHub's has no tool cache of the runner's. */
   readonly toolCache = undefined
   private readonly outputs = new Map<OutputName, string>()
-  private readonly secrets = new Set<string>()
+  private readonly secrets = new Secrets()
   private failure: { message: string; kind: FailureKind } | undefined
   /** A progress line is standing on the terminal and the next line must clear it first. */
   private progressShown = false
@@ -120,13 +121,13 @@ export class CliHost implements Host {
    */
   private write(line: string): void {
     this.endProgress()
-    this.terminal.stderr.write(`${plainLogLines(redact(line, this.secrets))}\n`)
+    this.terminal.stderr.write(`${plainLogLines(this.secrets.redact(line))}\n`)
   }
 
   private progress(message: string): void {
     if (!this.terminal.stderr.isTTY) return this.write(message)
     // Rewrite the line in place: carriage return, the text, erase to the end of the line.
-    this.terminal.stderr.write(`\r${plainLogLines(redact(message, this.secrets))}\u001b[K`)
+    this.terminal.stderr.write(`\r${plainLogLines(this.secrets.redact(message))}\u001b[K`)
     this.progressShown = true
   }
 

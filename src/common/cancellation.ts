@@ -2,6 +2,9 @@ import { CancelledError } from './errors.js'
 import type { Clock } from './clock.js'
 import { formatDuration } from './units.js'
 
+/** Does nothing: for a failure that is dealt with elsewhere (`.catch(noop)`), or a callback not wanted. */
+export function noop(): void {}
+
 /**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
  * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
@@ -41,10 +44,7 @@ export async function withTimeout<T>(
   const onAbort = (): void => bound.abort(signal?.reason)
   if (signal?.aborted) onAbort()
   else signal?.addEventListener('abort', onAbort, { once: true })
-  clock.sleep(ms, timer.signal).then(
-    () => bound.abort(new Error(`no answer within ${formatDuration(ms)}`)),
-    () => undefined
-  )
+  clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${formatDuration(ms)}`)), noop)
   try {
     return await work(bound.signal)
   } finally {

@@ -25,20 +25,6 @@ const LINE_BREAK = /\r\n|\r|\n/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /**
- * `text` with every secret replaced by `***`, the longest first (a short one may be part of a
- * longer one): for what leaves the action by another way than the runner's log, which the runner
- * masks itself (a comment, the job summary, the CLI's log), and for what is about to be cut. Any
- * length counts: a secret the user gave is one, however short; the runner masks it too.
- */
-export function redact(text: string, secrets: Iterable<string | undefined>): string {
-  const longestFirst = [...secrets].filter((s): s is string => s !== undefined && s !== '')
-  longestFirst.sort((a, b) => b.length - a.length)
-  let out = text
-  for (const secret of longestFirst) if (out.includes(secret)) out = out.split(secret).join('***')
-  return out
-}
-
-/**
  * `text` cut to `max` characters (never through a UTF-16 pair), with `…` and `note` to say so
  * after the cut; as it is when it fits.
  */
@@ -113,7 +99,7 @@ const COMMIT_LIKE = /\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi
  * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`, an
  * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds
  * no HTML, no comment, and so no marker the action reads back (see job-record.ts). It reads the
- * same. Cut secrets out before (see redact): an escape changes how a secret is spelled.
+ * same. Cut secrets out before (see Secrets.redact): an escape changes how a secret is spelled.
  */
 export function commentText(text: string): string {
   return (

@@ -8,7 +8,7 @@ import { maskLinksIn, withoutLinkSecrets } from '../common/link-secrets.js'
 import type { Logger } from '../common/log.js'
 import type { Secrets } from '../common/secrets.js'
 import { formatBytes, formatDuration, formatSeconds } from '../common/units.js'
-import { serviceText } from '../common/text.js'
+import { cutShort, serviceText } from '../common/text.js'
 import { NoStatusError } from './answer.js'
 import { USER_AGENT, header, readBody, send } from './exchange.js'
 import {
@@ -329,5 +329,5 @@ function preview(answer: Answer, length = 120): string {
   if (answer.bytes === 0) return '(empty)'
   const text = serviceText(withoutLinkSecrets(answer.text)).replace(/\s+/g, ' ').trim()
   if (text === '') return `${formatBytes(answer.bytes)} of blank or unprintable text`
-  return text.length > length ? `${text.slice(0, length)}…` : text
+  return cutShort(text, length)
 }

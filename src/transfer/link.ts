@@ -3,6 +3,7 @@ import { lookup as systemLookup } from 'node:dns'
 import { BlockList, type LookupFunction, isIP } from 'node:net'
 import { decodeOrNot } from '../common/link-secrets.js'
 import { serviceText } from '../common/text.js'
+import { hostOf } from '../common/url-host.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /**
@@ -72,11 +73,6 @@ function reachOf(address: string): Reach {
   if (family === 0) return 'public'
   const type = family === 4 ? 'ipv4' : 'ipv6'
   return REACHES.find(([, , list]) => list.check(address, type))?.[0] ?? 'public'
-}
-
-/** The address in a URL's host, or the host name (without the root's dot: `localhost.` is `localhost`). */
-function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
 }
 
 /**

@@ -4,9 +4,8 @@
 import { describe, expect, test } from '@jest/globals'
 import * as path from 'node:path'
 import type { Simulator } from '../../simulator/server.js'
-import { redact } from '../../src/common/text.js'
 import { agentInputs, simulatorPerTest } from '../support/harness.js'
-import { runCli, runDist, runnerLines } from '../support/runner.js'
+import { maskedByRunner, runCli, runDist, runnerLines } from '../support/runner.js'
 import { tempFolderPerFile } from '../support/temp.js'
 
 /** A key long and distinct enough that any 8 characters of it in a text are a leak. */
@@ -36,7 +35,7 @@ describe('the built action and CLI, as they are run: no part of the key where a 
     })
     const lines = runnerLines(run.stdout)
     const masked = lines.filter((line) => line.startsWith('::add-mask::')).map((line) => line.slice(12))
-    const shown = redact(lines.filter((line) => !line.startsWith('::add-mask::')).join('\n'), masked)
+    const shown = maskedByRunner(lines.filter((line) => !line.startsWith('::add-mask::')).join('\n'), masked)
     expect(shown).toMatch(/^::error::.*x{200} \*\*\* was r…/m)
     expect(leaked(shown, API_KEY)).toEqual([])
     expect(leaked(run.summary, API_KEY)).toEqual([])

@@ -13,6 +13,15 @@ import { fileURLToPath } from 'node:url'
 export const DIST_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url))
 export const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
+/**
+ * The runner's masking as a test sees it: each value the step registered, replaced where it stands
+ * as written, the longest first. (The runner knows no line break inside a secret: it masks line by line.)
+ */
+export function maskedByRunner(text: string, registered: Iterable<string>): string {
+  const longestFirst = [...registered].filter((value) => value !== '').sort((a, b) => b.length - a.length)
+  return longestFirst.reduce((out, value) => out.split(value).join('***'), text)
+}
+
 export interface ProcessRun {
   exitCode: number | null
   signal: NodeJS.Signals | null

@@ -13,10 +13,9 @@ import { fixtureSiteEntries } from '../../simulator/archives.js'
 import type { Fault, RouteName, Simulator, SimulatorOptions } from '../../simulator/server.js'
 import { readReplyMarker } from '../../src/reply/rerun-state.js'
 import { REPLY_MARKER } from '../../src/github/markers.js'
-import { redact } from '../../src/common/text.js'
 import { REPO, issueCommentEvent } from './events.js'
 import { readSummary } from './github-summary.js'
-import { OWN_COMMANDS, runnerCommand, runnerLines } from './runner.js'
+import { OWN_COMMANDS, maskedByRunner, runnerCommand, runnerLines } from './runner.js'
 
 /** `agent`: the comment conversation, run as a workflow run and then its rerun. */
 export type Operation = 'export' | 'agent-message' | 'agent' | 'deploy'
@@ -457,8 +456,8 @@ export async function violations(o: Observation): Promise<string[]> {
   )
   // The runner masks what the step registered in its log, errors included; nothing else.
   const places: Array<[string, string]> = [
-    ['the log', redact(o.log, o.masked)],
-    ...o.errors.map((error): [string, string] => ['the error', redact(error, o.masked)]),
+    ['the log', maskedByRunner(o.log, o.masked)],
+    ...o.errors.map((error): [string, string] => ['the error', maskedByRunner(error, o.masked)]),
     ['the summary', o.summary],
     ...comments,
     ...Object.entries(o.outputs)
