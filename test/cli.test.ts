@@ -272,6 +272,9 @@ describe('the CLI host', () => {
     expect(inTerminalTerms('rerun with `job-id: exp_1` to pick it up')).toBe(
       'rerun with `--job-id exp_1` to pick it up'
     )
+    expect(inTerminalTerms('such as `path: static-export`, not `operation: x` or `colour: red`')).toBe(
+      'such as `--path static-export`, not `operation: x` or `colour: red`'
+    )
     // Outside a runner, relative paths start from the current folder: that is what the core calls the workspace.
     expect(
       inTerminalTerms(

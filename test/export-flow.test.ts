@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
@@ -92,8 +93,13 @@ describe('export flow against the simulator', () => {
     // Each change is logged once, not every identical poll; no line carries the link's query.
     expect(log.text()).toContain(`Export job ${jobId}: completed, 100%`)
     expect(log.text()).not.toMatch(/X-Amz-Signature/i)
-    // No leftovers next to the site.
-    expect((await readdir(workspace.dir)).sort()).toEqual(['deploy', 'runner-temp', 'static-export'])
+    // No leftovers next to the site: only the record that this export wrote it.
+    expect((await readdir(workspace.dir)).sort()).toEqual([
+      '.static-export.exported',
+      'deploy',
+      'runner-temp',
+      'static-export'
+    ])
   })
 
   test('an unknown status is treated as running, with one warning', async () => {
@@ -596,6 +602,99 @@ describe('`path` is judged before any request, as the file system resolves it', 
     const { failed, outputs } = await runExport({ path: path.join(temp(), 'site') })
     expect(failed).toBe(false)
     expect(outputs['site-path']).toBe(path.join(temp(), 'site'))
+  })
+})
+
+describe("`path` and the repository's files", () => {
+  /** The workspace as a git checkout whose index holds `files` (added, not committed: tracked all the same). */
+  async function checkout(files: Record<string, string>): Promise<void> {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace.dir, stdio: 'pipe' })
+    git('init', '-q')
+    for (const [name, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(workspace.dir, name)), { recursive: true })
+      await writeFile(path.join(workspace.dir, name), content)
+    }
+    git('add', '--', ...Object.keys(files))
+  }
+  const changes = () => execFileSync('git', ['status', '--porcelain'], { cwd: workspace.dir, encoding: 'utf8' })
+  const warningsOf = (lines: string[]) => lines.filter((line) => line.startsWith('warning:') && line.includes('`path`'))
+
+  test('a folder of tracked files is refused before any request, naming one, and left as it was', async () => {
+    await simulator()
+    await checkout({ 'docs/intro.mdx': '# Intro\n', 'docs/docs.json': '{}\n', 'content/api/get.mdx': '# Get\n' })
+    const docs = await runExport({ path: 'docs' })
+    expect(docs.failureKind).toBe('input')
+    expect(docs.failure).toBe(
+      `\`path\` must be a folder of its own (it is replaced whole by each export), not ` +
+        `${path.join(workspace.dir, 'docs')}, which holds docs/docs.json, a file its git repository tracks, ` +
+        `which replacing the folder would delete; export into a folder that holds no tracked file, such as ` +
+        `\`path: static-export\`.`
+    )
+    // A folder above tracked files, and one in a folder of the checkout that git does not track.
+    expect((await runExport({ path: 'content' })).failure).toContain('which holds content/api/get.mdx, a file its')
+    expect((await runExport({ path: 'content/api' })).failure).toContain('which holds content/api/get.mdx, a file')
+    expect(sim.requests).toHaveLength(0)
+    expect(await readdir(path.join(workspace.dir, 'docs'))).toEqual(['docs.json', 'intro.mdx'])
+    expect(changes()).toBe('A  content/api/get.mdx\nA  docs/docs.json\nA  docs/intro.mdx\n')
+  })
+
+  test('an untracked folder of other files is replaced with a warning naming it; a new one silently', async () => {
+    await simulator()
+    await checkout({ 'docs/intro.mdx': '# Intro\n' })
+    await mkdir(path.join(workspace.dir, 'site'))
+    await writeFile(path.join(workspace.dir, 'site/notes.md'), 'mine')
+    const replaced = await runExport({ path: 'site' })
+    expect(replaced.failure).toBeUndefined()
+    expect(warningsOf(replaced.log.lines)).toEqual([
+      `warning: \`path\` (${path.join(workspace.dir, 'site')}) holds files that no earlier export wrote ` +
+        `(notes.md, maybe more): the export replaces the folder whole, and they will be gone. If they are to ` +
+        `stay, give \`path\` a folder of its own.`
+    ])
+    expect(await readdir(path.join(workspace.dir, 'site'))).toContain('index.html')
+    const fresh = await runExport({ path: 'new-site' })
+    expect(fresh.failure).toBeUndefined()
+    expect(warningsOf(fresh.log.lines)).toEqual([])
+  })
+
+  test("an earlier export's folder is replaced silently; the record is beside it, not in it", async () => {
+    await simulator()
+    await checkout({ 'docs/intro.mdx': '# Intro\n' })
+    const site = path.join(workspace.dir, 'static-export')
+    expect((await runExport({})).failure).toBeUndefined()
+    // Stale staging folders beside the site are swept on the next run; the record is not one of them.
+    await mkdir(path.join(workspace.dir, '.static-export.staging-0123456789ab'))
+    const again = await runExport({})
+    expect(again.failure).toBeUndefined()
+    expect(again.log.text()).toContain('.static-export.staging-0123456789ab')
+    expect(warningsOf(again.log.lines)).toEqual([])
+    expect(await readdir(site)).not.toContain('.static-export.exported')
+    expect((await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export'))).toEqual([
+      '.static-export.exported'
+    ])
+    // A folder made again by hand in its place is not the export's, whatever the record says.
+    await rm(site, { recursive: true })
+    await mkdir(site)
+    await writeFile(path.join(site, 'draft.html'), 'mine')
+    const made = await runExport({})
+    expect(warningsOf(made.log.lines)).toEqual([expect.stringContaining('(draft.html, maybe more)')])
+    // The repository sees the site and the record as new files, and nothing of its own changed.
+    expect(changes()).toBe('A  docs/intro.mdx\n?? .static-export.exported\n?? runner-temp/\n?? static-export/\n')
+  })
+
+  test('without git on PATH the check is skipped with a debug line, and the export goes on', async () => {
+    await simulator({ bundle: { format: 'zip' } })
+    const saved = process.env['PATH']
+    process.env['PATH'] = path.join(workspace.dir, 'no-tools')
+    try {
+      const { failure, log } = await runExport({ path: 'site' })
+      expect(failure).toBeUndefined()
+      expect(log.lines).toContain(
+        `debug: git is not installed: not checking whether \`path\` (${path.join(workspace.dir, 'site')}) ` +
+          'holds files a repository tracks.'
+      )
+    } finally {
+      process.env['PATH'] = saved
+    }
   })
 })
 

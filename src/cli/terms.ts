@@ -15,12 +15,17 @@ const FROM_ENVIRONMENT: Partial<Record<InputName, string>> = {
 
 /** A message of the core (an error, a warning), with inputs named as the CLI takes them. */
 export function inTerminalTerms(message: string): string {
-  return message
-    .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
-    .replace(/`job-id: ([^`]+)`/g, '`--job-id $1`')
-    .replace(/\bthe workspace\b/g, 'the current folder')
-    .replace(/`([a-z-]+)`/g, (whole, name: string) => {
-      if (!Object.hasOwn(INPUTS, name)) return whole
-      return FROM_ENVIRONMENT[name as InputName] ?? `\`--${name}\``
-    })
+  return (
+    message
+      .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
+      // `job-id: j_1`, `path: static-export`: an input with its value is a flag with its value.
+      .replace(/`([a-z-]+): ([^`]+)`/g, (whole, name: string, value: string) =>
+        Object.hasOwn(INPUTS, name) && name !== 'operation' ? `\`--${name} ${value}\`` : whole
+      )
+      .replace(/\bthe workspace\b/g, 'the current folder')
+      .replace(/`([a-z-]+)`/g, (whole, name: string) => {
+        if (!Object.hasOwn(INPUTS, name)) return whole
+        return FROM_ENVIRONMENT[name as InputName] ?? `\`--${name}\``
+      })
+  )
 }

@@ -17,6 +17,7 @@ import { type BundleLink, EXPORT_KNOWN, EXPORT_TERMINAL, ExportApi, type ExportS
 import { maskLinkSecrets } from '../common/link-secrets.js'
 import { type LinkPolicy, describeLink, linkPolicy, refuseLink } from '../transfer/link.js'
 import type { KeptArchive } from '../transfer/transfer.js'
+import { recordExport } from './export-record.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
 import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
 import { siteVerifier } from './site-check.js'
@@ -124,6 +125,8 @@ export async function runExport(
     link = await log.group('Download the bundle', () =>
       downloadBundle({ settings, context, jobId, link, generateLink, policy, transferModules })
     )
+    // `path` is now this export's: the next one replaces it without a warning.
+    await recordExport(settings.path, log)
   }
 
   if (settings.helmValuesFile !== undefined) {

@@ -4,7 +4,7 @@
  * it (a symlinked parent counts), against the runner's own folders, the archive's folder, and
  * what is already there.
  */
-import { lstat, realpath } from 'node:fs/promises'
+import { lstat, opendir, realpath } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowHost } from '../action/context.js'
@@ -13,6 +13,10 @@ import { type GuardedFolder, fileProblem, folderProblem } from '../action/path-g
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
+import type { Logger } from '../common/log.js'
+import { serviceText } from '../common/text.js'
+import { writtenByExport } from './export-record.js'
+import { firstTrackedFile } from './tracked-files.js'
 
 /** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
 const ARCHIVE_FOLDER_PREFIX = 'docs-export-'
@@ -53,9 +57,10 @@ const RUNNER_FOLDERS: Array<[RunnerVariable, string]> = [
 
 /**
  * Throws an InputError naming `path` when the export may not use it. Unpacked or not, the folder
- * is replaced whole (with `extract: false` by a folder holding the archive).
+ * is replaced whole (with `extract: false` by a folder holding the archive). A folder of files
+ * the git repository tracks is refused; one that holds files no earlier export wrote is warned of.
  */
-export async function checkExportPath(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
+export async function checkExportPath(settings: ExportSettings, host: Pick<FlowHost, 'env' | 'log'>): Promise<void> {
   if (!settings.download) return // nothing is written
   const refuse = (why: string, real?: string): InputError =>
     new InputError(
@@ -88,6 +93,40 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
       `holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own ` +
         `inside it`
     )
+  }
+  const tracked = await firstTrackedFile(real, host.log)
+  if (tracked !== undefined) {
+    const other = path.basename(real) === 'static-export' ? 'site-export' : 'static-export'
+    throw refuse(
+      `holds ${tracked}, a file its git repository tracks, which replacing the folder would delete; export into ` +
+        `a folder that holds no tracked file, such as \`path: ${other}\``,
+      real
+    )
+  }
+  await warnOfOtherFiles(real, host.log)
+}
+
+/**
+ * Warns when `folder` holds something an earlier export did not write (see export-record.ts): a
+ * folder the team keeps other files in, which the export is about to replace.
+ */
+async function warnOfOtherFiles(folder: string, log: Logger): Promise<void> {
+  const first = await firstEntryOf(folder)
+  if (first === undefined || (await writtenByExport(folder))) return
+  log.warning(
+    `\`path\` (${folder}) holds files that no earlier export wrote (${serviceText(first)}, maybe more): the export ` +
+      `replaces the folder whole, and they will be gone. If they are to stay, give \`path\` a folder of its own.`
+  )
+}
+
+/** The name of one entry of `folder`; undefined when it is empty or no folder. Reads one entry, not the whole list. */
+async function firstEntryOf(folder: string): Promise<string | undefined> {
+  const entries = await opendir(folder).catch(() => undefined)
+  if (entries === undefined) return undefined
+  try {
+    return (await entries.read())?.name
+  } finally {
+    await entries.close()
   }
 }
 

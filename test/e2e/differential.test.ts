@@ -527,8 +527,8 @@ describe('the built action unpacks what GNU tar / Info-ZIP unzip unpack, as they
         const unwarned = specialsOf(reference).filter((name) => !run.warnings.some((line) => line.includes(name)))
         expect(unwarned).toEqual([])
         expect(run.outputs).toMatchObject(c.outputs ?? {})
-        // Nothing beside `path`: the staging folder went.
-        expect(await readdir(work)).toEqual(['site'])
+        // Nothing beside `path` but the record that an export wrote it: the staging folder went.
+        expect((await readdir(work)).sort()).toEqual(['.site.exported', 'site'])
       } finally {
         await scratch.remove()
       }

@@ -133,7 +133,12 @@ describe.each([action, cli])('$name', (frontEnd) => {
     const signature = new URL(outputs['bundle-url'] as string).searchParams.get('X-Amz-Signature') as string
     const logLines = run.printed.split('\n').filter((line) => !line.startsWith('::add-mask::') && !line.startsWith('{'))
     expect(logLines.filter((line) => line.includes(signature) || line.includes(s.apiKey))).toEqual([])
-    expect((await readdir(workspace.dir)).sort()).toEqual(['static-export', 'tmp', 'values.yaml'])
+    expect((await readdir(workspace.dir)).sort()).toEqual([
+      '.static-export.exported',
+      'static-export',
+      'tmp',
+      'values.yaml'
+    ])
   })
 
   // The built site check, after each reader: yauzl's zip and GNU tar's tar.gz, with a large page.

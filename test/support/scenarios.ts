@@ -489,7 +489,9 @@ export async function violations(o: Observation): Promise<string[]> {
   const allowedTop = new Set([
     'site',
     'runner-temp',
-    ...(!failed && o.scenario.inputs['helm-values-file'] ? ['values.yaml'] : [])
+    ...(!failed && o.scenario.inputs['helm-values-file'] ? ['values.yaml'] : []),
+    // The record beside `path` that an export wrote it (a run that only starts or follows a job writes none).
+    ...(!failed && o.scenario.operation === 'export' ? ['.site.exported'] : [])
   ])
   for (const name of await readdir(o.workspace)) if (!allowedTop.has(name)) broken.push(`left ${name} in the workspace`)
   const kept = o.outputs['bundle-path']
