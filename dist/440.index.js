@@ -361,7 +361,6 @@ class JobRecords {
 // EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
 var comment_run = __webpack_require__(1046);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
-/** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 
 
 /**
@@ -384,10 +383,10 @@ function progressText(facts, secrets) {
     const status = `**${(0,common_text/* commentPhrase */.pt)(shown.status ?? 'unknown')}**`;
     const prLink = shown.prLink === undefined || shown.prLink === '' ? undefined : `<${shown.prLink}>`;
     const after = shown.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(shown.elapsedMs)}`;
-    // Cut once the secrets are out: a cut through one would leave a part of it that redact() does not know.
-    const error = shown.error === undefined
+    // Cut once the secrets are out (Secrets.cut): a cut through one would leave a part of it that nothing knows.
+    const error = facts.error === undefined
         ? undefined
-        : (0,common_text/* cutShort */.VV)(shown.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+        : secrets.cut(facts.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
     const lines = [];
     switch (shown.phase) {
         case 'failed':
@@ -427,16 +426,17 @@ function progressText(facts, secrets) {
 }
 /**
  * `facts` with the secrets cut out of every text in it. Before any escaping, which changes how a
- * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redact() would no longer find it.
+ * secret is spelled (`dsk_live_1` becomes `dsk\_live\_1`), so that redaction would no longer find it.
  */
 function withoutSecrets(facts, secrets) {
-    const clean = (text) => text === undefined ? undefined : (0,common_text/* redact */.E$)(text, secrets);
+    const clean = (text) => text === undefined ? undefined : secrets.redact(text);
     return {
         ...facts,
         jobId: clean(facts.jobId),
         status: clean(facts.status),
         prLink: clean(facts.prLink),
-        error: clean(facts.error),
+        // Cut as well as redacted, in progressText.
+        error: undefined,
         note: clean(facts.note),
         runUrl: clean(facts.runUrl)
     };
@@ -638,7 +638,7 @@ class Conversation {
             note: this.reachedJob?.note,
             elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
             runUrl: this.runUrl
-        }, this.context.secrets.values());
+        }, this.context.secrets);
     }
     /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
     publish(job, settled) {

@@ -212,14 +212,16 @@ class SiteLimitError extends common_errors/* ActionError */.lZ {
 
 ;// CONCATENATED MODULE: ./src/archive/tar-listing.ts
 /**
- * Reads the lines GNU tar prints while it extracts with `-vv --quoting-style=c --numeric-owner`
- * (LC_ALL=C): one line per member, as GNU tar itself understood it, before it writes the member.
- * This is how the action sees what is being unpacked without a tar reader of its own. Pure.
+ * Reads the lines GNU tar prints while it extracts with `-vv -R --quoting-style=c --numeric-owner`
+ * (LC_ALL=C): one line per member, as GNU tar itself understood it, before it writes the member,
+ * led by the block where the member's data starts. This is how the action sees what is being
+ * unpacked without a tar reader of its own. Pure.
  *
- *   -rw-r--r-- 0/0      1234 2026-11-27 01:42 "guides/caf\303\251.html"
- *   lrwxrwxrwx 0/0         0 2026-11-27 01:42 "latest" -> "v2"
- *   hrw-r--r-- 0/0         0 2026-11-27 01:42 "copy.html" link to "index.html"
- *   drwxr-xr-x                  Creating directory: "guides"
+ *   block 1: -rw-r--r-- 0/0      1234 2026-11-27 01:42 "guides/caf\303\251.html"
+ *   block 5: lrwxrwxrwx 0/0         0 2026-11-27 01:42 "latest" -> "v2"
+ *   block 6: hrw-r--r-- 0/0         0 2026-11-27 01:42 "copy.html" link to "index.html"
+ *   block 7: drwxr-xr-x                  Creating directory: "guides"
+ *   block 9: ** Block of NULs **
  */
 /** GNU tar's type letters: regular files of every flavour are written as files (`?`: unknown types). */
 const KINDS = {
@@ -242,8 +244,19 @@ const KINDS = {
 const IMPLIED_DIRECTORY = 'Creating directory:';
 const SYMLINK_ARROW = ' -> ';
 const HARDLINK_WORDS = ' link to ';
-/** One listing line, or undefined when it is not one GNU tar writes for a member. */
-function parseListingLine(line) {
+/** A header GNU tar could not read leaves its prefix alone before the next line's ("block 3: block 12: ..."). */
+const BLOCK_PREFIX = /^(?:block \d+: )*block (\d+): /;
+const ARCHIVE_END = /^\*\* (?:Block of NULs|End of File) \*\*$/;
+/** One listing line, or undefined when it is not one GNU tar writes for a member or the archive's end. */
+function parseListingLine(prefixed) {
+    const prefix = BLOCK_PREFIX.exec(prefixed);
+    if (prefix === null)
+        return undefined;
+    const block = Number(prefix[1]);
+    const line = prefixed.slice(prefix[0].length);
+    if (ARCHIVE_END.test(line)) {
+        return { kind: 'end', type: '', mode: 0, size: 0, name: Buffer.alloc(0), target: undefined, implied: false, block };
+    }
     const quote = line.indexOf('"');
     if (quote < 0)
         return undefined;
@@ -256,7 +269,13 @@ function parseListingLine(line) {
     if (name === undefined)
         return undefined;
     const rest = line.slice(name.end);
-    const member = { type: modeText[0], mode: permissions(modeText), name: name.bytes, target: undefined };
+    const member = {
+        type: modeText[0],
+        mode: permissions(modeText),
+        name: name.bytes,
+        target: undefined,
+        block
+    };
     if (head.includes(IMPLIED_DIRECTORY)) {
         return rest === '' ? { ...member, kind: 'directory', size: 0, implied: true } : undefined;
     }
@@ -352,6 +371,7 @@ function readQuoted(line, at) {
 
 
 
+
 /** The longest listing line read: a name and a target of 4,096 bytes each, every byte an octal escape. */
 const MAX_LINE_CHARACTERS = 64 * 1024;
 /** What is kept of GNU tar's messages for the error (it repeats itself on a broken archive). */
@@ -363,8 +383,10 @@ const LISTING_READ_MS = 25;
 const LISTING_READ_BYTES = 256 * 1024;
 const ARGUMENTS = [
     '-x',
-    // Twice verbose: one listing line per member, written before the member is.
+    // Twice verbose: one listing line per member, written before the member is, led by the block
+    // where its data starts (how a sparse member shows: see checkDataCovers).
     '-vv',
+    '--block-number',
     '--quoting-style=c',
     '--numeric-owner',
     // As root too: the archive's owners and exact modes are not the site's (the umask applies).
@@ -415,6 +437,8 @@ class GnuTarExtraction {
     exitCode;
     /** The last member listed: a cut archive ends inside it. */
     lastMember;
+    /** Plain tar bytes handed to GNU tar. */
+    fedBytes = 0;
     /** Members GNU tar may fail to make (devices and fifos, skipped): their names. */
     specials = new Set();
     constructor(options) {
@@ -464,6 +488,7 @@ class GnuTarExtraction {
             throw this.failure;
         if (this.exitCode !== undefined || this.child.stdin.destroyed)
             return undefined;
+        this.fedBytes += plain.length;
         this.readListing();
         if (this.failure !== undefined)
             throw this.failure;
@@ -484,6 +509,10 @@ class GnuTarExtraction {
         // GNU tar ends every line it writes: only a GNU tar stopped mid-line leaves a piece of one.
         if (this.pendingLine !== '' && this.exitCode === 0)
             this.line(this.pendingLine);
+        // The last member's data ends where the archive's bytes do, at the latest.
+        if (this.exitCode === 0 && this.lastMember !== undefined) {
+            this.checkDataCovers(this.lastMember, Math.floor(this.fedBytes / TAR_BLOCK_BYTES));
+        }
         const failure = this.exitCode === 0 ? undefined : this.failureFromMessages();
         if (failure !== undefined)
             throw failure;
@@ -544,9 +573,25 @@ class GnuTarExtraction {
         }
         if (member.kind === 'special')
             this.specials.add(member.name.toString('latin1'));
-        if (!member.implied)
-            this.lastMember = member;
+        if (member.implied)
+            return this.options.onMember(member);
+        // The next member's headers take a block at least; the archive's end takes none.
+        if (this.lastMember !== undefined)
+            this.checkDataCovers(this.lastMember, member.block - (member.kind === 'end' ? 0 : 1));
+        this.lastMember = member.kind === 'end' ? undefined : member;
         this.options.onMember(member);
+    }
+    /**
+     * A file's data in the archive, from its block to `dataEnd`, must hold the size GNU tar lists:
+     * only a sparse member stores less, and GNU tar writes it with holes (or, its map lying about
+     * the size, past it). A site has no sparse files: refused whatever the flavour (GNU, pax 0.0,
+     * 0.1, 1.0), as GNU tar reads them all the same way.
+     */
+    checkDataCovers(member, dataEnd) {
+        if (member.kind !== 'file' || member.block + Math.ceil(member.size / TAR_BLOCK_BYTES) <= dataEnd)
+            return;
+        throw new UnsafeEntryError((0,site_paths/* decodeSitePath */.xZ)(member.name), `is a sparse file (its data in the archive is shorter than the ${(0,units/* formatBytes */.z3)(member.size)} GNU tar lists), ` +
+            'which a site never holds');
     }
     fail(error) {
         if (this.failure !== undefined)
@@ -791,10 +836,16 @@ class EntryIndex {
         this.nodes.set(key, { kind: 'dir', path });
         return path;
     }
-    addFile(name) {
+    /** `size`: the bytes the file is counted as (what must be found written). */
+    addFile(name, size = 0) {
         const { path, key } = this.claimLeaf(name);
-        this.nodes.set(key, { kind: 'file', path });
+        this.nodes.set(key, { kind: 'file', path, size });
         return path;
+    }
+    /** The size a file at `path` was counted as; undefined where no file was counted. */
+    countedSize(path) {
+        const node = this.nodes.get((0,file_names/* foldPath */.t)(path));
+        return node?.kind === 'file' ? node.size : undefined;
     }
     /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
     addHardlink(name, target) {
@@ -808,13 +859,15 @@ class EntryIndex {
         catch {
             throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, outside the site folder`);
         }
-        if (this.nodes.get(targetKey)?.kind !== 'file') {
+        const linked = this.nodes.get(targetKey);
+        if (linked?.kind !== 'file') {
             throw new UnsafeEntryError(name, `is a hardlink to ${JSON.stringify(target)}, which is not a regular file extracted before it`);
         }
         const { path, key } = this.claimLeaf(name);
         if (key === targetKey)
             throw new UnsafeEntryError(name, 'is a hardlink to itself');
-        this.nodes.set(key, { kind: 'file', path });
+        // The file as it is now: a later entry at the target's path replaces it, not what is linked.
+        this.nodes.set(key, { kind: 'file', path, size: linked.size });
         return path;
     }
     addSymlink(name, target) {
@@ -1058,7 +1111,7 @@ class SiteLedger {
             case 'file':
                 this.addBytes(name, details.size ?? 0);
                 this.counts.files++;
-                return this.index.addFile(name);
+                return this.index.addFile(name, details.size ?? 0);
             case 'symlink':
                 this.counts.symlinks++;
                 return this.index.addSymlink(name, details.target ?? '');
@@ -1076,6 +1129,10 @@ class SiteLedger {
     declared(total) {
         if (total > this.limits.maxBytes)
             throw this.tooLarge(`the archive's entries declare ${(0,units/* formatBytes */.z3)(total)} in all`);
+    }
+    /** The bytes the file at `path` was counted as, undefined where no file was counted. */
+    countedSize(path) {
+        return this.index.countedSize(path);
     }
     /** Every entry is in: the symlinks are judged against the whole tree. */
     finish() {
@@ -1267,7 +1324,7 @@ class TarUnpacker {
     }
     /** One member GNU tar is about to write: judged and counted (a throw stops GNU tar). */
     member(member) {
-        if (member.kind === 'none' || member.implied)
+        if (member.kind === 'none' || member.kind === 'end' || member.implied)
             return;
         const name = (0,site_paths/* decodeSitePath */.xZ)(member.name);
         const target = member.target === undefined ? undefined : (0,site_paths/* decodeSitePath */.xZ)(member.target);
@@ -1305,21 +1362,29 @@ function drainedOrClosed(stream) {
 /**
  * The check of what was written, before the staged site is swapped in: whatever unpacked it, the
  * tree is walked as it is on disk and judged by the same rules as the archive's entries were (no
- * link leading out, no two names that are one on macOS or Windows, no `.git`), and devices, fifos
- * and sockets are removed (they are no part of a site). Names are read as bytes (see site-paths).
+ * link leading out, no two names that are one on macOS or Windows, no `.git`), every file must be
+ * as large as it was counted against `max-site-size`, and devices, fifos and sockets are removed
+ * (they are no part of a site). Names are read as bytes (see site-paths).
  */
 
 
 
-/** The site's files and symlinks, as site paths: what the site check reads. */
-async function checkStagedTree(root, signal) {
+
+
+
+/**
+ * The site's files and symlinks, as site paths: what the site check reads. `countedSize` says
+ * what each file was counted as: a file written larger or smaller (a sparse member whose map
+ * leads past the size it lists) would pass `max-site-size` unseen.
+ */
+async function checkStagedTree(root, countedSize, signal) {
     const index = new EntryIndex();
     const files = [];
     await (0,site_paths/* walkTree */.Ir)(root, async ({ path, onDisk, entry }) => {
         if (entry.isDirectory())
             index.addDirectory(path);
         else if (entry.isFile())
-            index.addFile(path);
+            index.addFile(checkWrittenSize(path, (0,external_node_fs_.lstatSync)(onDisk).size, countedSize(path)));
         else if (entry.isSymbolicLink())
             index.addSymlink(path, (0,site_paths/* decodeSitePath */.xZ)(await (0,promises_.readlink)(onDisk, 'buffer')));
         else
@@ -1329,6 +1394,13 @@ async function checkStagedTree(root, signal) {
     }, signal);
     index.checkSymlinks();
     return files;
+}
+function checkWrittenSize(path, written, counted) {
+    if (written === counted)
+        return path;
+    const listed = counted === undefined ? 'no file there' : (0,units/* formatBytes */.z3)(counted);
+    throw new UnsafeEntryError(path, `was written with ${(0,units/* formatBytes */.z3)(written)} where the archive lists ${listed} (a sparse member, whose map ` +
+        'may write past the size it lists)');
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -1607,6 +1679,8 @@ var external_node_timers_promises_ = __webpack_require__(8500);
 /** Entries up to this size are inflated in one call; larger ones are streamed to their file. */
 const IN_ONE_PIECE_BYTES = 4 * 1024 * 1024;
 const YIELD_EVERY_ENTRIES = 256;
+const LOCAL_HEADER_BYTES = 30;
+const LOCAL_SIGNATURE = 0x04034b50;
 const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -1675,7 +1749,15 @@ async function plan(zip, options) {
         const kind = name.endsWith('/') ? 'directory' : (unixMode & S_IFMT) === S_IFLNK ? 'symlink' : 'file';
         if (kind === 'file')
             declared += entry.uncompressedSize;
-        const item = { entry, name, path: relativePath(bytes), kind, replacesEarlier: false, replacedLater: false };
+        const item = {
+            entry,
+            name,
+            path: relativePath(bytes),
+            kind,
+            dataStart: 0,
+            replacesEarlier: false,
+            replacedLater: false
+        };
         const key = item.path.toString('latin1');
         const earlier = atPath.get(key);
         if (earlier !== undefined) {
@@ -1686,7 +1768,7 @@ async function plan(zip, options) {
         planned.push(item);
     }
     options.ledger.declared(declared);
-    refuseSharedData(zip.entries, planned);
+    refuseSharedData(zip, planned);
     for (const item of planned) {
         if (item.kind === 'symlink')
             item.target = await readLinkTarget(zip, item);
@@ -1699,18 +1781,32 @@ async function plan(zip, options) {
 }
 /**
  * Two records whose data overlap unpack the same bytes many times over (the overlapping zip
- * bomb, which unzip refuses too): refused before any is read.
+ * bomb, which unzip refuses too): refused before any is read. An entry's data ends where its
+ * local header says, name and extra field included (a large extra field could hide an entry).
  */
-function refuseSharedData(entries, planned) {
-    const byOffset = entries
-        .map((entry, i) => ({ entry, i }))
+function refuseSharedData(zip, planned) {
+    const header = Buffer.alloc(LOCAL_HEADER_BYTES);
+    const byOffset = planned
+        .map((item) => {
+        const at = item.entry.relativeOffsetOfLocalHeader;
+        try {
+            zip.reader.copy(header, 0, LOCAL_HEADER_BYTES, at);
+        }
+        catch (error) {
+            throw unreadable(item.name, error);
+        }
+        if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) {
+            throw unreadable(item.name, new Error(`no local file header at byte ${at}`));
+        }
+        item.dataStart = at + LOCAL_HEADER_BYTES + header.readUInt16LE(26) + header.readUInt16LE(28);
+        return item;
+    })
         .sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
     for (let k = 1; k < byOffset.length; k++) {
         const before = byOffset[k - 1];
         const after = byOffset[k];
-        const beforeEnd = before.entry.relativeOffsetOfLocalHeader + 30 + before.entry.compressedSize;
-        if (beforeEnd > after.entry.relativeOffsetOfLocalHeader) {
-            throw (0,errors/* corrupt */.qb)(new Error(`the entries ${JSON.stringify(planned[before.i].name)} and ${JSON.stringify(planned[after.i].name)} ` +
+        if (before.dataStart + before.entry.compressedSize > after.entry.relativeOffsetOfLocalHeader) {
+            throw (0,errors/* corrupt */.qb)(new Error(`the entries ${JSON.stringify(before.name)} and ${JSON.stringify(after.name)} ` +
                 'overlap: their data would be unpacked more than once (unzip calls this a possible zip bomb)'));
         }
     }
@@ -1722,21 +1818,18 @@ async function readLinkTarget(zip, item) {
         throw new UnsafeEntryError(name, `is a symlink whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes ` +
             `(it declares ${entry.uncompressedSize}, ${entry.compressedSize} compressed)`);
     }
-    return await readWhole(zip, item);
+    return readWhole(zip, item);
 }
 /**
  * An entry's bytes, inflated in one call and checked against its declared size and CRC-32. Its
  * compressed bytes are read into `compressed` when given (a stored entry's result is then valid
  * only until the next read), or into a buffer of their own.
  */
-async function readWhole(zip, { entry, name }, compressed) {
-    const { fileDataStart } = await zip.zip.readLocalFileHeaderPromise(entry, { minimal: true }).catch((error) => {
-        throw unreadable(name, error);
-    });
+function readWhole(zip, { entry, name, dataStart }, compressed) {
     const stored = compressed?.take(entry.compressedSize) ?? Buffer.allocUnsafe(entry.compressedSize);
     let data = stored;
     try {
-        zip.reader.copy(stored, 0, entry.compressedSize, fileDataStart);
+        zip.reader.copy(stored, 0, entry.compressedSize, dataStart);
         // Inflating stops past the declared size: a zip cannot unpack to more than it says. One output
         // piece of the declared size, not zlib's 16 KiB pieces joined: less garbage between collections.
         if (entry.compressionMethod === 8) {
@@ -1763,7 +1856,7 @@ async function writeEntry(zip, item, path, compressed, signal) {
     const mode = fileMode(entry.versionMadeBy >> 8 === UNIX_HOST ? entry.externalFileAttributes >>> 16 : undefined);
     const modified = entry.getLastModDate();
     if (entry.uncompressedSize <= IN_ONE_PIECE_BYTES && entry.compressedSize <= IN_ONE_PIECE_BYTES) {
-        const data = await readWhole(zip, item, compressed);
+        const data = readWhole(zip, item, compressed);
         const fd = (0,external_node_fs_.openSync)(path, 'w', mode);
         try {
             (0,external_node_fs_.writeSync)(fd, data);
@@ -1954,7 +2047,7 @@ class ArchiveReceiver {
                 }
                 else
                     await (await this.tar).end();
-                files = await checkStagedTree(this.staging, this.options.signal);
+                files = await checkStagedTree(this.staging, (path) => this.ledger.countedSize(path), this.options.signal);
             }
             catch (error) {
                 if (!(error instanceof errors/* CorruptArchiveError */.sC))
@@ -2051,17 +2144,42 @@ function receiver_noop() { }
  * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
  * never leaves a half-written site, and an earlier site stays until the new one is complete.
  *
- * Every folder of ours beside the site is named `.<site>.<kind>-<12 hex>`: `staging` while it
- * fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
- * removed. A run that was killed may leave one behind; the next run sweeps them first.
+ * Every folder of ours beside the site is named `.<site>.<kind>-<pid>-<12 hex>`: `staging` while
+ * it fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run beside the same site sweeps
+ * them first, and any run sweeps what a dead process left beside another (the CLI's archive
+ * folder is named after its process, so no later run has its name).
  */
 
 
 
 
-/** A fresh name `.<site>.<kind>-<random>` beside `siteDir`. */
+/** A fresh name `.<site>.<kind>-<pid>-<random>` beside `siteDir`. */
 function besideSite(siteDir, kind) {
-    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+}
+/** `.<site>.<kind>-<pid>-<12 hex>`, and `.<site>.<kind>-<12 hex>` as earlier versions named them. */
+const OURS = /^\.(.+)\.(staging|old|trash)-(?:(\d+)-)?[0-9a-f]{12}$/;
+/** Whether process `pid` still runs (one of another user's counts: it cannot be signalled, but it is there). */
+function isRunning(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+/**
+ * Whether `entry` is a folder a dead run left beside another site: its staging or trash (a
+ * previous site moved aside is its own site's to put back).
+ */
+function isDeadRunsLeftover(entry, siteName) {
+    const match = OURS.exec(entry);
+    if (match === null || match[1] === siteName || match[2] === 'old' || match[3] === undefined)
+        return false;
+    const pid = Number(match[3]);
+    return pid !== process.pid && !isRunning(pid);
 }
 /** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
 async function createStagingFolder(siteDir) {
@@ -2145,21 +2263,29 @@ async function discardFolder(folder, siteDir, how) {
  */
 async function sweepStaleFolders(siteDir, log, signal) {
     const name = (0,external_node_path_.basename)(siteDir);
-    const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old|trash)-[0-9a-f]{12}$`);
-    const stale = (await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => [])).filter((entry) => ours.test(entry));
-    if (stale.length === 0)
+    const entries = await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => []);
+    const stale = entries.filter((entry) => OURS.exec(entry)?.[1] === name);
+    const dead = entries.filter((entry) => isDeadRunsLeftover(entry, name));
+    if (stale.length === 0 && dead.length === 0)
         return;
     const siteExists = await (0,promises_.stat)(siteDir).then(() => true, () => false);
-    const previous = siteExists ? undefined : stale.find((entry) => ours.exec(entry)?.[1] === 'old');
+    const previous = siteExists ? undefined : stale.find((entry) => OURS.exec(entry)?.[2] === 'old');
     if (previous !== undefined) {
         await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
         log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
     }
     const removed = stale.filter((entry) => entry !== previous);
+    if (removed.length > 0) {
+        log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
+            `${siteDir}: ${removed.join(', ')}`);
+    }
+    if (dead.length > 0) {
+        log.info(`Removing ${dead.length} folder${dead.length === 1 ? '' : 's'} that runs no longer running left in ` +
+            `${(0,external_node_path_.dirname)(siteDir)}: ${dead.join(', ')}`);
+    }
+    removed.push(...dead);
     if (removed.length === 0)
         return;
-    log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
-        `${siteDir}: ${removed.join(', ')}`);
     await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
 }
 /** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
@@ -2216,8 +2342,8 @@ var deadline = __webpack_require__(673);
 var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: ./src/service/exchange.ts + 1 modules
 var exchange = __webpack_require__(4944);
-// EXTERNAL MODULE: ./src/transfer/link.ts
-var transfer_link = __webpack_require__(3907);
+// EXTERNAL MODULE: ./src/transfer/link.ts + 1 modules
+var transfer_link = __webpack_require__(4627);
 ;// CONCATENATED MODULE: ./src/transfer/download.ts
 
 

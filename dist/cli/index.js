@@ -28519,24 +28519,256 @@ class GitHubAnswerError extends GitHubApiError {
 
 /***/ }),
 
+/***/ 5716:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E5: () => (/* binding */ codeList),
+/* harmony export */   Ej: () => (/* binding */ size),
+/* harmony export */   IN: () => (/* binding */ notOwnFile),
+/* harmony export */   Jt: () => (/* binding */ flag),
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   OI: () => (/* binding */ hostname),
+/* harmony export */   PV: () => (/* binding */ ownFile),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   RV: () => (/* binding */ verifyMode),
+/* harmony export */   g1: () => (/* binding */ headerSecret),
+/* harmony export */   mX: () => (/* binding */ segment),
+/* harmony export */   p0: () => (/* binding */ duration),
+/* harmony export */   rf: () => (/* binding */ absoluteUrl),
+/* harmony export */   tj: () => (/* binding */ apiBaseUrl),
+/* harmony export */   vY: () => (/* binding */ ownFolder),
+/* harmony export */   yL: () => (/* binding */ oneOf)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2650);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8570);
+/* harmony import */ var _path_guard_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8747);
+/**
+ * The kinds of input the action takes, each a parser from an input's text (trimmed, or its
+ * default) to the value a flow uses. A parser reports what is wrong through `problem`, naming the
+ * input, and returns a stand-in, so that every other input is still read: a run with any problem
+ * stops before its settings are used. Pure: no I/O.
+ */
+
+
+
+
+const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
+const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/** Names as the code spans of a message: `` `a`, `b` ``. */
+function codeList(names, separator = ', ') {
+    return names.map((name) => `\`${name}\``).join(separator);
+}
+/** Free text, as given. */
+const text = (value) => value;
+const flag = (value, name, { problem }) => {
+    if (TRUE_WORDS.has(value))
+        return true;
+    if (!FALSE_WORDS.has(value))
+        problem(`\`${name}\` must be \`true\` or \`false\`, not \`${value}\`.`);
+    return false;
+};
+/** A positive duration (see parseDuration) of at most `most`, in milliseconds. */
+function duration(most) {
+    const mostMs = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDuration */ .E9)(most);
+    if (mostMs === undefined)
+        throw new Error(`not a duration: ${most}`);
+    return (value, name, { problem }) => {
+        const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDuration */ .E9)(value);
+        if (ms === undefined || ms <= 0) {
+            problem(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
+                `not \`${value}\`.`);
+            return 1;
+        }
+        if (ms > mostMs) {
+            problem(`\`${name}\` must be at most \`${most}\`, not \`${value}\`.`);
+            return mostMs;
+        }
+        return ms;
+    };
+}
+/** A positive size in bytes (see parseSize). */
+const size = (value, name, { problem }) => {
+    const bytes = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseSize */ .DB)(value);
+    if (bytes === undefined && (0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .parseSize */ .DB)(value.replace(/\d+/, '1')) !== undefined) {
+        // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
+        problem(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${value}\`.`);
+        return 1;
+    }
+    if (bytes === undefined || bytes <= 0) {
+        problem(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${value}\`.`);
+        return 1;
+    }
+    return bytes;
+};
+function oneOf(choices, standIn) {
+    return (value, name, { problem }) => {
+        if (choices.includes(value))
+            return value;
+        problem(`\`${name}\` must be one of ${codeList(choices)}, not \`${value}\`.`);
+        return standIn;
+    };
+}
+/** The site check's mode: `true` warns, `strict` fails, `false` skips. */
+const verifyMode = (value, name, { problem }) => {
+    if (TRUE_WORDS.has(value))
+        return 'warn';
+    if (FALSE_WORDS.has(value))
+        return 'off';
+    if (value === 'strict')
+        return 'strict';
+    problem(`\`${name}\` must be \`true\`, \`false\` or \`strict\`, not \`${value}\`.`);
+    return 'warn';
+};
+/** An identifier that becomes one path segment of an API address. */
+const segment = (value, name, { problem }) => {
+    if ((0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(value))
+        return value;
+    problem(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${value}\`.`);
+    return undefined;
+};
+/** Non-blank lines, each trimmed; undefined when there is none. */
+const lines = (value) => {
+    const found = value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    return found.length > 0 ? found : undefined;
+};
+/**
+ * A secret that travels in an HTTP header. Node refuses a line break, another control character
+ * or a character outside Latin-1 there only as it builds the request, and a request that failed
+ * that late cannot tell whether it was sent: refused here, before any request. Its value is not
+ * repeated: it is a secret.
+ */
+const headerSecret = (value, name, { problem }) => {
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
+        problem(`\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header ` +
+            `can carry: check the secret's value.`);
+    return value;
+};
+/** The base address of an API the key is sent to: https (http only to loopback), without a trailing slash. */
+const apiBaseUrl = (value, name, { problem }) => {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        problem(`\`${name}\` must be an absolute address such as \`https://api.example.com\`, not \`${value}\`.`);
+        return '';
+    }
+    const loopback = LOOPBACK_HOSTS.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        problem(`\`${name}\` must use \`https://\` (\`http://\` is allowed only for 127.0.0.1, ::1 and localhost): the API ` +
+            'key must not travel in clear text.');
+    }
+    if (url.username || url.password)
+        problem(`\`${name}\` must not carry a user name or password; the API key goes in \`api-key\`.`);
+    if (url.search || url.hash)
+        problem(`\`${name}\` must not carry a query or fragment.`);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+};
+/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
+const absoluteUrl = (value, name, { problem }) => {
+    if (/\s/.test(value) || !URL.canParse(value) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(value)) {
+        problem(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not ` +
+            `\`${value}\`.`);
+        return undefined;
+    }
+    return value;
+};
+/** A bare hostname, lower case; a URL of a site's root is accepted with a warning. */
+const hostname = (value, name, { problem, warn }) => {
+    const refuse = () => {
+        problem(`\`${name}\` must be a bare hostname such as \`docs.acme.com\`, not \`${value}\`.`);
+        return undefined;
+    };
+    let host = value.toLowerCase();
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+        const url = URL.canParse(value) ? new URL(value) : undefined;
+        if (!url || !/^https?:$/.test(url.protocol) || url.port || url.username || url.password)
+            return refuse();
+        if (url.search || url.hash || url.pathname !== '/')
+            return refuse();
+        host = url.hostname;
+        warn(`\`${name}\` should be a bare hostname: using \`${host}\` for \`${value}\`.`);
+    }
+    return isHostname(host) ? host : refuse();
+};
+/**
+ * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
+ * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
+ * milliseconds to compile at every start.)
+ */
+function isHostname(host) {
+    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+}
+/**
+ * A folder the export replaces whole, absolute: never the workspace, one of its parents, the file
+ * system root, or inside a `.git` folder. (The export's pre-flight judges the real path against
+ * the runner's folders too.)
+ */
+const ownFolder = (value, name, { workspace, problem }) => {
+    const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, value);
+    const why = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_3__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
+    if (why !== undefined)
+        problem(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which ${why}.`);
+    return folder;
+};
+/**
+ * A file the export writes (the Helm values), absolute: a file's name, not a folder's (`.`, a
+ * trailing `/`), nor a path in `.git`. Where else it may not be is the operation's rule (inside
+ * `path`) and the export's pre-flight (the real path, the runner's folders).
+ */
+const ownFile = (value, name, { workspace, problem }) => {
+    const file = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, value);
+    const last = value.split(/[\\/]/).at(-1) ?? '';
+    const why = last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_3__/* .fileProblem */ .W)(file, []);
+    if (why === undefined)
+        return file;
+    problem(notOwnFile(name, value, why));
+    return undefined;
+};
+/** Why a file input is refused: `why` ends the sentence. */
+function notOwnFile(name, value, why) {
+    return `\`${name}\` must be a file of its own, not \`${value}\`, which ${why}.`;
+}
+
+
+/***/ }),
+
 /***/ 1729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   HA: () => (/* binding */ defaultOf),
 /* harmony export */   as: () => (/* binding */ readBy),
+/* harmony export */   eO: () => (/* binding */ PERMISSION_LEVELS),
 /* harmony export */   mc: () => (/* binding */ INPUTS),
 /* harmony export */   pH: () => (/* binding */ SECRET_INPUTS),
 /* harmony export */   xb: () => (/* binding */ OPERATIONS)
 /* harmony export */ });
+/* harmony import */ var _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5716);
 /**
- * Every input of the action: its default (as action.yml declares it), what it means, and which
- * operations read it. action.yml and README are held to this table by a test, and the CLI's flags
- * and help are made from it, so the four never drift apart. Where the action's wording speaks of
- * the workflow (the workspace, the runner's folders, the step, the log's masking, comment events),
- * `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
+ * Every input of the action: its default (as action.yml declares it), what it means, which
+ * operations read it, and its kind: the parser that turns its text into the value a flow uses
+ * (see input-kinds.ts). action.yml and README are held to this table by a test, and the CLI's
+ * flags and help are made from it, so the four never drift apart. Where the action's wording
+ * speaks of the workflow (the workspace, the runner's folders, the step, the log's masking, comment
+ * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
+
 const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'];
+/** Repository permissions, weakest first (GitHub's roles). */
+const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
+const LONGEST_TIMEOUT = '168h';
+/** A day between two status checks is as long as waiting makes sense. */
+const LONGEST_INTERVAL = '24h';
 /** What the action's and the CLI's wording of an input share, where the rest differs. */
 const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allowed)';
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
@@ -28544,22 +28776,30 @@ const INPUTS = {
     operation: {
         description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
             '`agent-message`, `agent-status` or `agent-create`.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .oneOf */ .yL(OPERATIONS),
         for: 'all'
     },
     'api-key': {
         description: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard (organization settings). ' +
             'Keep it in a secret. Masked in the log at once.',
         cli: 'Mintlify admin API key (`mint_...`), from the API keys page of the dashboard; redacted in the log.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .headerSecret */ .g1,
         for: 'all'
     },
     'base-url': {
         description: "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
-            '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts.',
+            '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+            'variable), the step fails rather than send the key to the default.',
+        cli: "Base address of Mintlify's admin API. A self-hosted deployment gives its own; it may carry a path prefix " +
+            '(`https://gw.acme.com/docs-api`). `https://` only, except for loopback hosts. Given empty (an unset ' +
+            'variable), the run fails rather than send the key to the default.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .apiBaseUrl */ .tj,
         for: 'all',
         default: 'https://api.mintlify.com'
     },
     domain: {
         description: 'Docs site to export, as a bare hostname (`docs.acme.com`). Required for `export` unless `job-id` is given.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .hostname */ .OI,
         for: ['export']
     },
     'job-id': {
@@ -28569,34 +28809,44 @@ const INPUTS = {
         cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
             'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
             'send the instruction to; without it, a new job is created.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .segment */ .mX,
         for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
     },
-    'docs-version': { description: 'Sent as `version` in the export start request when set.', for: ['export'] },
+    'docs-version': {
+        description: 'Sent as `version` in the export start request when set.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .text */ .Qq,
+        for: ['export']
+    },
     paths: {
         description: 'Newline-separated page paths to export, sent as `paths` in the export start request when set.',
         cli: 'A page path to export; repeat the flag for more (`--paths /a --paths /b`). Sent as `paths` in the export ' +
             'start request when set.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .lines */ .Mn,
         for: ['export']
     },
     wait: {
         description: 'Poll until the job ends. `false`: start it, set `job-id`, and stop.',
         cli: 'Poll until the job ends. `false`: start it, print its `job-id`, and stop.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .flag */ .Jt,
         for: 'all',
         default: 'true'
     },
     timeout: {
         description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
         cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .duration */ .p0(LONGEST_TIMEOUT),
         for: 'all',
         default: '30m'
     },
     'poll-interval': {
         description: "First wait between status polls; later waits grow, and follow the job's progress.",
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .duration */ .p0(LONGEST_INTERVAL),
         for: 'all',
         default: '5s'
     },
     'max-poll-interval': {
         description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .duration */ .p0(LONGEST_INTERVAL),
         for: 'all',
         default: '60s'
     },
@@ -28609,16 +28859,19 @@ const INPUTS = {
             'or absolute. Replaced whole by each export, so it must be a folder of its own: not the current folder or a ' +
             'parent of it, not in `.git`, not the temp folder or the home folder or a parent of one, not a git checkout. ' +
             'Judged on the real path, before any request.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .ownFolder */ .vY,
         for: ['export'],
         default: 'static-export'
     },
     download: {
         description: '`false`: only generate the bundle link (`bundle-url`), do not download it.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .flag */ .Jt,
         for: ['export'],
         default: 'true'
     },
     extract: {
         description: '`false`: keep the archive file inside `path` instead of unpacking it.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .flag */ .Jt,
         for: ['export'],
         default: 'true'
     },
@@ -28629,6 +28882,7 @@ const INPUTS = {
         cli: `Bound on what the archive may unpack to: ${SIZES}; the archive itself (also when \`--extract\` is false) ` +
             `may take at most twice that, plus 1 KiB an entry and 64 MiB. Past either the run fails and \`--path\` is ` +
             `left as it was.`,
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .size */ .Ej,
         for: ['export'],
         default: '5g'
     },
@@ -28636,16 +28890,22 @@ const INPUTS = {
         description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
             'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
             'skip.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .verifyMode */ .RV,
         for: ['export'],
         default: 'true'
     },
-    'export-version': { description: 'Value of `staticExport.version` in the Helm values.', for: ['export'] },
+    'export-version': {
+        description: 'Value of `staticExport.version` in the Helm values.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .text */ .Qq,
+        for: ['export']
+    },
     'helm-values-file': {
         description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
             'its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before ' +
             'any request.',
         cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
             'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .ownFile */ .PV,
         for: ['export']
     },
     'helm-bundle-url': {
@@ -28653,28 +28913,33 @@ const INPUTS = {
             'copy of the bundle that the workflow puts in place (see Deploying the site).',
         cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
             'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .absoluteUrl */ .rf,
         for: ['export']
     },
     'project-id': {
         description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
             '`deploy` unless `job-id` is given.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .segment */ .mX,
         for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
     },
     prompt: {
         description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
             'at least one non-blank character.',
         cli: 'Instruction for the agent (`agent`, `agent-message`, `agent-create`); at least one non-blank character.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .text */ .Qq,
         for: ['agent', 'agent-message', 'agent-create']
     },
     'comment-command': {
         description: 'E.g. `/docs-agent`. On a comment event, whatever the operation, only a comment starting with it runs; for ' +
             'the agent operations the rest of the comment is the prompt when `prompt` is empty. Other comments: ' +
             '`skipped=true`, success.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .text */ .Qq,
         for: 'all'
     },
     'comment-permission': {
         description: "On a comment event, whatever the operation: the least permission on the repository the comment's author " +
             'needs (`none`, `read`, `triage`, `write`, `maintain`, `admin`). Others: `skipped=true`, nothing sent.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .oneOf */ .yL(PERMISSION_LEVELS, 'admin'),
         for: 'all',
         default: 'write'
     },
@@ -28684,6 +28949,7 @@ const INPUTS = {
             'opens.',
         cli: "Token for the GitHub API, to record the job on the pull request the agent opens (a comment by the token's " +
             'user), as the action does; none: nothing is written to GitHub.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .headerSecret */ .g1,
         for: 'all',
         default: '${{ github.token }}'
     },
@@ -28691,6 +28957,7 @@ const INPUTS = {
         description: 'On a comment event, whatever the operation: react to the command at once, and keep one reply up to date ' +
             "with the job's status, link or error. Its hidden marker keeps a rerun of the workflow run from asking the " +
             'service again; with `false`, a rerun asks for nothing but a read.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .flag */ .Jt,
         for: 'all',
         default: 'true'
     }
@@ -29014,6 +29281,8 @@ var inputs = __nccwpck_require__(1729);
 var resume = __nccwpck_require__(8011);
 // EXTERNAL MODULE: ./src/common/cancellation.ts
 var common_cancellation = __nccwpck_require__(3598);
+// EXTERNAL MODULE: ./src/common/secrets.ts
+var secrets = __nccwpck_require__(7168);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __nccwpck_require__(2450);
 // EXTERNAL MODULE: ./src/cli/exit-codes.ts
@@ -29036,18 +29305,20 @@ const FROM_ENVIRONMENT = {
 };
 /** A message of the core (an error, a warning), with inputs named as the CLI takes them. */
 function inTerminalTerms(message) {
-    return message
+    return (message
         .replace(/`operation: ([a-z-]+)` and `job-id: ([^`]+)`/g, '`docs-admin $1 --job-id $2`')
-        .replace(/`job-id: ([^`]+)`/g, '`--job-id $1`')
+        // `job-id: j_1`, `path: static-export`: an input with its value is a flag with its value.
+        .replace(/`([a-z-]+): ([^`]+)`/g, (whole, name, value) => Object.hasOwn(inputs/* INPUTS */.mc, name) && name !== 'operation' ? `\`--${name} ${value}\`` : whole)
         .replace(/\bthe workspace\b/g, 'the current folder')
         .replace(/`([a-z-]+)`/g, (whole, name) => {
         if (!Object.hasOwn(inputs/* INPUTS */.mc, name))
             return whole;
         return FROM_ENVIRONMENT[name] ?? `\`--${name}\``;
-    });
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/cli/cli-host.ts
+
 
 
 
@@ -29064,7 +29335,7 @@ class CliHost {
     /** A CI system other than GitHub's has no tool cache of the runner's. */
     toolCache = undefined;
     outputs = new Map();
-    secrets = new Set();
+    secrets = new secrets/* Secrets */.S();
     failure;
     /** A progress line is standing on the terminal and the next line must clear it first. */
     progressShown = false;
@@ -29089,7 +29360,7 @@ class CliHost {
         };
     }
     getInput(name) {
-        return this.inputs[name] ?? '';
+        return this.inputs[name];
     }
     setOutput(name, value) {
         this.outputs.set(name, value);
@@ -29142,13 +29413,13 @@ class CliHost {
      */
     write(line) {
         this.endProgress();
-        this.terminal.stderr.write(`${(0,common_text/* plainLogLines */.qH)((0,common_text/* redact */.E$)(line, this.secrets))}\n`);
+        this.terminal.stderr.write(`${(0,common_text/* plainLogLines */.qH)(this.secrets.redact(line))}\n`);
     }
     progress(message) {
         if (!this.terminal.stderr.isTTY)
             return this.write(message);
         // Rewrite the line in place: carriage return, the text, erase to the end of the line.
-        this.terminal.stderr.write(`\r${(0,common_text/* plainLogLines */.qH)((0,common_text/* redact */.E$)(message, this.secrets))}\u001b[K`);
+        this.terminal.stderr.write(`\r${(0,common_text/* plainLogLines */.qH)(this.secrets.redact(message))}\u001b[K`);
         this.progressShown = true;
     }
     endProgress() {
@@ -29195,7 +29466,7 @@ const EXIT_CODE_MEANINGS = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9343);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9047);
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
 /* harmony import */ var _cli_host_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9790);
 /* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8551);
@@ -29237,12 +29508,15 @@ __webpack_async_result__();
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   c8: () => (/* binding */ untilCancelled),
 /* harmony export */   dJ: () => (/* binding */ cancelOnSignals),
+/* harmony export */   lQ: () => (/* binding */ noop),
 /* harmony export */   wj: () => (/* binding */ withTimeout)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
 /* harmony import */ var _units_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8570);
 
 
+/** Does nothing: for a failure that is dealt with elsewhere (`.catch(noop)`), or a callback not wanted. */
+function noop() { }
 /**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
  * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
@@ -29277,7 +29551,7 @@ async function withTimeout(clock, ms, signal, work) {
         onAbort();
     else
         signal?.addEventListener('abort', onAbort, { once: true });
-    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${(0,_units_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)}`)), () => undefined);
+    clock.sleep(ms, timer.signal).then(() => bound.abort(new Error(`no answer within ${(0,_units_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(ms)}`)), noop);
     try {
         return await work(bound.signal);
     }
@@ -29628,13 +29902,158 @@ function isPlainSegment(value) {
 
 /***/ }),
 
+/***/ 7168:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ Secrets)
+/* harmony export */ });
+/* harmony import */ var _cancellation_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3598);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2450);
+/**
+ * Every secret of a run, known in one place: the inputs' (the API key, the GitHub token) from the
+ * start, a bundle link's signatures as they are seen. Each is handed to the runner, which masks it
+ * in its log from then on, and `redact` takes all of them out of any text before it is cut (a cut
+ * through a secret leaves a part of it that nobody masks) and before it leaves by another way than
+ * the runner's log (the job summary, a comment, the CLI's log).
+ *
+ * Any secret is also found where a line break splits it (see BREAK), and a credential the service
+ * may echo (the key, the token) in the shapes base64 gives it too (see encodedShapes). The runner
+ * is told those shapes as well; it could not mask a split secret (it masks line by line), and the
+ * text that may split one (the service's) is redacted here where it is read.
+ */
+
+
+/** A line break inside a secret, as text may hold it: itself (`\r\n`, `\r`, `\n`) or JSON-escaped. */
+const BREAK = /\r\n|[\r\n]|\\r\\n|\\[rn]/g;
+const HAS_BREAK = new RegExp(BREAK.source);
+/** Shorter secrets get no encoded shapes: those would be a few characters that may stand in any base64 text. */
+const MIN_ENCODED_LENGTH = 8;
+class Secrets {
+    register;
+    /** Every spelling known: the secrets and their encoded shapes. */
+    known = new Set();
+    /** Finds, at each place of a text, the longest spelling that starts there; made again after an add. */
+    matcher;
+    /** `register`: the runner's masking (Host.setSecret), told each spelling once. */
+    constructor(register = _cancellation_js__WEBPACK_IMPORTED_MODULE_0__/* .noop */ .lQ) {
+        this.register = register;
+    }
+    /** Registers `secret` as it is spelled (a link's signature, JSON-escaped, say); the empty string is none. */
+    add(secret) {
+        if (secret === '' || this.known.has(secret))
+            return;
+        this.known.add(secret);
+        this.register(secret);
+        this.matcher = undefined;
+    }
+    /** Registers a credential the service may echo (the API key, the GitHub token), with its encoded shapes. */
+    addCredential(secret) {
+        if (secret === '')
+            return;
+        for (const spelling of [secret, ...encodedShapes(secret)])
+            this.add(spelling);
+    }
+    /**
+     * `text` with every secret replaced by `***`: in any of its shapes, also where a line break
+     * splits it. Where two overlap, both go as one. Any length counts: a secret the user gave is
+     * one, however short; the runner masks it too.
+     */
+    redact(text) {
+        if (this.known.size === 0 || text === '')
+            return text;
+        this.matcher ??= matcherOf(this.known);
+        const found = placesOf(text, this.matcher);
+        if (HAS_BREAK.test(text))
+            found.push(...placesAcrossBreaks(text, this.matcher));
+        return found.length === 0 ? text : masked(text, found);
+    }
+    /** `text` redacted, then cut to `max` characters (see cutShort): never a part of a secret. */
+    cut(text, max, note) {
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutShort */ .VV)(this.redact(text), max, note);
+    }
+}
+/**
+ * The shapes base64 gives `secret` (as UTF-8) in standard and URL-safe letters: encoded alone
+ * (padded or not), and the part that is the same wherever it stands in a longer encoded text.
+ * Base64 writes 3 bytes as 4 characters, so a secret that starts at byte 3k, 3k+1 or 3k+2 of that
+ * text is spelled one of three ways, but for its first and last characters, which it shares with
+ * the bytes around it; those are left out.
+ */
+function encodedShapes(secret) {
+    if (secret.length < MIN_ENCODED_LENGTH)
+        return [];
+    const bytes = Buffer.from(secret, 'utf8');
+    const shapes = [bytes.toString('base64'), bytes.toString('base64url')];
+    for (const offset of [0, 1, 2]) {
+        const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+        const inner = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+        shapes.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    return [...new Set(shapes)];
+}
+/** A zero-width search for every spelling, the longest first, so that each place yields the longest found there. */
+function matcherOf(spellings) {
+    const longestFirst = [...spellings].sort((a, b) => b.length - a.length);
+    return new RegExp(`(?=(${longestFirst.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`, 'g');
+}
+function placesOf(text, matcher) {
+    return Array.from(text.matchAll(matcher), (match) => [match.index, match.index + (match[1]?.length ?? 0)]);
+}
+/**
+ * The places of secrets that a line break splits: found in `text` with its breaks taken out, and
+ * said in `text`'s own positions (the breaks inside a secret go with it).
+ */
+function placesAcrossBreaks(text, matcher) {
+    /** For each break taken out: where it was in the text without breaks, and the length taken out up to it. */
+    const cuts = [];
+    let joined = '';
+    let from = 0;
+    for (const found of text.matchAll(BREAK)) {
+        joined += text.slice(from, found.index);
+        from = found.index + found[0].length;
+        cuts.push({ at: joined.length, removed: (cuts.at(-1)?.removed ?? 0) + found[0].length });
+    }
+    joined += text.slice(from);
+    // Where the character at `i` of the text without breaks stands in the text.
+    const inText = (i) => {
+        let removed = 0;
+        for (const cut of cuts) {
+            if (cut.at > i)
+                break;
+            removed = cut.removed;
+        }
+        return i + removed;
+    };
+    return placesOf(joined, matcher).map(([start, end]) => [inText(start), inText(end - 1) + 1]);
+}
+/** `text` with each run of overlapping places replaced by one `***`. */
+function masked(text, places) {
+    places.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    /** Where the text is not handled yet. */
+    let copied = 0;
+    for (const [start, end] of places) {
+        if (start < copied) {
+            // Inside or across the run masked last: that run goes on to here.
+            copied = Math.max(copied, end);
+            continue;
+        }
+        out += `${text.slice(copied, start)}***`;
+        copied = end;
+    }
+    return out + text.slice(copied);
+}
+
+
+/***/ }),
+
 /***/ 2450:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BR: () => (/* binding */ hasUnprintable),
 /* harmony export */   Cw: () => (/* binding */ withoutMentions),
-/* harmony export */   E$: () => (/* binding */ redact),
 /* harmony export */   Lo: () => (/* binding */ serviceText),
 /* harmony export */   VV: () => (/* binding */ cutShort),
 /* harmony export */   br: () => (/* binding */ commentText),
@@ -29667,21 +30086,6 @@ const UNPRINTABLE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u202
 const LINE_BREAK = /\r\n|\r|\n/;
 /** Half of a UTF-16 pair without its other half: no character at all (and `encodeURIComponent` throws on it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-/**
- * `text` with every secret replaced by `***`, the longest first (a short one may be part of a
- * longer one): for what leaves the action by another way than the runner's log, which the runner
- * masks itself (a comment, the job summary, the CLI's log), and for what is about to be cut. Any
- * length counts: a secret the user gave is one, however short; the runner masks it too.
- */
-function redact(text, secrets) {
-    const longestFirst = [...secrets].filter((s) => s !== undefined && s !== '');
-    longestFirst.sort((a, b) => b.length - a.length);
-    let out = text;
-    for (const secret of longestFirst)
-        if (out.includes(secret))
-            out = out.split(secret).join('***');
-    return out;
-}
 /**
  * `text` cut to `max` characters (never through a UTF-16 pair), with `…` and `note` to say so
  * after the cut; as it is when it fits.
@@ -29751,7 +30155,7 @@ const COMMIT_LIKE = /\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi;
  * or math; a zero-width joiner breaks what GitHub would link by itself (`https://`, `www.`, an
  * issue's `GH-12`, a commit's hex id) and every mention; `<` is written as an entity, so it holds
  * no HTML, no comment, and so no marker the action reads back (see job-record.ts). It reads the
- * same. Cut secrets out before (see redact): an escape changes how a secret is spelled.
+ * same. Cut secrets out before (see Secrets.redact): an escape changes how a secret is spelled.
  */
 function commentText(text) {
     return (withoutMentions(text)
@@ -30380,7 +30784,7 @@ class OurComments {
 
 /***/ }),
 
-/***/ 9343:
+/***/ 9047:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30414,7 +30818,8 @@ var action_event = __nccwpck_require__(3566);
 
 function actionsHost() {
     return {
-        getInput: (name) => core/* getInput */.V4(name),
+        // As @actions/core names the variable; core.getInput cannot tell an empty input from a missing one.
+        getInput: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`],
         setOutput: (name, value) => core/* setOutput */.uH(name, value),
         setSecret: (secret) => core/* setSecret */.Pq(secret),
         setFailed: (message) => core/* setFailed */.C1(message),
@@ -30490,7 +30895,7 @@ function toolCacheKept(env) {
 }
 
 // EXTERNAL MODULE: ./src/action/inputs.ts
-var inputs = __nccwpck_require__(1729);
+var action_inputs = __nccwpck_require__(1729);
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
 /** Every output of the action. A test holds action.yml and README to this list. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
@@ -30545,16 +30950,16 @@ class Outputs {
 var resume = __nccwpck_require__(8011);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var errors = __nccwpck_require__(1922);
-// EXTERNAL MODULE: ./src/common/path-segment.ts
-var path_segment = __nccwpck_require__(2650);
-// EXTERNAL MODULE: ./src/common/units.ts
-var units = __nccwpck_require__(8570);
+// EXTERNAL MODULE: ./src/action/input-kinds.ts
+var input_kinds = __nccwpck_require__(5716);
 // EXTERNAL MODULE: ./src/action/path-guard.ts
 var path_guard = __nccwpck_require__(8747);
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 /**
- * The one validation pass: every input read and checked at once, into one type per operation, so
- * a flow never sees a value it would have to check or cast again. Pure: no I/O.
+ * The one validation pass: every input an operation reads is parsed by its kind (its row in
+ * inputs.ts), then the operation's rule judges the inputs together and makes its settings, one
+ * type per operation, so a flow never sees a value it would have to check or cast again. Every
+ * problem is reported at once. Pure: no I/O.
  */
 
 
@@ -30562,199 +30967,53 @@ var path_guard = __nccwpck_require__(8747);
 
 
 
-
-/** Repository permissions, weakest first (GitHub's roles). */
-const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-/** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
-const LONGEST_TIMEOUT = { ms: 168 * 3_600_000, as: '168h' };
-/** A day between two status checks is as long as waiting makes sense. */
-const LONGEST_INTERVAL = { ms: 24 * 3_600_000, as: '24h' };
-const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
-const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 /**
- * Reads and checks every input, and throws one ActionError that lists every problem found, so a
+ * Reads and checks every input, and throws one InputError that lists every problem found, so a
  * user fixes a workflow in one round rather than one error per run.
  */
 function readSettings(read, context) {
     const problems = [];
-    const value = (name) => {
-        const raw = read(name).trim();
-        if (raw !== '')
-            return raw;
-        return (0,inputs/* defaultOf */.HA)(name);
+    const texts = new Map();
+    const refused = new Set();
+    const parsing = {
+        workspace: context.workspace,
+        problem: (message) => void problems.push(message),
+        warn: context.warn
     };
-    const required = (name, why = 'is required') => {
-        const found = value(name);
-        if (found === undefined)
-            problems.push(`\`${name}\` ${why}.`);
-        return found ?? '';
+    const rules = {
+        eventName: context.eventName,
+        text: (name) => texts.get(name),
+        refused: (name) => refused.has(name),
+        problem: parsing.problem,
+        warn: context.warn
     };
-    const flag = (name) => {
-        const raw = value(name) ?? 'false';
-        if (TRUE_WORDS.has(raw))
-            return true;
-        if (!FALSE_WORDS.has(raw))
-            problems.push(`\`${name}\` must be \`true\` or \`false\`, not \`${raw}\`.`);
-        return false;
-    };
-    const duration = (name, most) => {
-        const raw = value(name) ?? '';
-        const ms = (0,units/* parseDuration */.E9)(raw);
-        if (ms === undefined || ms <= 0) {
-            problems.push(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
-                `not \`${raw}\`.`);
-            return 1;
+    const parseAll = (names) => {
+        const values = {};
+        for (const name of names) {
+            const raw = read(name)?.trim();
+            const byDefault = (0,action_inputs/* defaultOf */.HA)(name);
+            const text = raw === undefined || raw === '' ? byDefault : raw;
+            texts.set(name, text);
+            if (text === undefined)
+                continue;
+            const before = problems.length;
+            // Given, but empty: most often a variable that is not set, which the default would silently stand for.
+            if (raw === '')
+                parsing.problem(emptyProblem(name, text));
+            values[name] = action_inputs/* INPUTS */.mc[name].parse(text, name, parsing);
+            if (problems.length > before)
+                refused.add(name);
         }
-        if (ms > most.ms) {
-            problems.push(`\`${name}\` must be at most \`${most.as}\`, not \`${raw}\`.`);
-            return most.ms;
-        }
-        return ms;
+        return values;
     };
-    const size = (name) => {
-        const raw = value(name) ?? '';
-        const bytes = (0,units/* parseSize */.DB)(raw);
-        if (bytes === undefined && (0,units/* parseSize */.DB)(raw.replace(/\d+/, '1')) !== undefined) {
-            // A size, but more bytes than a number holds exactly (~8 PiB): no site is that large.
-            problems.push(`\`${name}\` must be less than 8 PiB (\`8192t\`), not \`${raw}\`.`);
-            return 1;
-        }
-        if (bytes === undefined || bytes <= 0) {
-            problems.push(`\`${name}\` must be a positive size such as \`500m\`, \`2g\` or plain bytes, not \`${raw}\`.`);
-            return 1;
-        }
-        return bytes;
-    };
-    const segment = (name) => checkSegment(name, value(name), problems);
-    const operationText = required('operation');
-    const operation = inputs/* OPERATIONS */.xb.find((known) => known === operationText);
-    if (operationText !== '' && !operation) {
-        problems.push(`\`operation\` must be one of ${codeList(inputs/* OPERATIONS */.xb)}, not \`${operationText}\`.`);
-    }
-    const apiKey = required('api-key');
-    checkHeaderValue('api-key', apiKey, problems);
-    const baseUrl = checkBaseUrl(required('base-url'), problems);
-    const wait = flag('wait');
-    const timeoutMs = duration('timeout', LONGEST_TIMEOUT);
-    const problemsBeforeIntervals = problems.length;
-    const pollIntervalMs = duration('poll-interval', LONGEST_INTERVAL);
-    const maxPollIntervalMs = duration('max-poll-interval', LONGEST_INTERVAL);
-    // Compared only when both are durations: a bad one has its own problem already.
-    if (problems.length === problemsBeforeIntervals && maxPollIntervalMs < pollIntervalMs) {
-        problems.push(`\`max-poll-interval\` (${value('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
-            `(${value('poll-interval')}): ` +
-            `raise \`max-poll-interval\` too (its default is \`${(0,inputs/* defaultOf */.HA)('max-poll-interval')}\`).`);
-    }
-    const commentCommand = value('comment-command');
-    const common = {
-        apiKey,
-        baseUrl,
-        wait,
-        timeoutMs,
-        pollIntervalMs,
-        maxPollIntervalMs,
-        commentCommand,
-        commentPermission: permissionLevel(value('comment-permission') ?? '', problems),
-        githubToken: value('github-token'),
-        commentReply: flag('comment-reply')
-    };
-    checkHeaderValue('github-token', common.githubToken, problems);
+    const names = Object.keys(action_inputs/* INPUTS */.mc);
+    const shared = parseAll(names.filter((name) => action_inputs/* INPUTS */.mc[name].for === 'all'));
+    const common = commonSettings(shared, rules);
+    const operation = shared.operation;
     let settings;
-    if (operation === 'export') {
-        const jobId = segment('job-id');
-        const domainText = value('domain');
-        const domain = domainText === undefined ? undefined : checkDomain(domainText, problems, context.warn);
-        const sitePath = checkFolder('path', value('path') ?? '', context.workspace, problems);
-        const download = flag('download');
-        const exportCommon = {
-            ...common,
-            operation,
-            path: sitePath,
-            download,
-            extract: flag('extract'),
-            maxSiteBytes: size('max-site-size'),
-            verify: verifyMode(value('verify') ?? 'true', problems),
-            exportVersion: value('export-version'),
-            helmValuesFile: checkFile('helm-values-file', value('helm-values-file'), context.workspace, problems, download ? [{ path: sitePath, name: '`path`, which each export replaces whole' }] : []),
-            helmBundleUrl: absoluteUrl('helm-bundle-url', value('helm-bundle-url'), problems)
-        };
-        // Inputs that would change nothing are said to, rather than dropped without a word.
-        if (jobId !== undefined) {
-            const ignored = ['docs-version', 'paths'].filter((name) => value(name) !== undefined);
-            if (ignored.length > 0)
-                context.warn(`${codeList(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
-        }
-        if (exportCommon.verify === 'strict' && !exportCommon.extract)
-            context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
-        const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter((name) => value(name) !== undefined);
-        if (!exportCommon.wait && helmInputs.length > 0) {
-            context.warn(`${codeList(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
-                `false\` the run stops before that.`);
-        }
-        if (jobId !== undefined)
-            settings = { ...exportCommon, jobId, domain };
-        else if (domain !== undefined)
-            settings = { ...exportCommon, domain, docsVersion: value('docs-version'), paths: splitLines(value('paths')) };
-        // A `job-id` given but refused has its own problem already: `domain` was not asked for.
-        else if (domainText === undefined && value('job-id') === undefined)
-            problems.push('`domain` is required unless `job-id` names an existing export job.');
-    }
-    else if (operation === 'deploy') {
-        const projectId = segment('project-id');
-        const jobId = segment('job-id');
-        if (jobId !== undefined)
-            settings = { ...common, operation, jobId, projectId };
-        else if (projectId !== undefined)
-            settings = { ...common, operation, projectId };
-        // One given but refused has its own problem already.
-        else if (value('project-id') === undefined && value('job-id') === undefined)
-            problems.push('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
-    }
-    else if (operation !== undefined) {
-        const agentCommon = {
-            ...common,
-            projectId: segment('project-id') ?? ''
-        };
-        if (value('project-id') === undefined)
-            problems.push(`\`project-id\` is required for \`${operation}\`.`);
-        const jobIdText = segment('job-id');
-        // On a comment the job may be the one recorded on the pull request; only the run can tell.
-        const jobId = jobIdText !== undefined
-            ? { from: 'input', id: jobIdText }
-            : (0,action_event/* isCommentEvent */.Kx)(context.eventName)
-                ? { from: 'pull-request' }
-                : undefined;
-        if (jobId === undefined &&
-            (operation === 'agent-message' || operation === 'agent-status') &&
-            value('job-id') === undefined) {
-            // (Comments exist only in a workflow: the CLI has no event.)
-            const fromComment = context.eventName === undefined
-                ? ''
-                : ' (on a pull-request comment it may come from the job recorded on the pull request)';
-            problems.push(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
-        }
-        const promptText = read('prompt').trim();
-        const prompt = promptText !== ''
-            ? { from: 'input', text: promptText }
-            : commentCommand !== undefined
-                ? { from: 'comment', command: commentCommand }
-                : undefined;
-        if (operation !== 'agent-status' && prompt === undefined) {
-            const fromComment = (0,action_event/* isCommentEvent */.Kx)(context.eventName)
-                ? ', unless `comment-command` takes it from the comment'
-                : '';
-            problems.push(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
-        }
-        if (operation === 'agent' && prompt !== undefined)
-            settings = { ...agentCommon, operation, jobId: jobIdText, prompt };
-        else if (operation === 'agent-create' && prompt !== undefined)
-            settings = { ...agentCommon, operation, prompt };
-        else if (operation === 'agent-message' && jobId !== undefined && prompt !== undefined)
-            settings = { ...agentCommon, operation, jobId, prompt };
-        else if (operation === 'agent-status' && jobId !== undefined)
-            settings = { ...agentCommon, operation, jobId };
+    if (operation !== undefined) {
+        const own = parseAll(names.filter((name) => action_inputs/* INPUTS */.mc[name].for !== 'all' && (0,action_inputs/* readBy */.as)(name, operation)));
+        settings = settingsOf(operation, { ...shared, ...own }, common, rules);
     }
     if (problems.length > 0 || settings === undefined) {
         throw new errors/* InputError */.dz(problems.length === 1
@@ -30763,168 +31022,171 @@ function readSettings(read, context) {
     }
     return settings;
 }
-/**
- * A DNS hostname: dot-separated labels of letters, digits and inner hyphens, each at most 63
- * characters, 253 in all. (Checked label by label: one regex with bounded repeats costs a few
- * milliseconds to compile at every start.)
- */
-function isHostname(host) {
-    return host.length <= 253 && host.split('.').every((label) => label.length <= 63 && HOSTNAME_LABEL.test(label));
+function emptyProblem(name, byDefault) {
+    return (`\`${name}\` is empty (a variable that is not set expands to nothing): give it a value, or leave it out ` +
+        `for its default \`${byDefault}\`.`);
 }
-function checkBaseUrl(text, problems) {
-    if (text === '')
-        return '';
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        problems.push(`\`base-url\` must be an absolute address such as \`https://api.example.com\`, not \`${text}\`.`);
-        return '';
-    }
-    const loopback = LOOPBACK_HOSTS.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        problems.push('`base-url` must use `https://` (`http://` is allowed only for 127.0.0.1, ::1 and localhost): the API key ' +
-            'must not travel in clear text.');
-    }
-    if (url.username || url.password)
-        problems.push('`base-url` must not carry a user name or password; the API key goes in `api-key`.');
-    if (url.search || url.hash)
-        problems.push('`base-url` must not carry a query or fragment.');
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+/** The rule of each operation. */
+const RULES = {
+    export: exportSettings,
+    agent: conversationSettings,
+    'agent-message': messageSettings,
+    'agent-status': statusSettings,
+    'agent-create': createSettings,
+    deploy: deploySettings
+};
+function settingsOf(operation, values, common, context) {
+    // The values of the inputs `operation` reads, each made by its kind (see readSettings).
+    return RULES[operation](values, common, context);
 }
-/** A docs site as a bare hostname; a URL of the site's root is accepted with a warning. */
-function checkDomain(text, problems, warn) {
-    let host = text.toLowerCase();
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        let url;
-        try {
-            url = new URL(text);
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url ||
-            !/^https?:$/.test(url.protocol) ||
-            url.port ||
-            url.username ||
-            url.password ||
-            url.search ||
-            url.hash ||
-            url.pathname !== '/') {
-            problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
-            return undefined;
-        }
-        host = url.hostname;
-        warn(`\`domain\` should be a bare hostname: using \`${host}\` for \`${text}\`.`);
+/** What every operation reads. */
+function commonSettings(inputs, context) {
+    for (const name of ['operation', 'api-key'])
+        if (context.text(name) === undefined)
+            context.problem(`\`${name}\` is required.`);
+    const pollIntervalMs = inputs['poll-interval'];
+    const maxPollIntervalMs = inputs['max-poll-interval'];
+    // Compared only when both are durations: a bad one has its own problem already.
+    if (!context.refused('poll-interval') &&
+        !context.refused('max-poll-interval') &&
+        maxPollIntervalMs < pollIntervalMs) {
+        context.problem(`\`max-poll-interval\` (${context.text('max-poll-interval')}) must not be shorter than \`poll-interval\` ` +
+            `(${context.text('poll-interval')}): ` +
+            `raise \`max-poll-interval\` too (its default is \`${(0,action_inputs/* defaultOf */.HA)('max-poll-interval')}\`).`);
     }
-    if (!isHostname(host)) {
-        problems.push(`\`domain\` must be a bare hostname such as \`docs.acme.com\`, not \`${text}\`.`);
+    return {
+        apiKey: inputs['api-key'] ?? '',
+        baseUrl: inputs['base-url'],
+        wait: inputs.wait,
+        timeoutMs: inputs.timeout,
+        pollIntervalMs,
+        maxPollIntervalMs,
+        commentCommand: inputs['comment-command'],
+        commentPermission: inputs['comment-permission'],
+        commentReply: inputs['comment-reply'],
+        githubToken: inputs['github-token']
+    };
+}
+/** `export`: `domain` unless `job-id`, the Helm values not in `path`, a word on inputs that change nothing. */
+function exportSettings(inputs, common, context) {
+    const exportCommon = {
+        ...common,
+        operation: 'export',
+        path: inputs.path,
+        download: inputs.download,
+        extract: inputs.extract,
+        maxSiteBytes: inputs['max-site-size'],
+        verify: inputs.verify,
+        exportVersion: inputs['export-version'],
+        helmValuesFile: inputs['helm-values-file'],
+        helmBundleUrl: inputs['helm-bundle-url']
+    };
+    const helmValuesFile = exportCommon.helmValuesFile;
+    if (helmValuesFile !== undefined && exportCommon.download) {
+        const why = (0,path_guard/* fileProblem */.W)(helmValuesFile, [{ path: inputs.path, name: '`path`, which each export replaces whole' }]);
+        if (why !== undefined)
+            context.problem((0,input_kinds/* notOwnFile */.IN)('helm-values-file', context.text('helm-values-file') ?? '', why));
+    }
+    const given = (name) => context.text(name) !== undefined;
+    const jobId = inputs['job-id'];
+    // Inputs that would change nothing are said to, rather than dropped without a word.
+    if (jobId !== undefined) {
+        const ignored = ['docs-version', 'paths'].filter(given);
+        if (ignored.length > 0)
+            context.warn(`${(0,input_kinds/* codeList */.E5)(ignored, ' and ')} only shape a new export; \`job-id\` reuses one as it was started.`);
+    }
+    if (exportCommon.verify === 'strict' && !exportCommon.extract)
+        context.warn('`verify: strict` checks an unpacked site; with `extract: false` nothing is unpacked or checked.');
+    const helmInputs = ['helm-values-file', 'helm-bundle-url', 'export-version'].filter(given);
+    if (!exportCommon.wait && helmInputs.length > 0) {
+        context.warn(`${(0,input_kinds/* codeList */.E5)(helmInputs)} shape the Helm values, written once the bundle link exists; with \`wait: ` +
+            `false\` the run stops before that.`);
+    }
+    const domain = inputs.domain;
+    if (jobId !== undefined)
+        return { ...exportCommon, jobId, domain };
+    if (domain !== undefined)
+        return { ...exportCommon, domain, docsVersion: inputs['docs-version'], paths: inputs.paths };
+    // A `job-id` given but refused has its own problem already: `domain` was not asked for.
+    if (!given('domain') && !given('job-id'))
+        context.problem('`domain` is required unless `job-id` names an existing export job.');
+    return undefined;
+}
+/** `deploy`: `project-id` unless `job-id` names a deployment to follow. */
+function deploySettings(inputs, common, context) {
+    const { 'project-id': projectId, 'job-id': jobId } = inputs;
+    if (jobId !== undefined)
+        return { ...common, operation: 'deploy', jobId, projectId };
+    if (projectId !== undefined)
+        return { ...common, operation: 'deploy', projectId };
+    // One given but refused has its own problem already.
+    if (context.text('project-id') === undefined && context.text('job-id') === undefined)
+        context.problem('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
+    return undefined;
+}
+/** What every agent operation reads: `project-id` is required. */
+function agentCommon(operation, inputs, common, context) {
+    if (context.text('project-id') === undefined)
+        context.problem(`\`project-id\` is required for \`${operation}\`.`);
+    return { ...common, projectId: inputs['project-id'] ?? '' };
+}
+/** The agent's instruction: `prompt`, else the comment after `comment-command`; one of them is required. */
+function promptOf(operation, inputs, common, context) {
+    if (inputs.prompt !== undefined)
+        return { from: 'input', text: inputs.prompt };
+    if (common.commentCommand !== undefined)
+        return { from: 'comment', command: common.commentCommand };
+    const fromComment = (0,action_event/* isCommentEvent */.Kx)(context.eventName) ? ', unless `comment-command` takes it from the comment' : '';
+    context.problem(`\`prompt\` is required for \`${operation}\` (at least one non-blank character)${fromComment}.`);
+    return undefined;
+}
+/** The agent job: `job-id`, else on a comment the one recorded on the pull request; one of them is required. */
+function jobOf(operation, inputs, context) {
+    if (inputs['job-id'] !== undefined)
+        return { from: 'input', id: inputs['job-id'] };
+    // On a comment the job may be the one recorded on the pull request; only the run can tell.
+    if ((0,action_event/* isCommentEvent */.Kx)(context.eventName))
+        return { from: 'pull-request' };
+    // One given but refused has its own problem already. (Comments exist only in a workflow: the CLI has no event.)
+    if (context.text('job-id') !== undefined)
         return undefined;
-    }
-    return host;
+    const fromComment = context.eventName === undefined
+        ? ''
+        : ' (on a pull-request comment it may come from the job recorded on the pull request)';
+    context.problem(`\`job-id\` is required for \`${operation}\`${fromComment}.`);
+    return undefined;
 }
-function verifyMode(text, problems) {
-    if (TRUE_WORDS.has(text))
-        return 'warn';
-    if (FALSE_WORDS.has(text))
-        return 'off';
-    if (text === 'strict')
-        return 'strict';
-    problems.push(`\`verify\` must be \`true\`, \`false\` or \`strict\`, not \`${text}\`.`);
-    return 'warn';
+/** `agent`: an instruction; `job-id` only overrides the job the pull request records. */
+function conversationSettings(inputs, common, context) {
+    const agent = agentCommon('agent', inputs, common, context);
+    const prompt = promptOf('agent', inputs, common, context);
+    return prompt && { ...agent, operation: 'agent', jobId: inputs['job-id'], prompt };
 }
-/** An address a deployment can fetch: absolute, with a scheme (https, or the storage's own such as s3). */
-function absoluteUrl(name, text, problems) {
-    if (text === undefined)
-        return undefined;
-    if (/\s/.test(text) || !URL.canParse(text) || !/^[a-z][a-z0-9+.-]*:\/\/./i.test(text)) {
-        problems.push(`\`${name}\` must be an absolute address such as \`https://downloads.acme.com/docs/bundle.tar.gz\`, not ` +
-            `\`${text}\`.`);
-        return undefined;
-    }
-    return text;
+/** `agent-message`: a job and an instruction. */
+function messageSettings(inputs, common, context) {
+    const agent = agentCommon('agent-message', inputs, common, context);
+    const jobId = jobOf('agent-message', inputs, context);
+    const prompt = promptOf('agent-message', inputs, common, context);
+    return jobId && prompt && { ...agent, operation: 'agent-message', jobId, prompt };
 }
-function permissionLevel(text, problems) {
-    const level = PERMISSION_LEVELS.find((known) => known === text);
-    if (level !== undefined)
-        return level;
-    problems.push(`\`comment-permission\` must be one of ${codeList(PERMISSION_LEVELS)}, not \`${text}\`.`);
-    return 'admin';
+/** `agent-status`: a job. */
+function statusSettings(inputs, common, context) {
+    const agent = agentCommon('agent-status', inputs, common, context);
+    const jobId = jobOf('agent-status', inputs, context);
+    return jobId && { ...agent, operation: 'agent-status', jobId };
 }
-/**
- * A secret that travels in an HTTP header. Node refuses a line break, another control character
- * or a character outside Latin-1 there only as it builds the request, and a request that failed
- * that late cannot tell whether it was sent: refused here, before any request. Its value is not
- * repeated: it is a secret.
- */
-function checkHeaderValue(name, text, problems) {
-    if (text !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(text))
-        problems.push(`\`${name}\` holds a line break, a control character or a character outside Latin-1, which no HTTP header ` +
-            `can carry: check the secret's value.`);
-}
-/** An identifier that becomes one path segment of an API address. */
-function checkSegment(name, text, problems) {
-    if (text === undefined)
-        return undefined;
-    if (!(0,path_segment/* isPlainSegment */.k)(text)) {
-        problems.push(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${text}\`.`);
-        return undefined;
-    }
-    return text;
-}
-/** Names as the code spans of a message: `` `a`, `b` ``. */
-function codeList(names, separator = ', ') {
-    return names.map((name) => `\`${name}\``).join(separator);
-}
-function splitLines(text) {
-    const lines = (text ?? '')
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    return lines.length > 0 ? lines : undefined;
-}
-/**
- * A file the export writes (the Helm values), judged as written before any request: a file's
- * name, not a folder's (`.`, a trailing `/`), nor a path in `.git` or in `guarded` (the export's
- * pre-flight judges the real path, and what is on the disk there).
- */
-function checkFile(name, text, workspace, problems, guarded) {
-    if (text === undefined)
-        return undefined;
-    const file = external_node_path_.resolve(workspace, text);
-    const last = text.split(/[\\/]/).at(-1) ?? '';
-    const problem = last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : (0,path_guard/* fileProblem */.W)(file, guarded);
-    if (problem !== undefined)
-        problems.push(`\`${name}\` must be a file of its own, not \`${text}\`, which ${problem}.`);
-    return file;
-}
-/**
- * The site folder is replaced whole on success, so it must never be the workspace, one of its
- * parents, the file system root, or inside a `.git` folder. (The export's pre-flight judges the
- * real path against the runner's folders too.)
- */
-function checkFolder(name, text, workspace, problems) {
-    const folder = external_node_path_.resolve(workspace, text);
-    const problem = (0,path_guard/* folderProblem */.I)(folder, [{ path: external_node_path_.resolve(workspace), name: 'the workspace' }]);
-    if (problem !== undefined)
-        problems.push(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${text}\`, which ${problem}.`);
-    return folder;
+/** `agent-create`: an instruction. */
+function createSettings(inputs, common, context) {
+    const agent = agentCommon('agent-create', inputs, common, context);
+    const prompt = promptOf('agent-create', inputs, common, context);
+    return prompt && { ...agent, operation: 'agent-create', prompt };
 }
 
+// EXTERNAL MODULE: ./src/common/units.ts
+var units = __nccwpck_require__(8570);
 // EXTERNAL MODULE: ./src/service/answer.ts
 var answer = __nccwpck_require__(885);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
-/**
- * The job summary: what the run did, as HTML for the runner's summary page. Pure rendering.
- *
- * GitHub reads the summary as Markdown, where a block that starts with an HTML tag is HTML up to
- * the next blank line, with no Markdown inside it. So every part is HTML: notes and errors, which
- * are written with Markdown's code spans (`wait: false`) and lists (`  - problem`) for the log,
- * get `<code>` and `<ul>` here. No line of it is ever blank (a line break in a text is a `<br>`),
- * so text from elsewhere cannot end the HTML and be read as Markdown; all of it is escaped, and
- * its @mentions ping nobody.
- */
 
 
 
@@ -30950,11 +31212,11 @@ const SUMMARY_OUTPUTS = [
     ['created-at', 'Job created', moment],
     ['archived-at', 'Archived', moment]
 ];
-/** Rows for the summary: the known outputs first, then the flow's own rows. */
-function summaryRows(outputs, report, now) {
+/** Rows for the summary: the known outputs first (`valueOf` each), then the flow's own rows. */
+function summaryRows(valueOf, report, now) {
     const rows = [];
     for (const [name, label, show] of SUMMARY_OUTPUTS) {
-        const value = outputs.get(name);
+        const value = valueOf(name);
         if (value)
             rows.push([label, show(value, now)]);
     }
@@ -30962,25 +31224,36 @@ function summaryRows(outputs, report, now) {
 }
 /**
  * The report as HTML: a heading, a table of what is known, the notes, and the failure if any;
- * `secrets` taken out (as written and as escaped), since the runner need not mask a summary as it
- * masks the log, and a service's error may quote the key it was sent. Moments are said in UTC and
- * from `now` (clock ms), when the summary is written.
+ * `secrets` taken out of every text before it is escaped (an escape changes how a secret is
+ * spelled), since the runner need not mask a summary as it masks the log, and a service's error
+ * may quote the key it was sent. Moments are said in UTC and from `now` (clock ms), when the
+ * summary is written.
  */
 function renderSummary(report, outputs, failure, secrets, now) {
-    const parts = [`<h3>${summary_text(report.title)}</h3>`];
-    const rows = summaryRows(outputs, report, now);
+    const clean = (value) => secrets.redact(value);
+    const shown = {
+        title: clean(report.title),
+        rows: report.rows.map(([label, value]) => [clean(label), clean(value)]),
+        notes: report.notes.map(clean),
+        folds: report.folds.map((fold) => ({ ...fold, title: clean(fold.title), lines: fold.lines.map(clean) }))
+    };
+    const parts = [`<h3>${summary_text(shown.title)}</h3>`];
+    const valueOf = (name) => {
+        const value = outputs.get(name);
+        return value === undefined ? undefined : clean(value);
+    };
+    const rows = summaryRows(valueOf, shown, now);
     if (rows.length > 0) {
         const body = rows.map(([label, value]) => `<tr><td>${summary_text(label)}</td><td>${value}</td></tr>`).join('');
         parts.push(`<table><tr><th>Item</th><th>Value</th></tr>${body}</table>`);
     }
-    for (const note of report.notes)
+    for (const note of shown.notes)
         parts.push(...messageBlocks(note));
-    for (const fold of report.folds)
+    for (const fold of shown.folds)
         parts.push(foldBlock(fold));
     if (failure !== undefined)
-        parts.push(...messageBlocks(failure, '❌'));
-    // As written, as escaped in a code span, and as plain text is shown (escaped, pinging nobody).
-    return (0,common_text/* redact */.E$)(`${parts.join('\n')}\n`, secrets.flatMap((secret) => [secret, escapeHtml(secret), escapeHtml((0,common_text/* withoutMentions */.Cw)(secret))]));
+        parts.push(...messageBlocks(clean(failure), '❌'));
+    return `${parts.join('\n')}\n`;
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -31144,43 +31417,8 @@ function timer(ms, signal) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/common/secrets.ts
-/**
- * Every secret of a run, known in one place: the inputs' (the API key, the GitHub token) from the
- * start, a bundle link's signatures as they are seen. Each is handed to the runner, which masks it
- * in its log from then on, and `redact` takes all of them out of any text before it is cut (a cut
- * through a secret leaves a part of it that nobody masks) and before it leaves by another way than
- * the runner's log (the job summary, a comment, the CLI's log).
- */
-
-class Secrets {
-    register;
-    known = new Set();
-    /** `register`: the runner's masking (Host.setSecret). */
-    constructor(register = () => undefined) {
-        this.register = register;
-    }
-    /** Registers `secret`; the empty string is none. */
-    add(secret) {
-        if (secret === '' || this.known.has(secret))
-            return;
-        this.known.add(secret);
-        this.register(secret);
-    }
-    /** Every secret registered so far. */
-    values() {
-        return [...this.known];
-    }
-    /** `text` with every secret replaced by `***`. */
-    redact(text) {
-        return (0,common_text/* redact */.E$)(text, this.known);
-    }
-    /** `text` redacted, then cut to `max` characters (see cutShort): never a part of a secret. */
-    cut(text, max, note) {
-        return (0,common_text/* cutShort */.VV)(this.redact(text), max, note);
-    }
-}
-
+// EXTERNAL MODULE: ./src/common/secrets.ts
+var common_secrets = __nccwpck_require__(7168);
 // EXTERNAL MODULE: ./src/service/client.ts
 var service_client = __nccwpck_require__(9224);
 // EXTERNAL MODULE: ./src/service/failure.ts
@@ -31224,11 +31462,11 @@ var calls = __nccwpck_require__(4342);
 
 /** `role_name` when it is one of GitHub's roles, else the base `permission` (custom roles carry one). */
 function levelOf(answer) {
-    const known = (name) => PERMISSION_LEVELS.find((level) => level === name);
+    const known = (name) => action_inputs/* PERMISSION_LEVELS */.eO.find((level) => level === name);
     return known(answer.roleName) ?? known(answer.permission) ?? 'none';
 }
 function meets(level, required) {
-    return PERMISSION_LEVELS.indexOf(level) >= PERMISSION_LEVELS.indexOf(required);
+    return action_inputs/* PERMISSION_LEVELS */.eO.indexOf(level) >= action_inputs/* PERMISSION_LEVELS */.eO.indexOf(required);
 }
 /** The author's permission on `repository`; an ActionError (fail closed) when GitHub does not tell. */
 async function readPermission(github, repository, author, context) {
@@ -31456,9 +31694,9 @@ class JobReply {
 
 async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
-    const secrets = new Secrets((secret) => host.setSecret(secret));
-    for (const name of inputs/* SECRET_INPUTS */.pH)
-        secrets.add(host.getInput(name).trim());
+    const secrets = new common_secrets/* Secrets */.S((secret) => host.setSecret(secret));
+    for (const name of action_inputs/* SECRET_INPUTS */.pH)
+        secrets.addCredential(host.getInput(name)?.trim() ?? '');
     const { log } = host;
     const signal = host.cancelled;
     const outputs = new Outputs((name, value) => {
@@ -31509,7 +31747,7 @@ async function run(host = actionsHost(), clock = systemClock) {
         client?.dispose();
     }
     await host
-        .appendSummary(renderSummary(report, outputs, failure, secrets.values(), clock.now()))
+        .appendSummary(renderSummary(report, outputs, failure, secrets, clock.now()))
         .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
 /** A failure once a job exists says which job: the user picks it up from there. */
@@ -31549,7 +31787,7 @@ async function runOperation(settings, client, context) {
     const reply = new JobReply(run, (0,resume/* jobNoun */.y)(settings.operation), context);
     try {
         if (settings.operation === 'export') {
-            const { runExport } = await __nccwpck_require__.e(/* import() */ 117).then(__nccwpck_require__.bind(__nccwpck_require__, 7117));
+            const { runExport } = await __nccwpck_require__.e(/* import() */ 392).then(__nccwpck_require__.bind(__nccwpck_require__, 6392));
             await runExport(settings, client, context, { run, reply });
         }
         else {
@@ -32578,7 +32816,7 @@ function preview(answer, length = 120) {
     const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .serviceText */ .Lo)((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .withoutLinkSecrets */ ._S)(answer.text)).replace(/\s+/g, ' ').trim();
     if (text === '')
         return `${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_4__/* .formatBytes */ .z3)(answer.bytes)} of blank or unprintable text`;
-    return text.length > length ? `${text.slice(0, length)}…` : text;
+    return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutShort */ .VV)(text, length);
 }
 
 
@@ -33302,7 +33540,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   Yz: () => (/* binding */ core_debug),
-  V4: () => (/* binding */ getInput),
   Os: () => (/* binding */ group),
   pq: () => (/* binding */ info),
   _o: () => (/* binding */ isDebug),
@@ -33314,7 +33551,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, markdownSummary, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getInput, getMultilineInput, getState, markdownSummary, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);

@@ -1,5 +1,5 @@
-export const id = 117;
-export const ids = [117];
+export const id = 392;
+export const ids = [392];
 export const modules = {
 
 /***/ 511:
@@ -197,7 +197,7 @@ function utf8SequenceLength(bytes, at) {
 
 /***/ }),
 
-/***/ 7117:
+/***/ 6392:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -304,12 +304,12 @@ class ExportApi {
 
 // EXTERNAL MODULE: ./src/common/link-secrets.ts
 var link_secrets = __webpack_require__(641);
-// EXTERNAL MODULE: ./src/transfer/link.ts
-var transfer_link = __webpack_require__(3907);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: ./src/transfer/link.ts + 1 modules
+var transfer_link = __webpack_require__(4627);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./src/export/helm-values.ts
 
 
@@ -361,12 +361,170 @@ async function writeFileAtomically(file, content) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/export/export-record.ts
+/**
+ * How an export knows that the folder it is about to replace is one an earlier export wrote: a
+ * small record beside `path`, `.<name>.exported`, holding the folder's identity (its inode and
+ * birth time) as the swap left it. Not inside the folder, which is published as it is; not named
+ * like the staging folders (`.<name>.<kind>-<hex>`), which every run sweeps away. A folder made
+ * again by hand, or restored from elsewhere, has another identity.
+ */
+
+
+
+
+const NOTE = 'An export of docs-admin wrote the folder beside this file, with the identity below; the next export ' +
+    'replaces it without a warning. Deleting this file is harmless.';
+/** The record of `folder`: `.<name>.exported` beside it. */
+function exportRecordOf(folder) {
+    return external_node_path_.join(external_node_path_.dirname(folder), `.${external_node_path_.basename(folder)}.exported`);
+}
+/**
+ * Records that an export wrote `folder` (just swapped in). A record that cannot be written costs
+ * only a warning on the next export.
+ */
+async function recordExport(folder, log) {
+    const identity = await identityOf(folder);
+    if (identity === undefined)
+        return;
+    try {
+        await writeFileAtomically(exportRecordOf(folder), `${NOTE}\nfolder ${identity}\n`);
+    }
+    catch (error) {
+        log.info(`Could not record that the export wrote ${folder} (${(0,common_errors/* errorMessage */.gJ)(error)}): the next export warns.`);
+    }
+}
+/** Whether `folder` is the very folder an earlier export wrote (see recordExport). */
+async function writtenByExport(folder) {
+    const [identity, record] = await Promise.all([
+        identityOf(folder),
+        (0,promises_.readFile)(exportRecordOf(folder), 'utf8').catch(() => '')
+    ]);
+    return identity !== undefined && record.split('\n').includes(`folder ${identity}`);
+}
+/** A folder's inode and birth time (where the file system keeps none, what node reads in its place). */
+async function identityOf(folder) {
+    const info = await (0,promises_.stat)(folder, { bigint: true }).catch(() => undefined);
+    return info?.isDirectory() === true ? `${info.ino}:${info.birthtimeNs}` : undefined;
+}
+
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/action/path-guard.ts
 var path_guard = __webpack_require__(8747);
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(1421);
+;// CONCATENATED MODULE: ./src/export/tracked-files.ts
+/**
+ * Which files of a git repository a folder holds, asked of git itself (`git ls-files`): an export
+ * replaces `path` whole, and a folder of tracked files (a team's `docs/`) would show up as deleted
+ * in the next commit. Git knows its index, worktrees and submodules; reading `.git` by hand would not.
+ */
+
+
+
+
+
+/** `git ls-files` of one folder reads the index only: far quicker than this on any repository. */
+const GIT_TIME_MS = 30_000;
+/** Enough for the first name, which is all the answer needs. */
+const NAME_BYTES = 4096;
+/** Enough of git's complaint for a message. */
+const STDERR_BYTES = 4096;
+/**
+ * The first file under `folder` (absolute, real; it need not exist yet) that the git repository
+ * holding it tracks, named from the repository's top (`docs/intro.mdx`). Undefined when it holds
+ * none, when it is in no repository, and when git is not installed (said at debug level). Throws
+ * an ActionError when git cannot answer: the check guards the team's files, so it does not guess.
+ */
+async function firstTrackedFile(folder, log) {
+    const base = await nearestFolder(folder);
+    const rest = external_node_path_.relative(base, folder).split(external_node_path_.sep).join('/');
+    // `literal`: a name with `*` or `?` is that name, not a pattern.
+    const pathspec = rest === '' ? '.' : `:(literal)${rest}`;
+    const answer = await listTracked(base, pathspec);
+    if (answer.kind === 'no-git') {
+        log.debug(`git is not installed: not checking whether \`path\` (${folder}) holds files a repository tracks.`);
+        return undefined;
+    }
+    if (answer.kind === 'outside')
+        return undefined;
+    if (answer.kind === 'failed') {
+        throw new common_errors/* ActionError */.lZ(`Could not check whether \`path\` (${folder}) holds files its git repository tracks: ${answer.why}.`);
+    }
+    return answer.first;
+}
+/**
+ * Runs `git ls-files` in `cwd` and reads its first name only (git is stopped once it is read);
+ * stopped, too, when it takes longer than GIT_TIME_MS.
+ */
+function listTracked(cwd, pathspec) {
+    return new Promise((resolve) => {
+        const git = (0,external_node_child_process_.spawn)('git', ['ls-files', '-z', '--full-name', '--', pathspec], {
+            cwd,
+            // English messages: "not a git repository" is how git says there is none.
+            env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            windowsHide: true
+        });
+        let name = Buffer.alloc(0);
+        let complaint = '';
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            git.kill();
+        }, GIT_TIME_MS);
+        git.stdout.on('data', (chunk) => {
+            if (name.includes(0))
+                return;
+            name = Buffer.concat([name, chunk]);
+            // One name is the answer: the rest of a large repository's list is not read.
+            if (name.includes(0) || name.length >= NAME_BYTES)
+                git.kill();
+        });
+        git.stderr.on('data', (chunk) => {
+            if (complaint.length < STDERR_BYTES)
+                complaint += chunk.toString('utf8');
+        });
+        git.on('error', (error) => {
+            clearTimeout(timer);
+            resolve(error.code === 'ENOENT' ? { kind: 'no-git' } : { kind: 'failed', why: `git could not start (${error.message})` });
+        });
+        git.on('close', (code) => {
+            clearTimeout(timer);
+            if (name.length > 0) {
+                const end = name.indexOf(0);
+                const text = name.subarray(0, end < 0 ? Math.min(name.length, NAME_BYTES) : end).toString('utf8');
+                resolve({ kind: 'listed', first: (0,common_text/* cutShort */.VV)((0,common_text/* serviceText */.Lo)(text), 200) });
+            }
+            else if (timedOut)
+                resolve({ kind: 'failed', why: `git ls-files gave no answer within ${GIT_TIME_MS / 1000} s` });
+            else if (code === 0)
+                resolve({ kind: 'listed', first: undefined });
+            else if (/not a git repository/i.test(complaint))
+                resolve({ kind: 'outside' });
+            else {
+                const said = (0,common_text/* cutShort */.VV)((0,common_text/* serviceText */.Lo)(complaint.trim()), 400);
+                resolve({
+                    kind: 'failed',
+                    why: `git ls-files ended with exit code ${code ?? 'none'}${said ? `: ${said}` : ''}`
+                });
+            }
+        });
+    });
+}
+/** `folder` itself when it is a folder, else its nearest ancestor that is: where git is asked. */
+async function nearestFolder(folder) {
+    for (let at = folder;; at = external_node_path_.dirname(at)) {
+        if ((await (0,promises_.stat)(at).catch(() => undefined))?.isDirectory() === true || external_node_path_.dirname(at) === at)
+            return at;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/export/path-check.ts
 /**
  * The export's pre-flight, before any request: may `path` be written (and, unpacked, replaced
@@ -374,6 +532,9 @@ var file_names = __webpack_require__(7750);
  * it (a symlinked parent counts), against the runner's own folders, the archive's folder, and
  * what is already there.
  */
+
+
+
 
 
 
@@ -414,7 +575,8 @@ const RUNNER_FOLDERS = [
 ];
 /**
  * Throws an InputError naming `path` when the export may not use it. Unpacked or not, the folder
- * is replaced whole (with `extract: false` by a folder holding the archive).
+ * is replaced whole (with `extract: false` by a folder holding the archive). A folder of files
+ * the git repository tracks is refused; one that holds files no earlier export wrote is warned of.
  */
 async function checkExportPath(settings, host) {
     if (!settings.download)
@@ -445,6 +607,36 @@ async function checkExportPath(settings, host) {
         const what = settings.extract ? 'the site' : 'the archive';
         throw refuse(`holds a git repository (.git) that replacing the folder would delete; put ${what} in a folder of its own ` +
             `inside it`);
+    }
+    const tracked = await firstTrackedFile(real, host.log);
+    if (tracked !== undefined) {
+        const other = external_node_path_.basename(real) === 'static-export' ? 'site-export' : 'static-export';
+        throw refuse(`holds ${tracked}, a file its git repository tracks, which replacing the folder would delete; export into ` +
+            `a folder that holds no tracked file, such as \`path: ${other}\``, real);
+    }
+    await warnOfOtherFiles(real, host.log);
+}
+/**
+ * Warns when `folder` holds something an earlier export did not write (see export-record.ts): a
+ * folder the team keeps other files in, which the export is about to replace.
+ */
+async function warnOfOtherFiles(folder, log) {
+    const first = await firstEntryOf(folder);
+    if (first === undefined || (await writtenByExport(folder)))
+        return;
+    log.warning(`\`path\` (${folder}) holds files that no earlier export wrote (${(0,common_text/* serviceText */.Lo)(first)}, maybe more): the export ` +
+        `replaces the folder whole, and they will be gone. If they are to stay, give \`path\` a folder of its own.`);
+}
+/** The name of one entry of `folder`; undefined when it is empty or no folder. Reads one entry, not the whole list. */
+async function firstEntryOf(folder) {
+    const entries = await (0,promises_.opendir)(folder).catch(() => undefined);
+    if (entries === undefined)
+        return undefined;
+    try {
+        return (await entries.read())?.name;
+    }
+    finally {
+        await entries.close();
     }
 }
 /** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
@@ -499,8 +691,6 @@ async function realPathOf(target, input) {
     }
 }
 
-// EXTERNAL MODULE: ./src/common/text.ts
-var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:timers/promises"
@@ -1412,6 +1602,7 @@ var comment_run = __webpack_require__(1046);
 
 
 
+
 async function runExport(settings, client, context, on) {
     const { clock, host, outputs, report, startedAt, deadline } = context;
     const { log } = host;
@@ -1495,6 +1686,8 @@ async function runExport(settings, client, context, on) {
     });
     if (transferModules !== undefined) {
         link = await log.group('Download the bundle', () => downloadBundle({ settings, context, jobId, link, generateLink, policy, transferModules }));
+        // `path` is now this export's: the next one replaces it without a warning.
+        await recordExport(settings.path, log);
     }
     if (settings.helmValuesFile !== undefined) {
         await writeFileAtomically(settings.helmValuesFile, helmValuesYaml(settings.helmBundleUrl ?? link.url, settings.exportVersion));
@@ -2043,25 +2236,41 @@ function serviceJobBasics(settings, context) {
 
 /***/ }),
 
-/***/ 3907:
+/***/ 4627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Ex: () => (/* binding */ describeLink),
-/* harmony export */   Lw: () => (/* binding */ refuseNameForProxy),
-/* harmony export */   VQ: () => (/* binding */ refuseLink),
-/* harmony export */   _d: () => (/* binding */ isExpired),
-/* harmony export */   bT: () => (/* binding */ RefusedAddressError),
-/* harmony export */   ln: () => (/* binding */ linkPolicy),
-/* harmony export */   rN: () => (/* binding */ guardedLookup)
-/* harmony export */ });
-/* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(610);
-/* harmony import */ var node_dns__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_dns__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7030);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _common_link_secrets_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(641);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2450);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  bT: () => (/* binding */ RefusedAddressError),
+  Ex: () => (/* binding */ describeLink),
+  rN: () => (/* binding */ guardedLookup),
+  _d: () => (/* binding */ isExpired),
+  ln: () => (/* binding */ linkPolicy),
+  VQ: () => (/* binding */ refuseLink),
+  Lw: () => (/* binding */ refuseNameForProxy)
+});
+
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __webpack_require__(610);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(7030);
+// EXTERNAL MODULE: ./src/common/link-secrets.ts
+var link_secrets = __webpack_require__(641);
+// EXTERNAL MODULE: ./src/common/text.ts
+var common_text = __webpack_require__(2450);
+;// CONCATENATED MODULE: ./src/common/url-host.ts
+/**
+ * The host of an address as a name or an address: an IPv6 address without the brackets a URL
+ * writes it in, a name without the root's dot (`localhost.` is `localhost`, and is judged as it).
+ */
+function hostOf(url) {
+    return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/transfer/link.ts
 /** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
+
 
 
 
@@ -2076,9 +2285,9 @@ function describeLink(url) {
         const parsed = new URL(url);
         const path = parsed.pathname
             .split('/')
-            .map((segment) => (TOKEN_SEGMENT.test((0,_common_link_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .decodeOrNot */ .T6)(segment)) ? '…' : segment))
+            .map((segment) => (TOKEN_SEGMENT.test((0,link_secrets/* decodeOrNot */.T6)(segment)) ? '…' : segment))
             .join('/');
-        return (0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .serviceText */ .Lo)(`${parsed.protocol}//${parsed.host}${path}`);
+        return (0,common_text/* serviceText */.Lo)(`${parsed.protocol}//${parsed.host}${path}`);
     }
     catch {
         return '(unreadable link)';
@@ -2109,7 +2318,7 @@ const REACHES = [
     ['reserved', 'a multicast or reserved address', blockList(['224.0.0.0/3'], ['ff00::/8'])]
 ];
 function blockList(v4, v6) {
-    const list = new node_net__WEBPACK_IMPORTED_MODULE_1__.BlockList();
+    const list = new external_node_net_.BlockList();
     for (const [subnets, type] of [
         [v4, 'ipv4'],
         [v6, 'ipv6']
@@ -2122,21 +2331,17 @@ function blockList(v4, v6) {
     return list;
 }
 function reachOf(address) {
-    const family = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(address);
+    const family = (0,external_node_net_.isIP)(address);
     if (family === 0)
         return 'public';
     const type = family === 4 ? 'ipv4' : 'ipv6';
     return REACHES.find(([, , list]) => list.check(address, type))?.[0] ?? 'public';
 }
-/** The address in a URL's host, or the host name (without the root's dot: `localhost.` is `localhost`). */
-function hostOf(url) {
-    return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-}
 /** The policy for links of the service at `baseUrl`; a host name counts by the addresses it resolves to. */
-async function linkPolicy(baseUrl, lookup = node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup) {
+async function linkPolicy(baseUrl, lookup = external_node_dns_.lookup) {
     const url = new URL(baseUrl);
     const host = hostOf(url);
-    const addresses = (0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(host) !== 0 || host === 'localhost'
+    const addresses = (0,external_node_net_.isIP)(host) !== 0 || host === 'localhost'
         ? [host === 'localhost' ? '127.0.0.1' : host]
         : await resolveAll(host, lookup);
     const allowed = new Set(addresses.map(reachOf).filter((reach) => reach !== 'public'));
@@ -2175,10 +2380,10 @@ function refuseAddress(address, where, policy) {
  */
 async function refuseNameForProxy(url, policy) {
     const host = hostOf(url);
-    if ((0,node_net__WEBPACK_IMPORTED_MODULE_1__.isIP)(host) !== 0)
+    if ((0,external_node_net_.isIP)(host) !== 0)
         return undefined;
     const where = describeLink(url.href);
-    for (const address of await resolveAll(host, policy.lookup ?? node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup)) {
+    for (const address of await resolveAll(host, policy.lookup ?? external_node_dns_.lookup)) {
         const refused = refuseAddress(address, where, policy);
         if (refused !== undefined)
             return refused;
@@ -2195,7 +2400,7 @@ class RefusedAddressError extends Error {
  * the proxy resolves the name, and refuseNameForProxy judges it before.
  */
 function guardedLookup(policy, where) {
-    const lookup = policy.lookup ?? node_dns__WEBPACK_IMPORTED_MODULE_0__.lookup;
+    const lookup = policy.lookup ?? external_node_dns_.lookup;
     return (hostname, options, callback) => {
         lookup(hostname, { ...options, all: true }, (error, addresses) => {
             if (error)
