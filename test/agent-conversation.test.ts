@@ -893,7 +893,7 @@ describe('one progress comment per run', () => {
         expect.arrayContaining(
           [
             `warning: Could not react to comment 123456: ${said}`,
-            `warning: Could not reply to comment 123456: ${said}`
+            `warning: Could not post the reply to comment 123456: ${said}`
           ].map((start) => expect.stringContaining(start))
         )
       )
