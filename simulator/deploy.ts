@@ -145,10 +145,19 @@ export function deployRoutes(deps: DeployDeps): Route[] {
 }
 
 function trigger(deps: DeployDeps, ctx: RequestContext): Reply {
-  const projectId = ctx.params.projectId ?? ''
+  const record = newDeployment(deps, ctx.params.projectId ?? '')
+  return json(202, { statusId: record.statusId })
+}
+
+/** A deployment of `projectId` queued now, with the project's behaviour (`commit` over its commit), kept in `deps`. */
+export function newDeployment(
+  deps: DeployDeps,
+  projectId: string,
+  commitOverride: Partial<DeployedCommit> = {}
+): DeploymentRecord {
   const { byProject, ...defaults } = deps.options ?? {}
   const merged = { ...defaults, ...byProject?.[projectId] }
-  const commit = { ...DEFAULT_DEPLOYED_COMMIT, ...merged.commit }
+  const commit = { ...DEFAULT_DEPLOYED_COMMIT, ...merged.commit, ...commitOverride }
   const record: DeploymentRecord = {
     // Status ids look like the service's database ids: 24 hex digits.
     statusId: randomBytes(12).toString('hex'),
@@ -164,5 +173,5 @@ function trigger(deps: DeployDeps, ctx: RequestContext): Reply {
     }
   }
   deps.deployments.set(record.statusId, record)
-  return json(202, { statusId: record.statusId })
+  return record
 }

@@ -20,6 +20,17 @@ export interface GitHubOptions {
    * token) can read itself at GET /user; a bot's installation token cannot (403), as on GitHub.
    */
   tokenUser?: { login: string; type: string }
+  /** The token may create deployments and their statuses (`deployments: write`); default true. */
+  deploymentsWritable?: boolean
+}
+
+/** A deployment the action created, with the statuses it posted, oldest first. */
+export interface GitHubDeployment {
+  id: number
+  repo: string
+  /** What was asked for: `ref`, `environment`, `transient_environment`, ... as sent. */
+  request: Record<string, unknown>
+  statuses: Array<Record<string, unknown>>
 }
 
 export interface GitHubComment {
@@ -31,6 +42,10 @@ export interface GitHubComment {
   inReplyTo?: number
   /** Every body the comment had, oldest first (edits included). */
   history: string[]
+  /** A review comment: the review it belongs to, and the file and line it was written on. */
+  reviewId?: number
+  path?: string
+  line?: number
 }
 
 export interface GitHubThread {
@@ -64,6 +79,8 @@ export class GitHubFake {
   readonly threads = new Map<string, GitHubThread>()
   /** Reactions by comment id (the triggering comment lives only in the event payload). */
   readonly reactions: Array<{ commentId: number; content: string }> = []
+  /** Deployments by id, as the action created them. */
+  readonly deployments: GitHubDeployment[] = []
   private nextId = 1000
   /** The next issue or pull request number of each repository. */
   private readonly nextNumber = new Map<string, number>()
@@ -109,6 +126,29 @@ export class GitHubFake {
     return comment
   }
 
+  /** Adds the inline comments of review `reviewId` of pull request `number`, as a reviewer writes them. */
+  addReview(
+    repo: string,
+    number: number,
+    reviewId: number,
+    comments: Array<{ path: string; line?: number; body: string; user?: { login: string; type: string } }>
+  ): void {
+    const thread = this.thread(repo, number, { isPullRequest: true })
+    for (const { path, line, body, user } of comments) {
+      const comment: GitHubComment = {
+        id: this.nextId++,
+        body,
+        user: user ?? { login: 'octocat', type: 'User' },
+        kind: 'review',
+        history: [body],
+        reviewId,
+        path,
+        ...(line === undefined ? {} : { line })
+      }
+      thread.comments.push(comment)
+    }
+  }
+
   /** Adds `count` comments by octocat: a conversation longer than a page, or than a listing reads. */
   addComments(repo: string, number: number, count: number): void {
     for (let i = 1; i <= count; i++) this.addComment(repo, number, `Comment ${i} of a long conversation.`)
@@ -140,6 +180,24 @@ export class GitHubFake {
         method: 'GET',
         pattern: `${base}/pulls/:number/comments`,
         handle: (ctx) => this.listComments(ctx, 'review')
+      },
+      {
+        name: 'github-review-of',
+        method: 'GET',
+        pattern: `${base}/pulls/:number/reviews/:reviewId/comments`,
+        handle: (ctx) => this.listReviewOf(ctx)
+      },
+      {
+        name: 'github-deployment',
+        method: 'POST',
+        pattern: `${base}/deployments`,
+        handle: (ctx) => this.createDeployment(ctx)
+      },
+      {
+        name: 'github-deployment-status',
+        method: 'POST',
+        pattern: `${base}/deployments/:id/statuses`,
+        handle: (ctx) => this.createDeploymentStatus(ctx)
       },
       {
         name: 'github-comment',
@@ -229,6 +287,56 @@ export class GitHubFake {
       headers,
       json: all.slice((page - 1) * perPage, page * perPage).map((c) => this.view(thread, c))
     }
+  }
+
+  private listReviewOf(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx)
+    if (denied) return denied
+    const thread = this.thread(repoOf(ctx), Number(ctx.params.number))
+    const reviewId = Number(ctx.params.reviewId)
+    const all = thread.comments.filter((c) => c.reviewId === reviewId)
+    const perPage = Math.min(100, Math.max(1, Number(ctx.query.per_page ?? 30) || 30))
+    const page = Math.max(1, Number(ctx.query.page ?? 1) || 1)
+    return gh(
+      200,
+      all.slice((page - 1) * perPage, page * perPage).map((c) => ({
+        ...this.view(thread, c),
+        pull_request_review_id: reviewId,
+        path: c.path,
+        line: c.line ?? null,
+        original_line: c.line ?? null
+      }))
+    )
+  }
+
+  private createDeployment(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx) ?? this.checkDeployments()
+    if (denied) return denied
+    if (field(ctx, 'ref') === undefined) return validationFailed('ref')
+    const deployment: GitHubDeployment = {
+      id: this.nextId++,
+      repo: repoOf(ctx),
+      request: ctx.body as Record<string, unknown>,
+      statuses: []
+    }
+    this.deployments.push(deployment)
+    return gh(201, { id: deployment.id, ref: field(ctx, 'ref'), environment: field(ctx, 'environment') })
+  }
+
+  private createDeploymentStatus(ctx: RequestContext): Reply {
+    const denied = checkAuth(ctx) ?? this.checkDeployments()
+    if (denied) return denied
+    const deployment = this.deployments.find((d) => d.id === Number(ctx.params.id) && d.repo === repoOf(ctx))
+    if (deployment === undefined) return gh(404, { message: 'Not Found' })
+    if (field(ctx, 'state') === undefined) return validationFailed('state')
+    deployment.statuses.push(ctx.body as Record<string, unknown>)
+    return gh(201, { id: this.nextId++, state: field(ctx, 'state') })
+  }
+
+  private checkDeployments(): Reply | undefined {
+    return this.options.deploymentsWritable === false
+      ? gh(403, { message: 'Resource not accessible by integration' })
+      : undefined
   }
 
   private createComment(ctx: RequestContext, kind: 'issue' | 'review'): Reply {

@@ -205,6 +205,7 @@ export type RouteName =
   | 'agent-create'
   | 'deploy-trigger'
   | 'deploy-status'
+  | 'preview-trigger'
   | 'github-permission'
   | 'github-user'
   | 'github-issue'
@@ -213,6 +214,9 @@ export type RouteName =
   | 'github-comment'
   | 'github-comment-edit'
   | 'github-reaction'
+  | 'github-review-of'
+  | 'github-deployment'
+  | 'github-deployment-status'
   | 'unknown'
 
 /** A route table entry; `pattern` is matched against RequestContext.path. */

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { AgentService } from './agent.js'
 import type { AgentJobRecord, AgentOptions } from './agent.js'
 import { deployRoutes } from './deploy.js'
+import { type PreviewOptions, previewRoutes } from './preview.js'
 import type { DeploymentOptions, DeploymentRecord } from './deploy.js'
 import { exportRoutes } from './export.js'
 import type { ExportJobOptions, ExportJobRecord } from './export.js'
@@ -39,6 +40,7 @@ export type { Fault } from './faults.js'
 export type { GitHubComment, GitHubOptions, GitHubThread } from './github.js'
 export { GitHubFake, TOKEN_USER } from './github.js'
 export type { RouteName } from './http.js'
+export type { PreviewOptions } from './preview.js'
 export type { BundleOptions } from './storage.js'
 
 export interface SimulatorOptions {
@@ -57,6 +59,8 @@ export interface SimulatorOptions {
   agent?: AgentOptions
   /** Deployments: how long they take, how they end, the commit they deploy, their log. */
   deployment?: DeploymentOptions
+  /** Previews: on the plan or not, their limit, their address. They deploy as `deployment` says. */
+  preview?: PreviewOptions
   /** The GitHub fake: its server address, users' permissions, writable repositories. */
   github?: GitHubOptions
 }
@@ -131,7 +135,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     [
       ...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }),
       ...agent.routes(),
-      ...deployRoutes({ deployments, now, options: options.deployment })
+      ...deployRoutes({ deployments, now, options: options.deployment }),
+      ...previewRoutes({ deployments, now, options: options.deployment, preview: options.preview, triggered: [] })
     ],
     apiKey
   )

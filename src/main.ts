@@ -6,7 +6,8 @@
  */
 import { actionsHost } from './action/actions-host.js'
 import type { FlowContext } from './action/context.js'
-import type { Host } from './action/host.js'
+import type { Host, RunnerEvent } from './action/host.js'
+import { forkOf } from './preview/branch.js'
 import { SECRET_INPUTS } from './action/inputs.js'
 import { Outputs } from './action/outputs.js'
 import { jobNoun, resumeHint } from './action/resume.js'
@@ -45,6 +46,9 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
   let client: ServiceClient | undefined
   let failure: string | undefined
   try {
+    const event = await host.event()
+    // Before the inputs: a fork's run has no secrets, and a preview of its branch cannot be made.
+    if (skipsFork(host.getInput('operation'), event, { host, outputs, report })) return
     settings = readSettings((name) => host.getInput(name), {
       workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(),
       eventName: host.env('GITHUB_EVENT_NAME'),
@@ -53,7 +57,7 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     report.title = titleOf(settings)
     client = new ServiceClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, secrets, signal })
     const startedAt = clock.now()
-    await runOperation(settings, client, {
+    await runOperation(settings, client, event, {
       host,
       clock,
       signal,
@@ -78,6 +82,29 @@ export async function run(host: Host = actionsHost(), clock: Clock = systemClock
     .catch((error: unknown) => log.warning(`Could not write the job summary: ${errorMessage(error)}`))
 }
 
+/**
+ * A preview of a fork's pull request is skipped, with a notice: Mintlify previews branches of the
+ * connected repository only, and GitHub gives a fork's run no secrets (on `pull_request`).
+ */
+function skipsFork(
+  operation: string | undefined,
+  event: RunnerEvent,
+  context: Pick<FlowContext, 'outputs' | 'report'> & { host: Host }
+): boolean {
+  const fork = operation?.trim() === 'preview' ? forkOf(event) : undefined
+  if (fork === undefined) return false
+  const message =
+    `The pull request comes from ${fork}, a fork: Mintlify previews branches of the connected repository only ` +
+    "(and GitHub gives a fork's run no secrets), so no preview was triggered. Push the branch to this " +
+    'repository to preview it.'
+  context.host.log.notice(message)
+  context.outputs.set('skipped', true)
+  context.outputs.set('skip-reason', 'fork')
+  context.report.title = 'Preview'
+  context.report.notes.push(`Skipped: ${message}`)
+  return true
+}
+
 /** A failure once a job exists says which job: the user picks it up from there. */
 function namingTheJob(message: string, settings: Settings | undefined, jobId: string | undefined): string {
   if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId)) return message
@@ -99,16 +126,20 @@ function cancelledMessage(settings: Settings | undefined, jobId: string | undefi
  * reply, and every once-only request goes through its rerun rule (see reply/comment-run.ts). Then
  * only the flow the operation needs is loaded: the agent flow brings the GitHub client along.
  */
-async function runOperation(settings: Settings, client: ServiceClient, context: FlowContext): Promise<void> {
+async function runOperation(
+  settings: Settings,
+  client: ServiceClient,
+  event: RunnerEvent,
+  context: FlowContext
+): Promise<void> {
   const { host, report } = context
-  const event = await host.event()
   // The issue or pull request the event is about names a conversation ("Agent conversation on #42").
   const home = repositoryOf(host.env('GITHUB_REPOSITORY'), asObject(event.payload.repository))
   report.title = titleOf(settings, subjectOf(event, home)?.number)
   const entrance = await enter(settings, context, event)
   if (entrance === undefined) return
   const run = await openCommentRun(entrance, settings, context)
-  if (settings.operation !== 'export' && settings.operation !== 'deploy') {
+  if (settings.operation !== 'export' && settings.operation !== 'deploy' && settings.operation !== 'preview') {
     const { runAgent } = await import('./agent/agent-flow.js')
     return runAgent(settings, client, context, entrance, run)
   }
@@ -117,6 +148,9 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
     if (settings.operation === 'export') {
       const { runExport } = await import('./export/export-flow.js')
       await runExport(settings, client, context, { run, reply })
+    } else if (settings.operation === 'preview') {
+      const { runPreview } = await import('./preview/preview-flow.js')
+      await runPreview(settings, client, context, { run, reply }, entrance)
     } else {
       const { runDeploy } = await import('./deploy/deploy-flow.js')
       await runDeploy(settings, client, context, { run, reply })

@@ -51,7 +51,8 @@ describe('the command line', () => {
   test('errors: no operation known, a flag of another operation, a positional argument, no key', () => {
     expect(parseCommandLine(['publish'], env)).toEqual({
       kind: 'error',
-      message: 'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy'
+      message:
+        'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy, preview'
     })
     expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({
       kind: 'error',
@@ -190,7 +191,7 @@ describe('the command line', () => {
     const help = parseCommandLine(['deploy', '--help'], {})
     expect((help.kind === 'help' ? help.text : '').replace(/\s+/g, ' ')).toContain(
       '--job-id <value> export: reuse this export job (skip the start call). ' +
-        'deploy: follow this deployment (its status id) instead of triggering one.'
+        'deploy, preview: follow this deployment (its status id) instead of triggering one.'
     )
     expect(parseCommandLine(['deploy', '--domain', 'docs.acme.com'], env)).toMatchObject({
       kind: 'error',
@@ -290,7 +291,8 @@ describe('the CLI host', () => {
       ...['agent', 'agent-message', 'agent-status', 'agent-create'].map(
         () => `Agent job j_1 was not cancelled with the run: ${agentHint}.`
       ),
-      'Deployment j_1 was not cancelled with the run: follow it with `docs-admin deploy --job-id j_1`.'
+      'Deployment j_1 was not cancelled with the run: follow it with `docs-admin deploy --job-id j_1`.',
+      'Preview j_1 was not cancelled with the run: follow it with `docs-admin preview --job-id j_1`.'
     ])
     // Backticked words that are no input stay.
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')

@@ -290,7 +290,7 @@ describe('export inputs', () => {
     expect(problemsOf({ ...exportInputs, operation: 'publish' })).toMatch(
       new RegExp(
         /`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`, /.source +
-          /`deploy`, not `publish`/.source
+          /`deploy`, `preview`, not `publish`/.source
       )
     )
   })

@@ -4,7 +4,13 @@
  * cut short, empty, an HTML error page) fails with a GitHubAnswerError naming the call. Never an
  * empty list or a permission of `none` in its place: either would be a guess. Pure.
  */
-import { type IssueComment, type PostedComment, type RepositoryPermission, GitHubAnswerError } from './host.js'
+import {
+  type InlineComment,
+  type IssueComment,
+  type PostedComment,
+  type RepositoryPermission,
+  GitHubAnswerError
+} from './host.js'
 
 /** Reads `data`, GitHub's answer (HTTP `status`) to `what` ("list the comments of acme/docs#7"). */
 export type AnswerReader<T> = (data: unknown, status: number, what: string) => T
@@ -29,6 +35,32 @@ export const commentPage: AnswerReader<IssueComment[]> = (data, status, what) =>
       inReplyTo: isId(comment.in_reply_to_id) ? comment.in_reply_to_id : undefined
     }
   })
+}
+
+/** A page of a review's inline comments: each with an id, a body, its author, and where it was written. */
+export const inlineCommentPage: AnswerReader<InlineComment[]> = (data, status, what) => {
+  const comments = commentPage(data, status, what)
+  return comments.map((comment, index) => {
+    const item = objectOf((data as unknown[])[index]) ?? {}
+    const lineOk = item.line === undefined || item.line === null || typeof item.line === 'number'
+    if (!optional(item.path, 'string') || !lineOk)
+      throw unreadable(data, status, what, 'a list of review comments, each with its path and line')
+    const line = isId(item.line) ? item.line : isId(item.original_line) ? item.original_line : undefined
+    return {
+      id: comment.id,
+      body: comment.body,
+      author: comment.author,
+      path: typeof item.path === 'string' && item.path !== '' ? item.path : undefined,
+      line
+    }
+  })
+}
+
+/** A deployment just created: its id. */
+export const createdDeployment: AnswerReader<number> = (data, status, what) => {
+  const answer = objectOf(data)
+  if (answer === undefined || !isId(answer.id)) throw unreadable(data, status, what, 'the deployment with its id')
+  return answer.id
 }
 
 /** A user's permission on a repository: `permission` or `role_name` (or both), as text. */

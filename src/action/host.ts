@@ -25,6 +25,9 @@ export type RunnerVariable =
   | 'GITHUB_ACTION'
   /** The commit the workflow runs on: a deployment of another one is warned about. */
   | 'GITHUB_SHA'
+  /** The branch or tag a push ran on, and which of the two: a preview's branch on a push. */
+  | 'GITHUB_REF_NAME'
+  | 'GITHUB_REF_TYPE'
 
 export interface Host {
   /**
@@ -104,6 +107,31 @@ export interface IssueComment {
   inReplyTo?: number | undefined
 }
 
+/** An inline comment of a pull request's review: what it says, and the file and line it was written on. */
+export interface InlineComment {
+  id: number
+  body: string
+  path: string | undefined
+  line: number | undefined
+  author: { login: string | undefined; type: string | undefined }
+}
+
+/** A GitHub deployment to create: the commit, and the environment it goes to (its link shows on the pull request). */
+export interface DeploymentRequest {
+  /** The commit's sha. */
+  ref: string
+  environment: string
+  description: string
+}
+
+/** A status of a GitHub deployment: `environmentUrl` is where it is served, `logUrl` the workflow run. */
+export interface DeploymentState {
+  state: 'in_progress' | 'success' | 'failure' | 'error'
+  environmentUrl?: string | undefined
+  logUrl?: string | undefined
+  description: string
+}
+
 /** What GitHub says of a user's access to a repository. */
 export interface RepositoryPermission {
   /** The user's role (`admin`, `maintain`, `write`, `triage`, `read`, or a custom role's name). */
@@ -135,6 +163,22 @@ export interface GitHubApi {
     body: string,
     signal?: AbortSignal
   ): Promise<PostedComment>
+  /** The inline comments of one review of a pull request, oldest first: its first `max` (at most 100). */
+  listReviewInlineComments(
+    repo: RepoRef,
+    pullNumber: number,
+    reviewId: number,
+    max: number,
+    signal?: AbortSignal
+  ): Promise<InlineComment[]>
+  /** Creates a deployment (transient, merged with nothing, checked against no status); resolves with its id. */
+  createDeployment(repo: RepoRef, request: DeploymentRequest, signal?: AbortSignal): Promise<number>
+  createDeploymentStatus(
+    repo: RepoRef,
+    deploymentId: number,
+    state: DeploymentState,
+    signal?: AbortSignal
+  ): Promise<void>
   updateIssueComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
   updateReviewComment(repo: RepoRef, commentId: number, body: string, signal?: AbortSignal): Promise<void>
 }

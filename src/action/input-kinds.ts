@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path'
 import { isPlainSegment } from '../common/path-segment.js'
+import { hasUnprintable } from '../common/text.js'
 import { parseDuration, parseSize } from '../common/units.js'
 import { fileProblem, folderProblem } from './path-guard.js'
 
@@ -31,6 +32,13 @@ export function codeList(names: readonly string[], separator = ', '): string {
 
 /** Free text, as given. */
 export const text: Parse<string> = (value) => value
+
+/** One line of printable text (a branch, an environment's name), sent on as it is. */
+export const printable: Parse<string | undefined> = (value, name, { problem }) => {
+  if (!hasUnprintable(value)) return value
+  problem(`\`${name}\` must be one line of printable text, not ${JSON.stringify(value)}.`)
+  return undefined
+}
 
 export const flag: Parse<boolean> = (value, name, { problem }) => {
   if (TRUE_WORDS.has(value)) return true

@@ -8,7 +8,15 @@
  */
 import * as kind from './input-kinds.js'
 
-export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'] as const
+export const OPERATIONS = [
+  'export',
+  'agent',
+  'agent-message',
+  'agent-status',
+  'agent-create',
+  'deploy',
+  'preview'
+] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 interface InputSpec {
@@ -37,8 +45,8 @@ const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)'
 export const INPUTS = {
   operation: {
     description:
-      'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
-      '`agent-message`, `agent-status` or `agent-create`.',
+      'What to do: `export`, `deploy` (trigger a deployment and follow it), `preview` (a preview deployment of a ' +
+      'branch), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
     parse: kind.oneOf(OPERATIONS),
     for: 'all'
   },
@@ -71,15 +79,15 @@ export const INPUTS = {
   },
   'job-id': {
     description:
-      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
-      'instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the ' +
-      'job recorded on the pull request.',
+      '`export`: reuse this export job (skip the start call). `deploy`, `preview`: follow this deployment (its ' +
+      'status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it ' +
+      'defaults to the job recorded on the pull request.',
     cli:
-      '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
-      'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
-      'send the instruction to; without it, a new job is created.',
+      '`export`: reuse this export job (skip the start call). `deploy`, `preview`: follow this deployment (its ' +
+      'status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: ' +
+      'the job to send the instruction to; without it, a new job is created.',
     parse: kind.segment,
-    for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
+    for: ['export', 'deploy', 'preview', 'agent', 'agent-message', 'agent-status']
   },
   'docs-version': {
     description: 'Sent as `version` in the export start request when set.',
@@ -200,7 +208,7 @@ export const INPUTS = {
       'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
       '`deploy` unless `job-id` is given.',
     parse: kind.segment,
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview']
   },
   prompt: {
     description:
@@ -237,6 +245,29 @@ export const INPUTS = {
     parse: kind.headerSecret,
     for: 'all',
     default: '${{ github.token }}'
+  },
+  branch: {
+    description:
+      '`preview`: the branch to preview. Default: on `pull_request` and `pull_request_target` the pull ' +
+      "request's head branch, on a push to a branch that branch; otherwise required.",
+    cli: '`preview`: the branch to preview (required).',
+    parse: kind.printable,
+    for: ['preview']
+  },
+  'preview-comment': {
+    description:
+      '`preview`, on a pull-request event: keep one comment on the pull request with the preview link and its ' +
+      'state, edited on every run and push.',
+    parse: kind.flag,
+    for: ['preview'],
+    default: 'true'
+  },
+  'github-environment': {
+    description:
+      '`preview`: also record a GitHub deployment of the head commit in this environment (e.g. `docs-preview`), ' +
+      "so that the preview's link shows in the pull request's merge box. Needs `permissions: deployments: write`.",
+    parse: kind.printable,
+    for: ['preview']
   },
   'comment-reply': {
     description:

@@ -5,7 +5,16 @@
 import { getOctokit } from '@actions/github'
 import { errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
-import { type AnswerReader, commentPage, kindOf, login, permission, postedComment } from './github-answers.js'
+import {
+  type AnswerReader,
+  commentPage,
+  createdDeployment,
+  inlineCommentPage,
+  kindOf,
+  login,
+  permission,
+  postedComment
+} from './github-answers.js'
 import { type GitHubApi, GitHubAnswerError, GitHubApiError, type IssueComment, type RepoRef } from './host.js'
 
 /** A conversation is read to at most this many pages of COMMENTS_PER_PAGE comments. */
@@ -134,6 +143,55 @@ export function createGitHubApi(token: string, apiUrl: string | undefined): GitH
             request: { signal }
           }),
         postedComment
+      ),
+    listReviewInlineComments: (repository, pullNumber, reviewId, max, signal) =>
+      call(
+        `list the comments of review ${reviewId} on ${where(repository, pullNumber)}`,
+        signal,
+        () =>
+          rest.pulls.listCommentsForReview({
+            ...repository,
+            pull_number: pullNumber,
+            review_id: reviewId,
+            per_page: Math.min(max, COMMENTS_PER_PAGE),
+            page: 1,
+            request: { signal }
+          }),
+        inlineCommentPage
+      ),
+    createDeployment: (repository, request, signal) =>
+      call(
+        `create a deployment of ${request.ref} in ${request.environment} on ${where(repository)}`,
+        signal,
+        () =>
+          rest.repos.createDeployment({
+            ...repository,
+            ref: request.ref,
+            environment: request.environment,
+            description: request.description,
+            transient_environment: true,
+            production_environment: false,
+            auto_merge: false,
+            required_contexts: [],
+            request: { signal }
+          }),
+        createdDeployment
+      ),
+    createDeploymentStatus: (repository, deploymentId, state, signal) =>
+      call(
+        `set the status of deployment ${deploymentId} on ${where(repository)}`,
+        signal,
+        () =>
+          rest.repos.createDeploymentStatus({
+            ...repository,
+            deployment_id: deploymentId,
+            state: state.state,
+            description: state.description,
+            ...(state.environmentUrl === undefined ? {} : { environment_url: state.environmentUrl }),
+            ...(state.logUrl === undefined ? {} : { log_url: state.logUrl }),
+            request: { signal }
+          }),
+        done
       ),
     updateIssueComment: (repository, commentId, body, signal) =>
       call(

@@ -5,9 +5,18 @@
  */
 import type { Operation } from './inputs.js'
 
-/** `Export job`, `Deployment` or `Agent job`: the job of an operation, for a message. */
+/** `Export job`, `Deployment`, `Preview` or `Agent job`: the job of an operation, for a message. */
 export function jobNoun(operation: Operation): string {
-  return operation === 'export' ? 'Export job' : operation === 'deploy' ? 'Deployment' : 'Agent job'
+  switch (operation) {
+    case 'export':
+      return 'Export job'
+    case 'deploy':
+      return 'Deployment'
+    case 'preview':
+      return 'Preview'
+    default:
+      return 'Agent job'
+  }
 }
 
 /**
@@ -18,6 +27,7 @@ export function jobNoun(operation: Operation): string {
 export function resumeHint(operation: Operation, jobId: string): string {
   const job = `${jobNoun(operation)} ${jobId} was not cancelled with the run`
   if (operation === 'export') return `${job}: pick it up with \`operation: export\` and \`job-id: ${jobId}\`.`
-  if (operation === 'deploy') return `${job}: follow it with \`operation: deploy\` and \`job-id: ${jobId}\`.`
+  if (operation === 'deploy' || operation === 'preview')
+    return `${job}: follow it with \`operation: ${operation}\` and \`job-id: ${jobId}\`.`
   return `${job}: check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`).`
 }

@@ -130,7 +130,19 @@ export interface DeployByJob extends CommonSettings {
 }
 
 export type DeploySettings = DeployByProject | DeployByJob
-export type Settings = ExportSettings | AgentSettings | DeploySettings
+
+/** Trigger a preview deployment of a branch (or follow one, `job-id`), then link it on the pull request. */
+export interface PreviewSettings extends CommonSettings {
+  operation: 'preview'
+  projectId: string
+  jobId: string | undefined
+  /** Undefined: the event's branch, which the flow reads (see preview/branch.ts). */
+  branch: string | undefined
+  previewComment: boolean
+  githubEnvironment: string | undefined
+}
+
+export type Settings = ExportSettings | AgentSettings | DeploySettings | PreviewSettings
 
 /** Reads one input's raw value: '' when given empty, undefined when not given (see Host.getInput). */
 export type InputReader = (name: InputName) => string | undefined
@@ -234,7 +246,8 @@ const RULES: { [O in Operation]: Rule<O> } = {
   'agent-message': messageSettings,
   'agent-status': statusSettings,
   'agent-create': createSettings,
-  deploy: deploySettings
+  deploy: deploySettings,
+  preview: previewSettings
 }
 
 function settingsOf<O extends Operation>(
@@ -341,6 +354,28 @@ function deploySettings(
   if (context.text('project-id') === undefined && context.text('job-id') === undefined)
     context.problem('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
   return undefined
+}
+
+/** `preview`: `project-id`; a branch not given comes from the event (the flow reads it, before any request). */
+function previewSettings(
+  inputs: InputsOf<'preview'>,
+  common: CommonSettings,
+  context: RuleContext
+): PreviewSettings | undefined {
+  const projectId = inputs['project-id']
+  if (projectId === undefined) {
+    if (context.text('project-id') === undefined) context.problem('`project-id` is required for `preview`.')
+    return undefined
+  }
+  return {
+    ...common,
+    operation: 'preview',
+    projectId,
+    jobId: inputs['job-id'],
+    branch: inputs.branch,
+    previewComment: inputs['preview-comment'],
+    githubEnvironment: inputs['github-environment']
+  }
 }
 
 type AgentOperation = AgentSettings['operation']

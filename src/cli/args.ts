@@ -16,8 +16,14 @@ export const ENVIRONMENT = {
   githubToken: 'GITHUB_TOKEN'
 } as const
 
-/** Inputs that only mean something on a GitHub comment event. */
-const COMMENT_ONLY: readonly InputName[] = ['comment-command', 'comment-permission', 'comment-reply']
+/** Inputs that only mean something on GitHub: a comment event, a pull request's comment, its environments. */
+const COMMENT_ONLY: readonly InputName[] = [
+  'comment-command',
+  'comment-permission',
+  'comment-reply',
+  'preview-comment',
+  'github-environment'
+]
 /** Flags whose value lands in the shell's history. */
 const SECRET_FLAGS: Partial<Record<InputName, string>> = {
   'api-key': ENVIRONMENT.apiKey,
@@ -32,7 +38,8 @@ const SUMMARIES: Record<Operation, string> = {
   'agent-message': 'send a follow-up prompt to an agent job and wait for it',
   'agent-status': 'read an agent job (and wait until it ends)',
   'agent-create': 'create an agent job with a prompt and wait for it',
-  deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)'
+  deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)',
+  preview: 'trigger a preview deployment of --branch in --project-id and wait for it'
 }
 
 export type CommandLine =

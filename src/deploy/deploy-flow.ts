@@ -24,7 +24,7 @@ export async function runDeploy(
   context: FlowContext,
   on: OnComment
 ): Promise<void> {
-  const { clock, host, outputs, report, startedAt, deadline } = context
+  const { host, outputs, report, deadline } = context
   const { log } = host
   const api = new DeployApi(client)
   if (settings.projectId !== undefined) report.rows.push(['Project', settings.projectId])
@@ -53,42 +53,79 @@ export async function runDeploy(
     return { statusId: sent.answer, triggered: true }
   })
   outputs.set('job-id', statusId)
+  await followDeployment(statusId, triggered, api, settings, context, on, {
+    noun: 'Deployment',
+    expected: { sha: host.env('GITHUB_SHA'), what: 'the commit this workflow runs on (`GITHUB_SHA`)' },
+    followUp: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
+  })
+}
+
+/** How followDeployment names what it follows, and what it expects of it. */
+export interface FollowedDeployment {
+  /** `Deployment`, or `Preview`. */
+  noun: string
+  /** The commit the deployment should deploy (a warning says so when another is); `what` names it. */
+  expected: { sha: string | undefined; what: string }
+  /** How to pick it up when the step ends before it does. */
+  followUp: string
+  /** Each status read, after the outputs took it. */
+  onValue?: (deployment: Deployment) => void
+}
+
+/**
+ * Follows deployment `statusId` (a deployment of the project's branch, or a preview's) until
+ * `success` or `failure`, `triggered` by this run or not: the outputs as each status comes, what
+ * was deployed in the log and the job summary (also when the step fails), the comment run's
+ * reply, and a failure that fails the step. Resolves with the end, or undefined with `wait: false`.
+ */
+export async function followDeployment(
+  statusId: string,
+  triggered: boolean,
+  api: DeployApi,
+  settings: { wait: boolean; pollIntervalMs: number; maxPollIntervalMs: number; timeoutMs: number },
+  context: FlowContext,
+  on: OnComment,
+  followed: FollowedDeployment
+): Promise<Deployment | undefined> {
+  const { clock, host, outputs, report, startedAt, deadline } = context
+  const { log } = host
+  const { noun, expected } = followed
   // The trigger's answer holds only the id; the reference says it queues the deployment.
   if (triggered) outputs.set('status', 'queued')
   on.reply.working({ jobId: statusId, status: triggered ? 'queued' : undefined })
 
-  const describe = new DeploymentReport(statusId, context.secrets)
-  const expectedCommit = host.env('GITHUB_SHA')
+  const describe = new DeploymentReport(statusId, context.secrets, noun)
   let last: Deployment | undefined
   let warnedOfCommit = false
-  /** Every answer: the outputs, and once, a commit other than the workflow's. */
+  /** Every answer: the outputs, and once, a commit other than the one expected. */
   const publish = (deployment: Deployment): void => {
     last = deployment
     outputs.set('status', deployment.status)
     on.reply.working({ status: deployment.status })
     const sha = deployment.commit?.sha
-    if (sha === undefined) return
-    outputs.set('deployed-commit', sha)
-    if (expectedCommit === undefined || warnedOfCommit || !isAnotherCommit(sha, expectedCommit)) return
-    warnedOfCommit = true
-    const warning =
-      `Deployment ${statusId} deployed ${describe.commitName(deployment)}, not ${expectedCommit}, the commit this ` +
-      'workflow runs on (`GITHUB_SHA`): another commit was deployed. The deployment branch may have moved on ' +
-      'since, or may not be the branch this workflow runs on.'
-    log.warning(warning)
-    report.notes.push(warning)
+    if (sha !== undefined) outputs.set('deployed-commit', sha)
+    if (sha !== undefined && expected.sha !== undefined && !warnedOfCommit && isAnotherCommit(sha, expected.sha)) {
+      warnedOfCommit = true
+      const warning =
+        `${noun} ${statusId} deployed ${describe.commitName(deployment)}, not ${expected.sha}, ${expected.what}: ` +
+        'another commit was deployed. The branch may have moved on since, or may not be the one this workflow ' +
+        'runs on.'
+      log.warning(warning)
+      report.notes.push(warning)
+    }
+    followed.onValue?.(deployment)
   }
 
   try {
     if (!settings.wait) {
       if (!triggered) publish(await api.status(statusId, deadline))
-      report.notes.push('Not waiting for the deployment (`wait: false`).')
-      return
+      report.notes.push(`Not waiting for the ${noun.toLowerCase()} (\`wait: false\`).`)
+      return undefined
     }
-    const { value: final } = await log.group(`Wait for deployment ${statusId}`, () =>
+    const { value: final } = await log.group(`Wait for ${noun.toLowerCase()} ${statusId}`, () =>
       followJob<Deployment>({
         ...serviceJobBasics(settings, context),
-        name: `Deployment ${statusId}`,
+        name: `${noun} ${statusId}`,
         check: () => api.status(statusId, deadline),
         read: (deployment) => ({ status: deployment.status, summary: describe.describe(deployment) }),
         terminal: DEPLOY_TERMINAL,
@@ -97,7 +134,7 @@ export async function runDeploy(
         // A deployment of an earlier run may be over already; one this run triggered is not.
         checkFirst: !triggered,
         jobStartedAt: triggered ? startedAt : undefined,
-        resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
+        resumeHint: followed.followUp
       })
     )
     await logOutcome(statusId, final, describe, log)
@@ -112,6 +149,7 @@ export async function runDeploy(
       error: final.status === 'failure' ? describe.failure(final) : undefined
     })
     if (final.status === 'failure') throw new ActionError(describe.failure(final))
+    return final
   } finally {
     if (last !== undefined) {
       const { rows, folds } = describe.summary(last)
@@ -127,7 +165,7 @@ async function logOutcome(statusId: string, final: Deployment, describe: Deploym
   const counts = describe.changeCounts(final)
   if (commit !== undefined) {
     const verb = final.status === 'success' ? 'deployed' : 'was to deploy'
-    log.info(`Deployment ${statusId} ${verb} ${commit}${counts === undefined ? '' : `; ${counts}`}.`)
+    log.info(`${describe.noun} ${statusId} ${verb} ${commit}${counts === undefined ? '' : `; ${counts}`}.`)
   }
   const changed = describe.changedPaths(final)
   if (changed.length > 0) {

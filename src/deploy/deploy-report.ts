@@ -32,7 +32,9 @@ export class DeploymentReport {
     /** The deployment's status id. */
     private readonly statusId: string,
     /** Taken out of every text of the service's before it is cut. */
-    private readonly secrets: Secrets
+    private readonly secrets: Secrets,
+    /** `Deployment`, or `Preview`. */
+    readonly noun = 'Deployment'
   ) {}
 
   /** One line for the follower's log, logged when it changes: `in_progress: Building the docs`. */
@@ -48,7 +50,7 @@ export class DeploymentReport {
       deployment.summary === undefined
         ? ` (the service gave no summary${log})`
         : `: ${this.shown(deployment.summary, SERVICE_TEXT_CHARS)}`
-    return `Deployment ${this.statusId} failed${why}.`
+    return `${this.noun} ${this.statusId} failed${why}.`
   }
 
   /** `commit 5d41402… (main)`, or undefined when no commit was reported. */

@@ -9,7 +9,7 @@ import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
 import { asObject } from '../service/answer.js'
-import { RECORD_MARKER, REPLY_MARKER } from '../github/markers.js'
+import { PREVIEW_MARKER, RECORD_MARKER, REPLY_MARKER } from '../github/markers.js'
 
 /** The issue, pull request or discussion a run is about. */
 export interface Subject {
@@ -90,8 +90,6 @@ export function readTriggeringComment(
   }
   const user = asObject(comment.user)
   const repository = repositoryOf(env('GITHUB_REPOSITORY'), asObject(payload.repository))
-  const serverUrl = serverUrlOf(env)
-  const runId = env('GITHUB_RUN_ID')
   return {
     event: name,
     kind,
@@ -104,11 +102,18 @@ export function readTriggeringComment(
     authorType: typeof user.type === 'string' ? user.type : undefined,
     repository,
     subject: subjectOf(event, repository),
-    runUrl:
-      repository && runId && /^\d+$/.test(runId)
-        ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
-        : undefined
+    runUrl: runUrlOf(env, repository)
   }
+}
+
+/** Link to this workflow run, when the runner says which. */
+export function runUrlOf(
+  env: (name: RunnerVariable) => string | undefined,
+  repository: RepoRef | undefined
+): string | undefined {
+  const runId = env('GITHUB_RUN_ID')
+  if (repository === undefined || runId === undefined || !/^\d+$/.test(runId)) return undefined
+  return `${serverUrlOf(env)}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
 }
 
 /**
@@ -184,7 +189,7 @@ export function matchCommand(body: string, command: string): { matched: boolean;
  * personal access token they are written as a person, whom the check of bots does not see.
  */
 function writtenByTheAction(body: string): boolean {
-  return REPLY_MARKER.test(body) || RECORD_MARKER.test(body)
+  return REPLY_MARKER.test(body) || RECORD_MARKER.test(body) || PREVIEW_MARKER.test(body)
 }
 
 /**

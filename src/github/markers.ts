@@ -9,3 +9,6 @@ export const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) jo
 
 /** At the very start of a reply: what follows names the run, what was asked and the job. */
 export const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/
+
+/** At the very start of a pull request's preview comment: one per project (see preview/preview-comment.ts). */
+export const PREVIEW_MARKER = /^<!-- docs-admin-action:preview project=(\S+) -->\n/

@@ -6,7 +6,7 @@
 import { ActionError } from '../common/errors.js'
 import { segment } from '../common/path-segment.js'
 import { serviceText } from '../common/text.js'
-import { asObject, plain, statusMissing, text, timestamp, wholeText } from './answer.js'
+import { asObject, httpLink, plain, statusMissing, text, timestamp, wholeText } from './answer.js'
 import { type ServiceClient, ServiceError } from './client.js'
 
 /** The paths a commit added, modified and removed; undefined: a list the answer did not carry. */
@@ -42,6 +42,10 @@ export const DEPLOY_KNOWN: ReadonlySet<string> = new Set(['queued', 'in_progress
 /** What to do instead of triggering again a deployment that may be under way. */
 export const FIND_AND_FOLLOW =
   'Find its status id on the dashboard and follow it with `operation: deploy` and `job-id: <its status id>`.'
+/** What to do after a preview's trigger that may have been processed. */
+const PREVIEW_FOLLOW_UP =
+  'If it was, the preview is being deployed: find its status id on the dashboard and follow it with ' +
+  '`operation: preview` and `job-id: <its status id>` rather than triggering it again.'
 /** What to do after a trigger that may have been processed: follow that deployment rather than start another. */
 const FOLLOW_UP =
   "If it was, a deployment of the project's deployment branch is under way: find its status id on the dashboard " +
@@ -85,6 +89,44 @@ export class DeployApi {
       )
     }
     return statusId
+  }
+
+  /**
+   * Triggers a preview deployment of `branch` (an existing preview of it is redeployed): its
+   * status id and, when the answer gives a usable one, its address. Sent at most once unless the
+   * service surely did not receive it, as a deployment's trigger is.
+   */
+  async preview(
+    projectId: string,
+    branch: string,
+    deadline?: number
+  ): Promise<{ statusId: string; previewUrl: string | undefined }> {
+    const what = `trigger a preview of branch ${branch} in project ${projectId}`
+    let answer: unknown
+    try {
+      answer = await this.client.request({
+        method: 'POST',
+        path: `/v1/project/preview/${segment(projectId)}`,
+        body: { branch },
+        kind: 'once',
+        what,
+        feature: 'previews',
+        deadline
+      })
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error
+      if (error.mayHaveBeenProcessed) throw error.withMessage(`${error.message} ${PREVIEW_FOLLOW_UP}`)
+      throw error
+    }
+    const fields = asObject(answer)
+    const statusId = plain(fields.statusId)
+    if (statusId === undefined)
+      throw new ActionError(
+        `The service accepted the request to ${what}, but its answer carries no \`statusId\` the action can use, ` +
+          'so the preview cannot be followed. Find it on the dashboard; do not rerun blindly (that would trigger ' +
+          'it again).'
+      )
+    return { statusId, previewUrl: httpLink(fields.previewUrl) }
   }
 
   async status(statusId: string, deadline?: number): Promise<Deployment> {

@@ -159,7 +159,7 @@ export function describeAmbiguity(failure: AttemptFailure): string {
 }
 
 /** A feature an organization may not have, which a 403 to a request that needs it can mean. */
-export type Feature = 'static export'
+export type Feature = 'static export' | 'previews'
 
 /** What a refusal is about: a read-only key refuses only POSTs, a missing feature only the requests that need it. */
 export interface RefusedRequest {
@@ -173,7 +173,8 @@ const IP_ALLOWLIST =
   "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
   'use a runner with a fixed address, or lift the allowlist)'
 const FEATURE_OFF: Record<Feature, string> = {
-  'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)'
+  'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)',
+  previews: "preview deployments not available on the organization's plan"
 }
 
 /**

@@ -150,3 +150,29 @@ export function commitCommentEvent(text: string, user = OCTOCAT): Record<string,
     sender: user
   }
 }
+
+/** A pull request event (`synchronize` by default): pull request 12, its head branch in this repository or a fork. */
+export function pullRequestEvent(
+  options: { action?: string; head?: string; fork?: string; sha?: string } = {}
+): Record<string, unknown> {
+  return {
+    action: options.action ?? 'synchronize',
+    number: 12,
+    pull_request: {
+      number: 12,
+      title: 'Docs: install',
+      body: 'Reworks the install page.',
+      state: 'open',
+      user: OCTOCAT,
+      html_url: `https://github.com/${REPO}/pull/12`,
+      head: {
+        ref: options.head ?? 'docs-install',
+        sha: options.sha ?? 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
+        repo: { full_name: options.fork ?? REPO }
+      },
+      base: { ref: 'main', repo: { full_name: REPO } }
+    },
+    repository,
+    sender: OCTOCAT
+  }
+}
