@@ -39,14 +39,10 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   report.rows.push(['Broken links', String(check.brokenCount)])
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
-    const page = serviceText(broken.file)
+    // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
+    const link = JSON.stringify(serviceText(broken.link))
     const nowhere = `leads to no file of the site${morePlaces(broken)}`
-    log.warning(
-      broken.link === undefined
-        ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
-        : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-          `Broken link in ${page} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} ${nowhere}.`
-    )
+    log.warning(`Broken link in ${serviceText(broken.file)} line ${broken.line}: ${link} ${nowhere}.`)
   }
   if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets))
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
@@ -67,10 +63,8 @@ const SHOWN_CHARS = 300
 export function brokenLinksFold(check: SiteCheck, secrets: Secrets): Fold {
   const shown = (value: string): string =>
     secrets.cut(serviceText(value), SHOWN_CHARS, `(cut short: ${value.length} characters)`)
-  const lines = check.broken.map((broken) =>
-    broken.link === undefined
-      ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
-      : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
+  const lines = check.broken.map(
+    (broken) => `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
   )
   const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0)
   if (listed < check.brokenCount) {
