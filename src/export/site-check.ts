@@ -1,8 +1,8 @@
 /**
  * The site check before a deployment (`verify`), as the export flow reports it: the figures in
  * the log and the summary, the first broken links with their page and line (as warnings, and as
- * a list in the summary), the `broken-links` output, and with `verify: strict` a failure that
- * keeps the previous site.
+ * a list in the summary), the `broken-links` output, and a failure that keeps the previous site for a
+ * bundle with no page at all, and with `verify: strict` for any finding.
  */
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
@@ -45,6 +45,13 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
     log.warning(`Broken link in ${serviceText(broken.file)} line ${broken.line}: ${link} ${nowhere}.`)
   }
   if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets))
+  // A bundle without a page would replace the site with none: whatever the check's warnings, that is refused.
+  if (check.htmlPages === 0) {
+    throw new ActionError(
+      'The site check failed: the bundle has no HTML page at all, which only `verify: false` lets replace ' +
+        'the site. The previous site was left as it was.'
+    )
+  }
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
   const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])]
   throw new ActionError(
