@@ -2,10 +2,18 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import { lineAt, linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../src/verify/links.js'
+import { linkTarget, resolves } from '../src/verify/links.js'
 import { checkSite } from '../src/verify/site.js'
 import { decodeSitePath, encodeSitePath, fileSystemPath, listSite } from '../src/common/site-paths.js'
+import { checkLinks, scanLinks } from './support/page-links.js'
 import { tempFolder } from './support/temp.js'
+
+/** What a check found: its figures and every broken link it shows. */
+const found = (check: ReturnType<typeof checkLinks>) => ({
+  links: check.links,
+  brokenCount: check.brokenCount,
+  broken: check.broken
+})
 
 describe('links of a page', () => {
   test('href and src values, quoted either way or not at all; data-src and srcset are not links', () => {
@@ -16,7 +24,7 @@ describe('links of a page', () => {
     expect(scanLinks(page).map((l) => l.value)).toEqual(['/guides/start', 'img/a.png', 'plain', 'app.js'])
     const [first] = scanLinks(page)
     expect(page.toString('utf8', first!.offset, first!.offset + 13)).toBe('/guides/start')
-    expect(lineAt(page, scanLinks(page)[1]!.offset)).toBe(2)
+    expect(scanLinks(page).map((l) => l.line)).toEqual([1, 2, 3, 3])
   })
 
   test('a value reads to its end: an `=` in it starts nothing; an unclosed or overlong quoted value is no link', () => {
@@ -36,12 +44,17 @@ describe('links of a page', () => {
     expect(scanLinks(Buffer.from('<a src=x')).map((l) => l.value)).toEqual(['x'])
     expect(scanLinks(Buffer.from('<a href = ')).map((l) => l.value)).toEqual([])
     // The same root link ending a page and inside one is one link, from any folder.
-    const links = linkCollector()
-    links.observe('a/one.html', Buffer.from('<a href=/'))
-    links.observe('b/two.html', Buffer.from('<a href="/">home</a>'))
-    expect(links.check(['a/one.html', 'b/two.html'])).toEqual({
+    const check = checkLinks(
+      ['a/one.html', 'b/two.html'],
+      [
+        ['a/one.html', '<a href=/'],
+        ['b/two.html', '<a href="/">home</a>']
+      ]
+    )
+    expect(found(check)).toEqual({
       links: 2,
-      broken: [{ page: 'a/one.html', offset: 8, length: 1, key: expect.any(String), count: 2 }]
+      brokenCount: 2,
+      broken: [{ file: 'a/one.html', offset: 8, line: 1, link: '/', count: 2 }]
     })
   })
 
@@ -97,7 +110,7 @@ describe('links of a page', () => {
     expect(scanLinks(Buffer.from('<!-- <a href="/commented"> -->')).map((l) => l.value)).toEqual(['/commented'])
   })
 
-  test('reading back for a start tag costs one pass over a page; nothing is carried from one page to the next', () => {
+  test('reading back for a start tag costs one pass a page; nothing is carried to the next page', () => {
     // One tag of 100,000 attributes, and 100,000 attributes in text with no tag before them: each
     // reads back only to the one before (read back to the tag each, they would take minutes).
     const many = ' href=/x src="/y"'.repeat(50_000)
@@ -106,71 +119,67 @@ describe('links of a page', () => {
     // A page that ends inside a start tag, then pages with none.
     expect(scanLinks(Buffer.from('<p>x</p><a class="c" href="/a" '))).toHaveLength(1)
     expect(scanLinks(Buffer.from('<p>Some text that goes on for a while, then href="/b" in it.</p>'))).toEqual([])
-    const links = linkCollector()
-    links.observe('a.html', Buffer.from('<p>x</p><a class="c" href="/a" '))
-    links.observe('b.html', Buffer.from('Some text that goes on for a while, then href="/b" in it.'))
-    const { broken } = links.check(['index.html'])
-    expect(broken).toEqual([{ page: 'a.html', offset: 27, length: 2, key: expect.any(String), count: 1 }])
-    // Read back from a page that has the same bytes there, but in text: no link.
-    expect(linkAt('a.html', Buffer.from(`${'<p>'.padEnd(20, 'x')} href="/a"`), broken[0]!)).toBeUndefined()
-    expect(linkAt('a.html', Buffer.from(`${'<p>'.padEnd(18, 'x')}<a href="/a"`), broken[0]!)).toBe('/a')
+    const { broken } = checkLinks(
+      ['index.html'],
+      [
+        ['a.html', '<p>x</p><a class="c" href="/a" '],
+        ['b.html', 'Some text that goes on for a while, then href="/b" in it.']
+      ]
+    )
+    expect(broken).toEqual([{ file: 'a.html', offset: 27, line: 1, link: '/a', count: 1 }])
+    // The same bytes at the same place, in text: no link; in a tag: the link.
+    expect(scanLinks(Buffer.from(`${'<p>'.padEnd(20, 'x')} href="/a"`))).toEqual([])
+    expect(scanLinks(Buffer.from(`${'<p>'.padEnd(18, 'x')}<a href="/a"`))).toEqual([
+      { value: '/a', offset: 27, line: 1 }
+    ])
   })
 
-  test('a broken link is found and read back with whitespace around its `=` and its name in upper case', () => {
+  test('a broken link is found with text and line, whitespace around its `=`, its name in upper case', () => {
     // A code sample is no broken link.
-    const page = Buffer.from(
-      '<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>'
-    )
-    const links = linkCollector()
-    links.observe('index.html', page)
-    const { links: count, broken } = links.check(['index.html'])
+    const page = '<p>\n<a href = "/gone">x</a>\n<pre><code>&lt;a href="/about"&gt;</code></pre>\n<IMG SRC =\n/lost.png>'
+    const { links: count, broken } = checkLinks(['index.html'], [['index.html', page]])
     expect(count).toBe(2)
-    expect(broken.map((link) => [linkAt('index.html', page, link), lineAt(page, link.offset)])).toEqual([
+    expect(broken.map((link) => [link.link, link.line])).toEqual([
       ['/gone', 2],
       ['/lost.png', 5]
     ])
   })
 
-  test('a collector keeps each distinct link once, at its first place in page order', () => {
+  test('a distinct link is kept once, at its first place; a folder has relative links of its own', () => {
     // A root path is the same link from any page; a relative one, from any page of its folder.
-    const links = linkCollector()
-    links.observe('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a> <a href="#same-page">3</a>'))
-    links.observe('a/one.html', Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'))
-    links.observe('a/style.css', Buffer.from('<a href="/a-stylesheet-is-not-a-page">'))
-    const { links: count, broken } = links.check(['a/y.html'])
-    expect({ count, broken }).toEqual({
-      count: 5,
+    const check = checkLinks(
+      ['a/y.html'],
+      [
+        ['a/one.html', '<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>'],
+        ['a/style.css', '<a href="/a-stylesheet-is-not-a-page">'],
+        ['b/two.html', '<a href="/x">1</a> <a href="y">2</a> <a href="#same-page">3</a>'],
+        ['c/two.html', '<a href="y">2</a>']
+      ]
+    )
+    expect(found(check)).toEqual({
+      links: 6,
+      brokenCount: 4,
       broken: [
-        { page: 'a/one.html', offset: 9, length: 2, key: expect.any(String), count: 2 },
-        { page: 'b/two.html', offset: 28, length: 1, key: expect.any(String), count: 1 }
+        { file: 'a/one.html', offset: 9, line: 1, link: '/x', count: 2 },
+        { file: 'b/two.html', offset: 28, line: 1, link: 'y', count: 1 },
+        { file: 'c/two.html', offset: 9, line: 1, link: 'y', count: 1 }
       ]
     })
-    // A broken link's text is read back from its page, and only from the page that has it there.
-    const one = Buffer.from('<a href="/x">1</a>\n<a href="y">2</a> <a href="y">3</a>')
-    expect(linkAt('a/one.html', one, broken[0]!)).toBe('/x')
-    expect(linkAt('b/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'), broken[1]!)).toBe('y')
-    // The same bytes in another folder are another relative link; a page rewritten since has it no more.
-    expect(linkAt('c/two.html', Buffer.from('<a href="/x">1</a> <a href="y">2</a>'), broken[1]!)).toBeUndefined()
-    expect(linkAt('a/one.html', Buffer.from('<a href="/y">1</a>'), broken[0]!)).toBeUndefined()
-    expect(linkAt('a/one.html', Buffer.from('<p>'), broken[0]!)).toBeUndefined()
   })
 
   test('a site of folder index pages only (four served paths per file) is judged whole', () => {
     const folders = Array.from({ length: 3000 }, (_, i) => `f${i}`)
-    const page = Buffer.from(
+    const page =
       folders
         .flatMap((f) => [`<a href="/${f}">a</a>`, `<a href="/${f}/">b</a>`, `<a href="/${f}/index">c</a>`])
         .join('\n') + '<a href="/f3000/">d</a>'
-    )
-    const links = linkCollector()
-    links.observe('index.html', page)
-    const { links: count, broken } = links.check(['index.html', ...folders.map((f) => `${f}/index.html`)])
+    const files = ['index.html', ...folders.map((f) => `${f}/index.html`)]
+    const { links: count, broken } = checkLinks(files, [['index.html', page]])
     expect(count).toBe(9001)
-    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/f3000/'])
+    expect(broken.map((link) => link.link)).toEqual(['/f3000/'])
   })
 
-  test('a plain root path is judged by its bytes, query or fragment cut off; any other by its resolved text', () => {
-    const links = linkCollector()
+  test('a root path is judged with its query or fragment cut off, its escapes and entities decoded', () => {
     const values = [
       '/a',
       '/a.html',
@@ -190,12 +199,11 @@ describe('links of a page', () => {
       'b/c',
       '/missing#x'
     ]
-    links.observe('index.html', Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n')))
     const files = ['index.html', 'a.html', 'b/index.html', 'b/c.html', 'c&d.html', 'é.html', '.hidden.html']
-    const page = Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n'))
-    const { links: count, broken } = links.check(files)
+    const page = values.map((value) => `<a href="${value}">x</a>`).join('\n')
+    const { links: count, broken } = checkLinks(files, [['index.html', page]])
     expect(count).toBe(values.length)
-    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual(['/b/c&amp;d', '/missing#x'])
+    expect(broken.map((link) => link.link)).toEqual(['/b/c&amp;d', '/missing#x'])
     // Each is judged as linkTarget() and resolves() judge it.
     const served = new Set(files)
     expect(values.filter((value) => !resolves(linkTarget('index.html', value) as string, served))).toEqual([
@@ -205,8 +213,7 @@ describe('links of a page', () => {
   })
 
   test('files with long and non-ASCII paths serve the paths a static host maps to them', () => {
-    // Their bytes are hashed without a buffer each.
-    // Longer than the collector's first scratch buffer holds, in two- and three-byte characters.
+    // Two- and three-byte characters, and paths longer than a link value may be.
     const folder = `${'ü'.repeat(300)}/${'日'.repeat(400)}`
     const files = ['index.html', `${folder}/index.html`, `${folder}/é.html`, `${'x'.repeat(2000)}.html`]
     const values = [
@@ -219,27 +226,43 @@ describe('links of a page', () => {
       `/${folder}/e`,
       `/${'x'.repeat(1999)}`
     ]
-    const page = Buffer.from(values.map((value) => `<a href="${value}">x</a>`).join('\n'))
-    const links = linkCollector()
-    links.observe('index.html', page)
-    const { links: count, broken } = links.check(files)
+    const page = values.map((value) => `<a href="${value}">x</a>`).join('\n')
+    const { links: count, broken } = checkLinks(files, [['index.html', page]])
     expect(count).toBe(values.length)
-    expect(broken.map((link) => linkAt('index.html', page, link))).toEqual([`/${folder}/e`, `/${'x'.repeat(1999)}`])
+    expect(broken.map((link) => link.link)).toEqual([`/${folder}/e`, `/${'x'.repeat(1999)}`])
   })
 
-  test('a collector tells tens of thousands of distinct links apart (its tables grow)', () => {
-    const links = linkCollector()
+  test('a check tells tens of thousands of distinct links apart', () => {
     const page = Array.from({ length: 40_000 }, (_, i) => `<a href="/p/${i}">a</a><a href="/p/${i}">b</a>`).join('\n')
-    links.observe('index.html', Buffer.from(page))
-    const { links: count, broken } = links.check(['index.html', 'p/7.html', 'p/39999.html'])
+    const files = ['index.html', 'p/7.html', 'p/39999.html']
+    const { links: count, broken } = checkLinks(files, [['index.html', page]], { shown: Infinity })
     expect(count).toBe(80_000)
     expect(broken).toHaveLength(39_998)
     expect(broken.every((link) => link.count === 2)).toBe(true)
-    const content = Buffer.from(page)
-    const texts = broken.map((link) => linkAt('index.html', content, link))
+    const texts = broken.map((link) => link.link)
     expect(new Set(texts).size).toBe(39_998)
     expect(texts).not.toContain('/p/7')
     expect(texts[39_997]).toBe('/p/39998')
+    expect(broken[39_997]).toMatchObject({ line: 39_999, offset: page.indexOf('"/p/39998"') + 1 })
+  })
+
+  test('past the verdicts a check keeps, every link is still judged and counted, shown ones too', () => {
+    // 300,000 distinct links, each twice; the first shown comes back after the last.
+    const pages: Array<[string, string]> = [['a.html', '<a href="/gone-first">x</a>']]
+    for (let p = 0; p < 30; p++) {
+      const links = Array.from({ length: 10_000 }, (_, i) => `<a href="/p/${p * 10_000 + i}">`)
+      pages.push([`b${String(p).padStart(2, '0')}.html`, links.join('\n') + links.join('')])
+    }
+    // Judged again when met again: one kept (served), one past the bound (broken).
+    pages.push(['c.html', '<a href="/gone-first">y</a> <a href="/p/3">z</a> <a href="/p/299999">w</a>'])
+    const files = ['index.html', 'p/3.html', ...pages.map(([page]) => page)]
+    const check = checkLinks(files, pages)
+    expect(found(check)).toMatchObject({ links: 600_004, brokenCount: 600_001 })
+    expect(check.broken).toHaveLength(20)
+    expect(check.broken[0]).toEqual({ file: 'a.html', offset: 9, line: 1, link: '/gone-first', count: 2 })
+    expect(check.broken.slice(1).map((link) => [link.link, link.count])).toEqual(
+      [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((i) => [`/p/${i}`, 2])
+    )
   })
 
   test('targets: relative to the page, root paths from the site root', () => {
@@ -277,7 +300,7 @@ describe('links of a page', () => {
     }
   })
 
-  test('a target is served by the file, by <path>.html, or by <path>/index.html, as static hosts map page URLs', () => {
+  test('a target is served by the file, <path>.html or <path>/index.html, as static hosts map URLs', () => {
     const files = new Set(['index.html', 'guides/start.html', 'guides/index.html', 'assets/app.css'])
     expect(resolves('guides/start', files)).toBe(true)
     expect(resolves('guides/start.html', files)).toBe(true)
@@ -335,32 +358,17 @@ describe('checking a site', () => {
     ])
     expect(check.brokenCount).toBe(28)
     expect(check.broken).toHaveLength(20)
-    expect(check.broken[0]).toEqual({ file: 'home.html', line: 2, link: 'missing.html', count: 1 })
-    expect(check.broken[1]).toEqual({ file: 'home.html', line: 2, link: '/gone-3', count: 2 })
+    expect(check.broken[0]).toEqual({ file: 'home.html', offset: 13, line: 2, link: 'missing.html', count: 1 })
+    expect(check.broken[1]).toEqual({ file: 'home.html', offset: 42, line: 2, link: '/gone-3', count: 2 })
     // The same relative link from another folder is another link.
-    expect(check.broken[2]).toEqual({ file: 'sub/y.html', line: 1, link: '../missing.html', count: 1 })
-    expect(check.broken[19]).toEqual({ file: 'z.html', line: 18, link: '/gone-17', count: 1 })
-  })
-
-  test('a broken link is read back from its page; one whose page no longer holds it there says so', async () => {
-    // What the collector saw: two versions of index.html, the first with /gone, the second without.
-    const seen = linkCollector()
-    seen.observe('index.html', Buffer.from('<p>\n<a href="/gone">x</a>'))
-    seen.observe('index.html', Buffer.from('<a href="/here">x</a>'))
-    seen.observe('b.html', Buffer.from('<a href="/lost">y</a>'))
-    await write({ 'index.html': '<a href="/here">x</a>', 'b.html': '<a href="/lost">y</a>', 'here.html': '' })
-    const { broken } = seen.check(['index.html', 'b.html', 'here.html'])
-    const readBack = await Promise.all(
-      broken.map(async (link) => {
-        const page = await readFile(join(site.dir, link.page))
-        const text = linkAt(link.page, page, link)
-        return { file: link.page, line: text === undefined ? undefined : lineAt(page, link.offset), link: text }
-      })
-    )
-    expect(readBack).toEqual([
-      { file: 'index.html', line: undefined, link: undefined },
-      { file: 'b.html', line: 1, link: '/lost' }
-    ])
+    expect(check.broken[2]).toEqual({ file: 'sub/y.html', offset: 9, line: 1, link: '../missing.html', count: 1 })
+    expect(check.broken[19]).toEqual({
+      file: 'z.html',
+      offset: many.indexOf('/gone-17'),
+      line: 18,
+      link: '/gone-17',
+      count: 1
+    })
   })
 
   test("the unpacking's file list is the site: a file on disk it does not name is no page, not served", async () => {
@@ -371,10 +379,10 @@ describe('checking a site', () => {
     })
     const check = await checkSite(site.dir, { files: ['index.html', 'guides/start.html'] })
     expect(check).toMatchObject({ problems: [], htmlPages: 2, links: 3, brokenCount: 1 })
-    expect(check.broken).toEqual([{ file: 'index.html', line: 1, link: '/stray', count: 1 }])
+    expect(check.broken).toEqual([{ file: 'index.html', offset: 39, line: 1, link: '/stray', count: 1 }])
   })
 
-  test('a page that is a symlink: a page of its own, its relative links read from where it is served', async () => {
+  test('a page that is a symlink: a page of its own, its relative links read from where served', async () => {
     await write({
       'index.html': '<a href="/latest">latest</a> <a href="guides/v2">v2</a>',
       'guides/v2.html': '<a href="setup">setup</a> <a href="/index.html">home</a>',
@@ -395,7 +403,7 @@ describe('checking a site', () => {
     ])
     const check = await checkSite(site.dir)
     expect(check).toMatchObject({ problems: [], htmlPages: 6, links: 6, brokenCount: 1 })
-    expect(check.broken).toEqual([{ file: 'latest.html', line: 1, link: 'setup', count: 1 }])
+    expect(check.broken).toEqual([{ file: 'latest.html', offset: 9, line: 1, link: 'setup', count: 1 }])
   })
 
   test('a page symlinked to a named pipe of the site reads as empty: the check waits for no writer', async () => {
@@ -405,7 +413,7 @@ describe('checking a site', () => {
     expect(await checkSite(site.dir)).toMatchObject({ problems: [], htmlPages: 2, links: 1, brokenCount: 0 })
   })
 
-  test('non-UTF-8 file names stay apart, are read by their bytes, serve the links that name their bytes', async () => {
+  test('non-UTF-8 file names stay apart, are read by their bytes, serve links naming their bytes', async () => {
     // caf\xe9.html and caf\xe8.html (Latin-1): one name each, whatever a UTF-8 reading makes of them.
     const name = (byte: number): Buffer => Buffer.concat([Buffer.from('caf'), Buffer.of(byte), Buffer.from('.html')])
     await write({ 'index.html': '<a href="caf%E9.html">e</a> <a href="caf%E7">c</a>' })
@@ -418,12 +426,12 @@ describe('checking a site', () => {
     const check = await checkSite(site.dir)
     expect(check).toMatchObject({ problems: [], htmlPages: 3, links: 4, brokenCount: 2 })
     expect(check.broken).toEqual([
-      { file: 'caf\udce9.html', line: 2, link: '/gone', count: 1 },
-      { file: 'index.html', line: 1, link: 'caf%E7', count: 1 }
+      { file: 'caf\udce9.html', offset: 13, line: 2, link: '/gone', count: 1 },
+      { file: 'index.html', offset: 37, line: 1, link: 'caf%E7', count: 1 }
     ])
   })
 
-  test('site paths carry non-UTF-8 bytes and give them back; valid UTF-8, 4-byte characters too, reads as is', () => {
+  test('site paths carry non-UTF-8 bytes and give them back; valid UTF-8 (4-byte too) reads as is', () => {
     const samples = [
       Buffer.from('guides/日本/é😀.html'),
       Buffer.of(0x61, 0xe9, 0x2f, 0xc3),
@@ -437,7 +445,7 @@ describe('checking a site', () => {
     expect(decodeSitePath(samples[2]!)).toHaveLength(10)
   })
 
-  test('a page far bigger than a reader starts with is read whole; many pages, a few at a time, all read', async () => {
+  test('a page far bigger than a window is read in windows, lines counted across; all pages read', async () => {
     const large = `${'<p>filler</p>\n'.repeat(300_000)}<a href="/missing-at-the-end">x</a>`
     const pages: Record<string, string> = { 'index.html': large }
     for (let i = 0; i < 40; i++) pages[`p/${i}.html`] = `<a href="/p/${i + 1}">next</a>`
@@ -445,8 +453,8 @@ describe('checking a site', () => {
     const check = await checkSite(site.dir)
     expect(check).toMatchObject({ problems: [], htmlPages: 41, links: 41, brokenCount: 2 })
     expect(check.broken).toEqual([
-      { file: 'index.html', line: 300_001, link: '/missing-at-the-end', count: 1 },
-      { file: 'p/39.html', line: 1, link: '/p/40', count: 1 }
+      { file: 'index.html', offset: 14 * 300_000 + 9, line: 300_001, link: '/missing-at-the-end', count: 1 },
+      { file: 'p/39.html', offset: 9, line: 1, link: '/p/40', count: 1 }
     ])
   })
 

@@ -171,8 +171,8 @@ export const INPUTS = {
   verify: {
     description:
       'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
-      'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
-      'skip.',
+      'reported, internal links that lead to files. `true`: warn, but fail and keep the old site if the bundle ' +
+      'has no page at all; `strict`: fail and keep the old site on any finding; `false`: skip.',
     parse: kind.verifyMode,
     for: ['export'],
     default: 'true'

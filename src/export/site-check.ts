@@ -1,8 +1,8 @@
 /**
  * The site check before a deployment (`verify`), as the export flow reports it: the figures in
  * the log and the summary, the first broken links with their page and line (as warnings, and as
- * a list in the summary), the `broken-links` output, and with `verify: strict` a failure that
- * keeps the previous site.
+ * a list in the summary), the `broken-links` output, and a failure that keeps the previous site for a
+ * bundle with no page at all, and with `verify: strict` for any finding.
  */
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
@@ -39,16 +39,19 @@ function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext)
   report.rows.push(['Broken links', String(check.brokenCount)])
   for (const problem of check.problems) log.warning(problem)
   for (const broken of check.broken) {
-    const page = serviceText(broken.file)
+    // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
+    const link = JSON.stringify(serviceText(broken.link))
     const nowhere = `leads to no file of the site${morePlaces(broken)}`
-    log.warning(
-      broken.link === undefined
-        ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
-        : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-          `Broken link in ${page} line ${broken.line}: ${JSON.stringify(serviceText(broken.link))} ${nowhere}.`
-    )
+    log.warning(`Broken link in ${serviceText(broken.file)} line ${broken.line}: ${link} ${nowhere}.`)
   }
   if (check.broken.length > 0) report.folds.push(brokenLinksFold(check, context.secrets))
+  // A bundle without a page would replace the site with none: whatever the check's warnings, that is refused.
+  if (check.htmlPages === 0) {
+    throw new ActionError(
+      'The site check failed: the bundle has no HTML page at all, which only `verify: false` lets replace ' +
+        'the site. The previous site was left as it was.'
+    )
+  }
   if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0)) return
   const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])]
   throw new ActionError(
@@ -67,10 +70,8 @@ const SHOWN_CHARS = 300
 export function brokenLinksFold(check: SiteCheck, secrets: Secrets): Fold {
   const shown = (value: string): string =>
     secrets.cut(serviceText(value), SHOWN_CHARS, `(cut short: ${value.length} characters)`)
-  const lines = check.broken.map((broken) =>
-    broken.link === undefined
-      ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
-      : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
+  const lines = check.broken.map(
+    (broken) => `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`
   )
   const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0)
   if (listed < check.brokenCount) {

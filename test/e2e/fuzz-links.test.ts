@@ -2,11 +2,13 @@
 // (attribute names in any case, with and without the space before them and whitespace around the
 // `=`; start tags, end tags, `<!`, `<?`, `&lt;` and a `>` before them; quotes that close or not,
 // `=` inside values, values at a page's very edges, fragments, root and relative paths, overlong
-// values, multi-byte text), the scanner and the collector agree with a plain, slow reading of the
-// same rules. `npm run test:e2e` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
+// values, multi-byte text, whitespace runs), the scanner and the check agree with a plain, slow reading of the
+// same rules, whole or read a window at a time (a window's end anywhere, whitespace runs longer than a
+// value across it). `npm run test:e2e` runs a fixed seed; FUZZ_RUNS and FUZZ_SEED (a number, or `random`) run more.
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { linkAt, linkCollector, linkTarget, resolves, scanLinks } from '../../src/verify/links.js'
+import { linkTarget, resolves } from '../../src/verify/links.js'
+import { checkLinks, scanLinks } from '../support/page-links.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED =
@@ -23,9 +25,9 @@ const SPACE = /[ \t\n\r\f]/
  * `src` in any case with whitespace before it; before that, the nearest `<` or `>`, which must be a
  * `<` that a letter follows (a start tag); after the `=`, past whitespace, the value.
  */
-function plainLinks(page: Buffer): Array<{ value: string; offset: number; length: number }> {
+function plainLinks(page: Buffer): Array<{ value: string; offset: number; length: number; line: number }> {
   const text = page.toString('latin1')
-  const links: Array<{ value: string; offset: number; length: number }> = []
+  const links: Array<{ value: string; offset: number; length: number; line: number }> = []
   let at = text.indexOf('=')
   while (at !== -1) {
     let nameEnd = at
@@ -46,7 +48,8 @@ function plainLinks(page: Buffer): Array<{ value: string; offset: number; length
       while (end < limit && (quoted ? text[end] !== quote : !SPACE.test(text[end] as string) && text[end] !== '>'))
         end++
       if (quoted ? end < limit : end > start) {
-        links.push({ value: page.toString('utf8', start, end), offset: start, length: end - start })
+        const line = text.slice(0, start).split('\n').length
+        links.push({ value: page.toString('utf8', start, end), offset: start, length: end - start, line })
         next = end
       }
     }
@@ -104,7 +107,16 @@ const piece = fc.oneof(
       'x'
     )
   },
-  { weight: 1, arbitrary: fc.constantFrom('y'.repeat(MAX_VALUE_BYTES - 2), 'z'.repeat(MAX_VALUE_BYTES + 5)) }
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'y'.repeat(MAX_VALUE_BYTES - 2),
+      'z'.repeat(MAX_VALUE_BYTES + 5),
+      // Whitespace longer than a value, which a window carries cut short.
+      ' '.repeat(MAX_VALUE_BYTES + 9),
+      '\n\t'.repeat(MAX_VALUE_BYTES)
+    )
+  }
 )
 /** What comes before attributes: start tags (some names in upper case), and what makes them text. */
 const opener = fc.oneof(
@@ -159,80 +171,89 @@ const linkKey = (page: string, value: string): string =>
   value.startsWith('/') && !value.startsWith('//') ? value : `${page.slice(0, page.lastIndexOf('/') + 1)}\u0000${value}`
 
 /**
- * What a collector reports for `pages` on a site of `siteList`, against a plain reading of the
- * rules: every internal link counted, each broken one once at its first place in page order, and
- * each read back as written from its page.
+ * What a check reports for `pages` (one content each) read in page order on a site of `siteList`,
+ * against a plain reading of the rules: every internal link counted, each broken one once at its
+ * first place in page order, as written there, and in that order.
  */
-function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[]): void {
-  const collector = linkCollector()
-  for (const [path, bytes] of pages) collector.observe(path, bytes)
+function expectPlainCheck(pages: Array<[string, Buffer]>, siteList: string[], windowBytes?: number): void {
   const files = new Set(siteList)
   let links = 0
-  const broken = new Map<string, { page: string; offset: number; length: number; value: string; count: number }>()
+  const broken = new Map<string, { file: string; offset: number; line: number; link: string; count: number }>()
   for (const [path, bytes] of pages) {
     if (!/\.html?$/.test(path)) continue
-    for (const { value, offset, length } of plainLinks(bytes)) {
+    for (const { value, offset, line } of plainLinks(bytes)) {
       const target = linkTarget(path, value)
       if (target === undefined) continue
       links++
       if (resolves(target, files)) continue
       const key = linkKey(path, value)
       const known = broken.get(key)
-      if (known === undefined) broken.set(key, { page: path, offset, length, value, count: 1 })
+      if (known === undefined) broken.set(key, { file: path, offset, line, link: value, count: 1 })
       else {
         known.count++
-        if (path < known.page || (path === known.page && offset < known.offset))
-          Object.assign(known, { page: path, offset, length, value })
+        if (path < known.file || (path === known.file && offset < known.offset))
+          Object.assign(known, { file: path, offset, line, link: value })
       }
     }
   }
-  const found = collector.check(siteList)
-  const byPlace = (a: { page: string; offset: number }, b: { page: string; offset: number }): number =>
-    a.page === b.page ? a.offset - b.offset : a.page < b.page ? -1 : 1
+  const byPlace = (a: { file: string; offset: number }, b: { file: string; offset: number }): number =>
+    a.file === b.file ? a.offset - b.offset : a.file < b.file ? -1 : 1
   const expected = [...broken.values()].sort(byPlace)
-  const reported = [...found.broken].sort(byPlace)
-  expect({
-    links: found.links,
-    broken: reported.map(({ page, offset, length, count }) => ({ page, offset, length, count }))
-  }).toEqual({
-    links,
-    broken: expected.map(({ page, offset, length, count }) => ({ page, offset, length, count }))
-  })
-  // Read back from its page (when one page has that name), each reads as written; the keys tell them apart.
-  reported.forEach((link, i) => {
-    const contents = pages.filter(([path]) => path === link.page)
-    if (contents.length === 1) expect(linkAt(link.page, contents[0]![1], link)).toBe(expected[i]!.value)
-  })
-  expect(new Set(reported.map((link) => link.key)).size).toBe(reported.length)
-  // In short, for a report: the same figures, and the first broken links in page order.
+  const inPageOrder = [...pages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   const brokenCount = expected.reduce((sum, link) => sum + link.count, 0)
-  for (const shown of [0, 1, 3])
-    expect(collector.summary(siteList, shown)).toEqual({ links, brokenCount, broken: reported.slice(0, shown) })
+  const check = checkLinks(siteList, inPageOrder, { shown: Infinity, windowBytes })
+  expect({ links: check.links, brokenCount: check.brokenCount, broken: check.broken }).toEqual({
+    links,
+    brokenCount,
+    broken: expected
+  })
+  expect(new Set(check.broken.map((link) => linkKey(link.file, link.link))).size).toBe(check.broken.length)
+  // For a report: the same figures, and the first broken links in page order.
+  for (const shown of [0, 1, 3]) {
+    const first = checkLinks(siteList, inPageOrder, { shown, windowBytes })
+    expect({ links: first.links, brokenCount: first.brokenCount, broken: first.broken }).toEqual({
+      links,
+      brokenCount,
+      broken: expected.slice(0, shown)
+    })
+  }
 }
 
 describe('the link scanner against a plain reading of its rules', () => {
   test(`scanLinks finds the values and offsets the rules give ${seeded}`, () => {
     fc.assert(
       fc.property(page, (bytes) => {
-        expect(scanLinks(bytes)).toEqual(plainLinks(bytes).map(({ value, offset }) => ({ value, offset })))
+        expect(scanLinks(bytes)).toEqual(plainLinks(bytes).map(({ value, offset, line }) => ({ value, offset, line })))
       }),
       { numRuns: RUNS, seed: SEED }
     )
   })
 
-  test(`a collector counts all links, reports each broken one once, at its first place in page order ${seeded}`, () => {
+  test(`a window at a time, scanLinks finds what the whole page gives ${seeded}`, () => {
+    // Pages of many windows, runs of whitespace longer than a value, and a window's end anywhere.
+    const longPage = fc.array(fc.oneof(page, fc.constantFrom(Buffer.from(' '.repeat(5000)))), { maxLength: 12 })
     fc.assert(
-      fc.property(fc.array(fc.tuple(pagePath, page), { maxLength: 8 }), fc.subarray(siteFiles), (pages, siteList) =>
-        expectPlainCheck(pages, siteList)
-      ),
+      fc.property(longPage, fc.integer({ min: 8 * 1024, max: 12 * 1024 }), (parts, windowBytes) => {
+        const bytes = Buffer.concat(parts)
+        expect(scanLinks(bytes, windowBytes)).toEqual(
+          plainLinks(bytes).map(({ value, offset, line }) => ({ value, offset, line }))
+        )
+      }),
       { numRuns: RUNS, seed: SEED }
     )
   })
 
-  test('a collector whose tables and page area grow mid-page agrees with the plain reading', () => {
-    // Thousands of distinct links (the collector's table that finds them starts at 4,096 slots), a
-    // page far larger than the rest (and of a size that is no multiple of 16), and pages out of
-    // page order.
+  test(`a check counts all links, reports each broken one once, at its first place in page order ${seeded}`, () => {
+    const pages = fc.uniqueArray(fc.tuple(pagePath, page), { maxLength: 8, selector: ([path]) => path })
+    fc.assert(
+      fc.property(pages, fc.subarray(siteFiles), (pages, siteList) => expectPlainCheck(pages, siteList)),
+      { numRuns: RUNS, seed: SEED }
+    )
+  })
+
+  test('thousands of distinct links and a page of many windows agree with the plain reading', () => {
+    // Thousands of distinct links, a page far larger than the rest and than a window (and of a
+    // size that is no multiple of 16), and pages given out of page order.
     const pages: Array<[string, Buffer]> = []
     for (let p = 29; p >= 0; p--) {
       // (Each page also links to two missing pages every page links to: their first place in
@@ -258,6 +279,7 @@ describe('the link scanner against a plain reading of its rules', () => {
     expect(pages[7]![1].length).toBeGreaterThan(4 * 64 * 1024)
     const served = ['index.html', 'docs/p3/l3.html', 'img/17.png', 'docs/s1/rel5-4', 'up12']
     expectPlainCheck(pages, served)
+    expectPlainCheck(pages, served, 8 * 1024)
   })
 
   test(`a root path judged from its bytes is judged as its resolved text is ${seeded}`, () => {
@@ -295,9 +317,7 @@ describe('the link scanner against a plain reading of its rules', () => {
         fc.constantFrom('', '?q=1', '#top', '?a#b'),
         (segments, trailing, suffix) => {
           const value = `/${segments.join('/')}${trailing ? '/' : ''}${suffix}`
-          const collector = linkCollector()
-          collector.observe('guides/deep/a.html', Buffer.from(`<a href="${value}">x</a>`))
-          const { links, broken } = collector.check(served)
+          const { links, broken } = checkLinks(served, [['guides/deep/a.html', `<a href="${value}">x</a>`]])
           const target = linkTarget('guides/deep/a.html', value)
           const counted = target === undefined ? 0 : 1
           expect([value, links, broken.length]).toEqual([
