@@ -12,6 +12,8 @@ export interface PollSettings {
   initialIntervalMs: number
   maxIntervalMs: number
   timeoutMs: number
+  /** How long each status answer takes to come (a slow service), 0 unless given. */
+  answerMs?: number
 }
 
 export interface JobStatus {
@@ -48,7 +50,11 @@ export async function pollLikeTheAction(
   try {
     await followJob({
       name: 'Export job bench',
-      check: async () => (requests++, job(clock.now())),
+      check: async () => {
+        requests++
+        if (settings.answerMs) await clock.sleep(settings.answerMs)
+        return job(clock.now())
+      },
       read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
       terminal: TERMINAL,
       known: KNOWN,

@@ -69,7 +69,7 @@ describe('followJob on a virtual clock', () => {
     const h = harness(() => ({ status: 'completed' }), { checkFirst: true })
     const result = await h.run()
     expect(result).toEqual({ value: { status: 'completed' }, polls: 1 })
-    expect(h.clock.sleeps).toEqual([])
+    expect(h.clock.now()).toBe(0)
     expect(h.log.lines).toEqual([
       'info: Export job j1: completed after 0ms.',
       'info: Export job j1 ended `completed` after 0ms and 1 status requests.'
@@ -340,26 +340,51 @@ describe('a wait that keeps talking', () => {
     expect(h.longestSilence()).toBeLessThanOrEqual(60 * S)
     expect(h.log.lines[0]).toBe('progress: Agent job job_abc: not checked yet after 55s; next check in 2m 05s.')
     // Waits of up to 10 minutes, still a line every minute.
-    expect(Math.max(...h.clock.sleeps)).toBeLessThanOrEqual(55 * S)
     expect(h.checks.length).toBeLessThan(20)
   })
 
-  test("a long first check (the client's own retries) is followed by a line at once when one is due", async () => {
-    let slow = true
+  test('status answers that take 58 s: still a line at least every minute, saying a request is under way', async () => {
+    // As a slow service answers (the simulator's `delayMs`), on the clock: the heartbeat has a timer of its own.
     const h = harness(KINDS.agent.job, {
       ...KINDS.agent,
       timeoutMs: 60 * 60 * S,
       check: async () => {
-        // The first status request takes 80 s: the service busy, the client retrying.
-        if (slow) h.clock.advance(80 * S)
-        slow = false
+        h.checks.push(h.clock.now())
+        await h.clock.sleep(58 * S)
         return KINDS.agent.job(h.clock.now())
       }
     })
-    await h.run()
-    // The change line comes right after it, then lines at most 55 s apart again.
-    expect(h.lineAt[0]).toBe(85 * S)
-    expect(Math.max(...h.lineAt.slice(1).map((at, i) => at - (h.lineAt[i] ?? 0)))).toBeLessThanOrEqual(55 * S)
+    const { value } = await h.run()
+    expect(value.status).toBe('completed')
+    expect(h.checks.length).toBeGreaterThan(20)
+    expect(h.longestSilence()).toBeLessThanOrEqual(60 * S)
+    expect(h.log.lines[0]).toBe(
+      'progress: Agent job job_abc: not checked yet after 55s; its status request has waited 50s for an answer.'
+    )
+  })
+
+  test('a status request that hangs until the deadline: a line every minute all along, then the timeout', async () => {
+    const h = harness(KINDS.agent.job, {
+      ...KINDS.agent,
+      timeoutMs: 10 * 60 * S,
+      check: async () => {
+        h.checks.push(h.clock.now())
+        // The client bounds an attempt by the deadline (plus its grace), then fails it as out of time.
+        await h.clock.sleep(10 * 60 * S - h.clock.now())
+        throw Object.assign(new Error('no answer before `timeout` ran out'), { outOfTime: true })
+      },
+      isOutOfTime: (error) => (error as { outOfTime?: boolean }).outOfTime === true
+    })
+    await expect(h.run()).rejects.toThrow(
+      /did not finish within `timeout` \(10m 00s\): no status read yet; the last status request failed/
+    )
+    expect(h.checks).toEqual([5 * S])
+    expect(h.lineAt.length).toBeGreaterThanOrEqual(10)
+    expect(h.longestSilence()).toBeLessThanOrEqual(60 * S)
+    // The heartbeat ends with the follow: no timer left behind.
+    const lines = h.lineAt.length
+    await h.clock.sleep(10 * 60 * S)
+    expect(h.lineAt).toHaveLength(lines)
   })
 })
 
