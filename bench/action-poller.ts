@@ -55,7 +55,7 @@ export async function pollLikeTheAction(
         if (settings.answerMs) await clock.sleep(settings.answerMs)
         return job(clock.now())
       },
-      read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
+      read: (s) => ({ status: s.status, summary: s.status }),
       terminal: TERMINAL,
       known: KNOWN,
       checkFirst: false,
@@ -63,7 +63,6 @@ export async function pollLikeTheAction(
       maxIntervalMs: settings.maxIntervalMs,
       startedAt: 0,
       timeoutMs: settings.timeoutMs,
-      jobStartedAt: 0,
       resumeHint: '',
       clock,
       log: timingLogger(() => clock.now(), lineAtMs)

@@ -329,8 +329,8 @@ function render(rows: Row[]): string {
   )
   return [
     [
-      "Export jobs. The action's poller (its defaults: first wait 5 s, growing to at most 60 s, following the job's",
-      "progress; timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every",
+      "Export jobs. The action's poller (its defaults: first wait 5 s, growing to at most 60 s with the time waited;",
+      "timeout 30 min, 60 min for the 45-min job) against the service's template loop (a status GET every",
       `10 s, giving up after 60), on simulated jobs, ${SEEDS} seeds (the action's jitter; off the grid also the job's`,
       'length). A job is queued for 2 s, then running; its progress is linear, stalls at 40% for the middle half, or',
       'is absent.'
@@ -338,9 +338,8 @@ function render(rows: Row[]): string {
     '',
     [
       'Request counts, on job lengths of exactly 30 s, 3, 10 and 45 min (as the earlier benchmark measured them,',
-      'for comparison). While progress is absent, stands still (a stall, or a slow job at 0% in its first seconds)',
-      'or goes back, the action checks as often as noticing an end within 15% of the time waited takes (above), so',
-      'those counts rose; while progress advances, the action aims at the end its pace predicts:'
+      'for comparison). Whatever its progress says, the action checks as often as noticing an end within 15% of the',
+      'time waited takes (above): a job may fail at any moment, which no pace predicts; so those counts rose:'
     ].join(' '),
     '',
     requests,

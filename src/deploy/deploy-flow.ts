@@ -72,7 +72,6 @@ export async function runDeploy(settings: DeploySettings, client: ServiceClient,
         onValue: publish,
         // A deployment of an earlier run may be over already; one this run triggered is not.
         checkFirst: settings.jobId !== undefined,
-        jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
         resumeHint: `rerun with \`job-id: ${statusId}\` to follow it without triggering another`
       })
     )

@@ -22,7 +22,7 @@ import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFi
 import { siteVerifier } from './site-check.js'
 
 export async function runExport(settings: ExportSettings, client: ServiceClient, context: FlowContext): Promise<void> {
-  const { clock, host, outputs, report, startedAt, deadline } = context
+  const { clock, host, outputs, report, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
   // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
@@ -61,13 +61,12 @@ export async function runExport(settings: ExportSettings, client: ServiceClient,
       ...serviceJobBasics(settings, context),
       name: `Export job ${jobId}`,
       check: () => api.status(jobId, deadline),
-      read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
+      read: (status) => ({ status: status.status, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,
       onValue: (status) => publishStatus(status, context),
       // A job of an earlier run may be done already; one this run started is not.
       checkFirst: settings.jobId !== undefined,
-      jobStartedAt: settings.jobId === undefined ? startedAt : undefined,
       resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     })
   )

@@ -9,14 +9,12 @@ import type { Clock } from '../common/clock.js'
 import { TimeoutError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
-import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
+import { nextPollDelay } from './schedule.js'
 import { WaitLog } from './wait-log.js'
 
 /** What one status answer says, as the follower needs it. */
 export interface JobReading {
   status: string
-  /** 0..100 when the job reports it; anything else is ignored. */
-  progress?: number | undefined
   /** For the log: `running, 40%, 120 pages`. A change of it is logged. */
   summary: string
 }
@@ -67,8 +65,6 @@ export interface FollowOptions<T> {
   /** Clock time the step started: elapsed times count from here, and the timeout too. */
   startedAt: number
   timeoutMs: number
-  /** Clock time this run started the job, when it did: its progress rate is then bounded. */
-  jobStartedAt?: number | undefined
   /** How to pick the job up after a timeout: `rerun with \`job-id: x\``. */
   resumeHint: string
   clock: Clock
@@ -96,10 +92,8 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const { clock, signal, name, startedAt } = options
   const deadline = startedAt + options.timeoutMs
   const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs }
-  const history: PollObservation[] = []
   const followedFrom = clock.now()
-  const nextDelay = (now: number): number =>
-    nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random())
+  const nextDelay = (now: number): number => nextPollDelay(now - followedFrom, schedule, () => clock.random())
   const warned = new Set<string>()
   let lastSummary: string | undefined
   let polls = 0
@@ -179,7 +173,6 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
       }
       const reading = options.read(value)
       const now = clock.now()
-      history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) })
       if (!options.known.has(reading.status) && !warned.has(reading.status)) {
         warned.add(reading.status)
         log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
