@@ -12,6 +12,8 @@ export interface PollSettings {
   initialIntervalMs: number
   maxIntervalMs: number
   timeoutMs: number
+  /** How long each status answer takes to come (a slow service), 0 unless given. */
+  answerMs?: number
 }
 
 export interface JobStatus {
@@ -48,8 +50,12 @@ export async function pollLikeTheAction(
   try {
     await followJob({
       name: 'Export job bench',
-      check: async () => (requests++, job(clock.now())),
-      read: (s) => ({ status: s.status, progress: s.progress, summary: s.status }),
+      check: async () => {
+        requests++
+        if (settings.answerMs) await clock.sleep(settings.answerMs)
+        return job(clock.now())
+      },
+      read: (s) => ({ status: s.status, summary: s.status }),
       terminal: TERMINAL,
       known: KNOWN,
       checkFirst: false,
@@ -57,7 +63,6 @@ export async function pollLikeTheAction(
       maxIntervalMs: settings.maxIntervalMs,
       startedAt: 0,
       timeoutMs: settings.timeoutMs,
-      jobStartedAt: 0,
       resumeHint: '',
       clock,
       log: timingLogger(() => clock.now(), lineAtMs)

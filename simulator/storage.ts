@@ -16,6 +16,12 @@ export interface BundleOptions {
   linkTtlMs?: number
   /** Include sizeBytes in the bundle response, default true. */
   reportSize?: boolean
+  /**
+   * `presigned` (the default): an S3-style link whose signature is in its query. `path-token`: the
+   * credential is a signed JWT that is a segment of the link's path (`/dl/<jwt>/site.tar.gz`), with
+   * no query, as some CDNs hand out downloads.
+   */
+  linkStyle?: 'presigned' | 'path-token'
 }
 
 export interface IssuedBundle {
@@ -70,8 +76,13 @@ export class BundleStore {
     const ttl = this.config.linkTtlMs ?? DEFAULT_TTL_MS
     const expiresAtMs = issuedAt + ttl
     const ext = this.config.body ? 'bin' : (this.config.format ?? 'tar.gz')
-    const path = `/bundles/${encodeURIComponent(jobId)}/site.${ext}`
     this.issued += 1
+    if (this.config.linkStyle === 'path-token') {
+      const token = this.signToken({ job: jobId, exp: Math.ceil(expiresAtMs / 1000), n: this.issued })
+      this.links.set(token, { jobId, expiresAtMs, archive })
+      return this.recordIssued({ bundleUrl: `${this.storageUrl()}/dl/${token}/site.${ext}`, expiresAtMs, data })
+    }
+    const path = `/bundles/${encodeURIComponent(jobId)}/site.${ext}`
     const amzDate = new Date(issuedAt)
       .toISOString()
       .replace(/[-:]/g, '')
@@ -88,12 +99,13 @@ export class BundleStore {
     query.set('X-Amz-Signature', signature)
     // The exact expiry (ms) is kept server-side so a fake clock can expire links precisely.
     this.links.set(signature, { jobId, expiresAtMs, archive })
-    const result: IssuedBundle = {
-      bundleUrl: `${this.storageUrl()}${path}?${query}`,
-      expiresAt: new Date(expiresAtMs).toISOString()
-    }
+    return this.recordIssued({ bundleUrl: `${this.storageUrl()}${path}?${query}`, expiresAtMs, data })
+  }
+
+  private recordIssued(link: { bundleUrl: string; expiresAtMs: number; data: Buffer }): IssuedBundle {
+    const result: IssuedBundle = { bundleUrl: link.bundleUrl, expiresAt: new Date(link.expiresAtMs).toISOString() }
     this.issuedLinks.push(result.bundleUrl)
-    if (this.config.reportSize !== false) result.sizeBytes = data.length
+    if (this.config.reportSize !== false) result.sizeBytes = link.data.length
     return result
   }
 
@@ -104,6 +116,12 @@ export class BundleStore {
         method: ['GET', 'HEAD'],
         pattern: '/bundles/:jobId/:file',
         handle: (ctx) => this.download(ctx)
+      },
+      {
+        name: 'download',
+        method: ['GET', 'HEAD'],
+        pattern: '/dl/:token/:file',
+        handle: (ctx) => this.downloadByToken(ctx)
       }
     ]
   }
@@ -124,6 +142,29 @@ export class BundleStore {
       '\n'
     )
     return createHmac('sha256', this.secret).update(canonical).digest('hex')
+  }
+
+  /** A JWT (HS256) of `claims`: header, claims and signature, each base64url, joined by dots. */
+  private signToken(claims: Record<string, unknown>): string {
+    const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const signed = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`
+    return `${signed}.${createHmac('sha256', this.secret).update(signed).digest('base64url')}`
+  }
+
+  private async downloadByToken(ctx: RequestContext): Promise<Reply> {
+    const token = ctx.params.token ?? ''
+    const link = this.links.get(token)
+    const [header = '', claims = '', signature = ''] = token.split('.')
+    const expected = createHmac('sha256', this.secret).update(`${header}.${claims}`).digest('base64url')
+    if (
+      link === undefined ||
+      signature.length !== expected.length ||
+      !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+    ) {
+      return s3Error(403, 'AccessDenied', 'Invalid token')
+    }
+    if (this.now() >= link.expiresAtMs) return s3Error(403, 'AccessDenied', 'Token has expired')
+    return this.serve(ctx, await link.archive)
   }
 
   private async download(ctx: RequestContext): Promise<Reply> {
@@ -148,8 +189,11 @@ export class BundleStore {
       )
     }
     if (this.now() >= link.expiresAtMs) return s3Error(403, 'AccessDenied', 'Request has expired')
+    return this.serve(ctx, await link.archive)
+  }
 
-    const data = await link.archive
+  /** The archive, whole or the range asked for. */
+  private serve(ctx: RequestContext, data: Buffer): Reply {
     const etag = `"${createHash('md5').update(data).digest('hex')}"`
     const headers: Record<string, string> = {
       'content-type': 'application/octet-stream',

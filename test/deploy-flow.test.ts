@@ -193,6 +193,27 @@ describe('deploy against the simulator', () => {
     expect(outputs['job-id']).toBeUndefined()
   })
 
+  test('a trigger answered 303 See Other may have been processed: not sent again, how to follow it', async () => {
+    await simulator()
+    sim.addFault({
+      route: 'deploy-trigger',
+      status: 303,
+      headers: { location: `${sim.apiUrl}/v1/project/update-status/elsewhere` },
+      process: true
+    })
+    const { failure, failureKind, outputs } = await runDeploy()
+    expect(routes()).toEqual(['deploy-trigger'])
+    expect(sim.deployments.size).toBe(1)
+    expect(failure).toContain(
+      'Could not trigger a deployment of project proj_123: the service answered HTTP 303, a redirect, which the ' +
+        "action does not follow (the key goes only to `base-url`'s origin): simulated 303. The service may have " +
+        'processed the request, so it was not sent again'
+    )
+    expect(failure).toContain('follow it with `operation: deploy` and `job-id: <its status id>`')
+    expect(failureKind).toBe('unavailable')
+    expect(outputs['job-id']).toBeUndefined()
+  })
+
   test('a connection lost after the trigger was sent is not repeated either', async () => {
     await simulator()
     sim.addFault({ route: 'deploy-trigger', drop: true, process: true })

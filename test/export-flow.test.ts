@@ -433,6 +433,25 @@ describe('export flow against the simulator', () => {
     expect(secrets[0]).toBe(sim.apiKey)
   })
 
+  test('a link whose credential is a JWT in its path: downloaded, the JWT never in the log', async () => {
+    // `…/dl/eyJ….eyJ….<signature>/site.tar.gz`, no query: "Bundle link:" and "Downloading" show `…` for it.
+    await simulator({ bundle: { linkStyle: 'path-token' } })
+    const { failed, outputs, log, summary, secrets } = await runExport({ 'helm-values-file': 'deploy/values.yaml' })
+    expect(failed).toBe(false)
+    const [link] = sim.issuedLinks
+    const jwt = new URL(link ?? '').pathname.split('/')[2] ?? ''
+    expect(jwt).toMatch(/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{40,}$/)
+    expect(outputs['bundle-url']).toBe(link)
+    expect(await readFile(path.join(outputs['site-path'] as string, 'index.html'), 'utf8')).toContain('<html')
+    const shown = `${sim.storageUrl}/dl/…/site.tar.gz`
+    expect(log.text()).toContain(`Bundle link: ${shown} (expires`)
+    expect(log.text()).toContain(`Downloading the bundle from ${shown}`)
+    // Registered before anything is logged, so the runner masks it wherever it appears.
+    expect(secrets).toContain(jwt)
+    const parts = Array.from({ length: jwt.length - 7 }, (_, at) => jwt.slice(at, at + 8))
+    for (const text of [log.text(), summary]) expect(parts.filter((part) => text.includes(part))).toEqual([])
+  })
+
   test('an expired link is replaced by a fresh one', async () => {
     await simulator({ bundle: { linkTtlMs: 0 } })
     sim.setBundle({ linkTtlMs: 0 })

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns'
 import { describe, expect, test } from '@jest/globals'
 import { maskLinkSecrets } from '../src/common/link-secrets.js'
-import { type LinkPolicy, guardedLookup, linkPolicy, refuseLink } from '../src/transfer/link.js'
+import { type LinkPolicy, describeLink, guardedLookup, linkPolicy, refuseLink } from '../src/transfer/link.js'
 
 const masked = (url: string): string[] => {
   const secrets: string[] = []
@@ -76,6 +76,31 @@ describe('the secrets of a presigned link', () => {
     expect(masked('https://deploy:s3cr3t-passw0rd@storage.example.com/site.zip')).toContain('s3cr3t-passw0rd')
     const query = 'v=1&opaque=0123456789abcdefXYZ'
     expect(masked(`https://cdn.example.com/site.zip?${query}`)).toContain(query)
+  })
+
+  test('a path segment that looks like a credential (a JWT, a token) is masked and not shown', () => {
+    const jwt =
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJqb2IiOiJleHBfMSIsImV4cCI6MTc2NzIyNTYwMH0.' +
+      'c2lnbmF0dXJlX29mX3RoZV90b2tlbl9yaWdodF9oZXJl'
+    const unsigned = 'eyJhbGciOiJub25lIn0.eyJqb2IiOiJleHBfMSJ9.'
+    const token = 'AbCdEf0123456789GhIjKlMnOpQrSt'
+    for (const secret of [jwt, unsigned, token]) {
+      const link = `https://cdn.example.com/dl/${secret}/site.tar.gz`
+      expect(describeLink(link)).toBe('https://cdn.example.com/dl/…/site.tar.gz')
+      expect(masked(link)).toContain(secret)
+    }
+    // Percent-encoded in the path: masked as it stands and decoded.
+    expect(masked(`https://cdn.example.com/dl/${jwt.replace(/\./g, '%2E')}/site.zip`)).toEqual(
+      expect.arrayContaining([jwt, jwt.replace(/\./g, '%2E')])
+    )
+  })
+
+  test('file names, versions and hosts in a path are no credential: shown, and masked nowhere', () => {
+    const link =
+      'https://cdn.example.com/docs.acme.com/v1.2.3/release-2026.01.15/' +
+      '3f2a9c1e5b7d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a.tar.gz'
+    expect(describeLink(link)).toBe(link)
+    expect(masked(link)).toEqual([])
   })
 
   test('an unreadable link masks nothing and does not throw', () => {

@@ -42,7 +42,7 @@ describe('which failures are retried', () => {
     }
   })
   test('what is retried for a request that creates something was surely not processed, and the other way round', () => {
-    const failures = [408, 429, 500, 502, 503, 504, 400, 404, 409].map((code) => status(code))
+    const failures = [301, 303, 307, 408, 429, 500, 502, 503, 504, 400, 404, 409].map((code) => status(code))
     const notSent = ['ENOTFOUND', 'EAI_AGAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_SSL_WRONG_VERSION_NUMBER'].map(
       network
     )
@@ -60,6 +60,9 @@ describe('which failures are retried', () => {
     expect(classify('once', status(500)).mayHaveBeenProcessed).toBe(true)
     expect(classify('once', network('ECONNRESET')).mayHaveBeenProcessed).toBe(true)
     expect(classify('once', status(409)).mayHaveBeenProcessed).toBe(false)
+    // A redirect, which the action does not follow, came from a service that read the request.
+    for (const code of [301, 302, 303, 307, 308])
+      expect(classify('once', status(code))).toEqual({ retry: false, mayHaveBeenProcessed: true })
   })
   test('a host name that did not resolve was never sent: a request that creates something is tried again', () => {
     for (const code of ['ENOTFOUND', 'EAI_AGAIN'])

@@ -33,7 +33,7 @@ describe('the run’s secrets', () => {
 
 describe('a credential in the shapes text from elsewhere gives it', () => {
   const KEY = 'mint_live_Q7w9ZkX2vB4nM8pL3rT6yH1jD5fG0sAe?'
-  /** The characters of base64(`before` + KEY + `after`) that the key's bits alone make (first and last shared). */
+  /** The characters of base64(`before` + KEY + `after`) the key's bits alone make (it shares its first and last). */
   const encodedKey = (before: string, after: string, url = false): string => {
     const encoded = Buffer.from(`${before}${KEY}${after}`).toString(url ? 'base64url' : 'base64')
     const from = Math.ceil((8 * before.length) / 6)

@@ -117,13 +117,13 @@ export const INPUTS = {
     default: '30m'
   },
   'poll-interval': {
-    description: "First wait between status polls; later waits grow, and follow the job's progress.",
+    description: 'First wait between status polls, and the shortest; later waits are 15% of the time waited.',
     parse: kind.duration(LONGEST_INTERVAL),
     for: 'all',
     default: '5s'
   },
   'max-poll-interval': {
-    description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+    description: 'Longest wait between status polls.',
     parse: kind.duration(LONGEST_INTERVAL),
     for: 'all',
     default: '60s'

@@ -1,6 +1,7 @@
 /**
  * The secrets a link carries (a presigned bundle link's signature, token, credential; its whole
- * query; a password in the address), found by parsing the link, wherever it appears and however
+ * query; a password in the address; a path segment that looks like a credential, a JWT say),
+ * found by parsing the link, wherever it appears and however
  * it is spelled: as it stands, JSON-escaped (`http:\/\/…`, `\u0026`), percent-encoded (a link
  * inside another link), with any scheme (`s3://`, `gs://`). Each is registered in every spelling
  * the log, a summary or an answer may show it in, so that it is masked before anything prints it.
@@ -18,6 +19,29 @@ const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret
 
 /** Shorter values are no signature, and masked they would blank out common words everywhere. */
 const MIN_SECRET_LENGTH = 8
+
+/**
+ * A part of a path segment that may be a credential (a share token, a signature, a JWT's part): 24
+ * or more characters of letters, digits and the marks of base64 and of hex ids, with a digit and a
+ * letter among them.
+ */
+const TOKEN_PART = /^(?=.*\d)(?=.*[a-z])[\w~+=-]{24,}$/i
+/** A JWT's header or claims: base64url of a JSON object, which starts `{"`. */
+const JWT_PART = /^eyJ[\w-]{13,}$/
+/** A file name's extension (`gz` of `site.tar.gz`): short letters and digits after a dot. */
+const EXTENSION = /^[a-z\d]{1,5}$/i
+
+/**
+ * Whether a path segment (decoded) may be a credential: a token (see TOKEN_PART), or parts joined
+ * by dots one of which is a token or a JWT's (a JWT: `eyJ….eyJ….<signature>`). A file name is none,
+ * whatever its stem (`site.tar.gz`, `3f2a….zip`): a name and extensions is what a file is called.
+ */
+export function isCredentialSegment(segment: string): boolean {
+  const parts = segment.split('.')
+  while (parts.length > 1 && EXTENSION.test(parts.at(-1) ?? '')) parts.pop()
+  if (parts.length === 1) return TOKEN_PART.test(segment)
+  return parts.every((part) => /^[\w~+=-]*$/.test(part)) && parts.some((p) => TOKEN_PART.test(p) || JWT_PART.test(p))
+}
 
 /**
  * A link with a scheme, up to what ends it in text (white space, quotes, brackets, a backslash). The
@@ -53,6 +77,11 @@ export function maskLinkSecrets(url: string, add: (secret: string) => void): voi
       const encoded = encodeURIComponent(decoded)
       for (const value of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)]) values.add(value)
     }
+  }
+  // A credential in the path (`/dl/<jwt>/site.tar.gz`), as it stands and decoded.
+  for (const segment of parsed.pathname.split('/')) {
+    if (isCredentialSegment(decodeOrNot(segment)))
+      for (const value of [segment, decodeOrNot(segment)]) values.add(value)
   }
   // A password in the address (`https://user:password@host/`).
   if (parsed.password !== '') for (const value of [parsed.password, decodeOrNot(parsed.password)]) values.add(value)

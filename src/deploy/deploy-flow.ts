@@ -133,7 +133,6 @@ export async function followDeployment(
         onValue: publish,
         // A deployment of an earlier run may be over already; one this run triggered is not.
         checkFirst: !triggered,
-        jobStartedAt: triggered ? startedAt : undefined,
         resumeHint: followed.followUp
       })
     )

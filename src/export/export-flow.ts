@@ -31,7 +31,7 @@ export async function runExport(
   context: FlowContext,
   on: OnComment
 ): Promise<void> {
-  const { clock, host, outputs, report, startedAt, deadline } = context
+  const { clock, host, outputs, report, deadline } = context
   const { log } = host
   const api = new ExportApi(client)
   // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
@@ -85,13 +85,12 @@ export async function runExport(
       ...serviceJobBasics(settings, context),
       name: `Export job ${jobId}`,
       check: () => api.status(jobId, deadline),
-      read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
+      read: (status) => ({ status: status.status, summary: describeStatus(status) }),
       terminal: EXPORT_TERMINAL,
       known: EXPORT_KNOWN,
       onValue: (status) => publishStatus(status, context, on),
       // A job of an earlier run may be done already; one this run started is not.
       checkFirst: !started,
-      jobStartedAt: started ? startedAt : undefined,
       resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     })
   )

@@ -2,21 +2,19 @@
  * Following a job until it ends, for export and agent jobs and deployments alike: check, read,
  * report, sleep. The status request, the clock and the cancellation signal are handed in, so tests
  * and the benchmark run it on a virtual clock; when to check next is schedule.ts's pure decision,
- * and wait-log.ts keeps the log from going quiet during the sleeps.
+ * and wait-log.ts keeps the log from going quiet, in the sleeps and in a slow status request.
  */
 import { untilCancelled } from '../common/cancellation.js'
 import type { Clock } from '../common/clock.js'
 import { TimeoutError, errorMessage, throwIfCancelled } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { formatDuration } from '../common/units.js'
-import { type PollObservation, nextPollDelay, usableProgress } from './schedule.js'
+import { nextPollDelay } from './schedule.js'
 import { WaitLog } from './wait-log.js'
 
 /** What one status answer says, as the follower needs it. */
 export interface JobReading {
   status: string
-  /** 0..100 when the job reports it; anything else is ignored. */
-  progress?: number | undefined
   /** For the log: `running, 40%, 120 pages`. A change of it is logged. */
   summary: string
 }
@@ -67,8 +65,6 @@ export interface FollowOptions<T> {
   /** Clock time the step started: elapsed times count from here, and the timeout too. */
   startedAt: number
   timeoutMs: number
-  /** Clock time this run started the job, when it did: its progress rate is then bounded. */
-  jobStartedAt?: number | undefined
   /** How to pick the job up after a timeout: `rerun with \`job-id: x\``. */
   resumeHint: string
   clock: Clock
@@ -96,100 +92,118 @@ export async function followJob<T>(options: FollowOptions<T>): Promise<FollowRes
   const { clock, signal, name, startedAt } = options
   const deadline = startedAt + options.timeoutMs
   const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs }
-  const history: PollObservation[] = []
   const followedFrom = clock.now()
-  const nextDelay = (now: number): number =>
-    nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random())
-  const log = new WaitLog(options.log, clock, signal)
+  const nextDelay = (now: number): number => nextPollDelay(now - followedFrom, schedule, () => clock.random())
   const warned = new Set<string>()
   let lastSummary: string | undefined
   let polls = 0
   /** Checks failed since the last answer (see isPassing). */
   let failed: unknown[] = [...(options.failed ?? [])]
+  /** When the status request under way was sent, or when the next one is due: what the heartbeat says. */
+  let asking: { since: number } | { next: number } = { next: clock.now() }
   const elapsed = (): string => formatDuration(clock.now() - startedAt)
-  /** Where the wait stands, for a line in a long sleep. */
-  const standing = (nextCheckInMs: number): string =>
-    `${name}: ${lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`} after ${elapsed()}; ` +
-    `next check in ${formatDuration(nextCheckInMs)}.`
-  const sleepAtMost = (ms: number): Promise<void> =>
-    log.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), standing)
-  /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
-  const timedOut = (failedRead?: unknown): TimeoutError => {
-    const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
-    const read = failedRead === undefined ? '' : `; the last status request failed (${errorMessage(failedRead)})`
-    return new TimeoutError(
-      `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after ` +
-        `waiting ${elapsed()}. ` +
-        `The job may still finish: ${options.resumeHint}.`,
-      failedRead === undefined ? undefined : { cause: failedRead }
-    )
-  }
-
-  throwIfCancelled(signal)
-  const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline)
-  let value = options.first
-  // The read that gave it was a status request too.
-  if (value !== undefined) polls++
-  if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
-  for (;;) {
-    if (value === undefined) {
-      polls++
-      try {
-        value = await untilCancelled(options.check(), signal)
-        failed = []
-      } catch (error) {
-        if (signal?.aborted) throw error
-        const passing = options.isPassing?.(error, failed) === true
-        failed.push(error)
-        // Out of time (the deadline cut the read short, or left no time to try again), or at the
-        // deadline with a read that would have been made again: the timeout's own message, with
-        // what was last seen and how to go on. Any other failure is its own.
-        if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline)) throw timedOut(error)
-        if (!passing) throw error
-        // The job goes on without us: a long wait should not end on a short outage, but the
-        // service's own word on when to ask again is kept, also when `timeout` does not leave it.
-        const asked = options.askedWait?.(error, clock.now())
-        if (asked !== undefined && clock.now() + asked > deadline) throw timedOut(error)
-        const delay = Math.max(asked ?? 0, nextDelay(clock.now()))
-        const next = formatDuration(Math.min(delay, deadline - clock.now()))
-        log.warning(
-          `${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${next}.`
-        )
-        await sleepAtMost(delay)
-        continue
-      }
-    }
-    const reading = options.read(value)
+  /** Where the follow stands, for the heartbeat's line. */
+  const standing = (): string => {
     const now = clock.now()
-    history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) })
-    if (!options.known.has(reading.status) && !warned.has(reading.status)) {
-      warned.add(reading.status)
-      log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
+    const doing =
+      'since' in asking
+        ? `its status request has waited ${formatDuration(now - asking.since)} for an answer`
+        : `next check in ${formatDuration(Math.max(0, asking.next - now))}`
+    const seen = lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`
+    return `${name}: ${seen} after ${elapsed()}; ${doing}.`
+  }
+  const log = new WaitLog(options.log, clock, standing)
+  const sleepAtMost = async (ms: number): Promise<void> => {
+    const wait = Math.max(0, Math.min(ms, deadline - clock.now()))
+    asking = { next: clock.now() + wait }
+    await clock.sleep(wait, signal)
+  }
+  /** One status request, the heartbeat saying it is under way. */
+  const check = async (): Promise<T> => {
+    asking = { since: clock.now() }
+    return untilCancelled(options.check(), signal)
+  }
+  // The heartbeat runs until the follow ends, however it ends.
+  try {
+    /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
+    const timedOut = (failedRead?: unknown): TimeoutError => {
+      const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`
+      const read = failedRead === undefined ? '' : `; the last status request failed (${errorMessage(failedRead)})`
+      return new TimeoutError(
+        `${name} did not finish within \`timeout\` (${formatDuration(options.timeoutMs)}): ${seen}${read}, after ` +
+          `waiting ${elapsed()}. ` +
+          `The job may still finish: ${options.resumeHint}.`,
+        failedRead === undefined ? undefined : { cause: failedRead }
+      )
     }
-    const terminal = options.terminal.has(reading.status)
-    // Decided before the change line, which says when the next check comes (unless it may be the end).
-    const delay = nextDelay(now)
-    if (reading.summary !== lastSummary) {
-      const next =
-        terminal || now >= deadline ? '' : `; next check in ${formatDuration(Math.min(delay, deadline - now))}`
-      log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`)
-      lastSummary = reading.summary
-    }
-    await options.onValue?.(value)
-    const stale = terminal && options.stale?.is(value) === true
-    if (terminal && (!stale || now >= staleUntil)) {
-      if (stale) {
-        log.warning(
-          `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
-            `later: taken as its end, though the service may not have taken it up yet.`
-        )
+
+    throwIfCancelled(signal)
+    const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline)
+    let value = options.first
+    // The read that gave it was a status request too.
+    if (value !== undefined) polls++
+    if (value === undefined && !options.checkFirst) await sleepAtMost(options.initialIntervalMs)
+    for (;;) {
+      if (value === undefined) {
+        polls++
+        try {
+          value = await check()
+          failed = []
+        } catch (error) {
+          if (signal?.aborted) throw error
+          const passing = options.isPassing?.(error, failed) === true
+          failed.push(error)
+          // Out of time (the deadline cut the read short, or left no time to try again), or at the
+          // deadline with a read that would have been made again: the timeout's own message, with
+          // what was last seen and how to go on. Any other failure is its own.
+          if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline)) throw timedOut(error)
+          if (!passing) throw error
+          // The job goes on without us: a long wait should not end on a short outage, but the
+          // service's own word on when to ask again is kept, also when `timeout` does not leave it.
+          const asked = options.askedWait?.(error, clock.now())
+          if (asked !== undefined && clock.now() + asked > deadline) throw timedOut(error)
+          const delay = Math.max(asked ?? 0, nextDelay(clock.now()))
+          const next = formatDuration(Math.min(delay, deadline - clock.now()))
+          log.warning(
+            `${name}: could not read its status (${errorMessage(error)}); still waiting, checking again in ${next}.`
+          )
+          await sleepAtMost(delay)
+          continue
+        }
       }
-      log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
-      return { value, polls }
+      const reading = options.read(value)
+      const now = clock.now()
+      if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+        warned.add(reading.status)
+        log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`)
+      }
+      const terminal = options.terminal.has(reading.status)
+      // Decided before the change line, which says when the next check comes (unless it may be the end).
+      const delay = nextDelay(now)
+      if (reading.summary !== lastSummary) {
+        const next =
+          terminal || now >= deadline ? '' : `; next check in ${formatDuration(Math.min(delay, deadline - now))}`
+        log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`)
+        lastSummary = reading.summary
+      }
+      await options.onValue?.(value)
+      const stale = terminal && options.stale?.is(value) === true
+      if (terminal && (!stale || now >= staleUntil)) {
+        if (stale) {
+          log.warning(
+            `${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+              `later: taken as its end, though the service may not have taken it up yet.`
+          )
+        }
+        log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`)
+        return { value, polls }
+      }
+      if (now >= deadline) throw timedOut()
+      // A stale end is checked again no later than when it would be taken.
+      await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay)
+      value = undefined
     }
-    if (now >= deadline) throw timedOut()
-    // A stale end is checked again no later than when it would be taken.
-    await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay)
-    value = undefined
+  } finally {
+    log.stop()
   }
 }

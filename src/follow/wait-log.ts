@@ -1,27 +1,27 @@
 /**
- * The log of a wait, so that it never goes quiet for long: every line the follower prints goes
- * through here, and a sleep that would outlast QUIET_MS without a line is split to print one that
- * says where the wait stands (status, time waited, when the next check comes).
+ * The log of a follow, so that it never goes quiet for long: every line the follower prints goes
+ * through here, and a heartbeat on a timer of its own prints where the follow stands whenever
+ * QUIET_MS pass without a line: in a wait, and as well in a status request that is slow to answer
+ * (a line made only between requests would wait for it).
  */
 import type { Clock } from '../common/clock.js'
 import type { Logger } from '../common/log.js'
 
-/**
- * The longest the follower's own waits leave the log without a line. The promise is a line at
- * least every 60 s; the rest is for a status request under way when a line falls due (the line
- * then comes once it has answered; a request that is retried logs its retries itself).
- */
+/** The longest the follow leaves the log without a line. The promise is a line at least every 60 s. */
 export const QUIET_MS = 55_000
 
 export class WaitLog {
   private lastLineAt: number
+  private readonly ended = new AbortController()
 
+  /** Starts the heartbeat: `where()` is its line, one that the next such line supersedes. */
   constructor(
     private readonly log: Logger,
     private readonly clock: Clock,
-    private readonly signal: AbortSignal | undefined
+    where: () => string
   ) {
     this.lastLineAt = clock.now()
+    void this.beat(where)
   }
 
   info(line: string): void {
@@ -34,20 +34,22 @@ export class WaitLog {
     this.lastLineAt = this.clock.now()
   }
 
-  /**
-   * Sleeps `ms`. Whenever the log has been quiet for QUIET_MS (also right away, after a long status
-   * request), prints `where(msToNextCheck)` first: a line that the next such line supersedes.
-   */
-  async sleep(ms: number, where: (nextCheckInMs: number) => string): Promise<void> {
-    const until = this.clock.now() + Math.max(0, ms)
+  /** Ends the heartbeat: the follow is over (its timer would keep the process alive). */
+  stop(): void {
+    this.ended.abort()
+  }
+
+  private async beat(where: () => string): Promise<void> {
     for (;;) {
-      const now = this.clock.now()
-      if (now >= until) return
-      if (now >= this.lastLineAt + QUIET_MS) {
-        this.log.progress(where(until - now))
-        this.lastLineAt = now
+      try {
+        await this.clock.sleep(this.lastLineAt + QUIET_MS - this.clock.now(), this.ended.signal)
+      } catch {
+        return
       }
-      await this.clock.sleep(Math.min(until, this.lastLineAt + QUIET_MS) - now, this.signal)
+      const now = this.clock.now()
+      if (now < this.lastLineAt + QUIET_MS) continue
+      this.log.progress(where())
+      this.lastLineAt = now
     }
   }
 }

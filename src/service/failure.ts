@@ -110,6 +110,15 @@ function isTlsRefusal(code: string): boolean {
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503])
 
+/**
+ * A redirect: the action follows none (the key goes only to `base-url`'s origin). The service
+ * answered it having read the request, and may have acted on it (`303 See Other` says the result
+ * is elsewhere), so a request that creates something is not sent again after one.
+ */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400
+}
+
 export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
   // Asked again, the service answers again; a request that creates something would create it twice.
   if (failure.kind === 'answer') return { retry: kind === 'idempotent', mayHaveBeenProcessed: true }
@@ -120,18 +129,19 @@ export function classify(kind: RequestKind, failure: AttemptFailure): Verdict {
     return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed }
   }
   const { status } = failure
-  const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408
+  const mayHaveBeenProcessed =
+    (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408 || isRedirect(status)
   const transient = status === 408 || status === 429 || (status >= 500 && status <= 599)
   return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed }
 }
 
 /**
- * Whether the other side answered and said no (any status below 500 but 408, a 429 included): the
- * same request gets the same answer until something changes on our side or in time. Every other
- * failure (no answer, a 408 or 5xx, an unusable answer) is the network or the service failing.
+ * Whether the other side answered and said no (a 4xx but 408, a 429 included): the same request
+ * gets the same answer until something changes on our side or in time. Every other failure (no
+ * answer, a redirect, a 408 or 5xx, an unusable answer) is the network or the service failing.
  */
 export function isRefusal(failure: AttemptFailure): boolean {
-  return failure.kind === 'status' && failure.status < 500 && failure.status !== 408
+  return failure.kind === 'status' && failure.status >= 400 && failure.status < 500 && failure.status !== 408
 }
 
 export function describeFailure(failure: AttemptFailure): string {
@@ -142,7 +152,7 @@ export function describeFailure(failure: AttemptFailure): string {
     return `network error${failure.code ? ` ${failure.code}` : ''}: ${failure.message}`
   }
   if (failure.kind === 'answer') return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`
-  return `HTTP ${failure.status}`
+  return isRedirect(failure.status) ? `HTTP ${failure.status}, a redirect (not followed)` : `HTTP ${failure.status}`
 }
 
 /** How a failure that may have been processed happened, for the "not sent again" message. */
@@ -155,6 +165,11 @@ export function describeAmbiguity(failure: AttemptFailure): string {
   }
   if (failure.kind === 'answer')
     return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`
+  if (isRedirect(failure.status))
+    return (
+      `the service answered HTTP ${failure.status}, a redirect, which the action does not follow ` +
+      "(the key goes only to `base-url`'s origin)"
+    )
   return `the service answered HTTP ${failure.status}`
 }
 

@@ -1,14 +1,14 @@
 /** A presigned bundle link: its secrets, its printable form, where it may point, its expiry. */
 import { lookup as systemLookup } from 'node:dns'
 import { BlockList, type LookupFunction, isIP } from 'node:net'
-import { decodeOrNot } from '../common/link-secrets.js'
+import { decodeOrNot, isCredentialSegment } from '../common/link-secrets.js'
 import { serviceText } from '../common/text.js'
 import { hostOf } from '../common/url-host.js'
 import type { BundleLink } from '../service/export-api.js'
 
 /**
- * The link without its query, credentials, and path segments that look like a token (see
- * TOKEN_SEGMENT): safe to print in any log line. A link with no host (`file:`) is shown with its
+ * The link without its query, credentials, and path segments that look like a credential (see
+ * isCredentialSegment): safe to print in any log line. A link with no host (`file:`) is shown with its
  * scheme, not as the `null` origin the URL API gives it.
  */
 export function describeLink(url: string): string {
@@ -16,20 +16,13 @@ export function describeLink(url: string): string {
     const parsed = new URL(url)
     const path = parsed.pathname
       .split('/')
-      .map((segment) => (TOKEN_SEGMENT.test(decodeOrNot(segment)) ? '…' : segment))
+      .map((segment) => (isCredentialSegment(decodeOrNot(segment)) ? '…' : segment))
       .join('/')
     return serviceText(`${parsed.protocol}//${parsed.host}${path}`)
   } catch {
     return '(unreadable link)'
   }
 }
-
-/**
- * A path segment that may be a credential (a share token, a signed path): 24 or more characters
- * of letters, digits and the marks of base64 and of hex ids, with a digit and a letter among
- * them, and no dot (a file name has one, `site.tar.gz`).
- */
-const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i
 
 /** True when the link's expiry has passed. */
 export function isExpired(link: BundleLink, nowMs: number): boolean {

@@ -42,25 +42,60 @@ export function acceleratedClock(options: { speed?: number; seed?: number } = {}
   }
 }
 
-/** `onSleep` may act at the moment the simulated time has passed (e.g. move a simulated job on). */
+/**
+ * `onSleep` may act at the moment the simulated time has passed (e.g. move a simulated job on).
+ * Sleeps that overlap (a heartbeat beside a slow status request) wake in the order of their ends:
+ * once nothing else is left to run (the next macrotask), the clock moves to the earliest end and
+ * wakes that sleeper. So it is for work that waits only on the clock, not on real I/O.
+ */
 export function virtualClock(
   options: { start?: number; seed?: number; onSleep?: (ms: number, now: number) => void } = {}
 ): TestClock {
   let now = options.start ?? 0
   const random = seededRandom(options.seed ?? 1)
   const sleeps: number[] = []
+  /** Sleepers not woken yet, in the order they began. */
+  const asleep: Array<{ until: number; wake: () => void }> = []
+  let waking = false
+  const wakeNext = (): void => {
+    if (waking || asleep.length === 0) return
+    waking = true
+    setImmediate(() => {
+      waking = false
+      let next = 0
+      for (let i = 1; i < asleep.length; i++) if ((asleep[i]?.until ?? 0) < (asleep[next]?.until ?? 0)) next = i
+      const [sleeper] = asleep.splice(next, 1)
+      if (sleeper === undefined) return
+      now = Math.max(now, sleeper.until)
+      sleeper.wake()
+      wakeNext()
+    })
+  }
   return {
     sleeps,
     now: () => now,
     advance: (ms) => void (now += ms),
     random,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw new CancelledError()
-      sleeps.push(ms)
-      now += Math.max(0, ms)
-      options.onSleep?.(ms, now)
-      await Promise.resolve()
-      if (signal?.aborted) throw new CancelledError()
-    }
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(new CancelledError())
+        sleeps.push(ms)
+        const sleeper = {
+          until: now + Math.max(0, ms),
+          wake: () => {
+            signal?.removeEventListener('abort', onAbort)
+            options.onSleep?.(ms, now)
+            if (signal?.aborted) reject(new CancelledError())
+            else resolve()
+          }
+        }
+        const onAbort = (): void => {
+          asleep.splice(asleep.indexOf(sleeper), 1)
+          reject(new CancelledError())
+        }
+        signal?.addEventListener('abort', onAbort, { once: true })
+        asleep.push(sleeper)
+        wakeNext()
+      })
   }
 }

@@ -432,7 +432,7 @@ export async function violations(o: Observation): Promise<string[]> {
   if (pages !== undefined && pages !== '' && !/^\d+$/.test(pages)) broken.push(`page-count output ${pages}`)
 
   // A once-only POST is sent again only after an answer that says it was not processed.
-  // (A rerun may send it again after a refusal: a 3xx or 4xx other than 408 says the service did not take it.)
+  // (A rerun may send it again after a refusal: a 4xx other than 408 says the service did not take it.)
   const once = ONCE_ROUTE[o.scenario.operation]
   const sent = o.sim.requests.filter((request) => request.route === once)
   for (let i = 1; i < sent.length; i++) {
@@ -535,11 +535,11 @@ const ONCE_ROUTE: Record<Operation, RouteName> = {
 }
 
 /**
- * An answer that says the service did not take the request: busy (429, 503), a refusal (a 4xx
- * but 408), or a redirect it did not act on (a 3xx, which the action does not follow).
+ * An answer that says the service did not take the request: busy (429, 503), or a refusal (a 4xx
+ * but 408). A redirect (a 3xx, which the action does not follow) may follow acting on it.
  */
 function surelyNotTaken(status: number): boolean {
-  return status === 503 || (status >= 300 && status < 500 && status !== 408)
+  return status === 503 || (status >= 400 && status < 500 && status !== 408)
 }
 
 /**
