@@ -19,7 +19,8 @@ import { ActionError, CancelledError } from '../src/common/errors.js'
 import { type RecordingLogger, recordingLogger } from './support/fake-host.js'
 import { tempFolder } from './support/temp.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
-import { sparseTar } from './support/sparse-tar.js'
+import { solarisAclTar, sparseTar } from './support/hand-made-tar.js'
+import { infoZipCommentCut } from './support/archive-writers.js'
 import { runTool } from './support/archive-tools.js'
 
 let work: { dir: string; remove: () => Promise<void> }
@@ -561,6 +562,13 @@ describe('tar only', () => {
     await expectNothingElseWritten('no site')
   })
 
+  test("a Solaris tar's ACL entries are written as GNU tar writes them: files its members replace", async () => {
+    const received = await unpack(solarisAclTar())
+    expect(received.files?.sort()).toEqual(['file-with-nfsv4-acls', 'file-with-posix-acls'])
+    expect((await lstat(join(siteDir, 'dir-with-posix-acls'))).isDirectory()).toBe(true)
+    expect((await stat(join(siteDir, 'file-with-posix-acls'))).size).toBe(0)
+  })
+
   test("a tar.gz with damaged deflate data is corrupt, in zlib's words after the action's", async () => {
     const broken = await buildTar(fixtureSiteEntries({ pages: 30 }), { gzip: true })
     broken.fill(0x41, 600, 1400)
@@ -702,6 +710,29 @@ describe('zip only', () => {
     end.writeUInt32LE(records.length, 16)
     return Buffer.concat([records, directory, end])
   }
+
+  test("an end record whose comment runs past the file's end is refused, not read as the zip inside", async () => {
+    // A whole zip stored inside: its end record, found before the real one, would be another site.
+    const inner = buildZip([{ type: 'file', name: 'other.html', content: '<p>another site</p>' }])
+    const entries = [
+      { type: 'file', name: 'index.html', content: '<p>the site</p>' },
+      { type: 'file', name: 'inner.zip', content: inner }
+    ] as const
+    const zip = await infoZipCommentCut(join(work.dir, 'build'), entries)
+    const file = join(work.dir, 'cut.zip')
+    await writeFile(file, zip)
+    const listed = await runTool('unzip', ['-l', file])
+    expect(listed.stdout.toString()).toContain('inner.zip')
+    expect(`${listed.stdout.toString()}${listed.stderr}`).toContain('zipfile comment truncated')
+    await rm(join(work.dir, 'build'), { recursive: true })
+    await rm(file)
+    const error = await unpack(zip).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(CorruptArchiveError)
+    expect((error as Error).message).toContain(
+      "its end record's comment of 100 bytes runs past the end of the file (0 bytes are there)"
+    )
+    await expectNothingElseWritten('no site')
+  })
 
   test("an entry hidden in another's data behind a large extra field is refused, as `unzip -t` does", async () => {
     const zip = hiddenEntryZip()

@@ -20,7 +20,7 @@ import { type TestProxy, resolverOf, startProxy, throughProxy } from './support/
 import { tempFolder } from './support/temp.js'
 import { untrustedTlsServer } from './support/tls.js'
 import { packedTree, writtenTree } from './support/site-tree.js'
-import { sparseTar } from './support/sparse-tar.js'
+import { sparseTar } from './support/hand-made-tar.js'
 
 let sim: Simulator
 /** Shared by the simulator and the transfer: moving it on expires the links the simulator issued. */

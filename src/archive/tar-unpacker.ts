@@ -166,7 +166,9 @@ export class TarUnpacker {
     if (member.kind === 'none' || member.kind === 'end' || member.implied) return
     const name = decodeSitePath(member.name)
     const target = member.target === undefined ? undefined : decodeSitePath(member.target)
-    this.options.ledger.entry(member.kind, name, { size: member.size, target, special: SPECIAL_KINDS[member.type] })
+    // GNU tar replaces a file with a later folder at its path (a Solaris tar's ACL entry is written as a file first).
+    const details = { size: member.size, target, special: SPECIAL_KINDS[member.type], replacesFile: true }
+    this.options.ledger.entry(member.kind, name, details)
     const ownerBits = member.kind === 'directory' ? 0o700 : 0o600
     if ((member.kind === 'file' || member.kind === 'directory') && (member.mode & ownerBits) !== ownerBits) {
       this.modesToMend.push({ name: member.name, mode: (member.mode & ~UMASK) | ownerBits })

@@ -110,13 +110,15 @@ export interface EndRecord {
   zip64: boolean
 }
 
-/** The last end record in `tail` (the last bytes of a file of `size`) whose comment fits in the file. */
+/**
+ * The last end record in `tail` (the last bytes of a file of `size`), as unzip finds it: the last
+ * signature, its comment fitting in the file or not (`end` past `size`: see openZip).
+ */
 export function findEndRecord(tail: Buffer, size: number): EndRecord | undefined {
   const tailStart = size - tail.length
   for (let at = tail.length - END_RECORD_BYTES; at >= 0; at--) {
     if (tail.readUInt32LE(at) !== END_SIGNATURE) continue
     const end = at + END_RECORD_BYTES + tail.readUInt16LE(at + 20)
-    if (end > tail.length) continue
     const directoryBytes = tail.readUInt32LE(at + 12)
     const directoryOffset = tail.readUInt32LE(at + 16)
     const locator = at >= ZIP64_LOCATOR_BYTES && tail.readUInt32LE(at - ZIP64_LOCATOR_BYTES) === ZIP64_LOCATOR_SIGNATURE
@@ -172,6 +174,15 @@ export async function openZip(file: string): Promise<OpenZip> {
     readSync(fd, tail, 0, tail.length, size - tail.length)
     const end = findEndRecord(tail, size)
     if (end === undefined) throw corrupt(new Error('it has no end of central directory record'))
+    // unzip reads on with a warning, yauzl refuses, and an earlier record would be another zip: refused.
+    if (end.end > size) {
+      throw corrupt(
+        new Error(
+          `its end record's comment of ${end.end - end.at - END_RECORD_BYTES} bytes runs past the end of the file ` +
+            `(${size - end.at - END_RECORD_BYTES} bytes are there): the zip is cut short or damaged`
+        )
+      )
+    }
     const window = zipWindow(fd, end)
     const reader = new WindowReader(fd, window.shift, window.size)
     const zip = await yauzl

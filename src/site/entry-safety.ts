@@ -154,13 +154,19 @@ export class EntryIndex {
   }
 
   /** Returns the folder's path, '' for the root. */
-  addDirectory(name: string): string {
+  /**
+   * `replacesFile`: the reader replaces a file at the folder's path with the folder (GNU tar does,
+   * as a later member wins; unzip refuses), so the later entry wins here too.
+   */
+  addDirectory(name: string, replacesFile = false): string {
     const path = entryPath(name)
     const key = foldPath(path)
     const existing = this.nodes.get(key)
     if (existing?.kind === 'dir') return this.sameSpelling(existing, path, name)
     this.claimParents(path, name)
-    if (existing?.kind === 'file') throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
+    if (existing?.kind === 'file' && !replacesFile) {
+      throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file')
+    }
     if (existing === undefined) this.hold(1, path.length, name)
     else this.sameSpelling(existing, path, name)
     this.symlinks.delete(key)

@@ -18,6 +18,14 @@ export interface SiteLimits {
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'special'
 
+/** `size`: the bytes a file writes; `replacesFile`: a folder takes the place of a file before it (see addDirectory). */
+export interface EntryDetails {
+  size?: number
+  target?: string
+  special?: string
+  replacesFile?: boolean
+}
+
 export interface SiteCounts {
   files: number
   directories: number
@@ -80,7 +88,7 @@ export class SiteLedger {
    * Checks and counts one entry; returns its path in the site, or undefined when it is skipped
    * (a device or a fifo: `special` names what it is). `size`: the bytes a file writes.
    */
-  entry(kind: EntryKind, name: string, details: { size?: number; target?: string; special?: string } = {}) {
+  entry(kind: EntryKind, name: string, details: EntryDetails = {}) {
     const path = this.check(kind, name, details)
     if (path !== undefined && this.rootBytes + Buffer.byteLength(path) > MAX_FULL_PATH_BYTES) {
       const tooLong = Object.assign(new Error('name too long'), { code: 'ENAMETOOLONG' })
@@ -89,7 +97,7 @@ export class SiteLedger {
     return path
   }
 
-  private check(kind: EntryKind, name: string, details: { size?: number; target?: string; special?: string }) {
+  private check(kind: EntryKind, name: string, details: EntryDetails) {
     if (++this.entries > this.maxEntries) {
       throw new SiteLimitError(
         `The bundle holds more than ${this.maxEntries.toLocaleString('en-US')} entries, the most the action ` +
@@ -99,7 +107,7 @@ export class SiteLedger {
     switch (kind) {
       case 'directory':
         this.counts.directories++
-        return this.index.addDirectory(name)
+        return this.index.addDirectory(name, details.replacesFile)
       case 'file':
         this.addBytes(name, details.size ?? 0)
         this.counts.files++

@@ -16,6 +16,7 @@ import {
   gnuTar,
   gnuTarOfDot,
   infoZip,
+  infoZipCommentCut,
   infoZipInPipeline,
   infoZipOfStdin,
   infoZipWithPrefix,
@@ -35,6 +36,7 @@ import {
   ZIP64_SIZE_ONLY
 } from '../support/archive-traits.js'
 import { exportBundle } from '../support/bundle-export.js'
+import { solarisAclTar } from '../support/hand-made-tar.js'
 import { type ArchiveKind, referenceUnpack } from '../support/reference-unpack.js'
 import {
   NAME_FIELD_FOLDER,
@@ -161,6 +163,13 @@ const SAME_TREE: SameTreeCase[] = [
         { format: 'gnu' }
       ),
     holds: ['pipe', 'zz-after.html']
+  },
+  {
+    // No tool here writes one: built as libarchive's test data of Solaris tar lays it out.
+    name: 'Solaris tar with ACL entries: each written as a file, then replaced by its member',
+    reader: 'tar',
+    build: () => Promise.resolve(solarisAclTar()),
+    holds: ['file-with-posix-acls', 'dir-with-posix-acls', 'file-with-nfsv4-acls', 'dir-with-nfsv4-acls']
   },
   // bsdtar's tar formats.
   ...(['gnutar', 'pax', 'ustar', 'v7'] as const).map((format): SameTreeCase => ({
@@ -541,7 +550,7 @@ interface RefusalCase {
   name: string
   /** Makes the archive; `outside` is a folder beside the workspace that must stay as it is. */
   build: (outside: string) => Promise<Buffer>
-  /** The step's error must name one of these entries (as the archive spells them). */
+  /** The step's error must name one of these entries (as the archive spells them), or say what is wrong. */
   names: (outside: string) => string[]
 }
 
@@ -621,6 +630,23 @@ const REFUSALS: RefusalCase[] = [
     name: 'tar: a .git folder',
     build: () => tar([page('index.html'), { type: 'file', name: '.git/config', content: '[core]\n' }]),
     names: () => ['.git/config']
+  },
+  {
+    // unzip reads it with a warning; an earlier end record (the zip stored inside) would be another site.
+    name: "zip: an end record whose comment runs past the file's end, a whole zip stored inside",
+    build: async () => {
+      const scratch = await tempFolder('docs-admin-diff-')
+      try {
+        const inner = await pythonArchive({ kind: 'zip', entries: [page('other.html')] })
+        return await infoZipCommentCut(scratch.dir, [
+          { type: 'file', name: 'index.html', content: '<p>the site</p>\n' },
+          { type: 'file', name: 'inner.zip', content: inner }
+        ])
+      } finally {
+        await scratch.remove()
+      }
+    },
+    names: () => ["end record's comment of 100 bytes runs past the end of the file"]
   },
   {
     name: 'zip: an absolute name',

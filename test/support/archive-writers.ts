@@ -79,6 +79,16 @@ export async function infoZip(
 }
 
 /**
+ * Info-ZIP zip of `entries` (stored: `-0`), its end record then saying that a comment of 100 bytes
+ * follows, which is not there: a zip cut short. unzip reads it with a warning ("zipfile comment truncated").
+ */
+export async function infoZipCommentCut(scratch: string, entries: readonly TreeEntry[]): Promise<Buffer> {
+  const zip = await infoZip(scratch, entries, { args: ['-0', '-X'] })
+  zip.writeUInt16LE(100, zip.length - 2)
+  return zip
+}
+
+/**
  * Info-ZIP zip reading a file on its standard input and writing to a pipe (`zip < page | ...`): one
  * entry named `-`. Not knowing what it will write, zip gives the local header zip64 sizes (the
  * uncompressed one first), the others in a data descriptor after the data.

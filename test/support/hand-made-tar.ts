@@ -1,5 +1,5 @@
 /**
- * Sparse tar members built by hand, in each flavour GNU tar reads (old GNU `S`, pax 0.0, 0.1 and
+ * Tars no tool here writes, built by hand: a Solaris tar with ACL entries, and sparse tar members in each flavour GNU tar reads (old GNU `S`, pax 0.0, 0.1 and
  * 1.0), whose size may lie: the member says it is `realSize` bytes while its map writes `regions`
  * pieces of data, `spacing` bytes apart. GNU tar lists the size it is told and writes what the map says.
  */
@@ -83,11 +83,12 @@ function header(
   size: number,
   type: string,
   fields: Array<[number, string]> = [],
-  magic = 'ustar\u000000'
+  magic = 'ustar\u000000',
+  mode = 0o644
 ) {
   const block = Buffer.alloc(TAR_BLOCK_BYTES)
   block.write(name, 0, 100, 'utf8')
-  block.write(octal(0o644, 8), 100, 'latin1')
+  block.write(octal(mode, 8), 100, 'latin1')
   block.write(octal(0, 8), 108, 'latin1')
   block.write(octal(0, 8), 116, 'latin1')
   block.write(octal(size, 12), 124, 'latin1')
@@ -117,4 +118,55 @@ function paxRecord(key: string, value: string): string {
 function padded(data: Buffer): Buffer {
   const rest = data.length % TAR_BLOCK_BYTES
   return rest === 0 ? data : Buffer.concat([data, Buffer.alloc(TAR_BLOCK_BYTES - rest)])
+}
+
+/** A member of solarisAclTar: a file or folder (name ending in `/`) and its ACL in Solaris tar's text. */
+interface AclMember {
+  name: string
+  type: '0' | '5'
+  mode: number
+  acl: string
+}
+
+/**
+ * A tar as Solaris tar writes one with ACLs (laid out as libarchive's test data of it): before each
+ * member, an entry of type `A` under the member's name whose data is the ACL (its kind, a NUL, the
+ * entries, a NUL). GNU tar knows no type `A`: it writes each as a file, which the member then replaces.
+ */
+export function solarisAclTar(): Buffer {
+  const members: AclMember[] = [
+    {
+      name: 'file-with-posix-acls',
+      type: '0',
+      mode: 0o644,
+      acl: '1000007\0user::rw-,user:lp:--x:71,group::r--,mask:r--,other:r--'
+    },
+    {
+      name: 'dir-with-posix-acls/',
+      type: '5',
+      mode: 0o750,
+      acl: '1000014\0user::rwx,group::r-x,mask:r-x,other:---,defaultuser::rwx'
+    },
+    {
+      name: 'file-with-nfsv4-acls',
+      type: '0',
+      mode: 0o640,
+      acl: '3000006\0group:daemon:rwxp--aARWcCos:-------:deny:12,owner@:rw-p--aARWcCos:-------:allow'
+    },
+    {
+      name: 'dir-with-nfsv4-acls/',
+      type: '5',
+      mode: 0o750,
+      acl: '3000005\0owner@:rwxp-DaARWcCos:-------:allow,everyone@:r-x---a-R-c--s:-------:allow'
+    }
+  ]
+  const blocks = members.flatMap(({ name, type, mode, acl }) => {
+    const data = Buffer.from(`${acl}\0`, 'latin1')
+    return [
+      header(name, data.length, 'A', [], undefined, mode),
+      padded(data),
+      header(name, 0, type, [], undefined, mode)
+    ]
+  })
+  return Buffer.concat([...blocks, Buffer.alloc(2 * TAR_BLOCK_BYTES)])
 }
