@@ -657,7 +657,7 @@ describe("`path` and the repository's files", () => {
     expect(changes()).toBe('A  content/api/get.mdx\nA  docs/docs.json\nA  docs/intro.mdx\n')
   })
 
-  test('an untracked folder of other files is replaced with a warning naming it; a new one silently', async () => {
+  test('an untracked folder of other files is replaced with a warning naming it; a new one quietly', async () => {
     await simulator()
     await checkout({ 'docs/intro.mdx': '# Intro\n' })
     await mkdir(path.join(workspace.dir, 'site'))

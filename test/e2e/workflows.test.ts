@@ -196,7 +196,20 @@ describe('what the examples promise', () => {
     expect(upload?.uses).toBe('actions/upload-pages-artifact@v5')
     expect(upload?.with).toEqual({ path: '${{ steps.export.outputs.site-path }}', 'include-hidden-files': true })
     expect(stepsOf(workflow).some((step) => step.uses?.startsWith('actions/deploy-pages@'))).toBe(true)
+    // A site served under /<repo>/ (a project site without a custom domain) stops before it goes live.
+    const steps = workflow.jobs.deploy?.steps ?? []
+    const check = steps.findIndex((step) => /BASE_PATH/.test(step.run ?? ''))
+    expect(steps[check - 1]?.uses).toBe('actions/configure-pages@v5')
+    expect(steps[check + 1]?.uses).toBe('actions/deploy-pages@v4')
   })
+
+  test.each(['examples/deploy-github-pages.yml', 'examples/deploy-s3-cloudfront.yml', 'examples/export-on-merge.yml'])(
+    '%s: its `paths` filter says which to pick when docs.json is at the root',
+    (file) => {
+      const text = readFileSync(path.join(ROOT, file), 'utf8')
+      expect(text).toMatch(/#.*docs\.json at its root[\s\S]*?paths:/)
+    }
+  )
 
   test('deploy-s3-cloudfront: pages also under their extensionless keys, then a CDN invalidation', () => {
     const workflow = load('examples/deploy-s3-cloudfront.yml')
@@ -205,6 +218,8 @@ describe('what the examples promise', () => {
       .join('\n')
     expect(runs).toContain('cp "$SITE/$page" "$pages/${page%.html}"')
     expect(runs).toContain("--content-type 'text/html; charset=utf-8'")
+    // A removed page's keys go too, once every upload is done (test/examples.test.ts runs the script).
+    expect(runs).toContain('aws s3 sync "$served" "s3://$BUCKET/" --delete --size-only')
     expect(runs).toContain('aws cloudfront create-invalidation')
   })
 
