@@ -966,7 +966,7 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __webpack_require__(1271).Headers
+module.exports.Headers = __webpack_require__(7300).Headers
 module.exports.Response = __webpack_require__(6678).Response
 module.exports.Request = __webpack_require__(7412).Request
 module.exports.FormData = __webpack_require__(6443).FormData
@@ -13834,7 +13834,7 @@ module.exports = {
 const { parseSetCookie } = __webpack_require__(8745)
 const { stringify } = __webpack_require__(9556)
 const { webidl } = __webpack_require__(220)
-const { Headers } = __webpack_require__(1271)
+const { Headers } = __webpack_require__(7300)
 
 /**
  * @typedef {Object} Cookie
@@ -18199,7 +18199,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1271:
+/***/ 7300:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -18907,7 +18907,7 @@ const {
   makeResponse,
   fromInnerResponse
 } = __webpack_require__(6678)
-const { HeadersList } = __webpack_require__(1271)
+const { HeadersList } = __webpack_require__(7300)
 const { Request, cloneRequest } = __webpack_require__(7412)
 const zlib = __webpack_require__(8522)
 const {
@@ -21178,7 +21178,7 @@ module.exports = {
 
 
 const { extractBody, mixinBody, cloneBody, bodyUnusable } = __webpack_require__(897)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __webpack_require__(1271)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __webpack_require__(7300)
 const { FinalizationRegistry } = __webpack_require__(656)()
 const util = __webpack_require__(7375)
 const nodeUtil = __webpack_require__(7975)
@@ -22219,7 +22219,7 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __webpack_require__(1271)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __webpack_require__(7300)
 const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __webpack_require__(897)
 const util = __webpack_require__(7375)
 const nodeUtil = __webpack_require__(7975)
@@ -26354,7 +26354,7 @@ const { channels } = __webpack_require__(4567)
 const { CloseEvent } = __webpack_require__(9617)
 const { makeRequest } = __webpack_require__(7412)
 const { fetching } = __webpack_require__(8033)
-const { Headers, getHeadersList } = __webpack_require__(1271)
+const { Headers, getHeadersList } = __webpack_require__(7300)
 const { getDecodeSplit } = __webpack_require__(7241)
 const { WebsocketFrameSend } = __webpack_require__(3055)
 

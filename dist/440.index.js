@@ -233,7 +233,7 @@ function recordedJobs(comments, trusted = our_comments/* BY_A_BOT */.I) {
     for (const comment of comments) {
         if (!trusted(comment.author))
             continue;
-        const match = markers/* RECORD_MARKER */.b.exec(comment.body);
+        const match = markers/* RECORD_MARKER */.bW.exec(comment.body);
         if (match === null)
             continue;
         try {
@@ -312,7 +312,7 @@ class JobRecords {
      */
     async latest(pull) {
         const comments = await (0,calls/* readGitHub */.kQ)(this.context, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), calls/* LISTING_TIMEOUT_MS */.Wu);
-        const recorded = recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.b, 'needed'));
+        const recorded = recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.bW, 'needed'));
         const latest = recorded.at(-1);
         if (latest !== undefined && latest.projectId !== this.projectId) {
             this.context.host.log.warning(`Pull request #${pull.number} records agent job ${latest.jobId} of project ${latest.projectId}, not of ` +
@@ -342,7 +342,7 @@ class JobRecords {
         const comments = await (0,calls/* tryGitHub */.d2)(this.context, `read the comments of ${where}`, (signal) => this.github.listIssueComments(pull.repository, pull.number, signal), hint, calls/* LISTING_TIMEOUT_MS */.Wu);
         if (comments === undefined)
             return;
-        if (recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.b, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
+        if (recordedJobs(comments, await this.ours.authors(comments, markers/* RECORD_MARKER */.bW, 'best-effort')).some((recorded) => recorded.jobId === job.jobId && recorded.projectId === job.projectId))
             return;
         const posted = await (0,calls/* tryGitHub */.d2)(this.context, `record agent job ${job.jobId} on ${where}`, (signal) => this.github.createIssueComment(pull.repository, pull.number, recordBody(job, this.command), signal), hint);
         if (posted !== undefined)
@@ -1035,203 +1035,39 @@ var errors = __webpack_require__(1922);
 var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/follow/schedule.ts
 /**
- * When to ask for a job's status next. Pure: the history of what the job reported, the settings,
- * the current time and a random source in; a wait in milliseconds out.
- *
- * Two regimes:
- * - Blind (nothing usable to go on: no progress, a stall, progress going backwards): the job may
- *   end at any moment, so the wait is 15% of the time followed so far, at least initialIntervalMs,
- *   growing no further than maxIntervalMs; +-10% jitter, never below initialIntervalMs nor past
- *   the 15%. An end is then noticed within max(initialIntervalMs, 15% of the time the job had
- *   run), with at most one request per initialIntervalMs.
- * - ETA (progress advancing): until a pace is known the wait may grow as the time followed does
- *   (a job at work is not about to end unannounced). Then fit a constant rate to the recent
- *   observations, taking the integer quantisation of `progress` into account, which gives an
- *   interval [early, late] in which the job should end. Poll at the latest moment that still
- *   notices an end at `early` within a small lag budget; when that poll finds the job still
- *   running, its observation narrows the interval.
+ * When to ask for a job's status next. Pure. A job may end at any moment (a failure is never
+ * announced), so the rule is one: its end is noticed within 15% of the time it has been followed.
+ * The wait is that 15%, at least `initialIntervalMs` (`poll-interval`: fewer requests early on)
+ * and at most `maxIntervalMs` (`max-poll-interval`). Jitter spreads the checks of runners started
+ * together by up to 10% either way, never below `initialIntervalMs` nor past the 15%. An end is
+ * so noticed within max(initialIntervalMs, 15% of the time followed), with at most one request
+ * per initialIntervalMs. The service's `Retry-After` and the step's deadline are the follower's.
  */
-/** A blind wait is at most this share of the time followed: the bound on noticing an end late. */
+/** The share of the time followed a wait may be: the bound on noticing an end late. */
 const LAG_SHARE = 0.15;
-/**
- * Unaimed waits are spread by +-10% so that runners started together do not poll in step; a blind
- * wait is then kept within the lag bound, and no wait below initialIntervalMs.
- */
-const BLIND_JITTER = 0.1;
-/** Aimed waits are lengthened by up to 10% at random (see nextPollDelay), within the lag budget. */
-const AIM_JITTER = 0.1;
-/** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
-const QUANTUM = 1;
-/** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
-const LAG_FRACTION = 0.03;
-/** A rate is trusted (its ETA may carry a wait past maxIntervalMs) from this many points... */
-const TRUST_MIN_POINTS = 3;
-/** ...when its quantisation spread, (rHi - rLo) / rHi, is at most this. */
-const TRUST_MAX_SPREAD = 0.25;
-/** A trusted wait extrapolates at most this many times the span the rate was measured over. */
-const HORIZON = 1;
-/** Only the most recent points are considered when fitting a rate (bounds the work per poll). */
-const MAX_SEGMENT = 32;
-/** Shortest wait ever returned: ETA aiming must not turn into a busy loop. */
-function minimumDelay(settings) {
-    return Math.max(1, settings.initialIntervalMs / 5);
-}
-/** The longest blind wait after following for `followedMs`: an end during it is noticed in time. */
-function lagBound(followedMs, settings) {
-    return Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs);
-}
-/** The blind wait before jitter. */
-function blindDelay(followedMs, settings) {
-    return Math.min(settings.maxIntervalMs, lagBound(followedMs, settings));
-}
-/**
- * The wait before jitter while progress advances but its pace is not known yet: a job at work
- * is not about to end unannounced, so the wait may double as the follow goes on (the time
- * followed plus one interval), up to maxIntervalMs, until the rate takes over.
- */
-function pacedDelay(followedMs, settings) {
-    const { initialIntervalMs: initial, maxIntervalMs: max } = settings;
-    return Math.min(max, initial + Math.max(0, followedMs));
-}
-/** A usable progress value: finite and within 0..100; anything else is treated as absent. */
-function usableProgress(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
-}
-/**
- * The longest recent run of observations that a single constant rate explains, given that each
- * reported value P stands for a true progress in [P, P + QUANTUM). A stall or a jump breaks the
- * run, so the fit only ever describes the job's current pace.
- *
- * For a line p(t) = a + r t the constraints are pairwise (for a fixed r the offsets allowed by
- * each point are intervals, and intervals on a line intersect iff they do pairwise), so the
- * feasible rates are the intersection of the pairwise ranges [(dP - Q)/dt, (dP + Q)/dt].
- */
-function fitRate(history) {
-    const last = history.at(-1);
-    const lastP = usableProgress(last?.progress);
-    if (last === undefined || lastP === undefined)
-        return undefined;
-    const segment = [{ at: last.at, p: lastP }];
-    let rLo = -Infinity;
-    let rHi = Infinity;
-    for (let i = history.length - 2; i >= 0 && segment.length < MAX_SEGMENT; i--) {
-        const obs = history[i];
-        const p = usableProgress(obs?.progress);
-        if (obs === undefined || p === undefined)
-            continue;
-        let lo = rLo;
-        let hi = rHi;
-        let ok = true;
-        for (const later of segment) {
-            const dt = later.at - obs.at;
-            const dp = later.p - p;
-            if (dt <= 0 || dp < 0) {
-                ok = false;
-                break;
-            }
-            lo = Math.max(lo, (dp - QUANTUM) / dt);
-            hi = Math.min(hi, (dp + QUANTUM) / dt);
-        }
-        if (!ok || lo > hi)
-            break;
-        rLo = lo;
-        rHi = hi;
-        segment.unshift({ at: obs.at, p });
-    }
-    if (segment.length < 2)
-        return undefined;
-    const first = segment[0];
-    return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi };
-}
-function nextPollDelay(history, settings, times, random) {
-    const { now, jobStartedAt: startedAt } = times;
-    const floor = minimumDelay(settings);
-    const followed = now - times.followedFrom;
-    const blindBase = blindDelay(followed, settings);
-    const jittered = (base) => Math.max(settings.initialIntervalMs, base * (1 + BLIND_JITTER * (2 * random() - 1)));
-    // Early on both bounds meet at initialIntervalMs (a shorter wait is more requests, a longer one
-    // a later notice): no jitter is left there; at maxIntervalMs the lag bound leaves room for it.
-    const blind = Math.min(lagBound(followed, settings), jittered(blindBase));
-    const last = history.at(-1);
-    const lastP = usableProgress(last?.progress);
-    // Progress absent (or garbage) now: nothing to estimate with.
-    if (last === undefined || lastP === undefined)
-        return blind;
-    // Stalled (no change since the previous report) or going backwards: the end could come at any
-    // moment (a stalled job may jump) or never; only the blind wait is safe.
-    const previous = history.at(-2);
-    const previousP = usableProgress(previous?.progress);
-    if (previousP !== undefined && lastP <= previousP)
-        return blind;
-    const fit = fitRate(history);
-    if (fit === undefined || fit.rHi <= 0) {
-        // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
-        // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
-        // upper bound of the remaining time: it may shorten the paced wait, never lengthen it.
-        if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
-            const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP;
-            return Math.max(floor, Math.min(jittered(pacedDelay(followed, settings)), last.at + remainingUpper - now));
-        }
-        return blind;
-    }
-    const paced = jittered(pacedDelay(followed, settings));
-    // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
-    // coarse integer steps is wide; the interval narrows as points accumulate.
-    const early = last.at + Math.max(0, 100 - lastP - QUANTUM) / fit.rHi;
-    const late = fit.rLo > 0 ? last.at + (100 - lastP) / fit.rLo : Infinity;
-    const origin = startedAt ?? history[0]?.at ?? last.at;
-    const estimatedEnd = Number.isFinite(late) ? (early + late) / 2 : early;
-    const tolerance = Math.max(floor, LAG_FRACTION * (estimatedEnd - origin));
-    // Poll at `late` when the interval is narrower than the lag budget (this poll then sees the end,
-    // at most `tolerance` after it); else at early + tolerance (an end at `early` is still noticed
-    // within budget, and a poll that comes too soon brings a point that narrows the interval).
-    const target = Math.min(late, early + tolerance);
-    let wait;
-    if (target <= now) {
-        // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
-        // the expected end: wait about as long as it is overdue, bounded by the blind wait.
-        wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)));
-    }
-    else {
-        wait = target - now;
-    }
-    // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
-    // only later (a poll just before the estimated end is a wasted request) and well within the
-    // lag budget.
-    wait += Math.min(AIM_JITTER * wait, tolerance / 4) * random();
-    // How far the estimate may stretch the wait:
-    // - two points: a rate with no consistency check (and coarse while progress steps are few):
-    //   it may only shorten the paced wait;
-    // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
-    // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
-    //   but no further ahead than the span the rate was measured over, so that a job that speeds
-    //   up is not overslept by much.
-    const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted
-        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
-        : fit.points >= TRUST_MIN_POINTS
-            ? Math.max(paced, settings.maxIntervalMs)
-            : paced;
-    return Math.max(floor, Math.min(wait, limit));
+/** How far jitter moves a wait either way, as a share of it. */
+const JITTER = 0.1;
+/** The wait before the next check, after following a job for `followedMs`; `random` in [0, 1). */
+function nextPollDelay(followedMs, settings, random) {
+    const lagBound = Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs);
+    const wait = Math.min(settings.maxIntervalMs, lagBound) * (1 + JITTER * (2 * random() - 1));
+    return Math.min(lagBound, Math.max(settings.initialIntervalMs, wait));
 }
 
 ;// CONCATENATED MODULE: ./src/follow/wait-log.ts
-/**
- * The longest the follower's own waits leave the log without a line. The promise is a line at
- * least every 60 s; the rest is for a status request under way when a line falls due (the line
- * then comes once it has answered; a request that is retried logs its retries itself).
- */
+/** The longest the follow leaves the log without a line. The promise is a line at least every 60 s. */
 const QUIET_MS = 55_000;
 class WaitLog {
     log;
     clock;
-    signal;
     lastLineAt;
-    constructor(log, clock, signal) {
+    ended = new AbortController();
+    /** Starts the heartbeat: `where()` is its line, one that the next such line supersedes. */
+    constructor(log, clock, where) {
         this.log = log;
         this.clock = clock;
-        this.signal = signal;
         this.lastLineAt = clock.now();
+        void this.beat(where);
     }
     info(line) {
         this.log.info(line);
@@ -1241,21 +1077,23 @@ class WaitLog {
         this.log.warning(line);
         this.lastLineAt = this.clock.now();
     }
-    /**
-     * Sleeps `ms`. Whenever the log has been quiet for QUIET_MS (also right away, after a long status
-     * request), prints `where(msToNextCheck)` first: a line that the next such line supersedes.
-     */
-    async sleep(ms, where) {
-        const until = this.clock.now() + Math.max(0, ms);
+    /** Ends the heartbeat: the follow is over (its timer would keep the process alive). */
+    stop() {
+        this.ended.abort();
+    }
+    async beat(where) {
         for (;;) {
-            const now = this.clock.now();
-            if (now >= until)
-                return;
-            if (now >= this.lastLineAt + QUIET_MS) {
-                this.log.progress(where(until - now));
-                this.lastLineAt = now;
+            try {
+                await this.clock.sleep(this.lastLineAt + QUIET_MS - this.clock.now(), this.ended.signal);
             }
-            await this.clock.sleep(Math.min(until, this.lastLineAt + QUIET_MS) - now, this.signal);
+            catch {
+                return;
+            }
+            const now = this.clock.now();
+            if (now < this.lastLineAt + QUIET_MS)
+                continue;
+            this.log.progress(where());
+            this.lastLineAt = now;
         }
     }
 }
@@ -1265,7 +1103,7 @@ class WaitLog {
  * Following a job until it ends, for export and agent jobs and deployments alike: check, read,
  * report, sleep. The status request, the clock and the cancellation signal are handed in, so tests
  * and the benchmark run it on a virtual clock; when to check next is schedule.ts's pure decision,
- * and wait-log.ts keeps the log from going quiet during the sleeps.
+ * and wait-log.ts keeps the log from going quiet, in the sleeps and in a slow status request.
  */
 
 
@@ -1286,97 +1124,118 @@ async function followJob(options) {
     const { clock, signal, name, startedAt } = options;
     const deadline = startedAt + options.timeoutMs;
     const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs };
-    const history = [];
     const followedFrom = clock.now();
-    const nextDelay = (now) => nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random());
-    const log = new WaitLog(options.log, clock, signal);
+    const nextDelay = (now) => nextPollDelay(now - followedFrom, schedule, () => clock.random());
     const warned = new Set();
     let lastSummary;
     let polls = 0;
     /** Checks failed since the last answer (see isPassing). */
     let failed = [...(options.failed ?? [])];
+    /** When the status request under way was sent, or when the next one is due: what the heartbeat says. */
+    let asking = { next: clock.now() };
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
-    /** Where the wait stands, for a line in a long sleep. */
-    const standing = (nextCheckInMs) => `${name}: ${lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`} after ${elapsed()}; ` +
-        `next check in ${(0,units/* formatDuration */.a3)(nextCheckInMs)}.`;
-    const sleepAtMost = (ms) => log.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), standing);
-    /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
-    const timedOut = (failedRead) => {
-        const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
-        const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
-            `waiting ${elapsed()}. ` +
-            `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
-    };
-    (0,errors/* throwIfCancelled */.dZ)(signal);
-    const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
-    let value = options.first;
-    // The read that gave it was a status request too.
-    if (value !== undefined)
-        polls++;
-    if (value === undefined && !options.checkFirst)
-        await sleepAtMost(options.initialIntervalMs);
-    for (;;) {
-        if (value === undefined) {
-            polls++;
-            try {
-                value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
-                failed = [];
-            }
-            catch (error) {
-                if (signal?.aborted)
-                    throw error;
-                const passing = options.isPassing?.(error, failed) === true;
-                failed.push(error);
-                // Out of time (the deadline cut the read short, or left no time to try again), or at the
-                // deadline with a read that would have been made again: the timeout's own message, with
-                // what was last seen and how to go on. Any other failure is its own.
-                if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
-                    throw timedOut(error);
-                if (!passing)
-                    throw error;
-                // The job goes on without us: a long wait should not end on a short outage, but the
-                // service's own word on when to ask again is kept, also when `timeout` does not leave it.
-                const asked = options.askedWait?.(error, clock.now());
-                if (asked !== undefined && clock.now() + asked > deadline)
-                    throw timedOut(error);
-                const delay = Math.max(asked ?? 0, nextDelay(clock.now()));
-                const next = (0,units/* formatDuration */.a3)(Math.min(delay, deadline - clock.now()));
-                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${next}.`);
-                await sleepAtMost(delay);
-                continue;
-            }
-        }
-        const reading = options.read(value);
+    /** Where the follow stands, for the heartbeat's line. */
+    const standing = () => {
         const now = clock.now();
-        history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) });
-        if (!options.known.has(reading.status) && !warned.has(reading.status)) {
-            warned.add(reading.status);
-            log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
-        }
-        const terminal = options.terminal.has(reading.status);
-        // Decided before the change line, which says when the next check comes (unless it may be the end).
-        const delay = nextDelay(now);
-        if (reading.summary !== lastSummary) {
-            const next = terminal || now >= deadline ? '' : `; next check in ${(0,units/* formatDuration */.a3)(Math.min(delay, deadline - now))}`;
-            log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`);
-            lastSummary = reading.summary;
-        }
-        await options.onValue?.(value);
-        const stale = terminal && options.stale?.is(value) === true;
-        if (terminal && (!stale || now >= staleUntil)) {
-            if (stale) {
-                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
-                    `later: taken as its end, though the service may not have taken it up yet.`);
+        const doing = 'since' in asking
+            ? `its status request has waited ${(0,units/* formatDuration */.a3)(now - asking.since)} for an answer`
+            : `next check in ${(0,units/* formatDuration */.a3)(Math.max(0, asking.next - now))}`;
+        const seen = lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`;
+        return `${name}: ${seen} after ${elapsed()}; ${doing}.`;
+    };
+    const log = new WaitLog(options.log, clock, standing);
+    const sleepAtMost = async (ms) => {
+        const wait = Math.max(0, Math.min(ms, deadline - clock.now()));
+        asking = { next: clock.now() + wait };
+        await clock.sleep(wait, signal);
+    };
+    /** One status request, the heartbeat saying it is under way. */
+    const check = async () => {
+        asking = { since: clock.now() };
+        return (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+    };
+    // The heartbeat runs until the follow ends, however it ends.
+    try {
+        /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
+        const timedOut = (failedRead) => {
+            const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
+            const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
+            return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
+                `waiting ${elapsed()}. ` +
+                `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
+        };
+        (0,errors/* throwIfCancelled */.dZ)(signal);
+        const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
+        let value = options.first;
+        // The read that gave it was a status request too.
+        if (value !== undefined)
+            polls++;
+        if (value === undefined && !options.checkFirst)
+            await sleepAtMost(options.initialIntervalMs);
+        for (;;) {
+            if (value === undefined) {
+                polls++;
+                try {
+                    value = await check();
+                    failed = [];
+                }
+                catch (error) {
+                    if (signal?.aborted)
+                        throw error;
+                    const passing = options.isPassing?.(error, failed) === true;
+                    failed.push(error);
+                    // Out of time (the deadline cut the read short, or left no time to try again), or at the
+                    // deadline with a read that would have been made again: the timeout's own message, with
+                    // what was last seen and how to go on. Any other failure is its own.
+                    if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
+                        throw timedOut(error);
+                    if (!passing)
+                        throw error;
+                    // The job goes on without us: a long wait should not end on a short outage, but the
+                    // service's own word on when to ask again is kept, also when `timeout` does not leave it.
+                    const asked = options.askedWait?.(error, clock.now());
+                    if (asked !== undefined && clock.now() + asked > deadline)
+                        throw timedOut(error);
+                    const delay = Math.max(asked ?? 0, nextDelay(clock.now()));
+                    const next = (0,units/* formatDuration */.a3)(Math.min(delay, deadline - clock.now()));
+                    log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${next}.`);
+                    await sleepAtMost(delay);
+                    continue;
+                }
             }
-            log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
-            return { value, polls };
+            const reading = options.read(value);
+            const now = clock.now();
+            if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+                warned.add(reading.status);
+                log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
+            }
+            const terminal = options.terminal.has(reading.status);
+            // Decided before the change line, which says when the next check comes (unless it may be the end).
+            const delay = nextDelay(now);
+            if (reading.summary !== lastSummary) {
+                const next = terminal || now >= deadline ? '' : `; next check in ${(0,units/* formatDuration */.a3)(Math.min(delay, deadline - now))}`;
+                log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`);
+                lastSummary = reading.summary;
+            }
+            await options.onValue?.(value);
+            const stale = terminal && options.stale?.is(value) === true;
+            if (terminal && (!stale || now >= staleUntil)) {
+                if (stale) {
+                    log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+                        `later: taken as its end, though the service may not have taken it up yet.`);
+                }
+                log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
+                return { value, polls };
+            }
+            if (now >= deadline)
+                throw timedOut();
+            // A stale end is checked again no later than when it would be taken.
+            await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
+            value = undefined;
         }
-        if (now >= deadline)
-            throw timedOut();
-        // A stale end is checked again no later than when it would be taken.
-        await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
-        value = undefined;
+    }
+    finally {
+        log.stop();
     }
 }
 

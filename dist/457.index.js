@@ -819,15 +819,20 @@ class EntryIndex {
         };
     }
     /** Returns the folder's path, '' for the root. */
-    addDirectory(name) {
+    /**
+     * `replacesFile`: the reader replaces a file at the folder's path with the folder (GNU tar does,
+     * as a later member wins; unzip refuses), so the later entry wins here too.
+     */
+    addDirectory(name, replacesFile = false) {
         const path = entryPath(name);
         const key = (0,file_names/* foldPath */.t)(path);
         const existing = this.nodes.get(key);
         if (existing?.kind === 'dir')
             return this.sameSpelling(existing, path, name);
         this.claimParents(path, name);
-        if (existing?.kind === 'file')
+        if (existing?.kind === 'file' && !replacesFile) {
             throw new UnsafeEntryError(name, 'is a directory where an earlier entry is a file');
+        }
         if (existing === undefined)
             this.hold(1, path.length, name);
         else
@@ -1107,7 +1112,7 @@ class SiteLedger {
         switch (kind) {
             case 'directory':
                 this.counts.directories++;
-                return this.index.addDirectory(name);
+                return this.index.addDirectory(name, details.replacesFile);
             case 'file':
                 this.addBytes(name, details.size ?? 0);
                 this.counts.files++;
@@ -1328,7 +1333,9 @@ class TarUnpacker {
             return;
         const name = (0,site_paths/* decodeSitePath */.xZ)(member.name);
         const target = member.target === undefined ? undefined : (0,site_paths/* decodeSitePath */.xZ)(member.target);
-        this.options.ledger.entry(member.kind, name, { size: member.size, target, special: SPECIAL_KINDS[member.type] });
+        // GNU tar replaces a file with a later folder at its path (a Solaris tar's ACL entry is written as a file first).
+        const details = { size: member.size, target, special: SPECIAL_KINDS[member.type], replacesFile: true };
+        this.options.ledger.entry(member.kind, name, details);
         const ownerBits = member.kind === 'directory' ? 0o700 : 0o600;
         if ((member.kind === 'file' || member.kind === 'directory') && (member.mode & ownerBits) !== ownerBits) {
             this.modesToMend.push({ name: member.name, mode: (member.mode & ~UMASK) | ownerBits });
@@ -1499,15 +1506,16 @@ class WindowReader extends yauzl.RandomAccessReader {
         return block.subarray(0, read);
     }
 }
-/** The last end record in `tail` (the last bytes of a file of `size`) whose comment fits in the file. */
+/**
+ * The last end record in `tail` (the last bytes of a file of `size`), as unzip finds it: the last
+ * signature, its comment fitting in the file or not (`end` past `size`: see openZip).
+ */
 function findEndRecord(tail, size) {
     const tailStart = size - tail.length;
     for (let at = tail.length - END_RECORD_BYTES; at >= 0; at--) {
         if (tail.readUInt32LE(at) !== END_SIGNATURE)
             continue;
         const end = at + END_RECORD_BYTES + tail.readUInt16LE(at + 20);
-        if (end > tail.length)
-            continue;
         const directoryBytes = tail.readUInt32LE(at + 12);
         const directoryOffset = tail.readUInt32LE(at + 16);
         const locator = at >= ZIP64_LOCATOR_BYTES && tail.readUInt32LE(at - ZIP64_LOCATOR_BYTES) === ZIP64_LOCATOR_SIGNATURE;
@@ -1551,6 +1559,11 @@ async function openZip(file) {
         const end = findEndRecord(tail, size);
         if (end === undefined)
             throw (0,errors/* corrupt */.qb)(new Error('it has no end of central directory record'));
+        // unzip reads on with a warning, yauzl refuses, and an earlier record would be another zip: refused.
+        if (end.end > size) {
+            throw (0,errors/* corrupt */.qb)(new Error(`its end record's comment of ${end.end - end.at - END_RECORD_BYTES} bytes runs past the end of the file ` +
+                `(${size - end.at - END_RECORD_BYTES} bytes are there): the zip is cut short or damaged`));
+        }
         const window = zipWindow(fd, end);
         const reader = new WindowReader(fd, window.shift, window.size);
         const zip = await yauzl.fromRandomAccessReaderPromise(reader, window.size, {

@@ -28808,6 +28808,7 @@ function isGitFolderName(name) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JS: () => (/* binding */ isCredentialSegment),
 /* harmony export */   T6: () => (/* binding */ decodeOrNot),
 /* harmony export */   _S: () => (/* binding */ withoutLinkSecrets),
 /* harmony export */   oY: () => (/* binding */ maskLinkSecrets),
@@ -28815,7 +28816,8 @@ function isGitFolderName(name) {
 /* harmony export */ });
 /**
  * The secrets a link carries (a presigned bundle link's signature, token, credential; its whole
- * query; a password in the address), found by parsing the link, wherever it appears and however
+ * query; a password in the address; a path segment that looks like a credential, a JWT say),
+ * found by parsing the link, wherever it appears and however
  * it is spelled: as it stands, JSON-escaped (`http:\/\/…`, `\u0026`), percent-encoded (a link
  * inside another link), with any scheme (`s3://`, `gs://`). Each is registered in every spelling
  * the log, a summary or an answer may show it in, so that it is masked before anything prints it.
@@ -28831,6 +28833,29 @@ function isGitFolderName(name) {
 const SECRET_PARAMS = /^(?:sig|authorization)$|signature|token|credential|secret/i;
 /** Shorter values are no signature, and masked they would blank out common words everywhere. */
 const MIN_SECRET_LENGTH = 8;
+/**
+ * A part of a path segment that may be a credential (a share token, a signature, a JWT's part): 24
+ * or more characters of letters, digits and the marks of base64 and of hex ids, with a digit and a
+ * letter among them.
+ */
+const TOKEN_PART = /^(?=.*\d)(?=.*[a-z])[\w~+=-]{24,}$/i;
+/** A JWT's header or claims: base64url of a JSON object, which starts `{"`. */
+const JWT_PART = /^eyJ[\w-]{13,}$/;
+/** A file name's extension (`gz` of `site.tar.gz`): short letters and digits after a dot. */
+const EXTENSION = /^[a-z\d]{1,5}$/i;
+/**
+ * Whether a path segment (decoded) may be a credential: a token (see TOKEN_PART), or parts joined
+ * by dots one of which is a token or a JWT's (a JWT: `eyJ….eyJ….<signature>`). A file name is none,
+ * whatever its stem (`site.tar.gz`, `3f2a….zip`): a name and extensions is what a file is called.
+ */
+function isCredentialSegment(segment) {
+    const parts = segment.split('.');
+    while (parts.length > 1 && EXTENSION.test(parts.at(-1) ?? ''))
+        parts.pop();
+    if (parts.length === 1)
+        return TOKEN_PART.test(segment);
+    return parts.every((part) => /^[\w~+=-]*$/.test(part)) && parts.some((p) => TOKEN_PART.test(p) || JWT_PART.test(p));
+}
 /**
  * A link with a scheme, up to what ends it in text (white space, quotes, brackets, a backslash). The
  * scheme's length is bounded, so that a long run of letters costs linear time, not quadratic.
@@ -28868,6 +28893,12 @@ function maskLinkSecrets(url, add) {
             for (const value of [raw, decoded, encoded, lowerEscapes(raw), lowerEscapes(encoded)])
                 values.add(value);
         }
+    }
+    // A credential in the path (`/dl/<jwt>/site.tar.gz`), as it stands and decoded.
+    for (const segment of parsed.pathname.split('/')) {
+        if (isCredentialSegment(decodeOrNot(segment)))
+            for (const value of [segment, decodeOrNot(segment)])
+                values.add(value);
     }
     // A password in the address (`https://user:password@host/`).
     if (parsed.password !== '')
@@ -29262,6 +29293,7 @@ function formatMoment(at, now) {
 /* harmony export */   Gh: () => (/* binding */ serverUrlOf),
 /* harmony export */   Jq: () => (/* binding */ resolvePrompt),
 /* harmony export */   Q4: () => (/* binding */ readTriggeringComment),
+/* harmony export */   Qm: () => (/* binding */ runUrlOf),
 /* harmony export */   YG: () => (/* binding */ skipReason),
 /* harmony export */   _M: () => (/* binding */ repositoryOf),
 /* harmony export */   et: () => (/* binding */ subjectOf),
@@ -29313,8 +29345,6 @@ function readTriggeringComment(event, env) {
     }
     const user = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(comment.user);
     const repository = repositoryOf(env('GITHUB_REPOSITORY'), (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_3__/* .asObject */ .eB)(payload.repository));
-    const serverUrl = serverUrlOf(env);
-    const runId = env('GITHUB_RUN_ID');
     return {
         event: name,
         kind,
@@ -29327,10 +29357,15 @@ function readTriggeringComment(event, env) {
         authorType: typeof user.type === 'string' ? user.type : undefined,
         repository,
         subject: subjectOf(event, repository),
-        runUrl: repository && runId && /^\d+$/.test(runId)
-            ? `${serverUrl}/${repository.owner}/${repository.repo}/actions/runs/${runId}`
-            : undefined
+        runUrl: runUrlOf(env, repository)
     };
+}
+/** Link to this workflow run, when the runner says which. */
+function runUrlOf(env, repository) {
+    const runId = env('GITHUB_RUN_ID');
+    if (repository === undefined || runId === undefined || !/^\d+$/.test(runId))
+        return undefined;
+    return `${serverUrlOf(env)}/${repository.owner}/${repository.repo}/actions/runs/${runId}`;
 }
 /**
  * Where a review comment was written: `docs/install.md`, line 3 (or lines 3 to 5, of the file
@@ -29400,7 +29435,7 @@ function matchCommand(body, command) {
  * personal access token they are written as a person, whom the check of bots does not see.
  */
 function writtenByTheAction(body) {
-    return _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .REPLY_MARKER */ .Q.test(body) || _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_MARKER */ .b.test(body);
+    return _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .REPLY_MARKER */ .Qs.test(body) || _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_MARKER */ .bW.test(body) || _github_markers_js__WEBPACK_IMPORTED_MODULE_4__/* .PREVIEW_MARKER */ .yf.test(body);
 }
 /**
  * Why the comment runs nothing, before anyone is asked anything: a bot or the action itself wrote
@@ -29651,12 +29686,191 @@ function failureOf(error) {
 
 /***/ }),
 
+/***/ 1271:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ MarkedComment)
+/* harmony export */ });
+/* harmony import */ var _action_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8350);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
+/* harmony import */ var _calls_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4342);
+
+
+
+class MarkedComment {
+    github;
+    context;
+    place;
+    ours;
+    marker;
+    noun;
+    of;
+    writes = new _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .Serial */ .l();
+    /** The body the latest write asked for: a queued edit of an older one is not made. */
+    wanted;
+    /** A post was tried (or the comment is being looked for): no first post any more. */
+    tried = false;
+    current;
+    shown;
+    constructor(github, context, place, ours, marker, 
+    /** What it is, for messages: `the reply`, and `to comment 123` (of the one to post). */
+    noun, of) {
+        this.github = github;
+        this.context = context;
+        this.place = place;
+        this.ours = ours;
+        this.marker = marker;
+        this.noun = noun;
+        this.of = of;
+    }
+    get what() {
+        return `${this.noun} ${this.of}`;
+    }
+    get posted() {
+        return this.current;
+    }
+    /**
+     * The comment as an earlier run left it, which becomes this one (later writes edit it);
+     * undefined when there is none. `needed`: throws a GitHubApiError when the place cannot be read;
+     * `best-effort`: one bounded try, and undefined (after a warning) when it fails. Until it is
+     * known not to exist, nothing is posted: after a read that failed, nothing is posted at all (a
+     * second comment is worse than none).
+     */
+    async find(how) {
+        this.tried = true;
+        const found = await this.look(how);
+        if (found === 'unread')
+            return undefined;
+        if (found === undefined) {
+            this.tried = false;
+            return undefined;
+        }
+        this.adopt(found.posted);
+        return found;
+    }
+    /**
+     * Makes sure GitHub has `body`: posts the comment, or edits it. Retried as a read is; throws an
+     * ActionError that says `why` it matters when it cannot be written (a token that may not write
+     * comments, say).
+     */
+    async record(body, why) {
+        this.wanted = body;
+        await this.writes.now(() => this.recordNow(body, why));
+    }
+    /** Shows `body`: the first write posts the comment, later ones edit it. Best-effort. */
+    async show(body) {
+        this.wanted = body;
+        await this.writes.now(() => this.write(body));
+    }
+    /** As show(), without waiting for it; a later show makes an edit not yet started needless. */
+    showSoon(body) {
+        this.wanted = body;
+        this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined));
+    }
+    /** After a cancellation: the comment, if there is one, is edited once more; none is posted for this. */
+    async cancelled(body) {
+        await this.writes.now(async () => {
+            const posted = this.current;
+            if (posted === undefined || body === this.shown)
+                return;
+            this.shown = body;
+            await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHubWhenCancelled */ .C_)(this.context, `update ${this.noun} ${posted.id}`, this.update(posted, body));
+        });
+    }
+    async settled() {
+        await this.writes.settled();
+    }
+    /** Our comments here with the marker, and the one `select` takes; `unread` when a best-effort read failed. */
+    async look(how) {
+        const { repository, number, thread } = this.place;
+        const list = (signal) => thread === undefined
+            ? this.github.listIssueComments(repository, number, signal)
+            : this.github.listReviewComments(repository, number, signal);
+        const comments = how === 'needed'
+            ? await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .readGitHub */ .kQ)(this.context, list, _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu)
+            : await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `look for ${this.what}`, list, _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .READ_PERMISSION_HINT */ .JJ, _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .LISTING_TIMEOUT_MS */ .Wu);
+        if (comments === undefined)
+            return 'unread';
+        const ours = await this.ours.authors(comments, this.marker.pattern, how);
+        const found = comments
+            .filter((comment) => ours(comment.author) && (thread === undefined || comment.inReplyTo === thread))
+            .filter((comment) => this.marker.pattern.test(comment.body))
+            .map((comment) => ({ posted: { id: comment.id, url: comment.url }, body: comment.body }));
+        return this.marker.select(found);
+    }
+    async recordNow(body, why) {
+        const posted = this.current;
+        this.tried = true;
+        try {
+            if (posted !== undefined)
+                await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .writeGitHub */ .H0)(this.context, this.update(posted, body));
+            // A post that failed half-way is looked for before the next try: never a second comment.
+            else
+                this.adopt(await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .writeGitHub */ .H0)(this.context, this.post(body), async () => {
+                    const found = await this.look('needed');
+                    return found === 'unread' ? undefined : found?.posted;
+                }));
+        }
+        catch (error) {
+            if (!(error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O))
+                throw error;
+            const what = posted === undefined ? 'post' : 'update';
+            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not ${what} ${this.what} (${(0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(error, _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .WRITE_PERMISSION_HINT */ .yH)}), so ${why}`);
+        }
+        this.shown = body;
+    }
+    async write(body) {
+        if (body === this.shown)
+            return;
+        this.shown = body;
+        if (!this.tried) {
+            this.tried = true;
+            // A post that failed may have been made all the same (its answer lost or unreadable): it
+            // carries the marker, so it is found, and edited from then on, never posted twice.
+            let posted = await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `post ${this.what}`, this.post(body));
+            if (posted === undefined) {
+                const found = await this.look('best-effort');
+                posted = found === 'unread' ? undefined : found?.posted;
+            }
+            if (posted !== undefined)
+                this.adopt(posted);
+            return;
+        }
+        const posted = this.current;
+        if (posted === undefined)
+            return;
+        await (0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGitHub */ .d2)(this.context, `update ${this.noun} ${posted.id}`, this.update(posted, body));
+    }
+    adopt(posted) {
+        this.current = posted;
+        if (posted.url !== undefined)
+            this.context.outputs.set('comment-url', posted.url);
+    }
+    post(body) {
+        const { repository, number, thread } = this.place;
+        return (signal) => thread === undefined
+            ? this.github.createIssueComment(repository, number, body, signal)
+            : this.github.replyToReviewComment(repository, number, thread, body, signal);
+    }
+    update(posted, body) {
+        const { repository, thread } = this.place;
+        return (signal) => thread === undefined
+            ? this.github.updateIssueComment(repository, posted.id, body, signal)
+            : this.github.updateReviewComment(repository, posted.id, body, signal);
+    }
+}
+
+
+/***/ }),
+
 /***/ 3400:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ REPLY_MARKER),
-/* harmony export */   b: () => (/* binding */ RECORD_MARKER)
+/* harmony export */   Qs: () => (/* binding */ REPLY_MARKER),
+/* harmony export */   bW: () => (/* binding */ RECORD_MARKER),
+/* harmony export */   yf: () => (/* binding */ PREVIEW_MARKER)
 /* harmony export */ });
 /**
  * The hidden markers that open the action's own comments: a pull request's record of its agent
@@ -29667,6 +29881,8 @@ function failureOf(error) {
 const RECORD_MARKER = /^<!-- docs-admin-action:agent-job project=(\S+) job=(\S+) -->/;
 /** At the very start of a reply: what follows names the run, what was asked and the job. */
 const REPLY_MARKER = /^<!-- docs-admin-action:reply ((?:[a-z]+=\S+ )+)-->\n/;
+/** At the very start of a pull request's preview comment: one per project (see preview/preview-comment.ts). */
+const PREVIEW_MARKER = /^<!-- docs-admin-action:preview project=(\S+) -->\n/;
 
 
 /***/ }),
@@ -29843,6 +30059,8 @@ function toolCacheKept(env) {
     return Boolean(env.RUNNER_TOOL_CACHE) && env.RUNNER_ENVIRONMENT !== 'github-hosted';
 }
 
+// EXTERNAL MODULE: ./src/preview/branch.ts
+var branch = __nccwpck_require__(9458);
 // EXTERNAL MODULE: ./src/common/path-segment.ts
 var path_segment = __nccwpck_require__(2650);
 // EXTERNAL MODULE: ./src/common/units.ts
@@ -29860,6 +30078,7 @@ var path_guard = __nccwpck_require__(8747);
 
 
 
+
 const TRUE_WORDS = new Set(['true', 'True', 'TRUE']);
 const FALSE_WORDS = new Set(['false', 'False', 'FALSE']);
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -29870,6 +30089,13 @@ function codeList(names, separator = ', ') {
 }
 /** Free text, as given. */
 const input_kinds_text = (value) => value;
+/** One line of printable text (a branch, an environment's name), sent on as it is. */
+const printable = (value, name, { problem }) => {
+    if (!(0,common_text/* hasUnprintable */.BR)(value))
+        return value;
+    problem(`\`${name}\` must be one line of printable text, not ${JSON.stringify(value)}.`);
+    return undefined;
+};
 const flag = (value, name, { problem }) => {
     if (TRUE_WORDS.has(value))
         return true;
@@ -30053,7 +30279,15 @@ function notOwnFile(name, value, why) {
  * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
  */
 
-const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'];
+const OPERATIONS = [
+    'export',
+    'agent',
+    'agent-message',
+    'agent-status',
+    'agent-create',
+    'deploy',
+    'preview'
+];
 /** Repository permissions, weakest first (GitHub's roles). */
 const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
 /** No job runs longer than a few days (five on a self-hosted runner): a longer bound is a typo. */
@@ -30065,8 +30299,8 @@ const DURATIONS = '`250ms`, `90s`, `15m`, `1h`, or plain seconds (decimals allow
 const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
     operation: {
-        description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
-            '`agent-message`, `agent-status` or `agent-create`.',
+        description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `preview` (a preview deployment of a ' +
+            'branch), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
         parse: oneOf(OPERATIONS),
         for: 'all'
     },
@@ -30094,14 +30328,14 @@ const INPUTS = {
         for: ['export']
     },
     'job-id': {
-        description: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
-            'instead of triggering one. Agent operations: the agent job; on a pull-request comment it defaults to the ' +
-            'job recorded on the pull request.',
-        cli: '`export`: reuse this export job (skip the start call). `deploy`: follow this deployment (its status id) ' +
-            'instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: the job to ' +
-            'send the instruction to; without it, a new job is created.',
+        description: '`export`: reuse this export job (skip the start call). `deploy`, `preview`: follow this deployment (its ' +
+            'status id) instead of triggering one. Agent operations: the agent job; on a pull-request comment it ' +
+            'defaults to the job recorded on the pull request.',
+        cli: '`export`: reuse this export job (skip the start call). `deploy`, `preview`: follow this deployment (its ' +
+            'status id) instead of triggering one. `agent-message`, `agent-status`: the agent job (required). `agent`: ' +
+            'the job to send the instruction to; without it, a new job is created.',
         parse: segment,
-        for: ['export', 'deploy', 'agent', 'agent-message', 'agent-status']
+        for: ['export', 'deploy', 'preview', 'agent', 'agent-message', 'agent-status']
     },
     'docs-version': {
         description: 'Sent as `version` in the export start request when set.',
@@ -30130,13 +30364,13 @@ const INPUTS = {
         default: '30m'
     },
     'poll-interval': {
-        description: "First wait between status polls; later waits grow, and follow the job's progress.",
+        description: 'First wait between status polls, and the shortest; later waits are 15% of the time waited.',
         parse: duration(LONGEST_INTERVAL),
         for: 'all',
         default: '5s'
     },
     'max-poll-interval': {
-        description: 'Cap of the growth of the wait between status polls when the job reports no usable progress.',
+        description: 'Longest wait between status polls.',
         parse: duration(LONGEST_INTERVAL),
         for: 'all',
         default: '60s'
@@ -30179,8 +30413,8 @@ const INPUTS = {
     },
     verify: {
         description: 'Check the unpacked site before it replaces the old one: an `index.html`, at least the pages the job ' +
-            'reported, internal links that lead to files. `true`: warn; `strict`: fail and keep the old site; `false`: ' +
-            'skip.',
+            'reported, internal links that lead to files. `true`: warn, but fail and keep the old site if the bundle ' +
+            'has no page at all; `strict`: fail and keep the old site on any finding; `false`: skip.',
         parse: verifyMode,
         for: ['export'],
         default: 'true'
@@ -30211,7 +30445,7 @@ const INPUTS = {
         description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
             '`deploy` unless `job-id` is given.',
         parse: segment,
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview']
     },
     prompt: {
         description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
@@ -30243,6 +30477,26 @@ const INPUTS = {
         parse: headerSecret,
         for: 'all',
         default: '${{ github.token }}'
+    },
+    branch: {
+        description: '`preview`: the branch to preview. Default: on `pull_request` and `pull_request_target` the pull ' +
+            "request's head branch, on a push to a branch that branch; otherwise required.",
+        cli: '`preview`: the branch to preview (required).',
+        parse: printable,
+        for: ['preview']
+    },
+    'preview-comment': {
+        description: '`preview`, on a pull-request event: keep one comment on the pull request with the preview link and its ' +
+            'state, edited on every run and push.',
+        parse: flag,
+        for: ['preview'],
+        default: 'true'
+    },
+    'github-environment': {
+        description: '`preview`: also record a GitHub deployment of the head commit in this environment (e.g. `docs-preview`), ' +
+            "so that the preview's link shows in the pull request's merge box. Needs `permissions: deployments: write`.",
+        parse: printable,
+        for: ['preview']
     },
     'comment-reply': {
         description: 'On a comment event, whatever the operation: react to the command at once, and keep one reply up to date ' +
@@ -30282,6 +30536,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'helm-values',
     'broken-links',
     'deployed-commit',
+    'preview-url',
     'pr-link',
     'model',
     'source-repository',
@@ -30316,9 +30571,18 @@ class Outputs {
 }
 
 ;// CONCATENATED MODULE: ./src/action/resume.ts
-/** `Export job`, `Deployment` or `Agent job`: the job of an operation, for a message. */
+/** `Export job`, `Deployment`, `Preview` or `Agent job`: the job of an operation, for a message. */
 function jobNoun(operation) {
-    return operation === 'export' ? 'Export job' : operation === 'deploy' ? 'Deployment' : 'Agent job';
+    switch (operation) {
+        case 'export':
+            return 'Export job';
+        case 'deploy':
+            return 'Deployment';
+        case 'preview':
+            return 'Preview';
+        default:
+            return 'Agent job';
+    }
 }
 /**
  * The job goes on without the run: the operation and `job-id` that pick it up again. An export
@@ -30329,8 +30593,8 @@ function resumeHint(operation, jobId) {
     const job = `${jobNoun(operation)} ${jobId} was not cancelled with the run`;
     if (operation === 'export')
         return `${job}: pick it up with \`operation: export\` and \`job-id: ${jobId}\`.`;
-    if (operation === 'deploy')
-        return `${job}: follow it with \`operation: deploy\` and \`job-id: ${jobId}\`.`;
+    if (operation === 'deploy' || operation === 'preview')
+        return `${job}: follow it with \`operation: ${operation}\` and \`job-id: ${jobId}\`.`;
     return `${job}: check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`).`;
 }
 
@@ -30415,7 +30679,8 @@ const RULES = {
     'agent-message': messageSettings,
     'agent-status': statusSettings,
     'agent-create': createSettings,
-    deploy: deploySettings
+    deploy: deploySettings,
+    preview: previewSettings
 };
 function settingsOf(operation, values, common, context) {
     // The values of the inputs `operation` reads, each made by its kind (see readSettings).
@@ -30505,6 +30770,24 @@ function deploySettings(inputs, common, context) {
     if (context.text('project-id') === undefined && context.text('job-id') === undefined)
         context.problem('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.');
     return undefined;
+}
+/** `preview`: `project-id`; a branch not given comes from the event (the flow reads it, before any request). */
+function previewSettings(inputs, common, context) {
+    const projectId = inputs['project-id'];
+    if (projectId === undefined) {
+        if (context.text('project-id') === undefined)
+            context.problem('`project-id` is required for `preview`.');
+        return undefined;
+    }
+    return {
+        ...common,
+        operation: 'preview',
+        projectId,
+        jobId: inputs['job-id'],
+        branch: inputs.branch,
+        previewComment: inputs['preview-comment'],
+        githubEnvironment: inputs['github-environment']
+    };
 }
 /** What every agent operation reads: `project-id` is required. */
 function agentCommon(operation, inputs, common, context) {
@@ -30744,6 +31027,8 @@ function titleOf(settings, subject) {
                 : `Static export of ${settings.domain}`;
         case 'deploy':
             return settings.projectId === undefined ? `Deployment ${settings.jobId}` : `Deployment of ${settings.projectId}`;
+        case 'preview':
+            return on === undefined ? `Preview of ${settings.projectId}` : `Preview of ${settings.projectId} for ${on}`;
         case 'agent':
             return on === undefined ? `Agent conversation in project ${settings.projectId}` : `Agent conversation on ${on}`;
         case 'agent-create':
@@ -31206,6 +31491,7 @@ class JobReply {
 
 
 
+
 async function run(host = actionsHost(), clock = systemClock) {
     // Mask the secrets before anything else can print them, even a validation error.
     const secrets = new Secrets((secret) => host.setSecret(secret));
@@ -31229,6 +31515,10 @@ async function run(host = actionsHost(), clock = systemClock) {
     let client;
     let failure;
     try {
+        const event = await host.event();
+        // Before the inputs: a fork's run has no secrets, and a preview of its branch cannot be made.
+        if (skipsFork(host.getInput('operation'), event, { host, outputs, report }))
+            return;
         settings = readSettings((name) => host.getInput(name), {
             workspace: host.env('GITHUB_WORKSPACE') ?? process.cwd(),
             eventName: host.env('GITHUB_EVENT_NAME'),
@@ -31237,7 +31527,7 @@ async function run(host = actionsHost(), clock = systemClock) {
         report.title = titleOf(settings);
         client = new service_client/* ServiceClient */.Nl({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, clock, log, secrets, signal });
         const startedAt = clock.now();
-        await runOperation(settings, client, {
+        await runOperation(settings, client, event, {
             host,
             clock,
             signal,
@@ -31264,6 +31554,24 @@ async function run(host = actionsHost(), clock = systemClock) {
         .appendSummary(renderSummary(report, outputs, failure, secrets, clock.now()))
         .catch((error) => log.warning(`Could not write the job summary: ${(0,errors/* errorMessage */.gJ)(error)}`));
 }
+/**
+ * A preview of a fork's pull request is skipped, with a notice: Mintlify previews branches of the
+ * connected repository only, and GitHub gives a fork's run no secrets (on `pull_request`).
+ */
+function skipsFork(operation, event, context) {
+    const fork = operation?.trim() === 'preview' ? (0,branch/* forkOf */.qc)(event) : undefined;
+    if (fork === undefined)
+        return false;
+    const message = `The pull request comes from ${fork}, a fork: Mintlify previews branches of the connected repository only ` +
+        "(and GitHub gives a fork's run no secrets), so no preview was triggered. Push the branch to this " +
+        'repository to preview it.';
+    context.host.log.notice(message);
+    context.outputs.set('skipped', true);
+    context.outputs.set('skip-reason', 'fork');
+    context.report.title = 'Preview';
+    context.report.notes.push(`Skipped: ${message}`);
+    return true;
+}
 /** A failure once a job exists says which job: the user picks it up from there. */
 function namingTheJob(message, settings, jobId) {
     if (settings === undefined || jobId === undefined || jobId === '' || message.includes(jobId))
@@ -31284,9 +31592,8 @@ function cancelledMessage(settings, jobId) {
  * reply, and every once-only request goes through its rerun rule (see reply/comment-run.ts). Then
  * only the flow the operation needs is loaded: the agent flow brings the GitHub client along.
  */
-async function runOperation(settings, client, context) {
+async function runOperation(settings, client, event, context) {
     const { host, report } = context;
-    const event = await host.event();
     // The issue or pull request the event is about names a conversation ("Agent conversation on #42").
     const home = (0,trigger/* repositoryOf */._M)(host.env('GITHUB_REPOSITORY'), (0,answer/* asObject */.eB)(event.payload.repository));
     report.title = titleOf(settings, (0,trigger/* subjectOf */.et)(event, home)?.number);
@@ -31294,18 +31601,22 @@ async function runOperation(settings, client, context) {
     if (entrance === undefined)
         return;
     const run = await (0,comment_run/* openCommentRun */.vA)(entrance, settings, context);
-    if (settings.operation !== 'export' && settings.operation !== 'deploy') {
+    if (settings.operation !== 'export' && settings.operation !== 'deploy' && settings.operation !== 'preview') {
         const { runAgent } = await __nccwpck_require__.e(/* import() */ 440).then(__nccwpck_require__.bind(__nccwpck_require__, 4440));
         return runAgent(settings, client, context, entrance, run);
     }
     const reply = new JobReply(run, jobNoun(settings.operation), context);
     try {
         if (settings.operation === 'export') {
-            const { runExport } = await __nccwpck_require__.e(/* import() */ 392).then(__nccwpck_require__.bind(__nccwpck_require__, 6392));
+            const { runExport } = await __nccwpck_require__.e(/* import() */ 994).then(__nccwpck_require__.bind(__nccwpck_require__, 1994));
             await runExport(settings, client, context, { run, reply });
         }
+        else if (settings.operation === 'preview') {
+            const { runPreview } = await __nccwpck_require__.e(/* import() */ 802).then(__nccwpck_require__.bind(__nccwpck_require__, 421));
+            await runPreview(settings, client, context, { run, reply }, entrance);
+        }
         else {
-            const { runDeploy } = await __nccwpck_require__.e(/* import() */ 913).then(__nccwpck_require__.bind(__nccwpck_require__, 913));
+            const { runDeploy } = await __nccwpck_require__.e(/* import() */ 133).then(__nccwpck_require__.bind(__nccwpck_require__, 2133));
             await runDeploy(settings, client, context, { run, reply });
         }
     }
@@ -31320,6 +31631,70 @@ async function runOperation(settings, client, context) {
     finally {
         await reply.settled();
     }
+}
+
+
+/***/ }),
+
+/***/ 9458:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   De: () => (/* binding */ previewBranch),
+/* harmony export */   Kd: () => (/* binding */ pullRequestNumber),
+/* harmony export */   _z: () => (/* binding */ previewCommit),
+/* harmony export */   qc: () => (/* binding */ forkOf)
+/* harmony export */ });
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
+/* harmony import */ var _service_answer_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(885);
+
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+/** The pull request a pull-request event is about: its head branch and commit, and both repositories. */
+function pullRequestOf(event) {
+    if (!PULL_REQUEST_EVENTS.has(event.name ?? ''))
+        return undefined;
+    const pull = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)(event.payload.pull_request);
+    return typeof pull.number === 'number' ? pull : undefined;
+}
+/**
+ * The repository a pull-request event's head branch lives in, when it is not the base repository
+ * (a fork's pull request); undefined otherwise.
+ */
+function forkOf(event) {
+    const pull = pullRequestOf(event);
+    if (pull === undefined)
+        return undefined;
+    const head = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)((0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)(pull.head).repo).full_name;
+    const base = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)((0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)(pull.base).repo).full_name;
+    // A head repository that was deleted is null: a fork that is gone.
+    if (typeof base !== 'string')
+        return undefined;
+    if (head === null)
+        return 'a deleted fork';
+    return typeof head === 'string' && head.toLowerCase() !== base.toLowerCase() ? head : undefined;
+}
+/** The branch to preview: `branch`, else the event's; an InputError naming `branch` when there is none. */
+function previewBranch(branch, event, env) {
+    if (branch !== undefined)
+        return branch;
+    const head = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)(pullRequestOf(event)?.head).ref;
+    if (typeof head === 'string' && head !== '')
+        return head;
+    const pushed = env('GITHUB_REF_NAME');
+    if (event.name === 'push' && env('GITHUB_REF_TYPE') === 'branch' && pushed)
+        return pushed;
+    throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`\`branch\` is required for \`preview\` on \`${event.name ?? 'no event'}\`: only a pull request (its head ` +
+        'branch) or a push to a branch gives one by itself.');
+}
+/** The commit the preview shows: the pull request's head commit, else the one the workflow runs on. */
+function previewCommit(event, env) {
+    const sha = (0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)((0,_service_answer_js__WEBPACK_IMPORTED_MODULE_1__/* .asObject */ .eB)(pullRequestOf(event)?.head)).sha;
+    return typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha) ? sha : env('GITHUB_SHA');
+}
+/** The pull request a pull-request event is about, by number; undefined on any other event. */
+function pullRequestNumber(event) {
+    return pullRequestOf(event)?.number;
 }
 
 
@@ -31349,9 +31724,12 @@ var rerun_state = __nccwpck_require__(8918);
 var host = __nccwpck_require__(8350);
 // EXTERNAL MODULE: ./src/github/calls.ts
 var calls = __nccwpck_require__(4342);
+// EXTERNAL MODULE: ./src/github/marked-comment.ts
+var marked_comment = __nccwpck_require__(1271);
 // EXTERNAL MODULE: ./src/github/markers.ts
 var markers = __nccwpck_require__(3400);
 ;// CONCATENATED MODULE: ./src/reply/run-reply.ts
+
 
 
 
@@ -31362,15 +31740,9 @@ class RunReply {
     comment;
     number;
     context;
-    ours;
-    /** The reply's writes, one after the other; the reaction's beside them (see Serial). */
-    writes = new calls/* Serial */.l();
+    reply;
+    /** The reaction's write, beside the reply's (see Serial). */
     aside = new calls/* Serial */.l();
-    /** The body the latest write asked for: a queued edit of an older one is not made. */
-    wanted;
-    tried = false;
-    posted;
-    shown;
     /** What the reply's marker says (see rerun-state.ts). */
     state;
     constructor(github, comment, 
@@ -31380,7 +31752,6 @@ class RunReply {
         this.comment = comment;
         this.number = number;
         this.context = context;
-        this.ours = ours;
         const env = (name) => context.host.env(name);
         const step = [env('GITHUB_JOB'), env('GITHUB_ACTION')].filter((part) => part !== undefined).join('.');
         this.state = {
@@ -31389,6 +31760,8 @@ class RunReply {
             comment: comment.id,
             review: comment.kind === 'review' || undefined
         };
+        const thread = comment.kind === 'review-comment' ? comment.threadId : undefined;
+        this.reply = new marked_comment/* MarkedComment */.O(github, context, { repository: comment.repository, number, thread }, ours, { pattern: markers/* REPLY_MARKER */.Qs, select: (found) => this.select(found) }, 'the reply', `to comment ${comment.id}`);
     }
     /**
      * Undefined (after a line that says why) where the action does not reply: a discussion's or a
@@ -31415,11 +31788,9 @@ class RunReply {
      * twice or start a second job. No second reply is posted in that case either.
      */
     async resume() {
-        // Until the earlier reply is known not to exist, this attempt posts none of its own.
-        this.tried = true;
         let earlier;
         try {
-            earlier = await this.findReply('needed');
+            earlier = await this.reply.find('needed');
         }
         catch (error) {
             if (!(error instanceof host/* GitHubApiError */.O))
@@ -31429,48 +31800,24 @@ class RunReply {
                 `docs service: not knowing what the earlier attempt asked, it could send the message twice or create a ` +
                 `second job. Rerun the workflow once GitHub answers, or comment the command again.`);
         }
-        if (earlier === undefined) {
-            this.tried = false;
-            return undefined;
-        }
-        this.adopt(earlier.posted);
-        this.state = earlier.state;
-        return this.state;
+        const state = earlier === undefined ? undefined : (0,rerun_state/* readReplyMarker */.v3)(earlier.body);
+        if (state !== undefined)
+            this.state = state;
+        return state;
     }
     /**
-     * This workflow run's reply to this command in the thread (the last, were there more), and what
-     * its marker says; undefined when there is none. `needed`: throws when the conversation cannot
-     * be read; `best-effort`: one bounded try, and undefined (after a warning) when it fails.
+     * This workflow run's reply to this command (the same run, step and command: another workflow,
+     * or another step, answering it keeps its own reply). Of two replies (a post GitHub made late,
+     * after the one the attempt went on with), the late one still says it is asking; the other says
+     * how that ended, and is the one to go on from.
      */
-    async findReply(how) {
-        const { repository, kind, threadId } = this.comment;
-        const list = (signal) => kind === 'review-comment'
-            ? this.github.listReviewComments(repository, this.number, signal)
-            : this.github.listIssueComments(repository, this.number, signal);
-        const comments = how === 'needed'
-            ? await (0,calls/* readGitHub */.kQ)(this.context, list, calls/* LISTING_TIMEOUT_MS */.Wu)
-            : await (0,calls/* tryGitHub */.d2)(this.context, `look for the reply to comment ${this.comment.id}`, list, calls/* READ_PERMISSION_HINT */.JJ, calls/* LISTING_TIMEOUT_MS */.Wu);
-        if (comments === undefined)
-            return undefined;
-        const ours = await this.ours.authors(comments, markers/* REPLY_MARKER */.Q, how);
-        // The same command of the same workflow run and step: another workflow, or another step,
-        // answering it keeps its own reply.
+    select(found) {
         const { comment: id, run, step, review } = this.state;
-        const answers = (comment) => {
-            if (!ours(comment.author) || (kind === 'review-comment' && comment.inReplyTo !== threadId))
-                return undefined;
-            const state = (0,rerun_state/* readReplyMarker */.v3)(comment.body);
-            return state?.comment === id && state.run === run && state.step === step && state.review === review
-                ? state
-                : undefined;
-        };
-        const replies = comments.flatMap((comment) => {
-            const state = answers(comment);
-            return state === undefined ? [] : [{ posted: { id: comment.id, url: comment.url }, state }];
+        const replies = found.filter((reply) => {
+            const state = (0,rerun_state/* readReplyMarker */.v3)(reply.body);
+            return state?.comment === id && state.run === run && state.step === step && state.review === review;
         });
-        // Two replies: a post GitHub made late, after the one the attempt went on with. The late one
-        // still says it is asking; the other says how that ended, and is the one to go on from.
-        return replies.findLast((reply) => reply.state.outcome !== 'pending') ?? replies.at(-1);
+        return replies.findLast((reply) => (0,rerun_state/* readReplyMarker */.v3)(reply.body)?.outcome !== 'pending') ?? replies.at(-1);
     }
     /**
      * What the marker says from now on, after `event`; returns when GitHub must have it (see
@@ -31493,113 +31840,33 @@ class RunReply {
     }
     /** Waits for every write queued so far (the reaction, edits not waited for). */
     async settled() {
-        await Promise.all([this.writes.settled(), this.aside.settled()]);
+        await Promise.all([this.reply.settled(), this.aside.settled()]);
     }
     /**
-     * After a cancellation: the reply, if there is one, is edited once more to `body`, so that it
+     * After a cancellation: the reply, if there is one, is edited once more to `text`, so that it
      * does not say "working" for good. No reply is posted just for this.
      */
     async cancelled(text) {
-        await this.writes.now(() => this.cancelledNow(text));
-    }
-    async cancelledNow(text) {
-        const posted = this.posted;
-        const body = this.marked(text);
-        if (posted === undefined || body === this.shown)
-            return;
-        this.shown = body;
-        await (0,calls/* tryGitHubWhenCancelled */.C_)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
+        await this.reply.cancelled(this.marked(text));
     }
     /**
-     * Shows `text` and makes sure GitHub has it: posts the reply, or edits it when there is one.
-     * For what the marker must say before a request goes to the service (see advance):
-     * a rerun that did not find it would ask the service again. Retried as a read is; throws an
-     * ActionError naming the cause (a token that may not write comments, say) when it cannot be written.
+     * Shows `text` and makes sure GitHub has it, for what the marker must say before a request goes
+     * to the service (see advance): a rerun that did not find it would ask the service again.
+     * Throws an ActionError naming the cause when it cannot be written.
      */
     async record(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        await this.writes.now(() => this.recordNow(body));
+        await this.reply.record(this.marked(text), "nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow " +
+            'run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ' +
+            'the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ' +
+            'command again instead).');
     }
-    async recordNow(body) {
-        const posted = this.posted;
-        this.tried = true;
-        try {
-            if (posted !== undefined)
-                await (0,calls/* writeGitHub */.H0)(this.context, this.update(posted, body));
-            // A post that failed half-way is looked for before the next try: never a second reply.
-            else
-                this.adopt(await (0,calls/* writeGitHub */.H0)(this.context, this.post(body), async () => (await this.findReply('needed'))?.posted));
-        }
-        catch (error) {
-            if (!(error instanceof host/* GitHubApiError */.O))
-                throw error;
-            const what = posted === undefined ? 'post the reply to' : 'update the reply to';
-            throw new errors/* ActionError */.lZ(`Could not ${what} comment ${this.comment.id} (${(0,calls/* describeGitHubError */.dZ)(error, calls/* WRITE_PERMISSION_HINT */.yH)}), so ` +
-                `nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow ` +
-                `run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ` +
-                `the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ` +
-                `command again instead).`);
-        }
-        this.shown = body;
-    }
-    /**
-     * Shows `text`: the first call posts the reply, later calls edit it. Best-effort, once the
-     * writes queued before it are done.
-     */
+    /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
     async show(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        await this.writes.now(() => this.write(body));
+        await this.reply.show(this.marked(text));
     }
-    /**
-     * Shows `text` as show() does, but without waiting for it (while the job is followed: a slow
-     * GitHub must not cost the job its wait). A later show makes an edit not yet started needless.
-     */
+    /** As show(), not waited for (while the job is followed: a slow GitHub must not cost the job its wait). */
     showSoon(text) {
-        const body = this.marked(text);
-        this.wanted = body;
-        this.writes.soon(async () => (this.wanted === body ? this.write(body) : undefined));
-    }
-    async write(body) {
-        if (body === this.shown)
-            return;
-        this.shown = body;
-        const { id } = this.comment;
-        if (!this.tried) {
-            this.tried = true;
-            // A post that failed may have been made all the same (its answer lost or unreadable): it
-            // carries the marker, so it is found, and edited from then on, never posted twice.
-            const posted = (await (0,calls/* tryGitHub */.d2)(this.context, `reply to comment ${id}`, this.post(body))) ??
-                (await this.findReply('best-effort'))?.posted;
-            if (posted !== undefined)
-                this.adopt(posted);
-            return;
-        }
-        const posted = this.posted;
-        if (posted === undefined)
-            return;
-        await (0,calls/* tryGitHub */.d2)(this.context, `update the reply ${posted.id}`, this.update(posted, body));
-    }
-    /** `posted` is this run's reply from now on. */
-    adopt(posted) {
-        this.posted = posted;
-        if (posted.url !== undefined)
-            this.context.outputs.set('comment-url', posted.url);
-    }
-    /** The post of the reply `body`: in a review comment's thread, else in the conversation. */
-    post(body) {
-        const { repository, kind, threadId } = this.comment;
-        return (signal) => kind === 'review-comment'
-            ? this.github.replyToReviewComment(repository, this.number, threadId, body, signal)
-            : this.github.createIssueComment(repository, this.number, body, signal);
-    }
-    /** The edit of the reply to `body`, in a review comment's thread or in the conversation. */
-    update(posted, body) {
-        const { repository, kind } = this.comment;
-        return (signal) => kind === 'review-comment'
-            ? this.github.updateReviewComment(repository, posted.id, body, signal)
-            : this.github.updateIssueComment(repository, posted.id, body, signal);
+        this.reply.showSoon(this.marked(text));
     }
     marked(text) {
         return `${(0,rerun_state/* formatReplyMarker */.CO)(this.state)}${text}`;
@@ -31743,7 +32010,7 @@ function formatReplyMarker(state) {
 }
 /** The state a reply's marker holds; undefined for a body without one, or one that does not read. */
 function readReplyMarker(body) {
-    const match = _github_markers_js__WEBPACK_IMPORTED_MODULE_1__/* .REPLY_MARKER */ .Q.exec(body);
+    const match = _github_markers_js__WEBPACK_IMPORTED_MODULE_1__/* .REPLY_MARKER */ .Qs.exec(body);
     if (match === null)
         return undefined;
     const fields = new Map();
@@ -32550,6 +32817,14 @@ function isTlsRefusal(code) {
 }
 /** Statuses that say the service did not act: it was too busy to take the request. */
 const NOT_PROCESSED_TRANSIENT = new Set([429, 503]);
+/**
+ * A redirect: the action follows none (the key goes only to `base-url`'s origin). The service
+ * answered it having read the request, and may have acted on it (`303 See Other` says the result
+ * is elsewhere), so a request that creates something is not sent again after one.
+ */
+function isRedirect(status) {
+    return status >= 300 && status < 400;
+}
 function classify(kind, failure) {
     // Asked again, the service answers again; a request that creates something would create it twice.
     if (failure.kind === 'answer')
@@ -32562,17 +32837,17 @@ function classify(kind, failure) {
         return { retry: kind === 'idempotent' || !mayHaveBeenProcessed, mayHaveBeenProcessed };
     }
     const { status } = failure;
-    const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408;
+    const mayHaveBeenProcessed = (status >= 500 && !NOT_PROCESSED_TRANSIENT.has(status)) || status === 408 || isRedirect(status);
     const transient = status === 408 || status === 429 || (status >= 500 && status <= 599);
     return { retry: transient && (kind === 'idempotent' || !mayHaveBeenProcessed), mayHaveBeenProcessed };
 }
 /**
- * Whether the other side answered and said no (any status below 500 but 408, a 429 included): the
- * same request gets the same answer until something changes on our side or in time. Every other
- * failure (no answer, a 408 or 5xx, an unusable answer) is the network or the service failing.
+ * Whether the other side answered and said no (a 4xx but 408, a 429 included): the same request
+ * gets the same answer until something changes on our side or in time. Every other failure (no
+ * answer, a redirect, a 408 or 5xx, an unusable answer) is the network or the service failing.
  */
 function isRefusal(failure) {
-    return failure.kind === 'status' && failure.status < 500 && failure.status !== 408;
+    return failure.kind === 'status' && failure.status >= 400 && failure.status < 500 && failure.status !== 408;
 }
 function describeFailure(failure) {
     if (failure.kind === 'network') {
@@ -32584,7 +32859,7 @@ function describeFailure(failure) {
     }
     if (failure.kind === 'answer')
         return `HTTP ${failure.status} with an unusable answer: ${failure.problem}`;
-    return `HTTP ${failure.status}`;
+    return isRedirect(failure.status) ? `HTTP ${failure.status}, a redirect (not followed)` : `HTTP ${failure.status}`;
 }
 /** How a failure that may have been processed happened, for the "not sent again" message. */
 function describeAmbiguity(failure) {
@@ -32594,6 +32869,9 @@ function describeAmbiguity(failure) {
     }
     if (failure.kind === 'answer')
         return `the service answered HTTP ${failure.status}, but its answer was unusable (${failure.problem})`;
+    if (isRedirect(failure.status))
+        return (`the service answered HTTP ${failure.status}, a redirect, which the action does not follow ` +
+            "(the key goes only to `base-url`'s origin)");
     return `the service answered HTTP ${failure.status}`;
 }
 /** The causes the service's reference gives for a 403, each with what to do about it. */
@@ -32601,7 +32879,8 @@ const READ_ONLY_KEY = 'a key limited to reading, used for this POST (use a key w
 const IP_ALLOWLIST = "an IP allowlist on the key that does not hold this machine's address (GitHub-hosted runners change addresses: " +
     'use a runner with a fixed address, or lift the allowlist)';
 const FEATURE_OFF = {
-    'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)'
+    'static export': 'static export not enabled for the organization (a private beta under an enterprise agreement)',
+    previews: "preview deployments not available on the organization's plan"
 };
 /**
  * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that

@@ -49,6 +49,31 @@ const commentPage = (data, status, what) => {
         };
     });
 };
+/** A page of a review's inline comments: each with an id, a body, its author, and where it was written. */
+const inlineCommentPage = (data, status, what) => {
+    const comments = commentPage(data, status, what);
+    return comments.map((comment, index) => {
+        const item = objectOf(data[index]) ?? {};
+        const lineOk = item.line === undefined || item.line === null || typeof item.line === 'number';
+        if (!optional(item.path, 'string') || !lineOk)
+            throw unreadable(data, status, what, 'a list of review comments, each with its path and line');
+        const line = isId(item.line) ? item.line : isId(item.original_line) ? item.original_line : undefined;
+        return {
+            id: comment.id,
+            body: comment.body,
+            author: comment.author,
+            path: typeof item.path === 'string' && item.path !== '' ? item.path : undefined,
+            line
+        };
+    });
+};
+/** A deployment just created: its id. */
+const createdDeployment = (data, status, what) => {
+    const answer = objectOf(data);
+    if (answer === undefined || !isId(answer.id))
+        throw unreadable(data, status, what, 'the deployment with its id');
+    return answer.id;
+};
 /** A user's permission on a repository: `permission` or `role_name` (or both), as text. */
 const permission = (data, status, what) => {
     const answer = objectOf(data);
@@ -187,6 +212,34 @@ function createGitHubApi(token, apiUrl) {
             body,
             request: { signal }
         }), postedComment),
+        listReviewInlineComments: (repository, pullNumber, reviewId, max, signal) => call(`list the comments of review ${reviewId} on ${where(repository, pullNumber)}`, signal, () => rest.pulls.listCommentsForReview({
+            ...repository,
+            pull_number: pullNumber,
+            review_id: reviewId,
+            per_page: Math.min(max, COMMENTS_PER_PAGE),
+            page: 1,
+            request: { signal }
+        }), inlineCommentPage),
+        createDeployment: (repository, request, signal) => call(`create a deployment of ${request.ref} in ${request.environment} on ${where(repository)}`, signal, () => rest.repos.createDeployment({
+            ...repository,
+            ref: request.ref,
+            environment: request.environment,
+            description: request.description,
+            transient_environment: true,
+            production_environment: false,
+            auto_merge: false,
+            required_contexts: [],
+            request: { signal }
+        }), createdDeployment),
+        createDeploymentStatus: (repository, deploymentId, state, signal) => call(`set the status of deployment ${deploymentId} on ${where(repository)}`, signal, () => rest.repos.createDeploymentStatus({
+            ...repository,
+            deployment_id: deploymentId,
+            state: state.state,
+            description: state.description,
+            ...(state.environmentUrl === undefined ? {} : { environment_url: state.environmentUrl }),
+            ...(state.logUrl === undefined ? {} : { log_url: state.logUrl }),
+            request: { signal }
+        }), done),
         updateIssueComment: (repository, commentId, body, signal) => call(`edit comment ${commentId}`, signal, () => rest.issues.updateComment({ ...repository, comment_id: commentId, body, request: { signal } }), done),
         updateReviewComment: (repository, commentId, body, signal) => call(`edit review comment ${commentId}`, signal, () => rest.pulls.updateReviewComment({ ...repository, comment_id: commentId, body, request: { signal } }), done)
     };

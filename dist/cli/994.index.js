@@ -1,5 +1,5 @@
-export const id = 392;
-export const ids = [392];
+export const id = 994;
+export const ids = [994];
 export const modules = {
 
 /***/ 511:
@@ -197,7 +197,7 @@ function utf8SequenceLength(bytes, at) {
 
 /***/ }),
 
-/***/ 6392:
+/***/ 1994:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -695,20 +695,255 @@ async function realPathOf(target, input) {
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:timers/promises"
 var external_node_timers_promises_ = __webpack_require__(8500);
+;// CONCATENATED MODULE: ./src/verify/page-links.ts
+/**
+ * The `href`/`src` values of an HTML page's start tags, from its bytes, read a window at a time. A
+ * value follows `href` or `src` in any case with whitespace before it (not `data-src`, `xhref`),
+ * optional whitespace, `=`, optional whitespace: quoted either way, up to its closing quote within
+ * MAX_VALUE_BYTES, or unquoted, up to whitespace or `>`. Only in a start tag: going back from the
+ * name, the nearest `<` or `>` is a `<` that an ASCII letter follows; so HTML shown as text
+ * (`&lt;a href="/about"&gt;`), prose, `</a href=x>`, `<!`, `<?` and a page's start hold no link.
+ * Known limits: a `>` (or `<`) in an earlier quoted value of the tag decides instead (`<a title="a >
+ * b" href="/x">` hides the link), and links inside comments count.
+ */
+/** Attribute values are short; a longer run is not one (a broken page, or a script). */
+const MAX_VALUE_BYTES = 2048;
+/** A page is read this much at a time: memory stays flat whatever the pages' size. */
+const WINDOW_BYTES = 1024 * 1024;
+/** A longer run of whitespace reads the same as one of this length (no value holds it). */
+const RUN_BYTES = MAX_VALUE_BYTES + 1;
+const [EQUALS, LESS, GREATER, LINE_FEED, DOUBLE_QUOTE, SINGLE_QUOTE] = [0x3d, 0x3c, 0x3e, 0x0a, 0x22, 0x27];
+const LOWER = 0x20;
+const NAMES = [Buffer.from('href'), Buffer.from('src')];
+/** HTML's whitespace. */
+const isSpace = (byte) => byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
+/**
+ * Walks the link values of pages: each `=` found by Buffer's native search, a start tag looked for
+ * back to the name judged before at most (`tagAt`). The next window starts five bytes (a name and
+ * the byte before it) before the whitespace ahead of an `=` waiting for its value, or of the window's
+ * end, its whitespace runs cut to RUN_BYTES (under 7 KiB in all), before any value still to find.
+ */
+class PageScanner {
+    /** The value found last: `window` from `start` to `end`, at page offset `base + start`. */
+    window = Buffer.alloc(0);
+    start = 0;
+    end = 0;
+    base = 0;
+    /** The line of the window's start; the lines of the window before `lineAt`. */
+    lineBase = 1;
+    lineAt = 0;
+    lines = 0;
+    buffer;
+    final = false;
+    /** Where the search for the next `=` starts; once the window is done, where the next one takes up. */
+    from = 0;
+    /** Whether a start tag is open at the window's start, and at the name judged last (`tagAt`). */
+    startOpen = false;
+    tagAt = 0;
+    tagOpen = false;
+    /** At least 8 KiB: room for what a window carries and more. */
+    constructor(windowBytes = WINDOW_BYTES) {
+        this.buffer = Buffer.allocUnsafe(Math.max(windowBytes, 8 * 1024));
+    }
+    /** The 1-based line of the value found last, counted on from the one asked before (values come in order). */
+    line() {
+        this.lines += countLines(this.window.subarray(this.lineAt, this.start));
+        this.lineAt = this.start;
+        return this.lineBase + this.lines;
+    }
+    /** Reads a page through `read`, calling `found` for each link value in page order. */
+    scan(read, found) {
+        let filled = 0;
+        [this.from, this.base, this.lineBase, this.startOpen] = [0, 0, 1, false];
+        for (;;) {
+            for (let bytes = -1; bytes !== 0 && filled < this.buffer.length; filled += bytes)
+                bytes = read(this.buffer, filled);
+            this.final = filled < this.buffer.length;
+            this.window = this.buffer.subarray(0, filled);
+            [this.tagAt, this.tagOpen, this.lineAt, this.lines] = [0, this.startOpen, 0, 0];
+            while (this.next())
+                found();
+            if (this.final)
+                return;
+            filled = this.carry();
+        }
+    }
+    /** Finds the next link value of the window; false when it has no more it can judge. */
+    next() {
+        const page = this.window;
+        for (let at = page.indexOf(EQUALS, this.from); at !== -1; at = page.indexOf(EQUALS, at + 1)) {
+            const name = attributeNameStart(page, at);
+            if (name === -1 || !this.inStartTag(name))
+                continue;
+            let start = at + 1;
+            while (isSpace(page[start]))
+                start++;
+            const quote = page[start] === DOUBLE_QUOTE || page[start] === SINGLE_QUOTE ? page[start++] : undefined;
+            if (!this.final && start + MAX_VALUE_BYTES + 1 > page.length) {
+                // The value may go on past the window: the next one judges this `=`.
+                this.from = at;
+                return false;
+            }
+            const limit = Math.min(page.length, start + MAX_VALUE_BYTES + 1);
+            let end = quote === undefined ? start : page.indexOf(quote, start);
+            if (quote === undefined)
+                while (end < limit && !isSpace(page[end]) && page[end] !== GREATER)
+                    end++;
+            if (quote === undefined ? end === start : end === -1 || end >= limit)
+                continue;
+            [this.start, this.end, this.from] = [start, end, end];
+            return true;
+        }
+        this.from = page.length;
+        return false;
+    }
+    /** Moves what the next window needs to the buffer's start (see the class); returns its length. */
+    carry() {
+        const { window, buffer } = this;
+        let keep = this.from;
+        while (isSpace(window[keep - 1]))
+            keep--;
+        keep = Math.max(0, keep - 5);
+        this.startOpen = this.inStartTag(keep);
+        this.lineBase += countLines(window.subarray(0, keep));
+        this.base += keep;
+        let [out, run, from] = [0, 0, -1];
+        for (let at = keep; at < window.length; at++) {
+            const byte = window[at];
+            if (at === this.from)
+                from = out;
+            run = isSpace(byte) ? run + 1 : 0;
+            if (run <= RUN_BYTES)
+                buffer[out++] = byte;
+            else
+                [this.base, this.lineBase] = [this.base + 1, this.lineBase + (byte === LINE_FEED ? 1 : 0)];
+        }
+        this.from = from === -1 ? out : from;
+        return out;
+    }
+    /** Whether the nearest `<` or `>` before `name` is a `<` that a letter follows (see the class). */
+    inStartTag(name) {
+        const page = this.window;
+        const known = this.tagAt <= name;
+        let open = known ? this.tagOpen : this.startOpen;
+        for (let back = name - 1; back >= (known ? this.tagAt : 0); back--) {
+            const byte = page[back];
+            if (byte !== LESS && byte !== GREATER)
+                continue;
+            open = byte === LESS && ((page[back + 1] | LOWER) - 0x61) >>> 0 < 26;
+            break;
+        }
+        ;
+        [this.tagAt, this.tagOpen] = [name, open];
+        return open;
+    }
+}
+function countLines(bytes) {
+    let lines = 0;
+    for (let at = bytes.indexOf(LINE_FEED); at !== -1; at = bytes.indexOf(LINE_FEED, at + 1))
+        lines++;
+    return lines;
+}
+/** Where the name before the `=` at `at` starts, past whitespace, when it is `href` or `src` in any case; else -1. */
+function attributeNameStart(page, at) {
+    // Most `=` follow another name's letter: rejected at once (whitespace gives 0x2d or less once LOWER is set).
+    const last = page[at - 1] | LOWER;
+    if (last !== 0x66 && last !== 0x63 && last > 0x2d)
+        return -1;
+    let nameEnd = at;
+    while (isSpace(page[nameEnd - 1]))
+        nameEnd--;
+    for (const name of NAMES) {
+        const start = nameEnd - name.length;
+        let same = start > 0 && isSpace(page[start - 1]);
+        for (let i = 0; same && i < name.length; i++)
+            same = (page[start + i] | LOWER) === name[i];
+        if (same)
+            return start;
+    }
+    return -1;
+}
+
 // EXTERNAL MODULE: ./src/common/site-paths.ts
 var site_paths = __webpack_require__(4651);
-;// CONCATENATED MODULE: ./src/verify/link-targets.ts
+;// CONCATENATED MODULE: ./src/verify/links.ts
 /**
- * Where a link leads in the site, and which site paths the site serves. Pure. Site paths are
- * `/`-separated and relative to the site's root (`guides/start.html`); see site-paths.ts for
- * names that are not UTF-8.
+ * The internal links (relative and root paths) of a site's pages, judged against its files (site
+ * paths, see site-paths.ts) as the pages are read. Pure. Each distinct link is judged once: a root
+ * path is the same link from every page, a relative one from every page of its folder.
  */
 
+
+/** Broken links shown one by one; the rest are counted. */
+const BROKEN_LINKS_SHOWN = 20;
+/** Verdicts kept (about 100 bytes each); past that a link is judged each time it is met: time, not memory. */
+const VERDICTS_KEPT = 200_000;
+const [NUMBER_SIGN, SLASH] = [0x23, 0x2f];
+/** Whether a site path is an HTML page, the only files whose links are read. */
+const isPage = (path) => /\.html?$/i.test(path);
+/** The links of a site's pages, read in page order: `broken` holds the site's first ones. */
+class LinkCheck {
+    /** Internal links, and those that lead to no file of the site, every occurrence counted. */
+    links = 0;
+    brokenCount = 0;
+    broken = [];
+    served;
+    shown;
+    scanner;
+    rootLinks = new Map();
+    folderLinks = new Map();
+    kept = 0;
+    constructor(files, shown = BROKEN_LINKS_SHOWN, windowBytes) {
+        this.served = new Set(files);
+        this.shown = shown;
+        this.scanner = new PageScanner(windowBytes);
+    }
+    /** Reads the links of `page` (a site path) through `read`; a file that is no HTML page is not read. */
+    observe(page, read) {
+        if (!isPage(page))
+            return;
+        const folder = page.slice(0, page.lastIndexOf('/') + 1);
+        const relative = this.folderLinks.get(folder) ?? new Map();
+        this.folderLinks.set(folder, relative);
+        this.scanner.scan(read, () => {
+            const { window, start, end } = this.scanner;
+            // A link to a place in the same page (`#usage`) is not checked.
+            if (window[start] === NUMBER_SIGN)
+                return;
+            const root = window[start] === SLASH && (end === start + 1 || window[start + 1] !== SLASH);
+            const verdicts = root ? this.rootLinks : relative;
+            // Latin-1 gives each byte a character of its own.
+            const key = window.toString('latin1', start, end);
+            const verdict = verdicts.get(key) ?? this.judge(page, verdicts, key);
+            if (verdict === 'outside')
+                return;
+            this.links++;
+            if (verdict === 'served')
+                return;
+            this.brokenCount++;
+            if (verdict !== 'broken')
+                verdict.count++;
+        });
+    }
+    /** The verdict of a link met for the first time (or again, past VERDICTS_KEPT), kept. */
+    judge(page, verdicts, key) {
+        const { window, start, end, base } = this.scanner;
+        const target = linkTarget(page, (0,site_paths/* decodeSitePath */.xZ)(window.subarray(start, end)));
+        let verdict = target === undefined ? 'outside' : resolves(target, this.served) ? 'served' : 'broken';
+        if (verdict === 'broken' && this.broken.length < this.shown) {
+            const link = window.toString('utf8', start, end);
+            verdict = { file: page, offset: base + start, line: this.scanner.line(), link, count: 0 };
+            this.broken.push(verdict);
+        }
+        // A shown link is kept past the bound: one not kept is surely not shown.
+        if (this.kept++ < VERDICTS_KEPT || typeof verdict === 'object')
+            verdicts.set(key, verdict);
+        return verdict;
+    }
+}
 /**
- * The site path a link from page `from` (a site path such as `guides/start.html`) points to, or
- * undefined for links that leave the site or point nowhere in particular: other schemes, other
- * hosts, fragments of the same page, and links that climb above the site's root. A path that ends
- * in `/` (`guides/`) names its folder's index page.
+ * The site path a link from page `from` points to (`guides/`: a folder), or undefined when it leaves
+ * the site or points nowhere in particular (a scheme, a host, a fragment, a climb above the root).
  */
 function linkTarget(from, value) {
     const raw = decodeEntities(value.trim());
@@ -720,794 +955,86 @@ function linkTarget(from, value) {
     const decoded = path.includes('%') ? decodePercent(path) : path;
     const segments = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1);
     for (const segment of decoded.split('/')) {
-        if (segment === '' || segment === '.')
-            continue;
-        if (segment === '..') {
-            if (segments.length === 0)
-                return undefined;
+        if (segment === '..' && segments.length === 0)
+            return undefined;
+        if (segment === '..')
             segments.pop();
-        }
-        else
+        else if (segment !== '' && segment !== '.')
             segments.push(segment);
     }
     const target = segments.join('/');
     return decoded.endsWith('/') && target !== '' ? `${target}/` : target;
 }
-/**
- * Whether the site serves `target`: the file itself, or as a static host maps extensionless page
- * URLs, `<path>.html` or `<path>/index.html` (the service's bundles name pages that way).
- */
+/** Whether a site of `files` serves `target` as static hosts do: as is, `.html` or `/index.html` added. */
 function resolves(target, files) {
     if (target === '' || target.endsWith('/'))
         return files.has(`${target}index.html`);
     return files.has(target) || files.has(`${target}.html`) || files.has(`${target}/index.html`);
 }
 function decodeEntities(text) {
-    return text.includes('&')
-        ? text
-            .replace(/&amp;/g, '&')
-            .replace(/&#x2f;/gi, '/')
-            .replace(/&#47;/g, '/')
-        : text;
+    return text.includes('&') ? text.replace(/&amp;/g, '&').replace(/&#x2f;|&#47;/gi, '/') : text;
 }
-/**
- * A path's percent escapes decoded. Escapes that do not make UTF-8 (`caf%E9.html`, a Latin-1
- * name) name a file's bytes as site-paths.ts carries them; a path with a `%` that starts no
- * escape is taken as written.
- */
+/** Escapes decoded: those that make no UTF-8 name a file's bytes; a `%` that starts none keeps the path. */
 function decodePercent(path) {
-    try {
-        return decodeURIComponent(path);
-    }
-    catch {
-        if (/%(?![0-9a-f]{2})/i.test(path))
-            return path;
-        const bytes = [];
-        let text = 0;
-        for (const escape of path.matchAll(/%([0-9a-f]{2})/gi)) {
-            bytes.push((0,site_paths/* encodeSitePath */.Bz)(path.slice(text, escape.index)), Buffer.of(parseInt(escape[1], 16)));
-            text = escape.index + 3;
-        }
-        bytes.push((0,site_paths/* encodeSitePath */.Bz)(path.slice(text)));
-        return (0,site_paths/* decodeSitePath */.xZ)(Buffer.concat(bytes));
-    }
-}
-/**
- * Hashes of the first `length` UTF-16 units of `path` into `out` (no string is cut for it). An
- * ASCII path gives the same as pathBytesHash() of its bytes.
- */
-function pathHash(path, length, out) {
-    let hash = 0x811c9dc5;
-    let check = 0x3c6ef372;
-    for (let at = 0; at < length; at++) {
-        const unit = path.charCodeAt(at);
-        hash = Math.imul(hash ^ unit, 0x01000193);
-        check = Math.imul(check ^ unit, 0x5bd1e995);
-    }
-    finish(hash, check, out);
-}
-/** The same as pathHash() for the ASCII bytes `start` to `end` of a page. */
-function pathBytesHash(page, start, end, out) {
-    let hash = 0x811c9dc5;
-    let check = 0x3c6ef372;
-    for (let at = start; at < end; at++) {
-        const byte = page[at];
-        hash = Math.imul(hash ^ byte, 0x01000193);
-        check = Math.imul(check ^ byte, 0x5bd1e995);
-    }
-    finish(hash, check, out);
-}
-function finish(hash, check, out) {
-    out.hash = hash ^ (hash >>> 15);
-    // (0, 0) marks an empty slot of ServedPaths.
-    out.check = (check ^ (check >>> 13)) | (out.hash === 0 ? 1 : 0);
-}
-/**
- * The site paths a site serves, as hashes: each file, and the URLs a static host maps to it (as
- * resolves() does). An open-addressing table of pairs, at most half full: 8 bytes a slot, where a
- * set of strings would hold up to four new strings per file.
- */
-class ServedPaths {
-    slots = new Int32Array(2 * 1024);
-    taken = 0;
-    hashed = { hash: 0, check: 0 };
-    constructor(files) {
-        for (const file of files) {
-            this.add(file, file.length);
-            // `<path>.html` serves `<path>`; `<folder>/index.html` serves `<folder>/` and `<folder>`.
-            if (file.endsWith('.html') && file.length > 5 && file[file.length - 6] !== '/')
-                this.add(file, file.length - 5);
-            if (file === 'index.html' || file.endsWith('/index.html')) {
-                const folder = file.length - 'index.html'.length;
-                this.add(file, folder);
-                if (folder !== 0)
-                    this.add(file, folder - 1);
-            }
-        }
-    }
-    /** Whether the site serves the site path with these hashes. */
-    has(hash, check) {
-        const slots = this.slots;
-        const mask = slots.length / 2 - 1;
-        for (let slot = hash & mask; slots[slot * 2] !== 0 || slots[slot * 2 + 1] !== 0; slot = (slot + 1) & mask)
-            if (slots[slot * 2] === hash && slots[slot * 2 + 1] === check)
-                return true;
-        return false;
-    }
-    /** Adds the first `length` units of `path`. */
-    add(path, length) {
-        if (++this.taken * 4 > this.slots.length) {
-            const larger = new Int32Array(this.slots.length * 2);
-            const old = this.slots;
-            for (let at = 0; at < old.length; at += 2)
-                if (old[at] !== 0 || old[at + 1] !== 0)
-                    place(larger, old[at], old[at + 1]);
-            this.slots = larger;
-        }
-        pathHash(path, length, this.hashed);
-        if (!this.has(this.hashed.hash, this.hashed.check))
-            place(this.slots, this.hashed.hash, this.hashed.check);
-    }
-}
-function place(slots, hash, check) {
-    const mask = slots.length / 2 - 1;
-    let slot = hash & mask;
-    while (slots[slot * 2] !== 0 || slots[slot * 2 + 1] !== 0)
-        slot = (slot + 1) & mask;
-    slots[slot * 2] = hash;
-    slots[slot * 2 + 1] = check;
-}
-
-;// CONCATENATED MODULE: ./src/verify/page-links.ts
-/**
- * Finding the `href`/`src` values of an HTML page's start tags, from its bytes. Pure.
- *
- * A link value follows the attribute name `href` or `src` in any case, with whitespace before the
- * name (`data-src` and `xhref` are not links), then optional whitespace, `=` and optional
- * whitespace: quoted either way, up to its closing quote within MAX_VALUE_BYTES; or unquoted, up to
- * whitespace or `>`. It counts only inside a start tag: going back from the name, the nearest `<` or
- * `>` is a `<` that an ASCII letter follows. So an HTML sample shown as text (`&lt;a href="/about"&gt;`),
- * prose, `</a href=x>`, `<!...`, `<?...` and a page's start before any tag hold no link. Known limits
- * of looking no further back: a `>` (or `<`) inside an earlier quoted value of the same tag decides
- * instead (`<a title="a > b" href="/x">` hides the link), and links inside comments count.
- */
-/** Attribute values are short; a longer run is not one (a broken page, or a script). */
-const MAX_VALUE_BYTES = 2048;
-const EQUALS = 0x3d;
-const LESS = 0x3c;
-const GREATER = 0x3e;
-const DOUBLE_QUOTE = 0x22;
-const SINGLE_QUOTE = 0x27;
-/** An ASCII byte with this bit set is its lower case (for letters; other bytes are compared as they come). */
-const LOWER = 0x20;
-/** HTML's whitespace: tab, line feed, form feed, carriage return, space. */
-function isSpace(byte) {
-    return byte === 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d || byte === 0x0c;
-}
-/**
- * Walks the link values of one page: each next() finds the next one and sets `start` and `end`
- * (byte offsets). One object walks page after page (reset()), so a scan allocates nothing per link.
- *
- * Candidates are found with Buffer's native search for `=`; only the bytes around each `=` are
- * read in JavaScript. Whether a name is inside a start tag is read back to the name judged before
- * it at most (`tagAt`), so a page is read back once in all, however many attributes a tag has.
- */
-class LinkScanner {
-    /** Where the value found last starts and ends. */
-    start = 0;
-    end = 0;
-    page = Buffer.alloc(0);
-    /** Where the search for the next `=` starts. */
-    from = 0;
-    /** The start of the attribute name judged last (0: nothing known), and whether it was inside a start tag. */
-    tagAt = 0;
-    tagOpen = false;
-    /** Starts on `page`, from byte `from`; nothing is carried over from the page before. */
-    reset(page, from = 0) {
-        this.page = page;
-        this.from = from;
-        this.tagAt = 0;
-        this.tagOpen = false;
-        return this;
-    }
-    /** Finds the next link value; false when the page has no more. */
-    next() {
-        const page = this.page;
-        const length = page.length;
-        for (let at = page.indexOf(EQUALS, this.from); at !== -1; at = page.indexOf(EQUALS, at + 1)) {
-            // ` src=` is the shortest start of a value.
-            if (at < 4)
-                continue;
-            const nameStart = attributeNameStart(page, at);
-            if (nameStart === -1 || !this.inStartTag(nameStart))
-                continue;
-            // The value, past any whitespace after the `=`; a page that ends first has none.
-            let start = at + 1;
-            while (start < length && isSpace(page[start]))
-                start++;
-            if (start === length)
-                continue;
-            const quote = page[start];
-            const quoted = quote === DOUBLE_QUOTE || quote === SINGLE_QUOTE;
-            if (quoted)
-                start++;
-            if (start === length)
-                continue;
-            const limit = Math.min(length, start + MAX_VALUE_BYTES + 1);
-            let end;
-            if (quoted) {
-                // (Every quoted value's search ends at the next such quote at the latest, which a later
-                // quoted value of the page starts with: the searches of a page overlap little.)
-                end = page.indexOf(quote, start);
-                if (end === -1 || end >= limit)
-                    continue;
-            }
-            else {
-                end = start;
-                while (end < limit && !isSpace(page[end]) && page[end] !== GREATER)
-                    end++;
-                if (end === start)
-                    continue;
-            }
-            this.start = start;
-            this.end = end;
-            // An `=` inside the value starts nothing.
-            this.from = end;
-            return true;
-        }
-        this.from = length;
-        return false;
-    }
-    /**
-     * Whether the attribute name at `name` is inside a start tag: the nearest `<` or `>` before it
-     * is a `<` that a letter follows. Read back only to the name judged last (which is known); a
-     * name before that one is read back to the page's start.
-     */
-    inStartTag(name) {
-        const page = this.page;
-        let readTo = this.tagAt;
-        if (readTo > name)
-            readTo = 0;
-        let open = readTo === 0 ? false : this.tagOpen;
-        for (let back = name - 1; back >= readTo; back--) {
-            const byte = page[back];
-            if (byte !== LESS && byte !== GREATER)
-                continue;
-            open = byte === LESS && ((page[back + 1] | LOWER) - 0x61) >>> 0 < 26;
-            break;
-        }
-        this.tagAt = name;
-        this.tagOpen = open;
-        return open;
-    }
-}
-/**
- * Where the attribute name before the `=` at `at` starts, past any whitespace, when that name is
- * `href` or `src` in any case with whitespace before it; -1 otherwise. `at` is 4 or more.
- */
-function attributeNameStart(page, at) {
-    let nameEnd = at;
-    let last = page[nameEnd - 1] | LOWER;
-    // Most `=` follow another name's letter: rejected at once, and the whitespace before an `=` is
-    // read only when there is some (whitespace gives 0x2d or less once LOWER is set).
-    if (last !== 0x66 && last !== 0x63) {
-        if (last > 0x2d)
-            return -1;
-        while (isSpace(page[nameEnd - 1]))
-            if (--nameEnd < 4)
-                return -1;
-        last = page[nameEnd - 1] | LOWER;
-    }
-    let nameStart;
-    if (last === 0x66) {
-        // `href`
-        if (nameEnd < 5)
-            return -1;
-        if ((page[nameEnd - 2] | LOWER) !== 0x65)
-            return -1;
-        if ((page[nameEnd - 3] | LOWER) !== 0x72)
-            return -1;
-        if ((page[nameEnd - 4] | LOWER) !== 0x68)
-            return -1;
-        nameStart = nameEnd - 4;
-    }
-    else if (last === 0x63) {
-        // `src`
-        if ((page[nameEnd - 2] | LOWER) !== 0x72)
-            return -1;
-        if ((page[nameEnd - 3] | LOWER) !== 0x73)
-            return -1;
-        nameStart = nameEnd - 3;
-    }
-    else
-        return -1;
-    return isSpace(page[nameStart - 1]) ? nameStart : -1;
-}
-/** Every href/src value of the start tags of an HTML page, in the order they appear. */
-function scanLinks(page) {
-    const links = [];
-    const scanner = new LinkScanner().reset(page);
-    while (scanner.next())
-        links.push({ value: page.toString('utf8', scanner.start, scanner.end), offset: scanner.start });
-    return links;
-}
-/** The 1-based line of a byte offset. */
-function lineAt(page, offset) {
-    let line = 1;
-    for (let at = page.indexOf(0x0a); at !== -1 && at < offset; at = page.indexOf(0x0a, at + 1))
-        line++;
-    return line;
-}
-
-;// CONCATENATED MODULE: ./src/verify/links.ts
-/**
- * The internal links of a site's HTML pages: each `href`/`src` value of a start tag (see
- * page-links.ts) that points into the site (a relative or a root path), counted, and judged
- * against the site's files. Pure.
- *
- * Pages repeat their navigation, so most links were seen before: a collector keeps each distinct
- * link once, as a row of integers (two hashes of its bytes, its length and folder, where it first
- * appears in page order, how often, and two hashes of the site path it leads to), and resolves
- * only a new one. No link's text is kept: linkAt() reads a reported one back from its page. So
- * memory grows with the distinct links (36 bytes each, and 8 to 16 in the table that finds them),
- * not with the pages.
- */
-
-
-
-
-
-/** Whether a site path is an HTML page, the only files whose links are read. */
-function isPage(path) {
-    return /\.html?$/i.test(path);
-}
-/** A new collector of links. */
-function linkCollector() {
-    return new DistinctLinks();
-}
-// A row of the table of distinct links: ROW_INTS integers.
-const ROW_INTS = 9;
-/** The link's two hashes: with its length and folder, what tells two links apart. */
-const ROW_HASH = 0;
-const ROW_CHECK = 1;
-const ROW_LENGTH = 2;
-/** The page's folder (an index), or -1 for a root path, the same link from every folder. */
-const ROW_FOLDER = 3;
-const ROW_COUNT = 4;
-/** Where it first appears in page order: the page (an index) and the byte offset. */
-const ROW_PAGE = 5;
-const ROW_OFFSET = 6;
-/** Two hashes of the site path it leads to; (0, 0) when it leaves the site or points nowhere in particular. */
-const ROW_TARGET_HASH = 7;
-const ROW_TARGET_CHECK = 8;
-const ROOT = -1;
-/** The seed of a root path's hash; a relative one's is its folder's hash. */
-const ROOT_SEED = 0x2f1b3c4d;
-const NUMBER_SIGN = 0x23;
-/**
- * Rows are kept in chunks of CHUNK_ROWS (576 KiB): the table grows without copying what it holds,
- * and leaves at most one chunk unused.
- */
-const CHUNK_BITS = 14;
-const CHUNK_ROWS = 1 << CHUNK_BITS;
-class DistinctLinks {
-    chunks = [];
-    rowCount = 0;
-    /** An open-addressing table of rows by hash (row + 1; 0: empty), at most half full. */
-    slots = new Int32Array(4096);
-    pages = [];
-    /** The last page in page order so far: a page after it is no earlier than any link's first place. */
-    lastPage = '';
-    folders = new Map();
-    scanner = new LinkScanner();
-    hashed = { hash: 0, check: 0 };
-    observe(path, content) {
-        if (!isPage(path))
-            return;
-        const page = this.pages.push(path) - 1;
-        const inOrder = path > this.lastPage;
-        if (inOrder)
-            this.lastPage = path;
-        const folderPath = path.slice(0, path.lastIndexOf('/') + 1);
-        let folder = this.folders.get(folderPath);
-        if (folder === undefined)
-            this.folders.set(folderPath, (folder = this.folders.size));
-        const folderSeed = folderHash(folderPath);
-        const scanner = this.scanner.reset(content);
-        const hashed = this.hashed;
-        while (scanner.next()) {
-            const { start, end } = scanner;
-            // A link to a place in the same page (`#usage`) is not checked: it is not kept either.
-            if (content[start] === NUMBER_SIGN)
-                continue;
-            const linkFolder = isRootPath(content, start, end) ? ROOT : folder;
-            linkHash(content, start, end, linkFolder === ROOT ? ROOT_SEED : folderSeed, hashed);
-            const { hash, check } = hashed;
-            const length = end - start;
-            let slot = this.find(hash, check, length, linkFolder);
-            const known = this.slots[slot];
-            if (known !== 0) {
-                const chunk = this.chunks[(known - 1) >>> CHUNK_BITS];
-                const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS;
-                chunk[at + ROW_COUNT] = chunk[at + ROW_COUNT] + 1;
-                // Pages come in any order: keep the first place in page order, so reports do not vary.
-                if (!inOrder) {
-                    const first = this.pages[chunk[at + ROW_PAGE]];
-                    if (path < first || (path === first && start < chunk[at + ROW_OFFSET])) {
-                        chunk[at + ROW_PAGE] = page;
-                        chunk[at + ROW_OFFSET] = start;
-                    }
-                }
-                continue;
-            }
-            // A new link: where it leads is worked out once.
-            if (this.growSlots())
-                slot = this.find(hash, check, length, linkFolder);
-            const internal = this.leadsTo(path, content, start, end, linkFolder === ROOT);
-            const row = this.rowCount++;
-            if (row % CHUNK_ROWS === 0)
-                this.chunks.push(new Int32Array(CHUNK_ROWS * ROW_INTS));
-            const chunk = this.chunks[row >>> CHUNK_BITS];
-            const at = (row % CHUNK_ROWS) * ROW_INTS;
-            chunk[at + ROW_HASH] = hash;
-            chunk[at + ROW_CHECK] = check;
-            chunk[at + ROW_LENGTH] = length;
-            chunk[at + ROW_FOLDER] = linkFolder;
-            chunk[at + ROW_COUNT] = 1;
-            chunk[at + ROW_PAGE] = page;
-            chunk[at + ROW_OFFSET] = start;
-            chunk[at + ROW_TARGET_HASH] = internal ? hashed.hash : 0;
-            chunk[at + ROW_TARGET_CHECK] = internal ? hashed.check : 0;
-            this.slots[slot] = row + 1;
-        }
-    }
-    check(files) {
-        const broken = [];
-        const { links } = this.judge(files, (row) => broken.push(this.found(row)));
-        return { links, broken };
-    }
-    summary(files, shown) {
-        // The first `shown` in page order, kept in that order: a row goes in only if it comes before the last one kept.
-        const first = [];
-        const before = (row, other) => row.page === other.page
-            ? row.chunk[row.at + ROW_OFFSET] < other.chunk[other.at + ROW_OFFSET]
-            : row.page < other.page;
-        const { links, brokenCount } = this.judge(files, ({ chunk, at }) => {
-            if (shown === 0)
-                return;
-            const row = { chunk, at, page: this.pages[chunk[at + ROW_PAGE]] };
-            const last = first[first.length - 1];
-            if (first.length === shown && last !== undefined && !before(row, last))
-                return;
-            let place = first.length;
-            while (place > 0 && before(row, first[place - 1]))
-                place--;
-            first.splice(place, 0, row);
-            if (first.length > shown)
-                first.pop();
-        });
-        return { links, brokenCount, broken: first.map((row) => this.found(row)) };
-    }
-    /** Counts the internal links and hands each broken row to `broken`. */
-    judge(files, broken) {
-        let links = 0;
-        let brokenCount = 0;
-        if (this.rowCount === 0)
-            return { links, brokenCount };
-        const served = new ServedPaths(files);
-        for (let row = 0; row < this.rowCount; row++) {
-            const chunk = this.chunks[row >>> CHUNK_BITS];
-            const at = (row % CHUNK_ROWS) * ROW_INTS;
-            const targetHash = chunk[at + ROW_TARGET_HASH];
-            const targetCheck = chunk[at + ROW_TARGET_CHECK];
-            if (targetHash === 0 && targetCheck === 0)
-                continue;
-            const count = chunk[at + ROW_COUNT];
-            links += count;
-            if (served.has(targetHash, targetCheck))
-                continue;
-            brokenCount += count;
-            broken({ chunk, at });
-        }
-        return { links, brokenCount };
-    }
-    /** The report of a row. */
-    found({ chunk, at }) {
-        const length = chunk[at + ROW_LENGTH];
-        return {
-            page: this.pages[chunk[at + ROW_PAGE]],
-            offset: chunk[at + ROW_OFFSET],
-            length,
-            key: linkKey(chunk[at + ROW_HASH], chunk[at + ROW_CHECK], length),
-            count: chunk[at + ROW_COUNT]
-        };
-    }
-    /** The slot of the row with these hashes, length and folder, or of the free slot where it would go. */
-    find(hash, check, length, folder) {
-        const slots = this.slots;
-        const mask = slots.length - 1;
-        let slot = hash & mask;
-        for (let known = slots[slot]; known !== 0; known = slots[slot]) {
-            // Links whose 64 bits of hash, length and folder agree are one link (two distinct links of a
-            // site sharing them is not worth keeping their bytes to compare).
-            const chunk = this.chunks[(known - 1) >>> CHUNK_BITS];
-            const at = ((known - 1) & (CHUNK_ROWS - 1)) * ROW_INTS;
-            if (chunk[at + ROW_HASH] === hash &&
-                chunk[at + ROW_CHECK] === check &&
-                chunk[at + ROW_LENGTH] === length &&
-                chunk[at + ROW_FOLDER] === folder)
-                return slot;
-            slot = (slot + 1) & mask;
-        }
-        return slot;
-    }
-    /** Makes room in the slots for one more row; true when they were laid out anew. */
-    growSlots() {
-        if ((this.rowCount + 1) * 2 <= this.slots.length)
-            return false;
-        const slots = new Int32Array(this.slots.length * 2);
-        const mask = slots.length - 1;
-        for (let row = 0; row < this.rowCount; row++) {
-            const chunk = this.chunks[row >>> CHUNK_BITS];
-            let slot = chunk[(row % CHUNK_ROWS) * ROW_INTS + ROW_HASH] & mask;
-            while (slots[slot] !== 0)
-                slot = (slot + 1) & mask;
-            slots[slot] = row + 1;
-        }
-        this.slots = slots;
-        return true;
-    }
-    /**
-     * Puts into `hashed` the hashes of the site path a new link leads to; false when it leaves the
-     * site or points nowhere in particular. Most links of a generated site are plain root paths,
-     * whose site path is hashed from the page's bytes; the others are resolved from their text.
-     */
-    leadsTo(page, content, start, end, root) {
-        const pathEnd = root ? plainRootPathEnd(content, start, end) : -1;
-        if (pathEnd !== -1) {
-            pathBytesHash(content, start + 1, pathEnd, this.hashed);
-            return true;
-        }
-        const target = linkTarget(page, (0,site_paths/* decodeSitePath */.xZ)(content.subarray(start, end)));
-        if (target === undefined)
-            return false;
-        pathHash(target, target.length, this.hashed);
-        return true;
-    }
-}
-/**
- * The text of a link a collector reported, read back from its page `path` (a site path) with
- * content `content`; undefined when the page no longer has that link there.
- */
-function linkAt(path, content, link) {
-    // A value starts after its `=`, any whitespace, and its quote: the search starts at that `=`.
-    let from = link.offset - 1;
-    if (from >= 0 && (content[from] === 0x22 || content[from] === 0x27))
-        from--;
-    while (from > 0 && isSpace(content[from]))
-        from--;
-    const scanner = new LinkScanner().reset(content, Math.max(0, from));
-    if (!scanner.next() || scanner.start !== link.offset || scanner.end !== link.offset + link.length)
-        return undefined;
-    const { start, end } = scanner;
-    const seed = isRootPath(content, start, end) ? ROOT_SEED : folderHash(path.slice(0, path.lastIndexOf('/') + 1));
-    const hashed = { hash: 0, check: 0 };
-    linkHash(content, start, end, seed, hashed);
-    if (linkKey(hashed.hash, hashed.check, link.length) !== link.key)
-        return undefined;
-    return content.toString('utf8', start, end);
-}
-function linkKey(hash, check, length) {
-    return `${hash}:${check}:${length}`;
-}
-/** A root path is the same link from every page; a relative one (`//host` too), from every page of a folder. */
-function isRootPath(content, start, end) {
-    return content[start] === 0x2f && (end === start + 1 || content[start + 1] !== 0x2f);
-}
-/** The hash of a folder (`guides/`), which seeds the hashes of its pages' relative links. */
-function folderHash(folder) {
-    let hash = 0x811c9dc5;
-    for (let at = 0; at < folder.length; at++)
-        hash = Math.imul(hash ^ folder.charCodeAt(at), 0x01000193);
-    return hash;
-}
-/**
- * Two hashes of a link's bytes: FNV-1a's step seeded with `seed`, and a multiply-xor with another
- * seed and prime, over four bytes at a time and then the last bytes one by one (every link seen is
- * hashed: a multiplication per four bytes instead of one per byte).
- */
-function linkHash(content, start, end, seed, out) {
-    let hash = seed;
-    let check = 0x5bd1e995;
-    let at = start;
-    for (; at + 4 <= end; at += 4) {
-        const word = content[at] |
-            (content[at + 1] << 8) |
-            (content[at + 2] << 16) |
-            (content[at + 3] << 24);
-        hash = Math.imul(hash ^ word, 0x01000193);
-        check = Math.imul(check ^ word, 0x5bd1e995);
-    }
-    for (; at < end; at++) {
-        const byte = content[at];
-        hash = Math.imul(hash ^ byte, 0x01000193);
-        check = Math.imul(check ^ byte, 0x5bd1e995);
-    }
-    out.hash = hash ^ (hash >>> 15);
-    out.check = check;
-}
-/**
- * Where the site path of a root link ends, when the link is a plain root path followed by nothing
- * or by a query or a fragment: segments of printable ASCII with nothing to decode (`%`, `&`), none
- * empty or starting with a dot. Its site path is then its own bytes from `start + 1` to there, as
- * linkTarget() would resolve it. -1 for any other link.
- */
-function plainRootPathEnd(content, start, end) {
-    let at = start;
-    for (;;) {
-        // At a `/`: what follows is the end, a query or a fragment (after a trailing slash), or a segment.
-        if (++at === end)
-            return at;
-        let byte = content[at];
-        if (byte === 0x3f || byte === 0x23)
-            return at;
-        if (byte === 0x2f || byte === 0x2e)
-            return -1;
-        while (byte !== 0x2f) {
-            if (byte === 0x3f || byte === 0x23)
-                return at;
-            // Escapes and entities need decoding, whitespace trimming, and other bytes a closer look.
-            if (byte === 0x25 || byte === 0x26 || byte <= 0x20 || byte >= 0x7f)
-                return -1;
-            if (++at === end)
-                return at;
-            byte = content[at];
-        }
-    }
+    if (/%(?![0-9a-f]{2})/i.test(path))
+        return path;
+    const escaped = (0,site_paths/* encodeSitePath */.Bz)(path).toString('latin1');
+    const bytes = escaped.replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    return (0,site_paths/* decodeSitePath */.xZ)(Buffer.from(bytes, 'latin1'));
 }
 
 ;// CONCATENATED MODULE: ./src/verify/site.ts
 /**
- * A look at an unpacked site before it is deployed: it has an `index.html`, it has at least the
- * pages the export job reported, and its internal links lead to files of the site.
- *
- * The pages are read back from the staged folder once the unpacking is done, a few at a time into
- * buffers each reader keeps, so memory stays flat whatever the site's size; each distinct link is
- * kept once (see links.ts). Only the pages of the broken links shown are read a second time, for
- * the links' text and lines.
+ * The staged site looked at before it is deployed: an `index.html`, at least the pages the export
+ * job reported, internal links that lead to files of it. Pages are read in page order.
  */
 
 
 
 
 
-
-/** Broken links reported one by one; the rest are counted. */
-const BROKEN_LINKS_SHOWN = 20;
-/** The buffer pages are read into to begin with; one grown past RETAINED_BYTES for a large page is let go after it. */
-const BUFFER_BYTES = 128 * 1024;
-const RETAINED_BYTES = 1024 * 1024;
-/** Pages are read with plain blocking calls; the event loop gets a turn this often (a cancellation, the log). */
-const TURN_EVERY_MS = 10;
-/** Checks the site in `root`. */
+/** Checks the site in `root`, of `files` (site paths) when the caller has them; else it is listed. */
 async function checkSite(root, options = {}) {
     const { expectedPages, signal } = options;
     const started = performance.now();
     const files = options.files ?? (await (0,site_paths/* listSite */.k_)(root, signal));
-    const pages = files.filter(isPage);
-    const collector = linkCollector();
-    await readPages(root, pages, (page, content) => collector.observe(page, content), signal);
+    const pages = files.filter(isPage).sort();
+    const check = new LinkCheck(files);
+    for (const [at, page] of pages.entries()) {
+        // Pages are read with blocking calls: the event loop gets a turn now and then (a cancellation, the log).
+        if (at % 64 === 63)
+            await (0,external_node_timers_promises_.setImmediate)();
+        signal?.throwIfAborted();
+        readPage((0,site_paths/* fileSystemPath */.fj)(root, page), (read) => check.observe(page, read));
+    }
     const problems = [];
     if (!files.includes('index.html'))
         problems.push('The site has no index.html at its root.');
     if (expectedPages !== undefined && pages.length < expectedPages) {
         problems.push(`The site has ${(0,units/* counted */.hS)(pages.length, 'HTML page')}, fewer than the ${expectedPages} the export job reported.`);
     }
-    const { links, brokenCount, broken } = collector.summary(files, BROKEN_LINKS_SHOWN);
-    return {
-        problems,
-        htmlPages: pages.length,
-        links,
-        brokenCount,
-        broken: await readBack(root, broken),
-        reviewMs: performance.now() - started
-    };
+    const { links, brokenCount, broken } = check;
+    return { problems, htmlPages: pages.length, links, brokenCount, broken, reviewMs: performance.now() - started };
 }
 /**
- * Reads each page and hands it to `use` (which must not keep it: the buffer is read into again).
- * Blocking reads of pages in the page cache cost a third of what the thread pool's round trips do
- * on a site of many small pages (see docs/benchmarks.md).
+ * Hands `use` a reader of the page at `path`, blocking (see docs/benchmarks.md). A link to no file or
+ * a folder has nothing to read; one to a named pipe reads as empty.
  */
-async function readPages(root, pages, use, signal) {
-    const room = { buffer: Buffer.allocUnsafe(BUFFER_BYTES) };
-    let turnAt = performance.now() + TURN_EVERY_MS;
-    for (const page of pages) {
-        if (performance.now() >= turnAt) {
-            await (0,external_node_timers_promises_.setImmediate)();
-            turnAt = performance.now() + TURN_EVERY_MS;
-        }
-        signal?.throwIfAborted();
-        const content = readPage((0,site_paths/* fileSystemPath */.fj)(root, page), room);
-        if (content !== undefined)
-            use(page, content);
-        if (room.buffer.length > RETAINED_BYTES)
-            room.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-    }
-}
-/**
- * A page's content, read into `room.buffer` (made larger when the page does not fit). Undefined
- * for a symbolic link that leads to no file: the site has the page's name but no content to check.
- */
-function readPage(path, room) {
-    let fd;
+function readPage(path, use) {
     try {
-        fd = external_node_fs_.openSync(path, READ_FLAGS);
-    }
-    catch (error) {
-        if (isNoFile(error))
-            return undefined;
-        throw error;
-    }
-    try {
-        let filled = 0;
-        for (;;) {
-            if (filled === room.buffer.length) {
-                const larger = Buffer.allocUnsafe(room.buffer.length * 2);
-                room.buffer.copy(larger, 0, 0, filled);
-                room.buffer = larger;
-            }
-            const read = external_node_fs_.readSync(fd, room.buffer, filled, room.buffer.length - filled, null);
-            if (read === 0)
-                return room.buffer.subarray(0, filled);
-            filled += read;
-        }
-    }
-    catch (error) {
-        if (isNoFile(error))
-            return undefined;
-        throw error;
-    }
-    finally {
-        external_node_fs_.closeSync(fd);
-    }
-}
-/**
- * Reading only; without waiting for a writer, should a page be a link to a named pipe of the site
- * (it then reads as empty): a regular file is read the same either way.
- */
-const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0);
-/** A link that leads nowhere, in a loop, or to a folder. */
-function isNoFile(error) {
-    const code = error.code;
-    return code === 'ENOENT' || code === 'ELOOP' || code === 'EISDIR';
-}
-/** The links shown, with their text and lines read back from their pages (each page read once). */
-async function readBack(root, shown) {
-    const contents = new Map();
-    for (const link of shown) {
-        if (contents.has(link.page))
-            continue;
-        let content;
+        const fd = external_node_fs_.openSync(path, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0));
         try {
-            content = await (0,promises_.readFile)((0,site_paths/* fileSystemPath */.fj)(root, link.page));
+            use((into, at) => external_node_fs_.readSync(fd, into, at, into.length - at, null));
         }
-        catch (error) {
-            if (!isNoFile(error))
-                throw error;
-            content = Buffer.alloc(0);
+        finally {
+            external_node_fs_.closeSync(fd);
         }
-        contents.set(link.page, content);
     }
-    return shown.map((link) => {
-        const content = contents.get(link.page);
-        const text = linkAt(link.page, content, link);
-        return {
-            file: link.page,
-            line: text === undefined ? undefined : lineAt(content, link.offset),
-            link: text,
-            count: link.count
-        };
-    });
+    catch (error) {
+        const code = error.code;
+        if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'EISDIR')
+            throw error;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/export/site-check.ts
@@ -1538,15 +1065,18 @@ function judge(check, settings, context) {
     for (const problem of check.problems)
         log.warning(problem);
     for (const broken of check.broken) {
-        const page = (0,common_text/* serviceText */.Lo)(broken.file);
+        // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
+        const link = JSON.stringify((0,common_text/* serviceText */.Lo)(broken.link));
         const nowhere = `leads to no file of the site${morePlaces(broken)}`;
-        log.warning(broken.link === undefined
-            ? `Broken link in ${page}, a page that changed while the site was checked: it ${nowhere}.`
-            : // JSON.stringify escapes only C0 controls: the link is the archive's text like the page name.
-                `Broken link in ${page} line ${broken.line}: ${JSON.stringify((0,common_text/* serviceText */.Lo)(broken.link))} ${nowhere}.`);
+        log.warning(`Broken link in ${(0,common_text/* serviceText */.Lo)(broken.file)} line ${broken.line}: ${link} ${nowhere}.`);
     }
     if (check.broken.length > 0)
         report.folds.push(brokenLinksFold(check, context.secrets));
+    // A bundle without a page would replace the site with none: whatever the check's warnings, that is refused.
+    if (check.htmlPages === 0) {
+        throw new common_errors/* ActionError */.lZ('The site check failed: the bundle has no HTML page at all, which only `verify: false` lets replace ' +
+            'the site. The previous site was left as it was.');
+    }
     if (settings.verify !== 'strict' || (check.problems.length === 0 && check.brokenCount === 0))
         return;
     const what = [...check.problems, ...(check.brokenCount > 0 ? [`${leadNowhere(check.brokenCount)}.`] : [])];
@@ -1561,9 +1091,7 @@ const SHOWN_CHARS = 300;
  */
 function brokenLinksFold(check, secrets) {
     const shown = (value) => secrets.cut((0,common_text/* serviceText */.Lo)(value), SHOWN_CHARS, `(cut short: ${value.length} characters)`);
-    const lines = check.broken.map((broken) => broken.link === undefined
-        ? `${shown(broken.file)}: the page changed while the site was checked${morePlaces(broken)}`
-        : `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`);
+    const lines = check.broken.map((broken) => `${shown(broken.file)} line ${broken.line} → ${shown(broken.link)}${morePlaces(broken)}`);
     const listed = check.broken.reduce((sum, broken) => sum + broken.count, 0);
     if (listed < check.brokenCount) {
         const shownLinks = (0,units/* counted */.hS)(check.broken.length, 'link');
@@ -1604,7 +1132,7 @@ var comment_run = __webpack_require__(1046);
 
 
 async function runExport(settings, client, context, on) {
-    const { clock, host, outputs, report, startedAt, deadline } = context;
+    const { clock, host, outputs, report, deadline } = context;
     const { log } = host;
     const api = new ExportApi(client);
     // Before any request: a `path` that may not be replaced, or a Helm values file that may not be
@@ -1651,13 +1179,12 @@ async function runExport(settings, client, context, on) {
         ...(0,service_job/* serviceJobBasics */.S)(settings, context),
         name: `Export job ${jobId}`,
         check: () => api.status(jobId, deadline),
-        read: (status) => ({ status: status.status, progress: status.progress, summary: describeStatus(status) }),
+        read: (status) => ({ status: status.status, summary: describeStatus(status) }),
         terminal: EXPORT_TERMINAL,
         known: EXPORT_KNOWN,
         onValue: (status) => publishStatus(status, context, on),
         // A job of an earlier run may be done already; one this run started is not.
         checkFirst: !started,
-        jobStartedAt: started ? startedAt : undefined,
         resumeHint: `rerun with \`job-id: ${jobId}\` to pick it up`
     }));
     if (final.status === 'failed') {
@@ -1862,203 +1389,39 @@ var errors = __webpack_require__(1922);
 var units = __webpack_require__(8570);
 ;// CONCATENATED MODULE: ./src/follow/schedule.ts
 /**
- * When to ask for a job's status next. Pure: the history of what the job reported, the settings,
- * the current time and a random source in; a wait in milliseconds out.
- *
- * Two regimes:
- * - Blind (nothing usable to go on: no progress, a stall, progress going backwards): the job may
- *   end at any moment, so the wait is 15% of the time followed so far, at least initialIntervalMs,
- *   growing no further than maxIntervalMs; +-10% jitter, never below initialIntervalMs nor past
- *   the 15%. An end is then noticed within max(initialIntervalMs, 15% of the time the job had
- *   run), with at most one request per initialIntervalMs.
- * - ETA (progress advancing): until a pace is known the wait may grow as the time followed does
- *   (a job at work is not about to end unannounced). Then fit a constant rate to the recent
- *   observations, taking the integer quantisation of `progress` into account, which gives an
- *   interval [early, late] in which the job should end. Poll at the latest moment that still
- *   notices an end at `early` within a small lag budget; when that poll finds the job still
- *   running, its observation narrows the interval.
+ * When to ask for a job's status next. Pure. A job may end at any moment (a failure is never
+ * announced), so the rule is one: its end is noticed within 15% of the time it has been followed.
+ * The wait is that 15%, at least `initialIntervalMs` (`poll-interval`: fewer requests early on)
+ * and at most `maxIntervalMs` (`max-poll-interval`). Jitter spreads the checks of runners started
+ * together by up to 10% either way, never below `initialIntervalMs` nor past the 15%. An end is
+ * so noticed within max(initialIntervalMs, 15% of the time followed), with at most one request
+ * per initialIntervalMs. The service's `Retry-After` and the step's deadline are the follower's.
  */
-/** A blind wait is at most this share of the time followed: the bound on noticing an end late. */
+/** The share of the time followed a wait may be: the bound on noticing an end late. */
 const LAG_SHARE = 0.15;
-/**
- * Unaimed waits are spread by +-10% so that runners started together do not poll in step; a blind
- * wait is then kept within the lag bound, and no wait below initialIntervalMs.
- */
-const BLIND_JITTER = 0.1;
-/** Aimed waits are lengthened by up to 10% at random (see nextPollDelay), within the lag budget. */
-const AIM_JITTER = 0.1;
-/** Width of one progress step: values are integers in practice, so a reported 40 means [40, 41). */
-const QUANTUM = 1;
-/** Lag budget for ETA-aimed polls, as a fraction of the job's estimated total duration. */
-const LAG_FRACTION = 0.03;
-/** A rate is trusted (its ETA may carry a wait past maxIntervalMs) from this many points... */
-const TRUST_MIN_POINTS = 3;
-/** ...when its quantisation spread, (rHi - rLo) / rHi, is at most this. */
-const TRUST_MAX_SPREAD = 0.25;
-/** A trusted wait extrapolates at most this many times the span the rate was measured over. */
-const HORIZON = 1;
-/** Only the most recent points are considered when fitting a rate (bounds the work per poll). */
-const MAX_SEGMENT = 32;
-/** Shortest wait ever returned: ETA aiming must not turn into a busy loop. */
-function minimumDelay(settings) {
-    return Math.max(1, settings.initialIntervalMs / 5);
-}
-/** The longest blind wait after following for `followedMs`: an end during it is noticed in time. */
-function lagBound(followedMs, settings) {
-    return Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs);
-}
-/** The blind wait before jitter. */
-function blindDelay(followedMs, settings) {
-    return Math.min(settings.maxIntervalMs, lagBound(followedMs, settings));
-}
-/**
- * The wait before jitter while progress advances but its pace is not known yet: a job at work
- * is not about to end unannounced, so the wait may double as the follow goes on (the time
- * followed plus one interval), up to maxIntervalMs, until the rate takes over.
- */
-function pacedDelay(followedMs, settings) {
-    const { initialIntervalMs: initial, maxIntervalMs: max } = settings;
-    return Math.min(max, initial + Math.max(0, followedMs));
-}
-/** A usable progress value: finite and within 0..100; anything else is treated as absent. */
-function usableProgress(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
-}
-/**
- * The longest recent run of observations that a single constant rate explains, given that each
- * reported value P stands for a true progress in [P, P + QUANTUM). A stall or a jump breaks the
- * run, so the fit only ever describes the job's current pace.
- *
- * For a line p(t) = a + r t the constraints are pairwise (for a fixed r the offsets allowed by
- * each point are intervals, and intervals on a line intersect iff they do pairwise), so the
- * feasible rates are the intersection of the pairwise ranges [(dP - Q)/dt, (dP + Q)/dt].
- */
-function fitRate(history) {
-    const last = history.at(-1);
-    const lastP = usableProgress(last?.progress);
-    if (last === undefined || lastP === undefined)
-        return undefined;
-    const segment = [{ at: last.at, p: lastP }];
-    let rLo = -Infinity;
-    let rHi = Infinity;
-    for (let i = history.length - 2; i >= 0 && segment.length < MAX_SEGMENT; i--) {
-        const obs = history[i];
-        const p = usableProgress(obs?.progress);
-        if (obs === undefined || p === undefined)
-            continue;
-        let lo = rLo;
-        let hi = rHi;
-        let ok = true;
-        for (const later of segment) {
-            const dt = later.at - obs.at;
-            const dp = later.p - p;
-            if (dt <= 0 || dp < 0) {
-                ok = false;
-                break;
-            }
-            lo = Math.max(lo, (dp - QUANTUM) / dt);
-            hi = Math.min(hi, (dp + QUANTUM) / dt);
-        }
-        if (!ok || lo > hi)
-            break;
-        rLo = lo;
-        rHi = hi;
-        segment.unshift({ at: obs.at, p });
-    }
-    if (segment.length < 2)
-        return undefined;
-    const first = segment[0];
-    return { points: segment.length, spanMs: first === undefined ? 0 : last.at - first.at, rLo, rHi };
-}
-function nextPollDelay(history, settings, times, random) {
-    const { now, jobStartedAt: startedAt } = times;
-    const floor = minimumDelay(settings);
-    const followed = now - times.followedFrom;
-    const blindBase = blindDelay(followed, settings);
-    const jittered = (base) => Math.max(settings.initialIntervalMs, base * (1 + BLIND_JITTER * (2 * random() - 1)));
-    // Early on both bounds meet at initialIntervalMs (a shorter wait is more requests, a longer one
-    // a later notice): no jitter is left there; at maxIntervalMs the lag bound leaves room for it.
-    const blind = Math.min(lagBound(followed, settings), jittered(blindBase));
-    const last = history.at(-1);
-    const lastP = usableProgress(last?.progress);
-    // Progress absent (or garbage) now: nothing to estimate with.
-    if (last === undefined || lastP === undefined)
-        return blind;
-    // Stalled (no change since the previous report) or going backwards: the end could come at any
-    // moment (a stalled job may jump) or never; only the blind wait is safe.
-    const previous = history.at(-2);
-    const previousP = usableProgress(previous?.progress);
-    if (previousP !== undefined && lastP <= previousP)
-        return blind;
-    const fit = fitRate(history);
-    if (fit === undefined || fit.rHi <= 0) {
-        // A single point. If we started the job ourselves, progress / time-since-start is a LOWER
-        // bound of the rate (the unknown queue time only slows the apparent rate), so it gives an
-        // upper bound of the remaining time: it may shorten the paced wait, never lengthen it.
-        if (startedAt !== undefined && lastP > 0 && last.at > startedAt) {
-            const remainingUpper = ((100 - lastP) * (last.at - startedAt)) / lastP;
-            return Math.max(floor, Math.min(jittered(pacedDelay(followed, settings)), last.at + remainingUpper - now));
-        }
-        return blind;
-    }
-    const paced = jittered(pacedDelay(followed, settings));
-    // The end lies in [early, late] if the job keeps a constant pace. A two-point rate from early,
-    // coarse integer steps is wide; the interval narrows as points accumulate.
-    const early = last.at + Math.max(0, 100 - lastP - QUANTUM) / fit.rHi;
-    const late = fit.rLo > 0 ? last.at + (100 - lastP) / fit.rLo : Infinity;
-    const origin = startedAt ?? history[0]?.at ?? last.at;
-    const estimatedEnd = Number.isFinite(late) ? (early + late) / 2 : early;
-    const tolerance = Math.max(floor, LAG_FRACTION * (estimatedEnd - origin));
-    // Poll at `late` when the interval is narrower than the lag budget (this poll then sees the end,
-    // at most `tolerance` after it); else at early + tolerance (an end at `early` is still noticed
-    // within budget, and a poll that comes too soon brings a point that narrows the interval).
-    const target = Math.min(late, early + tolerance);
-    let wait;
-    if (target <= now) {
-        // Overdue: the job should be done by now (e.g. 100% but not yet "completed"). Back off from
-        // the expected end: wait about as long as it is overdue, bounded by the blind wait.
-        wait = Math.min(blindBase, Math.max(floor, now - Math.min(late, estimatedEnd)));
-    }
-    else {
-        wait = target - now;
-    }
-    // Aimed polls need no big jitter (their times already follow each job's own pace): a little,
-    // only later (a poll just before the estimated end is a wasted request) and well within the
-    // lag budget.
-    wait += Math.min(AIM_JITTER * wait, tolerance / 4) * random();
-    // How far the estimate may stretch the wait:
-    // - two points: a rate with no consistency check (and coarse while progress steps are few):
-    //   it may only shorten the paced wait;
-    // - three or more points on one line (within quantisation): a steady pace; up to maxIntervalMs;
-    // - trusted (also a narrow spread, rLo > 0): past maxIntervalMs (which caps the blind growth),
-    //   but no further ahead than the span the rate was measured over, so that a job that speeds
-    //   up is not overslept by much.
-    const trusted = fit.points >= TRUST_MIN_POINTS && fit.rLo > 0 && (fit.rHi - fit.rLo) / fit.rHi <= TRUST_MAX_SPREAD;
-    const limit = trusted
-        ? Math.max(settings.maxIntervalMs, HORIZON * fit.spanMs)
-        : fit.points >= TRUST_MIN_POINTS
-            ? Math.max(paced, settings.maxIntervalMs)
-            : paced;
-    return Math.max(floor, Math.min(wait, limit));
+/** How far jitter moves a wait either way, as a share of it. */
+const JITTER = 0.1;
+/** The wait before the next check, after following a job for `followedMs`; `random` in [0, 1). */
+function nextPollDelay(followedMs, settings, random) {
+    const lagBound = Math.max(settings.initialIntervalMs, LAG_SHARE * followedMs);
+    const wait = Math.min(settings.maxIntervalMs, lagBound) * (1 + JITTER * (2 * random() - 1));
+    return Math.min(lagBound, Math.max(settings.initialIntervalMs, wait));
 }
 
 ;// CONCATENATED MODULE: ./src/follow/wait-log.ts
-/**
- * The longest the follower's own waits leave the log without a line. The promise is a line at
- * least every 60 s; the rest is for a status request under way when a line falls due (the line
- * then comes once it has answered; a request that is retried logs its retries itself).
- */
+/** The longest the follow leaves the log without a line. The promise is a line at least every 60 s. */
 const QUIET_MS = 55_000;
 class WaitLog {
     log;
     clock;
-    signal;
     lastLineAt;
-    constructor(log, clock, signal) {
+    ended = new AbortController();
+    /** Starts the heartbeat: `where()` is its line, one that the next such line supersedes. */
+    constructor(log, clock, where) {
         this.log = log;
         this.clock = clock;
-        this.signal = signal;
         this.lastLineAt = clock.now();
+        void this.beat(where);
     }
     info(line) {
         this.log.info(line);
@@ -2068,21 +1431,23 @@ class WaitLog {
         this.log.warning(line);
         this.lastLineAt = this.clock.now();
     }
-    /**
-     * Sleeps `ms`. Whenever the log has been quiet for QUIET_MS (also right away, after a long status
-     * request), prints `where(msToNextCheck)` first: a line that the next such line supersedes.
-     */
-    async sleep(ms, where) {
-        const until = this.clock.now() + Math.max(0, ms);
+    /** Ends the heartbeat: the follow is over (its timer would keep the process alive). */
+    stop() {
+        this.ended.abort();
+    }
+    async beat(where) {
         for (;;) {
-            const now = this.clock.now();
-            if (now >= until)
-                return;
-            if (now >= this.lastLineAt + QUIET_MS) {
-                this.log.progress(where(until - now));
-                this.lastLineAt = now;
+            try {
+                await this.clock.sleep(this.lastLineAt + QUIET_MS - this.clock.now(), this.ended.signal);
             }
-            await this.clock.sleep(Math.min(until, this.lastLineAt + QUIET_MS) - now, this.signal);
+            catch {
+                return;
+            }
+            const now = this.clock.now();
+            if (now < this.lastLineAt + QUIET_MS)
+                continue;
+            this.log.progress(where());
+            this.lastLineAt = now;
         }
     }
 }
@@ -2092,7 +1457,7 @@ class WaitLog {
  * Following a job until it ends, for export and agent jobs and deployments alike: check, read,
  * report, sleep. The status request, the clock and the cancellation signal are handed in, so tests
  * and the benchmark run it on a virtual clock; when to check next is schedule.ts's pure decision,
- * and wait-log.ts keeps the log from going quiet during the sleeps.
+ * and wait-log.ts keeps the log from going quiet, in the sleeps and in a slow status request.
  */
 
 
@@ -2113,97 +1478,118 @@ async function followJob(options) {
     const { clock, signal, name, startedAt } = options;
     const deadline = startedAt + options.timeoutMs;
     const schedule = { initialIntervalMs: options.initialIntervalMs, maxIntervalMs: options.maxIntervalMs };
-    const history = [];
     const followedFrom = clock.now();
-    const nextDelay = (now) => nextPollDelay(history, schedule, { now, followedFrom, jobStartedAt: options.jobStartedAt }, () => clock.random());
-    const log = new WaitLog(options.log, clock, signal);
+    const nextDelay = (now) => nextPollDelay(now - followedFrom, schedule, () => clock.random());
     const warned = new Set();
     let lastSummary;
     let polls = 0;
     /** Checks failed since the last answer (see isPassing). */
     let failed = [...(options.failed ?? [])];
+    /** When the status request under way was sent, or when the next one is due: what the heartbeat says. */
+    let asking = { next: clock.now() };
     const elapsed = () => (0,units/* formatDuration */.a3)(clock.now() - startedAt);
-    /** Where the wait stands, for a line in a long sleep. */
-    const standing = (nextCheckInMs) => `${name}: ${lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`} after ${elapsed()}; ` +
-        `next check in ${(0,units/* formatDuration */.a3)(nextCheckInMs)}.`;
-    const sleepAtMost = (ms) => log.sleep(Math.max(0, Math.min(ms, deadline - clock.now())), standing);
-    /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
-    const timedOut = (failedRead) => {
-        const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
-        const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
-        return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
-            `waiting ${elapsed()}. ` +
-            `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
-    };
-    (0,errors/* throwIfCancelled */.dZ)(signal);
-    const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
-    let value = options.first;
-    // The read that gave it was a status request too.
-    if (value !== undefined)
-        polls++;
-    if (value === undefined && !options.checkFirst)
-        await sleepAtMost(options.initialIntervalMs);
-    for (;;) {
-        if (value === undefined) {
-            polls++;
-            try {
-                value = await (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
-                failed = [];
-            }
-            catch (error) {
-                if (signal?.aborted)
-                    throw error;
-                const passing = options.isPassing?.(error, failed) === true;
-                failed.push(error);
-                // Out of time (the deadline cut the read short, or left no time to try again), or at the
-                // deadline with a read that would have been made again: the timeout's own message, with
-                // what was last seen and how to go on. Any other failure is its own.
-                if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
-                    throw timedOut(error);
-                if (!passing)
-                    throw error;
-                // The job goes on without us: a long wait should not end on a short outage, but the
-                // service's own word on when to ask again is kept, also when `timeout` does not leave it.
-                const asked = options.askedWait?.(error, clock.now());
-                if (asked !== undefined && clock.now() + asked > deadline)
-                    throw timedOut(error);
-                const delay = Math.max(asked ?? 0, nextDelay(clock.now()));
-                const next = (0,units/* formatDuration */.a3)(Math.min(delay, deadline - clock.now()));
-                log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${next}.`);
-                await sleepAtMost(delay);
-                continue;
-            }
-        }
-        const reading = options.read(value);
+    /** Where the follow stands, for the heartbeat's line. */
+    const standing = () => {
         const now = clock.now();
-        history.push({ at: now, status: reading.status, progress: usableProgress(reading.progress) });
-        if (!options.known.has(reading.status) && !warned.has(reading.status)) {
-            warned.add(reading.status);
-            log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
-        }
-        const terminal = options.terminal.has(reading.status);
-        // Decided before the change line, which says when the next check comes (unless it may be the end).
-        const delay = nextDelay(now);
-        if (reading.summary !== lastSummary) {
-            const next = terminal || now >= deadline ? '' : `; next check in ${(0,units/* formatDuration */.a3)(Math.min(delay, deadline - now))}`;
-            log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`);
-            lastSummary = reading.summary;
-        }
-        await options.onValue?.(value);
-        const stale = terminal && options.stale?.is(value) === true;
-        if (terminal && (!stale || now >= staleUntil)) {
-            if (stale) {
-                log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
-                    `later: taken as its end, though the service may not have taken it up yet.`);
+        const doing = 'since' in asking
+            ? `its status request has waited ${(0,units/* formatDuration */.a3)(now - asking.since)} for an answer`
+            : `next check in ${(0,units/* formatDuration */.a3)(Math.max(0, asking.next - now))}`;
+        const seen = lastSummary === undefined ? 'not checked yet' : `still ${lastSummary}`;
+        return `${name}: ${seen} after ${elapsed()}; ${doing}.`;
+    };
+    const log = new WaitLog(options.log, clock, standing);
+    const sleepAtMost = async (ms) => {
+        const wait = Math.max(0, Math.min(ms, deadline - clock.now()));
+        asking = { next: clock.now() + wait };
+        await clock.sleep(wait, signal);
+    };
+    /** One status request, the heartbeat saying it is under way. */
+    const check = async () => {
+        asking = { since: clock.now() };
+        return (0,cancellation/* untilCancelled */.c8)(options.check(), signal);
+    };
+    // The heartbeat runs until the follow ends, however it ends.
+    try {
+        /** The timeout's failure: what was last seen, the read that failed at the end if one did, and how to go on. */
+        const timedOut = (failedRead) => {
+            const seen = lastSummary === undefined ? 'no status read yet' : `last seen ${lastSummary}`;
+            const read = failedRead === undefined ? '' : `; the last status request failed (${(0,errors/* errorMessage */.gJ)(failedRead)})`;
+            return new errors/* TimeoutError */.MU(`${name} did not finish within \`timeout\` (${(0,units/* formatDuration */.a3)(options.timeoutMs)}): ${seen}${read}, after ` +
+                `waiting ${elapsed()}. ` +
+                `The job may still finish: ${options.resumeHint}.`, failedRead === undefined ? undefined : { cause: failedRead });
+        };
+        (0,errors/* throwIfCancelled */.dZ)(signal);
+        const staleUntil = options.stale === undefined ? -Infinity : Math.min(options.stale.until, deadline);
+        let value = options.first;
+        // The read that gave it was a status request too.
+        if (value !== undefined)
+            polls++;
+        if (value === undefined && !options.checkFirst)
+            await sleepAtMost(options.initialIntervalMs);
+        for (;;) {
+            if (value === undefined) {
+                polls++;
+                try {
+                    value = await check();
+                    failed = [];
+                }
+                catch (error) {
+                    if (signal?.aborted)
+                        throw error;
+                    const passing = options.isPassing?.(error, failed) === true;
+                    failed.push(error);
+                    // Out of time (the deadline cut the read short, or left no time to try again), or at the
+                    // deadline with a read that would have been made again: the timeout's own message, with
+                    // what was last seen and how to go on. Any other failure is its own.
+                    if (options.isOutOfTime?.(error) === true || (passing && clock.now() >= deadline))
+                        throw timedOut(error);
+                    if (!passing)
+                        throw error;
+                    // The job goes on without us: a long wait should not end on a short outage, but the
+                    // service's own word on when to ask again is kept, also when `timeout` does not leave it.
+                    const asked = options.askedWait?.(error, clock.now());
+                    if (asked !== undefined && clock.now() + asked > deadline)
+                        throw timedOut(error);
+                    const delay = Math.max(asked ?? 0, nextDelay(clock.now()));
+                    const next = (0,units/* formatDuration */.a3)(Math.min(delay, deadline - clock.now()));
+                    log.warning(`${name}: could not read its status (${(0,errors/* errorMessage */.gJ)(error)}); still waiting, checking again in ${next}.`);
+                    await sleepAtMost(delay);
+                    continue;
+                }
             }
-            log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
-            return { value, polls };
+            const reading = options.read(value);
+            const now = clock.now();
+            if (!options.known.has(reading.status) && !warned.has(reading.status)) {
+                warned.add(reading.status);
+                log.warning(`${name} reports the unknown status \`${reading.status}\`; treating it as still running.`);
+            }
+            const terminal = options.terminal.has(reading.status);
+            // Decided before the change line, which says when the next check comes (unless it may be the end).
+            const delay = nextDelay(now);
+            if (reading.summary !== lastSummary) {
+                const next = terminal || now >= deadline ? '' : `; next check in ${(0,units/* formatDuration */.a3)(Math.min(delay, deadline - now))}`;
+                log.info(`${name}: ${reading.summary} after ${elapsed()}${next}.`);
+                lastSummary = reading.summary;
+            }
+            await options.onValue?.(value);
+            const stale = terminal && options.stale?.is(value) === true;
+            if (terminal && (!stale || now >= staleUntil)) {
+                if (stale) {
+                    log.warning(`${name} still shows \`${reading.status}\` as it did before ${options.stale?.what}, ${elapsed()} ` +
+                        `later: taken as its end, though the service may not have taken it up yet.`);
+                }
+                log.info(`${name} ended \`${reading.status}\` after ${elapsed()} and ${polls} status requests.`);
+                return { value, polls };
+            }
+            if (now >= deadline)
+                throw timedOut();
+            // A stale end is checked again no later than when it would be taken.
+            await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
+            value = undefined;
         }
-        if (now >= deadline)
-            throw timedOut();
-        // A stale end is checked again no later than when it would be taken.
-        await sleepAtMost(stale ? Math.min(delay, staleUntil - now) : delay);
-        value = undefined;
+    }
+    finally {
+        log.stop();
     }
 }
 
@@ -2276,8 +1662,8 @@ function hostOf(url) {
 
 
 /**
- * The link without its query, credentials, and path segments that look like a token (see
- * TOKEN_SEGMENT): safe to print in any log line. A link with no host (`file:`) is shown with its
+ * The link without its query, credentials, and path segments that look like a credential (see
+ * isCredentialSegment): safe to print in any log line. A link with no host (`file:`) is shown with its
  * scheme, not as the `null` origin the URL API gives it.
  */
 function describeLink(url) {
@@ -2285,7 +1671,7 @@ function describeLink(url) {
         const parsed = new URL(url);
         const path = parsed.pathname
             .split('/')
-            .map((segment) => (TOKEN_SEGMENT.test((0,link_secrets/* decodeOrNot */.T6)(segment)) ? '…' : segment))
+            .map((segment) => ((0,link_secrets/* isCredentialSegment */.JS)((0,link_secrets/* decodeOrNot */.T6)(segment)) ? '…' : segment))
             .join('/');
         return (0,common_text/* serviceText */.Lo)(`${parsed.protocol}//${parsed.host}${path}`);
     }
@@ -2293,12 +1679,6 @@ function describeLink(url) {
         return '(unreadable link)';
     }
 }
-/**
- * A path segment that may be a credential (a share token, a signed path): 24 or more characters
- * of letters, digits and the marks of base64 and of hex ids, with a digit and a letter among
- * them, and no dot (a file name has one, `site.tar.gz`).
- */
-const TOKEN_SEGMENT = /^(?=[^.]*\d)(?=[^.]*[a-z])[\w~+=-]{24,}$/i;
 /** True when the link's expiry has passed. */
 function isExpired(link, nowMs) {
     return link.expiresAt !== undefined && link.expiresAt.getTime() <= nowMs;
