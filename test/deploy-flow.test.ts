@@ -252,8 +252,9 @@ describe('deploy against the simulator', () => {
     expect(failureKind).toBe('refused')
     expect(failure).toBe(
       'Could not trigger a deployment of project proj_123: ' +
-        'the service refused the request (HTTP 403: read-only key). ' +
-        "The service's reference gives these causes: a key limited to reading, used for this POST (use a key " +
+        'the service refused the request (HTTP 403), saying: read-only key. ' +
+        "If that is not the whole story, the service's reference also gives: a key limited to reading, used for " +
+        'this POST (use a key ' +
         "with full access); or an IP allowlist on the key that does not hold this machine's " +
         'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist).'
     )

@@ -275,6 +275,37 @@ describe('export flow against the simulator', () => {
     expect(sim.count('export-start')).toBe(1)
   })
 
+  test("a 403 with the service's own reason says it first, then the reference's causes", async () => {
+    await simulator({})
+    const reason = 'This API key does not have access to the docs of docs.acme.com'
+    sim.addFault({ route: 'export-start', status: 403, body: { error: reason } })
+    const { failure } = await runExport({})
+    expect(failure).toBe(
+      `Could not start the export of docs.acme.com: the service refused the request (HTTP 403), saying: ${reason}. ` +
+        "If that is not the whole story, the service's reference also gives: a key limited to reading, used for " +
+        "this POST (use a key with full access); an IP allowlist on the key that does not hold this machine's " +
+        'address (GitHub-hosted runners change addresses: use a runner with a fixed address, or lift the allowlist); ' +
+        'or static export not enabled for the organization (a private beta under an enterprise agreement).'
+    )
+  })
+
+  test("a `base-url` ending in /v1 (the reference's server): the 404 names `base-url` and the fix", async () => {
+    await simulator({})
+    for (const suffix of ['/v1', '/V2/']) {
+      const { failure, failureKind } = await runExport({ 'base-url': `${sim.apiUrl}${suffix}` })
+      expect(failure).toContain(
+        'Could not start the export of docs.acme.com: HTTP 404: not found. `base-url` ' +
+          `(${sim.apiUrl}${suffix.replace(/\/$/, '')}) ends in \`${suffix.replace(/\/$/, '')}\`, and the action adds ` +
+          `the API's version to every path itself (\`/v1/static-export/jobs\`): set \`base-url\` to ${sim.apiUrl}.`
+      )
+      expect(failureKind).toBe('refused')
+    }
+    // A 404 of a base-url without a version says no more than the service did.
+    sim.addFault({ route: 'export-status', status: 404, body: { error: 'job not found' } })
+    const { failure } = await runExport({ 'job-id': 'exp_1' })
+    expect(failure).toBe('Could not read the status of export job exp_1: HTTP 404: job not found.')
+  })
+
   test('a status read refused (403) names only the IP allowlist: a GET, of a feature the start had', async () => {
     await simulator({})
     sim.addFault({ route: 'export-status', status: 403 })

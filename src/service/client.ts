@@ -131,7 +131,7 @@ export class ServiceClient {
         }
       })
     } catch (error) {
-      if (error instanceof AttemptError) throw explain(request, error, clock.now())
+      if (error instanceof AttemptError) throw explain(request, error, clock.now(), this.options.baseUrl)
       if (isAbortError(error) && !sent.maybe) throw new CancelledError(undefined, true)
       throw error
     }
@@ -229,18 +229,32 @@ export function askedWait(error: unknown, now: number): number | undefined {
   return error instanceof ServiceError ? askedWaitOf(error.failure, now) : undefined
 }
 
-/** The final error of a request, written for the user from the one classification of its failure. */
-function explain(request: ServiceRequest, error: AttemptError, now: number): ServiceError {
+/**
+ * The final error of a request, written for the user from the one classification of its failure;
+ * `baseUrl` (the input) for a 404 that its path explains.
+ */
+function explain(request: ServiceRequest, error: AttemptError, now: number, baseUrl: string): ServiceError {
   const { failure } = error
   const { mayHaveBeenProcessed } = classify(request.kind, failure)
   const said = error.detail ? `: ${error.detail}` : ''
   const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : ''
   let message: string
-  if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
+  if (failure.kind === 'status' && failure.status === 403 && error.detail && !STATUS_ONLY.test(error.detail)) {
+    // The service's own reason is the likeliest cause: it comes first, the reference's causes after.
+    message =
+      `Could not ${request.what}: the service refused the request (HTTP 403), saying: ${error.detail}. ` +
+      refusalAdvice(403, request, { afterReason: true })
+  } else if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
     const refused = failure.status === 401 ? 'did not accept the key' : 'refused the request'
     message =
       `Could not ${request.what}: the service ${refused} (HTTP ${failure.status}${said}). ` +
       refusalAdvice(failure.status, request)
+  } else if (failure.kind === 'status' && failure.status === 404 && versionEnding(baseUrl) !== undefined) {
+    const version = versionEnding(baseUrl) ?? ''
+    message =
+      `Could not ${request.what}: ${describeFailure(failure)}${said}. \`base-url\` (${baseUrl}) ends in ` +
+      `\`${version}\`, and the action adds the API's version to every path itself (\`${request.path}\`): ` +
+      `set \`base-url\` to ${baseUrl.slice(0, -version.length)}.`
   } else if (error.stoppedByDeadline) {
     // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
     const asked = askedWaitOf(failure, now)
@@ -258,6 +272,17 @@ function explain(request: ServiceRequest, error: AttemptError, now: number): Ser
     message = `Could not ${request.what}: ${describeFailure(failure)}${said}${tries}.`
   }
   return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed)
+}
+
+/** A 403's text that says no more than its status (`Forbidden`, `403 Forbidden`, `Access denied`). */
+const STATUS_ONLY = /^(?:(?:http )?403\b\W*)?(?:forbidden|access denied|simulated 403)?\W*$/i
+
+/**
+ * The version `base-url`'s path ends in (`/v1`, `/v2`), as Mintlify's reference writes its server
+ * (`https://api.mintlify.com/v1`): the action's paths start with it already.
+ */
+function versionEnding(baseUrl: string): string | undefined {
+  return /\/v[12]\/?$/i.exec(baseUrl)?.[0]
 }
 
 function networkFailure(error: unknown): AttemptFailure {

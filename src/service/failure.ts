@@ -194,9 +194,14 @@ const FEATURE_OFF: Record<Feature, string> = {
 
 /**
  * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that
- * is wrong or expired; a 403, of its causes, those that can apply to `request`.
+ * is wrong or expired; a 403, of its causes, those that can apply to `request` (`afterReason`: said
+ * after the service's own reason, as the other causes).
  */
-export function refusalAdvice(status: 401 | 403, request: RefusedRequest): string {
+export function refusalAdvice(
+  status: 401 | 403,
+  request: RefusedRequest,
+  said: { afterReason?: boolean } = {}
+): string {
   if (status === 401) {
     return (
       '`api-key` is wrong or has expired: check the secret, ' +
@@ -209,5 +214,6 @@ export function refusalAdvice(status: 401 | 403, request: RefusedRequest): strin
     ...(request.feature === undefined ? [] : [FEATURE_OFF[request.feature]])
   ]
   const listed = causes.length === 1 ? causes[0] : `${causes.slice(0, -1).join('; ')}; or ${causes.at(-1)}`
+  if (said.afterReason === true) return `If that is not the whole story, the service's reference also gives: ${listed}.`
   return `The service's reference gives ${causes.length === 1 ? 'this cause' : 'these causes'}: ${listed}.`
 }
