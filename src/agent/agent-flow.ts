@@ -7,7 +7,7 @@
  */
 import { serviceJobBasics } from '../follow/service-job.js'
 import type { FlowContext } from '../action/context.js'
-import { GitHubApiError } from '../action/host.js'
+import { type GitHubApi, GitHubApiError, type InlineComment } from '../action/host.js'
 import type { AgentSettings, JobSource } from '../action/settings.js'
 import { ActionError, errorMessage, isAbortError } from '../common/errors.js'
 import { cutShort } from '../common/text.js'
@@ -16,13 +16,14 @@ import { AGENT_KNOWN, AGENT_TERMINAL, AgentApi, type AgentJob, refusesMessages }
 import { type ServiceClient, ServiceError } from '../service/client.js'
 import { statusMissing } from '../service/answer.js'
 import { Conversation, type JobInHand, type Reached, tookUpAlready } from './conversation.js'
-import { READ_PERMISSION_HINT, describeGitHubError } from '../github/calls.js'
+import { READ_PERMISSION_HINT, describeGitHubError, readGitHub } from '../github/calls.js'
 import { JobRecords, type RecordedJob } from './job-record.js'
 import type { Entrance } from '../gate/comment-gate.js'
 import { type CommentRun, earlierAttempt } from '../reply/comment-run.js'
 import { OurComments } from '../github/our-comments.js'
 import { type AgentAsked, type ReplyState, type Resumed, carryOn, unaccountedRerun } from '../reply/rerun-state.js'
 import {
+  REVIEW_COMMENTS_READ,
   type Subject,
   type TriggeringComment,
   promptWithContext,
@@ -59,6 +60,8 @@ interface Trigger {
   comment: TriggeringComment | undefined
   eventName: string | undefined
   subject: Subject | undefined
+  /** A review's inline comments, part of its instruction. */
+  inline: readonly InlineComment[]
 }
 
 export async function runAgent(
@@ -93,7 +96,12 @@ export async function runAgent(
       resumedFrom(earlier, settings) ??
       (await plan(
         settings,
-        { comment, eventName: event.name, subject: comment?.subject ?? subjectOf(event, home) },
+        {
+          comment,
+          eventName: event.name,
+          subject: comment?.subject ?? subjectOf(event, home),
+          inline: await reviewInlineComments(settings, comment, github, context)
+        },
         records
       ))
     if (run?.rerun === true && run.reply === undefined && request.kind !== 'read') {
@@ -187,7 +195,7 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
     case 'agent-status':
       return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) }
     case 'agent-message': {
-      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
+      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName, trigger.inline)
       return {
         kind: 'message',
         job: await jobOf(settings.jobId, settings, subject, records),
@@ -196,11 +204,11 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
       }
     }
     case 'agent-create': {
-      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
+      const instruction = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName, trigger.inline)
       return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction }
     }
     case 'agent': {
-      const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName)
+      const text = resolvePrompt(settings.prompt, trigger.comment, trigger.eventName, trigger.inline)
       const recorded =
         settings.jobId !== undefined
           ? { projectId: settings.projectId, jobId: settings.jobId }
@@ -220,6 +228,35 @@ async function plan(settings: AgentSettings, trigger: Trigger, records: JobRecor
       const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`
       return { kind: 'message', job: recorded, instruction: text, ifRefused }
     }
+  }
+}
+
+/**
+ * A submitted review's inline comments, when its instruction comes from it: one page of them
+ * (REVIEW_COMMENTS_READ). Throws when they cannot be read: an instruction without them is not the
+ * one the reviewer gave.
+ */
+async function reviewInlineComments(
+  settings: AgentSettings,
+  comment: TriggeringComment | undefined,
+  github: GitHubApi | undefined,
+  context: FlowContext
+): Promise<readonly InlineComment[]> {
+  if (comment?.kind !== 'review' || settings.operation === 'agent-status' || settings.prompt.from !== 'comment')
+    return []
+  const { repository, subject } = comment
+  if (github === undefined || repository === undefined || subject === undefined) return []
+  try {
+    return await readGitHub(context, (signal) =>
+      github.listReviewInlineComments(repository, subject.number, comment.id, REVIEW_COMMENTS_READ, signal)
+    )
+  } catch (error) {
+    if (!(error instanceof GitHubApiError)) throw error
+    throw new ActionError(
+      `Could not read the comments of review ${comment.id} on #${subject.number} ` +
+        `(${describeGitHubError(error, READ_PERMISSION_HINT)}), so nothing was sent to the docs service: the ` +
+        'instruction would lack them. Rerun the workflow once GitHub answers.'
+    )
   }
 }
 

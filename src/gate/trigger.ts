@@ -4,10 +4,10 @@
  * instruction. Pure.
  */
 import { eventKind } from '../action/event.js'
-import type { RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
+import type { InlineComment, RepoRef, RunnerEvent, RunnerVariable } from '../action/host.js'
 import type { PromptSource } from '../action/settings.js'
 import { ActionError } from '../common/errors.js'
-import { cutShort } from '../common/text.js'
+import { cutShort, printableLines } from '../common/text.js'
 import { asObject } from '../service/answer.js'
 import { PREVIEW_MARKER, RECORD_MARKER, REPLY_MARKER } from '../github/markers.js'
 
@@ -228,7 +228,8 @@ export function skipReason(
 export function resolvePrompt(
   source: PromptSource,
   comment: TriggeringComment | undefined,
-  eventName: string | undefined
+  eventName: string | undefined,
+  inline: readonly InlineComment[] = []
 ): string {
   if (source.from === 'input') return source.text
   if (comment === undefined) {
@@ -238,12 +239,43 @@ export function resolvePrompt(
     )
   }
   const { rest } = matchCommand(comment.body, source.command)
+  const review = reviewComments(inline)
+  if (review !== undefined) return rest === '' ? review : `${rest}\n\n${review}`
   if (rest !== '')
     return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`
   throw new ActionError(
     `\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after ` +
       `the command, e.g. \`${source.command} fix the broken link on the install page\`.`
   )
+}
+
+/** The most inline comments of a review an instruction takes (one page of GitHub's), and their bounds. */
+export const REVIEW_COMMENTS_READ = 100
+const REVIEW_COMMENT_CHARS = 2_000
+const REVIEW_COMMENTS_CHARS = 20_000
+
+/**
+ * A review's inline comments as part of its instruction, one `path:line: text` each (a comment's
+ * further lines indented under it), each and all of them cut to a bound; the comments of bots and
+ * of the action itself left out. Undefined when there are none.
+ */
+export function reviewComments(inline: readonly InlineComment[]): string | undefined {
+  const taken = inline.filter((comment) => comment.author.type !== 'Bot' && !writtenByTheAction(comment.body))
+  if (taken.length === 0) return undefined
+  const lines: string[] = []
+  let size = 0
+  for (const [index, comment] of taken.entries()) {
+    const where = `${comment.path ?? 'the pull request'}${comment.line === undefined ? '' : `:${comment.line}`}`
+    const text = printableLines(cutShort(comment.body.trim(), REVIEW_COMMENT_CHARS)).join('\n  ')
+    const line = `${where}: ${text}`
+    if (size + line.length > REVIEW_COMMENTS_CHARS) {
+      lines.push(`(and ${taken.length - index} more, left out for length)`)
+      break
+    }
+    lines.push(line)
+    size += line.length
+  }
+  return `The review's comments (${taken.length}):\n${lines.join('\n')}`
 }
 
 /** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */

@@ -144,6 +144,26 @@ describe('what the examples promise', () => {
     }
   )
 
+  test('preview-on-pull-request: one run per pull request, the newest wins, no more permission than it needs', () => {
+    const workflow = load('examples/preview-on-pull-request.yml')
+    expect(Object.keys(workflow.on as Mapping)).toEqual(['pull_request'])
+    expect(workflow.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', deployments: 'write' })
+    const [job] = Object.values(workflow.jobs)
+    expect(job?.concurrency).toEqual({
+      group: 'docs-preview-${{ github.event.pull_request.number }}',
+      'cancel-in-progress': true
+    })
+    expect(actionStep(workflow, 'preview')?.with).toMatchObject({ 'github-environment': 'docs-preview' })
+  })
+
+  test('agent-comments: a submitted review is heard too, under the same command and author check', () => {
+    const workflow = load('examples/agent-comments.yml')
+    expect((workflow.on as Mapping).pull_request_review).toEqual({ types: ['submitted'] })
+    const [job] = Object.values(workflow.jobs)
+    expect(job?.if).toContain("startsWith(github.event.comment.body || github.event.review.body, '/docs-agent')")
+    expect(job?.if).toContain('github.event.review.author_association')
+  })
+
   test("README's full usage: deploy, then export, then the Helm upgrade", () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
     const section = readme.split(/^## /m).find((part) => part.startsWith('Full usage')) ?? ''
@@ -173,9 +193,12 @@ describe('what the examples promise', () => {
   test('agent-comments: operation agent on issues and pull requests, one run at a time per thread', () => {
     // Needing only the key and the project id (base-url: Mintlify's own).
     const workflow = load('examples/agent-comments.yml')
-    expect(Object.keys(workflow.on as Mapping).sort()).toEqual(['issue_comment', 'pull_request_review_comment'])
+    expect(Object.keys(workflow.on as Mapping).sort()).toEqual([
+      'issue_comment',
+      'pull_request_review',
+      'pull_request_review_comment'
+    ])
     const [job] = Object.values(workflow.jobs)
-    expect(job?.if).toContain("startsWith(github.event.comment.body, '/docs-agent')")
     expect(job?.concurrency).toEqual({
       group: 'docs-agent-${{ github.event.issue.number || github.event.pull_request.number }}',
       'cancel-in-progress': false
