@@ -741,7 +741,12 @@ async function runAgent(settings, client, context, entrance, run) {
         // Without a reply to read that from, a rerun asks only for a read.
         const earlier = run?.reply === undefined ? undefined : await (0,comment_run/* earlierAttempt */.kT)(run, 'act on this comment');
         const request = resumedFrom(earlier, settings) ??
-            (await plan(settings, { comment, eventName: event.name, subject: comment?.subject ?? (0,gate_trigger/* subjectOf */.et)(event, home) }, records));
+            (await plan(settings, {
+                comment,
+                eventName: event.name,
+                subject: comment?.subject ?? (0,gate_trigger/* subjectOf */.et)(event, home),
+                inline: await reviewInlineComments(settings, comment, github, context)
+            }, records));
         if (run?.rerun === true && run.reply === undefined && request.kind !== 'read') {
             const asked = request.kind === 'create' ? 'create an agent job' : `send a message to agent job ${request.job.jobId}`;
             throw new errors/* ActionError */.lZ((0,rerun_state/* unaccountedRerun */.eR)(asked, run.noReply ?? 'no reply of the action is kept'));
@@ -831,7 +836,7 @@ async function plan(settings, trigger, records) {
         case 'agent-status':
             return { kind: 'read', job: await jobOf(settings.jobId, settings, subject, records) };
         case 'agent-message': {
-            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName, trigger.inline);
             return {
                 kind: 'message',
                 job: await jobOf(settings.jobId, settings, subject, records),
@@ -840,11 +845,11 @@ async function plan(settings, trigger, records) {
             };
         }
         case 'agent-create': {
-            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const instruction = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName, trigger.inline);
             return { kind: 'create', projectId: settings.projectId, instruction, prompt: instruction };
         }
         case 'agent': {
-            const text = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName);
+            const text = (0,gate_trigger/* resolvePrompt */.Jq)(settings.prompt, trigger.comment, trigger.eventName, trigger.inline);
             const recorded = settings.jobId !== undefined
                 ? { projectId: settings.projectId, jobId: settings.jobId }
                 : subject?.isPullRequest && records !== undefined
@@ -863,6 +868,28 @@ async function plan(settings, trigger, records) {
             const ifRefused = `${text}\n\n---\nContext: this follows up on ${earlier}, which no longer takes messages.`;
             return { kind: 'message', job: recorded, instruction: text, ifRefused };
         }
+    }
+}
+/**
+ * A submitted review's inline comments, when its instruction comes from it: one page of them
+ * (REVIEW_COMMENTS_READ). Throws when they cannot be read: an instruction without them is not the
+ * one the reviewer gave.
+ */
+async function reviewInlineComments(settings, comment, github, context) {
+    if (comment?.kind !== 'review' || settings.operation === 'agent-status' || settings.prompt.from !== 'comment')
+        return [];
+    const { repository, subject } = comment;
+    if (github === undefined || repository === undefined || subject === undefined)
+        return [];
+    try {
+        return await (0,calls/* readGitHub */.kQ)(context, (signal) => github.listReviewInlineComments(repository, subject.number, comment.id, gate_trigger/* REVIEW_COMMENTS_READ */.fz, signal));
+    }
+    catch (error) {
+        if (!(error instanceof host/* GitHubApiError */.O))
+            throw error;
+        throw new errors/* ActionError */.lZ(`Could not read the comments of review ${comment.id} on #${subject.number} ` +
+            `(${(0,calls/* describeGitHubError */.dZ)(error, calls/* READ_PERMISSION_HINT */.JJ)}), so nothing was sent to the docs service: the ` +
+            'instruction would lack them. Rerun the workflow once GitHub answers.');
     }
 }
 /** The job `job-id` names, or the one recorded on the pull request commented on. */

@@ -29297,9 +29297,10 @@ function formatMoment(at, now) {
 /* harmony export */   YG: () => (/* binding */ skipReason),
 /* harmony export */   _M: () => (/* binding */ repositoryOf),
 /* harmony export */   et: () => (/* binding */ subjectOf),
+/* harmony export */   fz: () => (/* binding */ REVIEW_COMMENTS_READ),
 /* harmony export */   gC: () => (/* binding */ promptWithContext)
 /* harmony export */ });
-/* unused harmony exports CONTEXT_BODY_CHARS, matchCommand */
+/* unused harmony exports CONTEXT_BODY_CHARS, matchCommand, reviewComments */
 /* harmony import */ var _action_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3566);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1922);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2450);
@@ -29466,7 +29467,7 @@ function skipReason(comment, command) {
  * The instruction for the agent: the `prompt` input, else the comment's text after the command,
  * with the file and line(s) of a review comment (its "this" means what is written there). Never blank.
  */
-function resolvePrompt(source, comment, eventName) {
+function resolvePrompt(source, comment, eventName, inline = []) {
     if (source.from === 'input')
         return source.text;
     if (comment === undefined) {
@@ -29474,10 +29475,41 @@ function resolvePrompt(source, comment, eventName) {
             `(event \`${eventName ?? 'unknown'}\`) that \`comment-command\` could take it from.`);
     }
     const { rest } = matchCommand(comment.body, source.command);
+    const review = reviewComments(inline);
+    if (review !== undefined)
+        return rest === '' ? review : `${rest}\n\n${review}`;
     if (rest !== '')
         return comment.location === undefined ? rest : `${rest}\n\n(Written in a review comment on ${comment.location}.)`;
     throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`\`prompt\` is empty and the comment holds nothing after \`${source.command}\`: write the instruction after ` +
         `the command, e.g. \`${source.command} fix the broken link on the install page\`.`);
+}
+/** The most inline comments of a review an instruction takes (one page of GitHub's), and their bounds. */
+const REVIEW_COMMENTS_READ = 100;
+const REVIEW_COMMENT_CHARS = 2_000;
+const REVIEW_COMMENTS_CHARS = 20_000;
+/**
+ * A review's inline comments as part of its instruction, one `path:line: text` each (a comment's
+ * further lines indented under it), each and all of them cut to a bound; the comments of bots and
+ * of the action itself left out. Undefined when there are none.
+ */
+function reviewComments(inline) {
+    const taken = inline.filter((comment) => comment.author.type !== 'Bot' && !writtenByTheAction(comment.body));
+    if (taken.length === 0)
+        return undefined;
+    const lines = [];
+    let size = 0;
+    for (const [index, comment] of taken.entries()) {
+        const where = `${comment.path ?? 'the pull request'}${comment.line === undefined ? '' : `:${comment.line}`}`;
+        const text = (0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .printableLines */ .fk)((0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cutShort */ .VV)(comment.body.trim(), REVIEW_COMMENT_CHARS)).join('\n  ');
+        const line = `${where}: ${text}`;
+        if (size + line.length > REVIEW_COMMENTS_CHARS) {
+            lines.push(`(and ${taken.length - index} more, left out for length)`);
+            break;
+        }
+        lines.push(line);
+        size += line.length;
+    }
+    return `The review's comments (${taken.length}):\n${lines.join('\n')}`;
 }
 /** A new job's prompt: the instruction, then the issue or pull request it was asked on, as context. */
 function promptWithContext(instruction, subject) {
@@ -32413,7 +32445,7 @@ class ServiceClient {
         }
         catch (error) {
             if (error instanceof _retry_js__WEBPACK_IMPORTED_MODULE_9__/* .AttemptError */ .cb)
-                throw explain(request, error, clock.now());
+                throw explain(request, error, clock.now(), this.options.baseUrl);
             if ((0,_common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .isAbortError */ .zf)(error) && !sent.maybe)
                 throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .CancelledError */ .cc(undefined, true);
             throw error;
@@ -32508,18 +32540,34 @@ function isOutOfTime(error) {
 function askedWait(error, now) {
     return error instanceof ServiceError ? (0,_retry_js__WEBPACK_IMPORTED_MODULE_9__/* .askedWaitOf */ .nU)(error.failure, now) : undefined;
 }
-/** The final error of a request, written for the user from the one classification of its failure. */
-function explain(request, error, now) {
+/**
+ * The final error of a request, written for the user from the one classification of its failure;
+ * `baseUrl` (the input) for a 404 that its path explains.
+ */
+function explain(request, error, now, baseUrl) {
     const { failure } = error;
     const { mayHaveBeenProcessed } = (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .classify */ .L8)(request.kind, failure);
     const said = error.detail ? `: ${error.detail}` : '';
     const tries = error.attempts > 1 ? ` after ${error.attempts} attempts` : '';
     let message;
-    if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
+    if (failure.kind === 'status' && failure.status === 403 && error.detail && !STATUS_ONLY.test(error.detail)) {
+        // The service's own reason is the likeliest cause: it comes first, the reference's causes after.
+        message =
+            `Could not ${request.what}: the service refused the request (HTTP 403), saying: ${error.detail}. ` +
+                (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .refusalAdvice */ .tT)(403, request, { afterReason: true });
+    }
+    else if (failure.kind === 'status' && (failure.status === 401 || failure.status === 403)) {
         const refused = failure.status === 401 ? 'did not accept the key' : 'refused the request';
         message =
             `Could not ${request.what}: the service ${refused} (HTTP ${failure.status}${said}). ` +
                 (0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .refusalAdvice */ .tT)(failure.status, request);
+    }
+    else if (failure.kind === 'status' && failure.status === 404 && versionEnding(baseUrl) !== undefined) {
+        const version = versionEnding(baseUrl) ?? '';
+        message =
+            `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeFailure */ .Ic)(failure)}${said}. \`base-url\` (${baseUrl}) ends in ` +
+                `\`${version}\`, and the action adds the API's version to every path itself (\`${request.path}\`): ` +
+                `set \`base-url\` to ${baseUrl.slice(0, -version.length)}.`;
     }
     else if (error.stoppedByDeadline) {
         // A wait the service asked for (429, 503) that `timeout` does not leave: say until when.
@@ -32540,6 +32588,15 @@ function explain(request, error, now) {
         message = `Could not ${request.what}: ${(0,_failure_js__WEBPACK_IMPORTED_MODULE_8__/* .describeFailure */ .Ic)(failure)}${said}${tries}.`;
     }
     return new ServiceError(message, failure, error.detail, error.attempts, error.stoppedByDeadline, mayHaveBeenProcessed);
+}
+/** A 403's text that says no more than its status (`Forbidden`, `403 Forbidden`, `Access denied`). */
+const STATUS_ONLY = /^(?:(?:http )?403\b\W*)?(?:forbidden|access denied|simulated 403)?\W*$/i;
+/**
+ * The version `base-url`'s path ends in (`/v1`, `/v2`), as Mintlify's reference writes its server
+ * (`https://api.mintlify.com/v1`): the action's paths start with it already.
+ */
+function versionEnding(baseUrl) {
+    return /\/v[12]\/?$/i.exec(baseUrl)?.[0];
 }
 function networkFailure(error) {
     const err = error;
@@ -32884,9 +32941,10 @@ const FEATURE_OFF = {
 };
 /**
  * What to check after a 401 or 403, in the terms of the service's reference: a 401 is a key that
- * is wrong or expired; a 403, of its causes, those that can apply to `request`.
+ * is wrong or expired; a 403, of its causes, those that can apply to `request` (`afterReason`: said
+ * after the service's own reason, as the other causes).
  */
-function refusalAdvice(status, request) {
+function refusalAdvice(status, request, said = {}) {
     if (status === 401) {
         return ('`api-key` is wrong or has expired: check the secret, ' +
             "or make a new admin key on the API keys page of the organization's settings.");
@@ -32897,6 +32955,8 @@ function refusalAdvice(status, request) {
         ...(request.feature === undefined ? [] : [FEATURE_OFF[request.feature]])
     ];
     const listed = causes.length === 1 ? causes[0] : `${causes.slice(0, -1).join('; ')}; or ${causes.at(-1)}`;
+    if (said.afterReason === true)
+        return `If that is not the whole story, the service's reference also gives: ${listed}.`;
     return `The service's reference gives ${causes.length === 1 ? 'this cause' : 'these causes'}: ${listed}.`;
 }
 

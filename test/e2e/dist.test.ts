@@ -13,7 +13,7 @@ import {
   type SimulatorOptions,
   startSimulator
 } from '../../simulator/server.js'
-import { REPO, issueCommentEvent } from '../support/events.js'
+import { REPO, issueCommentEvent, pullRequestEvent, reviewEvent } from '../support/events.js'
 import { readSummary } from '../support/github-summary.js'
 import { type DistRun, OWN_COMMANDS, runCli, runDist, runnerCommand, runnerLines } from '../support/runner.js'
 import { tempFolder } from '../support/temp.js'
@@ -206,6 +206,29 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(failed.printed).toContain('Error: MDX error in docs/index.mdx')
   })
 
+  test('preview triggers once for --branch, hands on the address; a 403 says previews are not on the plan', async () => {
+    const s = await simulator({ deployment: { durationMs: 60, queuedMs: 10 } })
+    const inputs = { 'base-url': s.apiUrl, 'project-id': 'proj_123', branch: 'docs-next', 'poll-interval': '20ms' }
+    const run = await frontEnd.run('preview', inputs)
+    expect(run.error).toBeUndefined()
+    expect(run.exitCode).toBe(0)
+    expect(s.requests.find((r) => r.route === 'preview-trigger')?.body).toEqual({ branch: 'docs-next' })
+    expect(run.outputs).toMatchObject({
+      'preview-url': 'https://proj_123-docs-next.mintlify.app',
+      status: 'success',
+      'deployed-commit': DEFAULT_DEPLOYED_COMMIT.sha
+    })
+    s.addFault({ route: 'preview-trigger', status: 500, process: true })
+    const lost = await frontEnd.run('preview', inputs)
+    expect(lost.exitCode).not.toBe(0)
+    expect(lost.error).toContain('may have processed the request')
+    expect(s.count('preview-trigger')).toBe(2)
+    s.addFault({ route: 'preview-trigger', status: 403, body: { error: 'Previews are not on your plan' } })
+    const refused = await frontEnd.run('preview', inputs)
+    expect(refused.exitCode).toBe(frontEnd.refused)
+    expect(refused.error).toContain('Previews are not on your plan')
+  })
+
   test.each(['SIGINT', 'SIGTERM'] as const)(
     '%s during a stalled download: exits within 3 s and leaves no partial files',
     async (signal) => {
@@ -262,7 +285,10 @@ describe.each([action, cli])('$name', (frontEnd) => {
     s.addFault({ route: 'download', stallAt: zip.readUInt32LE(zip.length - 22 + 16) })
     const inputs = { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' }
     const ours = async (): Promise<string[]> =>
-      (await readdir(workspace.dir)).filter((name) => name.startsWith('.static-export.'))
+      // The record of the folder an export wrote (`.static-export.exported`) is no leftover.
+      (await readdir(workspace.dir)).filter(
+        (name) => name.startsWith('.static-export.') && name !== '.static-export.exported'
+      )
     const sent = { at: 0 }
     const run = await frontEnd.run('export', inputs, (child) => {
       const watch = async (): Promise<void> => {
@@ -481,6 +507,81 @@ describe('the action only', () => {
     ])
     expect(s.count('agent-create')).toBe(1)
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
+  })
+
+  test('preview on pull requests: one comment edited across pushes, a forged marker ignored, forks skipped', async () => {
+    const s = await simulator({ deployment: { durationMs: 60, queuedMs: 10 } })
+    const forged = s.github.addComment(REPO, 12, '<!-- docs-admin-action:preview project=proj_123 -->\nfake')
+    const push = (payload: Record<string, unknown>) =>
+      runDist({
+        inputs: {
+          operation: 'preview',
+          'api-key': s.apiKey,
+          'base-url': s.apiUrl,
+          'project-id': 'proj_123',
+          'github-token': 'ghs_e2e_token_0123456789',
+          'poll-interval': '20ms'
+        },
+        event: { name: 'pull_request', payload },
+        env: { GITHUB_WORKSPACE: workspace.dir, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: s.githubApiUrl }
+      })
+    const first = await push(pullRequestEvent())
+    const second = await push(pullRequestEvent({ sha: 'feedfacefeedfacefeedfacefeedfacefeedface' }))
+    expect([first.exitCode, second.exitCode]).toEqual([0, 0])
+    const ours = s.github.thread(REPO, 12).comments.filter((c) => c.user.type === 'Bot')
+    expect(ours).toHaveLength(1)
+    expect(ours[0]?.body).toContain('✅ **Ready**')
+    expect(second.outputs['comment-url']).toContain(`#issuecomment-${ours[0]?.id}`)
+    expect(forged.history).toEqual([forged.body])
+    const fork = await runDist({
+      inputs: { operation: 'preview', 'project-id': 'proj_123' },
+      event: { name: 'pull_request', payload: pullRequestEvent({ fork: 'mallory/docs' }) },
+      env: { GITHUB_WORKSPACE: workspace.dir, GITHUB_REPOSITORY: REPO }
+    })
+    expect(fork.exitCode).toBe(0)
+    expect(fork.outputs).toEqual({ skipped: 'true', 'skip-reason': 'fork' })
+    expect(fork.stdout).toMatch(/^::notice::The pull request comes from mallory\/docs, a fork/m)
+    expect(s.count('preview-trigger')).toBe(2)
+  })
+
+  test('a review steers the agent with its inline comments; a rerun of a deploy after a 5xx sends nothing', async () => {
+    const s = await simulator({ agent: { durationMs: 100 }, github: { permissions: { octocat: 'write' } } })
+    s.github.addReview(REPO, 12, 8001, [{ path: 'docs/install.md', line: 3, body: 'Use the scoped name.' }])
+    const env = {
+      GITHUB_WORKSPACE: workspace.dir,
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_API_URL: s.githubApiUrl,
+      GITHUB_RUN_ID: '88'
+    }
+    const common = {
+      'api-key': s.apiKey,
+      'base-url': s.apiUrl,
+      'project-id': 'proj_123',
+      'github-token': 'ghs_e2e_token_0123456789',
+      'poll-interval': '20ms'
+    }
+    const review = await runDist({
+      inputs: { ...common, operation: 'agent', 'comment-command': '/docs-agent' },
+      event: { name: 'pull_request_review', payload: reviewEvent('/docs-agent address these') },
+      env
+    })
+    expect(review.exitCode).toBe(0)
+    const created = s.requests.find((r) => r.route === 'agent-create')?.body as { prompt?: string } | undefined
+    expect(created?.prompt).toContain(
+      "address these\n\nThe review's comments (1):\ndocs/install.md:3: Use the scoped name."
+    )
+    s.addFault({ route: 'deploy-trigger', status: 500, process: true })
+    const deploy = (attempt: string) =>
+      runDist({
+        inputs: { ...common, operation: 'deploy' },
+        event: { name: 'issue_comment', payload: issueCommentEvent('/docs-deploy') },
+        env: { ...env, GITHUB_RUN_ATTEMPT: attempt }
+      })
+    expect((await deploy('1')).exitCode).toBe(1)
+    const rerun = await deploy('2')
+    expect(rerun.exitCode).toBe(1)
+    expect(rerun.stdout).toContain('this rerun does not ask again')
+    expect(s.count('deploy-trigger')).toBe(1)
   })
 
   test('a same-job rerun on a runner with a tool cache takes the bundle from it (@actions/tool-cache)', async () => {
