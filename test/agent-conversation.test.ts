@@ -515,6 +515,18 @@ describe('one progress comment per run', () => {
     ).toHaveLength(1)
   })
 
+  test("a rerun's reply gives the job's time, not the attempt's, and its note's ids as code", async () => {
+    const sim = await startSim({ agent: { durationMs: 60_000 } })
+    const event = issueCommentEvent('/docs-agent Fix the install command')
+    expect((await onEvent(sim, 'issue_comment', event, { timeout: '20s' })).failure).toContain('timeout')
+    expect((await onEvent(sim, 'issue_comment', event, { timeout: '20m' }, RERUN)).failure).toBeUndefined()
+    const body = written(sim, 7)[0]?.body ?? ''
+    // The job took a minute; the rerun itself waited about 40 s of it.
+    expect(body).toMatch(/✅ Docs agent job `job_\w+` is \*\*completed\*\* after 1m 0\ds\./)
+    expect(body).toMatch(/An earlier attempt of this workflow run created agent job `job_\w+`: this attempt/)
+    expect(body).not.toContain('\\`')
+  })
+
   test('a rerun after a message with no clear answer follows the job instead of sending it again', async () => {
     // After such a create it refuses to create another.
     const sim = await startSim()
@@ -979,13 +991,15 @@ describe('one progress comment per run', () => {
     // A token without `issues: write`.
     const sim = await startSim({ github: { writableRepos: [] } })
     const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Fix it'))
+    // One sentence: what failed, what it means, and the fix.
     expect(failure).toMatch(
       new RegExp(
-        /^Could not post the reply to comment 123456 \(HTTP 403: /.source +
-          /.*`permissions: issues: write, pull-requests: write`.*/.source +
-          /\), so nothing was sent to the docs service/.source
+        /^Could not post the reply to comment 123456 \(HTTP 403: [^()]*\), so nothing was sent to the /.source +
+          /docs service \(the reply's marker keeps a rerun from asking twice\): give the workflow /.source +
+          /`permissions: issues: write, pull-requests: write`\.$/.source
       )
     )
+    expect(failure?.length).toBeLessThan(300)
     expect(serviceRequests(sim)).toEqual([])
     // A refusal is not tried again; the reaction's is only a warning.
     expect(sim.count('github-comment')).toBe(1)

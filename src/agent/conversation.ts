@@ -214,11 +214,25 @@ export class Conversation {
         request: this.reachedJob?.request ?? this.asked ?? 'read',
         error,
         note: this.reachedJob?.note,
-        elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
+        elapsedMs: ended ? this.jobTime(job) : undefined,
         runUrl: this.runUrl
       },
       this.context.secrets
     )
+  }
+
+  /**
+   * The time of what was asked, to now: a new job's from its `createdAt`, a message's from when it
+   * was sent (by this attempt or an earlier one), so that a rerun's reply tells the job's time, not
+   * the attempt's. Before the service answered, this run's.
+   */
+  private jobTime(job: AgentJob | undefined): number {
+    const now = this.context.clock.now()
+    const reached = this.reachedJob
+    if (reached === undefined) return now - this.context.startedAt
+    const created = reached.request === 'create' ? timestamp(job?.createdAt ?? reached.job.answer.createdAt) : undefined
+    const from = created?.getTime() ?? reached.askedAt
+    return from <= now ? now - from : now - this.context.startedAt
   }
 
   /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */

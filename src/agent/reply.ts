@@ -1,14 +1,10 @@
 /** The text of the one progress comment a comment-triggered run keeps up to date. Pure. */
 import type { Secrets } from '../common/secrets.js'
-import { commentCode, commentPhrase, commentText } from '../common/text.js'
+import { commentCode, commentMarkdown, commentPhrase, commentText } from '../common/text.js'
 import { formatDuration } from '../common/units.js'
+import { REPLY_ERROR_CHARS } from '../reply/job-reply.js'
 
-/**
- * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
- * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
- * job can be a whole trace. The step's error in the log keeps all of it.
- */
-export const REPLY_ERROR_CHARS = 4000
+export { REPLY_ERROR_CHARS } from '../reply/job-reply.js'
 
 export interface ProgressFacts {
   jobId: string | undefined
@@ -28,6 +24,7 @@ export interface ProgressFacts {
   error: string | undefined
   /** Something the reader should know, e.g. that a new job took over. */
   note: string | undefined
+  /** The job's own time so far: from its `createdAt` (or, without one, this run's start) to now. */
   elapsedMs: number | undefined
   runUrl: string | undefined
 }
@@ -59,7 +56,8 @@ export function progressText(facts: ProgressFacts, secrets: Secrets): string {
           ? '❌ The docs agent run failed.'
           : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`,
         '',
-        commentText(error ?? '')
+        // The run's failure is ours, with code spans for the log; the service's text in it stays plain.
+        commentMarkdown(error ?? '')
       )
       break
     case 'cancelled':
@@ -92,7 +90,8 @@ export function progressText(facts: ProgressFacts, secrets: Secrets): string {
     case 'ended':
       lines.push(endLine(job, { ...shown, error }, status, prLink, after))
   }
-  if (shown.note !== undefined) lines.push('', commentText(shown.note))
+  // A note is ours, written with code spans for the log: they stay code spans here.
+  if (shown.note !== undefined) lines.push('', commentMarkdown(shown.note))
   if (shown.runUrl) lines.push('', `[Workflow run](${shown.runUrl})`)
   return lines.join('\n')
 }

@@ -14,7 +14,6 @@ import {
   LISTING_TIMEOUT_MS,
   READ_PERMISSION_HINT,
   Serial,
-  WRITE_PERMISSION_HINT,
   describeGitHubError,
   readGitHub,
   tryGitHub,
@@ -94,8 +93,8 @@ export class MarkedComment {
 
   /**
    * Makes sure GitHub has `body`: posts the comment, or edits it. Retried as a read is; throws an
-   * ActionError that says `why` it matters when it cannot be written (a token that may not write
-   * comments, say).
+   * ActionError when it cannot be written, in one sentence: what failed, then `why` it matters,
+   * then the fix (the permission, for a refusal).
    */
   async record(body: string, why: string): Promise<void> {
     this.wanted = body
@@ -164,9 +163,12 @@ export class MarkedComment {
     } catch (error) {
       if (!(error instanceof GitHubApiError)) throw error
       const what = posted === undefined ? 'post' : 'update'
-      throw new ActionError(
-        `Could not ${what} ${this.what} (${describeGitHubError(error, WRITE_PERMISSION_HINT)}), so ${why}`
-      )
+      const fix =
+        error.refused && !error.rateLimited
+          ? 'give the workflow `permissions: issues: write, pull-requests: write`'
+          : `rerun the workflow once GitHub answers; if GitHub posted ${this.noun} all the same, the rerun cannot ` +
+            'tell that nothing was sent and will not ask again (comment the command again instead)'
+      throw new ActionError(`Could not ${what} ${this.what} (${describeGitHubError(error, '')}), so ${why}: ${fix}.`)
     }
     this.shown = body
   }

@@ -70,8 +70,12 @@ export function jobReplyText(
   if (facts.link !== undefined) lines.push('', `<${clean(facts.link)}>`)
   if (facts.details !== undefined && facts.details.length > 0)
     lines.push('', ...facts.details.map((detail) => `- ${commentMarkdown(serviceText(clean(detail)))}`))
-  if (error !== undefined && error !== '' && phase !== 'working' && phase !== 'succeeded')
-    lines.push('', commentText(secrets.cut(error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")))
+  // The run's failure is ours, with code spans for the log (the service's text in it stays plain); a
+  // job's failure is the service's.
+  const shown =
+    error === undefined ? undefined : secrets.cut(error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")
+  if (shown !== undefined && shown !== '' && phase !== 'working' && phase !== 'succeeded')
+    lines.push('', extra.error !== undefined ? commentMarkdown(shown) : commentText(shown))
   if (extra.note !== undefined) lines.push('', commentMarkdown(clean(extra.note)))
   if (extra.runUrl) lines.push('', `[Workflow run](${clean(extra.runUrl)})`)
   return lines.join('\n')

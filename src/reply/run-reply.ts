@@ -174,10 +174,7 @@ export class RunReply {
   async record(text: string): Promise<void> {
     await this.reply.record(
       this.marked(text),
-      "nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow " +
-        'run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ' +
-        'the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ' +
-        'command again instead).'
+      "nothing was sent to the docs service (the reply's marker keeps a rerun from asking twice)"
     )
   }
 
