@@ -96,7 +96,7 @@ describe('the gate on every event that carries a comment or a review', () => {
     }
   }
 
-  test('a review without the command is skipped as no-command; one with it passes to the permission', async () => {
+  test('a review without the command is skipped (no-command); one with it goes on to the permission', async () => {
     const sim = await startSim()
     const silent = await onEvent(sim, 'pull_request_review', reviewEvent(null), {
       ...OPERATIONS.deploy,

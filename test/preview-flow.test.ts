@@ -126,7 +126,7 @@ describe('a preview of a pull request', () => {
     )
   })
 
-  test('a failed preview fails the step naming it and its summary; the comment shows the end of its log', async () => {
+  test('a failed preview fails the step with its summary; the comment shows the end of its log', async () => {
     const sim = await startSim({
       deployment: {
         durationMs: 2000,

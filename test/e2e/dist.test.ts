@@ -206,7 +206,7 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(failed.printed).toContain('Error: MDX error in docs/index.mdx')
   })
 
-  test('preview triggers once for --branch, hands on the address; a 403 says previews are not on the plan', async () => {
+  test('preview: triggered once for --branch, its address handed on; a 403 says why', async () => {
     const s = await simulator({ deployment: { durationMs: 60, queuedMs: 10 } })
     const inputs = { 'base-url': s.apiUrl, 'project-id': 'proj_123', branch: 'docs-next', 'poll-interval': '20ms' }
     const run = await frontEnd.run('preview', inputs)
@@ -509,7 +509,7 @@ describe('the action only', () => {
     expect(second.outputs['comment-url']).toContain(`/pull/${pullNumber}#issuecomment-`)
   })
 
-  test('preview on pull requests: one comment edited across pushes, a forged marker ignored, forks skipped', async () => {
+  test('preview on pull requests: one comment edited across pushes, forged markers ignored, forks', async () => {
     const s = await simulator({ deployment: { durationMs: 60, queuedMs: 10 } })
     const forged = s.github.addComment(REPO, 12, '<!-- docs-admin-action:preview project=proj_123 -->\nfake')
     const push = (payload: Record<string, unknown>) =>
@@ -544,7 +544,7 @@ describe('the action only', () => {
     expect(s.count('preview-trigger')).toBe(2)
   })
 
-  test('a review steers the agent with its inline comments; a rerun of a deploy after a 5xx sends nothing', async () => {
+  test('a review steers the agent with its inline comments; a deploy's rerun after a 5xx sends none', async () => {
     const s = await simulator({ agent: { durationMs: 100 }, github: { permissions: { octocat: 'write' } } })
     s.github.addReview(REPO, 12, 8001, [{ path: 'docs/install.md', line: 3, body: 'Use the scoped name.' }])
     const env = {
