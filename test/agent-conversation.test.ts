@@ -886,7 +886,8 @@ describe('one progress comment per run', () => {
   ] as const)(
     'where the reply guards nothing (a status read), a failing GitHub API only warns: %s',
     async (_, fault, said) => {
-      const sim = await startSim()
+      // A slower clock: a GitHub answer, even on a loaded machine, comes within its 5 s (0.5 s here).
+      const sim = await startSim({}, acceleratedClock({ speed: 10 }))
       sim.addFault({ route: 'github-reaction', ...fault })
       sim.addFault({ route: 'github-comment', ...fault, times: 5 })
       const { failure, outputs, log } = await onEvent(

@@ -129,7 +129,10 @@ describe('deploy against the simulator', () => {
     const heartbeats = log.lines.filter((line) => line.startsWith(`progress: Deployment ${outputs['job-id'] ?? ''}: `))
     expect(heartbeats.length).toBeGreaterThanOrEqual(2)
     for (const line of heartbeats)
-      expect(line).toMatch(/: still in_progress.* after \dm \d\ds; next check in \d+m?s\.$/)
+      // Between checks it says when the next one comes; during one, how long it has waited.
+      expect(line).toMatch(
+        /: still in_progress.* after \dm \d\ds; (next check in \d+m?s|its status request has waited \d+m?s for an answer)\.$/
+      )
   })
 
   test('an unknown status is followed as still running, with one warning', async () => {
