@@ -544,7 +544,7 @@ describe('the action only', () => {
     expect(s.count('preview-trigger')).toBe(2)
   })
 
-  test('a review steers the agent with its inline comments; a deploy rerun after a 5xx sends nothing', async () => {
+  test("a review's inline comments reach the agent; a deploy rerun after a 5xx sends nothing", async () => {
     const s = await simulator({ agent: { durationMs: 100 }, github: { permissions: { octocat: 'write' } } })
     s.github.addReview(REPO, 12, 8001, [{ path: 'docs/install.md', line: 3, body: 'Use the scoped name.' }])
     const env = {
