@@ -1,39 +1,78 @@
 // `npm run demo`: starts the built-in simulator and runs the built action (dist/index.js) exactly
-// as the runner would.
+// as the runner would, and shows each run as the runner's log and the job summary would.
 //   npm run demo            deploys a docs project and waits until it is live, then exports its site;
 //                           the unpacked site lands in ./demo-output/site
 //   npm run demo -- agent   a two-turn conversation: a command on an issue creates an agent job and
 //                           its pull request; a command on that pull request reaches the same job.
 //                           Prints the comments a user sees.
-import { readdir, rm } from 'node:fs/promises'
+//   npm run demo -- serve   serves ./demo-output/site on http://127.0.0.1:8080/ as a static host
+//                           serves an export (`/guides/start` is guides/start.html); `-- serve 9000`
+//                           for another port.
+import { readdir, rm, stat } from 'node:fs/promises'
 import * as path from 'node:path'
 import { DEFAULT_DEPLOYED_COMMIT, type Simulator, startSimulator } from '../simulator/server.js'
 import { REPO, issueCommentEvent } from '../test/support/events.js'
 import { type DistRun, runDist } from '../test/support/runner.js'
+import { serveSite } from './demo-serve.js'
+import { runnerLog, summaryText } from './demo-view.js'
 
 const workspace = path.resolve('demo-output')
 const env = { GITHUB_WORKSPACE: workspace, RUNNER_TEMP: path.join(workspace, 'tmp') }
+const siteDir = path.join(workspace, 'site')
+const style = { color: process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined }
 const mode = process.argv[2] ?? 'export'
-if (mode !== 'export' && mode !== 'agent') {
-  console.error(`Unknown demo \`${mode}\`: use \`npm run demo\` or \`npm run demo -- agent\`.`)
+if (mode !== 'export' && mode !== 'agent' && mode !== 'serve') {
+  console.error(
+    `Unknown demo \`${mode}\`: use \`npm run demo\`, \`npm run demo -- agent\` or \`npm run demo -- serve\`.`
+  )
   process.exit(2)
 }
+if (mode === 'serve') {
+  await serveDemoSite(process.argv[3])
+} else {
+  await runDemo(mode)
+}
 
-const simulator = await startSimulator({
-  exportJob: { durationMs: 3000, queuedMs: 500 },
-  agent: { durationMs: 2000 },
-  deployment: { durationMs: 2000, queuedMs: 500 },
-  github: { permissions: { octocat: 'write' } }
-})
-try {
-  console.log(
-    `Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}, GitHub API ${simulator.githubApiUrl}\n`
-  )
-  await rm(env.RUNNER_TEMP, { recursive: true, force: true })
-  if (mode === 'export') await exportDemo(simulator)
-  else await agentDemo(simulator)
-} finally {
-  await simulator.close()
+/** Serves the site the export demo unpacked, until Ctrl-C. */
+async function serveDemoSite(portText: string | undefined): Promise<void> {
+  const port = Number(portText ?? '8080')
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`The port must be a number from 0 to 65535, not \`${portText}\`.`)
+    process.exit(2)
+  }
+  if ((await stat(siteDir).catch(() => undefined))?.isDirectory() !== true) {
+    console.error(`There is no site in ${path.relative(process.cwd(), siteDir)} yet: run \`npm run demo\` first.`)
+    process.exit(1)
+  }
+  const { server, url } = await serveSite(siteDir, port).catch((error: NodeJS.ErrnoException) => {
+    console.error(
+      error.code === 'EADDRINUSE'
+        ? `Port ${port} is in use: give another, \`npm run demo -- serve 9000\`.`
+        : `Could not serve the site: ${error.message}`
+    )
+    process.exit(1)
+  })
+  console.log(`Serving ${path.relative(process.cwd(), siteDir)} at ${url} (Ctrl-C stops).`)
+  process.once('SIGINT', () => server.close(() => process.exit(0)))
+}
+
+async function runDemo(mode: 'export' | 'agent'): Promise<void> {
+  const simulator = await startSimulator({
+    exportJob: { durationMs: 3000, queuedMs: 500 },
+    agent: { durationMs: 2000 },
+    deployment: { durationMs: 2000, queuedMs: 500 },
+    github: { permissions: { octocat: 'write' } }
+  })
+  try {
+    console.log(
+      `Simulator: API ${simulator.apiUrl}, storage ${simulator.storageUrl}, GitHub API ${simulator.githubApiUrl}\n`
+    )
+    await rm(env.RUNNER_TEMP, { recursive: true, force: true })
+    if (mode === 'export') await exportDemo(simulator)
+    else await agentDemo(simulator)
+  } finally {
+    await simulator.close()
+  }
 }
 
 async function exportDemo(sim: Simulator): Promise<void> {
@@ -67,6 +106,8 @@ async function exportDemo(sim: Simulator): Promise<void> {
   if (!report(run)) return
   const site = run.outputs['site-path'] ?? ''
   console.log(`\nThe unpacked site is in ${path.relative(process.cwd(), site)}: ${(await readdir(site)).join(', ')}`)
+  // Its pages are extensionless addresses (`/guides/start` is guides/start.html): a plain file server misses them.
+  console.log('Browse it with `npm run demo -- serve`, which serves it as a static host serves an export.')
 }
 
 async function agentDemo(sim: Simulator): Promise<void> {
@@ -107,12 +148,16 @@ async function agentDemo(sim: Simulator): Promise<void> {
     console.log(`  - ${prompt.split('\n')[0]}`)
 }
 
-/** Prints the run's log and outputs; false when it failed. */
+/** Prints the run's log as the runner shows it, its outputs and its job summary; false when it failed. */
 function report(run: DistRun): boolean {
-  process.stdout.write(run.stdout.replace(/^::(debug|add-mask)::.*\n/gm, ''))
+  console.log(runnerLog(run.stdout, style))
   process.stderr.write(run.stderr)
   console.log('\nOutputs:')
   for (const [name, value] of Object.entries(run.outputs)) console.log(`  ${name}: ${value.replace(/\n/g, '\n    ')}`)
+  if (run.summary.trim() !== '') {
+    console.log('\nJob summary:')
+    console.log(summaryText(run.summary, style).replace(/^(?=.)/gm, '  '))
+  }
   if (run.exitCode === 0) return true
   console.error(`\nThe action failed (exit ${run.exitCode}).`)
   process.exitCode = 1

@@ -731,6 +731,19 @@ describe("`path` and the repository's files", () => {
     expect(changes()).toBe('A  docs/intro.mdx\n?? .static-export.exported\n?? runner-temp/\n?? static-export/\n')
   })
 
+  test('a repository that git cannot read fails the step with what git said, before any request', async () => {
+    await simulator()
+    await checkout({ 'docs/intro.mdx': '# Intro\n' })
+    await writeFile(path.join(workspace.dir, '.git/index'), 'not an index')
+    const { failure, failureKind } = await runExport({ path: 'site' })
+    expect(failureKind).toBe('failed')
+    // git's own words for it vary between versions.
+    expect(failure).toMatch(/^Could not check whether `path` \(.*\) holds files its git repository tracks: /)
+    expect(failure).toContain(`(${path.join(workspace.dir, 'site')})`)
+    expect(failure).toContain('git ls-files ended with exit code 128: fatal: ')
+    expect(sim.requests).toHaveLength(0)
+  })
+
   test('without git on PATH the check is skipped with a debug line, and the export goes on', async () => {
     await simulator({ bundle: { format: 'zip' } })
     const saved = process.env['PATH']

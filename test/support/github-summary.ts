@@ -71,7 +71,7 @@ export function viewSummary(summary: string): SummaryView {
 }
 
 /** HTML as text: a `<br>` a line break, other tags gone, character references read. */
-function shown(html: string): string {
+export function shown(html: string): string {
   return html
     .replace(/<br>/g, '\n')
     .replace(/<[^>]*>/g, '')
