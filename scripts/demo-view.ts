@@ -1,7 +1,7 @@
 // What a person sees of a run in `npm run demo`: the action's stdout as the runner's log shows it (the workflow
 // commands obeyed, not printed: a group's title, a warning's marker, masked values as ***), and the job summary's
 // HTML as text for a terminal. Pure.
-import { redact } from '../src/common/text.js'
+import { Secrets } from '../src/common/secrets.js'
 import { shown } from '../test/support/github-summary.js'
 
 /** ANSI marks when the terminal takes them; none in a test or a file. */
@@ -37,12 +37,12 @@ const MARKERS = { warning: ['Warning', 'yellow'], error: ['Error', 'red'], notic
  * until `::<token>::`.
  */
 export function runnerLog(stdout: string, style: Style = PLAIN): string {
-  const masks: string[] = []
+  const masks = new Secrets()
   const out: string[] = []
   let indent = ''
   let stopToken: string | undefined
   const print = (text: string, prefix = ''): void => {
-    const lines = redact(text, masks).split(/\r\n|\r|\n/)
+    const lines = masks.redact(text).split(/\r\n|\r|\n/)
     lines.forEach((line, i) => out.push(`${indent}${i === 0 ? prefix : ' '.repeat(prefix.length)}${line}`))
   }
   const lines = stdout.split(/\r\n|\r|\n/)
@@ -62,7 +62,7 @@ export function runnerLog(stdout: string, style: Style = PLAIN): string {
     const text = unescape(message)
     switch (name.toLowerCase()) {
       case 'add-mask':
-        if (text !== '') masks.push(text)
+        masks.add(text)
         break
       case 'group':
         indent = ''

@@ -131,7 +131,10 @@ describe('deploy against the simulator', () => {
     for (const line of heartbeats)
       // Between checks it says when the next one comes; during one, how long it has waited.
       expect(line).toMatch(
-        /: still in_progress.* after \dm \d\ds; (next check in \d+m?s|its status request has waited \d+m?s for an answer)\.$/
+        new RegExp(
+          /: still in_progress.* after \dm \d\ds; /.source +
+            /(next check in \d+m?s|its status request has waited \d+m?s for an answer)\.$/.source
+        )
       )
   })
 
