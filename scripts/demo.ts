@@ -5,13 +5,15 @@
 //   npm run demo -- agent   a two-turn conversation: a command on an issue creates an agent job and
 //                           its pull request; a command on that pull request reaches the same job.
 //                           Prints the comments a user sees.
+//   npm run demo -- preview a preview of a pull request's branch, twice (two pushes): the one comment
+//                           on the pull request, edited, and the GitHub deployment in its environment.
 //   npm run demo -- serve   serves ./demo-output/site on http://127.0.0.1:8080/ as a static host
 //                           serves an export (`/guides/start` is guides/start.html); `-- serve 9000`
 //                           for another port.
 import { readdir, rm, stat } from 'node:fs/promises'
 import * as path from 'node:path'
 import { DEFAULT_DEPLOYED_COMMIT, type Simulator, startSimulator } from '../simulator/server.js'
-import { REPO, issueCommentEvent } from '../test/support/events.js'
+import { REPO, issueCommentEvent, pullRequestEvent } from '../test/support/events.js'
 import { type DistRun, runDist } from '../test/support/runner.js'
 import { serveSite } from './demo-serve.js'
 import { runnerLog, summaryText } from './demo-view.js'
@@ -21,9 +23,9 @@ const env = { GITHUB_WORKSPACE: workspace, RUNNER_TEMP: path.join(workspace, 'tm
 const siteDir = path.join(workspace, 'site')
 const style = { color: process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined }
 const mode = process.argv[2] ?? 'export'
-if (mode !== 'export' && mode !== 'agent' && mode !== 'serve') {
+if (mode !== 'export' && mode !== 'agent' && mode !== 'preview' && mode !== 'serve') {
   console.error(
-    `Unknown demo \`${mode}\`: use \`npm run demo\`, \`npm run demo -- agent\` or \`npm run demo -- serve\`.`
+    `Unknown demo \`${mode}\`: use \`npm run demo\`, or \`npm run demo --\` with \`agent\`, \`preview\` or \`serve\`.`
   )
   process.exit(2)
 }
@@ -56,7 +58,7 @@ async function serveDemoSite(portText: string | undefined): Promise<void> {
   process.once('SIGINT', () => server.close(() => process.exit(0)))
 }
 
-async function runDemo(mode: 'export' | 'agent'): Promise<void> {
+async function runDemo(mode: 'export' | 'agent' | 'preview'): Promise<void> {
   const simulator = await startSimulator({
     exportJob: { durationMs: 3000, queuedMs: 500 },
     agent: { durationMs: 2000 },
@@ -69,6 +71,7 @@ async function runDemo(mode: 'export' | 'agent'): Promise<void> {
     )
     await rm(env.RUNNER_TEMP, { recursive: true, force: true })
     if (mode === 'export') await exportDemo(simulator)
+    else if (mode === 'preview') await previewDemo(simulator)
     else await agentDemo(simulator)
   } finally {
     await simulator.close()
@@ -108,6 +111,36 @@ async function exportDemo(sim: Simulator): Promise<void> {
   console.log(`\nThe unpacked site is in ${path.relative(process.cwd(), site)}: ${(await readdir(site)).join(', ')}`)
   // Its pages are extensionless addresses (`/guides/start` is guides/start.html): a plain file server misses them.
   console.log('Browse it with `npm run demo -- serve`, which serves it as a static host serves an export.')
+}
+
+async function previewDemo(sim: Simulator): Promise<void> {
+  // The simulator deploys the same commit every time: the pushes name it, so no warning says another was deployed.
+  const sha = DEFAULT_DEPLOYED_COMMIT.sha
+  const push = (which: string): Promise<DistRun> => {
+    console.log(`\n━━ The ${which} push to pull request #12 (branch docs-install): operation: preview\n`)
+    return runDist({
+      inputs: {
+        operation: 'preview',
+        'api-key': sim.apiKey,
+        'base-url': sim.apiUrl,
+        'project-id': 'proj_123',
+        'github-token': 'ghs_demo_token',
+        'github-environment': 'docs-preview',
+        'poll-interval': '500ms'
+      },
+      event: { name: 'pull_request', payload: pullRequestEvent({ sha }) },
+      env: { ...env, GITHUB_REPOSITORY: REPO, GITHUB_API_URL: sim.githubApiUrl, GITHUB_RUN_ID: '2' }
+    })
+  }
+  sim.github.thread(REPO, 12, { title: 'Docs: install', isPullRequest: true })
+  if (!report(await push('first'))) return
+  showComments(sim, 12)
+  if (!report(await push('second'))) return
+  showComments(sim, 12)
+  console.log('\nThe GitHub deployment the merge box links to:')
+  for (const deployment of sim.github.deployments)
+    for (const status of deployment.statuses)
+      console.log(`  ${String(status.state)}: ${String(status.environment_url)}`)
 }
 
 async function agentDemo(sim: Simulator): Promise<void> {
