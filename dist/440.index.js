@@ -360,15 +360,13 @@ class JobRecords {
 
 // EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
 var comment_run = __webpack_require__(1046);
+// EXTERNAL MODULE: ./src/reply/job-reply.ts
+var job_reply = __webpack_require__(1982);
 ;// CONCATENATED MODULE: ./src/agent/reply.ts
 
 
-/**
- * How much of an error the reply shows. GitHub refuses a comment body over 65,536 characters, and
- * a refused edit would leave the reply saying "working" for good; a service's reason for a failed
- * job can be a whole trace. The step's error in the log keeps all of it.
- */
-const REPLY_ERROR_CHARS = 4000;
+
+
 /**
  * The comment: the job, its status and the PR link, or the error. Every piece of text from the
  * service is made safe for a comment: secrets are cut out first (the log masks them, a comment
@@ -386,13 +384,15 @@ function progressText(facts, secrets) {
     // Cut once the secrets are out (Secrets.cut): a cut through one would leave a part of it that nothing knows.
     const error = facts.error === undefined
         ? undefined
-        : secrets.cut(facts.error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+        : secrets.cut(facts.error, job_reply/* REPLY_ERROR_CHARS */.Cs, "(cut short: the run's log has more of it)");
     const lines = [];
     switch (shown.phase) {
         case 'failed':
             lines.push(shown.jobId === undefined
                 ? '❌ The docs agent run failed.'
-                : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', (0,common_text/* commentText */.br)(error ?? ''));
+                : `❌ ${job}${shown.status ? ` (status ${status})` : ''}: the run failed${after}.`, '', 
+            // The run's failure is ours, with code spans for the log; the service's text in it stays plain.
+            (0,common_text/* commentMarkdown */.r)(error ?? ''));
             break;
         case 'cancelled':
             lines.push(shown.jobId === undefined
@@ -418,8 +418,9 @@ function progressText(facts, secrets) {
         case 'ended':
             lines.push(endLine(job, { ...shown, error }, status, prLink, after));
     }
+    // A note is ours, written with code spans for the log: they stay code spans here.
     if (shown.note !== undefined)
-        lines.push('', (0,common_text/* commentText */.br)(shown.note));
+        lines.push('', (0,common_text/* commentMarkdown */.r)(shown.note));
     if (shown.runUrl)
         lines.push('', `[Workflow run](${shown.runUrl})`);
     return lines.join('\n');
@@ -636,9 +637,23 @@ class Conversation {
             request: this.reachedJob?.request ?? this.asked ?? 'read',
             error,
             note: this.reachedJob?.note,
-            elapsedMs: ended ? this.context.clock.now() - this.context.startedAt : undefined,
+            elapsedMs: ended ? this.jobTime(job) : undefined,
             runUrl: this.runUrl
         }, this.context.secrets);
+    }
+    /**
+     * The time of what was asked, to now: a new job's from its `createdAt`, a message's from when it
+     * was sent (by this attempt or an earlier one), so that a rerun's reply tells the job's time, not
+     * the attempt's. Before the service answered, this run's.
+     */
+    jobTime(job) {
+        const now = this.context.clock.now();
+        const reached = this.reachedJob;
+        if (reached === undefined)
+            return now - this.context.startedAt;
+        const created = reached.request === 'create' ? (0,service_answer/* timestamp */.vE)(job?.createdAt ?? reached.job.answer.createdAt) : undefined;
+        const from = created?.getTime() ?? reached.askedAt;
+        return from <= now ? now - from : now - this.context.startedAt;
     }
     /** Sets the outputs from an answer; `settled` false leaves status, pr-link and archived-at alone. */
     publish(job, settled) {

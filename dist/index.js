@@ -29535,9 +29535,9 @@ function promptWithContext(instruction, subject) {
 /* harmony export */   d2: () => (/* binding */ tryGitHub),
 /* harmony export */   dZ: () => (/* binding */ describeGitHubError),
 /* harmony export */   kQ: () => (/* binding */ readGitHub),
-/* harmony export */   l: () => (/* binding */ Serial),
-/* harmony export */   yH: () => (/* binding */ WRITE_PERMISSION_HINT)
+/* harmony export */   l: () => (/* binding */ Serial)
 /* harmony export */ });
+/* unused harmony export WRITE_PERMISSION_HINT */
 /* harmony import */ var _action_host_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8350);
 /* harmony import */ var _common_cancellation_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3598);
 /* harmony import */ var _common_deadline_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(673);
@@ -29783,8 +29783,8 @@ class MarkedComment {
     }
     /**
      * Makes sure GitHub has `body`: posts the comment, or edits it. Retried as a read is; throws an
-     * ActionError that says `why` it matters when it cannot be written (a token that may not write
-     * comments, say).
+     * ActionError when it cannot be written, in one sentence: what failed, then `why` it matters,
+     * then the fix (the permission, for a refusal).
      */
     async record(body, why) {
         this.wanted = body;
@@ -29848,7 +29848,11 @@ class MarkedComment {
             if (!(error instanceof _action_host_js__WEBPACK_IMPORTED_MODULE_0__/* .GitHubApiError */ .O))
                 throw error;
             const what = posted === undefined ? 'post' : 'update';
-            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not ${what} ${this.what} (${(0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(error, _calls_js__WEBPACK_IMPORTED_MODULE_2__/* .WRITE_PERMISSION_HINT */ .yH)}), so ${why}`);
+            const fix = error.refused && !error.rateLimited
+                ? 'give the workflow `permissions: issues: write, pull-requests: write`'
+                : `rerun the workflow once GitHub answers; if GitHub posted ${this.noun} all the same, the rerun cannot ` +
+                    'tell that nothing was sent and will not ask again (comment the command again instead)';
+            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ActionError */ .lZ(`Could not ${what} ${this.what} (${(0,_calls_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(error, '')}), so ${why}: ${fix}.`);
         }
         this.shown = body;
     }
@@ -29971,7 +29975,7 @@ class OurComments {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5383);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3357);
 // The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29981,7 +29985,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5383:
+/***/ 3357:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31401,104 +31405,8 @@ function describeComment(comment, context) {
 
 // EXTERNAL MODULE: ./src/reply/comment-run.ts + 1 modules
 var comment_run = __nccwpck_require__(1046);
-;// CONCATENATED MODULE: ./src/reply/job-reply.ts
-
-
-/**
- * How much of an error a reply shows. GitHub refuses a comment body over 65,536 characters, and a
- * refused edit would leave the reply saying "working" for good; the step's error in the log keeps
- * all of it.
- */
-const REPLY_ERROR_CHARS = 4000;
-/**
- * The reply's text for `phase`: the job and its status, then its link and details, then the
- * error, the note, the run's link. Secrets are cut out of every text before it is escaped (an
- * escape changes how a secret is spelled), and before the error is cut short.
- */
-function jobReplyText(phase, facts, extra, secrets) {
-    const clean = (text) => secrets.redact(text);
-    const job = facts.jobId === undefined ? `The ${facts.noun.toLowerCase()}` : `${facts.noun} ${(0,common_text/* commentCode */.ph)(clean(facts.jobId))}`;
-    const status = facts.status === undefined ? undefined : `**${(0,common_text/* commentPhrase */.pt)(clean(facts.status))}**`;
-    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,units/* formatDuration */.a3)(facts.elapsedMs)}`;
-    const error = extra.error ?? facts.error;
-    const lines = [];
-    switch (phase) {
-        case 'working':
-            lines.push(`⏳ ${job}${status === undefined ? ' is under way' : ` is ${status}`}.`);
-            break;
-        case 'succeeded':
-            lines.push(`✅ ${job}${status === undefined ? ' succeeded' : ` is ${status}`}${after}.`);
-            break;
-        case 'failed-job':
-            lines.push(`❌ ${job}${status === undefined ? ' failed' : ` is ${status}`}${after}.`);
-            break;
-        case 'run-failed':
-            lines.push(`❌ ${job}${status === undefined ? '' : ` (status ${status})`}: the run failed.`);
-            break;
-        case 'cancelled':
-            lines.push(`⏹️ ${job}${status === undefined ? '' : ` (status ${status})`}: the run was cancelled.`);
-    }
-    if (facts.link !== undefined)
-        lines.push('', `<${clean(facts.link)}>`);
-    if (facts.details !== undefined && facts.details.length > 0)
-        lines.push('', ...facts.details.map((detail) => `- ${(0,common_text/* commentMarkdown */.r)((0,common_text/* serviceText */.Lo)(clean(detail)))}`));
-    if (error !== undefined && error !== '' && phase !== 'working' && phase !== 'succeeded')
-        lines.push('', (0,common_text/* commentText */.br)(secrets.cut(error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)")));
-    if (extra.note !== undefined)
-        lines.push('', (0,common_text/* commentMarkdown */.r)(clean(extra.note)));
-    if (extra.runUrl)
-        lines.push('', `[Workflow run](${clean(extra.runUrl)})`);
-    return lines.join('\n');
-}
-/** The reply of one job's comment run, as its flow tells it (nothing when the run keeps no reply). */
-class JobReply {
-    run;
-    context;
-    facts;
-    ended = false;
-    constructor(run, noun, context) {
-        this.run = run;
-        this.context = context;
-        this.facts = { noun, jobId: undefined, status: undefined };
-    }
-    /** The reply's text while the once-only request is on its way: `what` is Markdown of ours. */
-    askingText(what) {
-        const runUrl = this.run?.comment.runUrl;
-        return [`⏳ ${what}…`, ...(runUrl ? ['', `[Workflow run](${this.context.secrets.redact(runUrl)})`] : [])].join('\n');
-    }
-    /** The job as it moves on; not waited for (a slow GitHub must not cost the job its wait). */
-    working(facts) {
-        const changed = facts.status !== this.facts.status || facts.jobId !== this.facts.jobId;
-        this.facts = { ...this.facts, ...facts };
-        if (changed)
-            this.run?.reply?.showSoon(this.text('working'));
-    }
-    /** The job's end: its success, or its failure (the step fails after). */
-    async end(succeeded, facts) {
-        this.facts = { ...this.facts, ...facts };
-        this.ended = true;
-        await this.run?.reply?.show(this.text(succeeded ? 'succeeded' : 'failed-job'));
-    }
-    /** The run failed with `message`; a job whose failure the reply shows already is left so. */
-    async fail(message) {
-        if (this.ended)
-            return;
-        await this.run?.reply?.show(this.text('run-failed', message));
-    }
-    /** The run was cancelled: a reply that says "under way" says so instead, with how to pick the job up. */
-    async cancel(hint) {
-        if (this.ended)
-            return;
-        await this.run?.reply?.cancelled(this.text('cancelled', undefined, hint));
-    }
-    async settled() {
-        await this.run?.reply?.settled();
-    }
-    text(phase, error, note) {
-        return jobReplyText(phase, this.facts, { error, note, runUrl: this.run?.comment.runUrl }, this.context.secrets);
-    }
-}
-
+// EXTERNAL MODULE: ./src/reply/job-reply.ts
+var job_reply = __nccwpck_require__(1982);
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action: read the settings, run the chosen operation, and turn any error into one clean
@@ -31637,7 +31545,7 @@ async function runOperation(settings, client, event, context) {
         const { runAgent } = await __nccwpck_require__.e(/* import() */ 440).then(__nccwpck_require__.bind(__nccwpck_require__, 4440));
         return runAgent(settings, client, context, entrance, run);
     }
-    const reply = new JobReply(run, jobNoun(settings.operation), context);
+    const reply = new job_reply/* JobReply */.QT(run, jobNoun(settings.operation), context);
     try {
         if (settings.operation === 'export') {
             const { runExport } = await __nccwpck_require__.e(/* import() */ 994).then(__nccwpck_require__.bind(__nccwpck_require__, 1994));
@@ -31887,10 +31795,7 @@ class RunReply {
      * Throws an ActionError naming the cause when it cannot be written.
      */
     async record(text) {
-        await this.reply.record(this.marked(text), "nothing was sent to the docs service: the reply's hidden marker is what keeps a rerun of this workflow " +
-            'run from asking the service again. Rerun the workflow once GitHub takes the comment; if GitHub posted ' +
-            'the reply all the same, the rerun cannot tell that nothing was sent and will not ask again (comment the ' +
-            'command again instead).');
+        await this.reply.record(this.marked(text), "nothing was sent to the docs service (the reply's marker keeps a rerun from asking twice)");
     }
     /** Shows `text`: the first call posts the reply, later calls edit it. Best-effort. */
     async show(text) {
@@ -31992,6 +31897,119 @@ function surelyNotTaken(error) {
     if (answer instanceof client/* ServiceError */._7)
         return !answer.mayHaveBeenProcessed;
     return error instanceof errors/* CancelledError */.cc && error.beforeSending;
+}
+
+
+/***/ }),
+
+/***/ 1982:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cs: () => (/* binding */ REPLY_ERROR_CHARS),
+/* harmony export */   QT: () => (/* binding */ JobReply)
+/* harmony export */ });
+/* unused harmony export jobReplyText */
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2450);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8570);
+
+
+/**
+ * How much of an error a reply shows. GitHub refuses a comment body over 65,536 characters, and a
+ * refused edit would leave the reply saying "working" for good; the step's error in the log keeps
+ * all of it.
+ */
+const REPLY_ERROR_CHARS = 4000;
+/**
+ * The reply's text for `phase`: the job and its status, then its link and details, then the
+ * error, the note, the run's link. Secrets are cut out of every text before it is escaped (an
+ * escape changes how a secret is spelled), and before the error is cut short.
+ */
+function jobReplyText(phase, facts, extra, secrets) {
+    const clean = (text) => secrets.redact(text);
+    const job = facts.jobId === undefined ? `The ${facts.noun.toLowerCase()}` : `${facts.noun} ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentCode */ .ph)(clean(facts.jobId))}`;
+    const status = facts.status === undefined ? undefined : `**${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentPhrase */ .pt)(clean(facts.status))}**`;
+    const after = facts.elapsedMs === undefined ? '' : ` after ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3)(facts.elapsedMs)}`;
+    const error = extra.error ?? facts.error;
+    const lines = [];
+    switch (phase) {
+        case 'working':
+            lines.push(`⏳ ${job}${status === undefined ? ' is under way' : ` is ${status}`}.`);
+            break;
+        case 'succeeded':
+            lines.push(`✅ ${job}${status === undefined ? ' succeeded' : ` is ${status}`}${after}.`);
+            break;
+        case 'failed-job':
+            lines.push(`❌ ${job}${status === undefined ? ' failed' : ` is ${status}`}${after}.`);
+            break;
+        case 'run-failed':
+            lines.push(`❌ ${job}${status === undefined ? '' : ` (status ${status})`}: the run failed.`);
+            break;
+        case 'cancelled':
+            lines.push(`⏹️ ${job}${status === undefined ? '' : ` (status ${status})`}: the run was cancelled.`);
+    }
+    if (facts.link !== undefined)
+        lines.push('', `<${clean(facts.link)}>`);
+    if (facts.details !== undefined && facts.details.length > 0)
+        lines.push('', ...facts.details.map((detail) => `- ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentMarkdown */ .r)((0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .serviceText */ .Lo)(clean(detail)))}`));
+    // The run's failure is ours, with code spans for the log (the service's text in it stays plain); a
+    // job's failure is the service's.
+    const shown = error === undefined ? undefined : secrets.cut(error, REPLY_ERROR_CHARS, "(cut short: the run's log has more of it)");
+    if (shown !== undefined && shown !== '' && phase !== 'working' && phase !== 'succeeded')
+        lines.push('', extra.error !== undefined ? (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentMarkdown */ .r)(shown) : (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentText */ .br)(shown));
+    if (extra.note !== undefined)
+        lines.push('', (0,_common_text_js__WEBPACK_IMPORTED_MODULE_0__/* .commentMarkdown */ .r)(clean(extra.note)));
+    if (extra.runUrl)
+        lines.push('', `[Workflow run](${clean(extra.runUrl)})`);
+    return lines.join('\n');
+}
+/** The reply of one job's comment run, as its flow tells it (nothing when the run keeps no reply). */
+class JobReply {
+    run;
+    context;
+    facts;
+    ended = false;
+    constructor(run, noun, context) {
+        this.run = run;
+        this.context = context;
+        this.facts = { noun, jobId: undefined, status: undefined };
+    }
+    /** The reply's text while the once-only request is on its way: `what` is Markdown of ours. */
+    askingText(what) {
+        const runUrl = this.run?.comment.runUrl;
+        return [`⏳ ${what}…`, ...(runUrl ? ['', `[Workflow run](${this.context.secrets.redact(runUrl)})`] : [])].join('\n');
+    }
+    /** The job as it moves on; not waited for (a slow GitHub must not cost the job its wait). */
+    working(facts) {
+        const changed = facts.status !== this.facts.status || facts.jobId !== this.facts.jobId;
+        this.facts = { ...this.facts, ...facts };
+        if (changed)
+            this.run?.reply?.showSoon(this.text('working'));
+    }
+    /** The job's end: its success, or its failure (the step fails after). */
+    async end(succeeded, facts) {
+        this.facts = { ...this.facts, ...facts };
+        this.ended = true;
+        await this.run?.reply?.show(this.text(succeeded ? 'succeeded' : 'failed-job'));
+    }
+    /** The run failed with `message`; a job whose failure the reply shows already is left so. */
+    async fail(message) {
+        if (this.ended)
+            return;
+        await this.run?.reply?.show(this.text('run-failed', message));
+    }
+    /** The run was cancelled: a reply that says "under way" says so instead, with how to pick the job up. */
+    async cancel(hint) {
+        if (this.ended)
+            return;
+        await this.run?.reply?.cancelled(this.text('cancelled', undefined, hint));
+    }
+    async settled() {
+        await this.run?.reply?.settled();
+    }
+    text(phase, error, note) {
+        return jobReplyText(phase, this.facts, { error, note, runUrl: this.run?.comment.runUrl }, this.context.secrets);
+    }
 }
 
 
