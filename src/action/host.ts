@@ -22,6 +22,13 @@ export type RunnerVariable =
   | 'GITHUB_RUN_ATTEMPT'
   /** The commit the workflow runs on: a deployment of another one is warned about. */
   | 'GITHUB_SHA'
+  /** The runner's own files (see path-guard.ts): a file the action writes never replaces them. */
+  | 'GITHUB_OUTPUT'
+  | 'GITHUB_ENV'
+  | 'GITHUB_PATH'
+  | 'GITHUB_STATE'
+  | 'GITHUB_STEP_SUMMARY'
+  | 'GITHUB_EVENT_PATH'
 
 export interface Host {
   /**

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path'
 import { foldPath, isGitFolderName } from '../common/file-names.js'
+import type { RunnerVariable } from './host.js'
 
 export interface GuardedFolder {
   /** Absolute. */
@@ -49,5 +50,49 @@ export function fileProblem(file: string, folders: GuardedFolder[]): string | un
     if (relative === '') return `is ${name}`
     if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)) return `is in ${name}`
   }
+  return undefined
+}
+
+/**
+ * What a file the export writes (the Helm values) may not replace or be in, beside `.git` and
+ * `path`: the runner's own files (the file commands, which later steps read, and the event), its
+ * own folders (its temp folder holds those files and the archive; the tool cache and the action's
+ * folder hold code later steps run), and the home folder (see homeFileProblem).
+ */
+export const RUNNER_FILES: ReadonlyArray<[RunnerVariable, string]> = [
+  ['GITHUB_OUTPUT', "the runner's output file (GITHUB_OUTPUT)"],
+  ['GITHUB_ENV', "the runner's environment file (GITHUB_ENV)"],
+  ['GITHUB_PATH', "the runner's PATH file (GITHUB_PATH)"],
+  ['GITHUB_STATE', "the runner's state file (GITHUB_STATE)"],
+  ['GITHUB_STEP_SUMMARY', "the runner's job summary file (GITHUB_STEP_SUMMARY)"],
+  ['GITHUB_EVENT_PATH', "the runner's event file (GITHUB_EVENT_PATH)"]
+]
+export const RUNNER_OWN_FOLDERS: ReadonlyArray<[RunnerVariable, string]> = [
+  ['RUNNER_TEMP', "the runner's temp folder (RUNNER_TEMP)"],
+  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
+]
+export const HOME_FOLDERS: ReadonlyArray<[RunnerVariable, string]> = [
+  ['HOME', 'the home folder (HOME)'],
+  ['USERPROFILE', 'the home folder (USERPROFILE)']
+]
+
+/**
+ * Why the file `file` may not be written in the home folder `home` (both absolute), as the end of
+ * a sentence; undefined when it may. A name starting with a dot there is the user's settings,
+ * keys or shell start-up (`.bashrc`, `.ssh/`, `.npmrc`), which outlive the job on a self-hosted
+ * runner. On a runner (`workspace` given), the rest of the home folder outside the workspace is
+ * the runner's too: the actions it downloaded, the runner itself. The workspace itself (under the
+ * home folder on GitHub's runners) is the user's.
+ */
+export function homeFileProblem(file: string, home: GuardedFolder, workspace: string | undefined): string | undefined {
+  const inside = (folder: string): boolean => {
+    const relative = path.relative(foldPath(folder), foldPath(file))
+    return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)
+  }
+  if (!inside(home.path) || (workspace !== undefined && inside(workspace))) return undefined
+  if (path.relative(foldPath(home.path), foldPath(file)).startsWith('.'))
+    return `is in ${home.name} among its settings and keys (a name starting with a dot)`
+  if (workspace !== undefined) return `is in ${home.name} outside the workspace, where the runner keeps its own files`
   return undefined
 }

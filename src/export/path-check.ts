@@ -9,7 +9,15 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowHost } from '../action/context.js'
 import type { RunnerVariable } from '../action/host.js'
-import { type GuardedFolder, fileProblem, folderProblem } from '../action/path-guard.js'
+import {
+  type GuardedFolder,
+  HOME_FOLDERS,
+  RUNNER_FILES,
+  RUNNER_OWN_FOLDERS,
+  fileProblem,
+  folderProblem,
+  homeFileProblem
+} from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
@@ -91,17 +99,12 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
   }
 }
 
-/** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
-const RUNNER_OWN_FOLDERS: Array<[RunnerVariable, string]> = [
-  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
-  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
-]
-
 /**
  * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
  * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
- * (replaced whole by the export) or in the runner's own folders. Writing replaces the file itself
- * (a symlink there is replaced, not followed).
+ * (replaced whole by the export), one of the runner's own files or in its own folders, or in the
+ * home folder (see homeFileProblem). Writing replaces the file itself (a symlink there is
+ * replaced, not followed).
  */
 export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
   const file = settings.helmValuesFile
@@ -112,16 +115,26 @@ export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<F
         `${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`
     )
   const real = await realPathOf(file, 'helm-values-file')
-  const guarded: GuardedFolder[] = []
+  const realOf = async (variables: ReadonlyArray<[RunnerVariable, string]>): Promise<GuardedFolder[]> => {
+    const found: GuardedFolder[] = []
+    for (const [variable, name] of variables) {
+      const value = host.env(variable)
+      if (value !== undefined && path.isAbsolute(value))
+        found.push({ path: await realPathOf(value, 'helm-values-file'), name })
+    }
+    return found
+  }
+  const guarded = [...(await realOf(RUNNER_FILES)), ...(await realOf(RUNNER_OWN_FOLDERS))]
   if (settings.download)
     guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' })
-  for (const [variable, name] of RUNNER_OWN_FOLDERS) {
-    const value = host.env(variable)
-    if (value !== undefined && path.isAbsolute(value))
-      guarded.push({ path: await realPathOf(value, 'helm-values-file'), name })
-  }
   const problem = fileProblem(real, guarded)
   if (problem !== undefined) throw refuse(problem, real)
+  const workspace = host.env('GITHUB_WORKSPACE')
+  const realWorkspace = workspace === undefined ? undefined : await realPathOf(workspace, 'helm-values-file')
+  for (const home of await realOf(HOME_FOLDERS)) {
+    const inHome = homeFileProblem(real, home, realWorkspace)
+    if (inHome !== undefined) throw refuse(inHome, real)
+  }
   if ((await lstat(file).catch(() => undefined))?.isDirectory() === true) throw refuse('is a folder')
 }
 
