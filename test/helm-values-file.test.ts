@@ -48,20 +48,22 @@ async function runnerLayout(): Promise<{ env: RunnerEnv; home: string; workspace
   return { env, home, workspace, files }
 }
 
-describe('`helm-values-file` on a runner', () => {
+describe('`helm-values-file` on a runner: refused naming why, nothing sent or replaced; else written', () => {
   test.each([
     ['$GITHUB_OUTPUT', "is the runner's output file (GITHUB_OUTPUT)"],
     ['$GITHUB_ENV', "is the runner's environment file (GITHUB_ENV)"],
     ['$GITHUB_EVENT_PATH', "is the runner's event file (GITHUB_EVENT_PATH)"],
-    ['$RUNNER_TEMP/values.yaml', "is in the runner's temp folder (RUNNER_TEMP)"],
+    ['$RUNNER_TEMP/_runner_file_commands/set_env_2', "is in the runner's own `_runner_file_commands` folder"],
+    ['$RUNNER_TEMP/_github_workflow/values.yaml', "which holds the runner's event file (GITHUB_EVENT_PATH)"],
+    ['$RUNNER_TEMP/docs-export-exp_1/values.yaml', 'is in a folder the export keeps its archive in'],
     ['$RUNNER_TOOL_CACHE/node/20/x64/bin/node', "is in the runner's tool cache (RUNNER_TOOL_CACHE)"],
     ['$GITHUB_ACTION_PATH/action.yml', "is in the action's own folder (GITHUB_ACTION_PATH)"],
     ['$HOME/.bashrc', 'is in the home folder (HOME) among its settings and keys'],
     ['../../../.ssh/authorized_keys', 'is in the home folder (HOME) among its settings and keys'],
     ['linked-home/.bashrc', 'is in the home folder (HOME) among its settings and keys'],
-    ['$HOME/work/_actions/other/tool/v2/action.yml', 'is in the home folder (HOME) outside the workspace'],
-    ['$HOME/values.yaml', 'is in the home folder (HOME) outside the workspace']
-  ])('`%s`: an input error naming why, nothing sent, nothing replaced', async (file, why) => {
+    ['$HOME/work/_actions/other/tool/v2/action.yml', 'is in the home folder (HOME) outside the workspace and'],
+    ['$HOME/values.yaml', 'is in the home folder (HOME) outside the workspace and the temp folder']
+  ])('refused: `%s`', async (file, why) => {
     const { sim } = await sims.start({ exportJob: { durationMs: 0 } })
     const { env, files } = await runnerLayout()
     const value = file.replace(/^\$([A-Z_]+)/, (_, variable: keyof RunnerEnv) => env[variable] as string)
@@ -75,15 +77,18 @@ describe('`helm-values-file` on a runner', () => {
     for (const kept of files) expect(await readFile(kept, 'utf8')).toBe(kept.endsWith('.json') ? '{}' : 'the original')
   })
 
-  test('a file in the workspace, under HOME as on GitHub-hosted runners, is written', async () => {
+  test.each([
+    ['deploy/values.yaml'],
+    // The job's scratch space, out of the checkout: where examples/export-on-merge.yml keeps it.
+    ['$RUNNER_TEMP/release/values.yaml']
+  ])("written: `%s` (the job's folders, though under HOME as on hosted runners)", async (file) => {
     const { sim } = await sims.start({ exportJob: { durationMs: 0 } })
-    const { env, workspace } = await runnerLayout()
-    const result = await sims.current.run(
-      exportInputs(sim, { 'helm-values-file': 'deploy/values.yaml', download: 'false' }),
-      { env }
-    )
+    const { env } = await runnerLayout()
+    const value = file.replace(/^\$([A-Z_]+)/, (_, variable: keyof RunnerEnv) => env[variable] as string)
+    const result = await sims.current.run(exportInputs(sim, { 'helm-values-file': value, download: 'false' }), { env })
     expect(result.failure).toBeUndefined()
-    expect(await readFile(path.join(workspace, 'deploy', 'values.yaml'), 'utf8')).toContain('staticExport:')
+    const written = path.resolve(env.GITHUB_WORKSPACE as string, value)
+    expect(await readFile(written, 'utf8')).toContain('staticExport:')
   })
 })
 

@@ -177,9 +177,9 @@ export const INPUTS = {
   'helm-values-file': {
     description:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
-      "its own: not a folder, not in `.git` or `path`, not the runner's (its temp folder, tool cache, file " +
-      'command and event files, the home folder outside the workspace), not a dotfile of the home folder. Judged ' +
-      'on the real path, before any request.',
+      "its own: not a folder, not in `.git` or `path`, not the runner's (its file command and event files, the " +
+      'tool cache, the home folder outside the workspace and temp folder), not a dotfile of the home folder. ' +
+      'Judged on the real path, before any request.',
     cli:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
       'own: not a folder, not in `.git` or `--path`, not a dotfile of the home folder (`~/.bashrc`, `~/.ssh/`). ' +

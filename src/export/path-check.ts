@@ -16,7 +16,8 @@ import {
   RUNNER_OWN_FOLDERS,
   fileProblem,
   folderProblem,
-  homeFileProblem
+  homeFileProblem,
+  runnerTempFolders
 } from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
@@ -102,9 +103,9 @@ export async function checkExportPath(settings: ExportSettings, host: Pick<FlowH
 /**
  * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
  * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
- * (replaced whole by the export), one of the runner's own files or in its own folders, or in the
- * home folder (see homeFileProblem). Writing replaces the file itself (a symlink there is
- * replaced, not followed).
+ * (replaced whole by the export), one of the runner's own files or in its own folders (in its temp
+ * folder: those holding its files, and the archive's), or in the home folder (see homeFileProblem).
+ * Writing replaces the file itself (a symlink there is replaced, not followed).
  */
 export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
   const file = settings.helmValuesFile
@@ -124,15 +125,27 @@ export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<F
     }
     return found
   }
-  const guarded = [...(await realOf(RUNNER_FILES)), ...(await realOf(RUNNER_OWN_FOLDERS))]
+  const runnerFiles = await realOf(RUNNER_FILES)
+  const guarded = [...runnerFiles, ...(await realOf(RUNNER_OWN_FOLDERS))]
+  const temp = host.env('RUNNER_TEMP')
+  const realTemp = temp === undefined ? undefined : await realPathOf(temp, 'helm-values-file')
+  if (realTemp !== undefined) guarded.push(...runnerTempFolders(realTemp, runnerFiles))
   if (settings.download)
     guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' })
   const problem = fileProblem(real, guarded)
   if (problem !== undefined) throw refuse(problem, real)
+  if (realTemp !== undefined) {
+    const inTemp = path.relative(foldPath(realTemp), foldPath(real))
+    if (inTemp.startsWith(ARCHIVE_FOLDER_PREFIX) && inTemp.includes(path.sep))
+      throw refuse('is in a folder the export keeps its archive in, which it replaces whole', real)
+  }
   const workspace = host.env('GITHUB_WORKSPACE')
-  const realWorkspace = workspace === undefined ? undefined : await realPathOf(workspace, 'helm-values-file')
+  const jobFolders =
+    workspace === undefined
+      ? undefined
+      : [await realPathOf(workspace, 'helm-values-file'), ...(realTemp === undefined ? [] : [realTemp])]
   for (const home of await realOf(HOME_FOLDERS)) {
-    const inHome = homeFileProblem(real, home, realWorkspace)
+    const inHome = homeFileProblem(real, home, jobFolders)
     if (inHome !== undefined) throw refuse(inHome, real)
   }
   if ((await lstat(file).catch(() => undefined))?.isDirectory() === true) throw refuse('is a folder')
