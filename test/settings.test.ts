@@ -232,6 +232,22 @@ describe('export inputs', () => {
     ).toBe(168 * 3_600_000)
   })
 
+  test('a timeout of a bare number under a minute is taken as seconds, with a warning', () => {
+    const warnings: string[] = []
+    expect(read({ ...exportInputs, timeout: '10' }, warnings).timeoutMs).toBe(10_000)
+    expect(warnings).toEqual([
+      '`timeout` is `10`, which is 10 seconds (a number without a unit is seconds): write `10m` for minutes, or ' +
+        '`10s` to keep it without this warning.'
+    ])
+    // A unit says what is meant; a minute or more of plain seconds is meant too; poll intervals are seconds.
+    const none: string[] = []
+    for (const timeout of ['10s', '45s', '60', '900', '1.5m'])
+      expect(read({ ...exportInputs, timeout, 'poll-interval': '5', 'max-poll-interval': '30' }, none).timeoutMs).toBe(
+        parseDuration(timeout)
+      )
+    expect(none).toEqual([])
+  })
+
   test('a bad interval gets one problem, none about its order; a poll-interval over the cap says to raise it', () => {
     const bad = problemsOf({ ...exportInputs, 'max-poll-interval': 'abc' })
     expect(bad).toContain('`max-poll-interval` must be a positive duration')

@@ -104,7 +104,7 @@ export const INPUTS = {
   timeout: {
     description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
     cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
-    parse: kind.duration(LONGEST_TIMEOUT),
+    parse: kind.duration(LONGEST_TIMEOUT, '1m'),
     for: 'all',
     default: '30m'
   },
