@@ -302,6 +302,36 @@ describe('export inputs', () => {
     expect(none).toEqual([])
   })
 
+  test('no key on a pull-request event says that a fork gets no secrets, and what to do', () => {
+    const agentStatus = {
+      operation: 'agent-status',
+      'project-id': 'p',
+      'job-id': 'j',
+      'base-url': 'https://api.example.com'
+    }
+    const refused = (eventName: string | undefined): string => {
+      try {
+        read(agentStatus, [], eventName)
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error('expected the inputs to be refused')
+    }
+    expect(refused('pull_request_review_comment')).toBe(
+      'Invalid input: `api-key` is required. On a pull request from a fork, GitHub passes no secrets to ' +
+        "`pull_request_review_comment` runs: comment on the pull request's conversation tab instead, whose " +
+        'comments run in the base repository, with its secrets.'
+    )
+    expect(refused('pull_request_review')).toContain('no secrets to `pull_request_review` runs: comment on')
+    expect(refused('pull_request')).toContain(
+      'no secrets to `pull_request` runs: skip the step for forks ' +
+        '(`if: github.event.pull_request.head.repo.full_name == github.repository`).'
+    )
+    // Elsewhere the key is simply missing; a comment on the conversation gets the secrets.
+    for (const eventName of [undefined, 'push', 'issue_comment'])
+      expect(refused(eventName)).toBe('Invalid input: `api-key` is required.')
+  })
+
   test('an unknown operation names the allowed ones', () => {
     expect(problemsOf({ ...exportInputs, operation: 'publish' })).toMatch(
       new RegExp(
