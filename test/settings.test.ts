@@ -232,6 +232,22 @@ describe('export inputs', () => {
     ).toBe(168 * 3_600_000)
   })
 
+  test('a timeout of a bare number under a minute is taken as seconds, with a warning', () => {
+    const warnings: string[] = []
+    expect(read({ ...exportInputs, timeout: '10' }, warnings).timeoutMs).toBe(10_000)
+    expect(warnings).toEqual([
+      '`timeout` is `10`, which is 10 seconds (a number without a unit is seconds): write `10m` for minutes, or ' +
+        '`10s` to keep it without this warning.'
+    ])
+    // A unit says what is meant; a minute or more of plain seconds is meant too; poll intervals are seconds.
+    const none: string[] = []
+    for (const timeout of ['10s', '45s', '60', '900', '1.5m'])
+      expect(read({ ...exportInputs, timeout, 'poll-interval': '5', 'max-poll-interval': '30' }, none).timeoutMs).toBe(
+        parseDuration(timeout)
+      )
+    expect(none).toEqual([])
+  })
+
   test('a bad interval gets one problem, none about its order; a poll-interval over the cap says to raise it', () => {
     const bad = problemsOf({ ...exportInputs, 'max-poll-interval': 'abc' })
     expect(bad).toContain('`max-poll-interval` must be a positive duration')
@@ -284,6 +300,36 @@ describe('export inputs', () => {
     const none: string[] = []
     read({ ...exportInputs, verify: 'strict', 'docs-version': 'v2' }, none)
     expect(none).toEqual([])
+  })
+
+  test('no key on a pull-request event says that a fork gets no secrets, and what to do', () => {
+    const agentStatus = {
+      operation: 'agent-status',
+      'project-id': 'p',
+      'job-id': 'j',
+      'base-url': 'https://api.example.com'
+    }
+    const refused = (eventName: string | undefined): string => {
+      try {
+        read(agentStatus, [], eventName)
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error('expected the inputs to be refused')
+    }
+    expect(refused('pull_request_review_comment')).toBe(
+      'Invalid input: `api-key` is required. On a pull request from a fork, GitHub passes no secrets to ' +
+        "`pull_request_review_comment` runs: comment on the pull request's conversation tab instead, whose " +
+        'comments run in the base repository, with its secrets.'
+    )
+    expect(refused('pull_request_review')).toContain('no secrets to `pull_request_review` runs: comment on')
+    expect(refused('pull_request')).toContain(
+      'no secrets to `pull_request` runs: skip the step for forks ' +
+        '(`if: github.event.pull_request.head.repo.full_name == github.repository`).'
+    )
+    // Elsewhere the key is simply missing; a comment on the conversation gets the secrets.
+    for (const eventName of [undefined, 'push', 'issue_comment'])
+      expect(refused(eventName)).toBe('Invalid input: `api-key` is required.')
   })
 
   test('an unknown operation names the allowed ones', () => {

@@ -28,6 +28,13 @@ export type RunnerVariable =
   /** The branch or tag a push ran on, and which of the two: a preview's branch on a push. */
   | 'GITHUB_REF_NAME'
   | 'GITHUB_REF_TYPE'
+  /** The runner's own files (see path-guard.ts): a file the action writes never replaces them. */
+  | 'GITHUB_OUTPUT'
+  | 'GITHUB_ENV'
+  | 'GITHUB_PATH'
+  | 'GITHUB_STATE'
+  | 'GITHUB_STEP_SUMMARY'
+  | 'GITHUB_EVENT_PATH'
 
 export interface Host {
   /**

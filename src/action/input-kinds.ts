@@ -46,11 +46,16 @@ export const flag: Parse<boolean> = (value, name, { problem }) => {
   return false
 }
 
-/** A positive duration (see parseDuration) of at most `most`, in milliseconds. */
-export function duration(most: string): Parse<number> {
+/**
+ * A positive duration (see parseDuration) of at most `most`, in milliseconds. With `bareAtLeast`, a
+ * number without a unit shorter than that is taken, with a warning: `timeout: 10` is ten seconds,
+ * and most likely meant ten minutes.
+ */
+export function duration(most: string, bareAtLeast?: string): Parse<number> {
   const mostMs = parseDuration(most)
-  if (mostMs === undefined) throw new Error(`not a duration: ${most}`)
-  return (value, name, { problem }) => {
+  const leastBareMs = bareAtLeast === undefined ? 0 : parseDuration(bareAtLeast)
+  if (mostMs === undefined || leastBareMs === undefined) throw new Error(`not a duration: ${most}, ${bareAtLeast}`)
+  return (value, name, { problem, warn }) => {
     const ms = parseDuration(value)
     if (ms === undefined || ms <= 0) {
       problem(
@@ -63,6 +68,11 @@ export function duration(most: string): Parse<number> {
       problem(`\`${name}\` must be at most \`${most}\`, not \`${value}\`.`)
       return mostMs
     }
+    if (ms < leastBareMs && /^[\d.]+$/.test(value))
+      warn(
+        `\`${name}\` is \`${value}\`, which is ${value} seconds (a number without a unit is seconds): write ` +
+          `\`${value}m\` for minutes, or \`${value}s\` to keep it without this warning.`
+      )
     return ms
   }
 }

@@ -112,7 +112,7 @@ export const INPUTS = {
   timeout: {
     description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
     cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
-    parse: kind.duration(LONGEST_TIMEOUT),
+    parse: kind.duration(LONGEST_TIMEOUT, '1m'),
     for: 'all',
     default: '30m'
   },
@@ -185,11 +185,13 @@ export const INPUTS = {
   'helm-values-file': {
     description:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
-      'its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before ' +
-      'any request.',
+      "its own: not a folder, not in `.git` or `path`, not the runner's (its file command and event files, the " +
+      'tool cache, the home folder outside the workspace and temp folder), not a dotfile of the home folder. ' +
+      'Judged on the real path, before any request.',
     cli:
       'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
-      'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+      'own: not a folder, not in `.git` or `--path`, not a dotfile of the home folder (`~/.bashrc`, `~/.ssh/`). ' +
+      'Judged on the real path, before any request.',
     parse: kind.ownFile,
     for: ['export']
   },

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path'
 import { foldPath, isGitFolderName } from '../common/file-names.js'
+import type { RunnerVariable } from './host.js'
 
 export interface GuardedFolder {
   /** Absolute. */
@@ -49,5 +50,75 @@ export function fileProblem(file: string, folders: GuardedFolder[]): string | un
     if (relative === '') return `is ${name}`
     if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)) return `is in ${name}`
   }
+  return undefined
+}
+
+/**
+ * What a file the export writes (the Helm values) may not replace or be in, beside `.git` and
+ * `path`: the runner's own files (the file commands, which later steps read, and the event), its
+ * own folders (the tool cache and the action's folder hold code later steps run; in its temp folder,
+ * see runnerTempFolders) and the home folder (see homeFileProblem).
+ */
+export const RUNNER_FILES: ReadonlyArray<[RunnerVariable, string]> = [
+  ['GITHUB_OUTPUT', "the runner's output file (GITHUB_OUTPUT)"],
+  ['GITHUB_ENV', "the runner's environment file (GITHUB_ENV)"],
+  ['GITHUB_PATH', "the runner's PATH file (GITHUB_PATH)"],
+  ['GITHUB_STATE', "the runner's state file (GITHUB_STATE)"],
+  ['GITHUB_STEP_SUMMARY', "the runner's job summary file (GITHUB_STEP_SUMMARY)"],
+  ['GITHUB_EVENT_PATH', "the runner's event file (GITHUB_EVENT_PATH)"]
+]
+export const RUNNER_OWN_FOLDERS: ReadonlyArray<[RunnerVariable, string]> = [
+  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
+]
+export const HOME_FOLDERS: ReadonlyArray<[RunnerVariable, string]> = [
+  ['HOME', 'the home folder (HOME)'],
+  ['USERPROFILE', 'the home folder (USERPROFILE)']
+]
+
+/** Whether `file` is inside `folder` (both absolute), compared folded (see foldPath). */
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(foldPath(folder), foldPath(file))
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)
+}
+
+/**
+ * The runner's own folders in its temp folder `temp`: each folder of `temp` that holds one of the
+ * runner's `files` (`_runner_file_commands`, `_github_workflow`). The rest of the temp folder is
+ * the job's scratch space, a good place for a file that holds a credential (it is emptied after
+ * the job, and never in the checkout).
+ */
+export function runnerTempFolders(temp: string, files: readonly GuardedFolder[]): GuardedFolder[] {
+  const found: GuardedFolder[] = []
+  for (const file of files) {
+    if (!isInside(file.path, temp)) continue
+    const [first = '', ...rest] = path.relative(temp, file.path).split(path.sep)
+    if (rest.length > 0)
+      found.push({
+        path: path.join(temp, first),
+        name: `the runner's own \`${first}\` folder, which holds ${file.name}`
+      })
+  }
+  return found
+}
+
+/**
+ * Why the file `file` may not be written in the home folder `home` (both absolute), as the end of
+ * a sentence; undefined when it may. A name starting with a dot there is the user's settings,
+ * keys or shell start-up (`.bashrc`, `.ssh/`, `.npmrc`), which outlive the job on a self-hosted
+ * runner. On a runner (`jobFolders` given: the workspace and the temp folder, under the home folder
+ * on GitHub's runners, are the job's), the rest of the home folder is the runner's too: the
+ * actions it downloaded, the runner itself.
+ */
+export function homeFileProblem(
+  file: string,
+  home: GuardedFolder,
+  jobFolders: readonly string[] | undefined
+): string | undefined {
+  if (!isInside(file, home.path) || jobFolders?.some((folder) => isInside(file, folder)) === true) return undefined
+  if (path.relative(foldPath(home.path), foldPath(file)).startsWith('.'))
+    return `is in ${home.name} among its settings and keys (a name starting with a dot)`
+  if (jobFolders !== undefined)
+    return `is in ${home.name} outside the workspace and the temp folder, where the runner keeps its own files`
   return undefined
 }

@@ -232,6 +232,25 @@ export function readSettings(read: InputReader, context: ReadContext): Settings 
   return settings
 }
 
+/**
+ * Why a key may be missing on a pull-request event: GitHub passes no secrets to the runs of a
+ * fork's pull request, review or review comment. A comment on the conversation tab is an
+ * `issue_comment` of the base repository, which gets them.
+ */
+function forkHint(eventName: string | undefined): string {
+  if (eventName === 'pull_request')
+    return (
+      ' On a pull request from a fork, GitHub passes no secrets to `pull_request` runs: skip the step for forks ' +
+      '(`if: github.event.pull_request.head.repo.full_name == github.repository`).'
+    )
+  if (eventName === 'pull_request_review' || eventName === 'pull_request_review_comment')
+    return (
+      ` On a pull request from a fork, GitHub passes no secrets to \`${eventName}\` runs: comment on the pull ` +
+      "request's conversation tab instead, whose comments run in the base repository, with its secrets."
+    )
+  return ''
+}
+
 function emptyProblem(name: InputName, byDefault: string): string {
   return (
     `\`${name}\` is empty (a variable that is not set expands to nothing): give it a value, or leave it out ` +
@@ -262,8 +281,8 @@ function settingsOf<O extends Operation>(
 
 /** What every operation reads. */
 function commonSettings(inputs: InputsOf<Operation>, context: RuleContext): CommonSettings {
-  for (const name of ['operation', 'api-key'] as const)
-    if (context.text(name) === undefined) context.problem(`\`${name}\` is required.`)
+  if (context.text('operation') === undefined) context.problem('`operation` is required.')
+  if (context.text('api-key') === undefined) context.problem(`\`api-key\` is required.${forkHint(context.eventName)}`)
   const pollIntervalMs = inputs['poll-interval']
   const maxPollIntervalMs = inputs['max-poll-interval']
   // Compared only when both are durations: a bad one has its own problem already.

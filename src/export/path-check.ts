@@ -9,7 +9,16 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowHost } from '../action/context.js'
 import type { RunnerVariable } from '../action/host.js'
-import { type GuardedFolder, fileProblem, folderProblem } from '../action/path-guard.js'
+import {
+  type GuardedFolder,
+  HOME_FOLDERS,
+  RUNNER_FILES,
+  RUNNER_OWN_FOLDERS,
+  fileProblem,
+  folderProblem,
+  homeFileProblem,
+  runnerTempFolders
+} from '../action/path-guard.js'
 import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
@@ -130,17 +139,12 @@ async function firstEntryOf(folder: string): Promise<string | undefined> {
   }
 }
 
-/** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
-const RUNNER_OWN_FOLDERS: Array<[RunnerVariable, string]> = [
-  ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
-  ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
-]
-
 /**
  * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
  * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
- * (replaced whole by the export) or in the runner's own folders. Writing replaces the file itself
- * (a symlink there is replaced, not followed).
+ * (replaced whole by the export), one of the runner's own files or in its own folders (in its temp
+ * folder: those holding its files, and the archive's), or in the home folder (see homeFileProblem).
+ * Writing replaces the file itself (a symlink there is replaced, not followed).
  */
 export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<FlowHost, 'env'>): Promise<void> {
   const file = settings.helmValuesFile
@@ -151,16 +155,38 @@ export async function checkHelmValuesFile(settings: ExportSettings, host: Pick<F
         `${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`
     )
   const real = await realPathOf(file, 'helm-values-file')
-  const guarded: GuardedFolder[] = []
+  const realOf = async (variables: ReadonlyArray<[RunnerVariable, string]>): Promise<GuardedFolder[]> => {
+    const found: GuardedFolder[] = []
+    for (const [variable, name] of variables) {
+      const value = host.env(variable)
+      if (value !== undefined && path.isAbsolute(value))
+        found.push({ path: await realPathOf(value, 'helm-values-file'), name })
+    }
+    return found
+  }
+  const runnerFiles = await realOf(RUNNER_FILES)
+  const guarded = [...runnerFiles, ...(await realOf(RUNNER_OWN_FOLDERS))]
+  const temp = host.env('RUNNER_TEMP')
+  const realTemp = temp === undefined ? undefined : await realPathOf(temp, 'helm-values-file')
+  if (realTemp !== undefined) guarded.push(...runnerTempFolders(realTemp, runnerFiles))
   if (settings.download)
     guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' })
-  for (const [variable, name] of RUNNER_OWN_FOLDERS) {
-    const value = host.env(variable)
-    if (value !== undefined && path.isAbsolute(value))
-      guarded.push({ path: await realPathOf(value, 'helm-values-file'), name })
-  }
   const problem = fileProblem(real, guarded)
   if (problem !== undefined) throw refuse(problem, real)
+  if (realTemp !== undefined) {
+    const inTemp = path.relative(foldPath(realTemp), foldPath(real))
+    if (inTemp.startsWith(ARCHIVE_FOLDER_PREFIX) && inTemp.includes(path.sep))
+      throw refuse('is in a folder the export keeps its archive in, which it replaces whole', real)
+  }
+  const workspace = host.env('GITHUB_WORKSPACE')
+  const jobFolders =
+    workspace === undefined
+      ? undefined
+      : [await realPathOf(workspace, 'helm-values-file'), ...(realTemp === undefined ? [] : [realTemp])]
+  for (const home of await realOf(HOME_FOLDERS)) {
+    const inHome = homeFileProblem(real, home, jobFolders)
+    if (inHome !== undefined) throw refuse(inHome, real)
+  }
   if ((await lstat(file).catch(() => undefined))?.isDirectory() === true) throw refuse('is a folder')
 }
 
