@@ -10,14 +10,16 @@
  * ratio towards 1. The simulator remains the reference for the API's behaviour; this answers
  * only the happy path, as fast as a local server can.
  *
+ * The storage serves over loopback, or over a paced link (bench/link.ts) that every tool shares.
+ *
  * Every request is recorded with its arrival time (performance.now() of this process, the same
  * clock the runs are timed with), so a run can be checked (one download, no retries) and the
  * action's time before its download can be reported.
  */
 import { randomBytes } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type PacedLink, sendFile } from './link.js'
 
 export const API_KEY = 'dsk_bench_0123456789abcdef'
 const JOBS = '/v1/static-export/jobs'
@@ -37,12 +39,16 @@ export interface FakeService {
   close(): Promise<void>
 }
 
-export async function startService(bundle: {
-  file: string
-  sizeBytes: number
-  pages: number
-  extension: string
-}): Promise<FakeService> {
+/** `link`: how the storage sends the bundle (bench/link.ts); loopback when undefined. The API answers at once. */
+export async function startService(
+  bundle: {
+    file: string
+    sizeBytes: number
+    pages: number
+    extension: string
+  },
+  link?: PacedLink
+): Promise<FakeService> {
   const requests: Recorded[] = []
   const record = (route: Route): void => void requests.push({ route, at: performance.now() })
   const bundlePath = `/bundles/${randomBytes(8).toString('hex')}/site.${bundle.extension}`
@@ -62,8 +68,7 @@ export async function startService(bundle: {
       return
     }
     record('download')
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bundle.sizeBytes) })
-    createReadStream(bundle.file, { highWaterMark: 1024 * 1024 }).pipe(res)
+    sendFile(res, bundle.file, bundle.sizeBytes, link).catch(() => res.destroy())
   })
   const presigned = 'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900'
   const bundleUrl = `${storage.url}${bundlePath}?${presigned}&X-Amz-Signature=${signature}`

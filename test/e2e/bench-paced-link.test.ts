@@ -1,0 +1,105 @@
+// The benchmark's paced link stands for object storage serving a runner: it must deliver its rate (no more, about
+// as much) after its first-byte delay to curl and to node alike, and a short run on it must produce the paced rows
+// for the action, the tool-cache peer and the shell pipe. Nothing here times the action.
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { SITE_300, type BundleSpec } from '../../bench/bundles.js'
+import { probeLink } from '../../bench/link-probe.js'
+import { DEFAULT_PACED_LINK, parseLink } from '../../bench/link.js'
+import { Scratch } from '../../bench/scratch.js'
+import { startService } from '../../bench/service.js'
+import { runUnpackBench } from '../../bench/unpack.js'
+import { renderUnpack } from '../../bench/unpack-report.js'
+
+const MiB = 1024 * 1024
+/** A site of a few dozen pages: a run takes a fraction of a second on the paced link. */
+const TINY: BundleSpec = {
+  ...SITE_300,
+  name: 'site-tiny-paced',
+  label: '40 pages',
+  seed: 40,
+  pages: 40,
+  images: 4,
+  downloads: 0,
+  searchIndexBytes: 64 * 1024
+}
+
+let root: string
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'bench-paced-'))
+})
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('the paced link', () => {
+  test('delivers about its rate, never more, after its first-byte delay, to curl and to node', async () => {
+    const sizeBytes = 20 * MiB
+    const file = join(root, 'payload.bin')
+    await writeFile(file, randomBytes(sizeBytes))
+    const service = await startService({ file, sizeBytes, pages: 1, extension: 'tar.gz' }, DEFAULT_PACED_LINK)
+    try {
+      // probeLink itself fails when either tool got more than the rate or its first byte early.
+      const delivered = await probeLink(service.bundleUrl, sizeBytes, DEFAULT_PACED_LINK, process.execPath)
+      for (const tool of [delivered.curl, delivered.node]) {
+        expect(tool.firstByteMs).toBeGreaterThanOrEqual(DEFAULT_PACED_LINK.firstByteMs)
+        expect(tool.bytesPerSecond).toBeLessThanOrEqual(DEFAULT_PACED_LINK.bytesPerSecond * 1.03)
+        expect(tool.bytesPerSecond).toBeGreaterThan(DEFAULT_PACED_LINK.bytesPerSecond * 0.8)
+      }
+      expect(service.requests.map((r) => r.route)).toEqual(['download', 'download'])
+    } finally {
+      await service.close()
+    }
+  }, 30_000)
+
+  test('is read from --link: paced with its defaults, a rate and a delay, or loopback', () => {
+    expect(parseLink('paced')).toEqual({ bytesPerSecond: 40 * MiB, firstByteMs: 30 })
+    expect(parseLink('paced,12.5MiB/s,80ms')).toEqual({ bytesPerSecond: 12.5 * MiB, firstByteMs: 80 })
+    expect(parseLink('loopback')).toBeUndefined()
+    expect(() => parseLink('paced,fast')).toThrow(/--link/)
+  })
+})
+
+describe('a short run on the paced link', () => {
+  test('produces its rows: the peer, the action and the shell pipe, for a tar.gz and a zip', async () => {
+    // Disk space is never short here: no case's output is deleted early, so no wait follows a delete.
+    const scratch = new Scratch(join(root, 'work'), {
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: () => performance.now(),
+      probe: async () => 1,
+      freeBytes: async () => Number.MAX_SAFE_INTEGER
+    })
+    const result = await runUnpackBench(
+      (['tar.gz', 'zip'] as const).map((format) => ({ spec: TINY, format, rounds: 1, link: DEFAULT_PACED_LINK })),
+      {
+        bundleDir: join(root, 'bundles'),
+        peerDir: join(root, 'peer'),
+        scratch,
+        node: process.execPath,
+        log: () => {}
+      }
+    )
+    await scratch.deleteAll()
+    expect(result.rows.map((r) => [r.format, r.link, r.runs.peer.length, r.runs.shell.length])).toEqual([
+      ['tar.gz', DEFAULT_PACED_LINK, 1, 1],
+      ['zip', DEFAULT_PACED_LINK, 1, 1]
+    ])
+    for (const row of result.rows) {
+      expect([row.unchecked.target, row.pipe.target, row.checked.target]).toEqual([
+        row.format === 'zip' ? 1.0 : 0.9,
+        1.3,
+        undefined
+      ])
+      expect(row.delivered?.curl.bytesPerSecond).toBeLessThanOrEqual(DEFAULT_PACED_LINK.bytesPerSecond * 1.03)
+    }
+    const markdown = renderUnpack(result.rows, result.growth, scratch)
+    expect(markdown).toContain('### Paced link (40 MiB/s, 30 ms before the first byte)')
+    expect(markdown).not.toContain('### Loopback')
+    expect(markdown).toMatch(/\| 40 pages \([\d,]+ files, [\d.]+ MiB\) \| tar\.gz \|/)
+    expect(markdown).toMatch(/\| 40 pages \([\d,]+ files, [\d.]+ MiB\) \| zip \|/)
+    expect(markdown).toMatch(/- 40 pages, tar\.gz, paced: .*verify: false \/ shell pipe [\d.]+x, target <= 1\.30x/)
+  }, 180_000)
+})
