@@ -66,7 +66,7 @@ export function header(value: string | string[] | undefined): string | undefined
 }
 
 /** A body that could not be read whole: the connection ended early, or it was too large. */
-class BodyError extends Error {
+export class BodyError extends Error {
   override readonly name = 'BodyError'
   constructor(
     /** ECONNRESET (cut short) or ETOOLARGE. */
@@ -90,38 +90,76 @@ export interface ReadOptions {
  * Reads a whole body in linear time (the chunks are joined once). Rejects with a BodyError when
  * the connection ends before the body does, or the body passes `maxBytes`.
  */
-export function readBody(message: IncomingMessage, options: ReadOptions): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let bytes = 0
-    let settled = false
-    const settle = (error: unknown, body?: Buffer): void => {
-      if (settled) return
-      settled = true
-      options.signal.removeEventListener('abort', stop)
-      // A body read only in part holds its connection: let it go.
-      if (!message.complete) message.destroy()
-      if (error === undefined) resolve(body ?? Buffer.alloc(0))
-      else reject(error)
-    }
-    const stop = (): void => settle(options.signal.reason)
-    if (options.signal.aborted) return stop()
-    options.signal.addEventListener('abort', stop, { once: true })
-    message.on('data', (chunk: Buffer) => {
-      if (settled) return
-      if (bytes + chunk.length > options.maxBytes) {
-        if (options.larger !== 'cut')
-          return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`))
-        chunks.push(chunk.subarray(0, options.maxBytes - bytes))
-        return settle(undefined, Buffer.concat(chunks))
-      }
+export async function readBody(message: IncomingMessage, options: ReadOptions): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let bytes = 0
+  await readChunks(message, options.signal, (chunk) => {
+    if (bytes + chunk.length <= options.maxBytes) {
       bytes += chunk.length
       chunks.push(chunk)
-    })
-    message.on('end', () => settle(undefined, Buffer.concat(chunks, bytes)))
-    const brokeOff = (): void =>
-      settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`))
-    message.on('error', brokeOff)
-    message.on('close', brokeOff)
+      return undefined
+    }
+    if (options.larger !== 'cut')
+      throw new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`)
+    chunks.push(chunk.subarray(0, options.maxBytes - bytes))
+    bytes = options.maxBytes
+    return 'stop'
   })
+  return Buffer.concat(chunks, bytes)
+}
+
+/**
+ * The one reader of a body, for an answer read whole and a download streamed alike: hands each
+ * chunk to `take` in order and waits for the promise it returns before reading on (the socket is
+ * paused meanwhile); `'stop'` ends the read. Resolves with the bytes read. Rejects with what
+ * `take` threw, with the signal's reason once it fires, or with a BodyError (ECONNRESET) when the
+ * connection breaks off before the body ends. A body not read to its end is let go.
+ */
+export async function readChunks(
+  message: IncomingMessage,
+  signal: AbortSignal,
+  take: (chunk: Buffer) => Promise<void> | 'stop' | undefined
+): Promise<number> {
+  signal.throwIfAborted()
+  // A stop ends the read at once, also while `take` is busy (its wait may only end once the read has).
+  let stop = (): void => undefined
+  const aborted = new Promise<never>((_, reject) => {
+    stop = (): void => {
+      message.destroy()
+      reject(signal.reason)
+    }
+  })
+  aborted.catch(() => undefined)
+  signal.addEventListener('abort', stop, { once: true })
+  let bytes = 0
+  let stopped = false
+  let failure: { error: unknown } | undefined
+  try {
+    for await (const chunk of message as AsyncIterable<Buffer>) {
+      bytes += chunk.length
+      try {
+        const taken = take(chunk)
+        if (taken === 'stop') {
+          stopped = true
+          break
+        }
+        if (taken !== undefined) await Promise.race([taken, aborted])
+      } catch (error) {
+        failure = { error }
+        break
+      }
+    }
+  } catch {
+    // The connection broke off (or the signal destroyed the body): said below.
+  } finally {
+    signal.removeEventListener('abort', stop)
+    // A body read only in part holds its connection: let it go.
+    if (!message.complete) message.destroy()
+  }
+  if (failure !== undefined) throw failure.error
+  signal.throwIfAborted()
+  if (!stopped && !message.complete) {
+    throw new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`)
+  }
+  return bytes
 }

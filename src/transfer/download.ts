@@ -13,7 +13,7 @@ import { budget } from '../common/deadline.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import { serviceText } from '../common/text.js'
 import { formatBytes, formatDuration } from '../common/units.js'
-import { USER_AGENT, header, readBody, send } from '../service/exchange.js'
+import { BodyError, USER_AGENT, header, readBody, readChunks, send } from '../service/exchange.js'
 import { AttemptError } from '../service/retry.js'
 import {
   type LinkPolicy,
@@ -203,88 +203,49 @@ async function refuseHop(
 }
 
 /**
- * Feeds the body to `onChunk`, pausing the socket while it is busy; resolves with the byte count.
- * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
- * rejects with the stop's reason.
+ * Feeds the body to `onChunk` through the one body reader (readChunks), which pauses the socket
+ * while the consumer is busy; resolves with the byte count. A stop (cancellation, stall, the
+ * consumer's failure) destroys the body at once; download() then rejects with the stop's reason.
  */
-function streamBody(
+async function streamBody(
   response: IncomingMessage,
   options: DownloadOptions,
   stall: StallWatch,
   consumerFailed: (error: unknown) => void,
   progress: (bytes: number) => void
 ): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    let bytes = 0
-    let settled = false
-    const settle = (error?: unknown): void => {
-      if (settled) return
-      settled = true
-      options.signal.removeEventListener('abort', stop)
-      if (error === undefined) return resolve(bytes)
-      response.destroy()
-      reject(error)
-    }
-    const stop = (): void => settle(options.signal.reason)
-    if (options.signal.aborted) return stop()
-    options.signal.addEventListener('abort', stop, { once: true })
-    /** The consumer's backpressure wait for the last chunk; the body counts as read only after it. */
-    let busy: Promise<void> | undefined
-    response.on('data', (chunk: Buffer) => {
-      if (settled) return
+  let bytes = 0
+  const failed = (error: unknown): never => {
+    consumerFailed(error)
+    throw error
+  }
+  try {
+    return await readChunks(response, options.signal, (chunk) => {
       stall.touch()
       bytes += chunk.length
       progress(bytes)
-      if (options.expectedSize !== undefined && bytes > options.expectedSize)
-        return settle(sizeMismatch(bytes, options.expectedSize, 'at least '))
+      if (options.expectedSize !== undefined && bytes > options.expectedSize) {
+        throw sizeMismatch(bytes, options.expectedSize, 'at least ')
+      }
       const bound = options.sizeBound
-      if (bound !== undefined && bytes > bound.maxBytes)
-        return settle(bound.exceeded(`more than ${formatBytes(bound.maxBytes)} arrived`))
+      if (bound !== undefined && bytes > bound.maxBytes) {
+        throw bound.exceeded(`more than ${formatBytes(bound.maxBytes)} arrived`)
+      }
       let wait: Promise<void> | undefined
       try {
         wait = options.onChunk(chunk)
       } catch (error) {
-        return consumerFailed(error)
+        return failed(error)
       }
-      if (wait === undefined) return
+      if (wait === undefined) return undefined
       // Our side is busy (disk, unpacking): that is no stall of the server's.
-      response.pause()
       stall.pause()
-      const current = wait.then(() => {
-        if (busy === current) busy = undefined
-        stall.touch()
-        response.resume()
-      }, consumerFailed)
-      busy = current
+      return wait.then(() => stall.touch(), failed)
     })
-    let ended = false
-    // 'end' may come while we are paused on the last chunk.
-    response.on('end', () => {
-      ended = true
-      void (busy ?? Promise.resolve()).then(() => settle())
-    })
-    response.on('error', (error) =>
-      settle(
-        new AttemptError({
-          kind: 'network',
-          code: (error as NodeJS.ErrnoException).code,
-          message: `${error.message} after ${bytes} bytes`
-        })
-      )
-    )
-    response.on(
-      'close',
-      () =>
-        ended ||
-        settle(
-          new AttemptError({
-            kind: 'network',
-            code: 'ECONNRESET',
-            message: `the connection closed after ${bytes} bytes`
-          })
-        )
-    )
-  })
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error
+    throw new AttemptError({ kind: 'network', code: error.code, message: `the connection closed after ${bytes} bytes` })
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Tars no tool here writes, built by hand: a Solaris tar with ACL entries, and sparse tar members in
- * each flavour GNU tar reads (old GNU `S`, pax 0.0, 0.1 and 1.0), whose size may lie: the member says
- * it is `realSize` bytes while its map writes `regions` pieces of data, `spacing` bytes apart. GNU tar
- * lists the size it is told and writes what the map says.
+ * Tars no tool here writes, built by hand: a Solaris tar with ACL entries, and sparse tar members
+ * in each flavour GNU tar reads (old GNU `S`, pax 0.0, 0.1 and 1.0), whose size may lie: the
+ * member says it is `realSize` bytes while its map writes `regions` pieces of data, `spacing`
+ * bytes apart. GNU tar lists the size it is told and writes what the map says.
  */
 import { TAR_BLOCK_BYTES } from '../../src/archive/format.js'
 
