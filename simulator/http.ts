@@ -205,6 +205,7 @@ export type RouteName =
   | 'agent-create'
   | 'deploy-trigger'
   | 'deploy-status'
+  | 'automation-trigger'
   | 'github-permission'
   | 'github-user'
   | 'github-issue'
