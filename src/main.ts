@@ -108,7 +108,7 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
   const entrance = await enter(settings, context, event)
   if (entrance === undefined) return
   const run = await openCommentRun(entrance, settings, context)
-  if (settings.operation !== 'export' && settings.operation !== 'deploy') {
+  if (settings.operation !== 'export' && settings.operation !== 'deploy' && settings.operation !== 'automation') {
     const { runAgent } = await import('./agent/agent-flow.js')
     return runAgent(settings, client, context, entrance, run)
   }
@@ -117,6 +117,9 @@ async function runOperation(settings: Settings, client: ServiceClient, context: 
     if (settings.operation === 'export') {
       const { runExport } = await import('./export/export-flow.js')
       await runExport(settings, client, context, { run, reply })
+    } else if (settings.operation === 'automation') {
+      const { runAutomation } = await import('./automation/automation-flow.js')
+      await runAutomation(settings, client, context, { run, reply })
     } else {
       const { runDeploy } = await import('./deploy/deploy-flow.js')
       await runDeploy(settings, client, context, { run, reply })

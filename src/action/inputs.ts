@@ -8,7 +8,15 @@
  */
 import * as kind from './input-kinds.js'
 
-export const OPERATIONS = ['export', 'agent', 'agent-message', 'agent-status', 'agent-create', 'deploy'] as const
+export const OPERATIONS = [
+  'export',
+  'agent',
+  'agent-message',
+  'agent-status',
+  'agent-create',
+  'deploy',
+  'automation'
+] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 interface InputSpec {
@@ -37,8 +45,8 @@ const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)'
 export const INPUTS = {
   operation: {
     description:
-      'What to do: `export`, `deploy` (trigger a deployment and follow it), `agent` (the comment conversation), ' +
-      '`agent-message`, `agent-status` or `agent-create`.',
+      'What to do: `export`, `deploy` (trigger a deployment and follow it), `automation` (run a scheduled ' +
+      'automation now), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
     parse: kind.oneOf(OPERATIONS),
     for: 'all'
   },
@@ -197,10 +205,17 @@ export const INPUTS = {
   },
   'project-id': {
     description:
-      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
-      '`deploy` unless `job-id` is given.',
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
+      '`automation`, and for `deploy` unless `job-id` is given.',
     parse: kind.segment,
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy']
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'automation']
+  },
+  'automation-id': {
+    description:
+      '`automation`: the automation to run now (required), as the dashboard shows it: letters, digits, `_` and ' +
+      '`-` only. It must be active and on a custom schedule.',
+    parse: kind.plainId,
+    for: ['automation']
   },
   prompt: {
     description:

@@ -14,6 +14,7 @@ export const OUTPUT_NAMES = [
   'helm-values',
   'broken-links',
   'deployed-commit',
+  'automation-run-id',
   'pr-link',
   'model',
   'source-repository',

@@ -130,7 +130,15 @@ export interface DeployByJob extends CommonSettings {
 }
 
 export type DeploySettings = DeployByProject | DeployByJob
-export type Settings = ExportSettings | AgentSettings | DeploySettings
+
+/** Run a project's automation now: trigger it; the step ends once its run is queued. */
+export interface AutomationSettings extends CommonSettings {
+  operation: 'automation'
+  projectId: string
+  automationId: string
+}
+
+export type Settings = ExportSettings | AgentSettings | DeploySettings | AutomationSettings
 
 /** Reads one input's raw value: '' when given empty, undefined when not given (see Host.getInput). */
 export type InputReader = (name: InputName) => string | undefined
@@ -234,7 +242,8 @@ const RULES: { [O in Operation]: Rule<O> } = {
   'agent-message': messageSettings,
   'agent-status': statusSettings,
   'agent-create': createSettings,
-  deploy: deploySettings
+  deploy: deploySettings,
+  automation: automationSettings
 }
 
 function settingsOf<O extends Operation>(
@@ -341,6 +350,20 @@ function deploySettings(
   if (context.text('project-id') === undefined && context.text('job-id') === undefined)
     context.problem('`project-id` is required for `deploy` unless `job-id` names a deployment to follow.')
   return undefined
+}
+
+/** `automation`: `project-id` and `automation-id`, both required. */
+function automationSettings(
+  inputs: InputsOf<'automation'>,
+  common: CommonSettings,
+  context: RuleContext
+): AutomationSettings | undefined {
+  const { 'project-id': projectId, 'automation-id': automationId } = inputs
+  // One given but refused has its own problem already.
+  for (const name of ['project-id', 'automation-id'] as const)
+    if (context.text(name) === undefined) context.problem(`\`${name}\` is required for \`automation\`.`)
+  if (projectId === undefined || automationId === undefined) return undefined
+  return { ...common, operation: 'automation', projectId, automationId }
 }
 
 type AgentOperation = AgentSettings['operation']

@@ -17,6 +17,8 @@ export function titleOf(settings: Settings, subject?: number): string {
         : `Static export of ${settings.domain}`
     case 'deploy':
       return settings.projectId === undefined ? `Deployment ${settings.jobId}` : `Deployment of ${settings.projectId}`
+    case 'automation':
+      return `Automation ${settings.automationId} in project ${settings.projectId}`
     case 'agent':
       return on === undefined ? `Agent conversation in project ${settings.projectId}` : `Agent conversation on ${on}`
     case 'agent-create':

@@ -32,7 +32,8 @@ const SUMMARIES: Record<Operation, string> = {
   'agent-message': 'send a follow-up prompt to an agent job and wait for it',
   'agent-status': 'read an agent job (and wait until it ends)',
   'agent-create': 'create an agent job with a prompt and wait for it',
-  deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)'
+  deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)',
+  automation: 'run the automation --automation-id of --project-id now; ends once its run is queued'
 }
 
 export type CommandLine =
