@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { GitHubFake } from './github.js'
 import { errorReply, json } from './http.js'
 import type { Reply, RequestContext, Route } from './http.js'
+import { RateWindow } from './rate-limit.js'
 
 export interface AgentJob {
   id: string
@@ -74,7 +75,8 @@ export function defaultAgentJobs(github: GitHubFake): AgentJob[] {
 
 export class AgentService {
   readonly jobs = new Map<string, AgentJobRecord>()
-  private readonly messageTimes = new Map<string, number[]>()
+  /** Each project's window of accepted messages. */
+  private readonly messageWindows = new Map<string, RateWindow>()
 
   constructor(
     private readonly options: AgentOptions,
@@ -196,19 +198,10 @@ export class AgentService {
 
   /** Rolling one-hour window per project; Retry-After says when the oldest message leaves it. */
   private rateLimit(projectId: string): Reply | undefined {
-    const now = this.now()
     const limit = this.options.messagesPerHour ?? 100
-    const times = (this.messageTimes.get(projectId) ?? []).filter((t) => t > now - HOUR_MS)
-    this.messageTimes.set(projectId, times)
-    if (times.length >= limit) {
-      const oldest = times[0] ?? now
-      const retryAfter = Math.max(1, Math.ceil((oldest + HOUR_MS - now) / 1000))
-      return errorReply(429, `rate limit exceeded: at most ${limit} messages per hour per project`, {
-        'retry-after': String(retryAfter)
-      })
-    }
-    times.push(now)
-    return undefined
+    let window = this.messageWindows.get(projectId)
+    if (window === undefined) this.messageWindows.set(projectId, (window = new RateWindow(limit, HOUR_MS, this.now)))
+    return window.refusal(`rate limit exceeded: at most ${limit} messages per hour per project`)
   }
 
   private startRun(record: AgentJobRecord, prompt: string, lagMs = 0): void {

@@ -100,6 +100,8 @@ async function main(): Promise<void> {
   API key:        ${sim.apiKey}
   Agent job:      project proj_123, job job_abc
   Deployments:    any project id, e.g. POST ${sim.apiUrl}/v1/project/update/proj_123
+  Automations:    project proj_123, automation wf_changelog (also wf_paused, inactive; wf_on_push, not on
+                  a custom schedule), e.g. POST ${sim.apiUrl}/v1/workflow/proj_123/wf_changelog/trigger
 
 Example:
   ${example}

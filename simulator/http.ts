@@ -206,6 +206,7 @@ export type RouteName =
   | 'deploy-trigger'
   | 'deploy-status'
   | 'preview-trigger'
+  | 'automation-trigger'
   | 'github-permission'
   | 'github-user'
   | 'github-issue'

@@ -9,6 +9,8 @@ import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AgentService } from './agent.js'
 import type { AgentJobRecord, AgentOptions } from './agent.js'
+import { automationRoutes } from './automation.js'
+import type { AutomationOptions, AutomationRunRecord } from './automation.js'
 import { deployRoutes } from './deploy.js'
 import { type PreviewOptions, previewRoutes } from './preview.js'
 import type { DeploymentOptions, DeploymentRecord } from './deploy.js'
@@ -20,12 +22,15 @@ import { GITHUB_API_ROOT, GitHubFake } from './github.js'
 import type { GitHubOptions } from './github.js'
 import { errorReply, findRoute, lowerCaseHeaders, parseJsonBody, readBody, writeReply } from './http.js'
 import type { Reply, RequestContext, Route, RouteName } from './http.js'
+import { RateWindow, limitedTogether } from './rate-limit.js'
 import { BundleStore } from './storage.js'
 import type { BundleOptions } from './storage.js'
 
 export type { ArchiveEntry } from './archives.js'
 export type { AgentJob, AgentJobRecord, AgentOptions } from './agent.js'
 export { agentJobKey } from './agent.js'
+export type { AutomationBehavior, AutomationOptions, AutomationRunRecord } from './automation.js'
+export { SEEDED_AUTOMATIONS } from './automation.js'
 export type {
   DeployedCommit,
   DeploymentBehavior,
@@ -63,6 +68,13 @@ export interface SimulatorOptions {
   preview?: PreviewOptions
   /** The GitHub fake: its server address, users' permissions, writable repositories. */
   github?: GitHubOptions
+  /** Automations by project: active or not, on a custom schedule or not (default SEEDED_AUTOMATIONS). */
+  automation?: AutomationOptions
+  /**
+   * The limit deployment and automation triggers share, as the reference gives it: at most `limit`
+   * of them (default 10) in any `windowMs` (default 10 s), for the organization (the simulator).
+   */
+  triggerLimit?: { limit?: number; windowMs?: number }
 }
 
 export interface RecordedRequest {
@@ -102,6 +114,8 @@ export interface Simulator {
   agentJobs: Map<string, AgentJobRecord>
   /** Deployments by status id. */
   deployments: Map<string, DeploymentRecord>
+  /** The automation runs queued, in order. */
+  automationRuns: AutomationRunRecord[]
   /** The GitHub fake: its conversations, and the pull requests agent jobs opened. */
   github: GitHubFake
   /** Closes both servers and destroys open sockets, including stalled downloads. */
@@ -129,13 +143,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const bundles = new BundleStore(options.bundle, now, () => storageUrl)
   const exportJobs = new Map<string, ExportJobRecord>()
   const deployments = new Map<string, DeploymentRecord>()
+  const automationRuns: AutomationRunRecord[] = []
   const github = new GitHubFake(options.github)
   const agent = new AgentService(options.agent ?? {}, now, github)
+  const limitTriggers = triggerLimit(options.triggerLimit, now)
   const apiRoutes = withApiAuth(
     [
       ...exportRoutes({ jobs: exportJobs, now, options: options.exportJob, bundles }),
       ...agent.routes(),
-      ...deployRoutes({ deployments, now, options: options.deployment }),
+      ...limitTriggers(deployRoutes({ deployments, now, options: options.deployment })),
+      ...limitTriggers(automationRoutes({ runs: automationRuns, now, options: options.automation })),
       ...previewRoutes({ deployments, now, options: options.deployment, preview: options.preview, triggered: [] })
     ],
     apiKey
@@ -274,6 +291,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       exportJobs,
       agentJobs: agent.jobs,
       deployments,
+      automationRuns,
       github,
       close
     }
@@ -294,6 +312,19 @@ function resolveIn(
   const found = findRoute(routes, method, path)
   if (found) return { origin, name: found.route.name, path, params: found.params, handle: found.route.handle }
   return { origin, name: 'unknown', path: fullPath, params: {}, handle: notFound }
+}
+
+/**
+ * What puts routes under the one limit the reference gives deployment and automation triggers
+ * together: every route passed to it shares its window. The key is checked first (a request
+ * refused with 401 takes no place).
+ */
+function triggerLimit(limit: SimulatorOptions['triggerLimit'], now: () => number): (routes: Route[]) => Route[] {
+  const window = new RateWindow(limit?.limit ?? 10, limit?.windowMs ?? 10_000, now)
+  const message =
+    `Too many requests: at most ${window.limit} deployment and automation triggers in ` +
+    `${window.windowMs / 1000} s per organization`
+  return (routes) => limitedTogether(routes, ['deploy-trigger', 'automation-trigger'], window, message)
 }
 
 /** Wraps API routes with the bearer-key check (spec section 5). */

@@ -139,7 +139,8 @@ async function runOperation(
   const entrance = await enter(settings, context, event)
   if (entrance === undefined) return
   const run = await openCommentRun(entrance, settings, context)
-  if (settings.operation !== 'export' && settings.operation !== 'deploy' && settings.operation !== 'preview') {
+  const { operation } = settings
+  if (operation !== 'export' && operation !== 'deploy' && operation !== 'preview' && operation !== 'automation') {
     const { runAgent } = await import('./agent/agent-flow.js')
     return runAgent(settings, client, context, entrance, run)
   }
@@ -151,6 +152,9 @@ async function runOperation(
     } else if (settings.operation === 'preview') {
       const { runPreview } = await import('./preview/preview-flow.js')
       await runPreview(settings, client, context, { run, reply }, entrance)
+    } else if (settings.operation === 'automation') {
+      const { runAutomation } = await import('./automation/automation-flow.js')
+      await runAutomation(settings, client, context, { run, reply })
     } else {
       const { runDeploy } = await import('./deploy/deploy-flow.js')
       await runDeploy(settings, client, context, { run, reply })

@@ -6,6 +6,7 @@ import { flagsOf, parseCommandLine } from '../src/cli/args.js'
 import { CliHost } from '../src/cli/cli-host.js'
 import { inTerminalTerms } from '../src/cli/terms.js'
 import { run } from '../src/main.js'
+import { startSimulator } from '../simulator/server.js'
 import { runnerCommand } from './support/runner.js'
 
 const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
@@ -52,7 +53,8 @@ describe('the command line', () => {
     expect(parseCommandLine(['publish'], env)).toEqual({
       kind: 'error',
       message:
-        'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy, preview'
+        'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy, ' +
+        'preview, automation'
     })
     expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({
       kind: 'error',
@@ -200,6 +202,73 @@ describe('the command line', () => {
   })
 })
 
+describe('docs-admin automation', () => {
+  test('--project-id and --automation-id run it; no --job-id; the help says it ends when queued', () => {
+    expect(flagsOf('automation')).toEqual([
+      'api-key',
+      'base-url',
+      'wait',
+      'timeout',
+      'poll-interval',
+      'max-poll-interval',
+      'project-id',
+      'automation-id',
+      'github-token'
+    ])
+    expect(parseCommandLine(['automation', '--project-id', 'proj_1', '--automation-id', 'wf_1'], env)).toMatchObject({
+      kind: 'run',
+      operation: 'automation',
+      inputs: { operation: 'automation', 'project-id': 'proj_1', 'automation-id': 'wf_1' }
+    })
+    const general = parseCommandLine(['--help'], {})
+    expect(general.kind === 'help' ? general.text : '').toMatch(
+      /^ {2}automation +run the automation --automation-id of --project-id now; ends once its run is queued$/m
+    )
+    const help = parseCommandLine(['automation', '--help'], {})
+    expect((help.kind === 'help' ? help.text : '').replace(/\s+/g, ' ')).toContain(
+      '--automation-id <value> automation: the automation to run now (required), as the dashboard shows it: ' +
+        'letters, digits, _ and - only. It must be active and on a custom schedule.'
+    )
+    expect(parseCommandLine(['automation', '--job-id', 'j'], env)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining("Unknown option '--job-id'")
+    })
+  })
+
+  test('prints job-id, automation-run-id and status=queued; exits 3 when refused, 2 on a bad id', async () => {
+    const sim = await startSimulator()
+    const ended = async (args: string[]) => {
+      const line = parseCommandLine(['automation', '--base-url', sim.apiUrl, ...args], {
+        DOCS_ADMIN_API_KEY: sim.apiKey
+      })
+      if (line.kind !== 'run') throw new Error(`not a run: ${JSON.stringify(line)}`)
+      const [stdout, stderr] = [capture(false), capture(false)]
+      const host = new CliHost(line.inputs, { stdout, stderr, env: {} }, new AbortController().signal)
+      await run(host)
+      return { code: host.finish(false), stdout: stdout.text(), stderr: stderr.text() }
+    }
+    try {
+      const queued = await ended(['--project-id', 'proj_123', '--automation-id', 'wf_changelog'])
+      const [runRecord] = sim.automationRuns
+      expect(queued).toMatchObject({
+        code: 0,
+        stdout: `job-id=${runRecord?.jobId}\nautomation-run-id=${runRecord?.instanceId}\nstatus=queued\n`
+      })
+      expect(queued.stderr).toContain("Watch it in the dashboard's automation runs.")
+      const missing = await ended(['--project-id', 'proj_123', '--automation-id', 'wf_gone'])
+      expect(missing.code).toBe(3)
+      expect(missing.stderr).toContain('Check `--automation-id`')
+      expect(missing.stderr).toContain('and `--project-id`.')
+      const bad = await ended(['--project-id', 'proj_123', '--automation-id', 'wf/../gone'])
+      expect(bad).toMatchObject({ code: 2, stdout: '' })
+      expect(bad.stderr).toContain('`--automation-id` must hold only letters, digits')
+      expect(sim.count('automation-trigger')).toBe(2)
+    } finally {
+      await sim.close()
+    }
+  })
+})
+
 /** A stream that keeps what is written, and may claim to be a terminal. */
 function capture(isTTY: boolean): Writable & { isTTY: boolean; text: () => string } {
   const chunks: string[] = []
@@ -292,7 +361,9 @@ describe('the CLI host', () => {
         () => `Agent job j_1 was not cancelled with the run: ${agentHint}.`
       ),
       'Deployment j_1 was not cancelled with the run: follow it with `docs-admin deploy --job-id j_1`.',
-      'Preview j_1 was not cancelled with the run: follow it with `docs-admin preview --job-id j_1`.'
+      'Preview j_1 was not cancelled with the run: follow it with `docs-admin preview --job-id j_1`.',
+      'Automation job j_1 was not cancelled with the run: its run is queued; ' +
+        "watch it in the dashboard's automation runs."
     ])
     // Backticked words that are no input stay.
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')

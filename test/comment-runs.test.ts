@@ -32,8 +32,9 @@ async function startSim(options: SimulatorOptions = {}): Promise<Simulator> {
 }
 
 /** Inputs of each operation that sends something once-only, or only reads. */
-const OPERATIONS: Record<'deploy' | 'export' | 'agent-status', Inputs> = {
+const OPERATIONS: Record<'deploy' | 'export' | 'agent-status' | 'automation', Inputs> = {
   deploy: { operation: 'deploy', 'project-id': 'proj_123' },
+  automation: { operation: 'automation', 'project-id': 'proj_123', 'automation-id': 'wf_changelog' },
   export: { operation: 'export', domain: 'docs.acme.com', download: 'false' },
   'agent-status': { operation: 'agent-status', 'project-id': 'proj_123', 'job-id': 'job_abc' }
 }
@@ -160,9 +161,12 @@ describe('the gate on every event that carries a comment or a review', () => {
 })
 
 describe('a rerun of a comment run never sends a once-only request again', () => {
-  const onceOnly: Array<['deploy' | 'export', 'deploy-trigger' | 'export-start']> = [
+  const onceOnly: Array<
+    ['deploy' | 'export' | 'automation', 'deploy-trigger' | 'export-start' | 'automation-trigger']
+  > = [
     ['deploy', 'deploy-trigger'],
-    ['export', 'export-start']
+    ['export', 'export-start'],
+    ['automation', 'automation-trigger']
   ]
   for (const [operation, route] of onceOnly) {
     test(`${operation}: a 500 after the request was processed, then a rerun: sent once, refused`, async () => {
@@ -172,7 +176,7 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
       const first = await onEvent(sim, 'issue_comment', event, OPERATIONS[operation])
       expect(first.failure).toContain('may have processed the request')
       const [reply] = written(sim, 7)
-      expect(readReplyMarker(reply?.body ?? '')).toMatchObject({ asked: operation === 'deploy' ? 'trigger' : 'start' })
+      expect(readReplyMarker(reply?.body ?? '')).toMatchObject({ asked: operation === 'export' ? 'start' : 'trigger' })
       expect(reply?.body).toContain('❌')
       const rerun = await onEvent(sim, 'issue_comment', event, OPERATIONS[operation], RERUN)
       expect(rerun.failure).toContain('this rerun does not ask again')
@@ -199,6 +203,46 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
     expect(replies[0]?.body).toContain('✅ Deployment `' + statusId + '`')
     // GitHub keeps one reaction of a kind per user: a rerun's 👀 is the same one.
     expect(new Set(sim.github.reactions.map((r) => `${r.commentId} ${r.content}`))).toEqual(new Set(['123456 eyes']))
+  })
+
+  test('automation: a rerun takes the job its first attempt queued from the reply, and says so', async () => {
+    const sim = await startSim()
+    const event = issueCommentEvent('/docs-admin go')
+    const first = await onEvent(sim, 'issue_comment', event, OPERATIONS.automation)
+    expect(first.failure).toBeUndefined()
+    const [queued] = sim.automationRuns
+    expect(first.outputs.get('automation-run-id')).toBe(queued?.instanceId)
+    const replied = written(sim, 7)[0]?.body ?? ''
+    expect(replied).toContain(`✅ Automation job \`${queued?.jobId}\` is **queued**.`)
+    expect(replied).toContain(
+      "- A run of automation wf\\_changelog: watch it in the dashboard's automation runs (the service offers no read"
+    )
+    expect(readReplyMarker(replied)).toMatchObject({
+      asked: 'trigger',
+      outcome: 'answered',
+      job: { jobId: queued?.jobId }
+    })
+
+    const rerun = await onEvent(sim, 'issue_comment', event, OPERATIONS.automation, RERUN)
+    expect(rerun.failure).toBeUndefined()
+    expect(sim.count('automation-trigger')).toBe(1)
+    expect(Object.fromEntries(rerun.outputs)).toEqual({
+      skipped: 'false',
+      'skip-reason': '',
+      'job-id': queued?.jobId,
+      status: 'queued',
+      'comment-url': first.outputs.get('comment-url')
+    })
+    expect(rerun.log.text()).toContain(
+      'An earlier attempt of this workflow run asked the service to trigger automation wf_changelog of project ' +
+        `proj_123, and it answered with ${queued?.jobId}`
+    )
+    expect(rerun.log.text()).toContain(
+      `is queued: the run an earlier attempt of this workflow run queued (job ${queued?.jobId}; \`automation-run-id\``
+    )
+    const replies = written(sim, 7)
+    expect(replies).toHaveLength(1)
+    expect(replies[0]?.body).toContain(`✅ Automation job \`${queued?.jobId}\` is **queued**.`)
   })
 
   test('comment-reply: false: a rerun asks only for a read, and refuses a once-only request', async () => {

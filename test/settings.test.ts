@@ -336,7 +336,7 @@ describe('export inputs', () => {
     expect(problemsOf({ ...exportInputs, operation: 'publish' })).toMatch(
       new RegExp(
         /`operation` must be one of `export`, `agent`, `agent-message`, `agent-status`, `agent-create`, /.source +
-          /`deploy`, `preview`, not `publish`/.source
+          /`deploy`, `preview`, `automation`, not `publish`/.source
       )
     )
   })
@@ -419,6 +419,31 @@ describe('deploy inputs', () => {
     expect(problems).toContain('`project-id` must be a plain identifier (no `/`, not `.` or `..`), not `a/b`.')
     expect(problems).toContain('`poll-interval` must be a positive duration')
     expect(problems).not.toContain('is required for `deploy`')
+  })
+})
+
+describe('automation inputs', () => {
+  const automationInputs = { operation: 'automation', 'api-key': 'dsk_x', 'base-url': 'https://api.example.com' }
+
+  test('project-id and automation-id, both required; job-id and domain are no inputs of it', () => {
+    expect(read({ ...automationInputs, 'project-id': 'proj_1', 'automation-id': 'Wf-1_a' })).toMatchObject({
+      operation: 'automation',
+      projectId: 'proj_1',
+      automationId: 'Wf-1_a'
+    })
+    const ignored = read({ ...automationInputs, 'project-id': 'p', 'automation-id': 'a', 'job-id': 'j', domain: 'x' })
+    expect('jobId' in ignored || 'domain' in ignored).toBe(false)
+    expect(problemsOf(automationInputs)).toBe(
+      'Invalid inputs:\n  - `project-id` is required for `automation`.\n' +
+        '  - `automation-id` is required for `automation`.'
+    )
+  })
+
+  test.each(['a/b', 'a b', 'a.b', '..', 'a%2F', 'é', 'a\u0000', 'a\nb'])('automation-id %j is refused', (id) => {
+    const problems = problemsOf({ ...automationInputs, 'project-id': 'p', 'automation-id': id, timeout: 'soon' })
+    expect(problems).toContain('`automation-id` must hold only letters, digits, `_` and `-`')
+    expect(problems).toContain('`timeout` must be a positive duration')
+    expect(problems).not.toContain('is required for `automation`')
   })
 })
 

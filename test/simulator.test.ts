@@ -814,6 +814,78 @@ describe('deployments', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
+// automations
+
+describe('automations', () => {
+  const triggerPath = (project: string, automation: string) => `/v1/workflow/${project}/${automation}/trigger`
+
+  test('an active automation on a custom schedule runs: 202 {schemaId, instanceId, jobId}, kept', async () => {
+    const clock = fakeClock()
+    const sim = await start({ now: clock.now })
+    const triggered = await call(sim, 'POST', triggerPath('proj_123', 'wf_changelog'))
+    expect(triggered).toMatchObject({
+      status: 202,
+      body: {
+        schemaId: 'wf_changelog',
+        instanceId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        jobId: expect.stringMatching(/^[0-9a-f]{24}$/)
+      }
+    })
+    expect(sim.automationRuns).toEqual([{ projectId: 'proj_123', ...triggered.body, at: Date.UTC(2025, 0, 1) }])
+    expect(sim.requests.map((r) => r.route)).toEqual(['automation-trigger'])
+  })
+
+  test('refusals: 404 for another project or id, 400 inactive, not custom, or malformed', async () => {
+    const sim = await start({
+      automation: {
+        byProject: { proj_a: { auto_1: {}, auto_off: { active: false }, auto_push: { customSchedule: false } } }
+      }
+    })
+    const answer = async (project: string, automation: string) => {
+      const { status, body } = await call(sim, 'POST', triggerPath(project, automation))
+      return [status, body.error]
+    }
+    expect(await answer('proj_a', 'auto_1')).toEqual([202, undefined])
+    expect(await answer('proj_123', 'auto_1')).toEqual([404, 'Automation not found in this project'])
+    expect(await answer('proj_a', 'wf_changelog')).toEqual([404, 'Automation not found in this project'])
+    expect(await answer('proj_a', 'auto_off')).toEqual([400, 'Automation is not active'])
+    expect(await answer('proj_a', 'auto_push')).toEqual([400, 'Automation is not on a custom schedule'])
+    expect(await answer('proj_a', 'auto.1')).toEqual([400, 'Invalid automation id'])
+    expect(sim.automationRuns).toHaveLength(1)
+  })
+
+  test('10 triggers in 10 s, deployments and automations alike; the 11th gets 429, Retry-After', async () => {
+    const clock = fakeClock()
+    const sim = await start({ now: clock.now })
+    const deploy = () => call(sim, 'POST', '/v1/project/update/proj_123')
+    const automation = () => call(sim, 'POST', triggerPath('proj_123', 'wf_changelog'))
+    // One a second, one of each in turn.
+    for (let i = 0; i < 10; i++) {
+      if (i > 0) clock.advance(1000)
+      expect((await (i % 2 === 0 ? deploy : automation)()).status).toBe(202)
+    }
+    // The oldest of the ten came 9 s ago: it leaves the window in 1 s; a refusal takes no place.
+    for (const refused of [await deploy(), await automation()]) {
+      expect([refused.status, refused.headers.get('retry-after'), refused.body.error]).toEqual([
+        429,
+        '1',
+        'Too many requests: at most 10 deployment and automation triggers in 10 s per organization'
+      ])
+    }
+    clock.advance(1000)
+    expect((await automation()).status).toBe(202)
+    expect((await deploy()).status).toBe(429)
+    // A key the service does not know takes no place either.
+    clock.advance(1000)
+    expect(
+      (await call(sim, 'POST', '/v1/project/update/proj_123', undefined, { authorization: 'Bearer x' })).status
+    ).toBe(401)
+    expect((await deploy()).status).toBe(202)
+    expect([sim.deployments.size, sim.automationRuns.length]).toEqual([6, 6])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
 // GitHub fake
 
 describe('GitHub REST fake', () => {

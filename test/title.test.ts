@@ -23,6 +23,9 @@ describe("the job summary's title says what the run did, in words", () => {
     expect(title({ operation: 'export', 'job-id': 'exp_1' })).toBe('Static export job exp_1')
     expect(title({ operation: 'deploy', 'project-id': 'proj_docs' })).toBe('Deployment of proj_docs')
     expect(title({ operation: 'deploy', 'job-id': 'st_1' })).toBe('Deployment st_1')
+    expect(title({ operation: 'automation', 'project-id': 'proj_docs', 'automation-id': 'wf_1' })).toBe(
+      'Automation wf_1 in project proj_docs'
+    )
     const agent = { 'project-id': 'proj_docs', prompt: 'Fix it' }
     expect(title({ operation: 'agent', ...agent }, 42, 'issue_comment')).toBe('Agent conversation on #42')
     expect(title({ operation: 'agent', ...agent })).toBe('Agent conversation in project proj_docs')

@@ -119,6 +119,16 @@ export const segment: Parse<string | undefined> = (value, name, { problem }) => 
   return undefined
 }
 
+/** What an id of the service's made of letters, digits, `_` and `-` may hold (an automation's). */
+const PLAIN_ID = /^[A-Za-z0-9_-]+$/
+
+/** An id of letters, digits, `_` and `-` only: anything else is a typo, or an address of another request. */
+export const plainId: Parse<string | undefined> = (value, name, { problem }) => {
+  if (PLAIN_ID.test(value)) return value
+  problem(`\`${name}\` must hold only letters, digits, \`_\` and \`-\`, not \`${value}\`.`)
+  return undefined
+}
+
 /** Non-blank lines, each trimmed; undefined when there is none. */
 export const lines: Parse<string[] | undefined> = (value) => {
   const found = value

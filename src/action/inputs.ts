@@ -15,7 +15,8 @@ export const OPERATIONS = [
   'agent-status',
   'agent-create',
   'deploy',
-  'preview'
+  'preview',
+  'automation'
 ] as const
 export type Operation = (typeof OPERATIONS)[number]
 
@@ -46,7 +47,8 @@ export const INPUTS = {
   operation: {
     description:
       'What to do: `export`, `deploy` (trigger a deployment and follow it), `preview` (a preview deployment of a ' +
-      'branch), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+      'branch), `automation` (run a scheduled automation now), `agent` (the comment conversation), ' +
+      '`agent-message`, `agent-status` or `agent-create`.',
     parse: kind.oneOf(OPERATIONS),
     for: 'all'
   },
@@ -207,10 +209,17 @@ export const INPUTS = {
   },
   'project-id': {
     description:
-      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
-      '`deploy` unless `job-id` is given.',
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
+      '`automation`, and for `deploy` unless `job-id` is given.',
     parse: kind.segment,
-    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview']
+    for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
+  },
+  'automation-id': {
+    description:
+      '`automation`: the automation to run now (required), as the dashboard shows it: letters, digits, `_` and ' +
+      '`-` only. It must be active and on a custom schedule.',
+    parse: kind.plainId,
+    for: ['automation']
   },
   prompt: {
     description:

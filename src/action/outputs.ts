@@ -15,6 +15,7 @@ export const OUTPUT_NAMES = [
   'broken-links',
   'deployed-commit',
   'preview-url',
+  'automation-run-id',
   'pr-link',
   'model',
   'source-repository',

@@ -142,7 +142,14 @@ export interface PreviewSettings extends CommonSettings {
   githubEnvironment: string | undefined
 }
 
-export type Settings = ExportSettings | AgentSettings | DeploySettings | PreviewSettings
+/** Run a project's automation now: trigger it; the step ends once its run is queued. */
+export interface AutomationSettings extends CommonSettings {
+  operation: 'automation'
+  projectId: string
+  automationId: string
+}
+
+export type Settings = ExportSettings | AgentSettings | DeploySettings | PreviewSettings | AutomationSettings
 
 /** Reads one input's raw value: '' when given empty, undefined when not given (see Host.getInput). */
 export type InputReader = (name: InputName) => string | undefined
@@ -266,7 +273,8 @@ const RULES: { [O in Operation]: Rule<O> } = {
   'agent-status': statusSettings,
   'agent-create': createSettings,
   deploy: deploySettings,
-  preview: previewSettings
+  preview: previewSettings,
+  automation: automationSettings
 }
 
 function settingsOf<O extends Operation>(
@@ -395,6 +403,20 @@ function previewSettings(
     previewComment: inputs['preview-comment'],
     githubEnvironment: inputs['github-environment']
   }
+}
+
+/** `automation`: `project-id` and `automation-id`, both required. */
+function automationSettings(
+  inputs: InputsOf<'automation'>,
+  common: CommonSettings,
+  context: RuleContext
+): AutomationSettings | undefined {
+  const { 'project-id': projectId, 'automation-id': automationId } = inputs
+  // One given but refused has its own problem already.
+  for (const name of ['project-id', 'automation-id'] as const)
+    if (context.text(name) === undefined) context.problem(`\`${name}\` is required for \`automation\`.`)
+  if (projectId === undefined || automationId === undefined) return undefined
+  return { ...common, operation: 'automation', projectId, automationId }
 }
 
 type AgentOperation = AgentSettings['operation']

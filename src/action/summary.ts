@@ -52,6 +52,7 @@ const SUMMARY_OUTPUTS: Array<[OutputName, string, Show]> = [
   ['cache-hit', 'Cache hit', (v) => text(v === 'true' ? "yes: from the runner's tool cache" : 'no: downloaded')],
   ['site-path', 'Site', code],
   ['deployed-commit', 'Deployed commit', code],
+  ['automation-run-id', 'Automation run', code],
   ['bundle-path', 'Archive', code],
   ['expires-at', 'Link expires', moment],
   ['model', 'Model', text],

@@ -19,6 +19,8 @@ export function titleOf(settings: Settings, subject?: number): string {
       return settings.projectId === undefined ? `Deployment ${settings.jobId}` : `Deployment of ${settings.projectId}`
     case 'preview':
       return on === undefined ? `Preview of ${settings.projectId}` : `Preview of ${settings.projectId} for ${on}`
+    case 'automation':
+      return `Automation ${settings.automationId} in project ${settings.projectId}`
     case 'agent':
       return on === undefined ? `Agent conversation in project ${settings.projectId}` : `Agent conversation on ${on}`
     case 'agent-create':

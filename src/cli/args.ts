@@ -39,7 +39,8 @@ const SUMMARIES: Record<Operation, string> = {
   'agent-status': 'read an agent job (and wait until it ends)',
   'agent-create': 'create an agent job with a prompt and wait for it',
   deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)',
-  preview: 'trigger a preview deployment of --branch in --project-id and wait for it'
+  preview: 'trigger a preview deployment of --branch in --project-id and wait for it',
+  automation: 'run the automation --automation-id of --project-id now; ends once its run is queued'
 }
 
 export type CommandLine =

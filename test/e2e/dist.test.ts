@@ -229,6 +229,33 @@ describe.each([action, cli])('$name', (frontEnd) => {
     expect(refused.error).toContain('Previews are not on your plan')
   })
 
+  test('automation queues the run, hands on its ids; a 404 exits refused naming both inputs', async () => {
+    const s = await simulator({})
+    const run = await frontEnd.run('automation', {
+      'base-url': s.apiUrl,
+      'project-id': 'proj_123',
+      'automation-id': 'wf_changelog'
+    })
+    expect(run.error).toBeUndefined()
+    expect(run.exitCode).toBe(0)
+    const [queued] = s.automationRuns
+    expect(run.outputs).toEqual({ 'job-id': queued?.jobId, 'automation-run-id': queued?.instanceId, status: 'queued' })
+    expect(s.requests.map((r) => [r.route, r.path])).toEqual([
+      ['automation-trigger', '/v1/workflow/proj_123/wf_changelog/trigger']
+    ])
+    expect(run.printed).toContain("Watch it in the dashboard's automation runs.")
+    expect(run.printed.replace(/^::add-mask::.*$/gm, '')).not.toContain(s.apiKey)
+
+    const missing = await frontEnd.run('automation', {
+      'base-url': s.apiUrl,
+      'project-id': 'proj_123',
+      'automation-id': 'wf_gone'
+    })
+    expect(missing.exitCode).toBe(frontEnd.refused)
+    expect(missing.error).toMatch(/Check `(--)?automation-id` .* and `(--)?project-id`\.$/)
+    expect(s.count('automation-trigger')).toBe(2)
+  })
+
   test.each(['SIGINT', 'SIGTERM'] as const)(
     '%s during a stalled download: exits within 3 s and leaves no partial files',
     async (signal) => {

@@ -284,6 +284,16 @@ describe('what the examples promise', () => {
     expect(String(actionStep(workflow)?.with?.['prompt'])).toContain('${{ env.RELEASE_TAG }}')
   })
 
+  test('automation-on-release: on a published release, no permissions, the ids from variables', () => {
+    const workflow = load('examples/automation-on-release.yml')
+    expect(workflow.on).toEqual({ release: { types: ['published'] } })
+    expect(workflow.permissions).toEqual({})
+    expect(actionStep(workflow, 'automation')?.with).toMatchObject({
+      'project-id': '${{ vars.DOCS_PROJECT_ID }}',
+      'automation-id': '${{ vars.DOCS_CHANGELOG_AUTOMATION_ID }}'
+    })
+  })
+
   test('ci: runs .ci/run, and the action itself against the simulator', () => {
     const workflow = load('.github/workflows/ci.yml')
     const steps = stepsOf(workflow)
