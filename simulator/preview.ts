@@ -2,6 +2,7 @@
 // branch, read back like any other through "Get update status", at most 5 triggers a minute.
 import { type DeployDeps, newDeployment } from './deploy.js'
 import { errorReply, json } from './http.js'
+import { RateWindow } from './rate-limit.js'
 import type { Reply, RequestContext, Route } from './http.js'
 
 export interface PreviewOptions {
@@ -15,34 +16,28 @@ export interface PreviewOptions {
 
 export interface PreviewDeps extends DeployDeps {
   preview: PreviewOptions | undefined
-  /** When each accepted trigger came, for the limit. */
-  triggered: number[]
 }
 
 export function previewRoutes(deps: PreviewDeps): Route[] {
+  const window = new RateWindow(deps.preview?.perMinute ?? 5, 60_000, deps.now)
   return [
     {
       name: 'preview-trigger',
       method: 'POST',
       pattern: '/v1/project/preview/:projectId',
-      handle: (ctx) => trigger(deps, ctx)
+      handle: (ctx) => trigger(deps, window, ctx)
     }
   ]
 }
 
-function trigger(deps: PreviewDeps, ctx: RequestContext): Reply {
+function trigger(deps: PreviewDeps, window: RateWindow, ctx: RequestContext): Reply {
   const options = deps.preview ?? {}
   if (options.enabled === false) return errorReply(403, 'Preview deployments are not available on your current plan')
   const body = ctx.body !== null && typeof ctx.body === 'object' ? (ctx.body as { branch?: unknown }) : {}
   const branch = typeof body.branch === 'string' ? body.branch : ''
   if (branch === '') return errorReply(400, 'branch is required')
-  const now = deps.now()
-  const recent = deps.triggered.filter((at) => at > now - 60_000)
-  if (recent.length >= (options.perMinute ?? 5)) {
-    const wait = Math.max(1, Math.ceil(((recent[0] ?? now) + 60_000 - now) / 1000))
-    return errorReply(429, 'Too many preview requests', { 'retry-after': String(wait) })
-  }
-  deps.triggered.splice(0, deps.triggered.length, ...recent, now)
+  const limited = window.refusal('Too many preview requests')
+  if (limited !== undefined) return limited
   const projectId = ctx.params.projectId ?? ''
   // An existing preview of the branch is redeployed: the address stays the branch's.
   const record = newDeployment(deps, projectId, { ref: branch })

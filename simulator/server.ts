@@ -153,7 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ...agent.routes(),
       ...limitTriggers(deployRoutes({ deployments, now, options: options.deployment })),
       ...limitTriggers(automationRoutes({ runs: automationRuns, now, options: options.automation })),
-      ...previewRoutes({ deployments, now, options: options.deployment, preview: options.preview, triggered: [] })
+      ...previewRoutes({ deployments, now, options: options.deployment, preview: options.preview })
     ],
     apiKey
   )
