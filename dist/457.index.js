@@ -2504,79 +2504,47 @@ async function refuseHop(target, proxied, policy, signal) {
     return (0,cancellation/* untilCancelled */.c8)((0,transfer_link/* refuseNameForProxy */.Lw)(target, policy), signal);
 }
 /**
- * Feeds the body to `onChunk`, pausing the socket while it is busy; resolves with the byte count.
- * A stop (cancellation, stall, the consumer's failure) destroys the body at once; download() then
- * rejects with the stop's reason.
+ * Feeds the body to `onChunk` through the one body reader (readChunks), which pauses the socket
+ * while the consumer is busy; resolves with the byte count. A stop (cancellation, stall, the
+ * consumer's failure) destroys the body at once; download() then rejects with the stop's reason.
  */
-function streamBody(response, options, stall, consumerFailed, progress) {
-    return new Promise((resolve, reject) => {
-        let bytes = 0;
-        let settled = false;
-        const settle = (error) => {
-            if (settled)
-                return;
-            settled = true;
-            options.signal.removeEventListener('abort', stop);
-            if (error === undefined)
-                return resolve(bytes);
-            response.destroy();
-            reject(error);
-        };
-        const stop = () => settle(options.signal.reason);
-        if (options.signal.aborted)
-            return stop();
-        options.signal.addEventListener('abort', stop, { once: true });
-        /** The consumer's backpressure wait for the last chunk; the body counts as read only after it. */
-        let busy;
-        response.on('data', (chunk) => {
-            if (settled)
-                return;
+async function streamBody(response, options, stall, consumerFailed, progress) {
+    let bytes = 0;
+    const failed = (error) => {
+        consumerFailed(error);
+        throw error;
+    };
+    try {
+        return await (0,exchange/* readChunks */.zO)(response, options.signal, (chunk) => {
             stall.touch();
             bytes += chunk.length;
             progress(bytes);
-            if (options.expectedSize !== undefined && bytes > options.expectedSize)
-                return settle(sizeMismatch(bytes, options.expectedSize, 'at least '));
+            if (options.expectedSize !== undefined && bytes > options.expectedSize) {
+                throw sizeMismatch(bytes, options.expectedSize, 'at least ');
+            }
             const bound = options.sizeBound;
-            if (bound !== undefined && bytes > bound.maxBytes)
-                return settle(bound.exceeded(`more than ${(0,units/* formatBytes */.z3)(bound.maxBytes)} arrived`));
+            if (bound !== undefined && bytes > bound.maxBytes) {
+                throw bound.exceeded(`more than ${(0,units/* formatBytes */.z3)(bound.maxBytes)} arrived`);
+            }
             let wait;
             try {
                 wait = options.onChunk(chunk);
             }
             catch (error) {
-                return consumerFailed(error);
+                return failed(error);
             }
             if (wait === undefined)
-                return;
+                return undefined;
             // Our side is busy (disk, unpacking): that is no stall of the server's.
-            response.pause();
             stall.pause();
-            const current = wait.then(() => {
-                if (busy === current)
-                    busy = undefined;
-                stall.touch();
-                response.resume();
-            }, consumerFailed);
-            busy = current;
+            return wait.then(() => stall.touch(), failed);
         });
-        let ended = false;
-        // 'end' may come while we are paused on the last chunk.
-        response.on('end', () => {
-            ended = true;
-            void (busy ?? Promise.resolve()).then(() => settle());
-        });
-        response.on('error', (error) => settle(new retry/* AttemptError */.cb({
-            kind: 'network',
-            code: error.code,
-            message: `${error.message} after ${bytes} bytes`
-        })));
-        response.on('close', () => ended ||
-            settle(new retry/* AttemptError */.cb({
-                kind: 'network',
-                code: 'ECONNRESET',
-                message: `the connection closed after ${bytes} bytes`
-            })));
-    });
+    }
+    catch (error) {
+        if (!(error instanceof exchange/* BodyError */.Ru))
+            throw error;
+        throw new retry/* AttemptError */.cb({ kind: 'network', code: error.code, message: `the connection closed after ${bytes} bytes` });
+    }
 }
 /**
  * Fires when no byte arrived for `timeoutMs`, counting only while we wait for the server (not

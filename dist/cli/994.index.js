@@ -592,7 +592,7 @@ async function checkExportPath(settings, host) {
         if (value !== undefined && external_node_path_.isAbsolute(value))
             guarded.push({ path: await realPathOf(value, 'path'), name });
     }
-    const problem = (0,path_guard/* folderProblem */.I)(real, guarded);
+    const problem = (0,path_guard/* folderProblem */.IV)(real, guarded);
     if (problem !== undefined)
         throw refuse(problem, real);
     if (settings.extract) {
@@ -639,16 +639,12 @@ async function firstEntryOf(folder) {
         await entries.close();
     }
 }
-/** Runner folders a file the export writes may not be in (the workspace and temp folder hold such files). */
-const RUNNER_OWN_FOLDERS = [
-    ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
-    ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
-];
 /**
  * Throws an InputError naming `helm-values-file` when the export may not write it, judged as
  * `path` is, on the real file system before any request: a folder, a file in `.git`, in `path`
- * (replaced whole by the export) or in the runner's own folders. Writing replaces the file itself
- * (a symlink there is replaced, not followed).
+ * (replaced whole by the export), one of the runner's own files or in its own folders (in its temp
+ * folder: those holding its files, and the archive's), or in the home folder (see homeFileProblem).
+ * Writing replaces the file itself (a symlink there is replaced, not followed).
  */
 async function checkHelmValuesFile(settings, host) {
     const file = settings.helmValuesFile;
@@ -657,17 +653,40 @@ async function checkHelmValuesFile(settings, host) {
     const refuse = (why, real) => new common_errors/* InputError */.dz(`\`helm-values-file\` must be a file of its own, not ` +
         `${file}${real !== undefined && real !== file ? ` (really ${real})` : ''}, which ${why}.`);
     const real = await realPathOf(file, 'helm-values-file');
-    const guarded = [];
+    const realOf = async (variables) => {
+        const found = [];
+        for (const [variable, name] of variables) {
+            const value = host.env(variable);
+            if (value !== undefined && external_node_path_.isAbsolute(value))
+                found.push({ path: await realPathOf(value, 'helm-values-file'), name });
+        }
+        return found;
+    };
+    const runnerFiles = await realOf(path_guard/* RUNNER_FILES */.Xi);
+    const guarded = [...runnerFiles, ...(await realOf(path_guard/* RUNNER_OWN_FOLDERS */.gE))];
+    const temp = host.env('RUNNER_TEMP');
+    const realTemp = temp === undefined ? undefined : await realPathOf(temp, 'helm-values-file');
+    if (realTemp !== undefined)
+        guarded.push(...(0,path_guard/* runnerTempFolders */.cw)(realTemp, runnerFiles));
     if (settings.download)
         guarded.push({ path: await realPathOf(settings.path, 'path'), name: '`path`, which each export replaces whole' });
-    for (const [variable, name] of RUNNER_OWN_FOLDERS) {
-        const value = host.env(variable);
-        if (value !== undefined && external_node_path_.isAbsolute(value))
-            guarded.push({ path: await realPathOf(value, 'helm-values-file'), name });
-    }
-    const problem = (0,path_guard/* fileProblem */.W)(real, guarded);
+    const problem = (0,path_guard/* fileProblem */.Wj)(real, guarded);
     if (problem !== undefined)
         throw refuse(problem, real);
+    if (realTemp !== undefined) {
+        const inTemp = external_node_path_.relative((0,file_names/* foldPath */.t)(realTemp), (0,file_names/* foldPath */.t)(real));
+        if (inTemp.startsWith(ARCHIVE_FOLDER_PREFIX) && inTemp.includes(external_node_path_.sep))
+            throw refuse('is in a folder the export keeps its archive in, which it replaces whole', real);
+    }
+    const workspace = host.env('GITHUB_WORKSPACE');
+    const jobFolders = workspace === undefined
+        ? undefined
+        : [await realPathOf(workspace, 'helm-values-file'), ...(realTemp === undefined ? [] : [realTemp])];
+    for (const home of await realOf(path_guard/* HOME_FOLDERS */.Se)) {
+        const inHome = (0,path_guard/* homeFileProblem */.LK)(real, home, jobFolders);
+        if (inHome !== undefined)
+            throw refuse(inHome, real);
+    }
     if ((await (0,promises_.lstat)(file).catch(() => undefined))?.isDirectory() === true)
         throw refuse('is a folder');
 }

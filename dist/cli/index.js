@@ -28532,6 +28532,7 @@ class GitHubAnswerError extends GitHubApiError {
 /* harmony export */   PV: () => (/* binding */ ownFile),
 /* harmony export */   Qq: () => (/* binding */ text),
 /* harmony export */   RV: () => (/* binding */ verifyMode),
+/* harmony export */   Sd: () => (/* binding */ plainId),
 /* harmony export */   g$: () => (/* binding */ printable),
 /* harmony export */   g1: () => (/* binding */ headerSecret),
 /* harmony export */   mX: () => (/* binding */ segment),
@@ -28582,12 +28583,17 @@ const flag = (value, name, { problem }) => {
         problem(`\`${name}\` must be \`true\` or \`false\`, not \`${value}\`.`);
     return false;
 };
-/** A positive duration (see parseDuration) of at most `most`, in milliseconds. */
-function duration(most) {
+/**
+ * A positive duration (see parseDuration) of at most `most`, in milliseconds. With `bareAtLeast`, a
+ * number without a unit shorter than that is taken, with a warning: `timeout: 10` is ten seconds,
+ * and most likely meant ten minutes.
+ */
+function duration(most, bareAtLeast) {
     const mostMs = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseDuration */ .E9)(most);
-    if (mostMs === undefined)
-        throw new Error(`not a duration: ${most}`);
-    return (value, name, { problem }) => {
+    const leastBareMs = bareAtLeast === undefined ? 0 : (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseDuration */ .E9)(bareAtLeast);
+    if (mostMs === undefined || leastBareMs === undefined)
+        throw new Error(`not a duration: ${most}, ${bareAtLeast}`);
+    return (value, name, { problem, warn }) => {
         const ms = (0,_common_units_js__WEBPACK_IMPORTED_MODULE_3__/* .parseDuration */ .E9)(value);
         if (ms === undefined || ms <= 0) {
             problem(`\`${name}\` must be a positive duration such as \`250ms\`, \`90s\`, \`15m\`, \`1h\` or plain seconds, ` +
@@ -28598,6 +28604,9 @@ function duration(most) {
             problem(`\`${name}\` must be at most \`${most}\`, not \`${value}\`.`);
             return mostMs;
         }
+        if (ms < leastBareMs && /^[\d.]+$/.test(value))
+            warn(`\`${name}\` is \`${value}\`, which is ${value} seconds (a number without a unit is seconds): write ` +
+                `\`${value}m\` for minutes, or \`${value}s\` to keep it without this warning.`);
         return ms;
     };
 }
@@ -28639,6 +28648,15 @@ const segment = (value, name, { problem }) => {
     if ((0,_common_path_segment_js__WEBPACK_IMPORTED_MODULE_1__/* .isPlainSegment */ .k)(value))
         return value;
     problem(`\`${name}\` must be a plain identifier (no \`/\`, not \`.\` or \`..\`), not \`${value}\`.`);
+    return undefined;
+};
+/** What an id of the service's made of letters, digits, `_` and `-` may hold (an automation's). */
+const PLAIN_ID = /^[A-Za-z0-9_-]+$/;
+/** An id of letters, digits, `_` and `-` only: anything else is a typo, or an address of another request. */
+const plainId = (value, name, { problem }) => {
+    if (PLAIN_ID.test(value))
+        return value;
+    problem(`\`${name}\` must hold only letters, digits, \`_\` and \`-\`, not \`${value}\`.`);
     return undefined;
 };
 /** Non-blank lines, each trimmed; undefined when there is none. */
@@ -28724,7 +28742,7 @@ function isHostname(host) {
  */
 const ownFolder = (value, name, { workspace, problem }) => {
     const folder = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, value);
-    const why = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .folderProblem */ .I)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
+    const why = (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .folderProblem */ .IV)(folder, [{ path: node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace), name: 'the workspace' }]);
     if (why !== undefined)
         problem(`\`${name}\` must be a folder of its own (it is replaced by each export), not \`${value}\`, which ${why}.`);
     return folder;
@@ -28737,7 +28755,7 @@ const ownFolder = (value, name, { workspace, problem }) => {
 const ownFile = (value, name, { workspace, problem }) => {
     const file = node_path__WEBPACK_IMPORTED_MODULE_0__.resolve(workspace, value);
     const last = value.split(/[\\/]/).at(-1) ?? '';
-    const why = last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .fileProblem */ .W)(file, []);
+    const why = last === '' || last === '.' || last === '..' ? 'names a folder, not a file' : (0,_path_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .fileProblem */ .Wj)(file, []);
     if (why === undefined)
         return file;
     problem(notOwnFile(name, value, why));
@@ -28779,7 +28797,8 @@ const OPERATIONS = [
     'agent-status',
     'agent-create',
     'deploy',
-    'preview'
+    'preview',
+    'automation'
 ];
 /** Repository permissions, weakest first (GitHub's roles). */
 const PERMISSION_LEVELS = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
@@ -28793,7 +28812,8 @@ const SIZES = '`500m`, `2g`, or bytes (k, m, g, t are powers of 1024)';
 const INPUTS = {
     operation: {
         description: 'What to do: `export`, `deploy` (trigger a deployment and follow it), `preview` (a preview deployment of a ' +
-            'branch), `agent` (the comment conversation), `agent-message`, `agent-status` or `agent-create`.',
+            'branch), `automation` (run a scheduled automation now), `agent` (the comment conversation), ' +
+            '`agent-message`, `agent-status` or `agent-create`.',
         parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .oneOf */ .yL(OPERATIONS),
         for: 'all'
     },
@@ -28852,7 +28872,7 @@ const INPUTS = {
     timeout: {
         description: `Bound on the whole step (waiting, requests, download): ${DURATIONS}.`,
         cli: `Bound on the whole run (waiting, requests, download): ${DURATIONS}.`,
-        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .duration */ .p0(LONGEST_TIMEOUT),
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .duration */ .p0(LONGEST_TIMEOUT, '1m'),
         for: 'all',
         default: '30m'
     },
@@ -28919,10 +28939,12 @@ const INPUTS = {
     },
     'helm-values-file': {
         description: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of ' +
-            'its own: not a folder, not in `.git`, not in `path` or a runner folder. Judged on the real path, before ' +
-            'any request.',
+            "its own: not a folder, not in `.git` or `path`, not the runner's (its file command and event files, the " +
+            'tool cache, the home folder outside the workspace and temp folder), not a dotfile of the home folder. ' +
+            'Judged on the real path, before any request.',
         cli: 'Write `staticExport: {enabled: true, bundleUrl, version}` as YAML to this file (overwritten). A file of its ' +
-            'own: not a folder, not in `.git`, not in `--path`. Judged on the real path, before any request.',
+            'own: not a folder, not in `.git` or `--path`, not a dotfile of the home folder (`~/.bashrc`, `~/.ssh/`). ' +
+            'Judged on the real path, before any request.',
         parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .ownFile */ .PV,
         for: ['export']
     },
@@ -28935,10 +28957,16 @@ const INPUTS = {
         for: ['export']
     },
     'project-id': {
-        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, and for ' +
-            '`deploy` unless `job-id` is given.',
+        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
+            '`automation`, and for `deploy` unless `job-id` is given.',
         parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .segment */ .mX,
-        for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview']
+        for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
+    },
+    'automation-id': {
+        description: '`automation`: the automation to run now (required), as the dashboard shows it: letters, digits, `_` and ' +
+            '`-` only. It must be active and on a custom schedule.',
+        parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .plainId */ .Sd,
+        for: ['automation']
     },
     prompt: {
         description: 'Instruction for the agent (`agent`, where a comment does not give it; `agent-message`, `agent-create`); ' +
@@ -29019,8 +29047,13 @@ const SECRET_INPUTS = ['api-key', 'github-token'];
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ folderProblem),
-/* harmony export */   W: () => (/* binding */ fileProblem)
+/* harmony export */   IV: () => (/* binding */ folderProblem),
+/* harmony export */   LK: () => (/* binding */ homeFileProblem),
+/* harmony export */   Se: () => (/* binding */ HOME_FOLDERS),
+/* harmony export */   Wj: () => (/* binding */ fileProblem),
+/* harmony export */   Xi: () => (/* binding */ RUNNER_FILES),
+/* harmony export */   cw: () => (/* binding */ runnerTempFolders),
+/* harmony export */   gE: () => (/* binding */ RUNNER_OWN_FOLDERS)
 /* harmony export */ });
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
@@ -29075,6 +29108,70 @@ function fileProblem(file, folders) {
     }
     return undefined;
 }
+/**
+ * What a file the export writes (the Helm values) may not replace or be in, beside `.git` and
+ * `path`: the runner's own files (the file commands, which later steps read, and the event), its
+ * own folders (the tool cache and the action's folder hold code later steps run; in its temp folder,
+ * see runnerTempFolders) and the home folder (see homeFileProblem).
+ */
+const RUNNER_FILES = [
+    ['GITHUB_OUTPUT', "the runner's output file (GITHUB_OUTPUT)"],
+    ['GITHUB_ENV', "the runner's environment file (GITHUB_ENV)"],
+    ['GITHUB_PATH', "the runner's PATH file (GITHUB_PATH)"],
+    ['GITHUB_STATE', "the runner's state file (GITHUB_STATE)"],
+    ['GITHUB_STEP_SUMMARY', "the runner's job summary file (GITHUB_STEP_SUMMARY)"],
+    ['GITHUB_EVENT_PATH', "the runner's event file (GITHUB_EVENT_PATH)"]
+];
+const RUNNER_OWN_FOLDERS = [
+    ['RUNNER_TOOL_CACHE', "the runner's tool cache (RUNNER_TOOL_CACHE)"],
+    ['GITHUB_ACTION_PATH', "the action's own folder (GITHUB_ACTION_PATH)"]
+];
+const HOME_FOLDERS = [
+    ['HOME', 'the home folder (HOME)'],
+    ['USERPROFILE', 'the home folder (USERPROFILE)']
+];
+/** Whether `file` is inside `folder` (both absolute), compared folded (see foldPath). */
+function isInside(file, folder) {
+    const relative = node_path__WEBPACK_IMPORTED_MODULE_0__.relative((0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(folder), (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(file));
+    return relative !== '' && relative !== '..' && !relative.startsWith(`..${node_path__WEBPACK_IMPORTED_MODULE_0__.sep}`) && !node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute(relative);
+}
+/**
+ * The runner's own folders in its temp folder `temp`: each folder of `temp` that holds one of the
+ * runner's `files` (`_runner_file_commands`, `_github_workflow`). The rest of the temp folder is
+ * the job's scratch space, a good place for a file that holds a credential (it is emptied after
+ * the job, and never in the checkout).
+ */
+function runnerTempFolders(temp, files) {
+    const found = [];
+    for (const file of files) {
+        if (!isInside(file.path, temp))
+            continue;
+        const [first = '', ...rest] = node_path__WEBPACK_IMPORTED_MODULE_0__.relative(temp, file.path).split(node_path__WEBPACK_IMPORTED_MODULE_0__.sep);
+        if (rest.length > 0)
+            found.push({
+                path: node_path__WEBPACK_IMPORTED_MODULE_0__.join(temp, first),
+                name: `the runner's own \`${first}\` folder, which holds ${file.name}`
+            });
+    }
+    return found;
+}
+/**
+ * Why the file `file` may not be written in the home folder `home` (both absolute), as the end of
+ * a sentence; undefined when it may. A name starting with a dot there is the user's settings,
+ * keys or shell start-up (`.bashrc`, `.ssh/`, `.npmrc`), which outlive the job on a self-hosted
+ * runner. On a runner (`jobFolders` given: the workspace and the temp folder, under the home folder
+ * on GitHub's runners, are the job's), the rest of the home folder is the runner's too: the
+ * actions it downloaded, the runner itself.
+ */
+function homeFileProblem(file, home, jobFolders) {
+    if (!isInside(file, home.path) || jobFolders?.some((folder) => isInside(file, folder)) === true)
+        return undefined;
+    if (node_path__WEBPACK_IMPORTED_MODULE_0__.relative((0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(home.path), (0,_common_file_names_js__WEBPACK_IMPORTED_MODULE_1__/* .foldPath */ .t)(file)).startsWith('.'))
+        return `is in ${home.name} among its settings and keys (a name starting with a dot)`;
+    if (jobFolders !== undefined)
+        return `is in ${home.name} outside the workspace and the temp folder, where the runner keeps its own files`;
+    return undefined;
+}
 
 
 /***/ }),
@@ -29086,7 +29183,7 @@ function fileProblem(file, folders) {
 /* harmony export */   t: () => (/* binding */ resumeHint),
 /* harmony export */   y: () => (/* binding */ jobNoun)
 /* harmony export */ });
-/** `Export job`, `Deployment`, `Preview` or `Agent job`: the job of an operation, for a message. */
+/** `Export job`, `Deployment`, `Preview`, `Automation job` or `Agent job`: the job of an operation, for a message. */
 function jobNoun(operation) {
     switch (operation) {
         case 'export':
@@ -29095,6 +29192,8 @@ function jobNoun(operation) {
             return 'Deployment';
         case 'preview':
             return 'Preview';
+        case 'automation':
+            return 'Automation job';
         default:
             return 'Agent job';
     }
@@ -29102,7 +29201,8 @@ function jobNoun(operation) {
 /**
  * The job goes on without the run: the operation and `job-id` that pick it up again. An export
  * with `job-id` downloads the job's bundle, a deploy follows the deployment, and any agent job is
- * read (and waited for) by `agent-status`, which needs its project too.
+ * read (and waited for) by `agent-status`, which needs its project too. An automation's run is
+ * watched on the dashboard.
  */
 function resumeHint(operation, jobId) {
     const job = `${jobNoun(operation)} ${jobId} was not cancelled with the run`;
@@ -29110,6 +29210,9 @@ function resumeHint(operation, jobId) {
         return `${job}: pick it up with \`operation: export\` and \`job-id: ${jobId}\`.`;
     if (operation === 'deploy' || operation === 'preview')
         return `${job}: follow it with \`operation: ${operation}\` and \`job-id: ${jobId}\`.`;
+    // The service has no read of an automation's run: the dashboard is where it shows.
+    if (operation === 'automation')
+        return `${job}: its run is queued; watch it in the dashboard's automation runs.`;
     return `${job}: check it with \`operation: agent-status\` and \`job-id: ${jobId}\` (and the same \`project-id\`).`;
 }
 
@@ -29165,7 +29268,8 @@ const SUMMARIES = {
     'agent-status': 'read an agent job (and wait until it ends)',
     'agent-create': 'create an agent job with a prompt and wait for it',
     deploy: 'trigger a deployment of --project-id and wait for it (or follow the one --job-id names)',
-    preview: 'trigger a preview deployment of --branch in --project-id and wait for it'
+    preview: 'trigger a preview deployment of --branch in --project-id and wait for it',
+    automation: 'run the automation --automation-id of --project-id now; ends once its run is queued'
 };
 function parseCommandLine(argv, env) {
     const [first, ...rest] = argv;
@@ -31222,6 +31326,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'broken-links',
     'deployed-commit',
     'preview-url',
+    'automation-run-id',
     'pr-link',
     'model',
     'source-repository',
@@ -31331,6 +31436,20 @@ function readSettings(read, context) {
     }
     return settings;
 }
+/**
+ * Why a key may be missing on a pull-request event: GitHub passes no secrets to the runs of a
+ * fork's pull request, review or review comment. A comment on the conversation tab is an
+ * `issue_comment` of the base repository, which gets them.
+ */
+function forkHint(eventName) {
+    if (eventName === 'pull_request')
+        return (' On a pull request from a fork, GitHub passes no secrets to `pull_request` runs: skip the step for forks ' +
+            '(`if: github.event.pull_request.head.repo.full_name == github.repository`).');
+    if (eventName === 'pull_request_review' || eventName === 'pull_request_review_comment')
+        return (` On a pull request from a fork, GitHub passes no secrets to \`${eventName}\` runs: comment on the pull ` +
+            "request's conversation tab instead, whose comments run in the base repository, with its secrets.");
+    return '';
+}
 function emptyProblem(name, byDefault) {
     return (`\`${name}\` is empty (a variable that is not set expands to nothing): give it a value, or leave it out ` +
         `for its default \`${byDefault}\`.`);
@@ -31343,7 +31462,8 @@ const RULES = {
     'agent-status': statusSettings,
     'agent-create': createSettings,
     deploy: deploySettings,
-    preview: previewSettings
+    preview: previewSettings,
+    automation: automationSettings
 };
 function settingsOf(operation, values, common, context) {
     // The values of the inputs `operation` reads, each made by its kind (see readSettings).
@@ -31351,9 +31471,10 @@ function settingsOf(operation, values, common, context) {
 }
 /** What every operation reads. */
 function commonSettings(inputs, context) {
-    for (const name of ['operation', 'api-key'])
-        if (context.text(name) === undefined)
-            context.problem(`\`${name}\` is required.`);
+    if (context.text('operation') === undefined)
+        context.problem('`operation` is required.');
+    if (context.text('api-key') === undefined)
+        context.problem(`\`api-key\` is required.${forkHint(context.eventName)}`);
     const pollIntervalMs = inputs['poll-interval'];
     const maxPollIntervalMs = inputs['max-poll-interval'];
     // Compared only when both are durations: a bad one has its own problem already.
@@ -31393,7 +31514,7 @@ function exportSettings(inputs, common, context) {
     };
     const helmValuesFile = exportCommon.helmValuesFile;
     if (helmValuesFile !== undefined && exportCommon.download) {
-        const why = (0,path_guard/* fileProblem */.W)(helmValuesFile, [{ path: inputs.path, name: '`path`, which each export replaces whole' }]);
+        const why = (0,path_guard/* fileProblem */.Wj)(helmValuesFile, [{ path: inputs.path, name: '`path`, which each export replaces whole' }]);
         if (why !== undefined)
             context.problem((0,input_kinds/* notOwnFile */.IN)('helm-values-file', context.text('helm-values-file') ?? '', why));
     }
@@ -31451,6 +31572,17 @@ function previewSettings(inputs, common, context) {
         previewComment: inputs['preview-comment'],
         githubEnvironment: inputs['github-environment']
     };
+}
+/** `automation`: `project-id` and `automation-id`, both required. */
+function automationSettings(inputs, common, context) {
+    const { 'project-id': projectId, 'automation-id': automationId } = inputs;
+    // One given but refused has its own problem already.
+    for (const name of ['project-id', 'automation-id'])
+        if (context.text(name) === undefined)
+            context.problem(`\`${name}\` is required for \`automation\`.`);
+    if (projectId === undefined || automationId === undefined)
+        return undefined;
+    return { ...common, operation: 'automation', projectId, automationId };
 }
 /** What every agent operation reads: `project-id` is required. */
 function agentCommon(operation, inputs, common, context) {
@@ -31532,6 +31664,7 @@ const SUMMARY_OUTPUTS = [
     ['cache-hit', 'Cache hit', (v) => summary_text(v === 'true' ? "yes: from the runner's tool cache" : 'no: downloaded')],
     ['site-path', 'Site', code],
     ['deployed-commit', 'Deployed commit', code],
+    ['automation-run-id', 'Automation run', code],
     ['bundle-path', 'Archive', code],
     ['expires-at', 'Link expires', moment],
     ['model', 'Model', summary_text],
@@ -31694,6 +31827,8 @@ function titleOf(settings, subject) {
             return settings.projectId === undefined ? `Deployment ${settings.jobId}` : `Deployment of ${settings.projectId}`;
         case 'preview':
             return on === undefined ? `Preview of ${settings.projectId}` : `Preview of ${settings.projectId} for ${on}`;
+        case 'automation':
+            return `Automation ${settings.automationId} in project ${settings.projectId}`;
         case 'agent':
             return on === undefined ? `Agent conversation in project ${settings.projectId}` : `Agent conversation on ${on}`;
         case 'agent-create':
@@ -32036,7 +32171,8 @@ async function runOperation(settings, client, event, context) {
     if (entrance === undefined)
         return;
     const run = await (0,comment_run/* openCommentRun */.vA)(entrance, settings, context);
-    if (settings.operation !== 'export' && settings.operation !== 'deploy' && settings.operation !== 'preview') {
+    const { operation } = settings;
+    if (operation !== 'export' && operation !== 'deploy' && operation !== 'preview' && operation !== 'automation') {
         const { runAgent } = await __nccwpck_require__.e(/* import() */ 440).then(__nccwpck_require__.bind(__nccwpck_require__, 4440));
         return runAgent(settings, client, context, entrance, run);
     }
@@ -32049,6 +32185,10 @@ async function runOperation(settings, client, event, context) {
         else if (settings.operation === 'preview') {
             const { runPreview } = await __nccwpck_require__.e(/* import() */ 802).then(__nccwpck_require__.bind(__nccwpck_require__, 421));
             await runPreview(settings, client, context, { run, reply }, entrance);
+        }
+        else if (settings.operation === 'automation') {
+            const { runAutomation } = await __nccwpck_require__.e(/* import() */ 129).then(__nccwpck_require__.bind(__nccwpck_require__, 7129));
+            await runAutomation(settings, client, context, { run, reply });
         }
         else {
             const { runDeploy } = await __nccwpck_require__.e(/* import() */ 133).then(__nccwpck_require__.bind(__nccwpck_require__, 2133));
@@ -33179,9 +33319,11 @@ function preview(answer, length = 120) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Ru: () => (/* binding */ BodyError),
   _O: () => (/* binding */ USER_AGENT),
   wx: () => (/* binding */ header),
   x8: () => (/* binding */ readBody),
+  zO: () => (/* binding */ readChunks),
   tN: () => (/* binding */ send)
 });
 
@@ -33255,45 +33397,79 @@ class BodyError extends Error {
  * Reads a whole body in linear time (the chunks are joined once). Rejects with a BodyError when
  * the connection ends before the body does, or the body passes `maxBytes`.
  */
-function readBody(message, options) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let bytes = 0;
-        let settled = false;
-        const settle = (error, body) => {
-            if (settled)
-                return;
-            settled = true;
-            options.signal.removeEventListener('abort', stop);
-            // A body read only in part holds its connection: let it go.
-            if (!message.complete)
-                message.destroy();
-            if (error === undefined)
-                resolve(body ?? Buffer.alloc(0));
-            else
-                reject(error);
-        };
-        const stop = () => settle(options.signal.reason);
-        if (options.signal.aborted)
-            return stop();
-        options.signal.addEventListener('abort', stop, { once: true });
-        message.on('data', (chunk) => {
-            if (settled)
-                return;
-            if (bytes + chunk.length > options.maxBytes) {
-                if (options.larger !== 'cut')
-                    return settle(new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`));
-                chunks.push(chunk.subarray(0, options.maxBytes - bytes));
-                return settle(undefined, Buffer.concat(chunks));
-            }
+async function readBody(message, options) {
+    const chunks = [];
+    let bytes = 0;
+    await readChunks(message, options.signal, (chunk) => {
+        if (bytes + chunk.length <= options.maxBytes) {
             bytes += chunk.length;
             chunks.push(chunk);
-        });
-        message.on('end', () => settle(undefined, Buffer.concat(chunks, bytes)));
-        const brokeOff = () => settle(new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`));
-        message.on('error', brokeOff);
-        message.on('close', brokeOff);
+            return undefined;
+        }
+        if (options.larger !== 'cut')
+            throw new BodyError('ETOOLARGE', `the answer is larger than ${options.maxBytes} bytes`);
+        chunks.push(chunk.subarray(0, options.maxBytes - bytes));
+        bytes = options.maxBytes;
+        return 'stop';
     });
+    return Buffer.concat(chunks, bytes);
+}
+/**
+ * The one reader of a body, for an answer read whole and a download streamed alike: hands each
+ * chunk to `take` in order and waits for the promise it returns before reading on (the socket is
+ * paused meanwhile); `'stop'` ends the read. Resolves with the bytes read. Rejects with what
+ * `take` threw, with the signal's reason once it fires, or with a BodyError (ECONNRESET) when the
+ * connection breaks off before the body ends. A body not read to its end is let go.
+ */
+async function readChunks(message, signal, take) {
+    signal.throwIfAborted();
+    // A stop ends the read at once, also while `take` is busy (its wait may only end once the read has).
+    let stop = () => undefined;
+    const aborted = new Promise((_, reject) => {
+        stop = () => {
+            message.destroy();
+            reject(signal.reason);
+        };
+    });
+    aborted.catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    let bytes = 0;
+    let stopped = false;
+    let failure;
+    try {
+        for await (const chunk of message) {
+            bytes += chunk.length;
+            try {
+                const taken = take(chunk);
+                if (taken === 'stop') {
+                    stopped = true;
+                    break;
+                }
+                if (taken !== undefined)
+                    await Promise.race([taken, aborted]);
+            }
+            catch (error) {
+                failure = { error };
+                break;
+            }
+        }
+    }
+    catch {
+        // The connection broke off (or the signal destroyed the body): said below.
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
+        // A body read only in part holds its connection: let it go.
+        if (!message.complete)
+            message.destroy();
+    }
+    if (failure !== undefined)
+        throw failure.error;
+    signal.throwIfAborted();
+    if (!stopped && !message.complete) {
+        throw new BodyError('ECONNRESET', `the connection broke off after ${bytes} bytes of the answer`);
+    }
+    return bytes;
 }
 
 
