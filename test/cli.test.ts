@@ -1,3 +1,4 @@
+import * as path from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, test } from '@jest/globals'
 import { INPUTS, type InputName, OPERATIONS } from '../src/action/inputs.js'
@@ -8,6 +9,11 @@ import { inTerminalTerms } from '../src/cli/terms.js'
 import { run } from '../src/main.js'
 import { startSimulator } from '../simulator/server.js'
 import { runnerCommand } from './support/runner.js'
+import { exportInputs, simulatorPerTest } from './support/harness.js'
+import { tempFolderPerFile } from './support/temp.js'
+
+const sims = simulatorPerTest()
+const temp = tempFolderPerFile('cli-')
 
 const env = { DOCS_ADMIN_API_KEY: 'dsk_from_env', DOCS_ADMIN_BASE_URL: 'https://api.acme.com' }
 
@@ -56,9 +62,12 @@ describe('the command line', () => {
         'unknown operation `publish`; one of export, agent, agent-message, agent-status, agent-create, deploy, ' +
         'preview, automation'
     })
-    expect(parseCommandLine(['export', '--project-id', 'p'], env)).toMatchObject({
+    expect(parseCommandLine(['export', '--project-id', 'p'], env)).toEqual({
       kind: 'error',
-      message: expect.stringContaining("Unknown option '--project-id'")
+      message: '`--project-id` is a flag of other operations, not of `export` (see `docs-admin export --help`)'
+    })
+    expect(parseCommandLine(['export', '--colour', 'blue'], env)).toMatchObject({
+      message: 'unknown flag `--colour` (see `docs-admin export --help`)'
     })
     expect(parseCommandLine(['export', 'docs.acme.com'], env)).toMatchObject({
       kind: 'error',
@@ -92,6 +101,48 @@ describe('the command line', () => {
       stderr: refused
     })
     expect(parseCommandLine(['deploy', '--project-id', 'p'], key)).toMatchObject({ inputs: { 'base-url': undefined } })
+  })
+
+  test('a value out of place is never echoed: its position and length are told instead', () => {
+    const key = 'mint_5f4dcc3b5aa765d61d8327deb882cf99'
+    const messageOf = (argv: string[]): string => {
+      const line = parseCommandLine(argv, env)
+      return line.kind === 'error' ? line.message : `not refused: ${line.kind}`
+    }
+    const messages = [
+      ['deploy', '--project-id', 'p1', key],
+      ['deploy', '--project-id', 'p1', '--', key],
+      ['deploy', `--${key}`],
+      ['deploy', `-${key}`],
+      ['deploy', '--project-id', `-${key}`],
+      ['deploy', `--json=${key}`],
+      [key, 'deploy']
+    ].map(messageOf)
+    expect(messages).toEqual([
+      'argument 4 (37 characters, not shown: it may be a secret) follows no flag; each value follows its flag ' +
+        '(`--name value`) (see `docs-admin deploy --help`)',
+      expect.stringContaining('argument 5 (37 characters, not shown: it may be a secret) follows no flag'),
+      'argument 2 is no flag of `deploy` (not shown: it may be a secret) (see `docs-admin deploy --help`)',
+      'unknown flag `-m` (see `docs-admin deploy --help`)',
+      'the value after `--project-id` (argument 2) starts with a dash: give it as `--project-id=<value>` if it ' +
+        'is one, or give the flag its value (see `docs-admin deploy --help`)',
+      '`--json` takes no value (argument 2) (see `docs-admin deploy --help`)',
+      'unknown operation (the first argument, 37 characters); one of export, agent, agent-message, agent-status, ' +
+        'agent-create, deploy'
+    ])
+    for (const message of messages) expect(message).not.toContain(key.slice(5, 13))
+  })
+
+  test('every line of a multi-line error, warning or notice starts with what it is', () => {
+    const stderr = capture(false)
+    const h = new CliHost({}, { stdout: capture(false), stderr, env: {} }, new AbortController().signal)
+    h.setFailed('Invalid inputs:\n  - `timeout` is bad.\n  - `domain` is bad.', 'input')
+    h.log.warning('two\nlines')
+    h.log.notice('one\r\nmore')
+    expect(stderr.text()).toBe(
+      'error: Invalid inputs:\nerror:   - `--timeout` is bad.\nerror:   - `--domain` is bad.\n' +
+        'warning: two\nwarning: lines\nnotice: one\nnotice: more\n'
+    )
   })
 
   test('help, for all and per operation, needs no key', () => {
@@ -197,7 +248,7 @@ describe('the command line', () => {
     )
     expect(parseCommandLine(['deploy', '--domain', 'docs.acme.com'], env)).toMatchObject({
       kind: 'error',
-      message: expect.stringContaining("Unknown option '--domain'")
+      message: expect.stringContaining('`--domain` is a flag of other operations, not of `deploy`')
     })
   })
 })
@@ -367,6 +418,31 @@ describe('the CLI host', () => {
     ])
     // Backticked words that are no input stay.
     expect(inTerminalTerms('status `completed`, not `abc`')).toBe('status `completed`, not `abc`')
+  })
+
+  test('--json gives counts as numbers and yes-or-no as booleans; as lines every value is text', async () => {
+    const { sim } = await sims.start({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const printed = async (json: boolean): Promise<string> => {
+      const stdout = capture(false)
+      const inputs = exportInputs(sim, { path: path.join(temp.dir, `site-${json}`), 'poll-interval': '10ms' })
+      const h = new CliHost(inputs, { stdout, stderr: capture(false), env: {} }, new AbortController().signal)
+      await run(h)
+      expect(h.finish(json)).toBe(0)
+      return stdout.text()
+    }
+    const outputs = JSON.parse(await printed(true)) as Record<string, unknown>
+    expect(outputs).toMatchObject({
+      status: 'completed',
+      'page-count': expect.any(Number),
+      'bundle-size': expect.any(Number),
+      'broken-links': 1,
+      'cache-hit': false,
+      'job-id': expect.any(String)
+    })
+    expect(outputs['bundle-size']).toBeGreaterThan(0)
+    const lines = (await printed(false)).split('\n')
+    expect(lines).toContain('cache-hit=false')
+    expect(lines).toContain('broken-links=1')
   })
 
   test('the exit code says how the run ended: one code for each kind of failure', () => {

@@ -12,7 +12,7 @@ export function actionsHost(): Host {
   return {
     // As @actions/core names the variable; core.getInput cannot tell an empty input from a missing one.
     getInput: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`],
-    setOutput: (name, value) => core.setOutput(name, value),
+    setOutput: (name, value) => core.setOutput(name, String(value)),
     setSecret: (secret) => core.setSecret(secret),
     setFailed: (message) => core.setFailed(message),
     log: {

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../common/log.js'
 import type { InputName } from './inputs.js'
-import type { OutputName } from './outputs.js'
+import type { OutputName, OutputValue } from './outputs.js'
 
 /** The runner's environment variables the action reads. */
 export type RunnerVariable =
@@ -42,7 +42,8 @@ export interface Host {
    * at all. On a runner an input that is not given arrives with action.yml's default, if it has one.
    */
   getInput(name: InputName): string | undefined
-  setOutput(name: OutputName, value: string): void
+  /** GitHub's outputs are text: a number or a boolean is written as it prints (`7`, `false`). */
+  setOutput(name: OutputName, value: OutputValue): void
   /** Registers a value to be masked wherever it would appear in the log. */
   setSecret(secret: string): void
   /** Marks the step failed with a message for the user; `kind` says why (a CLI exits by it). */

@@ -29,6 +29,8 @@ export const OUTPUT_NAMES = [
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
+/** An output's value with its type (a count, a yes or no): GitHub's outputs are its text, the CLI's JSON keeps it. */
+export type OutputValue = string | number | boolean
 
 /**
  * Where outputs go. Each value is written the moment it is known, so that a step that fails
@@ -37,13 +39,15 @@ export type OutputName = (typeof OUTPUT_NAMES)[number]
 export class Outputs {
   private readonly values = new Map<OutputName, string>()
 
-  constructor(private readonly write: (name: OutputName, value: string) => void) {}
+  constructor(private readonly write: (name: OutputName, value: OutputValue) => void) {}
 
-  set(name: OutputName, value: string | number | boolean | null | undefined): void {
-    const text = value === null || value === undefined ? '' : String(value)
+  /** Nothing (null, undefined) is the empty text. */
+  set(name: OutputName, value: OutputValue | null | undefined): void {
+    const typed = value === null || value === undefined ? '' : value
+    const text = String(typed)
     if (this.values.get(name) === text) return
     this.values.set(name, text)
-    this.write(name, text)
+    this.write(name, typed)
   }
 
   get(name: OutputName): string | undefined {

@@ -3,8 +3,9 @@
  * flags (`--base-url`, `--poll-interval`, ...), read from the one input table so the CLI and the
  * action take the same things. Pure: argv and the environment in, inputs or a help text out.
  */
-import { parseArgs } from 'node:util'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { INPUTS, type InputName, OPERATIONS, type Operation, defaultOf, readBy } from '../action/inputs.js'
+import { counted } from '../common/units.js'
 import { EXIT_CODES, EXIT_CODE_MEANINGS, type Ending } from './exit-codes.js'
 
 export const COMMAND = 'docs-admin'
@@ -58,33 +59,22 @@ export function parseCommandLine(
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help', text: generalHelp() }
   if (first === undefined) return { kind: 'error', message: 'no operation given', help: generalHelp() }
   const operation = OPERATIONS.find((known) => known === first)
-  if (operation === undefined)
-    return { kind: 'error', message: `unknown operation \`${first}\`; one of ${OPERATIONS.join(', ')}` }
+  if (operation === undefined) {
+    const named = NAME_LIKE.test(first) ? `\`${first}\`` : `(the first argument, ${counted(first.length, 'character')})`
+    return { kind: 'error', message: `unknown operation ${named}; one of ${OPERATIONS.join(', ')}` }
+  }
 
   const flags = flagsOf(operation)
-  let parsed: ReturnType<typeof parseArgs>
-  try {
-    parsed = parseArgs({
-      args: [...rest],
-      allowPositionals: false,
-      strict: true,
-      options: {
-        ...Object.fromEntries(
-          flags.map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.includes(name) }])
-        ),
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    })
-  } catch (error) {
-    return {
-      kind: 'error',
-      message:
-        `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see ` +
-        `\`${COMMAND} ${operation} --help\`)`
-    }
+  const options: NonNullable<ParseArgsConfig['options']> = {
+    ...Object.fromEntries(
+      flags.map((name) => [name, { type: 'string' as const, multiple: REPEATABLE.includes(name) }])
+    ),
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' }
   }
-  const { values } = parsed
+  const problem = commandLineProblem(rest, options, operation)
+  if (problem !== undefined) return { kind: 'error', message: `${problem} (see \`${COMMAND} ${operation} --help\`)` }
+  const { values } = parseArgs({ args: [...rest], allowPositionals: false, strict: true, options })
   if (values.help === true) return { kind: 'help', text: operationHelp(operation) }
 
   const inputs: Partial<Record<InputName, string>> = { operation }
@@ -108,6 +98,48 @@ export function parseCommandLine(
   }
   return { kind: 'run', operation, inputs, json: values.json === true, warnings }
 }
+
+/**
+ * What is wrong with the command line after the operation, in words that never repeat an
+ * argument that could be a value (`docs-admin deploy --project-id p1 "$KEY"` must not print the
+ * key): a value out of place is told by its position and length, an unknown flag is named only
+ * when it looks like a flag's name. Undefined when parseArgs, strict, takes it.
+ */
+function commandLineProblem(
+  args: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  operation: Operation
+): string | undefined {
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true })
+  for (const token of tokens) {
+    // The operation is argument 1.
+    const at = `argument ${token.index + 2}`
+    if (token.kind === 'positional')
+      return (
+        `${at} (${counted(token.value.length, 'character')}, not shown: it may be a secret) follows no flag; ` +
+        'each value follows its flag (`--name value`)'
+      )
+    if (token.kind !== 'option') continue
+    const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined
+    if (spec === undefined) {
+      if (!NAME_LIKE.test(token.name)) return `${at} is no flag of \`${operation}\` (not shown: it may be a secret)`
+      return Object.hasOwn(INPUTS, token.name)
+        ? `\`${token.rawName}\` is a flag of other operations, not of \`${operation}\``
+        : `unknown flag \`${token.rawName}\``
+    }
+    if (spec.type === 'boolean' && token.value !== undefined) return `\`${token.rawName}\` takes no value (${at})`
+    if (spec.type === 'string' && token.value === undefined) return `\`${token.rawName}\` needs a value (${at})`
+    if (spec.type === 'string' && !token.inlineValue && token.value?.startsWith('-'))
+      return (
+        `the value after \`${token.rawName}\` (${at}) starts with a dash: give it as \`${token.rawName}=<value>\` ` +
+        'if it is one, or give the flag its value'
+      )
+  }
+  return undefined
+}
+
+/** A word that can be shown as the name of an operation or a flag: no value (a key, an id) looks like it. */
+const NAME_LIKE = /^[a-z][a-z-]{0,29}$/
 
 /**
  * The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. No
@@ -164,7 +196,8 @@ function operationHelp(operation: Operation): string {
     'Flags:',
     ...rows.flat(),
     '  --json',
-    '      Print the outputs as one JSON object instead of name=value lines.',
+    '      Print the outputs as one JSON object instead of name=value lines: counts as numbers, yes or no as',
+    '      booleans.',
     '  -h, --help',
     '      Show this help.',
     '',

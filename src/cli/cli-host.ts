@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable } from '../action/host.js'
 import { type InputName, OPERATIONS } from '../action/inputs.js'
-import type { OutputName } from '../action/outputs.js'
+import type { OutputName, OutputValue } from '../action/outputs.js'
 import { resumeHint } from '../action/resume.js'
 import { cancelOnSignals } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
@@ -21,15 +21,23 @@ export interface Terminal {
   env: Readonly<Record<string, string | undefined>>
 }
 
-/** How every error the CLI prints starts, a bad command line's too. */
+/** How every line of an error the CLI prints starts, a bad command line's too. */
 export const ERROR_PREFIX = 'error: '
+
+/** `message` with every line of it starting with `prefix`: a reader (or a grep) sees what each line is. */
+export function prefixLines(prefix: string, message: string): string {
+  return message
+    .split(/\r?\n/)
+    .map((line) => `${prefix}${line}`)
+    .join('\n')
+}
 
 export class CliHost implements Host {
   readonly log: Logger
   readonly cancelled: AbortSignal
   /** A CI system other than GitHub's has no tool cache of the runner's. */
   readonly toolCache = undefined
-  private readonly outputs = new Map<OutputName, string>()
+  private readonly outputs = new Map<OutputName, OutputValue>()
   private readonly secrets = new Secrets()
   private failure: { message: string; kind: FailureKind } | undefined
   /** A progress line is standing on the terminal and the next line must clear it first. */
@@ -39,17 +47,17 @@ export class CliHost implements Host {
     private readonly inputs: Partial<Record<InputName, string>>,
     private readonly terminal: Terminal,
     cancellation: AbortSignal = cancelOnSignals(() => {
-      this.write(`${ERROR_PREFIX}${inTerminalTerms(this.stoppedLate())}`)
+      this.write(inTerminalTerms(this.stoppedLate()), ERROR_PREFIX)
       process.exit(EXIT_CODES.cancelled)
     })
   ) {
     this.cancelled = cancellation
     const debug = terminal.env.DOCS_ADMIN_DEBUG === '1'
     this.log = {
-      debug: (message) => debug && this.write(`debug: ${message}`),
+      debug: (message) => debug && this.write(message, 'debug: '),
       info: (message) => this.write(message),
-      warning: (message) => this.write(`warning: ${inTerminalTerms(message)}`),
-      notice: (message) => this.write(`notice: ${message}`),
+      warning: (message) => this.write(inTerminalTerms(message), 'warning: '),
+      notice: (message) => this.write(message, 'notice: '),
       progress: (message) => this.progress(message),
       group: async (title, fn) => {
         this.write(`▸ ${title}`)
@@ -62,7 +70,7 @@ export class CliHost implements Host {
     return this.inputs[name]
   }
 
-  setOutput(name: OutputName, value: string): void {
+  setOutput(name: OutputName, value: OutputValue): void {
     this.outputs.set(name, value)
   }
 
@@ -72,7 +80,7 @@ export class CliHost implements Host {
 
   setFailed(message: string, kind: FailureKind): void {
     this.failure = { message, kind }
-    this.write(`${ERROR_PREFIX}${inTerminalTerms(message)}`)
+    this.write(inTerminalTerms(message), ERROR_PREFIX)
   }
 
   /** A CLI has no job summary page: what it would show is in the log and the outputs. */
@@ -94,14 +102,17 @@ export class CliHost implements Host {
     return createGitHubApi(token, this.terminal.env.GITHUB_API_URL || undefined)
   }
 
-  /** Prints the outputs (all of them, also after a failure) and says how to exit. */
+  /**
+   * Prints the outputs (all of them, also after a failure) and says how to exit. In JSON a count
+   * is a number and a yes or no a boolean, as they were set; as lines, every value is its text.
+   */
   finish(json: boolean): number {
     this.endProgress()
     const outputs = Object.fromEntries(this.outputs)
     const text = json
       ? `${JSON.stringify(outputs)}\n`
       : Object.entries(outputs)
-          .map(([name, value]) => `${name}=${value.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n')}\n`)
+          .map(([name, value]) => `${name}=${String(value).replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n')}\n`)
           .join('')
     this.terminal.stdout.write(text)
     return EXIT_CODES[this.failure?.kind ?? 'ok']
@@ -111,17 +122,18 @@ export class CliHost implements Host {
   private stoppedLate(): string {
     const stopped = 'The run was cancelled and did not stop in time.'
     const operation = OPERATIONS.find((known) => known === this.inputs.operation)
-    const jobId = this.outputs.get('job-id')
-    return operation === undefined || !jobId ? stopped : `${stopped} ${resumeHint(operation, jobId)}`
+    const jobId = String(this.outputs.get('job-id') ?? '')
+    return operation === undefined || jobId === '' ? stopped : `${stopped} ${resumeHint(operation, jobId)}`
   }
 
   /**
-   * One line of the log, secrets redacted; a standing progress line is cleared first. No line can
-   * be taken for a command of the CI system the CLI runs in, or carry a terminal escape.
+   * One entry of the log, secrets redacted, each of its lines after `prefix` (`error: `); a standing
+   * progress line is cleared first. No line can be taken for a command of the CI system the CLI
+   * runs in, or carry a terminal escape.
    */
-  private write(line: string): void {
+  private write(line: string, prefix = ''): void {
     this.endProgress()
-    this.terminal.stderr.write(`${plainLogLines(this.secrets.redact(line))}\n`)
+    this.terminal.stderr.write(`${prefixLines(prefix, plainLogLines(this.secrets.redact(line)))}\n`)
   }
 
   private progress(message: string): void {

@@ -2,14 +2,14 @@
 // Host made of the command line, stdout and stderr.
 import { run } from '../main.js'
 import { parseCommandLine } from './args.js'
-import { CliHost, ERROR_PREFIX } from './cli-host.js'
+import { CliHost, ERROR_PREFIX, prefixLines } from './cli-host.js'
 import { EXIT_CODES } from './exit-codes.js'
 
 const commandLine = parseCommandLine(process.argv.slice(2), process.env)
 if (commandLine.kind === 'help') {
   process.stdout.write(`${commandLine.text}\n`)
 } else if (commandLine.kind === 'error') {
-  process.stderr.write(`${ERROR_PREFIX}${commandLine.message}\n`)
+  process.stderr.write(`${prefixLines(ERROR_PREFIX, commandLine.message)}\n`)
   if (commandLine.help !== undefined) process.stderr.write(`\n${commandLine.help}\n`)
   // `--json` promises JSON on stdout, also when there is nothing to say.
   if (process.argv.includes('--json')) process.stdout.write('{}\n')

@@ -83,9 +83,11 @@ const cli: FrontEnd = {
       onSpawn
     })
     const error = /^error: (.*)$/m.exec(run.stderr)?.[1]
+    // Compared with the action's outputs, which are text (the JSON's types have a test of their own).
+    const json = JSON.parse(run.stdout || '{}') as Record<string, unknown>
     return {
       exitCode: run.exitCode,
-      outputs: JSON.parse(run.stdout || '{}') as Record<string, string>,
+      outputs: Object.fromEntries(Object.entries(json).map(([name, value]) => [name, String(value)])),
       printed: `${run.stdout}${run.stderr}`,
       error
     }
@@ -762,6 +764,23 @@ describe('the CLI only', () => {
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/^::|\n::/)
   })
 
+  test('--json gives counts as numbers and yes-or-no as booleans', async () => {
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const run = await runCli({
+      args: ['export', '--domain', 'docs.acme.com', '--poll-interval', '20ms', '--path', 'site', '--json'],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey, DOCS_ADMIN_BASE_URL: s.apiUrl, TMPDIR: path.join(workspace.dir, 'tmp') },
+      cwd: workspace.dir
+    })
+    expect(run.exitCode).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'completed',
+      'page-count': expect.any(Number),
+      'bundle-size': expect.any(Number),
+      'broken-links': 1,
+      'cache-hit': false
+    })
+  })
+
   test('bad input exits 2 before any request; a key on the command line works but warns', async () => {
     const s = await simulator({})
     const bad = await runCli({
@@ -816,7 +835,16 @@ describe('the CLI only', () => {
       cwd: workspace.dir
     })
     expect(unknownFlag.exitCode).toBe(2)
-    expect(unknownFlag.stderr).toContain("Unknown option '--colour'")
+    expect(unknownFlag.stderr).toContain('error: unknown flag `--colour` (see `docs-admin export --help`)')
+    // A value out of place (a key, say) is told by its place, never shown.
+    const stray = await runCli({
+      args: ['deploy', '--project-id', 'p1', s.apiKey],
+      env: { DOCS_ADMIN_API_KEY: s.apiKey },
+      cwd: workspace.dir
+    })
+    expect(stray.exitCode).toBe(2)
+    expect(stray.stderr).toContain(`error: argument 4 (${s.apiKey.length} characters, not shown: it may be a secret)`)
+    expect(stray.stderr).not.toContain(s.apiKey)
     expect(s.requests).toHaveLength(0)
     const flagged = await runCli({
       args: [

@@ -9,7 +9,7 @@ import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/p
 import * as path from 'node:path'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable, ToolCache } from '../../src/action/host.js'
 import type { InputName } from '../../src/action/inputs.js'
-import type { OutputName } from '../../src/action/outputs.js'
+import type { OutputName, OutputValue } from '../../src/action/outputs.js'
 import type { Logger } from '../../src/common/log.js'
 
 export type Inputs = Partial<Record<InputName, string>>
@@ -79,9 +79,10 @@ export class FakeHost implements Host {
   /** When set, every output fails with it, as @actions/core's do when GITHUB_OUTPUT cannot be written. */
   outputFailure: Error | undefined
 
-  setOutput(name: OutputName, value: string): void {
+  /** As on a runner, every output is kept as its text. */
+  setOutput(name: OutputName, value: OutputValue): void {
     if (this.outputFailure !== undefined) throw this.outputFailure
-    this.outputs.set(name, value)
+    this.outputs.set(name, String(value))
   }
 
   setSecret(secret: string): void {
