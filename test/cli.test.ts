@@ -128,7 +128,7 @@ describe('the command line', () => {
         'is one, or give the flag its value (see `docs-admin deploy --help`)',
       '`--json` takes no value (argument 2) (see `docs-admin deploy --help`)',
       'unknown operation (the first argument, 37 characters); one of export, agent, agent-message, agent-status, ' +
-        'agent-create, deploy'
+        'agent-create, deploy, preview, automation'
     ])
     for (const message of messages) expect(message).not.toContain(key.slice(5, 13))
   })
@@ -282,7 +282,7 @@ describe('docs-admin automation', () => {
     )
     expect(parseCommandLine(['automation', '--job-id', 'j'], env)).toMatchObject({
       kind: 'error',
-      message: expect.stringContaining("Unknown option '--job-id'")
+      message: expect.stringContaining('`--job-id` is a flag of other operations, not of `automation`')
     })
   })
 
