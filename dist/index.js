@@ -30090,7 +30090,7 @@ function actionsHost() {
     return {
         // As @actions/core names the variable; core.getInput cannot tell an empty input from a missing one.
         getInput: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`],
-        setOutput: (name, value) => core/* setOutput */.uH(name, value),
+        setOutput: (name, value) => core/* setOutput */.uH(name, String(value)),
         setSecret: (secret) => core/* setSecret */.Pq(secret),
         setFailed: (message) => core/* setFailed */.C1(message),
         log: {
@@ -30691,12 +30691,14 @@ class Outputs {
     constructor(write) {
         this.write = write;
     }
+    /** Nothing (null, undefined) is the empty text. */
     set(name, value) {
-        const text = value === null || value === undefined ? '' : String(value);
+        const typed = value === null || value === undefined ? '' : value;
+        const text = String(typed);
         if (this.values.get(name) === text)
             return;
         this.values.set(name, text);
-        this.write(name, text);
+        this.write(name, typed);
     }
     get(name) {
         return this.values.get(name);

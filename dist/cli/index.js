@@ -29230,12 +29230,14 @@ function resumeHint(operation, jobId) {
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1729);
-/* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8551);
+/* harmony import */ var _common_units_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8570);
+/* harmony import */ var _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8551);
 /**
  * The command line of `docs-admin`: the operation as a subcommand and the action's inputs as
  * flags (`--base-url`, `--poll-interval`, ...), read from the one input table so the CLI and the
  * action take the same things. Pure: argv and the environment in, inputs or a help text out.
  */
+
 
 
 
@@ -29279,30 +29281,20 @@ function parseCommandLine(argv, env) {
     if (first === undefined)
         return { kind: 'error', message: 'no operation given', help: generalHelp() };
     const operation = _action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.find((known) => known === first);
-    if (operation === undefined)
-        return { kind: 'error', message: `unknown operation \`${first}\`; one of ${_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.join(', ')}` };
+    if (operation === undefined) {
+        const named = NAME_LIKE.test(first) ? `\`${first}\`` : `(the first argument, ${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .hS)(first.length, 'character')})`;
+        return { kind: 'error', message: `unknown operation ${named}; one of ${_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.join(', ')}` };
+    }
     const flags = flagsOf(operation);
-    let parsed;
-    try {
-        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({
-            args: [...rest],
-            allowPositionals: false,
-            strict: true,
-            options: {
-                ...Object.fromEntries(flags.map((name) => [name, { type: 'string', multiple: REPEATABLE.includes(name) }])),
-                json: { type: 'boolean' },
-                help: { type: 'boolean', short: 'h' }
-            }
-        });
-    }
-    catch (error) {
-        return {
-            kind: 'error',
-            message: `${error instanceof Error ? error.message.replace(/\. To specify .*$/s, '') : String(error)} (see ` +
-                `\`${COMMAND} ${operation} --help\`)`
-        };
-    }
-    const { values } = parsed;
+    const options = {
+        ...Object.fromEntries(flags.map((name) => [name, { type: 'string', multiple: REPEATABLE.includes(name) }])),
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+    };
+    const problem = commandLineProblem(rest, options, operation);
+    if (problem !== undefined)
+        return { kind: 'error', message: `${problem} (see \`${COMMAND} ${operation} --help\`)` };
+    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({ args: [...rest], allowPositionals: false, strict: true, options });
     if (values.help === true)
         return { kind: 'help', text: operationHelp(operation) };
     const inputs = { operation };
@@ -29328,6 +29320,42 @@ function parseCommandLine(argv, env) {
     }
     return { kind: 'run', operation, inputs, json: values.json === true, warnings };
 }
+/**
+ * What is wrong with the command line after the operation, in words that never repeat an
+ * argument that could be a value (`docs-admin deploy --project-id p1 "$KEY"` must not print the
+ * key): a value out of place is told by its position and length, an unknown flag is named only
+ * when it looks like a flag's name. Undefined when parseArgs, strict, takes it.
+ */
+function commandLineProblem(args, options, operation) {
+    const { tokens } = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+    for (const token of tokens) {
+        // The operation is argument 1.
+        const at = `argument ${token.index + 2}`;
+        if (token.kind === 'positional')
+            return (`${at} (${(0,_common_units_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .hS)(token.value.length, 'character')}, not shown: it may be a secret) follows no flag; ` +
+                'each value follows its flag (`--name value`)');
+        if (token.kind !== 'option')
+            continue;
+        const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+        if (spec === undefined) {
+            if (!NAME_LIKE.test(token.name))
+                return `${at} is no flag of \`${operation}\` (not shown: it may be a secret)`;
+            return Object.hasOwn(_action_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .INPUTS */ .mc, token.name)
+                ? `\`${token.rawName}\` is a flag of other operations, not of \`${operation}\``
+                : `unknown flag \`${token.rawName}\``;
+        }
+        if (spec.type === 'boolean' && token.value !== undefined)
+            return `\`${token.rawName}\` takes no value (${at})`;
+        if (spec.type === 'string' && token.value === undefined)
+            return `\`${token.rawName}\` needs a value (${at})`;
+        if (spec.type === 'string' && !token.inlineValue && token.value?.startsWith('-'))
+            return (`the value after \`${token.rawName}\` (${at}) starts with a dash: give it as \`${token.rawName}=<value>\` ` +
+                'if it is one, or give the flag its value');
+    }
+    return undefined;
+}
+/** A word that can be shown as the name of an operation or a flag: no value (a key, an id) looks like it. */
+const NAME_LIKE = /^[a-z][a-z-]{0,29}$/;
 /**
  * The flags of an operation: the inputs it reads, but `operation` and the comment-only ones. No
  * comment starts a CLI run, so the token only records an agent job on its pull request there.
@@ -29377,7 +29405,8 @@ function operationHelp(operation) {
         'Flags:',
         ...rows.flat(),
         '  --json',
-        '      Print the outputs as one JSON object instead of name=value lines.',
+        '      Print the outputs as one JSON object instead of name=value lines: counts as numbers, yes or no as',
+        '      booleans.',
         '  -h, --help',
         '      Show this help.',
         '',
@@ -29397,7 +29426,7 @@ function footer() {
         'the log goes to stderr. Relative paths are relative to the current folder.',
         '',
         'Exit codes:',
-        ...Object.keys(_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a).map((end) => `  ${String(_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODES */ .a[end]).padEnd(3)}  ${_exit_codes_js__WEBPACK_IMPORTED_MODULE_2__/* .EXIT_CODE_MEANINGS */ .E[end]}`)
+        ...Object.keys(_exit_codes_js__WEBPACK_IMPORTED_MODULE_3__/* .EXIT_CODES */ .a).map((end) => `  ${String(_exit_codes_js__WEBPACK_IMPORTED_MODULE_3__/* .EXIT_CODES */ .a[end]).padEnd(3)}  ${_exit_codes_js__WEBPACK_IMPORTED_MODULE_3__/* .EXIT_CODE_MEANINGS */ .E[end]}`)
     ];
 }
 /** The input descriptions are written for workflow files: backticks are noise on a terminal. */
@@ -29429,8 +29458,9 @@ function wrap(text, width) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  F: () => (/* binding */ CliHost),
-  o: () => (/* binding */ ERROR_PREFIX)
+  FV: () => (/* binding */ CliHost),
+  oY: () => (/* binding */ ERROR_PREFIX),
+  mg: () => (/* binding */ prefixLines)
 });
 
 // EXTERNAL MODULE: ./src/action/inputs.ts
@@ -29483,8 +29513,15 @@ function inTerminalTerms(message) {
 
 
 
-/** How every error the CLI prints starts, a bad command line's too. */
+/** How every line of an error the CLI prints starts, a bad command line's too. */
 const ERROR_PREFIX = 'error: ';
+/** `message` with every line of it starting with `prefix`: a reader (or a grep) sees what each line is. */
+function prefixLines(prefix, message) {
+    return message
+        .split(/\r?\n/)
+        .map((line) => `${prefix}${line}`)
+        .join('\n');
+}
 class CliHost {
     inputs;
     terminal;
@@ -29498,7 +29535,7 @@ class CliHost {
     /** A progress line is standing on the terminal and the next line must clear it first. */
     progressShown = false;
     constructor(inputs, terminal, cancellation = (0,common_cancellation/* cancelOnSignals */.dJ)(() => {
-        this.write(`${ERROR_PREFIX}${inTerminalTerms(this.stoppedLate())}`);
+        this.write(inTerminalTerms(this.stoppedLate()), ERROR_PREFIX);
         process.exit(exit_codes/* EXIT_CODES */.a.cancelled);
     })) {
         this.inputs = inputs;
@@ -29506,10 +29543,10 @@ class CliHost {
         this.cancelled = cancellation;
         const debug = terminal.env.DOCS_ADMIN_DEBUG === '1';
         this.log = {
-            debug: (message) => debug && this.write(`debug: ${message}`),
+            debug: (message) => debug && this.write(message, 'debug: '),
             info: (message) => this.write(message),
-            warning: (message) => this.write(`warning: ${inTerminalTerms(message)}`),
-            notice: (message) => this.write(`notice: ${message}`),
+            warning: (message) => this.write(inTerminalTerms(message), 'warning: '),
+            notice: (message) => this.write(message, 'notice: '),
             progress: (message) => this.progress(message),
             group: async (title, fn) => {
                 this.write(`▸ ${title}`);
@@ -29528,7 +29565,7 @@ class CliHost {
     }
     setFailed(message, kind) {
         this.failure = { message, kind };
-        this.write(`${ERROR_PREFIX}${inTerminalTerms(message)}`);
+        this.write(inTerminalTerms(message), ERROR_PREFIX);
     }
     /** A CLI has no job summary page: what it would show is in the log and the outputs. */
     async appendSummary() { }
@@ -29546,14 +29583,17 @@ class CliHost {
         const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
         return createGitHubApi(token, this.terminal.env.GITHUB_API_URL || undefined);
     }
-    /** Prints the outputs (all of them, also after a failure) and says how to exit. */
+    /**
+     * Prints the outputs (all of them, also after a failure) and says how to exit. In JSON a count
+     * is a number and a yes or no a boolean, as they were set; as lines, every value is its text.
+     */
     finish(json) {
         this.endProgress();
         const outputs = Object.fromEntries(this.outputs);
         const text = json
             ? `${JSON.stringify(outputs)}\n`
             : Object.entries(outputs)
-                .map(([name, value]) => `${name}=${value.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n')}\n`)
+                .map(([name, value]) => `${name}=${String(value).replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n')}\n`)
                 .join('');
         this.terminal.stdout.write(text);
         return exit_codes/* EXIT_CODES */.a[this.failure?.kind ?? 'ok'];
@@ -29562,16 +29602,17 @@ class CliHost {
     stoppedLate() {
         const stopped = 'The run was cancelled and did not stop in time.';
         const operation = inputs/* OPERATIONS */.xb.find((known) => known === this.inputs.operation);
-        const jobId = this.outputs.get('job-id');
-        return operation === undefined || !jobId ? stopped : `${stopped} ${(0,resume/* resumeHint */.t)(operation, jobId)}`;
+        const jobId = String(this.outputs.get('job-id') ?? '');
+        return operation === undefined || jobId === '' ? stopped : `${stopped} ${(0,resume/* resumeHint */.t)(operation, jobId)}`;
     }
     /**
-     * One line of the log, secrets redacted; a standing progress line is cleared first. No line can
-     * be taken for a command of the CI system the CLI runs in, or carry a terminal escape.
+     * One entry of the log, secrets redacted, each of its lines after `prefix` (`error: `); a standing
+     * progress line is cleared first. No line can be taken for a command of the CI system the CLI
+     * runs in, or carry a terminal escape.
      */
-    write(line) {
+    write(line, prefix = '') {
         this.endProgress();
-        this.terminal.stderr.write(`${(0,common_text/* plainLogLines */.qH)(this.secrets.redact(line))}\n`);
+        this.terminal.stderr.write(`${prefixLines(prefix, (0,common_text/* plainLogLines */.qH)(this.secrets.redact(line)))}\n`);
     }
     progress(message) {
         if (!this.terminal.stderr.isTTY)
@@ -29639,7 +29680,7 @@ if (commandLine.kind === 'help') {
     process.stdout.write(`${commandLine.text}\n`);
 }
 else if (commandLine.kind === 'error') {
-    process.stderr.write(`${_cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .ERROR_PREFIX */ .o}${commandLine.message}\n`);
+    process.stderr.write(`${(0,_cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .prefixLines */ .mg)(_cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .ERROR_PREFIX */ .oY, commandLine.message)}\n`);
     if (commandLine.help !== undefined)
         process.stderr.write(`\n${commandLine.help}\n`);
     // `--json` promises JSON on stdout, also when there is nothing to say.
@@ -29648,7 +29689,7 @@ else if (commandLine.kind === 'error') {
     process.exitCode = _exit_codes_js__WEBPACK_IMPORTED_MODULE_3__/* .EXIT_CODES */ .a.input;
 }
 else {
-    const host = new _cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .CliHost */ .F(commandLine.inputs, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+    const host = new _cli_host_js__WEBPACK_IMPORTED_MODULE_2__/* .CliHost */ .FV(commandLine.inputs, { stdout: process.stdout, stderr: process.stderr, env: process.env });
     for (const warning of commandLine.warnings)
         host.log.warning(warning);
     await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)(host);
@@ -31230,7 +31271,7 @@ function actionsHost() {
     return {
         // As @actions/core names the variable; core.getInput cannot tell an empty input from a missing one.
         getInput: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`],
-        setOutput: (name, value) => core/* setOutput */.uH(name, value),
+        setOutput: (name, value) => core/* setOutput */.uH(name, String(value)),
         setSecret: (secret) => core/* setSecret */.Pq(secret),
         setFailed: (message) => core/* setFailed */.C1(message),
         log: {
@@ -31348,12 +31389,14 @@ class Outputs {
     constructor(write) {
         this.write = write;
     }
+    /** Nothing (null, undefined) is the empty text. */
     set(name, value) {
-        const text = value === null || value === undefined ? '' : String(value);
+        const typed = value === null || value === undefined ? '' : value;
+        const text = String(typed);
         if (this.values.get(name) === text)
             return;
         this.values.set(name, text);
-        this.write(name, text);
+        this.write(name, typed);
     }
     get(name) {
         return this.values.get(name);
