@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { lstat, mkdir, readFile, readdir, readlink, rm, stat, truncate, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readFile, readdir, readlink, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
@@ -12,7 +12,8 @@ import { writeFailure } from '../src/common/write-failure.js'
 import type { ArchiveFormat } from '../src/archive/format.js'
 import type { ReceivedArchive } from '../src/archive/receiver.js'
 import { TestUnpacking } from './support/unpacking.js'
-import { type SiteLimits, archiveBound } from '../src/site/ledger.js'
+import { type EntryKind, SiteLedger, type SiteLimits, archiveBound } from '../src/site/ledger.js'
+import { checkStagedTree } from '../src/site/tree-check.js'
 import { formatBytes } from '../src/common/units.js'
 import { swapIntoPlace } from '../src/site/staging.js'
 import { ActionError, CancelledError } from '../src/common/errors.js'
@@ -999,6 +1000,55 @@ describe('stopping', () => {
     controller.abort(reason)
     await receiver.discard(true)
     await expectNothingElseWritten('no site')
+  })
+})
+
+describe('the tree written is what was judged', () => {
+  /** A staged tree beside a ledger that judged `judged` only. */
+  async function check(judged: Array<[EntryKind, string, string?]>): Promise<unknown> {
+    const root = join(work.dir, 'tree')
+    await mkdir(join(root, 'guides'), { recursive: true })
+    await writeFile(join(root, 'index.html'), 'home')
+    await writeFile(join(root, 'guides/a.html'), 'page a')
+    await symlink('index.html', join(root, 'latest'))
+    const ledger = new SiteLedger(ROOMY, recordingLogger(), root)
+    for (const [kind, name, target] of judged) {
+      ledger.entry(kind, name, { size: name === 'index.html' ? 4 : 6, target })
+    }
+    ledger.finish()
+    return checkStagedTree(root, (path) => ledger.judgedAt(path)).catch((e: unknown) => e)
+  }
+  const all: Array<[EntryKind, string, string?]> = [
+    ['file', 'index.html'],
+    ['directory', 'guides'],
+    ['file', 'guides/a.html'],
+    ['symlink', 'latest', 'index.html']
+  ]
+
+  test('a tree of judged entries passes, its files and symlinks listed', async () => {
+    expect(((await check(all)) as string[]).sort()).toEqual(['guides/a.html', 'index.html', 'latest'])
+  })
+
+  test.each([
+    [
+      'a file no entry named',
+      all.filter(([, name]) => name !== 'guides/a.html'),
+      '"guides/a.html" was written with 6 B'
+    ],
+    [
+      'a symlink to another target',
+      [...all.slice(0, 3), ['symlink', 'latest', 'guides/a.html']],
+      '"latest" was written'
+    ],
+    [
+      'a file where a symlink was judged',
+      [...all.slice(0, 2), ['symlink', 'guides/a.html', '../index.html'], all[3]!],
+      '"guides/a.html" was written'
+    ]
+  ] as Array<[string, Array<[EntryKind, string, string?]>, string]>)('%s is refused', async (_, judged, reason) => {
+    const error = await check(judged)
+    expect(error).toBeInstanceOf(UnsafeEntryError)
+    expect((error as Error).message).toContain(reason)
   })
 })
 

@@ -122,7 +122,7 @@ export class ArchiveReceiver {
             signal: this.options.signal
           })
         } else await (await this.tar!).end()
-        files = await checkStagedTree(this.staging, (path) => this.ledger.countedSize(path), this.options.signal)
+        files = await checkStagedTree(this.staging, (path) => this.ledger.judgedAt(path), this.options.signal)
       } catch (error) {
         if (!(error instanceof CorruptArchiveError)) throw error
         throw new CorruptArchiveError(

@@ -108,6 +108,8 @@ function permissions(modeText: string): number {
   return mode
 }
 
+/** Printable ASCII but `"` and `\\`. */
+const PLAIN_RUN = /^[\x20\x21\x23-\x5b\x5d-\x7e]+/
 const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '\\': 92, '"': 34, '?': 63 }
 
 /**
@@ -120,17 +122,15 @@ export function readQuoted(line: string, at: number): { bytes: Buffer; end: numb
   while (line[i] === '"') {
     i++
     for (;;) {
+      // A run without escapes is taken whole (most names are one): a byte at a time showed in a profile.
+      const run = PLAIN_RUN.exec(line.slice(i))?.[0] ?? ''
+      for (let k = 0; k < run.length; k++) bytes.push(run.charCodeAt(k))
+      i += run.length
       const char = line[i]
       if (char === undefined) return undefined
       if (char === '"') break
-      if (char !== '\\') {
-        const code = line.charCodeAt(i)
-        // LC_ALL=C: every byte outside printable ASCII comes as an octal escape.
-        if (code < 0x20 || code > 0x7e) return undefined
-        bytes.push(code)
-        i++
-        continue
-      }
+      // LC_ALL=C: every byte outside printable ASCII comes as an octal escape.
+      if (char !== '\\') return undefined
       const next = line[i + 1] ?? ''
       const octal = /^[0-7]{3}/.exec(line.slice(i + 1, i + 4))
       if (octal !== null) {

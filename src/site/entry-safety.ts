@@ -115,6 +115,8 @@ export function parentOf(path: string): string {
 }
 
 /** What the archive has put at a path, and how the path is spelled there. */
+export type JudgedNode = Node
+
 type Node =
   | { kind: 'dir'; path: string }
   | { kind: 'file'; path: string; size: number }
@@ -181,10 +183,10 @@ export class EntryIndex {
     return path
   }
 
-  /** The size a file at `path` was counted as; undefined where no file was counted. */
-  countedSize(path: string): number | undefined {
+  /** What was judged to be at `path`, spelled as it is there; undefined where nothing was. */
+  judgedAt(path: string): JudgedNode | undefined {
     const node = this.nodes.get(foldPath(path))
-    return node?.kind === 'file' ? node.size : undefined
+    return node?.path === path ? node : undefined
   }
 
   /** `target` is another entry's name (tar hardlinks name their target from the archive root). */

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../common/log.js'
 import { formatBytes } from '../common/units.js'
-import { EntryIndex, MAX_SITE_ENTRIES } from './entry-safety.js'
+import { EntryIndex, type JudgedNode, MAX_SITE_ENTRIES } from './entry-safety.js'
 import { writeFailure } from '../common/write-failure.js'
 import { SiteLimitError } from './errors.js'
 
@@ -133,9 +133,9 @@ export class SiteLedger {
     if (total > this.limits.maxBytes) throw this.tooLarge(`the archive's entries declare ${formatBytes(total)} in all`)
   }
 
-  /** The bytes the file at `path` was counted as, undefined where no file was counted. */
-  countedSize(path: string): number | undefined {
-    return this.index.countedSize(path)
+  /** What was judged to be at `path` (a file with the bytes it was counted as); undefined where nothing was. */
+  judgedAt(path: string): JudgedNode | undefined {
+    return this.index.judgedAt(path)
   }
 
   /** Every entry is in: the symlinks are judged against the whole tree. */

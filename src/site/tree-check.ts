@@ -1,46 +1,56 @@
 /**
- * The check of what was written, before the staged site is swapped in: whatever unpacked it, the
- * tree is walked as it is on disk and judged by the same rules as the archive's entries were (no
- * link leading out, no two names that are one on macOS or Windows, no `.git`), every file must be
- * as large as it was counted against `max-site-size`, and devices, fifos and sockets are removed
- * (they are no part of a site). Names are read as bytes (see site-paths).
+ * The check of what was written, before the staged site is swapped in: every entry was judged as
+ * the reader announced it (see ledger.ts), so the tree is walked only for what the announcements
+ * cannot tell. Each folder, file and symlink on disk must be one that was judged at that path
+ * (the same kind, a symlink with the same target), each file as large as it was counted against
+ * `max-site-size`; devices, fifos and sockets are removed (they are no part of a site). Names are
+ * read as bytes (see site-paths).
  */
 import { lstatSync } from 'node:fs'
 import { readlink, rm } from 'node:fs/promises'
 import { decodeSitePath, walkTree } from '../common/site-paths.js'
 import { formatBytes } from '../common/units.js'
-import { EntryIndex } from './entry-safety.js'
+import type { JudgedNode } from './entry-safety.js'
 import { UnsafeEntryError } from './errors.js'
 
 /**
- * The site's files and symlinks, as site paths: what the site check reads. `countedSize` says
- * what each file was counted as: a file written larger or smaller (a sparse member whose map
- * leads past the size it lists) would pass `max-site-size` unseen.
+ * The site's files and symlinks, as site paths: what the site check reads. `judgedAt` says what
+ * was judged at a path: a file written larger or smaller than counted (a sparse member whose map
+ * leads past the size it lists) would pass `max-site-size` unseen, and anything not judged at all
+ * would pass every rule.
  */
 export async function checkStagedTree(
   root: string,
-  countedSize: (path: string) => number | undefined,
+  judgedAt: (path: string) => JudgedNode | undefined,
   signal?: AbortSignal
 ): Promise<string[]> {
-  const index = new EntryIndex()
   const files: string[] = []
   await walkTree(
     root,
     async ({ path, onDisk, entry }) => {
-      if (entry.isDirectory()) index.addDirectory(path)
-      else if (entry.isFile()) index.addFile(checkWrittenSize(path, lstatSync(onDisk).size, countedSize(path)))
-      else if (entry.isSymbolicLink()) index.addSymlink(path, decodeSitePath(await readlink(onDisk, 'buffer')))
-      else return void (await rm(onDisk, { force: true }))
-      if (!entry.isDirectory()) files.push(path)
+      const judged = judgedAt(path)
+      if (entry.isDirectory()) {
+        if (judged?.kind !== 'dir') throw notJudged(path, 'a folder')
+      } else if (entry.isFile()) {
+        checkWrittenSize(path, lstatSync(onDisk).size, judged?.kind === 'file' ? judged.size : undefined)
+        files.push(path)
+      } else if (entry.isSymbolicLink()) {
+        const target = decodeSitePath(await readlink(onDisk, 'buffer'))
+        if (judged?.kind !== 'symlink' || judged.target !== target) throw notJudged(path, 'a symlink')
+        files.push(path)
+      } else await rm(onDisk, { force: true })
     },
     signal
   )
-  index.checkSymlinks()
   return files
 }
 
-function checkWrittenSize(path: string, written: number, counted: number | undefined): string {
-  if (written === counted) return path
+function notJudged(path: string, what: string): UnsafeEntryError {
+  return new UnsafeEntryError(path, `was written as ${what}, which is not what the archive's entries said is there`)
+}
+
+function checkWrittenSize(path: string, written: number, counted: number | undefined): void {
+  if (written === counted) return
   const listed = counted === undefined ? 'no file there' : formatBytes(counted)
   throw new UnsafeEntryError(
     path,
