@@ -1,10 +1,12 @@
 import * as path from 'node:path'
 import { describe, expect, test } from '@jest/globals'
-import type { InputName } from '../src/action/inputs.js'
+import { INPUTS, type InputName } from '../src/action/inputs.js'
 import { type AgentSettings, type ExportByDomain, type ExportSettings, readSettings } from '../src/action/settings.js'
 import { ActionError } from '../src/common/errors.js'
 import { formatDuration, formatSeconds, parseDuration, parseSize } from '../src/common/units.js'
 import { folderProblem } from '../src/action/path-guard.js'
+import { MAX_SITE_ENTRIES } from '../src/site/entry-safety.js'
+import { archiveBound } from '../src/site/ledger.js'
 
 const workspace = path.resolve('/work/space')
 
@@ -96,6 +98,17 @@ describe('folderProblem', () => {
     ['/work/space/GIT~1', 'is a `.git` folder or inside one']
   ])('%s: %s', (folder, problem) => {
     expect(folderProblem(path.resolve(folder), guarded) ?? ALLOWED).toContain(problem ?? ALLOWED)
+  })
+})
+
+describe('what the inputs say of their bounds', () => {
+  test("max-site-size gives the archive's fixed allowance as archiveBound counts it", () => {
+    const allowance = archiveBound({ maxBytes: 0 })
+    expect(archiveBound({ maxBytes: 1024 })).toBe(allowance + 2048)
+    for (const description of [INPUTS['max-site-size'].description, INPUTS['max-site-size'].cli]) {
+      expect(description).toContain(`twice that plus ${Math.floor(allowance / 2 ** 20).toLocaleString('en-US')} MiB`)
+      expect(description).toContain(`${MAX_SITE_ENTRIES.toLocaleString('en-US')} entries' headers at 1 KiB each`)
+    }
   })
 })
 
