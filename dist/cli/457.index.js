@@ -305,6 +305,8 @@ function permissions(modeText) {
             mode |= 1 << (8 - i);
     return mode;
 }
+/** Printable ASCII but `"` and `\\`. */
+const PLAIN_RUN = /^[\x20\x21\x23-\x5b\x5d-\x7e]+/;
 const ESCAPES = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '\\': 92, '"': 34, '?': 63 };
 /**
  * A C-style quoted string starting at `at` (GNU quotearg's `c` style): its bytes and where it ends.
@@ -316,20 +318,19 @@ function readQuoted(line, at) {
     while (line[i] === '"') {
         i++;
         for (;;) {
+            // A run without escapes is taken whole (most names are one): a byte at a time showed in a profile.
+            const run = PLAIN_RUN.exec(line.slice(i))?.[0] ?? '';
+            for (let k = 0; k < run.length; k++)
+                bytes.push(run.charCodeAt(k));
+            i += run.length;
             const char = line[i];
             if (char === undefined)
                 return undefined;
             if (char === '"')
                 break;
-            if (char !== '\\') {
-                const code = line.charCodeAt(i);
-                // LC_ALL=C: every byte outside printable ASCII comes as an octal escape.
-                if (code < 0x20 || code > 0x7e)
-                    return undefined;
-                bytes.push(code);
-                i++;
-                continue;
-            }
+            // LC_ALL=C: every byte outside printable ASCII comes as an octal escape.
+            if (char !== '\\')
+                return undefined;
             const next = line[i + 1] ?? '';
             const octal = /^[0-7]{3}/.exec(line.slice(i + 1, i + 4));
             if (octal !== null) {
@@ -847,10 +848,10 @@ class EntryIndex {
         this.nodes.set(key, { kind: 'file', path, size });
         return path;
     }
-    /** The size a file at `path` was counted as; undefined where no file was counted. */
-    countedSize(path) {
+    /** What was judged to be at `path`, spelled as it is there; undefined where nothing was. */
+    judgedAt(path) {
         const node = this.nodes.get((0,file_names/* foldPath */.t)(path));
-        return node?.kind === 'file' ? node.size : undefined;
+        return node?.path === path ? node : undefined;
     }
     /** `target` is another entry's name (tar hardlinks name their target from the archive root). */
     addHardlink(name, target) {
@@ -1135,9 +1136,9 @@ class SiteLedger {
         if (total > this.limits.maxBytes)
             throw this.tooLarge(`the archive's entries declare ${(0,units/* formatBytes */.z3)(total)} in all`);
     }
-    /** The bytes the file at `path` was counted as, undefined where no file was counted. */
-    countedSize(path) {
-        return this.index.countedSize(path);
+    /** What was judged to be at `path` (a file with the bytes it was counted as); undefined where nothing was. */
+    judgedAt(path) {
+        return this.index.judgedAt(path);
     }
     /** Every entry is in: the symlinks are judged against the whole tree. */
     finish() {
@@ -1367,44 +1368,53 @@ function drainedOrClosed(stream) {
 
 ;// CONCATENATED MODULE: ./src/site/tree-check.ts
 /**
- * The check of what was written, before the staged site is swapped in: whatever unpacked it, the
- * tree is walked as it is on disk and judged by the same rules as the archive's entries were (no
- * link leading out, no two names that are one on macOS or Windows, no `.git`), every file must be
- * as large as it was counted against `max-site-size`, and devices, fifos and sockets are removed
- * (they are no part of a site). Names are read as bytes (see site-paths).
+ * The check of what was written, before the staged site is swapped in: every entry was judged as
+ * the reader announced it (see ledger.ts), so the tree is walked only for what the announcements
+ * cannot tell. Each folder, file and symlink on disk must be one that was judged at that path
+ * (the same kind, a symlink with the same target), each file as large as it was counted against
+ * `max-site-size`; devices, fifos and sockets are removed (they are no part of a site). Names are
+ * read as bytes (see site-paths).
  */
-
 
 
 
 
 
 /**
- * The site's files and symlinks, as site paths: what the site check reads. `countedSize` says
- * what each file was counted as: a file written larger or smaller (a sparse member whose map
- * leads past the size it lists) would pass `max-site-size` unseen.
+ * The site's files and symlinks, as site paths: what the site check reads. `judgedAt` says what
+ * was judged at a path: a file written larger or smaller than counted (a sparse member whose map
+ * leads past the size it lists) would pass `max-site-size` unseen, and anything not judged at all
+ * would pass every rule.
  */
-async function checkStagedTree(root, countedSize, signal) {
-    const index = new EntryIndex();
+async function checkStagedTree(root, judgedAt, signal) {
     const files = [];
     await (0,site_paths/* walkTree */.Ir)(root, async ({ path, onDisk, entry }) => {
-        if (entry.isDirectory())
-            index.addDirectory(path);
-        else if (entry.isFile())
-            index.addFile(checkWrittenSize(path, (0,external_node_fs_.lstatSync)(onDisk).size, countedSize(path)));
-        else if (entry.isSymbolicLink())
-            index.addSymlink(path, (0,site_paths/* decodeSitePath */.xZ)(await (0,promises_.readlink)(onDisk, 'buffer')));
-        else
-            return void (await (0,promises_.rm)(onDisk, { force: true }));
-        if (!entry.isDirectory())
+        const judged = judgedAt(path);
+        if (entry.isDirectory()) {
+            if (judged?.kind !== 'dir')
+                throw notJudged(path, 'a folder');
+        }
+        else if (entry.isFile()) {
+            checkWrittenSize(path, (0,external_node_fs_.lstatSync)(onDisk).size, judged?.kind === 'file' ? judged.size : undefined);
             files.push(path);
+        }
+        else if (entry.isSymbolicLink()) {
+            const target = (0,site_paths/* decodeSitePath */.xZ)(await (0,promises_.readlink)(onDisk, 'buffer'));
+            if (judged?.kind !== 'symlink' || judged.target !== target)
+                throw notJudged(path, 'a symlink');
+            files.push(path);
+        }
+        else
+            await (0,promises_.rm)(onDisk, { force: true });
     }, signal);
-    index.checkSymlinks();
     return files;
+}
+function notJudged(path, what) {
+    return new UnsafeEntryError(path, `was written as ${what}, which is not what the archive's entries said is there`);
 }
 function checkWrittenSize(path, written, counted) {
     if (written === counted)
-        return path;
+        return;
     const listed = counted === undefined ? 'no file there' : (0,units/* formatBytes */.z3)(counted);
     throw new UnsafeEntryError(path, `was written with ${(0,units/* formatBytes */.z3)(written)} where the archive lists ${listed} (a sparse member, whose map ` +
         'may write past the size it lists)');
@@ -2060,7 +2070,7 @@ class ArchiveReceiver {
                 }
                 else
                     await (await this.tar).end();
-                files = await checkStagedTree(this.staging, (path) => this.ledger.countedSize(path), this.options.signal);
+                files = await checkStagedTree(this.staging, (path) => this.ledger.judgedAt(path), this.options.signal);
             }
             catch (error) {
                 if (!(error instanceof errors/* CorruptArchiveError */.sC))
