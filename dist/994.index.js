@@ -414,6 +414,8 @@ var external_node_os_ = __webpack_require__(8161);
 var path_guard = __webpack_require__(8747);
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
+// EXTERNAL MODULE: ./src/site/staging.ts
+var staging = __webpack_require__(6814);
 // EXTERNAL MODULE: ./src/common/text.ts
 var common_text = __webpack_require__(2450);
 // EXTERNAL MODULE: external "node:child_process"
@@ -541,6 +543,7 @@ async function nearestFolder(folder) {
 
 
 
+
 /** The archive of an unpacked export is kept in `<runner temp>/docs-export-<job>`. */
 const ARCHIVE_FOLDER_PREFIX = 'docs-export-';
 /** The runner's temp folder: where the archive of an unpacked export is kept. */
@@ -556,6 +559,24 @@ function runnerTemp(host) {
 function archiveFolderOf(host, jobName) {
     const own = host.env('RUNNER_TEMP') === undefined ? `-${process.pid}` : '';
     return external_node_path_.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`);
+}
+/** An archive folder outside a runner: `docs-export-<job>-<pid>` (see archiveFolderOf). */
+const CLI_ARCHIVE_FOLDER = new RegExp(`^${ARCHIVE_FOLDER_PREFIX}.+-(\\d+)$`);
+/**
+ * Outside a runner, the archive folders that runs killed before their end left in the shared temp
+ * folder (their process no longer runs): nothing else would ever remove them. Best-effort.
+ */
+async function sweepDeadRunsArchives(host, log) {
+    if (archiveOutlivesRun(host))
+        return;
+    const temp = runnerTemp(host);
+    const entries = await (0,promises_.readdir)(temp).catch(() => []);
+    for (const entry of entries) {
+        const pid = Number(CLI_ARCHIVE_FOLDER.exec(entry)?.[1]);
+        if (!Number.isSafeInteger(pid) || pid === process.pid || (0,staging/* isRunning */.W_)(pid))
+            continue;
+        await (0,promises_.rm)(external_node_path_.join(temp, entry), { recursive: true, force: true, maxRetries: 2 }).then(() => log.info(`Removed ${entry} from the temp folder: a run that was killed left it.`), (error) => log.debug(`Could not remove ${entry} from the temp folder: ${(0,common_errors/* errorMessage */.gJ)(error)}`));
+    }
 }
 /**
  * Whether the archive of an unpacked export outlives the run. A runner's temp folder is the job's:
@@ -1267,7 +1288,7 @@ function exportDetails(final, context) {
  * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
  */
 function loadTransferModules() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(457)]).then(__webpack_require__.bind(__webpack_require__, 1457)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
+    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(117)]).then(__webpack_require__.bind(__webpack_require__, 5117)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
     loading.catch(() => undefined);
     return loading;
 }
@@ -1284,6 +1305,8 @@ async function downloadBundle(step) {
     // the product and goes into `path`. Outside a runner the by-product goes with the run, so it is
     // never handed on as `bundle-path`.
     const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path;
+    if (settings.extract)
+        await sweepDeadRunsArchives(host, log);
     const archiveGoes = settings.extract && !archiveOutlivesRun(host);
     const destination = {
         archiveFolder,
@@ -1636,6 +1659,215 @@ function serviceJobBasics(settings, context) {
         log: context.host.log,
         signal: context.signal
     };
+}
+
+
+/***/ }),
+
+/***/ 6814:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   S2: () => (/* binding */ removeQuietly),
+/* harmony export */   W_: () => (/* binding */ isRunning),
+/* harmony export */   Xu: () => (/* binding */ swapIntoPlace),
+/* harmony export */   cC: () => (/* binding */ createStagingFolder),
+/* harmony export */   r7: () => (/* binding */ discardFolder),
+/* harmony export */   xA: () => (/* binding */ sweepStaleFolders)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/**
+ * The site is unpacked into a staging folder next to its destination (same parent, so the final
+ * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
+ * never leaves a half-written site, and an earlier site stays until the new one is complete.
+ *
+ * Every folder of ours beside the site is named `.<site>.<kind>-<pid>-<12 hex>`: `staging` while
+ * it fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
+ * removed. A run that was killed may leave one behind; the next run beside the same site sweeps
+ * them first, and any run sweeps what a dead process left beside another (the CLI's archive
+ * folder is named after its process, so no later run has its name).
+ */
+
+
+
+
+/** A fresh name `.<site>.<kind>-<pid>-<random>` beside `siteDir`. */
+function besideSite(siteDir, kind) {
+    return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(siteDir)}.${kind}-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`);
+}
+/** `.<site>.<kind>-<pid>-<12 hex>`, and `.<site>.<kind>-<12 hex>` as earlier versions named them. */
+const OURS = /^\.(.+)\.(staging|old|trash)-(?:(\d+)-)?[0-9a-f]{12}$/;
+/** Whether process `pid` still runs (one of another user's counts: it cannot be signalled, but it is there). */
+function isRunning(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+/**
+ * Whether `entry` is a folder a dead run left beside another site: its staging or trash (a
+ * previous site moved aside is its own site's to put back).
+ */
+function isDeadRunsLeftover(entry, siteName) {
+    const match = OURS.exec(entry);
+    if (match === null || match[1] === siteName || match[2] === 'old' || match[3] === undefined)
+        return false;
+    const pid = Number(match[3]);
+    return pid !== process.pid && !isRunning(pid);
+}
+/** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
+async function createStagingFolder(siteDir) {
+    const staging = besideSite(siteDir, 'staging');
+    // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(staging).catch(async (error) => {
+        if (error.code !== 'ENOENT')
+            throw error;
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir), { recursive: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(staging);
+    });
+    return staging;
+}
+/**
+ * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
+ * larger one by a detached process, so that a cancelled run can end at once.
+ */
+const QUICK_REMOVAL_ENTRIES = 2000;
+/**
+ * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
+ * old one removed. If the second rename fails, the old site is put back. `entries`, the new
+ * site's, tells how large the old one likely is: a large one is removed by a detached process,
+ * waited for unless `signal` fires (see discardFolder).
+ */
+async function swapIntoPlace(staging, siteDir, how) {
+    const aside = besideSite(siteDir, 'old');
+    let movedAside = false;
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(siteDir, aside);
+        movedAside = true;
+    }
+    catch (error) {
+        if (error.code !== 'ENOENT')
+            throw error;
+    }
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(staging, siteDir);
+    }
+    catch (error) {
+        if (movedAside)
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(aside, siteDir).catch(() => undefined);
+        throw error;
+    }
+    if (!movedAside)
+        return;
+    // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
+    // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
+    const wasEmpty = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rmdir)(aside).then(() => true, () => false);
+    if (wasEmpty)
+        return;
+    if (how.entries <= QUICK_REMOVAL_ENTRIES)
+        await removeQuietly(aside);
+    else
+        await removeDetached([aside], how.signal);
+}
+/**
+ * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
+ * and the folder holds many entries, removing them would take seconds, more than the runner
+ * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
+ * folder is renamed to a trash name at once and removed by a detached process; whatever that
+ * process does not finish, the next run sweeps.
+ */
+async function discardFolder(folder, siteDir, how) {
+    if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES)
+        return removeQuietly(folder);
+    const trash = besideSite(siteDir, 'trash');
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)(folder, trash);
+    }
+    catch {
+        return removeQuietly(folder);
+    }
+    void removeDetached([trash], AbortSignal.abort());
+}
+/**
+ * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
+ * exception: when the site itself is missing but a previous site was moved aside (the run died
+ * inside the swap), that previous site is put back rather than removed. The removal runs in a
+ * process of its own (it may be many thousand files): a cancellation stops the wait, not the
+ * removal.
+ */
+async function sweepStaleFolders(siteDir, log, signal) {
+    const name = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(siteDir);
+    const entries = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir)).catch(() => []);
+    const stale = entries.filter((entry) => OURS.exec(entry)?.[1] === name);
+    const dead = entries.filter((entry) => isDeadRunsLeftover(entry, name));
+    if (stale.length === 0 && dead.length === 0)
+        return;
+    const siteExists = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(siteDir).then(() => true, () => false);
+    const previous = siteExists ? undefined : stale.find((entry) => OURS.exec(entry)?.[2] === 'old');
+    if (previous !== undefined) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir), previous), siteDir);
+        log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
+    }
+    const removed = stale.filter((entry) => entry !== previous);
+    if (removed.length > 0) {
+        log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
+            `${siteDir}: ${removed.join(', ')}`);
+    }
+    if (dead.length > 0) {
+        log.info(`Removing ${dead.length} folder${dead.length === 1 ? '' : 's'} that runs no longer running left in ` +
+            `${(0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir)}: ${dead.join(', ')}`);
+    }
+    removed.push(...dead);
+    if (removed.length === 0)
+        return;
+    await removeDetached(removed.map((entry) => (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(siteDir), entry)), signal);
+}
+/** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
+async function removeQuietly(path) {
+    // A tree deeper than the longest path node can name (GNU tar can make one) goes by the system's rm.
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm)(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => removeDetached([path], undefined));
+}
+/**
+ * The system's own removal (`rm -rf`, `rmdir /s` on Windows) in a process of its own removes
+ * `paths`, so this one does not stall, and trees deeper than a path can name go too. Resolves when
+ * that process ends, or as soon as `until` fires: the process then goes on alone, and this one may
+ * end without waiting for it. Never rejects: whatever it leaves, the next run sweeps.
+ */
+function removeDetached(paths, until) {
+    const [command, args] = process.platform === 'win32'
+        ? ['cmd.exe', ['/d', '/c', 'rmdir', '/s', '/q', ...paths]]
+        : ['rm', ['-rf', '--', ...paths]];
+    return new Promise((resolve) => {
+        try {
+            const remover = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(command, args, { detached: true, stdio: 'ignore', windowsHide: true });
+            const letGo = () => {
+                remover.unref();
+                resolve();
+            };
+            remover.on('error', () => resolve());
+            remover.on('exit', () => {
+                until?.removeEventListener('abort', letGo);
+                resolve();
+            });
+            if (until?.aborted)
+                letGo();
+            else
+                until?.addEventListener('abort', letGo, { once: true });
+        }
+        catch {
+            resolve();
+        }
+    });
 }
 
 

@@ -19,7 +19,13 @@ import { type LinkPolicy, describeLink, linkPolicy, refuseLink } from '../transf
 import type { KeptArchive } from '../transfer/transfer.js'
 import { recordExport } from './export-record.js'
 import { expiryWarning, helmValuesYaml, writeFileAtomically } from './helm-values.js'
-import { archiveFolderOf, archiveOutlivesRun, checkExportPath, checkHelmValuesFile } from './path-check.js'
+import {
+  archiveFolderOf,
+  archiveOutlivesRun,
+  checkExportPath,
+  checkHelmValuesFile,
+  sweepDeadRunsArchives
+} from './path-check.js'
 import { siteVerifier } from './site-check.js'
 import { sendOnce } from '../reply/comment-run.js'
 import type { OnComment } from '../reply/job-reply.js'
@@ -194,6 +200,7 @@ async function downloadBundle(step: DownloadStep): Promise<BundleLink> {
   // the product and goes into `path`. Outside a runner the by-product goes with the run, so it is
   // never handed on as `bundle-path`.
   const archiveFolder = settings.extract ? archiveFolderOf(host, safeName(jobId)) : settings.path
+  if (settings.extract) await sweepDeadRunsArchives(host, log)
   const archiveGoes = settings.extract && !archiveOutlivesRun(host)
   const destination = {
     archiveFolder,

@@ -4,7 +4,7 @@
  * it (a symlinked parent counts), against the runner's own folders, the archive's folder, and
  * what is already there.
  */
-import { lstat, opendir, realpath } from 'node:fs/promises'
+import { lstat, opendir, readdir, realpath, rm } from 'node:fs/promises'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { FlowHost } from '../action/context.js'
@@ -23,6 +23,7 @@ import type { ExportSettings } from '../action/settings.js'
 import { ActionError, InputError, errorMessage } from '../common/errors.js'
 import { foldPath } from '../common/file-names.js'
 import type { Logger } from '../common/log.js'
+import { isRunning } from '../site/staging.js'
 import { serviceText } from '../common/text.js'
 import { writtenByExport } from './export-record.js'
 import { firstTrackedFile } from './tracked-files.js'
@@ -44,6 +45,27 @@ function runnerTemp(host: Pick<FlowHost, 'env'>): string {
 export function archiveFolderOf(host: Pick<FlowHost, 'env'>, jobName: string): string {
   const own = host.env('RUNNER_TEMP') === undefined ? `-${process.pid}` : ''
   return path.join(runnerTemp(host), `${ARCHIVE_FOLDER_PREFIX}${jobName}${own}`)
+}
+
+/** An archive folder outside a runner: `docs-export-<job>-<pid>` (see archiveFolderOf). */
+const CLI_ARCHIVE_FOLDER = new RegExp(`^${ARCHIVE_FOLDER_PREFIX}.+-(\\d+)$`)
+
+/**
+ * Outside a runner, the archive folders that runs killed before their end left in the shared temp
+ * folder (their process no longer runs): nothing else would ever remove them. Best-effort.
+ */
+export async function sweepDeadRunsArchives(host: Pick<FlowHost, 'env'>, log: Logger): Promise<void> {
+  if (archiveOutlivesRun(host)) return
+  const temp = runnerTemp(host)
+  const entries = await readdir(temp).catch((): string[] => [])
+  for (const entry of entries) {
+    const pid = Number(CLI_ARCHIVE_FOLDER.exec(entry)?.[1])
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue
+    await rm(path.join(temp, entry), { recursive: true, force: true, maxRetries: 2 }).then(
+      () => log.info(`Removed ${entry} from the temp folder: a run that was killed left it.`),
+      (error: unknown) => log.debug(`Could not remove ${entry} from the temp folder: ${errorMessage(error)}`)
+    )
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ function besideSite(siteDir: string, kind: Kind): string {
 const OURS = /^\.(.+)\.(staging|old|trash)-(?:(\d+)-)?[0-9a-f]{12}$/
 
 /** Whether process `pid` still runs (one of another user's counts: it cannot be signalled, but it is there). */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

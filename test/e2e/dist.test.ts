@@ -3,7 +3,7 @@
 // and dist/cli.js as a CI script runs the CLI. Both front ends pass the same export and agent tests.
 import { access, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import * as path from 'node:path'
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { type ArchiveEntry, buildZip, fixtureSiteEntries } from '../../simulator/archives.js'
 import {
@@ -743,6 +743,25 @@ describe('the action only', () => {
 })
 
 describe('the CLI only', () => {
+  test('the archive folder a killed run left in the temp folder goes with the next export', async () => {
+    // A process that ran and ended: its pid names a folder nobody else would remove.
+    const gone = spawn(process.execPath, ['-e', ''])
+    const pid = gone.pid as number
+    await new Promise((resolve) => gone.on('exit', resolve))
+    const left = path.join(workspace.dir, 'tmp', `docs-export-job_old-${pid}`)
+    await mkdir(left)
+    await writeFile(path.join(left, 'bundle.tar.gz'), 'x')
+    const live = path.join(workspace.dir, 'tmp', `docs-export-job_live-${process.pid}`)
+    await mkdir(live)
+    const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
+    const run = await cli.run('export', { 'base-url': s.apiUrl, domain: 'docs.acme.com', 'poll-interval': '20ms' })
+    expect(run.exitCode).toBe(0)
+    expect(await readdir(path.join(workspace.dir, 'tmp'))).toEqual([path.basename(live)])
+    expect(run.printed).toContain(
+      `Removed docs-export-job_old-${pid} from the temp folder: a run that was killed left it.`
+    )
+  })
+
   test('outputs as name=value lines on stdout, the log on stderr, and no workflow command anywhere', async () => {
     const s = await simulator({ exportJob: { durationMs: 40, queuedMs: 0 } })
     const run = await runCli({

@@ -1,8 +1,8 @@
-export const id = 457;
-export const ids = [457];
+export const id = 117;
+export const ids = [117];
 export const modules = {
 
-/***/ 1457:
+/***/ 5117:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -2161,194 +2161,8 @@ class ArchiveReceiver {
 }
 function receiver_noop() { }
 
-;// CONCATENATED MODULE: ./src/site/staging.ts
-/**
- * The site is unpacked into a staging folder next to its destination (same parent, so the final
- * move is a rename on one file system) and swapped in only when whole: a failed or cancelled run
- * never leaves a half-written site, and an earlier site stays until the new one is complete.
- *
- * Every folder of ours beside the site is named `.<site>.<kind>-<pid>-<12 hex>`: `staging` while
- * it fills, `old` for the previous site during the swap, `trash` once it is only waiting to be
- * removed. A run that was killed may leave one behind; the next run beside the same site sweeps
- * them first, and any run sweeps what a dead process left beside another (the CLI's archive
- * folder is named after its process, so no later run has its name).
- */
-
-
-
-
-/** A fresh name `.<site>.<kind>-<pid>-<random>` beside `siteDir`. */
-function besideSite(siteDir, kind) {
-    return (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), `.${(0,external_node_path_.basename)(siteDir)}.${kind}-${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
-}
-/** `.<site>.<kind>-<pid>-<12 hex>`, and `.<site>.<kind>-<12 hex>` as earlier versions named them. */
-const OURS = /^\.(.+)\.(staging|old|trash)-(?:(\d+)-)?[0-9a-f]{12}$/;
-/** Whether process `pid` still runs (one of another user's counts: it cannot be signalled, but it is there). */
-function isRunning(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
-/**
- * Whether `entry` is a folder a dead run left beside another site: its staging or trash (a
- * previous site moved aside is its own site's to put back).
- */
-function isDeadRunsLeftover(entry, siteName) {
-    const match = OURS.exec(entry);
-    if (match === null || match[1] === siteName || match[2] === 'old' || match[3] === undefined)
-        return false;
-    const pid = Number(match[3]);
-    return pid !== process.pid && !isRunning(pid);
-}
-/** A fresh, empty folder `.<name>.staging-<random>` beside `siteDir`. */
-async function createStagingFolder(siteDir) {
-    const staging = besideSite(siteDir, 'staging');
-    // Its parent is made only when missing: a recursive mkdir says EEXIST where a part of the path is a file.
-    await (0,promises_.mkdir)(staging).catch(async (error) => {
-        if (error.code !== 'ENOENT')
-            throw error;
-        await (0,promises_.mkdir)((0,external_node_path_.dirname)(siteDir), { recursive: true });
-        await (0,promises_.mkdir)(staging);
-    });
-    return staging;
-}
-/**
- * A folder of up to this many entries is removed by this process (some tens of milliseconds); a
- * larger one by a detached process, so that a cancelled run can end at once.
- */
-const QUICK_REMOVAL_ENTRIES = 2000;
-/**
- * Moves `staging` to `siteDir`: the old site is renamed aside, the new one renamed in, then the
- * old one removed. If the second rename fails, the old site is put back. `entries`, the new
- * site's, tells how large the old one likely is: a large one is removed by a detached process,
- * waited for unless `signal` fires (see discardFolder).
- */
-async function swapIntoPlace(staging, siteDir, how) {
-    const aside = besideSite(siteDir, 'old');
-    let movedAside = false;
-    try {
-        await (0,promises_.rename)(siteDir, aside);
-        movedAside = true;
-    }
-    catch (error) {
-        if (error.code !== 'ENOENT')
-            throw error;
-    }
-    try {
-        await (0,promises_.rename)(staging, siteDir);
-    }
-    catch (error) {
-        if (movedAside)
-            await (0,promises_.rename)(aside, siteDir).catch(() => undefined);
-        throw error;
-    }
-    if (!movedAside)
-        return;
-    // An empty folder where the site goes (made by the workflow, or a checkout's placeholder) is
-    // removed at once: a process of its own for it would cost 50 ms or more, whatever the new site's size.
-    const wasEmpty = await (0,promises_.rmdir)(aside).then(() => true, () => false);
-    if (wasEmpty)
-        return;
-    if (how.entries <= QUICK_REMOVAL_ENTRIES)
-        await removeQuietly(aside);
-    else
-        await removeDetached([aside], how.signal);
-}
-/**
- * Removes a staging folder of `siteDir` that will not be used. When the run is being cancelled
- * and the folder holds many entries, removing them would take seconds, more than the runner
- * waits after its signal (and node's recursive removal stalls the event loop meanwhile): the
- * folder is renamed to a trash name at once and removed by a detached process; whatever that
- * process does not finish, the next run sweeps.
- */
-async function discardFolder(folder, siteDir, how) {
-    if (!how.cancelled || how.entries <= QUICK_REMOVAL_ENTRIES)
-        return removeQuietly(folder);
-    const trash = besideSite(siteDir, 'trash');
-    try {
-        await (0,promises_.rename)(folder, trash);
-    }
-    catch {
-        return removeQuietly(folder);
-    }
-    void removeDetached([trash], AbortSignal.abort());
-}
-/**
- * Removes the folders an earlier run left beside `siteDir` when it was stopped or killed. One
- * exception: when the site itself is missing but a previous site was moved aside (the run died
- * inside the swap), that previous site is put back rather than removed. The removal runs in a
- * process of its own (it may be many thousand files): a cancellation stops the wait, not the
- * removal.
- */
-async function sweepStaleFolders(siteDir, log, signal) {
-    const name = (0,external_node_path_.basename)(siteDir);
-    const entries = await (0,promises_.readdir)((0,external_node_path_.dirname)(siteDir)).catch(() => []);
-    const stale = entries.filter((entry) => OURS.exec(entry)?.[1] === name);
-    const dead = entries.filter((entry) => isDeadRunsLeftover(entry, name));
-    if (stale.length === 0 && dead.length === 0)
-        return;
-    const siteExists = await (0,promises_.stat)(siteDir).then(() => true, () => false);
-    const previous = siteExists ? undefined : stale.find((entry) => OURS.exec(entry)?.[2] === 'old');
-    if (previous !== undefined) {
-        await (0,promises_.rename)((0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), previous), siteDir);
-        log.info(`Put back the previous ${siteDir}, which an earlier run had moved aside to ${previous} when it was stopped`);
-    }
-    const removed = stale.filter((entry) => entry !== previous);
-    if (removed.length > 0) {
-        log.info(`Removing ${removed.length} folder${removed.length === 1 ? '' : 's'} that an earlier run left beside ` +
-            `${siteDir}: ${removed.join(', ')}`);
-    }
-    if (dead.length > 0) {
-        log.info(`Removing ${dead.length} folder${dead.length === 1 ? '' : 's'} that runs no longer running left in ` +
-            `${(0,external_node_path_.dirname)(siteDir)}: ${dead.join(', ')}`);
-    }
-    removed.push(...dead);
-    if (removed.length === 0)
-        return;
-    await removeDetached(removed.map((entry) => (0,external_node_path_.join)((0,external_node_path_.dirname)(siteDir), entry)), signal);
-}
-/** Removes a file or folder tree if it is there; cleanup must not hide the error that caused it. */
-async function removeQuietly(path) {
-    // A tree deeper than the longest path node can name (GNU tar can make one) goes by the system's rm.
-    await (0,promises_.rm)(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => removeDetached([path], undefined));
-}
-/**
- * The system's own removal (`rm -rf`, `rmdir /s` on Windows) in a process of its own removes
- * `paths`, so this one does not stall, and trees deeper than a path can name go too. Resolves when
- * that process ends, or as soon as `until` fires: the process then goes on alone, and this one may
- * end without waiting for it. Never rejects: whatever it leaves, the next run sweeps.
- */
-function removeDetached(paths, until) {
-    const [command, args] = process.platform === 'win32'
-        ? ['cmd.exe', ['/d', '/c', 'rmdir', '/s', '/q', ...paths]]
-        : ['rm', ['-rf', '--', ...paths]];
-    return new Promise((resolve) => {
-        try {
-            const remover = (0,external_node_child_process_.spawn)(command, args, { detached: true, stdio: 'ignore', windowsHide: true });
-            const letGo = () => {
-                remover.unref();
-                resolve();
-            };
-            remover.on('error', () => resolve());
-            remover.on('exit', () => {
-                until?.removeEventListener('abort', letGo);
-                resolve();
-            });
-            if (until?.aborted)
-                letGo();
-            else
-                until?.addEventListener('abort', letGo, { once: true });
-        }
-        catch {
-            resolve();
-        }
-    });
-}
-
+// EXTERNAL MODULE: ./src/site/staging.ts
+var site_staging = __webpack_require__(6814);
 // EXTERNAL MODULE: ./src/service/failure.ts
 var failure = __webpack_require__(8817);
 // EXTERNAL MODULE: ./src/service/retry.ts
@@ -2768,10 +2582,10 @@ function unpackLocalBundle(file, options) {
  */
 async function withArchiveStaging(options, body) {
     (0,common_errors/* throwIfCancelled */.dZ)(options.signal);
-    await sweepStaleFolders(options.archiveFolder, options.log, options.signal);
+    await (0,site_staging/* sweepStaleFolders */.xA)(options.archiveFolder, options.log, options.signal);
     if (options.siteDir !== undefined)
-        await sweepStaleFolders(options.siteDir, options.log, options.signal);
-    const archiveStaging = await createStagingFolder(options.archiveFolder).catch((error) => {
+        await (0,site_staging/* sweepStaleFolders */.xA)(options.siteDir, options.log, options.signal);
+    const archiveStaging = await (0,site_staging/* createStagingFolder */.cC)(options.archiveFolder).catch((error) => {
         throw writeFailure(error, `the folder ${options.archiveFolder} for the bundle`);
     });
     try {
@@ -2779,7 +2593,7 @@ async function withArchiveStaging(options, body) {
     }
     finally {
         // Gone already when swapped in.
-        await removeQuietly(archiveStaging);
+        await (0,site_staging/* removeQuietly */.S2)(archiveStaging);
     }
 }
 /** The download attempts, each writing the archive into `archiveStaging`; then the swap of what the last received. */
@@ -2869,7 +2683,7 @@ async function receive(options, archiveStaging, fill) {
     let siteStaging;
     try {
         if (options.siteDir !== undefined) {
-            siteStaging = await createStagingFolder(options.siteDir).catch((error) => {
+            siteStaging = await (0,site_staging/* createStagingFolder */.cC)(options.siteDir).catch((error) => {
                 throw writeFailure(error, `a staging folder beside ${options.siteDir}`);
             });
         }
@@ -2894,7 +2708,7 @@ async function receive(options, archiveStaging, fill) {
         await receiver?.discard();
         if (siteStaging !== undefined) {
             const how = { cancelled: signal?.aborted === true, entries: receiver?.entries ?? 0 };
-            await discardFolder(siteStaging, options.siteDir, how);
+            await (0,site_staging/* discardFolder */.r7)(siteStaging, options.siteDir, how);
         }
         throw cause;
     }
@@ -2920,18 +2734,18 @@ async function finish(options, archiveStaging, received) {
     try {
         (0,common_errors/* throwIfCancelled */.dZ)(options.signal);
         await (0,promises_.rename)(partFileIn(archiveStaging), (0,external_node_path_.join)(archiveStaging, archiveName));
-        await swapIntoPlace(archiveStaging, archiveFolder, { entries: 1, signal: options.signal });
+        await (0,site_staging/* swapIntoPlace */.Xu)(archiveStaging, archiveFolder, { entries: 1, signal: options.signal });
         options.onArchive?.(kept);
         if (siteDir !== undefined && staging !== undefined && files !== undefined) {
             await options.review?.(staging, files);
-            await swapIntoPlace(staging, siteDir, { entries: received.entries, signal: options.signal });
+            await (0,site_staging/* swapIntoPlace */.Xu)(staging, siteDir, { entries: received.entries, signal: options.signal });
         }
     }
     catch (error) {
         const how = { cancelled: options.signal?.aborted === true, entries: received.entries };
         // The archive's staging folder is its caller's to remove (see withArchiveStaging).
         if (staging !== undefined && siteDir !== undefined)
-            await discardFolder(staging, siteDir, how);
+            await (0,site_staging/* discardFolder */.r7)(staging, siteDir, how);
         throw writeFailure(error, siteDir === undefined ? `the bundle file ${archiveFile}` : `the site into ${siteDir}`);
     }
     if (siteDir !== undefined && counts !== undefined) {
