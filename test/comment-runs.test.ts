@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals'
 import * as path from 'node:path'
 import type { RecordedRequest, Simulator, SimulatorOptions } from '../simulator/server.js'
-import { type Inputs, type RunOptions, type RunResult, eventFile, simulatorPerTest } from './support/harness.js'
+import { type Inputs, type RunOptions, type RunResult, runOnEvent, simulatorPerTest } from './support/harness.js'
 import {
   REPO,
   commitCommentEvent,
@@ -39,34 +39,17 @@ const OPERATIONS: Record<'deploy' | 'export' | 'agent-status' | 'automation', In
   'agent-status': { operation: 'agent-status', 'project-id': 'proj_123', 'job-id': 'job_abc' }
 }
 
-async function onEvent(
-  sim: Simulator,
-  name: string,
-  payload: unknown,
-  inputs: Inputs,
-  options: RunOptions = {}
-): Promise<RunResult> {
-  const env = {
-    ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_API_URL: sim.githubApiUrl,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_JOB: 'docs',
-    GITHUB_ACTION: 'admin',
-    GITHUB_WORKSPACE: temp.dir
-  }
-  return sims.current.run(
+function onEvent(name: string, payload: unknown, inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
+  const env = { GITHUB_JOB: 'docs', GITHUB_ACTION: 'admin', ...options.env }
+  return runOnEvent(
+    sims.current,
+    temp.dir,
+    { name, payload },
+    { path: path.join(temp.dir, 'site'), ...inputs },
     {
-      'api-key': sim.apiKey,
-      'base-url': sim.apiUrl,
-      'github-token': 'ghs_testtoken0123456789',
-      'poll-interval': '1s',
-      'max-poll-interval': '2s',
-      path: path.join(temp.dir, 'site'),
-      ...inputs
-    },
-    { ...options, env: { ...env, ...options.env } }
+      ...options,
+      env
+    }
   )
 }
 
@@ -86,7 +69,7 @@ describe('the gate on every event that carries a comment or a review', () => {
     for (const operation of Object.keys(OPERATIONS) as Array<keyof typeof OPERATIONS>) {
       test(`${name}, ${operation}: an author without permission sends nothing, after a notice`, async () => {
         const sim = await startSim({ github: { permissions: { octocat: 'none' } } })
-        const { failure, outputs, log } = await onEvent(sim, name, payload, OPERATIONS[operation])
+        const { failure, outputs, log } = await onEvent(name, payload, OPERATIONS[operation])
         expect(failure).toBeUndefined()
         expect(outputs.get('skipped')).toBe('true')
         expect(outputs.get('skip-reason')).toBe('permission')
@@ -99,13 +82,13 @@ describe('the gate on every event that carries a comment or a review', () => {
 
   test('a review without the command is skipped (no-command); one with it goes on to the permission', async () => {
     const sim = await startSim()
-    const silent = await onEvent(sim, 'pull_request_review', reviewEvent(null), {
+    const silent = await onEvent('pull_request_review', reviewEvent(null), {
       ...OPERATIONS.deploy,
       'comment-command': '/docs-deploy'
     })
     expect(silent.outputs.get('skip-reason')).toBe('no-command')
     expect(sim.github.thread(REPO, 12).comments).toEqual([])
-    const asked = await onEvent(sim, 'pull_request_review', reviewEvent('/docs-deploy now'), {
+    const asked = await onEvent('pull_request_review', reviewEvent('/docs-deploy now'), {
       ...OPERATIONS.deploy,
       'comment-command': '/docs-deploy'
     })
@@ -119,7 +102,6 @@ describe('the gate on every event that carries a comment or a review', () => {
   test('an edited review, like an edited comment, runs nothing', async () => {
     const sim = await startSim()
     const { outputs } = await onEvent(
-      sim,
       'pull_request_review',
       { ...reviewEvent('/docs-deploy'), action: 'edited' },
       {
@@ -134,7 +116,6 @@ describe('the gate on every event that carries a comment or a review', () => {
   test('an event the gate does not know fails closed while comment-command is set', async () => {
     const sim = await startSim()
     const { failure, failureKind } = await onEvent(
-      sim,
       'sponsorship',
       { action: 'created' },
       {
@@ -147,14 +128,14 @@ describe('the gate on every event that carries a comment or a review', () => {
     expect(failureKind).toBe('input')
     expect(sim.requests).toEqual([])
     // Without comment-command, an event the gate does not know carries no comment to judge: it runs.
-    const plain = await onEvent(sim, 'sponsorship', { action: 'created' }, OPERATIONS.deploy)
+    const plain = await onEvent('sponsorship', { action: 'created' }, OPERATIONS.deploy)
     expect(plain.failure).toBeUndefined()
     expect(sim.count('deploy-trigger')).toBe(1)
   })
 
   test("an unknown event whose payload carries a comment is judged by that comment's author", async () => {
     const sim = await startSim({ github: { permissions: { octocat: 'read' } } })
-    const { outputs } = await onEvent(sim, 'team_discussion_comment', discussionCommentEvent('hi'), OPERATIONS.deploy)
+    const { outputs } = await onEvent('team_discussion_comment', discussionCommentEvent('hi'), OPERATIONS.deploy)
     expect(outputs.get('skip-reason')).toBe('permission')
     expect(serviceRequests(sim)).toEqual([])
   })
@@ -173,12 +154,12 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
       const sim = await startSim()
       const event = issueCommentEvent('/docs-admin go')
       sim.addFault({ route, status: 500, process: true })
-      const first = await onEvent(sim, 'issue_comment', event, OPERATIONS[operation])
+      const first = await onEvent('issue_comment', event, OPERATIONS[operation])
       expect(first.failure).toContain('may have processed the request')
       const [reply] = written(sim, 7)
       expect(readReplyMarker(reply?.body ?? '')).toMatchObject({ asked: operation === 'export' ? 'start' : 'trigger' })
       expect(reply?.body).toContain('❌')
-      const rerun = await onEvent(sim, 'issue_comment', event, OPERATIONS[operation], RERUN)
+      const rerun = await onEvent('issue_comment', event, OPERATIONS[operation], RERUN)
       expect(rerun.failure).toContain('this rerun does not ask again')
       expect(sim.count(route)).toBe(1)
       // Still the one reply, now saying why nothing was sent.
@@ -190,10 +171,10 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
   test('deploy: a rerun follows the deployment its first attempt triggered, in the same reply', async () => {
     const sim = await startSim({ deployment: { durationMs: 60_000, queuedMs: 500 } })
     const event = issueCommentEvent('/docs-admin go')
-    const first = await onEvent(sim, 'issue_comment', event, { ...OPERATIONS.deploy, timeout: '20s' })
+    const first = await onEvent('issue_comment', event, { ...OPERATIONS.deploy, timeout: '20s' })
     expect(first.failure).toContain('did not finish within `timeout`')
     const statusId = first.outputs.get('job-id')
-    const rerun = await onEvent(sim, 'issue_comment', event, { ...OPERATIONS.deploy, timeout: '20m' }, RERUN)
+    const rerun = await onEvent('issue_comment', event, { ...OPERATIONS.deploy, timeout: '20m' }, RERUN)
     expect(rerun.failure).toBeUndefined()
     expect(rerun.outputs.get('job-id')).toBe(statusId)
     expect(rerun.outputs.get('status')).toBe('success')
@@ -208,7 +189,7 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
   test('automation: a rerun takes the job its first attempt queued from the reply, and says so', async () => {
     const sim = await startSim()
     const event = issueCommentEvent('/docs-admin go')
-    const first = await onEvent(sim, 'issue_comment', event, OPERATIONS.automation)
+    const first = await onEvent('issue_comment', event, OPERATIONS.automation)
     expect(first.failure).toBeUndefined()
     const [queued] = sim.automationRuns
     expect(first.outputs.get('automation-run-id')).toBe(queued?.instanceId)
@@ -223,7 +204,7 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
       job: { jobId: queued?.jobId }
     })
 
-    const rerun = await onEvent(sim, 'issue_comment', event, OPERATIONS.automation, RERUN)
+    const rerun = await onEvent('issue_comment', event, OPERATIONS.automation, RERUN)
     expect(rerun.failure).toBeUndefined()
     expect(sim.count('automation-trigger')).toBe(1)
     expect(Object.fromEntries(rerun.outputs)).toEqual({
@@ -249,11 +230,11 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
     const sim = await startSim()
     const event = issueCommentEvent('/docs-admin go')
     const quiet = { 'comment-reply': 'false' }
-    const refused = await onEvent(sim, 'issue_comment', event, { ...OPERATIONS.deploy, ...quiet }, RERUN)
+    const refused = await onEvent('issue_comment', event, { ...OPERATIONS.deploy, ...quiet }, RERUN)
     expect(refused.failure).toContain('`comment-reply` is `false`')
     expect(refused.failure).toContain('trigger a deployment of project proj_123')
     expect(sim.count('deploy-trigger')).toBe(0)
-    const agent = await onEvent(sim, 'issue_comment', event, { ...OPERATIONS['agent-status'], ...quiet }, RERUN)
+    const agent = await onEvent('issue_comment', event, { ...OPERATIONS['agent-status'], ...quiet }, RERUN)
     expect(agent.failure).toBeUndefined()
     expect(sim.count('agent-get')).toBeGreaterThan(0)
     expect(written(sim, 7)).toEqual([])
@@ -262,9 +243,9 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
   test('a discussion comment gets no reply, so its rerun refuses to trigger again', async () => {
     const sim = await startSim()
     const event = discussionCommentEvent('/docs-admin go')
-    const first = await onEvent(sim, 'discussion_comment', event, OPERATIONS.deploy)
+    const first = await onEvent('discussion_comment', event, OPERATIONS.deploy)
     expect(first.failure).toBeUndefined()
-    const rerun = await onEvent(sim, 'discussion_comment', event, OPERATIONS.deploy, RERUN)
+    const rerun = await onEvent('discussion_comment', event, OPERATIONS.deploy, RERUN)
     expect(rerun.failure).toContain('keeps no reply to a `discussion_comment` comment')
     expect(sim.count('deploy-trigger')).toBe(1)
   })
@@ -277,11 +258,11 @@ describe('a rerun of a comment run never sends a once-only request again', () =>
       { inputs: OPERATIONS.export, env: { GITHUB_ACTION: 'export' } }
     ]
     for (const step of steps) {
-      const result = await onEvent(sim, 'pull_request_review_comment', event, step.inputs, { env: step.env })
+      const result = await onEvent('pull_request_review_comment', event, step.inputs, { env: step.env })
       expect(result.failure).toBeUndefined()
     }
     for (const step of steps) {
-      const result = await onEvent(sim, 'pull_request_review_comment', event, step.inputs, {
+      const result = await onEvent('pull_request_review_comment', event, step.inputs, {
         env: { ...step.env, GITHUB_RUN_ATTEMPT: '2' }
       })
       expect(result.failure).toBeUndefined()

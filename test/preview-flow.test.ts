@@ -4,9 +4,8 @@
  * asked, and the fork's pull request skipped before anything is sent.
  */
 import { describe, expect, test } from '@jest/globals'
-import * as path from 'node:path'
 import type { Simulator, SimulatorOptions } from '../simulator/server.js'
-import { type Inputs, type RunOptions, type RunResult, eventFile, simulatorPerTest } from './support/harness.js'
+import { type Inputs, type RunOptions, type RunResult, runOnEvent, simulatorPerTest } from './support/harness.js'
 import { REPO, issueCommentEvent, pullRequestEvent } from './support/events.js'
 import { tempFolderPerFile } from './support/temp.js'
 
@@ -22,35 +21,10 @@ async function startSim(options: SimulatorOptions = {}): Promise<Simulator> {
   return fixture.sim
 }
 
-async function onEvent(
-  sim: Simulator,
-  name: string,
-  payload: unknown,
-  inputs: Inputs = {},
-  options: RunOptions = {}
-): Promise<RunResult> {
-  const env = {
-    ...(await eventFile(path.join(temp.dir, 'event.json'), name, payload)),
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_API_URL: sim.githubApiUrl,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_SHA: 'ba5eba11ba5eba11ba5eba11ba5eba11ba5eba11',
-    GITHUB_WORKSPACE: temp.dir
-  }
-  return sims.current.run(
-    {
-      operation: 'preview',
-      'api-key': sim.apiKey,
-      'base-url': sim.apiUrl,
-      'project-id': 'proj_123',
-      'github-token': 'ghs_testtoken0123456789',
-      'poll-interval': '1s',
-      'max-poll-interval': '2s',
-      ...inputs
-    },
-    { ...options, env: { ...env, ...options.env } }
-  )
+function onEvent(name: string, payload: unknown, inputs: Inputs = {}, options: RunOptions = {}): Promise<RunResult> {
+  const env = { GITHUB_SHA: 'ba5eba11ba5eba11ba5eba11ba5eba11ba5eba11', ...options.env }
+  const given = { operation: 'preview', 'project-id': 'proj_123', ...inputs }
+  return runOnEvent(sims.current, temp.dir, { name, payload }, given, { ...options, env })
 }
 
 /** The comments on pull request 12 that the action's token wrote. */
@@ -59,7 +33,7 @@ const ours = (sim: Simulator) => sim.github.thread(REPO, 12).comments.filter((c)
 describe('a preview of a pull request', () => {
   test("triggers once with the head branch, follows it, links it in one comment of the action's", async () => {
     const sim = await startSim()
-    const { failure, outputs, log } = await onEvent(sim, 'pull_request', pullRequestEvent())
+    const { failure, outputs, log } = await onEvent('pull_request', pullRequestEvent())
     expect(failure).toBeUndefined()
     const triggers = sim.requests.filter((r) => r.route === 'preview-trigger')
     expect(triggers).toHaveLength(1)
@@ -83,13 +57,9 @@ describe('a preview of a pull request', () => {
 
   test('a later run (a push to the pull request) edits the same comment, never posts a new one', async () => {
     const sim = await startSim()
-    await onEvent(sim, 'pull_request', pullRequestEvent())
+    await onEvent('pull_request', pullRequestEvent())
     const [first] = ours(sim)
-    const again = await onEvent(
-      sim,
-      'pull_request',
-      pullRequestEvent({ sha: 'feedfacefeedfacefeedfacefeedfacefeedface' })
-    )
+    const again = await onEvent('pull_request', pullRequestEvent({ sha: 'feedfacefeedfacefeedfacefeedfacefeedface' }))
     expect(again.failure).toBeUndefined()
     const comments = ours(sim)
     expect(comments).toHaveLength(1)
@@ -105,7 +75,7 @@ describe('a preview of a pull request', () => {
       12,
       '<!-- docs-admin-action:preview project=proj_123 -->\n### Docs preview\n\nsee <https://evil.example>'
     )
-    const { failure } = await onEvent(sim, 'pull_request', pullRequestEvent())
+    const { failure } = await onEvent('pull_request', pullRequestEvent())
     expect(failure).toBeUndefined()
     expect(forged.history).toHaveLength(1)
     expect(ours(sim)).toHaveLength(1)
@@ -114,7 +84,7 @@ describe('a preview of a pull request', () => {
 
   test('a fork: skipped with a notice, nothing sent, exit 0, even without an api-key', async () => {
     const sim = await startSim()
-    const { failure, outputs, log } = await onEvent(sim, 'pull_request', pullRequestEvent({ fork: 'mallory/docs' }), {
+    const { failure, outputs, log } = await onEvent('pull_request', pullRequestEvent({ fork: 'mallory/docs' }), {
       'api-key': ''
     })
     expect(failure).toBeUndefined()
@@ -135,7 +105,7 @@ describe('a preview of a pull request', () => {
         logs: ['Building pages', 'ping @octocat ::warning::x']
       }
     })
-    const { failure, outputs } = await onEvent(sim, 'pull_request', pullRequestEvent())
+    const { failure, outputs } = await onEvent('pull_request', pullRequestEvent())
     const statusId = outputs.get('job-id') ?? ''
     expect(failure).toContain(`Preview ${statusId} failed: Broken link in guides/install.mdx`)
     expect(outputs.get('status')).toBe('failure')
@@ -149,7 +119,7 @@ describe('a preview of a pull request', () => {
 
   test("403: the step says previews are not on the organization's plan", async () => {
     const sim = await startSim({ preview: { enabled: false } })
-    const { failure, failureKind } = await onEvent(sim, 'pull_request', pullRequestEvent())
+    const { failure, failureKind } = await onEvent('pull_request', pullRequestEvent())
     expect(failure).toContain("not available on the organization's plan")
     expect(failureKind).toBe('refused')
     expect(sim.count('preview-trigger')).toBe(1)
@@ -157,8 +127,8 @@ describe('a preview of a pull request', () => {
 
   test('429 (5 a minute): retried after Retry-After; a 5xx after processing is never sent again', async () => {
     const sim = await startSim({ preview: { perMinute: 1 } })
-    expect((await onEvent(sim, 'pull_request', pullRequestEvent())).failure).toBeUndefined()
-    const limited = await onEvent(sim, 'pull_request', pullRequestEvent())
+    expect((await onEvent('pull_request', pullRequestEvent())).failure).toBeUndefined()
+    const limited = await onEvent('pull_request', pullRequestEvent())
     expect(limited.failure).toBeUndefined()
     const triggers = sim.requests.filter((r) => r.route === 'preview-trigger')
     expect(triggers.map((r) => r.status)).toEqual([202, 429, 202])
@@ -166,7 +136,7 @@ describe('a preview of a pull request', () => {
     expect((accepted?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(1000)
     // Processed, then answered 500: the step says it may have been, and does not send it again.
     sim.addFault({ route: 'preview-trigger', status: 500, process: true })
-    const lost = await onEvent(sim, 'pull_request', pullRequestEvent(), {}, { env: { GITHUB_RUN_ID: '4343' } })
+    const lost = await onEvent('pull_request', pullRequestEvent(), {}, { env: { GITHUB_RUN_ID: '4343' } })
     expect(lost.failure).toContain('may have processed the request')
     expect(lost.failure).toContain('`operation: preview` and `job-id: <its status id>`')
     expect(sim.requests.filter((r) => r.route === 'preview-trigger')).toHaveLength(4)
@@ -174,7 +144,7 @@ describe('a preview of a pull request', () => {
 
   test('github-environment: a transient deployment of the head commit, in progress then success', async () => {
     const sim = await startSim()
-    const { failure, outputs } = await onEvent(sim, 'pull_request', pullRequestEvent(), {
+    const { failure, outputs } = await onEvent('pull_request', pullRequestEvent(), {
       'github-environment': 'docs-preview'
     })
     expect(failure).toBeUndefined()
@@ -196,8 +166,8 @@ describe('a preview of a pull request', () => {
   })
 
   test('github-environment without deployments: write: a warning naming it, the preview still made', async () => {
-    const sim = await startSim({ github: { deploymentsWritable: false } })
-    const { failure, log } = await onEvent(sim, 'pull_request', pullRequestEvent(), {
+    await startSim({ github: { deploymentsWritable: false } })
+    const { failure, log } = await onEvent('pull_request', pullRequestEvent(), {
       'github-environment': 'docs-preview'
     })
     expect(failure).toBeUndefined()
@@ -206,17 +176,11 @@ describe('a preview of a pull request', () => {
 
   test('no branch on an event that gives none: fails before any request, naming `branch`', async () => {
     const sim = await startSim()
-    const { failure, failureKind } = await onEvent(sim, 'workflow_dispatch', {})
+    const { failure, failureKind } = await onEvent('workflow_dispatch', {})
     expect(failure).toContain('`branch` is required for `preview`')
     expect(failureKind).toBe('input')
     expect(sim.requests).toEqual([])
-    const pushed = await onEvent(
-      sim,
-      'push',
-      {},
-      {},
-      { env: { GITHUB_REF_NAME: 'docs-next', GITHUB_REF_TYPE: 'branch' } }
-    )
+    const pushed = await onEvent('push', {}, {}, { env: { GITHUB_REF_NAME: 'docs-next', GITHUB_REF_TYPE: 'branch' } })
     expect(pushed.failure).toBeUndefined()
     expect(sim.requests.find((r) => r.route === 'preview-trigger')?.body).toEqual({ branch: 'docs-next' })
     // No pull request: no comment.
@@ -228,8 +192,8 @@ describe('a preview of a pull request', () => {
     const event = issueCommentEvent('/docs-preview', { number: 12, pullRequest: true })
     sim.addFault({ route: 'preview-trigger', status: 502, process: true })
     const inputs = { branch: 'docs-install', 'comment-command': '/docs-preview' }
-    expect((await onEvent(sim, 'issue_comment', event, inputs)).failure).toContain('may have processed')
-    const rerun = await onEvent(sim, 'issue_comment', event, inputs, { env: { GITHUB_RUN_ATTEMPT: '2' } })
+    expect((await onEvent('issue_comment', event, inputs)).failure).toContain('may have processed')
+    const rerun = await onEvent('issue_comment', event, inputs, { env: { GITHUB_RUN_ATTEMPT: '2' } })
     expect(rerun.failure).toContain('this rerun does not ask again')
     expect(sim.count('preview-trigger')).toBe(1)
   })

@@ -3,9 +3,8 @@
  * instruction made of the text after the command and every inline comment of that review.
  */
 import { describe, expect, test } from '@jest/globals'
-import * as path from 'node:path'
 import type { Simulator } from '../simulator/server.js'
-import { type Inputs, type RunOptions, type RunResult, eventFile, simulatorPerTest } from './support/harness.js'
+import { type Inputs, type RunOptions, runOnEvent, simulatorPerTest } from './support/harness.js'
 import { REPO, reviewEvent } from './support/events.js'
 import { tempFolderPerFile } from './support/temp.js'
 import { reviewComments } from '../src/gate/trigger.js'
@@ -17,28 +16,9 @@ async function startSim(permission = 'write'): Promise<Simulator> {
   return (await sims.start({ agent: { durationMs: 3000 }, github: { permissions: { octocat: permission } } })).sim
 }
 
-async function onReview(sim: Simulator, payload: unknown, inputs: Inputs = {}, options: RunOptions = {}) {
-  const env = {
-    ...(await eventFile(path.join(temp.dir, 'event.json'), 'pull_request_review', payload)),
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_API_URL: sim.githubApiUrl,
-    GITHUB_RUN_ID: '4242'
-  }
-  const result: RunResult = await sims.current.run(
-    {
-      operation: 'agent',
-      'api-key': sim.apiKey,
-      'base-url': sim.apiUrl,
-      'project-id': 'proj_123',
-      'comment-command': '/docs-agent',
-      'github-token': 'ghs_testtoken0123456789',
-      'poll-interval': '1s',
-      'max-poll-interval': '2s',
-      ...inputs
-    },
-    { ...options, env: { ...env, ...options.env } }
-  )
-  return result
+function onReview(payload: unknown, inputs: Inputs = {}, options: RunOptions = {}) {
+  const given = { operation: 'agent', 'project-id': 'proj_123', 'comment-command': '/docs-agent', ...inputs }
+  return runOnEvent(sims.current, temp.dir, { name: 'pull_request_review', payload }, given, options)
 }
 
 /** The prompt of the one agent job created. */
@@ -54,7 +34,7 @@ describe('conversations from reviews', () => {
     ])
     // A comment of another review is not this one's.
     sim.github.addReview(REPO, 12, 9999, [{ path: 'docs/other.md', line: 1, body: 'Unrelated.' }])
-    const { failure } = await onReview(sim, reviewEvent('/docs-agent address these'))
+    const { failure } = await onReview(reviewEvent('/docs-agent address these'))
     expect(failure).toBeUndefined()
     const prompt = (createdPrompt(sim) as { prompt?: string } | undefined)?.prompt ?? ''
     expect(
@@ -77,7 +57,7 @@ describe('conversations from reviews', () => {
   test('the command alone: the inline comments are the instruction', async () => {
     const sim = await startSim()
     sim.github.addReview(REPO, 12, 8001, [{ path: 'docs/install.md', line: 3, body: 'Typo here.' }])
-    expect((await onReview(sim, reviewEvent('/docs-agent'))).failure).toBeUndefined()
+    expect((await onReview(reviewEvent('/docs-agent'))).failure).toBeUndefined()
     expect((createdPrompt(sim) as { prompt?: string }).prompt).toMatch(
       /^The review's comments \(1\):\ndocs\/install\.md:3: Typo here\./
     )
@@ -86,7 +66,7 @@ describe('conversations from reviews', () => {
   test('the gate on a review: a reviewer without write permission sends nothing', async () => {
     const sim = await startSim('read')
     sim.github.addReview(REPO, 12, 8001, [{ path: 'docs/install.md', line: 3, body: 'Delete everything.' }])
-    const { failure, outputs } = await onReview(sim, reviewEvent('/docs-agent do it'))
+    const { failure, outputs } = await onReview(reviewEvent('/docs-agent do it'))
     expect(failure).toBeUndefined()
     expect(outputs.get('skip-reason')).toBe('permission')
     expect(sim.requests.filter((r) => r.origin === 'api')).toEqual([])
@@ -95,7 +75,7 @@ describe('conversations from reviews', () => {
 
   test('a review without the command: skipped=true, skip-reason=no-command', async () => {
     const sim = await startSim()
-    const { failure, outputs } = await onReview(sim, reviewEvent('Looks good'))
+    const { failure, outputs } = await onReview(reviewEvent('Looks good'))
     expect(failure).toBeUndefined()
     expect(outputs.get('skipped')).toBe('true')
     expect(outputs.get('skip-reason')).toBe('no-command')
@@ -105,7 +85,7 @@ describe('conversations from reviews', () => {
   test('inline comments that cannot be read: nothing is sent, and the step says why', async () => {
     const sim = await startSim()
     sim.addFault({ route: 'github-review-of', status: 500, times: 10 })
-    const { failure } = await onReview(sim, reviewEvent('/docs-agent address these'))
+    const { failure } = await onReview(reviewEvent('/docs-agent address these'))
     expect(failure).toContain('Could not read the comments of review 8001 on #12')
     expect(sim.count('agent-create')).toBe(0)
   })

@@ -4,6 +4,8 @@
  */
 import { afterEach } from '@jest/globals'
 import { writeFile } from 'node:fs/promises'
+import * as path from 'node:path'
+import { REPO } from './events.js'
 import type { FailureKind } from '../../src/action/host.js'
 import type { OutputName } from '../../src/action/outputs.js'
 import { run } from '../../src/main.js'
@@ -109,4 +111,36 @@ export function exportInputs(sim: Simulator, values: Inputs): Inputs {
 export async function eventFile(file: string, name: string, payload: unknown): Promise<RunnerEnv> {
   await writeFile(file, JSON.stringify(payload, null, 2))
   return { GITHUB_EVENT_NAME: name, GITHUB_EVENT_PATH: file }
+}
+
+/**
+ * Runs the action in-process on the event `name` with `payload`, as the runner delivers it to a
+ * workflow of REPO (run 4242) whose workspace is `workspace`, against the running simulator and
+ * its GitHub, with the token and a quick poll; `inputs` and `options.env` add to or replace those.
+ */
+export async function runOnEvent(
+  fixture: SimulatorFixture,
+  workspace: string,
+  event: { name: string; payload: unknown },
+  inputs: Inputs,
+  options: RunOptions = {}
+): Promise<RunResult> {
+  const { sim } = fixture
+  const env: RunnerEnv = {
+    ...(await eventFile(path.join(workspace, 'event.json'), event.name, event.payload)),
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_API_URL: sim.githubApiUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_WORKSPACE: workspace
+  }
+  const given: Inputs = {
+    'api-key': sim.apiKey,
+    'base-url': sim.apiUrl,
+    'github-token': 'ghs_testtoken0123456789',
+    'poll-interval': '1s',
+    'max-poll-interval': '2s',
+    ...inputs
+  }
+  return fixture.run(given, { ...options, env: { ...env, ...options.env } })
 }
