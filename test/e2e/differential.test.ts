@@ -32,6 +32,7 @@ import {
   type Trait,
   UTF8_NAMES_WITHOUT_FLAG,
   UTF8_NAMES_WITH_FLAG,
+  ZIP64_LOCAL_FIELD,
   ZIP64_LOCAL_SIZES,
   ZIP64_SIZE_ONLY
 } from '../support/archive-traits.js'
@@ -501,7 +502,7 @@ const SAME_TREE: SameTreeCase[] = [
     reader: 'zip',
     build: () => pythonArchive({ kind: 'zip', stream: true, zip64: true, entries: siteForZip() }),
     holds: SITE,
-    traits: [DATA_DESCRIPTORS, ZIP64_LOCAL_SIZES]
+    traits: [DATA_DESCRIPTORS, ZIP64_LOCAL_FIELD]
   }
 ]
 

@@ -89,6 +89,15 @@ export const ZIP64_LOCAL_SIZES: Trait = {
     localHeaders(zip).some((header) => header.compressedSize === 0xffffffff && extraIds(header.extra).includes(1))
 }
 
+/**
+ * A zip64 block in local headers, whatever their size fields say: streaming, Debian's Python 3.11.2 writes
+ * zeros there and Python 3.11.7 writes 0xffffffff.
+ */
+export const ZIP64_LOCAL_FIELD: Trait = {
+  what: 'zip local headers with a zip64 extra field',
+  holds: (zip) => localHeaders(zip).some((header) => extraIds(header.extra).includes(1))
+}
+
 export const ZIP64_SIZE_ONLY: Trait = {
   what: 'zip local headers whose zip64 field holds only the uncompressed size',
   holds: (zip) =>
