@@ -209,8 +209,8 @@ export const INPUTS = {
   },
   'project-id': {
     description:
-      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
-      '`automation`, and for `deploy` unless `job-id` is given.',
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, ' +
+      '`preview` and `automation`, and for `deploy` unless `job-id` is given.',
     parse: kind.segment,
     for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
   },
