@@ -1,7 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
-import { INPUTS } from '../src/action/inputs.js'
+import { INPUTS, OPERATIONS } from '../src/action/inputs.js'
+import { readSettings } from '../src/action/settings.js'
 import { OUTPUT_NAMES } from '../src/action/outputs.js'
 import { EXIT_CODES } from '../src/cli/exit-codes.js'
 
@@ -12,30 +13,54 @@ interface ActionYml {
 }
 
 const action = parse(await readFile(new URL('../action.yml', import.meta.url), 'utf8')) as ActionYml
-const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
-const changelog = await readFile(new URL('../CHANGELOG.md', import.meta.url), 'utf8')
-const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+const readFromRoot = (name: string): Promise<string> => readFile(new URL(`../${name}`, import.meta.url), 'utf8')
+const readme = await readFromRoot('README.md')
+const reference = await readFromRoot('docs/reference.md')
+const cliDoc = await readFromRoot('docs/cli.md')
+const changelog = await readFromRoot('CHANGELOG.md')
+const packageJson = JSON.parse(await readFromRoot('package.json')) as {
   engines: { node: string }
 }
 
-/** The rows of the first markdown table under `## heading`, as arrays of cell texts. */
-function tableUnder(heading: string): string[][] {
-  const section = readme.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? ''
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|'))
-    .slice(2)
-    .map((line) =>
-      line
-        .split('|')
-        .slice(1, -1)
-        .map((cell) => cell.trim())
-    )
+/** The text under `## heading` of `doc`, up to the next `## ` heading. */
+function sectionOf(doc: string, heading: string): string {
+  return doc.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? ''
 }
 
-const unquote = (cell: string | undefined): string => (cell ?? '').replace(/^`(.*)`$/, '$1')
+/** The headings `## ...` of `doc`, in order. */
+const headingsOf = (doc: string): string[] => [...doc.matchAll(/^## (.+)$/gm)].map(([, heading]) => heading ?? '')
 
-describe('action.yml, README and the code say the same', () => {
+/**
+ * The reference's list under `## heading`: one item per name, `- **`name`**: facts.` (or the name
+ * alone), and the description as the item's indented paragraph.
+ */
+function entriesUnder(heading: string): { name: string; facts: string | undefined; text: string }[] {
+  const entries: { name: string; facts: string | undefined; text: string[] }[] = []
+  let open = false
+  for (const line of sectionOf(reference, heading).split('\n')) {
+    const item = /^- \*\*`([^`]+)`\*\*(?:: (.*))?$/.exec(line)
+    if (item) {
+      entries.push({ name: item[1] ?? '', facts: item[2], text: [] })
+      open = true
+    } else if (open && line.startsWith('  ')) entries.at(-1)?.text.push(line.trim())
+    else if (line.trim() !== '') open = false
+  }
+  return entries.map((entry) => ({ ...entry, text: entry.text.join(' ') }))
+}
+
+/** What the reference says of an input before its description: required, its default, who reads it. */
+function inputFacts(name: keyof typeof INPUTS, declared: ActionYml['inputs'][string]): string {
+  const spec: { for: 'all' | readonly string[] } = INPUTS[name]
+  const readers = spec.for === 'all' ? 'every operation' : spec.for.map((operation) => `\`${operation}\``).join(', ')
+  const facts = [
+    ...(declared.required ? ['required'] : []),
+    ...(declared.default === undefined ? [] : [`default \`${declared.default}\``]),
+    readers
+  ]
+  return `${facts.join(', ')}.`
+}
+
+describe('action.yml, README, the reference and the code say the same', () => {
   test('action.yml runs dist/index.js on node24', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
   })
@@ -57,32 +82,71 @@ describe('action.yml, README and the code say the same', () => {
     for (const output of Object.values(action.outputs)) expect(output.description).toBeTruthy()
   })
 
-  test("README's inputs table matches action.yml: names, required, defaults and meanings", () => {
-    const rows = tableUnder('Inputs').map(([name, required, fallback, meaning]) => [
-      unquote(name),
-      required,
-      unquote(fallback),
-      meaning
-    ])
-    const expected = Object.entries(action.inputs).map(([name, input]) => [
-      name,
-      input.required ? 'yes' : 'no',
-      input.default ?? '',
-      input.description
-    ])
-    expect(rows).toEqual(expected)
-  })
-
-  test("README's outputs table matches action.yml", () => {
-    expect(tableUnder('Outputs').map(([name, meaning]) => [unquote(name), meaning])).toEqual(
-      Object.entries(action.outputs).map(([name, output]) => [name, output.description])
+  test("the reference's inputs: each input of action.yml, its default, who reads it, its description", () => {
+    expect(entriesUnder('Inputs')).toEqual(
+      Object.entries(action.inputs).map(([name, input]) => ({
+        name,
+        facts: inputFacts(name as keyof typeof INPUTS, input),
+        text: input.description
+      }))
     )
   })
 
-  test("README's CLI section has a row for each exit code of the CLI, and no other", () => {
-    const cli = readme.split(/^## /m).find((part) => part.startsWith('Outside GitHub: the `docs-admin` CLI\n')) ?? ''
-    const rows = [...cli.matchAll(/^\s*\| `(\d+)` +\| \S/gm)].map(([, code]) => Number(code))
+  test("the reference's outputs: each output of action.yml with its description, and no other", () => {
+    expect(entriesUnder('Outputs')).toEqual(
+      Object.entries(action.outputs).map(([name, output]) => ({ name, facts: undefined, text: output.description }))
+    )
+  })
+
+  test("the CLI's page has a row for each exit code of the CLI, and no other", () => {
+    const rows = [...sectionOf(cliDoc, 'Exit codes').matchAll(/^\| `(\d+)` +\| \S/gm)].map(([, code]) => Number(code))
     expect(rows).toEqual(Object.values(EXIT_CODES).sort((a, b) => a - b))
+  })
+
+  test('README leads with deploy, then previews, forks and export, then the agent, automations, the CLI', () => {
+    const order = [
+      'What you need',
+      'Quick start: deploy on every merge',
+      'Previews',
+      'Fork pull requests',
+      'Export, for enterprise teams',
+      'Agent conversations',
+      'Automations',
+      'Outside GitHub: the `docs-admin` CLI'
+    ]
+    expect(headingsOf(readme).filter((heading) => order.includes(heading))).toEqual(order)
+    // Its table of needs names every operation.
+    const needs = sectionOf(readme, 'What you need')
+      .split('\n')
+      .filter((line) => line.startsWith('| ['))
+      .join('\n')
+    expect(OPERATIONS.filter((operation) => !needs.includes(`\`${operation}\``))).toEqual([])
+  })
+
+  test("README's fork section quotes the message a review comment on a fork's pull request gets", () => {
+    let message = ''
+    try {
+      readSettings(
+        (name) => ({ operation: 'agent', 'project-id': 'p', 'comment-command': '/docs-agent' })[name as string],
+        {
+          workspace: '/w',
+          eventName: 'pull_request_review_comment',
+          warn: () => undefined
+        }
+      )
+    } catch (error) {
+      message = (error as Error).message
+    }
+    const forks = sectionOf(readme, 'Fork pull requests').replace(/\s+/g, ' ')
+    expect(message).toContain('conversation tab')
+    expect(forks).toContain(`\`\`\`text ${message} \`\`\``)
+    expect(forks).toContain('`skip-reason=fork`')
+  })
+
+  test('README says what happens to comment runs without `queue: max`, which the example leaves out', async () => {
+    const agent = sectionOf(readme, 'Agent conversations').replace(/\s+/g, ' ')
+    expect(agent).toContain('Without `queue: max` on the concurrency group, GitHub keeps one pending run per group')
+    expect(await readFromRoot('examples/agent-comments.yml')).not.toMatch(/^\s*queue:/m)
   })
 
   test('README gives the two set-up commands of a fresh clone', () => {

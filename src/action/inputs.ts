@@ -1,7 +1,7 @@
 /**
  * Every input of the action: its default (as action.yml declares it), what it means, which
  * operations read it, and its kind: the parser that turns its text into the value a flow uses
- * (see input-kinds.ts). action.yml and README are held to this table by a test, and the CLI's
+ * (see input-kinds.ts). action.yml and docs/reference.md are held to this table by a test, and the CLI's
  * flags and help are made from it, so the four never drift apart. Where the action's wording
  * speaks of the workflow (the workspace, the runner's folders, the step, the log's masking, comment
  * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
@@ -204,14 +204,14 @@ export const INPUTS = {
       'copy of the bundle that the workflow puts in place (see Deploying the site).',
     cli:
       'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
-      'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+      'copy of the bundle that your pipeline puts in place (see docs/deploying-the-site.md).',
     parse: kind.absoluteUrl,
     for: ['export']
   },
   'project-id': {
     description:
-      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
-      '`automation`, and for `deploy` unless `job-id` is given.',
+      'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, ' +
+      '`preview` and `automation`, and for `deploy` unless `job-id` is given.',
     parse: kind.segment,
     for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
   },

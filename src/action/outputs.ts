@@ -1,4 +1,4 @@
-/** Every output of the action. A test holds action.yml and README to this list. */
+/** Every output of the action. A test holds action.yml and docs/reference.md to this list. */
 export const OUTPUT_NAMES = [
   'job-id',
   'status',

