@@ -1,19 +1,25 @@
 /**
- * Start-up: from spawning `node dist/index.js` (with the environment a runner gives it) to the
- * first byte of its first API request at a local TCP server, minus the same measure for
+ * Start-up, per operation: from spawning `node dist/index.js` (with the environment a runner gives
+ * it) to the first byte of its first API request at a local TCP server, minus the same measure for
  * `node -e "<connect to the server and write a byte>"`, so that both pay for starting node and
- * for connecting, and the difference is what the action adds before its first request.
+ * for connecting, and the difference is what the action adds before its first request. Each
+ * operation loads what it uses (its flow, and for the agent the GitHub client): export, deploy and
+ * agent (a prompt, no comment event) are measured apart.
  *
- * The two alternate (A B A B, after one untimed pair that warms the page cache); every pair gives
- * one difference, and the result is the median of the differences. The server drops each
- * connection at its first byte and the child is killed: nothing is answered.
+ * They alternate (node, export, deploy, agent, node, ..., after one untimed round that warms the
+ * page cache); every round gives each operation one difference from that round's node, and the
+ * result is the median of the differences. The server drops each connection at its first byte and
+ * the child is killed: nothing is answered. The request line is checked, so that an operation that
+ * called GitHub, or the wrong route, first cannot pass for a fast start. One untimed run of each
+ * operation, with module hooks that list what node loads, says which files of dist/ it loaded first.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { DIST_ENTRY } from '../test/support/runner.js'
 import { runnerEnv } from './action-env.js'
 import { median } from './measure.js'
@@ -22,85 +28,184 @@ import { formatMs, mark, table } from './report.js'
 /** The issue's bound: no target beyond it. */
 export const STARTUP_TARGET_MS = 100
 
+const API_KEY = 'dsk_bench_0123456789abcdef'
+/** Registered with `--import`, it lists the files node loads (untimed runs only: the hooks cost time). */
+const RECORD_LOADS = join(dirname(fileURLToPath(import.meta.url)), 'record-loads.mjs')
+
+/** An operation: its inputs beside `api-key` and `base-url`, and how its first request starts. */
+export interface Operation {
+  name: 'export' | 'deploy' | 'agent'
+  inputs: Record<string, string>
+  firstRequest: string
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    name: 'export',
+    inputs: { operation: 'export', domain: 'docs.example.com' },
+    firstRequest: 'POST /v1/static-export/jobs '
+  },
+  {
+    name: 'deploy',
+    inputs: { operation: 'deploy', 'project-id': 'proj_bench' },
+    firstRequest: 'POST /v1/project/update/proj_bench '
+  },
+  {
+    name: 'agent',
+    inputs: { operation: 'agent', 'project-id': 'proj_bench', prompt: 'Fix the typos in the quick start.' },
+    firstRequest: 'POST /v2/agent/proj_bench/job '
+  }
+]
+
+/** A file of dist/ an operation loaded before its first request. */
+export interface LoadedFile {
+  name: string
+  bytes: number
+}
+
 export interface StartupResult {
   markdown: string
-  differenceMs: number
+  /** Per operation, the files of dist/ loaded before the first request, in load order. */
+  loaded: Record<string, LoadedFile[]>
+  /** Per operation, the median difference to node alone. */
+  differenceMs: Record<string, number>
   targetMet: boolean
 }
 
 /** `node`: the node binary that runs both the action and the baseline. */
-export async function runStartupBench(pairs: number, node: string): Promise<StartupResult> {
+export async function runStartupBench(rounds: number, node: string): Promise<StartupResult> {
   await stat(DIST_ENTRY).catch(() => {
     throw new Error('dist/index.js is missing: build it with `npm run bundle` first')
   })
   const temp = await mkdtemp(join(os.tmpdir(), 'bench-startup-'))
   const server = await firstByteServer()
   try {
-    const { env } = await runnerEnv(
-      {
-        operation: 'export',
-        'api-key': 'dsk_bench_0123456789abcdef',
-        'base-url': server.url,
-        domain: 'docs.example.com',
-        path: join(temp, 'site')
-      },
-      { folder: temp, temp: join(temp, 'runner-temp'), workspace: temp }
-    )
+    const envs = await Promise.all(OPERATIONS.map((op) => operationEnv(op, server, join(temp, op.name))))
     // The baseline connects the way a script that only sends a byte would: nothing else loaded.
     const connect =
       `const s = require('net').connect(${server.port}, '127.0.0.1', () => s.write('x')); ` + "s.on('error', () => {})"
-    const action = (): Promise<number> => timeToFirstByte(server, node, [DIST_ENTRY], env)
-    const nodeOnly = (): Promise<number> => timeToFirstByte(server, node, ['-e', connect], env)
-    await action()
+    const nodeOnly = (): Promise<number> => timeToFirstByte(server, node, ['-e', connect], envs[0]!, undefined)
+    const action = (i: number): Promise<number> =>
+      timeToFirstByte(server, node, [DIST_ENTRY], envs[i]!, OPERATIONS[i]!.firstRequest)
+    // Untimed: warms the page cache, and says what each operation loads.
     await nodeOnly()
-    const actionMs: number[] = []
+    const loaded: Record<string, LoadedFile[]> = {}
+    for (const [i, op] of OPERATIONS.entries()) loaded[op.name] = await filesLoaded(server, node, envs[i]!, op, temp)
     const nodeMs: number[] = []
-    for (let i = 0; i < pairs; i++) {
-      actionMs.push(await action())
+    const actionMs: number[][] = OPERATIONS.map(() => [])
+    for (let round = 0; round < rounds; round++) {
       nodeMs.push(await nodeOnly())
+      for (let i = 0; i < OPERATIONS.length; i++) actionMs[i]!.push(await action(i))
     }
-    const differences = actionMs.map((a, i) => a - nodeMs[i]!)
-    const differenceMs = median(differences)
-    const targetMet = differenceMs <= STARTUP_TARGET_MS
+    const differences = actionMs.map((times) => times.map((a, round) => a - nodeMs[round]!))
+    const differenceMs = Object.fromEntries(OPERATIONS.map((op, i) => [op.name, median(differences[i]!)]))
+    const targetMet = Object.values(differenceMs).every((ms) => ms <= STARTUP_TARGET_MS)
     const dist = await sizeOf(dirname(DIST_ENTRY))
     const range = (v: number[]): string => `${formatMs(Math.min(...v))} - ${formatMs(Math.max(...v))}`
     const markdown = [
       table(
-        [`${pairs} pairs, alternating`, 'median', 'range'],
         [
-          ['`node -e "<connect, write a byte>"`: spawn to first byte', formatMs(median(nodeMs)), range(nodeMs)],
-          ['action, `node dist/index.js`: spawn to first request byte', formatMs(median(actionMs)), range(actionMs)],
-          ["**difference** (median of the pairs' differences)", `**${formatMs(differenceMs)}**`, range(differences)]
+          `${rounds} rounds, alternating`,
+          'spawn to first request byte: median',
+          'range',
+          'over node alone: median',
+          'range'
+        ],
+        [
+          ['`node -e "<connect, write a byte>"`', formatMs(median(nodeMs)), range(nodeMs), '-', '-'],
+          ...OPERATIONS.map((op, i) => [
+            `\`node dist/index.js\`, \`operation: ${op.name}\``,
+            formatMs(median(actionMs[i]!)),
+            range(actionMs[i]!),
+            `**${formatMs(differenceMs[op.name]!)}**`,
+            range(differences[i]!)
+          ])
         ]
       ),
       '',
-      `\`dist/\`: ${(dist.bytes / 1024).toFixed(0)} KiB in ${dist.files} files.`,
+      `\`dist/\`: ${(dist.bytes / 1024).toFixed(0)} KiB in ${dist.files} files. Loaded before the first request:`,
       '',
-      `- Target: start-up <= ${STARTUP_TARGET_MS} ms more than node connecting alone: ` +
-        `${mark(targetMet)} — ${formatMs(differenceMs)}`
+      ...OPERATIONS.map((op) => {
+        const files = loaded[op.name]!
+        const kib = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`
+        const total = files.reduce((sum, f) => sum + f.bytes, 0)
+        return `- ${op.name}: ${kib(total)}: ${files.map((f) => `${f.name} (${kib(f.bytes)})`).join(', ')}`
+      }),
+      '',
+      `- Target: start-up <= ${STARTUP_TARGET_MS} ms more than node connecting alone, every operation: ` +
+        `${mark(targetMet)} — ${OPERATIONS.map((op) => `${op.name} ${formatMs(differenceMs[op.name]!)}`).join(', ')}`
     ].join('\n')
-    return { markdown, differenceMs, targetMet }
+    return { markdown, loaded, differenceMs, targetMet }
   } finally {
     await server.close()
     await rm(temp, { recursive: true, force: true })
   }
 }
 
+/**
+ * The files of dist/ that `op` loads before its first request, in load order; the run is checked as a timed one is.
+ */
+export async function loadedBeforeFirstRequest(op: Operation, node: string): Promise<LoadedFile[]> {
+  const temp = await mkdtemp(join(os.tmpdir(), 'bench-startup-'))
+  const server = await firstByteServer()
+  try {
+    return await filesLoaded(server, node, await operationEnv(op, server, join(temp, op.name)), op, temp)
+  } finally {
+    await server.close()
+    await rm(temp, { recursive: true, force: true })
+  }
+}
+
+async function filesLoaded(
+  server: FirstByteServer,
+  node: string,
+  env: NodeJS.ProcessEnv,
+  op: Operation,
+  temp: string
+): Promise<LoadedFile[]> {
+  const list = join(temp, `${op.name}-loaded.txt`)
+  await rm(list, { force: true })
+  await timeToFirstByte(
+    server,
+    node,
+    ['--import', RECORD_LOADS, DIST_ENTRY],
+    { ...env, RECORD_LOADS_TO: list },
+    op.firstRequest
+  )
+  const dist = dirname(DIST_ENTRY)
+  const files = (await readFile(list, 'utf8'))
+    .split('\n')
+    .filter((url) => url !== '')
+    .map((url) => fileURLToPath(url))
+    .filter((file) => dirname(file) === dist)
+  return Promise.all(
+    [...new Set(files)].map(async (file) => ({ name: basename(file), bytes: (await stat(file)).size }))
+  )
+}
+
+/** The runner's environment for `op`, its requests to `server`. */
+async function operationEnv(op: Operation, server: FirstByteServer, folder: string): Promise<NodeJS.ProcessEnv> {
+  const inputs = { ...op.inputs, 'api-key': API_KEY, 'base-url': server.url, path: join(folder, 'site') }
+  const { env } = await runnerEnv(inputs, { folder, temp: join(folder, 'runner-temp'), workspace: folder })
+  // GitHub's API is the same server: a call to it before the service's would be caught, not sent out.
+  return { ...env, GITHUB_API_URL: server.url }
+}
+
 interface FirstByteServer {
   url: string
   port: number
-  /** Resolves with the arrival time (performance.now()) of the next connection's first byte. */
-  nextArrival(): Promise<number>
+  /** Resolves with the arrival time (performance.now()) of the next connection's first bytes, and what they say. */
+  nextArrival(): Promise<{ at: number; text: string }>
   close(): Promise<void>
 }
 
 async function firstByteServer(): Promise<FirstByteServer> {
-  let waiting: ((at: number) => void) | undefined
+  let waiting: ((arrival: { at: number; text: string }) => void) | undefined
   const server = net.createServer((socket) => {
-    socket.once('data', () => {
+    socket.once('data', (data: Buffer) => {
       const at = performance.now()
       socket.destroy()
-      waiting?.(at)
+      waiting?.({ at, text: data.toString('latin1') })
       waiting = undefined
     })
     socket.on('error', () => {})
@@ -115,11 +220,13 @@ async function firstByteServer(): Promise<FirstByteServer> {
   }
 }
 
+/** `firstRequest`: how the first bytes must start (the request line), when they are a request. */
 async function timeToFirstByte(
   server: FirstByteServer,
   node: string,
   args: string[],
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  firstRequest: string | undefined
 ): Promise<number> {
   const arrival = server.nextArrival()
   const started = performance.now()
@@ -133,7 +240,11 @@ async function timeToFirstByte(
   await exited
   if (first === undefined)
     throw new Error(`\`node ${args[0]}\` sent nothing (exit ${child.exitCode}):\n${printed.slice(0, 2000)}`)
-  return first - started
+  if (firstRequest !== undefined && !first.text.startsWith(firstRequest)) {
+    const line = first.text.split('\r\n')[0]
+    throw new Error(`\`node ${args[0]}\` sent ${JSON.stringify(line)} first, not ${JSON.stringify(firstRequest)}`)
+  }
+  return first.at - started
 }
 
 function exitOf(child: ChildProcess): Promise<void> {

@@ -6,6 +6,7 @@ import * as core from '@actions/core'
 import { cancelOnSignals } from '../common/cancellation.js'
 import { plainLogLines } from '../common/text.js'
 import { readRunnerEvent } from './event.js'
+import { githubOnDemand } from './github-on-demand.js'
 import type { Host, ToolCache } from './host.js'
 
 export function actionsHost(): Host {
@@ -30,10 +31,10 @@ export function actionsHost(): Host {
     },
     env: (name) => process.env[name] || undefined,
     event: () => readRunnerEvent((name) => process.env[name]),
-    github: async (token) => {
-      const { createGitHubApi } = await import('./octokit.js')
-      return createGitHubApi(token, process.env.GITHUB_API_URL || undefined)
-    },
+    github: async (token) =>
+      githubOnDemand(async () =>
+        (await import('./octokit.js')).createGitHubApi(token, process.env.GITHUB_API_URL || undefined)
+      ),
     cancelled: cancelOnSignals(() => {
       core.setFailed('The run was cancelled.')
       process.exit(1)

@@ -4,6 +4,7 @@
  * on a terminal, no workflow commands anywhere, and an exit code that says how the run ended.
  */
 import type { Writable } from 'node:stream'
+import { githubOnDemand } from '../action/github-on-demand.js'
 import type { FailureKind, GitHubApi, Host, RunnerEvent, RunnerVariable } from '../action/host.js'
 import { type InputName, OPERATIONS } from '../action/inputs.js'
 import type { OutputName, OutputValue } from '../action/outputs.js'
@@ -98,8 +99,8 @@ export class CliHost implements Host {
   }
 
   async github(token: string): Promise<GitHubApi> {
-    const { createGitHubApi } = await import('../action/octokit.js')
-    return createGitHubApi(token, this.terminal.env.GITHUB_API_URL || undefined)
+    const apiUrl = this.terminal.env.GITHUB_API_URL || undefined
+    return githubOnDemand(async () => (await import('../action/octokit.js')).createGitHubApi(token, apiUrl))
   }
 
   /**

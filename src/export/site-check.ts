@@ -11,7 +11,7 @@ import type { Fold } from '../action/summary.js'
 import type { Secrets } from '../common/secrets.js'
 import { serviceText } from '../common/text.js'
 import { counted } from '../common/units.js'
-import { type BrokenLink, type SiteCheck, checkSite } from '../verify/site.js'
+import type { BrokenLink, SiteCheck } from '../verify/site.js'
 
 /**
  * The review of one unpacking's staged site before the swap, or undefined when the site is not
@@ -25,8 +25,14 @@ export function siteVerifier(
   if (!settings.extract || settings.verify === 'off') return undefined
   const reported = Number(context.outputs.get('page-count'))
   const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined
-  return async (stagedRoot, files) =>
+  // The site check is loaded only by a run that checks: it loads while the bundle downloads. Marked handled at
+  // once: a download that fails never awaits it.
+  const loading = import('../verify/site.js')
+  loading.catch(() => undefined)
+  return async (stagedRoot, files) => {
+    const { checkSite } = await loading
     judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context)
+  }
 }
 
 function judge(check: SiteCheck, settings: ExportSettings, context: FlowContext): void {
