@@ -19,12 +19,15 @@ function recordingApi(calls: unknown[][]): GitHubApi {
     getPermission: record('getPermission', 'write'),
     listIssueComments: record('listIssueComments', []),
     listReviewComments: record('listReviewComments', []),
+    listReviewInlineComments: record('listReviewInlineComments', []),
     reactToIssueComment: record('reactToIssueComment', undefined),
     reactToReviewComment: record('reactToReviewComment', undefined),
     createIssueComment: record('createIssueComment', { id: 7, url: 'https://github.example/c/7' }),
     replyToReviewComment: record('replyToReviewComment', { id: 8, url: 'https://github.example/c/8' }),
     updateIssueComment: record('updateIssueComment', undefined),
-    updateReviewComment: record('updateReviewComment', undefined)
+    updateReviewComment: record('updateReviewComment', undefined),
+    createDeployment: record('createDeployment', 41),
+    createDeploymentStatus: record('createDeploymentStatus', undefined)
   }
 }
 

@@ -13,11 +13,14 @@ export function githubOnDemand(load: () => Promise<GitHubApi>): GitHubApi {
     getPermission: async (...args) => (await api()).getPermission(...args),
     listIssueComments: async (...args) => (await api()).listIssueComments(...args),
     listReviewComments: async (...args) => (await api()).listReviewComments(...args),
+    listReviewInlineComments: async (...args) => (await api()).listReviewInlineComments(...args),
     reactToIssueComment: async (...args) => (await api()).reactToIssueComment(...args),
     reactToReviewComment: async (...args) => (await api()).reactToReviewComment(...args),
     createIssueComment: async (...args) => (await api()).createIssueComment(...args),
     replyToReviewComment: async (...args) => (await api()).replyToReviewComment(...args),
     updateIssueComment: async (...args) => (await api()).updateIssueComment(...args),
-    updateReviewComment: async (...args) => (await api()).updateReviewComment(...args)
+    updateReviewComment: async (...args) => (await api()).updateReviewComment(...args),
+    createDeployment: async (...args) => (await api()).createDeployment(...args),
+    createDeploymentStatus: async (...args) => (await api()).createDeploymentStatus(...args)
   }
 }
