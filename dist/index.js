@@ -30044,7 +30044,7 @@ class OurComments {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3357);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2711);
 // The runner's entry point: everything lives in main.ts, so that tests and local runs can call run().
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30054,7 +30054,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3357:
+/***/ 2711:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30077,8 +30077,30 @@ var cancellation = __nccwpck_require__(3598);
 var common_text = __nccwpck_require__(2450);
 // EXTERNAL MODULE: ./src/action/event.ts
 var action_event = __nccwpck_require__(3566);
+;// CONCATENATED MODULE: ./src/action/github-on-demand.ts
+function githubOnDemand(load) {
+    let loading;
+    const api = () => (loading ??= load());
+    return {
+        tokenLogin: async (...args) => (await api()).tokenLogin(...args),
+        getPermission: async (...args) => (await api()).getPermission(...args),
+        listIssueComments: async (...args) => (await api()).listIssueComments(...args),
+        listReviewComments: async (...args) => (await api()).listReviewComments(...args),
+        listReviewInlineComments: async (...args) => (await api()).listReviewInlineComments(...args),
+        reactToIssueComment: async (...args) => (await api()).reactToIssueComment(...args),
+        reactToReviewComment: async (...args) => (await api()).reactToReviewComment(...args),
+        createIssueComment: async (...args) => (await api()).createIssueComment(...args),
+        replyToReviewComment: async (...args) => (await api()).replyToReviewComment(...args),
+        updateIssueComment: async (...args) => (await api()).updateIssueComment(...args),
+        updateReviewComment: async (...args) => (await api()).updateReviewComment(...args),
+        createDeployment: async (...args) => (await api()).createDeployment(...args),
+        createDeploymentStatus: async (...args) => (await api()).createDeploymentStatus(...args)
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/actions-host.ts
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+
 
 
 
@@ -30109,10 +30131,7 @@ function actionsHost() {
         },
         env: (name) => process.env[name] || undefined,
         event: () => (0,action_event/* readRunnerEvent */.No)((name) => process.env[name]),
-        github: async (token) => {
-            const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
-            return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
-        },
+        github: async (token) => githubOnDemand(async () => (await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706))).createGitHubApi(token, process.env.GITHUB_API_URL || undefined)),
         cancelled: (0,cancellation/* cancelOnSignals */.dJ)(() => {
             core/* setFailed */.C1('The run was cancelled.');
             process.exit(1);
@@ -30395,7 +30414,7 @@ function notOwnFile(name, value, why) {
 /**
  * Every input of the action: its default (as action.yml declares it), what it means, which
  * operations read it, and its kind: the parser that turns its text into the value a flow uses
- * (see input-kinds.ts). action.yml and README are held to this table by a test, and the CLI's
+ * (see input-kinds.ts). action.yml and docs/reference.md are held to this table by a test, and the CLI's
  * flags and help are made from it, so the four never drift apart. Where the action's wording
  * speaks of the workflow (the workspace, the runner's folders, the step, the log's masking, comment
  * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
@@ -30564,13 +30583,13 @@ const INPUTS = {
         description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
             'copy of the bundle that the workflow puts in place (see Deploying the site).',
         cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
-            'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+            'copy of the bundle that your pipeline puts in place (see docs/deploying-the-site.md).',
         parse: absoluteUrl,
         for: ['export']
     },
     'project-id': {
-        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
-            '`automation`, and for `deploy` unless `job-id` is given.',
+        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, ' +
+            '`preview` and `automation`, and for `deploy` unless `job-id` is given.',
         parse: segment,
         for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
     },
@@ -30653,7 +30672,7 @@ function readBy(name, operation) {
 const SECRET_INPUTS = ['api-key', 'github-token'];
 
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
-/** Every output of the action. A test holds action.yml and README to this list. */
+/** Every output of the action. A test holds action.yml and docs/reference.md to this list. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'job-id',
     'status',
@@ -31685,7 +31704,7 @@ async function runOperation(settings, client, event, context) {
     const reply = new job_reply/* JobReply */.QT(run, jobNoun(settings.operation), context);
     try {
         if (settings.operation === 'export') {
-            const { runExport } = await __nccwpck_require__.e(/* import() */ 994).then(__nccwpck_require__.bind(__nccwpck_require__, 1994));
+            const { runExport } = await __nccwpck_require__.e(/* import() */ 642).then(__nccwpck_require__.bind(__nccwpck_require__, 1642));
             await runExport(settings, client, context, { run, reply });
         }
         else if (settings.operation === 'preview') {

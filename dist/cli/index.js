@@ -28475,6 +28475,35 @@ async function readRunnerEvent(env) {
 
 /***/ }),
 
+/***/ 3709:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ githubOnDemand)
+/* harmony export */ });
+function githubOnDemand(load) {
+    let loading;
+    const api = () => (loading ??= load());
+    return {
+        tokenLogin: async (...args) => (await api()).tokenLogin(...args),
+        getPermission: async (...args) => (await api()).getPermission(...args),
+        listIssueComments: async (...args) => (await api()).listIssueComments(...args),
+        listReviewComments: async (...args) => (await api()).listReviewComments(...args),
+        listReviewInlineComments: async (...args) => (await api()).listReviewInlineComments(...args),
+        reactToIssueComment: async (...args) => (await api()).reactToIssueComment(...args),
+        reactToReviewComment: async (...args) => (await api()).reactToReviewComment(...args),
+        createIssueComment: async (...args) => (await api()).createIssueComment(...args),
+        replyToReviewComment: async (...args) => (await api()).replyToReviewComment(...args),
+        updateIssueComment: async (...args) => (await api()).updateIssueComment(...args),
+        updateReviewComment: async (...args) => (await api()).updateReviewComment(...args),
+        createDeployment: async (...args) => (await api()).createDeployment(...args),
+        createDeploymentStatus: async (...args) => (await api()).createDeploymentStatus(...args)
+    };
+}
+
+
+/***/ }),
+
 /***/ 8350:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28784,7 +28813,7 @@ function notOwnFile(name, value, why) {
 /**
  * Every input of the action: its default (as action.yml declares it), what it means, which
  * operations read it, and its kind: the parser that turns its text into the value a flow uses
- * (see input-kinds.ts). action.yml and README are held to this table by a test, and the CLI's
+ * (see input-kinds.ts). action.yml and docs/reference.md are held to this table by a test, and the CLI's
  * flags and help are made from it, so the four never drift apart. Where the action's wording
  * speaks of the workflow (the workspace, the runner's folders, the step, the log's masking, comment
  * events), `cli` says what the CLI's help says instead; everywhere else the help shows `description`.
@@ -28953,13 +28982,13 @@ const INPUTS = {
         description: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
             'copy of the bundle that the workflow puts in place (see Deploying the site).',
         cli: 'The address the Helm values give as `bundleUrl` instead of the presigned link, which expires: a durable ' +
-            'copy of the bundle that your pipeline puts in place (see Deploying the site in the README).',
+            'copy of the bundle that your pipeline puts in place (see docs/deploying-the-site.md).',
         parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .absoluteUrl */ .rf,
         for: ['export']
     },
     'project-id': {
-        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations and ' +
-            '`automation`, and for `deploy` unless `job-id` is given.',
+        description: 'Project identifier (shown on the API keys page of the dashboard). Required for agent operations, ' +
+            '`preview` and `automation`, and for `deploy` unless `job-id` is given.',
         parse: _input_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .segment */ .mX,
         for: ['agent', 'agent-message', 'agent-status', 'agent-create', 'deploy', 'preview', 'automation']
     },
@@ -29464,6 +29493,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   mg: () => (/* binding */ prefixLines)
 });
 
+// EXTERNAL MODULE: ./src/action/github-on-demand.ts
+var github_on_demand = __nccwpck_require__(3709);
 // EXTERNAL MODULE: ./src/action/inputs.ts
 var inputs = __nccwpck_require__(1729);
 // EXTERNAL MODULE: ./src/action/resume.ts
@@ -29507,6 +29538,7 @@ function inTerminalTerms(message) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/cli-host.ts
+
 
 
 
@@ -29581,8 +29613,8 @@ class CliHost {
         return { name: undefined, payload: {} };
     }
     async github(token) {
-        const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
-        return createGitHubApi(token, this.terminal.env.GITHUB_API_URL || undefined);
+        const apiUrl = this.terminal.env.GITHUB_API_URL || undefined;
+        return (0,github_on_demand/* githubOnDemand */.A)(async () => (await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706))).createGitHubApi(token, apiUrl));
     }
     /**
      * Prints the outputs (all of them, also after a failure) and says how to exit. In JSON a count
@@ -31259,8 +31291,11 @@ var cancellation = __nccwpck_require__(3598);
 var common_text = __nccwpck_require__(2450);
 // EXTERNAL MODULE: ./src/action/event.ts
 var action_event = __nccwpck_require__(3566);
+// EXTERNAL MODULE: ./src/action/github-on-demand.ts
+var github_on_demand = __nccwpck_require__(3709);
 ;// CONCATENATED MODULE: ./src/action/actions-host.ts
 /** The Host on a GitHub runner: @actions/core for the workflow commands, process.env, process signals. */
+
 
 
 
@@ -31291,10 +31326,7 @@ function actionsHost() {
         },
         env: (name) => process.env[name] || undefined,
         event: () => (0,action_event/* readRunnerEvent */.No)((name) => process.env[name]),
-        github: async (token) => {
-            const { createGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706));
-            return createGitHubApi(token, process.env.GITHUB_API_URL || undefined);
-        },
+        github: async (token) => (0,github_on_demand/* githubOnDemand */.A)(async () => (await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(706)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9706))).createGitHubApi(token, process.env.GITHUB_API_URL || undefined)),
         cancelled: (0,cancellation/* cancelOnSignals */.dJ)(() => {
             core/* setFailed */.C1('The run was cancelled.');
             process.exit(1);
@@ -31351,7 +31383,7 @@ var branch = __nccwpck_require__(9458);
 // EXTERNAL MODULE: ./src/action/inputs.ts
 var action_inputs = __nccwpck_require__(1729);
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
-/** Every output of the action. A test holds action.yml and README to this list. */
+/** Every output of the action. A test holds action.yml and docs/reference.md to this list. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'job-id',
     'status',
@@ -32223,7 +32255,7 @@ async function runOperation(settings, client, event, context) {
     const reply = new job_reply/* JobReply */.QT(run, (0,resume/* jobNoun */.y)(settings.operation), context);
     try {
         if (settings.operation === 'export') {
-            const { runExport } = await __nccwpck_require__.e(/* import() */ 994).then(__nccwpck_require__.bind(__nccwpck_require__, 1994));
+            const { runExport } = await __nccwpck_require__.e(/* import() */ 642).then(__nccwpck_require__.bind(__nccwpck_require__, 1642));
             await runExport(settings, client, context, { run, reply });
         }
         else if (settings.operation === 'preview') {
