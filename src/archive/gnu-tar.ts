@@ -14,6 +14,7 @@ import { once } from 'node:events'
 import { closeSync, openSync, readSync, rmSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import { join } from 'node:path'
+import { noop } from '../common/cancellation.js'
 import { ActionError } from '../common/errors.js'
 import { decodeSitePath } from '../common/site-paths.js'
 import { formatBytes } from '../common/units.js'
@@ -140,7 +141,7 @@ export class GnuTarExtraction {
       }
     })
     // GNU tar stops reading at the archive's end: what follows is ignored, as by any tar.
-    this.child.stdin.on('error', () => {})
+    this.child.stdin.on('error', noop)
     this.child.stderr.setEncoding('latin1')
     let pendingMessage = ''
     this.child.stderr.on('data', (text: string) => {
@@ -339,5 +340,3 @@ function errnoOf(text: string): string | undefined {
 function plainMessage(message: string): string {
   return message.replace(/^[^:]*tar(?:\.exe)?: /, '')
 }
-
-function noop(): void {}

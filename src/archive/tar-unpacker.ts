@@ -9,6 +9,7 @@ import { chmod, lstat } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import zlib from 'node:zlib'
+import { noop } from '../common/cancellation.js'
 import { decodeSitePath } from '../common/site-paths.js'
 import { UMASK } from '../common/umask.js'
 import { formatBytes } from '../common/units.js'
@@ -184,8 +185,6 @@ export class TarUnpacker {
     void this.extraction.stop()
   }
 }
-
-function noop(): void {}
 
 /** Until `stream` takes more, or is closed (stopped: it never drains then). */
 function drainedOrClosed(stream: Writable): Promise<void> {

@@ -8,6 +8,7 @@ import { lstat, rm } from 'node:fs/promises'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
+import { noop } from '../common/cancellation.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { counted, formatFromNow, formatUtc } from '../common/units.js'
@@ -170,7 +171,7 @@ function exportDetails(final: ExportStatus, context: FlowContext): string[] {
  */
 function loadTransferModules(): Promise<TransferModules> {
   const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
-  loading.catch(() => undefined)
+  loading.catch(noop)
   return loading
 }
 

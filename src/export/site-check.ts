@@ -6,6 +6,7 @@
  */
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
+import { noop } from '../common/cancellation.js'
 import { ActionError } from '../common/errors.js'
 import type { Fold } from '../action/summary.js'
 import type { Secrets } from '../common/secrets.js'
@@ -28,7 +29,7 @@ export function siteVerifier(
   // The site check is loaded only by a run that checks: it loads while the bundle downloads. Marked handled at
   // once: a download that fails never awaits it.
   const loading = import('../verify/site.js')
-  loading.catch(() => undefined)
+  loading.catch(noop)
   return async (stagedRoot, files) => {
     const { checkSite } = await loading
     judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context)

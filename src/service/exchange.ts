@@ -11,6 +11,7 @@ import https from 'node:https'
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type { LookupFunction } from 'node:net'
 import type { HttpClient } from '@actions/http-client'
+import { noop } from '../common/cancellation.js'
 
 /** The User-Agent of every request, to the API and the storage alike. */
 export const USER_AGENT = 'docs-admin-action/1'
@@ -36,7 +37,7 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
       parsedUrl: url,
       httpModule: url.protocol === 'https:' ? https : http,
       options: {
-        host: hostOf(url),
+        host: connectHostOf(url),
         port: url.port === '' ? undefined : Number(url.port),
         path: `${url.pathname}${url.search}`,
         method: exchange.method,
@@ -56,7 +57,7 @@ export async function send(client: HttpClient, exchange: Exchange): Promise<Inco
  * would look up as a name; the Host header gets its brackets back from node. Through a proxy the
  * host only names the far end in `CONNECT host:port`, where an IPv6 address keeps its brackets.
  */
-function hostOf(url: URL): string {
+function connectHostOf(url: URL): string {
   return getProxyUrl(url) === undefined ? url.hostname.replace(/^\[(.*)\]$/, '$1') : url.hostname
 }
 
@@ -129,7 +130,7 @@ export async function readChunks(
       reject(signal.reason)
     }
   })
-  aborted.catch(() => undefined)
+  aborted.catch(noop)
   signal.addEventListener('abort', stop, { once: true })
   let bytes = 0
   let stopped = false
