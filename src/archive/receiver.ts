@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { type WriteStream, createWriteStream } from 'node:fs'
 import { open, rm } from 'node:fs/promises'
+import { noop } from '../common/cancellation.js'
 import type { Logger } from '../common/log.js'
 import { CorruptArchiveError, NotAnArchiveError } from './errors.js'
 import { writeFailure } from '../common/write-failure.js'
@@ -214,5 +215,3 @@ export class ArchiveReceiver {
     )
   }
 }
-
-function noop(): void {}
