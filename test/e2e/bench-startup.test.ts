@@ -49,7 +49,8 @@ describe('what each operation loads before its first request', () => {
     expect(await partsLoaded('export')).toEqual(['the export flow'])
   }, 30_000)
 
-  test('agent with a prompt: its flow, not yauzl, the archives, the site check, the export flow or Octokit', async () => {
+  // Not yauzl, the archive readers, the site check, the export flow or Octokit.
+  test('agent with a prompt: its own flow and nothing else it checks', async () => {
     expect(await partsLoaded('agent')).toEqual(['the agent flow'])
   }, 30_000)
 
