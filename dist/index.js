@@ -32860,6 +32860,8 @@ var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __nccwpck_require__(3598);
 ;// CONCATENATED MODULE: ./src/service/exchange.ts
 /**
  * One HTTP exchange, for the API and the storage alike: the request through @actions/http-client's
@@ -32868,6 +32870,7 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
  * settles. (http-client's own readBody listens only for 'data' and 'end': a connection cut in
  * the middle of a body leaves it pending for ever, and it copies the whole body at every chunk.)
  */
+
 
 
 
@@ -32883,7 +32886,7 @@ async function send(client, exchange) {
         parsedUrl: url,
         httpModule: url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default()),
         options: {
-            host: hostOf(url),
+            host: connectHostOf(url),
             port: url.port === '' ? undefined : Number(url.port),
             path: `${url.pathname}${url.search}`,
             method: exchange.method,
@@ -32900,7 +32903,7 @@ async function send(client, exchange) {
  * would look up as a name; the Host header gets its brackets back from node. Through a proxy the
  * host only names the far end in `CONNECT host:port`, where an IPv6 address keeps its brackets.
  */
-function hostOf(url) {
+function connectHostOf(url) {
     return (0,proxy/* getProxyUrl */.s)(url) === undefined ? url.hostname.replace(/^\[(.*)\]$/, '$1') : url.hostname;
 }
 /** A header's value, the first one when it came more than once. */
@@ -32956,7 +32959,7 @@ async function readChunks(message, signal, take) {
             reject(signal.reason);
         };
     });
-    aborted.catch(() => undefined);
+    aborted.catch(cancellation/* noop */.lQ);
     signal.addEventListener('abort', stop, { once: true });
     let bytes = 0;
     let stopped = false;

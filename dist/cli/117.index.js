@@ -169,6 +169,8 @@ var external_node_path_ = __webpack_require__(6760);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __webpack_require__(8474);
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
 // EXTERNAL MODULE: external "node:util/types"
@@ -518,6 +520,7 @@ function readQuoted(line, at) {
 
 
 
+
 /** The longest listing line read: a name and a target of 4,096 bytes each, every byte an octal escape. */
 const MAX_LINE_CHARACTERS = 64 * 1024;
 /** What is kept of GNU tar's messages for the error (it repeats itself on a broken archive). */
@@ -617,7 +620,7 @@ class GnuTarExtraction {
             }
         });
         // GNU tar stops reading at the archive's end: what follows is ignored, as by any tar.
-        this.child.stdin.on('error', () => { });
+        this.child.stdin.on('error', cancellation/* noop */.lQ);
         this.child.stderr.setEncoding('latin1');
         let pendingMessage = '';
         this.child.stderr.on('data', (text) => {
@@ -640,7 +643,7 @@ class GnuTarExtraction {
             throw this.failure;
         if (this.child.stdin.write(plain) || this.child.stdin.writableLength < BUFFERED_BYTES)
             return undefined;
-        return Promise.race([(0,external_node_events_.once)(this.child.stdin, 'drain').catch(noop), this.exited]).then(() => {
+        return Promise.race([(0,external_node_events_.once)(this.child.stdin, 'drain').catch(cancellation/* noop */.lQ), this.exited]).then(() => {
             if (this.failure !== undefined)
                 throw this.failure;
         });
@@ -822,7 +825,6 @@ function errnoOf(text) {
 function plainMessage(message) {
     return message.replace(/^[^:]*tar(?:\.exe)?: /, '');
 }
-function noop() { }
 
 // EXTERNAL MODULE: ./src/common/file-names.ts
 var file_names = __webpack_require__(7750);
@@ -1349,6 +1351,7 @@ function readUmask() {
 
 
 
+
 const SPECIAL_KINDS = { b: 'block device', c: 'character device', p: 'fifo', s: 'socket' };
 /** The pieces zlib hands on: the default 16 KiB would wake GNU tar's pipe four times as often. */
 const GUNZIP_CHUNK_BYTES = 64 * 1024;
@@ -1417,7 +1420,7 @@ class TarUnpacker {
     async end() {
         if (this.gunzip !== undefined && this.fatal === undefined) {
             this.gunzip.end();
-            await (0,external_node_stream_promises_.finished)(this.gunzip).catch(tar_unpacker_noop);
+            await (0,external_node_stream_promises_.finished)(this.gunzip).catch(cancellation/* noop */.lQ);
             if (this.gzipFailure !== undefined) {
                 await this.extraction.stop();
                 throw this.gzipFailure;
@@ -1497,7 +1500,6 @@ class TarUnpacker {
         void this.extraction.stop();
     }
 }
-function tar_unpacker_noop() { }
 /** Until `stream` takes more, or is closed (stopped: it never drains then). */
 function drainedOrClosed(stream) {
     return new Promise((resolve) => {
@@ -2138,6 +2140,7 @@ function unreadable(name, error) {
 
 
 
+
 // The `.part` file takes chunks as they arrive: the default 16 KiB would hold the download up at every chunk.
 const receiver_BUFFERED_BYTES = 1024 * 1024;
 /** Heads that are no archive at all, whatever follows: an error page from the storage. */
@@ -2185,7 +2188,7 @@ class ArchiveReceiver {
         const unpackWait = this.unpack(chunk);
         if (fileWait === undefined)
             return unpackWait;
-        return Promise.all([fileWait, unpackWait]).then(receiver_noop);
+        return Promise.all([fileWait, unpackWait]).then(cancellation/* noop */.lQ);
     }
     /**
      * The body is complete: closes the `.part` file, finishes unpacking and checks what was written.
@@ -2240,10 +2243,10 @@ class ArchiveReceiver {
     /** Stops everything (GNU tar is gone when this resolves: nothing more is written) and removes the `.part` file. */
     async discard() {
         this.discarded = true;
-        await this.tar?.then((tar) => tar.stop()).catch(receiver_noop);
+        await this.tar?.then((tar) => tar.stop()).catch(cancellation/* noop */.lQ);
         this.part.destroy();
         if (!this.part.closed)
-            await (0,external_node_events_.once)(this.part, 'close').catch(receiver_noop);
+            await (0,external_node_events_.once)(this.part, 'close').catch(cancellation/* noop */.lQ);
         await (0,promises_.rm)(this.options.partFile, { force: true });
     }
     unpack(chunk) {
@@ -2304,7 +2307,6 @@ class ArchiveReceiver {
         return new errors/* NotAnArchiveError */.DD(`The downloaded bundle is not a zip, tar.gz or tar archive: its first bytes look like ${what}`);
     }
 }
-function receiver_noop() { }
 
 // EXTERNAL MODULE: ./src/site/staging.ts
 var site_staging = __webpack_require__(6814);
@@ -2316,8 +2318,6 @@ var retry = __webpack_require__(5585);
 var lib = __webpack_require__(2779);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 var proxy = __webpack_require__(9783);
-// EXTERNAL MODULE: ./src/common/cancellation.ts
-var cancellation = __webpack_require__(3598);
 // EXTERNAL MODULE: ./src/common/deadline.ts
 var deadline = __webpack_require__(673);
 // EXTERNAL MODULE: ./src/common/text.ts

@@ -67,6 +67,8 @@ var service_job = __webpack_require__(1652);
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: ./src/archive/errors.ts
 var errors = __webpack_require__(511);
+// EXTERNAL MODULE: ./src/common/cancellation.ts
+var cancellation = __webpack_require__(3598);
 // EXTERNAL MODULE: ./src/common/errors.ts
 var common_errors = __webpack_require__(1922);
 // EXTERNAL MODULE: ./src/common/units.ts
@@ -590,6 +592,7 @@ async function realPathOf(target, input) {
 
 
 
+
 /**
  * The review of one unpacking's staged site before the swap, or undefined when the site is not
  * checked: it checks the site (`files`: its files as site paths, from the unpacking's walk of the
@@ -603,7 +606,7 @@ function siteVerifier(settings, context) {
     // The site check is loaded only by a run that checks: it loads while the bundle downloads. Marked handled at
     // once: a download that fails never awaits it.
     const loading = __webpack_require__.e(/* import() */ 40).then(__webpack_require__.bind(__webpack_require__, 8040));
-    loading.catch(() => undefined);
+    loading.catch(cancellation/* noop */.lQ);
     return async (stagedRoot, files) => {
         const { checkSite } = await loading;
         judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context);
@@ -671,6 +674,7 @@ var comment_run = __webpack_require__(1046);
  * download and unpack the archive, write the Helm values. Outputs are set as each fact becomes
  * known, so a failure part-way still hands on the job id and the last status.
  */
+
 
 
 
@@ -804,7 +808,7 @@ function exportDetails(final, context) {
  */
 function loadTransferModules() {
     const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(117)]).then(__webpack_require__.bind(__webpack_require__, 5117)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
-    loading.catch(() => undefined);
+    loading.catch(cancellation/* noop */.lQ);
     return loading;
 }
 /**
