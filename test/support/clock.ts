@@ -99,3 +99,15 @@ export function virtualClock(
       })
   }
 }
+
+/**
+ * A heartbeat line of a job followed on the accelerated clock. Between checks it says when the
+ * next one comes; a heartbeat that falls while a status request is out (a loaded machine makes a
+ * millisecond of real time a tenth of a second) says how long that request has waited.
+ */
+export function heartbeatPattern(state: RegExp): RegExp {
+  return new RegExp(
+    `: still ${state.source} after \\dm \\d\\ds; ` +
+      /(next check in \d+m?s|its status request has waited \d+m?s for an answer)\.$/.source
+  )
+}
