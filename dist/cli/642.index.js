@@ -603,10 +603,8 @@ function siteVerifier(settings, context) {
         return undefined;
     const reported = Number(context.outputs.get('page-count'));
     const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined;
-    // The site check is loaded only by a run that checks: it loads while the bundle downloads. Marked handled at
-    // once: a download that fails never awaits it.
-    const loading = __webpack_require__.e(/* import() */ 40).then(__webpack_require__.bind(__webpack_require__, 8040));
-    loading.catch(cancellation/* noop */.lQ);
+    // The site check is loaded only by a run that checks: it loads while the bundle downloads.
+    const loading = (0,cancellation/* startEarly */.wM)(__webpack_require__.e(/* import() */ 40).then(__webpack_require__.bind(__webpack_require__, 8040)));
     return async (stagedRoot, files) => {
         const { checkSite } = await loading;
         judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context);
@@ -804,12 +802,10 @@ function exportDetails(final, context) {
 }
 /**
  * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
- * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ * or an agent run, never needs them; they load while the job runs.
  */
 function loadTransferModules() {
-    const loading = Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(117)]).then(__webpack_require__.bind(__webpack_require__, 5117)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]);
-    loading.catch(cancellation/* noop */.lQ);
-    return loading;
+    return (0,cancellation/* startEarly */.wM)(Promise.all([Promise.all(/* import() */[__webpack_require__.e(663), __webpack_require__.e(117)]).then(__webpack_require__.bind(__webpack_require__, 5117)), __webpack_require__.e(/* import() */ 324).then(__webpack_require__.bind(__webpack_require__, 9324))]));
 }
 /**
  * Puts the bundle in place: from the runner's tool cache when it kept this job's bundle, else

@@ -29741,6 +29741,7 @@ __webpack_async_result__();
 /* harmony export */   c8: () => (/* binding */ untilCancelled),
 /* harmony export */   dJ: () => (/* binding */ cancelOnSignals),
 /* harmony export */   lQ: () => (/* binding */ noop),
+/* harmony export */   wM: () => (/* binding */ startEarly),
 /* harmony export */   wj: () => (/* binding */ withTimeout)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1922);
@@ -29749,6 +29750,14 @@ __webpack_async_result__();
 
 /** Does nothing: for a failure that is dealt with elsewhere (`.catch(noop)`), or a callback not wanted. */
 function noop() { }
+/**
+ * Returns `work`, begun early (a module that loads while something else runs), marked handled at once: a run
+ * that fails first never awaits it, and its failure then is no unhandled rejection.
+ */
+function startEarly(work) {
+    work.catch(noop);
+    return work;
+}
 /**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
  * request that hangs cannot hold up a cancelled run. The work itself is left to die with the

@@ -6,6 +6,15 @@ import { formatDuration } from './units.js'
 export function noop(): void {}
 
 /**
+ * Returns `work`, begun early (a module that loads while something else runs), marked handled at once: a run
+ * that fails first never awaits it, and its failure then is no unhandled rejection.
+ */
+export function startEarly<T>(work: Promise<T>): Promise<T> {
+  work.catch(noop)
+  return work
+}
+
+/**
  * Settles like `work`, but rejects with CancelledError as soon as `signal` fires, so that a
  * request that hangs cannot hold up a cancelled run. The work itself is left to die with the
  * process.

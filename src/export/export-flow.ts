@@ -8,7 +8,7 @@ import { lstat, rm } from 'node:fs/promises'
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
 import { CorruptArchiveError, NotAnArchiveError } from '../archive/errors.js'
-import { noop } from '../common/cancellation.js'
+import { startEarly } from '../common/cancellation.js'
 import { ActionError, errorMessage } from '../common/errors.js'
 import type { Logger } from '../common/log.js'
 import { counted, formatFromNow, formatUtc } from '../common/units.js'
@@ -167,12 +167,10 @@ function exportDetails(final: ExportStatus, context: FlowContext): string[] {
 
 /**
  * The download's modules, loaded on demand rather than at start-up: a run that only starts a job,
- * or an agent run, never needs them. Marked handled at once: a job that fails never awaits them.
+ * or an agent run, never needs them; they load while the job runs.
  */
 function loadTransferModules(): Promise<TransferModules> {
-  const loading = Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')])
-  loading.catch(noop)
-  return loading
+  return startEarly(Promise.all([import('../transfer/transfer.js'), import('../transfer/bundle-cache.js')]))
 }
 
 type TransferModules = [typeof import('../transfer/transfer.js'), typeof import('../transfer/bundle-cache.js')]

@@ -6,7 +6,7 @@
  */
 import type { FlowContext } from '../action/context.js'
 import type { ExportSettings } from '../action/settings.js'
-import { noop } from '../common/cancellation.js'
+import { startEarly } from '../common/cancellation.js'
 import { ActionError } from '../common/errors.js'
 import type { Fold } from '../action/summary.js'
 import type { Secrets } from '../common/secrets.js'
@@ -26,10 +26,8 @@ export function siteVerifier(
   if (!settings.extract || settings.verify === 'off') return undefined
   const reported = Number(context.outputs.get('page-count'))
   const expectedPages = Number.isInteger(reported) && reported > 0 ? reported : undefined
-  // The site check is loaded only by a run that checks: it loads while the bundle downloads. Marked handled at
-  // once: a download that fails never awaits it.
-  const loading = import('../verify/site.js')
-  loading.catch(noop)
+  // The site check is loaded only by a run that checks: it loads while the bundle downloads.
+  const loading = startEarly(import('../verify/site.js'))
   return async (stagedRoot, files) => {
     const { checkSite } = await loading
     judge(await checkSite(stagedRoot, { files, expectedPages, signal: context.signal }), settings, context)
