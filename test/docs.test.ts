@@ -5,6 +5,7 @@ import { INPUTS, OPERATIONS } from '../src/action/inputs.js'
 import { readSettings } from '../src/action/settings.js'
 import { OUTPUT_NAMES } from '../src/action/outputs.js'
 import { EXIT_CODES } from '../src/cli/exit-codes.js'
+import { sectionOf } from './support/documents.js'
 
 interface ActionYml {
   runs: { using: string; main: string }
@@ -20,11 +21,6 @@ const cliDoc = await readFromRoot('docs/cli.md')
 const changelog = await readFromRoot('CHANGELOG.md')
 const packageJson = JSON.parse(await readFromRoot('package.json')) as {
   engines: { node: string }
-}
-
-/** The text under `## heading` of `doc`, up to the next `## ` heading. */
-function sectionOf(doc: string, heading: string): string {
-  return doc.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? ''
 }
 
 /** The headings `## ...` of `doc`, in order. */

@@ -1,17 +1,9 @@
 // Every relative link of README.md and docs/*.md leads to a file of the repository, and every anchor to a heading
 // of the page it names, as GitHub makes anchors of headings: what a reader clicks after the reference moved.
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import * as path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from '@jest/globals'
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const DOCUMENTS = [
-  'README.md',
-  ...readdirSync(path.join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`)
-]
+import { DOCUMENTS, ROOT } from './support/documents.js'
 
 /** The text outside fenced code blocks, where headings and links are markdown. */
 const prose = (text: string): string => text.replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, '')

@@ -6,11 +6,9 @@ import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from '@jest/globals'
 import { parse } from 'yaml'
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+import { DOCUMENTS, ROOT, sectionOf } from '../support/documents.js'
 
 type Mapping = Record<string, unknown>
 interface Step {
@@ -45,14 +43,6 @@ interface Source {
   workflow?: Workflow
   jobs: Job[]
 }
-
-/** The markdown files that show workflows: the README and the pages of docs/. */
-const DOCUMENTS = [
-  'README.md',
-  ...readdirSync(path.join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`)
-]
 
 /** Every workflow file, and every YAML snippet of the documents that is a workflow or a list of steps. */
 function sources(): Source[] {
@@ -178,7 +168,7 @@ describe('what the examples promise', () => {
 
   test('the full usage of docs/deploying-the-site.md: deploy, then export, then the Helm upgrade', () => {
     const page = readFileSync(path.join(ROOT, 'docs/deploying-the-site.md'), 'utf8')
-    const section = page.split(/^## /m).find((part) => part.startsWith('Full usage')) ?? ''
+    const section = sectionOf(page, 'Full usage: on every docs merge, deploy, export, and roll out with Helm')
     const workflow = parse(/```yaml\n([\s\S]*?)^```/m.exec(section)?.[1] ?? '') as Workflow
     const steps = stepsOf(workflow)
     const deploy = steps.findIndex((step) => step.with?.operation === 'deploy')
