@@ -785,7 +785,8 @@ describe('cancellation', () => {
     const cancelledAt = Date.now()
     controller.abort()
     await expect(transfer).rejects.toBeInstanceOf(CancelledError)
-    expect(Date.now() - cancelledAt).toBeLessThan(500)
+    // The stall never ends, so the rejection is the cancellation; the bound rules out a wait for the stall timeout.
+    expect(Date.now() - cancelledAt).toBeLessThan(2000)
     expect(await workListing()).toEqual(['site'])
     expect(await readFile(join(work.dir, 'site/index.html'), 'utf8')).toBe('old')
   })
