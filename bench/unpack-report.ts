@@ -108,8 +108,7 @@ export function renderUnpack(
       'largest single process (for the peer: node, tar, gzip or unzip; for the shell: curl, tar, gzip or unzip);',
       `the target is judged on the action with the site check on (\`verify: true\`), <= ${TARGETS.peakRssMiB} MiB.`,
       'CPU is user + system time of the whole process tree, median. "Delivered" is what the paced link gave curl',
-      'and node in the check before the timed runs (body bytes over the time from the request to the last byte,',
-      'less the first-byte delay of the link).'
+      'and node in the check before the timed runs (body bytes over first byte to last; first byte from the request).'
     ),
     ''
   )

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { SITE_300, type BundleSpec } from '../../bench/bundles.js'
-import { probeLink } from '../../bench/link-probe.js'
+import { fastestTotalMs, probeLink } from '../../bench/link-probe.js'
 import { DEFAULT_PACED_LINK, PIECE_BYTES, TokenBucket, parseLink } from '../../bench/link.js'
 import { Scratch } from '../../bench/scratch.js'
 import { startService } from '../../bench/service.js'
@@ -43,14 +43,29 @@ describe('the paced link', () => {
     await writeFile(file, randomBytes(sizeBytes))
     const service = await startService({ file, sizeBytes, pages: 1, extension: 'tar.gz' }, DEFAULT_PACED_LINK)
     try {
-      // probeLink itself fails when either tool got more than the rate or its first byte early.
+      // probeLink itself fails when either tool got the body sooner than the link allows or its first byte early.
       const delivered = await probeLink(service.bundleUrl, sizeBytes, DEFAULT_PACED_LINK, process.execPath)
       for (const tool of [delivered.curl, delivered.node]) {
         expect(tool.firstByteMs).toBeGreaterThanOrEqual(DEFAULT_PACED_LINK.firstByteMs)
-        // Never more than the rate; less only when the machine is busy, which the bucket's own test rules out.
-        expect(tool.bytesPerSecond).toBeLessThanOrEqual(DEFAULT_PACED_LINK.bytesPerSecond * 1.03)
+        // 30 ms, then 20 MiB at 40 MiB/s; longer only when the machine is busy (the bucket's own test rules out less).
+        expect(fastestTotalMs(sizeBytes, DEFAULT_PACED_LINK)).toBe(530)
+        expect(tool.totalMs).toBeGreaterThanOrEqual(530 / 1.03)
       }
       expect(service.requests.map((r) => r.route)).toEqual(['download', 'download'])
+    } finally {
+      await service.close()
+    }
+  }, 30_000)
+
+  test('is refused when it is faster than it claims: an unpaced server judged as a 1 MiB/s link', async () => {
+    // No first-byte delay claimed, so only the whole download's time can refuse it: 8 MiB cannot take 8 s here.
+    const sizeBytes = 8 * MiB
+    const file = join(root, 'unpaced.bin')
+    await writeFile(file, randomBytes(sizeBytes))
+    const service = await startService({ file, sizeBytes, pages: 1, extension: 'tar.gz' }, undefined)
+    try {
+      const probe = probeLink(service.bundleUrl, sizeBytes, { bytesPerSecond: MiB, firstByteMs: 0 }, process.execPath)
+      await expect(probe).rejects.toThrow(/to curl: faster than the link it stands for/)
     } finally {
       await service.close()
     }
@@ -104,7 +119,9 @@ describe('a short run on the paced link', () => {
         1.3,
         undefined
       ])
-      expect(row.delivered?.curl.bytesPerSecond).toBeLessThanOrEqual(DEFAULT_PACED_LINK.bytesPerSecond * 1.03)
+      // Each paced row carries what the probe measured for both tools (the probe has judged it already).
+      for (const tool of [row.delivered?.curl, row.delivered?.node])
+        expect(tool?.totalMs).toBeGreaterThan(DEFAULT_PACED_LINK.firstByteMs)
     }
     const markdown = renderUnpack(result.rows, result.growth, scratch)
     expect(markdown).toContain('### Paced link (40 MiB/s, 30 ms before the first byte)')
