@@ -404,8 +404,10 @@ describe('one progress comment per run', () => {
 
   test("a failed job's reason too long for a GitHub comment: the reply still ends saying it failed", async () => {
     // With the start of the reason.
-    const sim = await startSim()
     // GitHub refuses a comment body over 65,536 characters: an edit that long would leave the reply saying "working".
+    // A tenth of the usual speed: the edit's 5 s bound is then half a second of real time, which a busy machine
+    // sending a 60 KB body meets (at a hundred times, 50 ms, it once did not).
+    const sim = await startSim({}, acceleratedClock({ speed: 10 }))
     const reason = 'Traceback (most recent call last): File "agent.py", line 12, in run\n'.repeat(2000)
     sim.addFault({ route: 'agent-get', patch: { status: 'failed', error: reason } })
     const { failure, log } = await onEvent(sim, 'issue_comment', issueCommentEvent('/docs-agent Write a page'))
